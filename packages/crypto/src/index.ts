@@ -1,0 +1,36 @@
+/**
+ * @sealbox/crypto: the key hierarchy and formats of DESIGN.md section 4, as pure functions over
+ * globalThis.crypto and hash-wasm. Runs unchanged in Bun, browser workers and service workers.
+ */
+export { CryptoError, isCryptoError, type CryptoErrorCode } from './errors.ts'
+export { type Bytes, toBase64, fromBase64, toBase64Url, fromBase64Url, toHex } from './bytes.ts'
+export { type KdfParams, KDF_V1, KDF_MINIMUM, checkKdfParams, deriveLoginPassword, deriveWrappingKey } from './kdf.ts'
+export { type AccountKeys, type SealedAccount, type Registration, createAccount, unlockAccount } from './account.ts'
+export {
+  newItemId,
+  newItemKey,
+  checkItemId,
+  encryptName,
+  decryptName,
+  encryptMime,
+  decryptMime,
+  wrapItemKey,
+  unwrapItemKey,
+} from './item.ts'
+export { type ShareGrant, wrapKeyForUser, unwrapKeyFromUser, signGrant, verifyGrant } from './share.ts'
+export { sha256Hex, fingerprint, formatFingerprint, checkPinnedKey, type PinCheck } from './fingerprint.ts'
+export { encodeLinkKey, decodeLinkKey } from './link.ts'
+export {
+  CHUNK,
+  CIPHER_CHUNK,
+  chunkCount,
+  ciphertextSize,
+  plaintextSize,
+  chunkCipherRange,
+  cipherRangeForPlain,
+  newFileNonce,
+  decryptChunkAt,
+  createEncryptStream,
+  createDecryptStream,
+  type StreamOptions,
+} from './content.ts'
