@@ -38,7 +38,7 @@ export function checkKdfParams(input: unknown): KdfParams {
   if (!p || typeof p !== 'object' || !a || typeof a !== 'object' || !p.pbkdf2 || typeof p.pbkdf2 !== 'object') {
     fail('BAD_INPUT', 'KDF parameters are missing')
   }
-  if (!isInt(p.version, 1, 1000)) fail('BAD_INPUT', 'KDF version is invalid')
+  if (!isInt(p.version, 0, 1000)) fail('BAD_INPUT', 'KDF version is invalid')
   if (p.version < min.version) fail('KDF_TOO_WEAK', `KDF version ${p.version} is below ${min.version}`)
   const checks: Array<[string, unknown, number, number]> = [
     ['argon2id.iterations', a.iterations, min.argon2id.iterations, LIMITS.iterations],
