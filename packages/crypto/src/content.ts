@@ -105,22 +105,31 @@ export interface StreamOptions {
   startChunk?: number
 }
 
+/** AES-GCM calls kept in flight per stream: WebCrypto works off-thread, so one await per chunk idles it. */
+const PIPELINE_DEPTH = 3
+
 /**
- * Re-chunks any input into CHUNK-sized pieces. A full piece is held until more input arrives
+ * Re-chunks any input into fixed-size pieces. A full piece is held until more input arrives
  * (then it is not last) or the input ends (then it is), so the last flag is always right.
+ * Up to PIPELINE_DEPTH pieces are processed at once; output keeps the input order.
  */
 function chunkingStream(
   pieceSize: number,
   key: AesKey,
   options: StreamOptions,
   process: (key: CryptoKey, index: number, last: boolean, piece: Uint8Array) => Promise<Bytes>,
-  finish: (fill: number, index: number, started: boolean) => void,
+  beforeLast: (fill: number) => void,
 ): TransformStream<Uint8Array, Uint8Array> {
   let cryptoKey: CryptoKey
   let buffer = new Uint8Array(pieceSize)
   let fill = 0
-  const first = options.startChunk ?? 0
-  let index = first
+  let index = options.startChunk ?? 0
+  const pending: Promise<Bytes>[] = []
+  const start = (last: boolean, piece: Uint8Array) => {
+    const result = process(cryptoKey, index++, last, piece)
+    result.catch(() => {}) // awaited in order below; this only stops an early "unhandled rejection"
+    pending.push(result)
+  }
   return new TransformStream({
     async start() {
       cryptoKey = await importAesKey(key)
@@ -130,8 +139,9 @@ function chunkingStream(
       while (offset < data.length) {
         if (fill === pieceSize) {
           // WebCrypto copies its input synchronously, so the buffer can be reused at once.
-          controller.enqueue(await process(cryptoKey, index++, false, buffer))
+          start(false, buffer)
           fill = 0
+          if (pending.length >= PIPELINE_DEPTH) controller.enqueue(await pending.shift()!)
         }
         const n = Math.min(pieceSize - fill, data.length - offset)
         buffer.set(data.subarray(offset, offset + n), fill)
@@ -140,8 +150,9 @@ function chunkingStream(
       }
     },
     async flush(controller) {
-      finish(fill, index, index > first)
-      controller.enqueue(await process(cryptoKey, index, true, buffer.subarray(0, fill)))
+      beforeLast(fill)
+      start(true, buffer.subarray(0, fill))
+      while (pending.length > 0) controller.enqueue(await pending.shift()!)
       buffer = new Uint8Array(0)
     },
   })
