@@ -21,12 +21,13 @@ interface Outcome {
 async function run(name: string, cmd: string[], cwd = root, parse?: (out: string) => Omit<Outcome, 'name' | 'code' | 'seconds'>): Promise<Outcome> {
   console.log(`\n=== ${name}: ${cmd.join(' ')}`)
   const started = performance.now()
-  const proc = Bun.spawn(cmd, { cwd, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, FORCE_COLOR: '0' } })
+  const proc = Bun.spawn(cmd, { cwd, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } })
   let captured = ''
-  const pump = async (stream: ReadableStream<Uint8Array>, sink: typeof process.stdout) => {
+  const pump = async (stream: ReadableStream<Uint8Array>, sink: { write(text: string): unknown }) => {
     const decoder = new TextDecoder()
-    for await (const part of stream) {
-      const text = decoder.decode(part, { stream: true })
+    const reader = stream.getReader()
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      const text = decoder.decode(r.value, { stream: true })
       captured += text
       sink.write(text)
     }

@@ -106,7 +106,7 @@ export interface StreamOptions {
 }
 
 /** AES-GCM calls kept in flight per stream: WebCrypto works off-thread, so one await per chunk idles it. */
-const PIPELINE_DEPTH = 3
+export const PIPELINE_DEPTH = 3
 
 /**
  * Re-chunks any input into fixed-size pieces. A full piece is held until more input arrives

@@ -1,0 +1,112 @@
+import { describe, expect, test } from 'bun:test';
+import { ConfigError, DEFAULT_WEB_DIST, loadConfig } from './config.ts';
+
+const cwd = '/srv/sealbox';
+
+function expectConfigError(env: Record<string, string>, variable: string) {
+  let caught: unknown;
+  try {
+    loadConfig(env, cwd);
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(ConfigError);
+  expect((caught as ConfigError).variable).toBe(variable);
+  expect((caught as Error).message).toContain(variable);
+}
+
+describe('loadConfig', () => {
+  test('defaults', () => {
+    const config = loadConfig({}, cwd);
+    expect(config).toEqual({
+      host: '0.0.0.0',
+      port: 3000,
+      dataDir: '/srv/sealbox/data',
+      database: { kind: 'sqlite', path: '/srv/sealbox/data/sealbox.db' },
+      blobStore: { kind: 'disk', dir: '/srv/sealbox/data/blobs' },
+      defaultQuotaBytes: 10 * 1024 ** 3,
+      maxFileBytes: 1024 ** 3,
+      publicOrigin: undefined,
+      trustProxy: false,
+      webDist: DEFAULT_WEB_DIST,
+      logLevel: 'info',
+    });
+  });
+
+  test('default WEB_DIST is apps/web/dist of this repo', () => {
+    expect(DEFAULT_WEB_DIST.endsWith('/apps/web/dist')).toBe(true);
+    expect(DEFAULT_WEB_DIST).toBe(new URL('../../../web/dist', import.meta.url).pathname.replace(/\/$/, ''));
+  });
+
+  test('empty strings count as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: ' ' }, cwd).port).toBe(3000);
+  });
+
+  test('explicit values', () => {
+    const config = loadConfig(
+      {
+        PORT: '8080',
+        DATA_DIR: 'var',
+        DATABASE_URL: 'postgresql://u:p@db:5432/sealbox',
+        BLOB_STORE: 's3://sealbox-blobs',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_REGION: 'eu-west-1',
+        S3_ACCESS_KEY_ID: 'id',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        DEFAULT_QUOTA_BYTES: '1000',
+        MAX_FILE_BYTES: '500',
+        PUBLIC_ORIGIN: 'https://drive.example.org/',
+        TRUST_PROXY: 'true',
+        WEB_DIST: 'web',
+        LOG_LEVEL: 'WARN',
+      },
+      cwd,
+    );
+    expect(config.port).toBe(8080);
+    expect(config.dataDir).toBe('/srv/sealbox/var');
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgresql://u:p@db:5432/sealbox' });
+    expect(config.blobStore).toEqual({
+      kind: 's3',
+      bucket: 'sealbox-blobs',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-west-1',
+      accessKeyId: 'id',
+      secretAccessKey: 'secret',
+    });
+    expect(config.defaultQuotaBytes).toBe(1000);
+    expect(config.maxFileBytes).toBe(500);
+    expect(config.publicOrigin).toBe('https://drive.example.org');
+    expect(config.trustProxy).toBe(true);
+    expect(config.webDist).toBe('/srv/sealbox/web');
+    expect(config.logLevel).toBe('warn');
+  });
+
+  test('postgres:// is accepted too', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x' }, cwd).database.kind).toBe('postgres');
+  });
+
+  test.each([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '-1' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x/y' }],
+    ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
+    ['BLOB_STORE', { BLOB_STORE: '/mnt/blobs' }],
+    ['BLOB_STORE', { BLOB_STORE: 's3://' }],
+    ['BLOB_STORE', { BLOB_STORE: 's3://b_ad' }],
+    ['S3_ENDPOINT', { BLOB_STORE: 's3://bucket', S3_ENDPOINT: 'ftp://x' }],
+    ['S3_SECRET_ACCESS_KEY', { BLOB_STORE: 's3://bucket', S3_ACCESS_KEY_ID: 'id' }],
+    ['DEFAULT_QUOTA_BYTES', { DEFAULT_QUOTA_BYTES: '1.5' }],
+    ['MAX_FILE_BYTES', { MAX_FILE_BYTES: '0' }],
+    ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'drive.example.org' }],
+    ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'https://drive.example.org/app' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'chatty' }],
+  ] as [string, Record<string, string>][])('rejects a bad %s: %j', (variable, env) => {
+    expectConfigError(env, variable);
+  });
+
+  test('a bad DATABASE_URL error does not echo the password', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://u:hunter2@x/y' }, cwd)).toThrow(/^(?!.*hunter2)/);
+  });
+});

@@ -1,0 +1,154 @@
+import { resolve } from 'node:path';
+import type { LogLevel } from '../ports/logger.ts';
+
+const GiB = 1024 ** 3;
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; url: string };
+
+export type BlobStoreConfig =
+  | { kind: 'disk'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      endpoint: string | undefined;
+      region: string | undefined;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+    };
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  database: DatabaseConfig;
+  blobStore: BlobStoreConfig;
+  defaultQuotaBytes: number;
+  maxFileBytes: number;
+  /** Origin the browser sees (scheme://host[:port]), used for Origin checks and HSTS. */
+  publicOrigin: string | undefined;
+  trustProxy: boolean;
+  webDist: string;
+  logLevel: LogLevel;
+}
+
+export type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid ${variable}: ${problem}`);
+  }
+}
+
+/** The repo's apps/web/dist, wherever the process was started from. */
+export const DEFAULT_WEB_DIST = resolve(import.meta.dir, '../../../web/dist');
+
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const dataDir = resolve(cwd, read('DATA_DIR') ?? './data');
+  return {
+    host: read('HOST') ?? '0.0.0.0',
+    port: integer('PORT', read('PORT'), 3000, { min: 0, max: 65535 }),
+    dataDir,
+    database: databaseConfig(read('DATABASE_URL'), dataDir),
+    blobStore: blobStoreConfig(read, dataDir),
+    defaultQuotaBytes: integer('DEFAULT_QUOTA_BYTES', read('DEFAULT_QUOTA_BYTES'), 10 * GiB, { min: 0 }),
+    maxFileBytes: integer('MAX_FILE_BYTES', read('MAX_FILE_BYTES'), GiB, { min: 1 }),
+    publicOrigin: publicOrigin(read('PUBLIC_ORIGIN')),
+    trustProxy: boolean('TRUST_PROXY', read('TRUST_PROXY'), false),
+    webDist: read('WEB_DIST') ? resolve(cwd, read('WEB_DIST')!) : DEFAULT_WEB_DIST,
+    logLevel: oneOf('LOG_LEVEL', read('LOG_LEVEL')?.toLowerCase(), LOG_LEVELS, 'info'),
+  };
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, bounds: { min: number; max?: number }): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  const max = bounds.max ?? Number.MAX_SAFE_INTEGER;
+  if (value < bounds.min || value > max) {
+    throw new ConfigError(name, `expected a number from ${bounds.min} to ${max}, got ${raw}`);
+  }
+  return value;
+}
+
+function boolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined) return fallback;
+  const lower = raw.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (raw === undefined) return fallback;
+  if ((allowed as readonly string[]).includes(raw)) return raw as T;
+  throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${raw}"`);
+}
+
+function parseUrl(name: string, raw: string): URL {
+  try {
+    return new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'not a valid URL');
+  }
+}
+
+function databaseConfig(raw: string | undefined, dataDir: string): DatabaseConfig {
+  if (raw === undefined) return { kind: 'sqlite', path: resolve(dataDir, 'sealbox.db') };
+  const url = parseUrl('DATABASE_URL', raw);
+  if (url.protocol === 'postgres:' || url.protocol === 'postgresql:') return { kind: 'postgres', url: raw };
+  // Never echo the URL: it usually carries a password.
+  throw new ConfigError('DATABASE_URL', `expected a postgres:// or postgresql:// URL, got scheme "${url.protocol}"`);
+}
+
+function blobStoreConfig(read: (name: string) => string | undefined, dataDir: string): BlobStoreConfig {
+  const raw = read('BLOB_STORE');
+  if (raw === undefined) return { kind: 'disk', dir: resolve(dataDir, 'blobs') };
+  if (!raw.startsWith('s3://')) {
+    throw new ConfigError('BLOB_STORE', `expected unset (local disk) or s3://bucket, got "${raw}"`);
+  }
+  const bucket = raw.slice('s3://'.length).replace(/\/+$/, '');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new ConfigError('BLOB_STORE', `"${bucket}" is not a valid S3 bucket name`);
+  }
+  const endpoint = read('S3_ENDPOINT');
+  if (endpoint !== undefined) {
+    const url = parseUrl('S3_ENDPOINT', endpoint);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ConfigError('S3_ENDPOINT', 'expected an http:// or https:// URL');
+    }
+  }
+  const accessKeyId = read('S3_ACCESS_KEY_ID');
+  const secretAccessKey = read('S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError(
+      accessKeyId === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY',
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together',
+    );
+  }
+  return { kind: 's3', bucket, endpoint, region: read('S3_REGION'), accessKeyId, secretAccessKey };
+}
+
+function publicOrigin(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const url = parseUrl('PUBLIC_ORIGIN', raw);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('PUBLIC_ORIGIN', 'expected an http:// or https:// origin');
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError('PUBLIC_ORIGIN', 'expected an origin only (scheme://host[:port]), without path, query or credentials');
+  }
+  return url.origin;
+}
+

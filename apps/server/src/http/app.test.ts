@@ -1,0 +1,306 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Elysia, t } from 'elysia';
+import { DomainError } from '../domain/errors.ts';
+import { createDiskBlobStore } from '../infra/blobs/disk-blob-store.ts';
+import { openSqliteDb } from '../infra/db/sqlite/open-sqlite-db.ts';
+import { createMemoryEventBus } from '../infra/events/memory-event-bus.ts';
+import { createJsonLogger, silentLogger } from '../infra/log/json-logger.ts';
+import type { Db } from '../ports/db.ts';
+import type { EventBus } from '../ports/event-bus.ts';
+import type { BlobStore } from '../ports/blob-store.ts';
+import { createApp, type AppDeps } from './app.ts';
+import { CONTENT_SECURITY_POLICY } from './plugins/security-headers.ts';
+
+const INDEX_HTML = '<!doctype html><title>Sealbox</title><script type="module" src="/assets/app-3f9a.js"></script>';
+
+let tmp: string;
+let webRoot: string;
+let db: Db;
+let blobs: BlobStore;
+let events: EventBus;
+
+function makeApp(overrides: Partial<AppDeps> = {}) {
+  const logger = createJsonLogger('info', () => {});
+  return createApp({
+    db,
+    blobs,
+    events,
+    logger,
+    web: { root: webRoot },
+    publicOrigin: undefined,
+    maxBodyBytes: 10 * 1024 * 1024,
+    ...overrides,
+  });
+}
+
+const get = (app: { handle(r: Request): Promise<Response> }, path: string, init?: RequestInit) =>
+  app.handle(new Request(`http://localhost${path}`, init));
+
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'sealbox-http-'));
+  webRoot = join(tmp, 'dist');
+  await mkdir(join(webRoot, 'assets'), { recursive: true });
+  await writeFile(join(webRoot, 'index.html'), INDEX_HTML);
+  await writeFile(join(webRoot, 'assets', 'app-3f9a.js'), 'console.log(1)');
+  await writeFile(join(webRoot, 'assets', 'worker-77.mjs'), 'export {}');
+  await writeFile(join(webRoot, 'assets', 'argon2-1c.wasm'), new Uint8Array([0, 97, 115, 109]));
+  await writeFile(join(webRoot, 'assets', 'style-9.css'), 'body{}');
+  await writeFile(join(webRoot, 'preview-sw.js'), 'self.addEventListener("fetch", () => {})');
+  await writeFile(join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  await writeFile(join(webRoot, '.env'), 'SECRET=1');
+  events = createMemoryEventBus(silentLogger);
+  db = await openSqliteDb({ path: ':memory:', events, logger: silentLogger });
+  blobs = createDiskBlobStore(join(tmp, 'blobs'));
+});
+
+afterAll(async () => {
+  await db.close();
+  await events.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+function expectSecurityHeaders(response: Response) {
+  const h = response.headers;
+  expect(h.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+  expect(h.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  expect(h.get('content-security-policy')).not.toContain('unsafe-inline');
+  expect(h.get('x-content-type-options')).toBe('nosniff');
+  expect(h.get('referrer-policy')).toBe('no-referrer');
+  expect(h.get('x-frame-options')).toBe('DENY');
+  expect(h.get('cross-origin-opener-policy')).toBe('same-origin');
+  expect(h.get('permissions-policy')).toContain('camera=()');
+}
+
+describe('security headers', () => {
+  test.each([
+    ['an API route', '/api/health', 200],
+    ['a static file', '/assets/app-3f9a.js', 200],
+    ['the index fallback', '/files?parentId=abc', 200],
+    ['an API 404', '/api/nope', 404],
+    ['a refused path', '/..%2f..%2fetc/passwd', 400],
+  ])('are on %s', async (_, path, status) => {
+    const response = await get(makeApp(), path);
+    expect(response.status).toBe(status);
+    expectSecurityHeaders(response);
+    expect(response.headers.get('strict-transport-security')).toBeNull();
+  });
+
+  test('are on validation errors and on unknown methods', async () => {
+    const app = makeApp().post('/api/echo', ({ body }) => body, { body: t.Object({ a: t.String() }) });
+    const bad = await get(app, '/api/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
+    expect(bad.status).toBe(400);
+    expectSecurityHeaders(bad);
+    const unknown = await get(makeApp(), '/somewhere', { method: 'DELETE' });
+    expect(unknown.status).toBe(404);
+    expectSecurityHeaders(unknown);
+  });
+
+  test('HSTS only when the public origin is https', async () => {
+    const https = await get(makeApp({ publicOrigin: 'https://drive.example.org' }), '/');
+    expect(https.headers.get('strict-transport-security')).toContain('max-age=');
+    const http = await get(makeApp({ publicOrigin: 'http://localhost:3000' }), '/');
+    expect(http.headers.get('strict-transport-security')).toBeNull();
+  });
+
+  test('API answers are never cached', async () => {
+    expect((await get(makeApp(), '/api/health')).headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('error mapping', () => {
+  const app = () =>
+    makeApp()
+      .get('/api/conflict', () => {
+        throw new DomainError('CONFLICT', 'Username is already in use');
+      })
+      .get('/api/quota', () => {
+        throw new DomainError('QUOTA_EXCEEDED', 'Not enough storage space');
+      })
+      .get('/api/totp', () => {
+        throw new DomainError('TOTP_REQUIRED', 'Second factor needed');
+      })
+      .get('/api/crash', () => {
+        throw new Error('database password is hunter2');
+      })
+      .post('/api/echo', ({ body }) => body, { body: t.Object({ name: t.String({ minLength: 3 }) }) });
+
+  test.each([
+    ['/api/conflict', 409, 'CONFLICT', 'Username is already in use'],
+    ['/api/quota', 402, 'QUOTA_EXCEEDED', 'Not enough storage space'],
+    ['/api/totp', 307, 'TOTP_REQUIRED', 'Second factor needed'],
+    ['/api/nope', 404, 'NOT_FOUND', 'No such API route'],
+  ])('%s -> %d { error: %s }', async (path, status, code, message) => {
+    const response = await get(app(), path);
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(await response.json()).toEqual({ error: code, message });
+  });
+
+  test('unknown errors are 500 INTERNAL without their message', async () => {
+    const response = await get(app(), '/api/crash');
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: 'INTERNAL', message: 'Internal server error' });
+  });
+
+  test('schema validation failures are 400 VALIDATION naming the field, not the value', async () => {
+    const response = await get(app(), '/api/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'zq' }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: string; message: string };
+    expect(body.error).toBe('VALIDATION');
+    expect(body.message).toContain('name');
+    expect(body.message).not.toContain('zq');
+  });
+
+  test('malformed JSON is 400 VALIDATION', async () => {
+    const response = await get(app(), '/api/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{oops',
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toBe('VALIDATION');
+  });
+
+  test('unknown non-GET routes are JSON 404', async () => {
+    const response = await get(app(), '/api/nope', { method: 'POST' });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'NOT_FOUND', message: 'Not found' });
+  });
+
+  test('bodies announced larger than the limit are 413 TOO_LARGE', async () => {
+    const small = makeApp({ maxBodyBytes: 1000 }).post('/api/upload', () => 'ok');
+    const response = await get(small, '/api/upload', {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream', 'content-length': '1001' },
+      body: new Uint8Array(1001),
+    });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: string }).error).toBe('TOO_LARGE');
+    expectSecurityHeaders(response);
+    const json = await get(makeApp().post('/api/echo', () => 'ok'), '/api/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) },
+      body: '{}'.padEnd(2 * 1024 * 1024, ' '),
+    });
+    expect(json.status).toBe(413);
+  });
+});
+
+describe('health', () => {
+  test('200 with every component ok', async () => {
+    const response = await get(makeApp(), '/api/health');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok', db: 'ok', blobs: 'ok', events: 'ok' });
+  });
+
+  test('503 naming the failing component', async () => {
+    const failing = { ...blobs, health: () => Promise.reject(new Error('disk gone')) };
+    const response = await get(makeApp({ blobs: failing }), '/api/health');
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ status: 'degraded', db: 'ok', blobs: 'error', events: 'ok' });
+    const dbDown = { ...db, health: () => Promise.reject(new Error('down')) };
+    expect(await (await get(makeApp({ db: dbDown }), '/api/health')).json()).toMatchObject({ db: 'error' });
+  });
+});
+
+describe('web app serving', () => {
+  test.each([
+    ['/assets/app-3f9a.js', 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable'],
+    ['/assets/worker-77.mjs', 'text/javascript; charset=utf-8', 'public, max-age=31536000, immutable'],
+    ['/assets/argon2-1c.wasm', 'application/wasm', 'public, max-age=31536000, immutable'],
+    ['/assets/style-9.css', 'text/css; charset=utf-8', 'public, max-age=31536000, immutable'],
+    ['/preview-sw.js', 'text/javascript; charset=utf-8', 'no-cache'],
+    ['/favicon.svg', 'image/svg+xml', 'no-cache'],
+  ])('%s is %s with cache %s', async (path, type, cache) => {
+    const response = await get(makeApp(), path);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(type);
+    expect(response.headers.get('cache-control')).toBe(cache);
+  });
+
+  test.each(['/', '/files?parentId=x', '/share?linkId=abc', '/nonexistent', '/profile/deep/route', '/.env', '/index.html'])(
+    'GET %s returns index.html, not cached',
+    async (path) => {
+      const response = await get(makeApp(), path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      expect(await response.text()).toBe(INDEX_HTML);
+    },
+  );
+
+  test('a missing hashed asset is 404, not index.html', async () => {
+    const response = await get(makeApp(), '/assets/app-old.js');
+    expect(response.status).toBe(404);
+  });
+
+  test.each(['/../../etc/passwd', '/..%2f..%2fetc%2fpasswd', '/assets/..%2f..%2f..%2fetc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/a%5c..%5c..%5cetc', '/x%00.js', '/%E0%A4%A'])(
+    'path traversal %s never reaches outside the web root',
+    async (path) => {
+      const response = await get(makeApp(), path);
+      const text = await response.text();
+      expect(text).not.toContain('root:');
+      expect([200, 400]).toContain(response.status);
+      if (response.status === 200) expect(text).toBe(INDEX_HTML);
+    },
+  );
+
+  test('encoded traversal is refused with 400', async () => {
+    const response = await get(makeApp(), '/..%2f..%2fetc%2fpasswd');
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toBe('VALIDATION');
+  });
+
+  test('without a build, GET / answers 503 saying to build the web app', async () => {
+    const response = await get(makeApp({ web: { root: join(tmp, 'missing') } }), '/');
+    expect(response.status).toBe(503);
+    expect(await response.text()).toContain('build:web');
+    expectSecurityHeaders(response);
+  });
+
+  test('routes added after createApp still win over the catch-all', async () => {
+    const app = makeApp().get('/api/things/:id', ({ params }) => ({ id: params.id }));
+    expect(await (await get(app, '/api/things/42')).json()).toEqual({ id: '42' });
+    const plugin = new Elysia().get('/api/plugin', () => 'plugged');
+    expect(await (await get(makeApp().use(plugin), '/api/plugin')).text()).toBe('plugged');
+  });
+});
+
+describe('request log', () => {
+  test('one JSON line per request: method, path without query, status, ms; nothing else', async () => {
+    const lines: string[] = [];
+    const app = makeApp({ logger: createJsonLogger('debug', (line) => lines.push(line)) }).post('/api/login', () => {
+      throw new DomainError('UNAUTHORIZED', 'Invalid username or password.');
+    });
+    await get(app, '/api/login?username=alice&token=s3cr3t#frag', {
+      method: 'POST',
+      headers: { cookie: 'sid=topsecretcookie', 'content-type': 'application/json', authorization: 'Bearer abc' },
+      body: JSON.stringify({ username: 'alice', password: 'hunter2hunter2' }),
+    });
+    await get(app, '/files?parentId=123');
+    await Bun.sleep(20);
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e.msg === 'request');
+    expect(entries.length).toBe(2);
+    expect(entries[0]).toMatchObject({ method: 'POST', path: '/api/login', status: 401 });
+    expect(entries[1]).toMatchObject({ method: 'GET', path: '/files', status: 200 });
+    for (const entry of entries) {
+      expect(typeof entry.ms).toBe('number');
+      expect(Object.keys(entry).sort()).toEqual(['level', 'method', 'ms', 'msg', 'path', 'status', 'time']);
+    }
+    const all = lines.join('\n');
+    for (const secret of ['alice', 's3cr3t', 'topsecretcookie', 'hunter2', 'Bearer', 'frag', 'parentId', '123']) {
+      expect(all).not.toContain(secret);
+    }
+  });
+});

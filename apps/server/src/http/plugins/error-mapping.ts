@@ -1,0 +1,70 @@
+import { Elysia } from 'elysia';
+import { DomainError, type DomainErrorCode } from '../../domain/errors.ts';
+import type { Logger } from '../../ports/logger.ts';
+
+/** The one table from domain error codes to HTTP statuses. */
+export const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
+  VALIDATION: 400,
+  UNAUTHORIZED: 401,
+  // SPEC 4: the login answers 307 when the second factor is still needed.
+  TOTP_REQUIRED: 307,
+  QUOTA_EXCEEDED: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  // SPEC 8: an upload above MAX_FILE_BYTES answers 405 ("File is too large").
+  FILE_TOO_LARGE: 405,
+  CONFLICT: 409,
+  REFERENCE_MISSING: 409,
+  TOO_LARGE: 413,
+  RANGE_NOT_SATISFIABLE: 416,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+};
+
+export interface ErrorBody {
+  error: DomainErrorCode;
+  message: string;
+}
+
+export function errorBody(code: DomainErrorCode, message: string): ErrorBody {
+  return { error: code, message };
+}
+
+export function errorMapping(logger: Logger) {
+  return new Elysia({ name: 'error-mapping' }).onError({ as: 'global' }, ({ code, error, set, request }) => {
+    const answer = (status: number, body: ErrorBody) => {
+      set.status = status;
+      set.headers['content-type'] = 'application/json; charset=utf-8';
+      return body;
+    };
+    if (error instanceof DomainError) return answer(STATUS_BY_CODE[error.code], errorBody(error.code, error.message));
+    switch (code) {
+      case 'VALIDATION':
+        return answer(400, errorBody('VALIDATION', validationMessage(error)));
+      case 'PARSE':
+        return answer(400, errorBody('VALIDATION', 'Malformed request body'));
+      case 'INVALID_COOKIE_SIGNATURE':
+      case 'INVALID_FILE_TYPE':
+        return answer(400, errorBody('VALIDATION', 'Invalid request'));
+      case 'NOT_FOUND':
+        return answer(404, errorBody('NOT_FOUND', 'Not found'));
+    }
+    logger.error('unhandled error', {
+      method: request.method,
+      path: new URL(request.url).pathname,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    });
+    return answer(500, errorBody('INTERNAL', 'Internal server error'));
+  });
+}
+
+/** Names the field and the rule, never echoes the rejected value (it may be a secret). */
+function validationMessage(error: unknown): string {
+  const detail = error as { type?: string; valueError?: { path?: string; message?: string } };
+  const where = detail.type ?? 'request';
+  const path = detail.valueError?.path ? ` ${detail.valueError.path}` : '';
+  const rule = detail.valueError?.message ? `: ${detail.valueError.message}` : '';
+  return `Invalid ${where}${path}${rule}`;
+}

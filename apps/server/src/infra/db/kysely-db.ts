@@ -1,0 +1,63 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, Db, DbTransaction, SqlDialect } from '../../ports/db.ts';
+import type { EventBus } from '../../ports/event-bus.ts';
+import type { Logger } from '../../ports/logger.ts';
+
+type AfterCommitJob = () => void | Promise<void>;
+
+/** The dialect-independent half of a Db: transactions with deferred events, health, close. */
+export function createKyselyDb(options: {
+  kysely: Kysely<Database>;
+  dialect: SqlDialect;
+  events: EventBus;
+  logger: Logger;
+}): Db {
+  const { kysely, dialect, events, logger } = options;
+  let closed = false;
+  return {
+    kysely,
+    dialect,
+    async transaction<T>(fn: (tx: DbTransaction) => Promise<T>): Promise<T> {
+      const jobs: AfterCommitJob[] = [];
+      let open = true;
+      const queue = (job: AfterCommitJob) => {
+        // A job queued after the transaction ended would silently never run.
+        if (!open) throw new Error('Transaction already finished');
+        jobs.push(job);
+      };
+      let result: T;
+      try {
+        result = await kysely.transaction().execute((trx) =>
+          fn({
+            kysely: trx,
+            publish: (event) => queue(() => events.publish(event)),
+            afterCommit: queue,
+          }),
+        );
+      } finally {
+        open = false;
+      }
+      // The commit has happened: a failing job must not make the caller think it did not.
+      for (const job of jobs) {
+        try {
+          await job();
+        } catch (error) {
+          logger.error('after-commit job failed', { error: errorName(error) });
+        }
+      }
+      return result;
+    },
+    async health() {
+      await sql`select 1`.execute(kysely);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await kysely.destroy();
+    },
+  };
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,38 @@
+import { DomainError } from '../../domain/errors.ts';
+
+// PostgreSQL SQLSTATEs (postgres.js puts them in `code`, the constraint in `constraint_name`).
+const PG_UNIQUE = '23505';
+const PG_FOREIGN_KEY = '23503';
+const PG_CHECK = '23514';
+
+/**
+ * Turns constraint violations of either dialect into the same DomainError. The driver's message
+ * is not reused: PostgreSQL's detail quotes the offending values.
+ */
+export function normaliseDbError(error: unknown): unknown {
+  if (typeof error !== 'object' || error === null || error instanceof DomainError) return error;
+  const { code, constraint_name: pgConstraint, message } = error as {
+    code?: unknown;
+    constraint_name?: unknown;
+    message?: unknown;
+  };
+  const text = typeof message === 'string' ? message : '';
+  const constraint = typeof pgConstraint === 'string' ? pgConstraint : sqliteConstraint(text);
+  const options = { cause: error, ...(constraint ? { detail: constraint } : {}) };
+  if (code === PG_UNIQUE || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    return new DomainError('CONFLICT', 'Already exists', options);
+  }
+  if (code === PG_FOREIGN_KEY || code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+    return new DomainError('REFERENCE_MISSING', 'Refers to something that does not exist or is still referenced', options);
+  }
+  if (code === PG_CHECK || code === 'SQLITE_CONSTRAINT_CHECK') {
+    return new DomainError('VALIDATION', 'Value out of range', options);
+  }
+  return error;
+}
+
+/** "UNIQUE constraint failed: index 'users_username_ci_unique'" / "...failed: users.id" */
+function sqliteConstraint(message: string): string | undefined {
+  const match = /constraint failed: (?:index ')?([^',]+)'?/i.exec(message);
+  return match?.[1];
+}

@@ -1,0 +1,33 @@
+import { Database as BunDatabase } from 'bun:sqlite';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database, Db } from '../../../ports/db.ts';
+import type { EventBus } from '../../../ports/event-bus.ts';
+import type { Logger } from '../../../ports/logger.ts';
+import { withNormalisedErrors } from '../error-normalising-dialect.ts';
+import { createKyselyDb } from '../kysely-db.ts';
+import { migrateToLatest } from '../migrate.ts';
+import { asKyselySqliteDatabase } from './bun-sqlite-database.ts';
+
+/** Opens (creating if needed) and migrates a SQLite database; ':memory:' works for tests. */
+export async function openSqliteDb(options: { path: string; events: EventBus; logger: Logger }): Promise<Db> {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  const raw = new BunDatabase(options.path, { create: true, strict: true });
+  // WAL lets readers proceed during a write; foreign keys are off by default in SQLite;
+  // busy_timeout makes a second process (a CLI, a backup) wait instead of failing at once.
+  raw.exec('PRAGMA journal_mode = WAL');
+  raw.exec('PRAGMA foreign_keys = ON');
+  raw.exec('PRAGMA busy_timeout = 5000');
+  raw.exec('PRAGMA synchronous = NORMAL');
+  const kysely = new Kysely<Database>({
+    dialect: withNormalisedErrors(new SqliteDialect({ database: asKyselySqliteDatabase(raw) })),
+  });
+  try {
+    await migrateToLatest(kysely);
+  } catch (error) {
+    await kysely.destroy();
+    throw error;
+  }
+  return createKyselyDb({ kysely, dialect: 'sqlite', events: options.events, logger: options.logger });
+}

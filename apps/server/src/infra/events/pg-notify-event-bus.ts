@@ -1,0 +1,82 @@
+import type { EventBus, SealboxEvent } from '../../ports/event-bus.ts';
+import type { Logger } from '../../ports/logger.ts';
+import { createPostgresClient } from '../db/postgres/open-postgres-db.ts';
+import { createFanOut, toWireEvent } from './event-shape.ts';
+
+export const DEFAULT_EVENT_CHANNEL = 'sealbox_events';
+/** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; keep a margin. */
+export const MAX_PAYLOAD_BYTES = 7500;
+
+interface Envelope {
+  /** Instance that published: it has already delivered locally and skips its own echo. */
+  o: string;
+  e: SealboxEvent;
+}
+
+/**
+ * Fans events out across server instances with LISTEN/NOTIFY. postgres.js keeps the LISTEN on a
+ * dedicated connection and re-issues it after a reconnect (see the reconnect test);
+ * notifications sent while it was disconnected are lost, which the clients' 5 s refresh covers.
+ */
+export async function createPgNotifyEventBus(options: {
+  url: string;
+  logger: Logger;
+  channel?: string;
+}): Promise<EventBus> {
+  const { logger } = options;
+  const channel = options.channel ?? DEFAULT_EVENT_CHANNEL;
+  const sql = createPostgresClient(options.url, { max: 2, applicationName: 'sealbox-events' });
+  const instance = crypto.randomUUID();
+  const fanOut = createFanOut(logger);
+  let closed = false;
+
+  const onNotify = (payload: string) => {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(payload) as Envelope;
+      if (envelope.o === instance) return;
+      fanOut.deliver(toWireEvent(envelope.e));
+    } catch (error) {
+      logger.warn('ignored malformed event notification', { channel, error: String(error) });
+    }
+  };
+  const listener = await sql.listen(channel, onNotify).catch(async (error: unknown) => {
+    await sql.end({ timeout: 1 });
+    throw error;
+  });
+
+  return {
+    async publish(event) {
+      if (closed) throw new Error('Event bus is closed');
+      const wire = toWireEvent(event);
+      fanOut.deliver(wire);
+      for (const payload of envelopes(instance, wire)) await sql.notify(channel, payload);
+    },
+    subscribe: (handler) => fanOut.subscribe(handler),
+    async health() {
+      if (closed) throw new Error('Event bus is closed');
+      await sql`select 1`;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      fanOut.clear();
+      await listener.unlisten().catch(() => {});
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
+
+/** Splits the audience of a large event over several notifications, each under the limit. */
+export function envelopes(instance: string, event: SealboxEvent): string[] {
+  const payload = JSON.stringify({ o: instance, e: event } satisfies Envelope);
+  if (new TextEncoder().encode(payload).length <= MAX_PAYLOAD_BYTES) return [payload];
+  const split = (list: string[]) => [list.slice(0, list.length >> 1), list.slice(list.length >> 1)] as const;
+  if (event.userIds.length > 1) {
+    return split(event.userIds).flatMap((userIds) => envelopes(instance, { ...event, userIds }));
+  }
+  if (event.linkIds && event.linkIds.length > 1) {
+    return split(event.linkIds).flatMap((linkIds) => envelopes(instance, { ...event, linkIds }));
+  }
+  throw new Error('Event too large to publish');
+}

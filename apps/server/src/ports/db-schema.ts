@@ -1,0 +1,112 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Row shapes shared by SQLite and PostgreSQL. The column types are chosen so both dialects
+ * return identical JS values:
+ * - binary values (ciphertexts, nonces, salts, keys) are standard base64 TEXT;
+ * - ids are TEXT (UUID v4 strings made by the client, or random server ids);
+ * - sizes and timestamps (epoch milliseconds) are BIGINT read back as JS numbers;
+ * - flags are INTEGER 0/1, since SQLite has no boolean and PostgreSQL's would come back as true/false.
+ */
+export type Flag = 0 | 1;
+export type EpochMs = number;
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  email: string | null;
+  /** The server's own argon2id hash of the login hash the browser sends. */
+  login_verifier: string;
+  password_salt: string;
+  /** JSON: { version, pbkdf2Iterations, argon2: {...} } as sent by the client; checked client-side. */
+  kdf_params: string;
+  salt: string;
+  iv: string;
+  encrypted_private_key: string;
+  public_key: string;
+  signing_public_key: string;
+  grid_view: Generated<Flag>;
+  sort_order: Generated<string>;
+  avatar_extension: string | null;
+  used_space: Generated<number>;
+  total_space: number;
+  totp_secret: string | null;
+  totp_enabled: Generated<Flag>;
+  /** Last accepted TOTP time step, so one code cannot be replayed. */
+  totp_last_used_step: number | null;
+  created_at: EpochMs;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie token: a database leak does not hand out live sessions. */
+  id: string;
+  user_id: string;
+  totp_pending: Generated<Flag>;
+  user_agent: string | null;
+  created_at: EpochMs;
+  last_seen_at: EpochMs;
+  expires_at: EpochMs;
+}
+
+export type ItemState = 'uploading' | 'ready';
+
+export interface ItemsTable {
+  id: string;
+  parent_id: string | null;
+  owner_id: string;
+  uploader_id: string;
+  is_directory: Flag;
+  encrypted_file_name: string;
+  name_nonce: string;
+  encrypted_mime_type: string | null;
+  mime_type_nonce: string | null;
+  encrypted_key: string;
+  key_nonce: string | null;
+  file_nonce: string | null;
+  size: Generated<number>;
+  blob_key: string | null;
+  state: ItemState;
+  created_at: EpochMs;
+  modified_at: EpochMs;
+}
+
+export interface AccessesTable {
+  item_id: string;
+  user_id: string;
+  encrypted_key: string;
+  signature: string;
+  edit_permission: Flag;
+  created_at: EpochMs;
+}
+
+export interface LinksTable {
+  id: string;
+  item_id: string;
+  edit_permission: Flag;
+  password_hash: string | null;
+  expires_at: EpochMs | null;
+  created_at: EpochMs;
+  modified_at: EpochMs;
+}
+
+export interface UploadsTable {
+  id: string;
+  item_id: string;
+  user_id: string;
+  blob_key: string;
+  expected_size: number;
+  part_size: number;
+  received_bytes: Generated<number>;
+  parts_received: Generated<number>;
+  created_at: EpochMs;
+  expires_at: EpochMs;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  items: ItemsTable;
+  accesses: AccessesTable;
+  links: LinksTable;
+  uploads: UploadsTable;
+}

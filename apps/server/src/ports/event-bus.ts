@@ -1,0 +1,23 @@
+/**
+ * A change notification. It names what changed and who may care, never what it is called or
+ * any key: events cross process boundaries (PostgreSQL NOTIFY) and end up in browsers.
+ */
+export interface SealboxEvent {
+  kind: string;
+  itemId?: string;
+  parentId?: string | null;
+  userIds: string[];
+  linkIds?: string[];
+}
+
+export type EventHandler = (event: SealboxEvent) => void;
+
+export interface EventBus {
+  /** Delivers to every subscriber of every instance, including this one, exactly once. */
+  publish(event: SealboxEvent): Promise<void>;
+  /** Returns the unsubscribe function. */
+  subscribe(handler: EventHandler): () => void;
+  /** Resolves when the bus can deliver; rejects otherwise. */
+  health(): Promise<void>;
+  close(): Promise<void>;
+}

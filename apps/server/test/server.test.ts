@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config/config.ts';
+import { silentLogger } from '../src/infra/log/json-logger.ts';
+import { startServer } from '../src/server.ts';
+
+const MAIN = join(import.meta.dir, '../src/main.ts');
+
+let tmp: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'sealbox-server-'));
+  await writeFile(join(tmp, 'index.html'), '<!doctype html><title>Sealbox</title>');
+});
+afterAll(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+/** An environment with nothing inherited that could point the server at shared services. */
+function serverEnv(extra: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmp, HOST: '127.0.0.1', PORT: '0', WEB_DIST: tmp, ...extra };
+}
+
+describe('startServer (in-process)', () => {
+  test('serves health and the web app on a real port, then stops and closes its adapters', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-data-'));
+    const config = loadConfig(serverEnv({ DATA_DIR: dataDir }));
+    const server = await startServer(config, { logger: silentLogger });
+    try {
+      expect(server.port).toBeGreaterThan(0);
+      expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+      const health = await fetch(`${server.url}/api/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok', db: 'ok', blobs: 'ok', events: 'ok' });
+      expect(health.headers.get('content-security-policy')).toContain("default-src 'self'");
+      const page = await fetch(`${server.url}/files?parentId=x`);
+      expect(await page.text()).toContain('<title>Sealbox</title>');
+      const tooBig = await fetch(`${server.url}/api/upload`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: 'x'.repeat(2 * 1024 * 1024),
+      });
+      expect(tooBig.status).toBe(413);
+    } finally {
+      await server.stop();
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+    await expect(fetch(`${server.url}/api/health`)).rejects.toThrow();
+    await expect(server.adapters.db.health()).rejects.toThrow();
+  });
+
+  test('a request in flight when stop() is called still completes', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-data-'));
+    const big = join(dataDir, 'web');
+    await Bun.write(join(big, 'index.html'), 'x'.repeat(32 * 1024 * 1024));
+    const server = await startServer(loadConfig(serverEnv({ DATA_DIR: dataDir, WEB_DIST: big })), { logger: silentLogger });
+    try {
+      const response = await fetch(`${server.url}/`);
+      const stopped = server.stop({ timeoutMs: 5000 });
+      const body = await response.arrayBuffer();
+      expect(body.byteLength).toBe(32 * 1024 * 1024);
+      await stopped;
+    } finally {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('bun src/main.ts', () => {
+  async function spawnMain(env: Record<string, string>) {
+    const child = Bun.spawn([process.execPath, MAIN], { env, stdout: 'pipe', stderr: 'pipe' });
+    const reader = child.stdout.getReader();
+    const decoder = new TextDecoder();
+    let output = '';
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      output += decoder.decode(value, { stream: true });
+      const line = output.split('\n').find((l) => l.includes('"listening"'));
+      if (line) {
+        reader.releaseLock();
+        return { child, url: (JSON.parse(line) as { url: string }).url };
+      }
+    }
+    child.kill('SIGKILL');
+    throw new Error(`server did not report listening; output: ${output}; stderr: ${await new Response(child.stderr).text()}`);
+  }
+
+  test.each(['SIGTERM', 'SIGINT'] as const)('exits 0 promptly on %s after serving', async (signal) => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-main-'));
+    const { child, url } = await spawnMain(serverEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }));
+    try {
+      const health = await fetch(`${url}/api/health`);
+      expect(health.status).toBe(200);
+      const started = Date.now();
+      child.kill(signal);
+      const code = await Promise.race([child.exited, Bun.sleep(5000).then(() => 'timeout' as const)]);
+      expect(code).toBe(0);
+      expect(Date.now() - started).toBeLessThan(5000);
+      await expect(fetch(`${url}/api/health`)).rejects.toThrow();
+    } finally {
+      child.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  test('refuses to start on invalid configuration, naming the variable', async () => {
+    const child = Bun.spawn([process.execPath, MAIN], { env: serverEnv({ PORT: 'eighty' }), stdout: 'pipe', stderr: 'pipe' });
+    expect(await child.exited).toBe(1);
+    expect(await new Response(child.stderr).text()).toContain('Invalid PORT');
+  });
+});

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import { renderApp } from '../../test/render-app.tsx';
+import { returnPathOf, safeRedirectPath } from './redirect.ts';
+
+afterEach(cleanup);
+
+describe('returnPathOf', () => {
+  it('keeps path, query and hash', () => {
+    expect(returnPathOf({ pathname: '/files', searchStr: '?view=grid', hash: 'frag' })).toBe('/files?view=grid#frag');
+    expect(returnPathOf({ pathname: '/shared', searchStr: '', hash: '' })).toBe('/shared');
+  });
+});
+
+describe('safeRedirectPath', () => {
+  it('accepts in-app paths only', () => {
+    expect(safeRedirectPath('/files?view=grid#frag')).toBe('/files?view=grid#frag');
+    for (const bad of ['//evil.example', '/\\evil.example', 'https://evil.example', 'files', '/\nx', 42, undefined]) {
+      expect(safeRedirectPath(bad)).toBeUndefined();
+    }
+  });
+});
+
+describe('protected routes', () => {
+  it.each(['/files', '/shared', '/profile', '/test'])('%s sends a signed-out visitor to /login', async (path) => {
+    const { router } = renderApp(path);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.search).toEqual({ redirect: path });
+  });
+
+  it('keeps the original query and hash in the redirect parameter', async () => {
+    const { router } = renderApp('/files?view=grid&sortBy=name#frag');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.search).toEqual({ redirect: '/files?view=grid&sortBy=name#frag' });
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+  });
+
+  it('lets a signed-in user through', async () => {
+    renderApp('/files?view=grid', { signedIn: true });
+    expect(await screen.findByRole('heading', { name: 'My Files' })).toBeTruthy();
+  });
+});
+
+describe('/', () => {
+  it('goes to /home when signed out', async () => {
+    const { router } = renderApp('/');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
+  });
+
+  it('goes to /files when signed in', async () => {
+    const { router } = renderApp('/', { signedIn: true });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/files'));
+  });
+});

@@ -1,0 +1,9 @@
+import { redirect } from '@tanstack/react-router';
+import type { AuthContext } from './session.ts';
+import { returnPathOf, type LocationParts } from './redirect.ts';
+
+/** `beforeLoad` of every protected route: signed-out visitors go to /login and come back after. */
+export function requireSignedIn({ context, location }: { context: { auth: AuthContext }; location: LocationParts }): void {
+  if (context.auth.isSignedIn()) return;
+  throw redirect({ to: '/login', search: { redirect: returnPathOf(location) }, replace: true });
+}

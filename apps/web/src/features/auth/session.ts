@@ -1,0 +1,64 @@
+/**
+ * Who is signed in, as far as the UI is concerned. The server decides every
+ * access (session cookie, HttpOnly so unreadable here); this only steers
+ * navigation. The accounts work fills in `setSession` after login and
+ * `clearSession` on logout; routes only ever ask `isSignedIn()`.
+ */
+import { atom, getDefaultStore } from 'jotai';
+
+export interface Session {
+  userId: string;
+  username: string;
+}
+
+export const SESSION_MARKER_KEY = 'sealbox.session';
+
+function isSession(value: unknown): value is Session {
+  const v = value as Partial<Session> | null;
+  return typeof v?.userId === 'string' && v.userId !== '' && typeof v.username === 'string';
+}
+
+/** The marker left by a successful login (public profile fields only, never keys). */
+export function readSessionMarker(storage: Storage | undefined = globalThis.localStorage): Session | null {
+  try {
+    const raw = storage?.getItem(SESSION_MARKER_KEY);
+    const parsed: unknown = raw ? JSON.parse(raw) : null;
+    return isSession(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+export const sessionAtom = atom<Session | null>(readSessionMarker());
+export const signedInAtom = atom((get) => get(sessionAtom) !== null);
+
+const store = getDefaultStore();
+
+export function isSignedIn(): boolean {
+  return store.get(signedInAtom);
+}
+
+export function setSession(session: Session): void {
+  try {
+    localStorage.setItem(SESSION_MARKER_KEY, JSON.stringify(session));
+  } catch {
+    // Still signed in for this page; the next load asks the server again.
+  }
+  store.set(sessionAtom, session);
+}
+
+export function clearSession(): void {
+  try {
+    localStorage.removeItem(SESSION_MARKER_KEY);
+  } catch {
+    // Nothing persisted to remove.
+  }
+  store.set(sessionAtom, null);
+}
+
+/** What routes receive through the router context, so tests can fake it. */
+export interface AuthContext {
+  isSignedIn: () => boolean;
+}
+
+export const auth: AuthContext = { isSignedIn };

@@ -1,0 +1,46 @@
+import { optionalEnum, optionalString } from '../../lib/search-params.ts';
+
+/** SPEC.md 2: the file browser keeps its state in the URL. */
+export const VIEW_MODES = ['grid', 'list'] as const;
+export type ViewMode = (typeof VIEW_MODES)[number];
+
+export const SORT_KEYS = ['name', 'size', 'created', 'modified', 'owner', 'uploader', 'extension'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+export interface BrowserSearch {
+  parentId?: string;
+  view?: ViewMode;
+  sortBy?: SortKey;
+  sortOrder?: SortOrder;
+}
+
+export interface ShareBrowserSearch extends BrowserSearch {
+  linkId?: string;
+}
+
+// Item ids are client-made UUID v4s (DESIGN.md 4).
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Link ids are opaque random tokens; allow the URL-safe alphabets they may use.
+const LINK_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** Unknown or malformed values are dropped rather than failing the page: URLs get hand-edited. */
+export function validateBrowserSearch(raw: Record<string, unknown>): BrowserSearch {
+  const search: BrowserSearch = {};
+  const parentId = optionalString(raw.parentId, UUID);
+  const view = optionalEnum(raw.view, VIEW_MODES);
+  const sortBy = optionalEnum(raw.sortBy, SORT_KEYS);
+  const sortOrder = optionalEnum(raw.sortOrder, SORT_ORDERS);
+  if (parentId) search.parentId = parentId;
+  if (view) search.view = view;
+  if (sortBy) search.sortBy = sortBy;
+  if (sortOrder) search.sortOrder = sortOrder;
+  return search;
+}
+
+export function validateShareBrowserSearch(raw: Record<string, unknown>): ShareBrowserSearch {
+  const linkId = optionalString(raw.linkId, LINK_ID);
+  return { ...validateBrowserSearch(raw), ...(linkId ? { linkId } : {}) };
+}

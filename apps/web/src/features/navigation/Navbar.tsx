@@ -1,0 +1,81 @@
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from '@tanstack/react-router';
+import { useAtomValue } from 'jotai';
+import { Button, cx } from '@sealbox/ui';
+import { clearSession, signedInAtom } from '../auth/session.ts';
+import { ThemeSwitcher } from './ThemeSwitcher.tsx';
+import { useScrolledPast } from './useScrolledPast.ts';
+
+export function Navbar() {
+  const signedIn = useAtomValue(signedInAtom);
+  const scrolled = useScrolledPast();
+  const navigate = useNavigate();
+  const pathname = useLocation({ select: (location) => location.pathname });
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  // The collapsed menu closes once the user has gone somewhere.
+  useEffect(() => setMenuOpen(false), [pathname]);
+
+  const logout = () => {
+    // The accounts work adds the server call and key deletion before this.
+    clearSession();
+    void navigate({ to: '/home' });
+  };
+
+  return (
+    <header className={cx('navbar', scrolled && 'navbar--scrolled', menuOpen && 'navbar--open')}>
+      <nav className="navbar__inner" aria-label="Main">
+        <Link to="/" className="navbar__brand">
+          <img src="/favicon.svg" alt="" width={28} height={28} />
+          <span>Sealbox</span>
+        </Link>
+        <button
+          type="button"
+          className="navbar__toggle"
+          aria-expanded={menuOpen}
+          aria-controls="navbar-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span className="sb-visually-hidden">Menu</span>
+          <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+            {menuOpen ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
+          </svg>
+        </button>
+        <div id="navbar-menu" className="navbar__menu">
+          <div className="navbar__links">
+            <Link to="/about" className="navbar__link" activeProps={{ 'aria-current': 'page' }}>
+              About
+            </Link>
+            {signedIn && (
+              <Link to="/files" className="navbar__link" activeProps={{ 'aria-current': 'page' }}>
+                Files
+              </Link>
+            )}
+          </div>
+          <div className="navbar__actions">
+            <ThemeSwitcher />
+            {signedIn ? (
+              <>
+                <Button asChild variant="ghost">
+                  <Link to="/profile">Profile</Link>
+                </Button>
+                <Button variant="secondary" onClick={logout}>
+                  Logout
+                </Button>
+              </>
+            ) : (
+              <>
+                <Button asChild variant="ghost">
+                  <Link to="/login">Sign in</Link>
+                </Button>
+                <Button asChild>
+                  <Link to="/register">Get Started</Link>
+                </Button>
+              </>
+            )}
+          </div>
+        </div>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * A small typed RPC over postMessage. The worker side exposes a plain object of
+ * functions; the client's `call` infers argument and result types from it, so a
+ * method renamed in the worker breaks the build at every caller.
+ */
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parameter lists vary per method
+export type RpcMethods = Record<string, (...args: any[]) => unknown>;
+
+export interface RpcRequest {
+  id: number;
+  method: string;
+  args: unknown[];
+}
+
+export type RpcResponse =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: { name: string; message: string; code?: string } };
+
+/** The part of Worker / MessagePort / DedicatedWorkerGlobalScope the RPC needs. */
+export interface RpcEndpoint {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+}
+
+/** Rejection of a remote call. `code` is kept from errors that carry one (CryptoError). */
+export class RpcError extends Error {
+  readonly code: string | undefined;
+  constructor(message: string, code?: string, name = 'RpcError') {
+    super(message);
+    this.name = name;
+    this.code = code;
+  }
+}
+
+/**
+ * ArrayBuffers found at the top level or one level deep (typed arrays, plain
+ * objects, arrays) move instead of being copied: file chunks are large and the
+ * sender is done with them. Callers that still need a buffer must copy it first.
+ */
+export function collectTransferables(values: readonly unknown[]): ArrayBuffer[] {
+  const found = new Set<ArrayBuffer>();
+  const visit = (value: unknown, depth: number) => {
+    if (value instanceof ArrayBuffer) {
+      if (value.byteLength > 0) found.add(value);
+    } else if (ArrayBuffer.isView(value)) {
+      if (value.buffer instanceof ArrayBuffer && value.buffer.byteLength > 0) found.add(value.buffer);
+    } else if (depth < 2 && Array.isArray(value)) {
+      for (const item of value) visit(item, depth + 1);
+    } else if (depth < 2 && value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+      for (const item of Object.values(value)) visit(item, depth + 1);
+    }
+  };
+  for (const value of values) visit(value, 0);
+  return [...found];
+}
+
+function serializeError(error: unknown): Extract<RpcResponse, { ok: false }>['error'] {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { name: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}) };
+  }
+  return { name: 'Error', message: String(error) };
+}
+
+/** Worker side: answer requests for `methods` arriving on `endpoint`. Returns an unsubscribe. */
+export function exposeRpc(methods: RpcMethods, endpoint: RpcEndpoint): () => void {
+  const onMessage = async (event: MessageEvent) => {
+    const { id, method, args } = event.data as RpcRequest;
+    let response: RpcResponse;
+    let transfer: ArrayBuffer[] = [];
+    try {
+      if (!Object.hasOwn(methods, method)) throw new RpcError(`Unknown method: ${method}`, 'UNKNOWN_METHOD');
+      const value = await methods[method]!(...args);
+      transfer = collectTransferables([value]);
+      response = { id, ok: true, value };
+    } catch (error) {
+      response = { id, ok: false, error: serializeError(error) };
+    }
+    endpoint.postMessage(response, transfer);
+  };
+  endpoint.addEventListener('message', onMessage);
+  return () => endpoint.removeEventListener('message', onMessage);
+}
+
+export interface RpcClient<M extends RpcMethods> {
+  call<K extends keyof M & string>(method: K, ...args: Parameters<M[K]>): Promise<Awaited<ReturnType<M[K]>>>;
+  /** Rejects every pending call (e.g. the worker failed to load) and keeps listening. */
+  failPending(error: Error): void;
+  /** Rejects every pending call and stops listening. */
+  close(): void;
+}
+
+export function createRpcClient<M extends RpcMethods>(endpoint: RpcEndpoint): RpcClient<M> {
+  let nextId = 1;
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+
+  const onMessage = (event: MessageEvent) => {
+    const response = event.data as RpcResponse;
+    const entry = pending.get(response.id);
+    if (!entry) return;
+    pending.delete(response.id);
+    if (response.ok) entry.resolve(response.value);
+    else entry.reject(new RpcError(response.error.message, response.error.code, response.error.name));
+  };
+  endpoint.addEventListener('message', onMessage);
+
+  return {
+    call(method, ...args) {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+        const request: RpcRequest = { id, method, args };
+        try {
+          endpoint.postMessage(request, collectTransferables(args));
+        } catch (error) {
+          pending.delete(id);
+          reject(error instanceof Error ? error : new RpcError(String(error)));
+        }
+      });
+    },
+    failPending(error) {
+      for (const entry of pending.values()) entry.reject(error);
+      pending.clear();
+    },
+    close() {
+      endpoint.removeEventListener('message', onMessage);
+      this.failPending(new RpcError('Worker closed', 'WORKER_CLOSED'));
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
+import { QueryClient } from '@tanstack/react-query';
+import { auth as defaultAuth, type AuthContext } from './features/auth/session.ts';
+import { parseSearch, stringifySearch } from './lib/search-params.ts';
+import { aboutRoute } from './routes/about.tsx';
+import { ErrorPage } from './routes/error.tsx';
+import { filesRoute } from './routes/files.tsx';
+import { homeRoute } from './routes/home.tsx';
+import { indexRoute } from './routes/index.tsx';
+import { loginRoute } from './routes/login.tsx';
+import { NotFoundPage } from './routes/not-found.tsx';
+import { previewRoute } from './routes/preview.tsx';
+import { profileRoute } from './routes/profile.tsx';
+import { registerRoute } from './routes/register.tsx';
+import { rootRoute } from './routes/root.tsx';
+import { shareRoute } from './routes/share.tsx';
+import { sharedRoute } from './routes/shared.tsx';
+import { testRoute } from './routes/test.tsx';
+
+/** Every screen of SPEC.md 2; anything else falls to the root's not-found page. */
+export const routeTree = rootRoute.addChildren([
+  indexRoute,
+  homeRoute,
+  aboutRoute,
+  loginRoute,
+  registerRoute,
+  filesRoute,
+  sharedRoute,
+  profileRoute,
+  shareRoute,
+  previewRoute,
+  testRoute,
+]);
+
+export interface AppRouterOptions {
+  auth?: AuthContext;
+  queryClient?: QueryClient;
+  /** Tests pass a memory history; the app uses the browser's. */
+  history?: RouterHistory;
+}
+
+export function createAppRouter({ auth = defaultAuth, queryClient = new QueryClient(), history }: AppRouterOptions = {}) {
+  return createRouter({
+    routeTree,
+    context: { auth, queryClient },
+    ...(history ? { history } : {}),
+    parseSearch,
+    stringifySearch,
+    defaultErrorComponent: ErrorPage,
+    defaultNotFoundComponent: NotFoundPage,
+    scrollRestoration: true,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}

@@ -1,0 +1,11 @@
+import { createRoute, redirect } from '@tanstack/react-router';
+import { rootRoute } from './root.tsx';
+
+/** SPEC.md 2: '/' only decides where to go. */
+export const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/',
+  beforeLoad: ({ context }) => {
+    throw redirect({ to: context.auth.isSignedIn() ? '/files' : '/home', replace: true });
+  },
+});

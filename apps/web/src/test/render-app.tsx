@@ -1,0 +1,20 @@
+import { render } from '@testing-library/react';
+import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createAppRouter } from '../router.tsx';
+
+/** Renders the whole app at `url` on a memory history, with sign-in state faked. */
+export function renderApp(url: string, { signedIn = false } = {}) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createAppRouter({
+    queryClient,
+    auth: { isSignedIn: () => signedIn },
+    history: createMemoryHistory({ initialEntries: [url] }),
+  });
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { router, ...view };
+}

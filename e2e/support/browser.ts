@@ -1,0 +1,62 @@
+/**
+ * Debian's Chromium driven by playwright-core. Each launch gets a fresh profile
+ * directory so runs never share cookies, storage or service workers.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** In CI (or when asked) a missing browser must fail the suite instead of silently skipping it. */
+export function browserRequired(env: Record<string, string | undefined> = process.env): boolean {
+  return env.CI === 'true' || env.SEALBOX_REQUIRE_SERVICES === '1';
+}
+
+/**
+ * A browser context on a throwaway profile, or undefined (with a warning) when
+ * Chromium is not installed and the run does not require it. `context.close()`
+ * also deletes the profile directory.
+ */
+export async function launchBrowser(): Promise<BrowserContext | undefined> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    const message = `Chromium not found at ${CHROMIUM_PATH}`;
+    if (browserRequired()) throw new Error(`${message} (required: CI=true or SEALBOX_REQUIRE_SERVICES=1)`);
+    console.warn(`${message}: skipping browser tests`);
+    return undefined;
+  }
+  const profileDir = await mkdtemp(join(tmpdir(), 'sealbox-chromium-'));
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profileDir, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+  } catch (error) {
+    await rm(profileDir, { recursive: true, force: true });
+    throw error;
+  }
+  const close = context.close.bind(context);
+  context.close = async (options) => {
+    try {
+      await close(options);
+    } finally {
+      await rm(profileDir, { recursive: true, force: true });
+    }
+  };
+  return context;
+}

@@ -1,0 +1,15 @@
+export { Button, type ButtonProps, type ButtonSize, type ButtonVariant } from './Button.tsx';
+export { Card } from './Card.tsx';
+export { Spinner, type SpinnerProps } from './Spinner.tsx';
+export { Toaster, toast, dismissToast, useToasts, TOAST_LIMIT, TOAST_DURATION_MS, type Toast, type ToastKind } from './toast.tsx';
+export {
+  useTheme,
+  setThemePreference,
+  readThemePreference,
+  applyThemePreference,
+  parseThemePreference,
+  THEME_STORAGE_KEY,
+  type ThemePreference,
+  type ResolvedTheme,
+} from './theme.ts';
+export { cx } from './cx.ts';

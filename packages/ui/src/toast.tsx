@@ -1,0 +1,63 @@
+import { useSyncExternalStore, type CSSProperties } from 'react';
+import { cx } from './cx.ts';
+
+/** SPEC.md 8: at most 3 toasts at once, 3 seconds each. */
+export const TOAST_LIMIT = 3;
+export const TOAST_DURATION_MS = 3000;
+
+export type ToastKind = 'info' | 'success' | 'error';
+export interface Toast {
+  id: number;
+  message: string;
+  kind: ToastKind;
+}
+
+let toasts: readonly Toast[] = [];
+let nextId = 1;
+const listeners = new Set<() => void>();
+
+function publish(next: readonly Toast[]) {
+  toasts = next;
+  for (const listener of listeners) listener();
+}
+
+export function dismissToast(id: number): void {
+  publish(toasts.filter((t) => t.id !== id));
+}
+
+export function toast(message: string, kind: ToastKind = 'info'): number {
+  const id = nextId++;
+  // Oldest toasts make room for new ones rather than queueing behind them.
+  publish([...toasts, { id, message, kind }].slice(-TOAST_LIMIT));
+  setTimeout(() => dismissToast(id), TOAST_DURATION_MS);
+  return id;
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useToasts(): readonly Toast[] {
+  return useSyncExternalStore(subscribe, () => toasts, () => toasts);
+}
+
+export function Toaster() {
+  const items = useToasts();
+  const style = { '--sb-toast-duration': `${TOAST_DURATION_MS}ms` } as CSSProperties;
+  return (
+    <div className="sb-toaster" role="region" aria-label="Notifications" style={style}>
+      {items.map((t) => (
+        <div
+          key={t.id}
+          className={cx('sb-toast', `sb-toast--${t.kind}`)}
+          role={t.kind === 'error' ? 'alert' : 'status'}
+          onClick={() => dismissToast(t.id)}
+        >
+          {t.message}
+          <span className="sb-toast__progress" aria-hidden="true" />
+        </div>
+      ))}
+    </div>
+  );
+}
