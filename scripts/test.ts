@@ -6,7 +6,7 @@
 import { buildWeb } from './build-web.ts'
 
 const root = new URL('..', import.meta.url).pathname
-const bun = process.env.SEALBOX_BUN ?? 'bun'
+const bun = process.execPath
 const only = process.argv.slice(2)
 
 interface Outcome {

@@ -74,7 +74,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const chunks: string[] = [];
   const output = () => chunks.join('');
 
-  const child = Bun.spawn(['bun', entry], {
+  const child = Bun.spawn([process.execPath, entry], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env, PORT: String(port), DATA_DIR: dataDir },
     stdout: 'pipe',
