@@ -84,9 +84,7 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0
 }
 
-/** Copies into a fresh ArrayBuffer-backed array (for views over shared or foreign buffers). */
+/** WebCrypto takes any view of an ArrayBuffer; only views of other buffers (shared memory) need a copy. */
 export function own(bytes: Uint8Array): Bytes {
-  return bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-    ? (bytes as Bytes)
-    : new Uint8Array(bytes)
+  return bytes.buffer instanceof ArrayBuffer ? (bytes as Bytes) : new Uint8Array(bytes)
 }
