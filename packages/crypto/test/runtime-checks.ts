@@ -3,24 +3,13 @@
  * they prove the package runs unchanged there, including Ed25519 and RSA-OAEP 4096.
  */
 import { createAccount, unlockAccount } from '../src/account.ts'
-import { CryptoError } from '../src/errors.ts'
 import { KDF_V1, deriveLoginPassword } from '../src/kdf.ts'
 import { newItemId, newItemKey, unwrapItemKey, wrapItemKey } from '../src/item.ts'
 import { signGrant, unwrapKeyFromUser, verifyGrant, wrapKeyForUser } from '../src/share.ts'
 import { CIPHER_CHUNK, CHUNK, createDecryptStream, createEncryptStream, newFileNonce } from '../src/content.ts'
 import { signingAlgorithmOf } from '../src/keys.ts'
 import { fromBase64, toBase64 } from '../src/bytes.ts'
-import { type Check, patternBytes, pipeBytes } from './vector-checks.ts'
-
-async function expectCode(fn: () => Promise<unknown>, code: string, what: string): Promise<void> {
-  try {
-    await fn()
-  } catch (error) {
-    if (error instanceof CryptoError && error.code === code) return
-    throw new Error(`${what}: expected ${code}, got ${String(error)}`)
-  }
-  throw new Error(`${what}: expected ${code}, but it succeeded`)
-}
+import { type Check, assertRejects as expectCode, patternBytes, pipeBytes } from './vector-checks.ts'
 
 function check(condition: boolean, what: string): void {
   if (!condition) throw new Error(what)

@@ -30,7 +30,7 @@ function assertEqual(actual: unknown, expected: unknown, what: string): void {
   if (actual !== expected) throw new Error(`${what}: expected ${String(expected)}, got ${String(actual)}`)
 }
 
-async function assertRejects(fn: () => unknown, code: string, what: string): Promise<void> {
+export async function assertRejects(fn: () => unknown, code: string, what: string): Promise<void> {
   try {
     await fn()
   } catch (error) {
