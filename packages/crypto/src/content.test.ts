@@ -43,3 +43,24 @@ test('chunk nonces XOR the index into the last 4 bytes only', () => {
   expect(Array.from(chunkNonce(base, 0x01020304).subarray(8))).toEqual([0xfe, 0xfd, 0xfc, 0xfa])
   expect(() => chunkNonce(base, 2 ** 32)).toThrow()
 })
+
+describe('parts', () => {
+  test('parts tile the blob on chunk boundaries', async () => {
+    const { PART_BYTES, PART_CHUNKS, partCount, partRange } = await import('./content.ts')
+    expect(PART_BYTES).toBe(PART_CHUNKS * CIPHER_CHUNK)
+    for (const plain of [0, 1, CHUNK * PART_CHUNKS, CHUNK * PART_CHUNKS + 1, 1024 ** 3]) {
+      const size = ciphertextSize(plain)
+      let expected = 0
+      for (let n = 0; n < partCount(size); n++) {
+        const { start, end } = partRange(n, size)
+        expect(start).toBe(expected)
+        expect(start % CIPHER_CHUNK).toBe(0)
+        expected = end
+      }
+      expect(expected).toBe(size)
+    }
+    expect(partCount(ciphertextSize(1024 ** 3))).toBe(128)
+    expect(() => partCount(CIPHER_CHUNK + 3)).toThrow()
+    expect(() => partRange(1, 16)).toThrow()
+  })
+})

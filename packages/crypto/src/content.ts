@@ -179,3 +179,24 @@ export function createDecryptStream(key: AesKey, fileNonce: Uint8Array, options:
     },
   )
 }
+
+/**
+ * Upload parts (docs/protocol.md, "Part protocol"): the blob is sent and stored in parts of
+ * PART_CHUNKS whole chunks, so every part is retryable alone and starts on a chunk boundary.
+ */
+export const PART_CHUNKS = 32
+export const PART_BYTES = PART_CHUNKS * CIPHER_CHUNK
+
+/** Parts of a blob of `cipherSize` bytes; checks that the size is one a plaintext can produce. */
+export function partCount(cipherSize: number): number {
+  plaintextSize(cipherSize)
+  return Math.ceil(cipherSize / PART_BYTES)
+}
+
+/** Byte range [start, end) of part `n` inside the blob. */
+export function partRange(n: number, cipherSize: number): { start: number; end: number } {
+  const count = partCount(cipherSize)
+  if (!Number.isSafeInteger(n) || n < 0 || n >= count) fail('BAD_INPUT', `part ${n} is out of range`)
+  const start = n * PART_BYTES
+  return { start, end: Math.min(cipherSize, start + PART_BYTES) }
+}
