@@ -2,19 +2,25 @@ import { S3Client } from 'bun';
 import type { Config } from './config/config.ts';
 import { createDiskBlobStore } from './infra/blobs/disk-blob-store.ts';
 import { createS3BlobStore } from './infra/blobs/s3-blob-store.ts';
+import { createAccountRepositories } from './infra/db/accounts/index.ts';
+import { createFilesStore } from './infra/db/files/files-store.ts';
 import { openPostgresDb } from './infra/db/postgres/open-postgres-db.ts';
 import { openSqliteDb } from './infra/db/sqlite/open-sqlite-db.ts';
 import { createMemoryEventBus } from './infra/events/memory-event-bus.ts';
 import { createPgNotifyEventBus } from './infra/events/pg-notify-event-bus.ts';
+import type { AccountRepositories } from './ports/accounts.ts';
 import type { BlobStore } from './ports/blob-store.ts';
 import type { Db } from './ports/db.ts';
 import type { EventBus } from './ports/event-bus.ts';
+import type { FilesStore } from './ports/files.ts';
 import type { Logger } from './ports/logger.ts';
 
 export interface Adapters {
   db: Db;
   blobs: BlobStore;
   events: EventBus;
+  accounts: AccountRepositories;
+  files: FilesStore;
   /** Closes the event bus, then the database. */
   close(): Promise<void>;
 }
@@ -44,6 +50,8 @@ export async function openAdapters(config: Config, logger: Logger): Promise<Adap
     db,
     blobs,
     events,
+    accounts: createAccountRepositories(db),
+    files: createFilesStore(db),
     async close() {
       await events.close().catch((error: unknown) => logger.error('closing event bus failed', { error: String(error) }));
       await db.close();

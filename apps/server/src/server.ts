@@ -1,5 +1,6 @@
 import { openAdapters, type Adapters } from './adapters.ts';
 import type { Config } from './config/config.ts';
+import { SHARED_SWEEP_GRACE_MS, sweep, type FilesDeps } from './domain/files/index.ts';
 import { createApp, type App } from './http/app.ts';
 import { createJsonLogger } from './infra/log/json-logger.ts';
 import type { Logger } from './ports/logger.ts';
@@ -7,6 +8,8 @@ import type { Logger } from './ports/logger.ts';
 /** Room for multipart framing and metadata around a file of MAX_FILE_BYTES. */
 const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+/** Expired uploads and orphan part blobs are swept at start and then this often. */
+const FILES_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface RunningServer {
   url: string;
@@ -27,17 +30,41 @@ export async function startServer(
   const logger = options.logger ?? createJsonLogger(config.logLevel);
   const adapters = await openAdapters(config, logger);
   const maxBodyBytes = config.maxFileBytes + MULTIPART_OVERHEAD_BYTES;
+  const files: FilesDeps = {
+    store: adapters.files,
+    blobs: adapters.blobs,
+    logger,
+    clock: Date.now,
+    maxFileBytes: config.maxFileBytes,
+  };
   let app: App;
+  let sweepTimer: ReturnType<typeof setInterval> | undefined;
   try {
+    // Crash safety (docs/protocol.md): before serving, expired uploads go and part blobs that
+    // no row names are deleted. Alone on SQLite nothing can be in flight, so no grace period;
+    // with PostgreSQL other instances may be about to commit a part they just stored.
+    const shared = config.database.kind === 'postgres';
+    await sweep(files, { graceMs: shared ? SHARED_SWEEP_GRACE_MS : 0 });
+    sweepTimer = setInterval(() => {
+      sweep(files, { graceMs: SHARED_SWEEP_GRACE_MS }).catch((error: unknown) =>
+        logger.error('files sweep failed', { error: String(error) }),
+      );
+    }, FILES_SWEEP_INTERVAL_MS);
+    sweepTimer.unref();
     app = createApp({
       ...adapters,
       logger,
       web: { root: config.webDist },
       publicOrigin: config.publicOrigin,
       maxBodyBytes,
+      defaultQuotaBytes: config.defaultQuotaBytes,
+      trustProxy: config.trustProxy,
+      rateLimits: config.rateLimits,
+      maxFileBytes: config.maxFileBytes,
     });
     app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: maxBodyBytes });
   } catch (error) {
+    clearInterval(sweepTimer);
     await adapters.close();
     throw error;
   }
@@ -49,6 +76,7 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = (stopOptions: { timeoutMs?: number } = {}) => {
     stopping ??= (async () => {
+      clearInterval(sweepTimer);
       const timeoutMs = stopOptions.timeoutMs ?? options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
       const drained = server.stop(false).then(() => true);
       const finished = await Promise.race([drained, Bun.sleep(timeoutMs).then(() => false)]);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { DEFAULT_RATE_LIMITS } from '../domain/accounts/rate-limits.ts';
 import { ConfigError, DEFAULT_WEB_DIST, loadConfig } from './config.ts';
 
 const cwd = '/srv/sealbox';
@@ -28,6 +29,7 @@ describe('loadConfig', () => {
       maxFileBytes: 1024 ** 3,
       publicOrigin: undefined,
       trustProxy: false,
+      rateLimits: DEFAULT_RATE_LIMITS,
       webDist: DEFAULT_WEB_DIST,
       logLevel: 'info',
     });
@@ -102,11 +104,24 @@ describe('loadConfig', () => {
     ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'https://drive.example.org/app' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'chatty' }],
+    ['RATE_LIMITS', { RATE_LIMITS: 'sometimes' }],
+    ['RATE_LIMIT_LOGIN_IP', { RATE_LIMIT_LOGIN_IP: '10' }],
+    ['RATE_LIMIT_SEARCH_ACCOUNT', { RATE_LIMIT_SEARCH_ACCOUNT: '10/0' }],
   ] as [string, Record<string, string>][])('rejects a bad %s: %j', (variable, env) => {
     expectConfigError(env, variable);
   });
 
   test('a bad DATABASE_URL error does not echo the password', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u:hunter2@x/y' }, cwd)).toThrow(/^(?!.*hunter2)/);
+  });
+
+  test('rate limits: each overridable as count/seconds, or all off', () => {
+    const limits = loadConfig({ RATE_LIMIT_LOGIN_IP: '3/60', RATE_LIMIT_TOTP_ACCOUNT: '0/30' }, cwd).rateLimits;
+    expect(limits.loginIp).toEqual({ max: 3, windowMs: 60_000 });
+    expect(limits.totpAccount).toEqual({ max: 0, windowMs: 30_000 });
+    expect(limits.checkIp).toEqual(DEFAULT_RATE_LIMITS.checkIp);
+    const off = loadConfig({ RATE_LIMITS: 'off', RATE_LIMIT_CHECK_IP: '5/60' }, cwd).rateLimits;
+    expect(off.loginIp.max).toBe(Number.POSITIVE_INFINITY);
+    expect(off.checkIp).toEqual({ max: 5, windowMs: 60_000 });
   });
 });

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { DEFAULT_RATE_LIMITS, RATE_LIMIT_NAMES, UNLIMITED, type RateLimits } from '../domain/accounts/rate-limits.ts';
 import type { LogLevel } from '../ports/logger.ts';
 
 const GiB = 1024 ** 3;
@@ -29,6 +30,8 @@ export interface Config {
   /** Origin the browser sees (scheme://host[:port]), used for Origin checks and HSTS. */
   publicOrigin: string | undefined;
   trustProxy: boolean;
+  /** DEFAULT_RATE_LIMITS, each overridable; RATE_LIMITS=off turns them all off (tests, dev). */
+  rateLimits: RateLimits;
   webDist: string;
   logLevel: LogLevel;
 }
@@ -66,6 +69,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     maxFileBytes: integer('MAX_FILE_BYTES', read('MAX_FILE_BYTES'), GiB, { min: 1 }),
     publicOrigin: publicOrigin(read('PUBLIC_ORIGIN')),
     trustProxy: boolean('TRUST_PROXY', read('TRUST_PROXY'), false),
+    rateLimits: rateLimits(read),
     webDist: read('WEB_DIST') ? resolve(cwd, read('WEB_DIST')!) : DEFAULT_WEB_DIST,
     logLevel: oneOf('LOG_LEVEL', read('LOG_LEVEL')?.toLowerCase(), LOG_LEVELS, 'info'),
   };
@@ -152,3 +156,21 @@ function publicOrigin(raw: string | undefined): string | undefined {
   return url.origin;
 }
 
+
+/** RATE_LIMIT_LOGIN_IP=100/900 means 100 per 900 seconds; RATE_LIMITS=off disables all. */
+function rateLimits(read: (name: string) => string | undefined): RateLimits {
+  const all = read('RATE_LIMITS');
+  if (all !== undefined && all.toLowerCase() !== 'off' && all.toLowerCase() !== 'on') {
+    throw new ConfigError('RATE_LIMITS', `expected on or off, got "${all}"`);
+  }
+  const limits: RateLimits = { ...(all?.toLowerCase() === 'off' ? UNLIMITED : DEFAULT_RATE_LIMITS) };
+  for (const name of RATE_LIMIT_NAMES) {
+    const variable = `RATE_LIMIT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+    const raw = read(variable);
+    if (raw === undefined) continue;
+    const match = /^(\d+)\/(\d+)$/.exec(raw);
+    if (!match || Number(match[2]) < 1) throw new ConfigError(variable, `expected count/seconds such as 10/60, got "${raw}"`);
+    limits[name] = { max: Number(match[1]), windowMs: Number(match[2]) * 1000 };
+  }
+  return limits;
+}

@@ -39,3 +39,16 @@ export class DomainError extends Error {
 export function isDomainError(value: unknown, code?: DomainErrorCode): value is DomainError {
   return value instanceof DomainError && (code === undefined || value.code === code);
 }
+
+/** SPEC 8's text; the client shows it on any 429. */
+export const RATE_LIMITED_MESSAGE = 'You are sending too many requests. Please slow down.';
+
+/** RATE_LIMITED with the seconds until the window resets (the HTTP layer sends Retry-After). */
+export class RateLimitedError extends DomainError {
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number) {
+    super('RATE_LIMITED', RATE_LIMITED_MESSAGE);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}

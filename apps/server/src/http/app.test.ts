@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Elysia, t } from 'elysia';
 import { DomainError } from '../domain/errors.ts';
 import { createDiskBlobStore } from '../infra/blobs/disk-blob-store.ts';
+import { createAccountRepositories } from '../infra/db/accounts/index.ts';
 import { openSqliteDb } from '../infra/db/sqlite/open-sqlite-db.ts';
 import { createMemoryEventBus } from '../infra/events/memory-event-bus.ts';
 import { createJsonLogger, silentLogger } from '../infra/log/json-logger.ts';
@@ -32,6 +33,9 @@ function makeApp(overrides: Partial<AppDeps> = {}) {
     web: { root: webRoot },
     publicOrigin: undefined,
     maxBodyBytes: 10 * 1024 * 1024,
+    accounts: createAccountRepositories(db),
+    defaultQuotaBytes: 1024,
+    trustProxy: false,
     ...overrides,
   });
 }

@@ -18,7 +18,7 @@ export interface UsersTable {
   /** The server's own argon2id hash of the login hash the browser sends. */
   login_verifier: string;
   password_salt: string;
-  /** JSON: { version, pbkdf2Iterations, argon2: {...} } as sent by the client; checked client-side. */
+  /** JSON KdfParams of docs/protocol.md ({ version, argon2id: {...}, pbkdf2: {...} }), checked at registration. */
   kdf_params: string;
   salt: string;
   iv: string;
@@ -26,9 +26,14 @@ export interface UsersTable {
   public_key: string;
   signing_public_key: string;
   grid_view: Generated<Flag>;
+  /** name | size | created | modified | owner | uploader | extension */
+  sort_by: Generated<string>;
+  /** asc | desc (rows from before migration 002 were rewritten to asc) */
   sort_order: Generated<string>;
   avatar_extension: string | null;
   used_space: Generated<number>;
+  /** Bytes promised to unfinished uploads (migration 003). */
+  reserved_space: Generated<number>;
   total_space: number;
   totp_secret: string | null;
   totp_enabled: Generated<Flag>;
@@ -89,17 +94,37 @@ export interface LinksTable {
   modified_at: EpochMs;
 }
 
+/** One unfinished file (migration 003); the item stays state 'uploading' until complete. */
 export interface UploadsTable {
   id: string;
   item_id: string;
+  /** The uploader; the quota charged is the item owner's. */
   user_id: string;
-  blob_key: string;
-  expected_size: number;
-  part_size: number;
-  received_bytes: Generated<number>;
-  parts_received: Generated<number>;
+  /** Ciphertext size of the whole file. */
+  size: number;
+  parts: number;
+  /** Bytes of the owner's reserved_space this upload still holds. */
+  reserved_remaining: number;
   created_at: EpochMs;
+  last_activity_at: EpochMs;
   expires_at: EpochMs;
+}
+
+/** One stored part of a file's ciphertext (docs/protocol.md "Part protocol"), one blob each. */
+export interface ItemPartsTable {
+  item_id: string;
+  n: number;
+  size: number;
+  blob_key: string;
+  created_at: EpochMs;
+}
+
+/** Fixed-window counter; key is a SHA-256 hex, so the table holds no IPs or names. */
+export interface RateLimitsTable {
+  key: string;
+  window_start: EpochMs;
+  window_end: EpochMs;
+  count: number;
 }
 
 export interface Database {
@@ -109,4 +134,6 @@ export interface Database {
   accesses: AccessesTable;
   links: LinksTable;
   uploads: UploadsTable;
+  item_parts: ItemPartsTable;
+  rate_limits: RateLimitsTable;
 }

@@ -8,6 +8,8 @@ export interface SealboxEvent {
   parentId?: string | null;
   userIds: string[];
   linkIds?: string[];
+  /** session.ended: which session (its id, the SHA-256 of the cookie token, never the token). */
+  sessionId?: string;
 }
 
 export type EventHandler = (event: SealboxEvent) => void;

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { DomainError, type DomainErrorCode } from '../../domain/errors.ts';
+import { DomainError, RateLimitedError, type DomainErrorCode } from '../../domain/errors.ts';
 import type { Logger } from '../../ports/logger.ts';
 
 /** The one table from domain error codes to HTTP statuses. */
@@ -38,7 +38,10 @@ export function errorMapping(logger: Logger) {
       set.headers['content-type'] = 'application/json; charset=utf-8';
       return body;
     };
-    if (error instanceof DomainError) return answer(STATUS_BY_CODE[error.code], errorBody(error.code, error.message));
+    // Elysia wraps what a parse hook throws (e.g. the avatar route's size check) in a ParseError.
+    const domain = error instanceof DomainError ? error : (error as { cause?: unknown }).cause;
+    if (domain instanceof RateLimitedError) set.headers['retry-after'] = String(domain.retryAfterSeconds);
+    if (domain instanceof DomainError) return answer(STATUS_BY_CODE[domain.code], errorBody(domain.code, domain.message));
     switch (code) {
       case 'VALIDATION':
         return answer(400, errorBody('VALIDATION', validationMessage(error)));

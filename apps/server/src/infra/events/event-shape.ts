@@ -32,6 +32,10 @@ export function toWireEvent(event: SealboxEvent): SealboxEvent {
     wire.parentId = event.parentId;
   }
   if (event.linkIds !== undefined) wire.linkIds = ids(event.linkIds, 'linkIds');
+  if (event.sessionId !== undefined) {
+    single(event.sessionId, 'sessionId');
+    wire.sessionId = event.sessionId;
+  }
   return wire;
 }
 

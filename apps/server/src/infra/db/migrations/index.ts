@@ -1,5 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as initialSchema from './001-initial-schema.ts';
+import * as accounts from './002-accounts.ts';
+import * as files from './003-files.ts';
 
 /**
  * Listed by hand, not read from a folder, so a bundled or compiled server still finds every
@@ -7,6 +9,8 @@ import * as initialSchema from './001-initial-schema.ts';
  */
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial-schema': initialSchema,
+  '002-accounts': accounts,
+  '003-files': files,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,79 @@
+import type { UserRecord } from '../../ports/accounts.ts';
+import { DomainError } from '../errors.ts';
+import type { AccountsDeps } from './deps.ts';
+import { hashLoginPassword } from './registration.ts';
+import { parseStoredKdf, type KdfParams } from './kdf.ts';
+import { toProfile, type Profile } from './profile.ts';
+import { endSessionByToken, startSession, type IssuedSession } from './sessions.ts';
+import { acceptCode } from './totp.ts';
+
+export const INVALID_CREDENTIALS = 'Invalid username or password.';
+export const INVALID_TOTP = 'Invalid TOTP code.';
+
+export interface LoginInput {
+  username: string;
+  password: string;
+  totpCode?: string | undefined;
+  clientIp: string;
+  userAgent: string | null;
+  /** The cookie this browser sent, if any: it is ended whatever happens next. */
+  previousToken: string | undefined;
+}
+
+/** Everything the browser needs to unlock its keys (docs/protocol.md POST /api/login). */
+export interface LoginAnswer {
+  user: Profile;
+  salt: string;
+  iv: string;
+  encryptedPrivateKey: string;
+  publicKey: string;
+  signingPublicKey: string;
+  kdf: KdfParams;
+}
+
+export type LoginResult =
+  | { kind: 'signed-in'; issued: IssuedSession; answer: LoginAnswer }
+  | { kind: 'totp-required'; issued: IssuedSession };
+
+// Verifying against this when the name is unknown makes both failures take as long.
+let decoyVerifier: Promise<string> | undefined;
+
+export async function login(deps: AccountsDeps, input: LoginInput): Promise<LoginResult> {
+  const account = input.username.toLowerCase();
+  await deps.limiter.hit('loginIp', input.clientIp);
+  await deps.limiter.hit('loginAccount', account);
+
+  const user = await deps.users.findByUsername(input.username);
+  decoyVerifier ??= hashLoginPassword('decoy');
+  const verifier = user?.loginVerifier ?? (await decoyVerifier);
+  const passwordOk = await Bun.password.verify(input.password, verifier).catch(() => false);
+  if (!user || !passwordOk) throw new DomainError('UNAUTHORIZED', INVALID_CREDENTIALS);
+  await deps.limiter.refund('loginAccount', account);
+
+  // Whatever this browser was signed in as, that session ends with a new login.
+  await endSessionByToken(deps, input.previousToken);
+
+  if (user.totpEnabled && user.totpSecret) {
+    if (input.totpCode === undefined || input.totpCode === '') {
+      return { kind: 'totp-required', issued: await startSession(deps, user.id, { totpPending: true, userAgent: input.userAgent }) };
+    }
+    if (!(await acceptCode(deps, user, user.totpSecret, input.totpCode))) {
+      throw new DomainError('UNAUTHORIZED', INVALID_TOTP);
+    }
+  }
+  await deps.sessions.deleteExpired(deps.clock());
+  const issued = await startSession(deps, user.id, { totpPending: false, userAgent: input.userAgent });
+  return { kind: 'signed-in', issued, answer: loginAnswer(user) };
+}
+
+function loginAnswer(user: UserRecord): LoginAnswer {
+  return {
+    user: toProfile(user),
+    salt: user.salt,
+    iv: user.iv,
+    encryptedPrivateKey: user.encryptedPrivateKey,
+    publicKey: user.publicKey,
+    signingPublicKey: user.signingPublicKey,
+    kdf: parseStoredKdf(user.kdf),
+  };
+}

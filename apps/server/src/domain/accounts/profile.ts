@@ -1,0 +1,80 @@
+import type { SortBy, SortOrder, UserRecord } from '../../ports/accounts.ts';
+import { DomainError, isDomainError } from '../errors.ts';
+import type { AccountsDeps } from './deps.ts';
+import { checkEmail } from './validation.ts';
+
+/** docs/protocol.md `Profile`: what a signed-in user sees of themselves (no secrets, no verifier). */
+export interface Profile {
+  id: string;
+  username: string;
+  email: string | null;
+  publicKey: string;
+  signingPublicKey: string;
+  gridView: boolean;
+  sortBy: SortBy;
+  sortOrder: SortOrder;
+  avatarExtension: string | null;
+  usedSpace: number;
+  totalSpace: number;
+  totpEnabled: boolean;
+  createdAt: number;
+}
+
+export const SORT_BY: readonly SortBy[] = ['name', 'size', 'created', 'modified', 'owner', 'uploader', 'extension'];
+
+export function toProfile(user: UserRecord): Profile {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    publicKey: user.publicKey,
+    signingPublicKey: user.signingPublicKey,
+    gridView: user.gridView,
+    sortBy: user.sortBy,
+    sortOrder: user.sortOrder,
+    avatarExtension: user.avatarExtension,
+    usedSpace: user.usedSpace,
+    totalSpace: user.totalSpace,
+    totpEnabled: user.totpEnabled,
+    createdAt: user.createdAt,
+  };
+}
+
+export const EMAIL_TAKEN = 'Email is already in use!';
+export const USERNAME_TAKEN = 'Username is already in use!';
+
+/** A unique-index CONFLICT from the repository, with SPEC 5's message for the field. */
+export function conflictMessage(error: unknown): never {
+  if (isDomainError(error, 'CONFLICT')) {
+    throw new DomainError('CONFLICT', error.detail === 'email' ? EMAIL_TAKEN : USERNAME_TAKEN, { cause: error, detail: error.detail ?? 'username' });
+  }
+  throw error;
+}
+
+function profileChanged(userId: string) {
+  return { kind: 'profile.changed', userIds: [userId] };
+}
+
+async function updated(deps: AccountsDeps, userId: string, changes: Parameters<AccountsDeps['users']['update']>[1]): Promise<Profile> {
+  const user = await deps.users.update(userId, changes, profileChanged(userId)).catch(conflictMessage);
+  if (!user) throw new DomainError('UNAUTHORIZED', 'Account no longer exists');
+  return toProfile(user);
+}
+
+export async function updateEmail(deps: AccountsDeps, userId: string, email: string | null): Promise<Profile> {
+  return updated(deps, userId, { email: checkEmail(email) });
+}
+
+export interface Preferences {
+  gridView?: boolean;
+  sortBy?: SortBy;
+  sortOrder?: SortOrder;
+}
+
+export async function updatePreferences(deps: AccountsDeps, userId: string, preferences: Preferences): Promise<Profile> {
+  return updated(deps, userId, {
+    ...(preferences.gridView !== undefined ? { gridView: preferences.gridView } : {}),
+    ...(preferences.sortBy !== undefined ? { sortBy: preferences.sortBy } : {}),
+    ...(preferences.sortOrder !== undefined ? { sortOrder: preferences.sortOrder } : {}),
+  });
+}

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import type { RateLimitCounter } from '../../ports/accounts.ts';
+import { RateLimitedError } from '../errors.ts';
+
+/**
+ * Every rate limit of the accounts API, in one table. Fixed windows, counted in the database
+ * (RateLimitCounter) so they hold across instances. Limits marked "failures" take a hit back
+ * when the attempt succeeds: a user who logs in correctly never uses up their account's limit.
+ */
+export const RATE_LIMIT_NAMES = [
+  'loginIp',
+  'loginAccount',
+  'totpAccount',
+  'registerIp',
+  'checkIp',
+  'lookupIp',
+  'searchIp',
+  'searchAccount',
+] as const;
+
+export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
+
+export interface RateLimit {
+  /** Allowed hits per window; Infinity turns the limit off. */
+  max: number;
+  windowMs: number;
+}
+
+export type RateLimits = Record<RateLimitName, RateLimit>;
+
+const MINUTE = 60_000;
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  /** Every login attempt from one address (a shared NAT holds many people). */
+  loginIp: { max: 100, windowMs: 15 * MINUTE },
+  /** Failed password attempts on one account name, from anywhere. */
+  loginAccount: { max: 10, windowMs: 15 * MINUTE },
+  /** Failed TOTP codes of one account (login, confirm, disable): 3 codes of 10^6 are valid. */
+  totpAccount: { max: 5, windowMs: 5 * MINUTE },
+  registerIp: { max: 30, windowMs: 60 * MINUTE },
+  /** Username/email availability, typed with a 700 ms debounce. */
+  checkIp: { max: 120, windowMs: MINUTE },
+  /** The anonymous login lookup. */
+  lookupIp: { max: 60, windowMs: MINUTE },
+  searchIp: { max: 120, windowMs: MINUTE },
+  searchAccount: { max: 60, windowMs: MINUTE },
+};
+
+export const UNLIMITED: RateLimits = Object.fromEntries(
+  RATE_LIMIT_NAMES.map((name) => [name, { max: Number.POSITIVE_INFINITY, windowMs: MINUTE }]),
+) as RateLimits;
+
+export interface RateLimiterDeps {
+  rateLimits: RateLimitCounter;
+  limits: RateLimits;
+  clock: () => number;
+}
+
+const SWEEP_EVERY_MS = 10 * MINUTE;
+
+export function createRateLimiter(deps: RateLimiterDeps) {
+  let lastSweep = 0;
+  // The subject (an IP, a lowercased username) is hashed: the table holds no personal data.
+  const keyOf = (name: RateLimitName, subject: string) => createHash('sha256').update(`${name}\0${subject}`).digest('hex');
+
+  return {
+    /** Counts one attempt; throws RATE_LIMITED (with Retry-After) once the window is full. */
+    async hit(name: RateLimitName, subject: string): Promise<void> {
+      const limit = deps.limits[name];
+      if (!Number.isFinite(limit.max)) return;
+      const now = deps.clock();
+      if (now - lastSweep > SWEEP_EVERY_MS) {
+        lastSweep = now;
+        void deps.rateLimits.sweep(now).catch(() => {});
+      }
+      const { count, windowEnd } = await deps.rateLimits.hit(keyOf(name, subject), limit.windowMs, now);
+      if (count > limit.max) throw new RateLimitedError(Math.max(1, Math.ceil((windowEnd - now) / 1000)));
+    },
+    /** Takes back the hit of an attempt that succeeded. */
+    async refund(name: RateLimitName, subject: string): Promise<void> {
+      if (!Number.isFinite(deps.limits[name].max)) return;
+      await deps.rateLimits.refund(keyOf(name, subject), deps.clock());
+    },
+  };
+}
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>;

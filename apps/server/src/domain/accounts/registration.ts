@@ -1,0 +1,69 @@
+import { DomainError } from '../errors.ts';
+import type { AccountsDeps } from './deps.ts';
+import { checkKdf, type KdfParams } from './kdf.ts';
+import { conflictMessage, EMAIL_TAKEN, USERNAME_TAKEN } from './profile.ts';
+import { checkEncryptionPublicKey, checkSigningPublicKey } from './public-keys.ts';
+import { checkBase64, checkEmail, checkUsername } from './validation.ts';
+
+/** docs/protocol.md POST /api/register; `password` is the browser's argon2id login hash. */
+export interface RegistrationInput {
+  username: string;
+  email: string | null;
+  password: string;
+  passwordSalt: string;
+  salt: string;
+  iv: string;
+  encryptedPrivateKey: string;
+  publicKey: string;
+  signingPublicKey: string;
+  kdf: KdfParams;
+}
+
+const SALT_BYTES = 16;
+const IV_BYTES = 12;
+/** The sealed bundle holds two private keys, their SPKIs and a 32-byte key: a few KiB. */
+const SEALED_BUNDLE_BYTES = { min: 17, max: 64 * 1024 };
+const SPKI_BYTES = { min: 32, max: 1024 };
+
+/** The server's own argon2id over the login hash: a leaked table still costs a KDF per guess. */
+export function hashLoginPassword(loginHash: string): Promise<string> {
+  return Bun.password.hash(loginHash, { algorithm: 'argon2id' });
+}
+
+export async function register(deps: AccountsDeps, input: RegistrationInput, clientIp: string): Promise<{ id: string }> {
+  await deps.limiter.hit('registerIp', clientIp);
+  const username = checkUsername(input.username);
+  const email = checkEmail(input.email);
+  const kdf = checkKdf(input.kdf);
+  checkBase64('password', input.password, kdf.argon2id.hashLength);
+  checkBase64('passwordSalt', input.passwordSalt, SALT_BYTES);
+  checkBase64('salt', input.salt, SALT_BYTES);
+  checkBase64('iv', input.iv, IV_BYTES);
+  checkBase64('encryptedPrivateKey', input.encryptedPrivateKey, SEALED_BUNDLE_BYTES);
+  await checkEncryptionPublicKey(checkBase64('publicKey', input.publicKey, SPKI_BYTES));
+  await checkSigningPublicKey(checkBase64('signingPublicKey', input.signingPublicKey, SPKI_BYTES));
+
+  // Answer a taken name before paying for the hash; the unique indexes still decide races.
+  if (await deps.users.usernameTaken(username)) throw new DomainError('CONFLICT', USERNAME_TAKEN, { detail: 'username' });
+  if (email !== null && (await deps.users.emailTaken(email))) throw new DomainError('CONFLICT', EMAIL_TAKEN, { detail: 'email' });
+
+  const id = crypto.randomUUID();
+  await deps.users
+    .insert({
+      id,
+      username,
+      email,
+      loginVerifier: await hashLoginPassword(input.password),
+      passwordSalt: input.passwordSalt,
+      kdf: JSON.stringify(kdf),
+      salt: input.salt,
+      iv: input.iv,
+      encryptedPrivateKey: input.encryptedPrivateKey,
+      publicKey: input.publicKey,
+      signingPublicKey: input.signingPublicKey,
+      totalSpace: deps.defaultQuotaBytes,
+      createdAt: deps.clock(),
+    })
+    .catch(conflictMessage);
+  return { id };
+}

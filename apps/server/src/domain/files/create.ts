@@ -1,0 +1,137 @@
+import { PART_BYTES } from '@sealbox/crypto';
+import type { FilesReader, ItemRecord } from '../../ports/files.ts';
+import { DomainError, isDomainError } from '../errors.ts';
+import { access, canCreateAtTop, canEdit, notFound, type Principal } from './access.ts';
+import { newPartKey } from './blob-keys.ts';
+import { UPLOAD_TTL_MS, type FilesDeps } from './deps.ts';
+import { itemEvent, quotaChanged } from './events.ts';
+import { checkFileLimit, checkQuota } from './quota.ts';
+import { deleteBlobs, storeExactly } from './storage.ts';
+import { invalid, partsOf, type UploadMetadata } from './validation.ts';
+import { dataLink } from './view.ts';
+
+/** The `file` part of a single-shot upload: anything with a size and a byte stream (a File). */
+export interface IncomingFile {
+  size: number;
+  stream(): ReadableStream<Uint8Array>;
+}
+
+export type CreateResult =
+  | { id: string; size: number; link: string }
+  | { id: string; size: number; uploadId: string; partBytes: number; parts: number };
+
+/**
+ * POST /api/upload. A folder, or a file sent whole (its ciphertext fits in one part), is
+ * created ready; a larger file gets an upload whose parts come separately, the item staying
+ * invisible until complete. Checks in this order: fields (400), parent (404 not visible,
+ * 400 a file, 403 no edit right), MAX_FILE_BYTES (405), quota (402), duplicate id (409).
+ */
+export async function createItem(
+  deps: FilesDeps,
+  principal: Principal,
+  meta: UploadMetadata,
+  file: IncomingFile | undefined,
+): Promise<CreateResult> {
+  const parent = await writableParent(deps.store, principal, meta.parentId);
+  const ownerId = parent ? parent.ownerId : principal.userId;
+  const now = deps.clock();
+  const base: ItemRecord = {
+    id: meta.id,
+    parentId: meta.parentId,
+    ownerId,
+    uploaderId: principal.userId,
+    isDirectory: meta.isDirectory,
+    encryptedFileName: meta.encryptedFileName,
+    nameNonce: meta.nameNonce,
+    encryptedMimeType: meta.encryptedMimeType,
+    mimeTypeNonce: meta.mimeTypeNonce,
+    encryptedKey: meta.encryptedKey,
+    keyNonce: meta.keyNonce,
+    fileNonce: meta.fileNonce,
+    size: 0,
+    state: 'ready',
+    createdAt: now,
+    modifiedAt: now,
+  };
+
+  if (meta.isDirectory) {
+    if (file) throw invalid('a folder has no file');
+    await deps.store.transaction(async (tx) => {
+      await tx.lockOwner(ownerId);
+      await writableParent(tx, principal, meta.parentId);
+      await tx.insertItem(base);
+      tx.publish(itemEvent('item.created', base));
+    });
+    return { id: base.id, size: 0, link: dataLink(base.id) };
+  }
+
+  const size = meta.size ?? file?.size;
+  if (size === undefined) throw invalid('size is required for a file sent in parts');
+  if (file && file.size !== size) throw invalid('size does not match the file sent');
+  const parts = partsOf(size);
+  if (file && parts !== 1) throw invalid(`a file larger than ${PART_BYTES} bytes is sent in parts`);
+  checkFileLimit(deps, size);
+  checkQuota(await deps.store.quota(ownerId), size);
+  if (await deps.store.item(meta.id)) throw new DomainError('CONFLICT', 'An item with this id exists');
+  const item: ItemRecord = { ...base, size };
+
+  if (!file) {
+    const uploadId = crypto.randomUUID();
+    await deps.store.transaction(async (tx) => {
+      checkQuota(await tx.lockOwner(ownerId), size);
+      await writableParent(tx, principal, meta.parentId);
+      await tx.insertItem({ ...item, state: 'uploading' });
+      await tx.insertUpload({
+        id: uploadId,
+        itemId: item.id,
+        userId: principal.userId,
+        size,
+        parts,
+        reservedRemaining: size,
+        createdAt: now,
+        lastActivityAt: now,
+        expiresAt: now + UPLOAD_TTL_MS,
+      });
+      await tx.adjustSpace(ownerId, { reserved: size });
+    });
+    return { id: item.id, size, uploadId, partBytes: PART_BYTES, parts };
+  }
+
+  // Crash safety: the blob is durable before any row names it; a crash in between leaves an
+  // orphan blob for the start-up sweep, never a row without its bytes.
+  const blobKey = newPartKey(now);
+  await storeExactly(deps, blobKey, file.stream(), size);
+  try {
+    await deps.store.transaction(async (tx) => {
+      checkQuota(await tx.lockOwner(ownerId), size);
+      await writableParent(tx, principal, meta.parentId);
+      await tx.insertItem(item);
+      await tx.putPart({ itemId: item.id, n: 0, size, blobKey, createdAt: now });
+      await tx.adjustSpace(ownerId, { used: size });
+      tx.publish(itemEvent('item.created', item));
+      tx.publish(quotaChanged(ownerId));
+    });
+  } catch (error) {
+    await deleteBlobs(deps, [blobKey]);
+    if (isDomainError(error, 'CONFLICT')) throw new DomainError('CONFLICT', 'An item with this id exists');
+    throw error;
+  }
+  return { id: item.id, size, link: dataLink(item.id) };
+}
+
+/**
+ * The folder a new item goes into: visible (404), a folder (400), editable (403). Null for the
+ * top level, which only the principal's own tree has.
+ */
+export async function writableParent(reader: FilesReader, principal: Principal, parentId: string | null): Promise<ItemRecord | null> {
+  if (parentId === null) {
+    if (!canCreateAtTop(principal)) throw new DomainError('FORBIDDEN', 'Only the owner may create items at the top level');
+    return null;
+  }
+  const parent = await reader.item(parentId);
+  const role = parent ? await access(reader, principal, parent) : null;
+  if (!parent || role === null) throw notFound('Parent folder');
+  if (!parent.isDirectory) throw invalid('parentId names a file, not a folder');
+  if (!canEdit(role)) throw new DomainError('FORBIDDEN', 'You do not have permission to create items here');
+  return parent;
+}

@@ -1,0 +1,113 @@
+import { partCount } from '@sealbox/crypto';
+import type { BlobStore, ByteRange } from '../../ports/blob-store.ts';
+import type { PartRecord } from '../../ports/files.ts';
+import { DomainError } from '../errors.ts';
+import { visibleItem, type Principal } from './access.ts';
+import type { FilesDeps } from './deps.ts';
+import { invalid, uuid } from './validation.ts';
+
+export interface FileData {
+  /** Whole ciphertext size. */
+  size: number;
+  /** The inclusive range sent, or null for the whole file. */
+  range: ByteRange | null;
+  /** Bytes in the body. */
+  length: number;
+  stream: ReadableStream<Uint8Array>;
+}
+
+/** RANGE_NOT_SATISFIABLE, with the size for the 416 answer's `Content-Range: bytes * /size`. */
+export class RangeNotSatisfiableError extends DomainError {
+  readonly size: number;
+  constructor(size: number) {
+    super('RANGE_NOT_SATISFIABLE', 'Range not satisfiable');
+    this.size = size;
+  }
+}
+
+/**
+ * One `bytes=` range of RFC 9110: `a-b`, `a-` or `-n` (the last n bytes), an end past the file
+ * clamped to it. Anything else (other units, several ranges, a start past the end) is 416.
+ */
+export function parseRange(header: string | null | undefined, size: number): ByteRange | null {
+  if (header === null || header === undefined) return null;
+  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!match || (match[1] === '' && match[2] === '')) throw new RangeNotSatisfiableError(size);
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (!Number.isSafeInteger(suffix) || suffix === 0) throw new RangeNotSatisfiableError(size);
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (!Number.isSafeInteger(start) || start >= size || end < start) throw new RangeNotSatisfiableError(size);
+  return { start, end };
+}
+
+/**
+ * GET /api/file/data/{id}: the ciphertext, whole or one range, streamed part by part from the
+ * blob store (each part read only over the bytes the range needs).
+ */
+export async function openFileData(deps: FilesDeps, principal: Principal, id: string, rangeHeader: string | null): Promise<FileData> {
+  uuid(id, 'id');
+  const { item } = await visibleItem(deps.store, principal, id);
+  if (item.isDirectory) throw invalid('A folder has no data');
+  const parts = await deps.store.parts(item.id);
+  if (parts.length !== partCount(item.size) || parts.reduce((sum, p) => sum + p.size, 0) !== item.size) {
+    throw new DomainError('INTERNAL', 'Stored parts do not match the file');
+  }
+  const range = parseRange(rangeHeader, item.size);
+  const start = range?.start ?? 0;
+  const end = range?.end ?? item.size - 1;
+  return { size: item.size, range, length: end - start + 1, stream: streamParts(deps.blobs, parts, start, end) };
+}
+
+interface Segment {
+  key: string;
+  range: ByteRange;
+}
+
+/** The parts' pieces covering [start, end], in order. */
+export function segmentsFor(parts: readonly PartRecord[], start: number, end: number): Segment[] {
+  const segments: Segment[] = [];
+  let offset = 0;
+  for (const part of parts) {
+    const partEnd = offset + part.size - 1;
+    if (partEnd >= start && offset <= end) {
+      segments.push({ key: part.blobKey, range: { start: Math.max(start, offset) - offset, end: Math.min(end, partEnd) - offset } });
+    }
+    offset += part.size;
+  }
+  return segments;
+}
+
+function streamParts(blobs: BlobStore, parts: readonly PartRecord[], start: number, end: number): ReadableStream<Uint8Array> {
+  const segments = segmentsFor(parts, start, end);
+  let index = 0;
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        if (!reader) {
+          const segment = segments[index++];
+          if (!segment) {
+            controller.close();
+            return;
+          }
+          reader = (await blobs.get(segment.key, segment.range)).getReader();
+        }
+        const { done, value } = await reader.read();
+        if (done) {
+          reader = null;
+          continue;
+        }
+        if (value.byteLength === 0) continue;
+        controller.enqueue(value);
+        return;
+      }
+    },
+    async cancel(reason) {
+      await reader?.cancel(reason).catch(() => {});
+    },
+  });
+}

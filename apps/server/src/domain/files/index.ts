@@ -1,0 +1,10 @@
+export { access, canEdit, type Principal, type Role } from './access.ts';
+export { createItem, type CreateResult, type IncomingFile } from './create.ts';
+export { changeItem, deleteItem, type ChangeRequest } from './changes.ts';
+export { openFileData, parseRange, RangeNotSatisfiableError, type FileData } from './data.ts';
+export { UPLOAD_TTL_MS, type FilesDeps } from './deps.ts';
+export { listFiles, MAX_DEPTH, MAX_LIMIT, type Listing, type ListOptions } from './listing.ts';
+export { sweep, SHARED_SWEEP_GRACE_MS, type SweepReport } from './sweep.ts';
+export { abortUpload, completeUpload, partNumber, receivePart, uploadStatus, type UploadStatus } from './uploads.ts';
+export { parseUploadMetadata, type UploadMetadata } from './validation.ts';
+export type { ItemView } from './view.ts';

@@ -1,0 +1,53 @@
+import type { FilesDeps } from './deps.ts';
+import { PART_KEY_PREFIX, partKeyTime } from './blob-keys.ts';
+import { deleteBlobs } from './storage.ts';
+import { expireUploads, PART_COMMIT_DEADLINE_MS } from './uploads.ts';
+
+/** Keys checked against the database per query. */
+const BATCH = 500;
+
+/**
+ * With several instances (PostgreSQL), a blob written moments ago may belong to a request of
+ * another instance that has not committed its row yet; parts give up after
+ * PART_COMMIT_DEADLINE_MS, so twice that is safe. A single instance at start has no such
+ * requests and sweeps everything (graceMs 0).
+ */
+export const SHARED_SWEEP_GRACE_MS = 2 * PART_COMMIT_DEADLINE_MS;
+
+export interface SweepReport {
+  expiredUploads: number;
+  orphanBlobs: number;
+}
+
+/**
+ * The start-up (and periodic) sweep of docs/protocol.md "Crash safety": expired uploads go
+ * with their parts and reserved bytes, then every part blob that no row names and that is
+ * older than graceMs is deleted.
+ */
+export async function sweep(deps: FilesDeps, options: { graceMs: number }): Promise<SweepReport> {
+  const expiredUploads = await expireUploads(deps);
+  const orphanBlobs = await sweepOrphanBlobs(deps, options.graceMs);
+  if (expiredUploads > 0 || orphanBlobs > 0) deps.logger.info('files sweep', { expiredUploads, orphanBlobs });
+  return { expiredUploads, orphanBlobs };
+}
+
+export async function sweepOrphanBlobs(deps: FilesDeps, graceMs: number): Promise<number> {
+  const cutoff = deps.clock() - graceMs;
+  let removed = 0;
+  let batch: string[] = [];
+  const flush = async () => {
+    const named = await deps.store.namedBlobKeys(batch);
+    const orphans = batch.filter((key) => !named.has(key));
+    await deleteBlobs(deps, orphans);
+    removed += orphans.length;
+    batch = [];
+  };
+  for await (const key of deps.blobs.list(PART_KEY_PREFIX)) {
+    const madeAt = partKeyTime(key);
+    if (madeAt === null || (graceMs > 0 && madeAt > cutoff)) continue;
+    batch.push(key);
+    if (batch.length >= BATCH) await flush();
+  }
+  if (batch.length > 0) await flush();
+  return removed;
+}

@@ -1,0 +1,218 @@
+import { PART_BYTES, partRange } from '@sealbox/crypto';
+import type { FilesTransaction, ItemRecord, QuotaRecord, UploadRecord } from '../../ports/files.ts';
+import { DomainError } from '../errors.ts';
+import type { Principal } from './access.ts';
+import { newPartKey, partKeyTime } from './blob-keys.ts';
+import { writableParent } from './create.ts';
+import { UPLOAD_TTL_MS, type FilesDeps } from './deps.ts';
+import { itemEvent, quotaChanged } from './events.ts';
+import { checkFileLimit, checkQuota, QUOTA_MESSAGE } from './quota.ts';
+import { deleteBlobs, storeExactly } from './storage.ts';
+import { invalid, uuid } from './validation.ts';
+import { dataLink } from './view.ts';
+
+/**
+ * A part must be committed well within the time the orphan sweep leaves fresh blobs alone,
+ * or another instance's sweep could take its blob first (see sweep.ts).
+ */
+export const PART_COMMIT_DEADLINE_MS = 30 * 60 * 1000;
+
+export interface UploadStatus {
+  id: string;
+  uploadId: string;
+  size: number;
+  partBytes: number;
+  parts: number;
+  received: number[];
+}
+
+const uploadNotFound = () => new DomainError('NOT_FOUND', 'Upload not found');
+
+/** Part numbers arrive as path text: digits only, no sign, no exponent. */
+export function partNumber(raw: string): number {
+  if (!/^\d{1,6}$/.test(raw)) throw invalid('part number must be a whole number');
+  return Number(raw);
+}
+
+/** The caller's own live upload; anyone else's, an unknown and an expired one are alike 404. */
+async function liveUpload(deps: FilesDeps, principal: Principal, uploadId: string): Promise<UploadRecord> {
+  uuid(uploadId, 'uploadId');
+  const upload = await deps.store.upload(uploadId);
+  if (!upload || upload.userId !== principal.userId) throw uploadNotFound();
+  if (upload.expiresAt <= deps.clock()) {
+    await expireUpload(deps, upload.id);
+    throw uploadNotFound();
+  }
+  return upload;
+}
+
+/**
+ * Locks in one order everywhere, the owner's row first and then the upload's, so a delete of
+ * the folder around an upload (which locks the owner) cannot deadlock with a part arriving.
+ */
+async function lockUpload(tx: FilesTransaction, uploadId: string): Promise<{ upload: UploadRecord; item: ItemRecord; quota: QuotaRecord } | undefined> {
+  const seen = await tx.upload(uploadId);
+  const item = seen && (await tx.item(seen.itemId));
+  if (!item) return undefined;
+  const quota = await tx.lockOwner(item.ownerId);
+  const upload = await tx.lockUpload(uploadId);
+  if (!upload || !quota) return undefined;
+  return { upload, item, quota };
+}
+
+function checkLive(deps: FilesDeps, principal: Principal, upload: UploadRecord | undefined): UploadRecord {
+  if (!upload || upload.userId !== principal.userId || upload.expiresAt <= deps.clock()) throw uploadNotFound();
+  return upload;
+}
+
+/** Bytes part n of a file of `size` must have. */
+export function expectedPartLength(n: number, size: number): number {
+  const { start, end } = partRange(n, size);
+  return end - start;
+}
+
+/**
+ * PUT /api/upload/{uploadId}/part/{n}. The body streams into a new blob (at most one part is
+ * ever held, never buffered whole); once durable, one transaction records it and moves its
+ * bytes from the owner's reserved space to used space. Sending a part again replaces it (same
+ * length, so the same bytes are counted once) and the old blob goes after the commit.
+ */
+export async function receivePart(
+  deps: FilesDeps,
+  principal: Principal,
+  uploadId: string,
+  n: number,
+  body: ReadableStream<Uint8Array> | null,
+  declaredLength: number | null,
+): Promise<void> {
+  const upload = await liveUpload(deps, principal, uploadId);
+  if (!Number.isSafeInteger(n) || n < 0 || n >= upload.parts) throw invalid(`part number must be 0 to ${upload.parts - 1}`);
+  const expected = expectedPartLength(n, upload.size);
+  if (declaredLength !== null && declaredLength !== expected) throw invalid(`part ${n} must be ${expected} bytes`);
+  // MAX_FILE_BYTES or the quota may have been lowered since the upload began.
+  checkFileLimit(deps, upload.size);
+  const item = await deps.store.item(upload.itemId);
+  if (!item) throw uploadNotFound();
+  checkQuota(await deps.store.quota(item.ownerId), 0);
+
+  const started = deps.clock();
+  const blobKey = newPartKey(started);
+  await storeExactly(deps, blobKey, body, expected);
+  try {
+    await deps.store.transaction(async (tx) => {
+      const locked = await lockUpload(tx, uploadId);
+      const current = checkLive(deps, principal, locked?.upload);
+      const quota = checkQuota(locked!.quota, 0);
+      const now = deps.clock();
+      if (now - (partKeyTime(blobKey) ?? started) > PART_COMMIT_DEADLINE_MS) {
+        throw new DomainError('UNAVAILABLE', 'The part took too long to arrive; send it again');
+      }
+      const replaced = await tx.putPart({ itemId: current.itemId, n, size: expected, blobKey, createdAt: now });
+      if (replaced) {
+        tx.afterCommit(() => deleteBlobs(deps, [replaced.blobKey]));
+      } else {
+        const fromReserve = Math.min(expected, current.reservedRemaining);
+        const extra = expected - fromReserve;
+        if (extra > 0 && quota.usedSpace + quota.reservedSpace + extra > quota.totalSpace) {
+          throw new DomainError('QUOTA_EXCEEDED', QUOTA_MESSAGE);
+        }
+        await tx.adjustSpace(item.ownerId, { used: expected, reserved: -fromReserve });
+        await tx.updateUpload(current.id, { reservedRemaining: current.reservedRemaining - fromReserve });
+      }
+      await tx.updateUpload(current.id, { lastActivityAt: now, expiresAt: now + UPLOAD_TTL_MS });
+    });
+  } catch (error) {
+    await deleteBlobs(deps, [blobKey]);
+    throw error;
+  }
+}
+
+/** GET /api/upload/{uploadId}: what a reloaded page needs to send only the missing parts. */
+export async function uploadStatus(deps: FilesDeps, principal: Principal, uploadId: string): Promise<UploadStatus> {
+  const upload = await liveUpload(deps, principal, uploadId);
+  const parts = await deps.store.parts(upload.itemId);
+  return {
+    id: upload.itemId,
+    uploadId: upload.id,
+    size: upload.size,
+    partBytes: PART_BYTES,
+    parts: upload.parts,
+    received: parts.map((p) => p.n),
+  };
+}
+
+/** POST /api/upload/{uploadId}/complete: the item becomes visible once every part is in. */
+export async function completeUpload(
+  deps: FilesDeps,
+  principal: Principal,
+  uploadId: string,
+): Promise<{ id: string; size: number; link: string }> {
+  await liveUpload(deps, principal, uploadId);
+  return deps.store.transaction(async (tx) => {
+    const locked = await lockUpload(tx, uploadId);
+    const upload = checkLive(deps, principal, locked?.upload);
+    const item = locked!.item;
+    const parts = await tx.parts(item.id);
+    const missing = parts.length !== upload.parts || parts.some((p) => p.size !== expectedPartLength(p.n, upload.size));
+    if (missing) throw new DomainError('CONFLICT', `${upload.parts - parts.length} of ${upload.parts} parts are missing`);
+    // The uploader must still be allowed to write where the file goes.
+    await writableParent(tx, principal, item.parentId);
+    const now = deps.clock();
+    await tx.updateItem(item.id, { state: 'ready', modifiedAt: now });
+    await tx.deleteUploads([item.id]);
+    await tx.adjustSpace(item.ownerId, { reserved: -upload.reservedRemaining });
+    tx.publish(itemEvent('upload.completed', item));
+    tx.publish(quotaChanged(item.ownerId));
+    return { id: item.id, size: item.size, link: dataLink(item.id) };
+  });
+}
+
+/** DELETE /api/upload/{uploadId}: the item and its parts are gone and their bytes freed. */
+export async function abortUpload(deps: FilesDeps, principal: Principal, uploadId: string): Promise<void> {
+  await liveUpload(deps, principal, uploadId);
+  await deps.store.transaction(async (tx) => {
+    const locked = await lockUpload(tx, uploadId);
+    checkLive(deps, principal, locked?.upload);
+    await removeUpload(deps, tx, locked!.upload, locked!.item);
+  });
+}
+
+/** Removes an unfinished upload with its item and parts; blobs go after the commit. */
+async function removeUpload(deps: FilesDeps, tx: FilesTransaction, upload: UploadRecord, item: ItemRecord): Promise<void> {
+  const parts = await tx.deleteParts([upload.itemId]);
+  await tx.deleteUploads([upload.itemId]);
+  await tx.deleteItems([item.id]);
+  await tx.adjustSpace(item.ownerId, {
+    used: -parts.reduce((sum, p) => sum + p.size, 0),
+    reserved: -upload.reservedRemaining,
+  });
+  tx.publish(quotaChanged(item.ownerId));
+  tx.afterCommit(() => deleteBlobs(deps, parts.map((p) => p.blobKey)));
+}
+
+/** Expires one upload if it is still expired once locked. */
+async function expireUpload(deps: FilesDeps, uploadId: string): Promise<boolean> {
+  return deps.store.transaction(async (tx) => {
+    const locked = await lockUpload(tx, uploadId);
+    if (!locked || locked.upload.expiresAt > deps.clock()) return false;
+    await removeUpload(deps, tx, locked.upload, locked.item);
+    return true;
+  });
+}
+
+/** Removes every upload untouched for UPLOAD_TTL_MS; returns how many. */
+export async function expireUploads(deps: FilesDeps): Promise<number> {
+  let count = 0;
+  for (;;) {
+    const batch = await deps.store.expiredUploads(deps.clock(), 100);
+    if (batch.length === 0) return count;
+    let progressed = false;
+    for (const upload of batch) {
+      if (await expireUpload(deps, upload.id)) {
+        count++;
+        progressed = true;
+      }
+    }
+    if (!progressed) return count;
+  }
+}

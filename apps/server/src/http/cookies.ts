@@ -1,0 +1,40 @@
+/**
+ * The session cookie of docs/protocol.md: HttpOnly (no script reads it), SameSite=Lax (not sent
+ * on cross-site subrequests or form posts), Path=/, Secure when the public origin is https.
+ * Read and written by hand rather than through Elysia's cookie jar, which would try to parse
+ * values as JSON or numbers.
+ */
+export const SESSION_COOKIE = 'sealbox_session';
+
+export interface CookieSettings {
+  secure: boolean;
+}
+
+export function sessionCookie(token: string, maxAgeMs: number, settings: CookieSettings): string {
+  return [
+    `${SESSION_COOKIE}=${token}`,
+    'Path=/',
+    `Max-Age=${Math.floor(maxAgeMs / 1000)}`,
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(settings.secure ? ['Secure'] : []),
+  ].join('; ');
+}
+
+export function clearedSessionCookie(settings: CookieSettings): string {
+  return sessionCookie('', 0, settings);
+}
+
+/** The value of one cookie from a Cookie header; undefined when absent or empty. */
+export function readCookie(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1) continue;
+    if (part.slice(0, eq).trim() === name) {
+      const value = part.slice(eq + 1).trim();
+      return value === '' ? undefined : value;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,60 @@
+import { Elysia } from 'elysia';
+import type { AccountsDeps } from '../../domain/accounts/deps.ts';
+import { login } from '../../domain/accounts/login.ts';
+import { register } from '../../domain/accounts/registration.ts';
+import { endSessionByToken, SESSION_LIFETIME_MS, TOTP_PENDING_LIFETIME_MS } from '../../domain/accounts/sessions.ts';
+import { changeTotp } from '../../domain/accounts/totp.ts';
+import { isAvailable } from '../../domain/accounts/users.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { clearedSessionCookie, sessionCookie, type CookieSettings } from '../cookies.ts';
+import type { SessionPlugin } from '../plugins/session.ts';
+import { CheckQuery, LoginBody, RegisterBody, TotpBody } from './schemas.ts';
+
+export interface AccountRoutesDeps {
+  accounts: AccountsDeps;
+  session: SessionPlugin;
+  cookies: CookieSettings;
+}
+
+/** Registration, availability, login, logout and the second factor (docs/protocol.md "Accounts"). */
+export function accountRoutes(deps: AccountRoutesDeps) {
+  const { accounts, cookies } = deps;
+  return new Elysia({ name: 'account-routes' })
+    .use(deps.session)
+    .get('/api/check', ({ query, clientIp }) => isAvailable(accounts, query, clientIp), { query: CheckQuery })
+    .post(
+      '/api/register',
+      async ({ body, clientIp, set }) => {
+        const created = await register(accounts, body, clientIp);
+        set.status = 201;
+        return created;
+      },
+      { body: RegisterBody },
+    )
+    .post(
+      '/api/login',
+      async ({ body, clientIp, request, sessionToken, set }) => {
+        const result = await login(accounts, {
+          username: body.username,
+          password: body.password,
+          totpCode: body.totpCode,
+          clientIp,
+          userAgent: request.headers.get('user-agent'),
+          previousToken: sessionToken,
+        });
+        if (result.kind === 'totp-required') {
+          set.headers['set-cookie'] = sessionCookie(result.issued.token, TOTP_PENDING_LIFETIME_MS, cookies);
+          throw new DomainError('TOTP_REQUIRED', 'Enter the TOTP code from your authenticator app');
+        }
+        set.headers['set-cookie'] = sessionCookie(result.issued.token, SESSION_LIFETIME_MS, cookies);
+        return result.answer;
+      },
+      { body: LoginBody },
+    )
+    .post('/api/logout', async ({ sessionToken, set }) => {
+      await endSessionByToken(accounts, sessionToken);
+      set.headers['set-cookie'] = clearedSessionCookie(cookies);
+      set.status = 204;
+    })
+    .put('/api/totp', ({ body, user }) => changeTotp(accounts, user, body), { body: TotpBody, session: true });
+}

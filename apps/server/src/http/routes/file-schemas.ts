@@ -1,0 +1,45 @@
+import { t } from 'elysia';
+import { MAX_DEPTH, MAX_LIMIT } from '../../domain/files/index.ts';
+
+/**
+ * Shapes of the files and uploads calls (docs/protocol.md "Files and uploads"). Lengths here
+ * only cap sizes; the files domain checks ids, base64 lengths and sizes precisely.
+ */
+const text = (maxLength: number) => t.String({ maxLength });
+
+/** Every files call takes an optional linkId (link holders act with the link's permission). */
+const LinkQuery = { linkId: t.Optional(text(128)) };
+
+export const ListQuery = t.Object({
+  ...LinkQuery,
+  id: t.Optional(text(64)),
+  depth: t.Optional(t.Integer({ minimum: 1, maximum: MAX_DEPTH })),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: MAX_LIMIT })),
+  offset: t.Optional(t.Integer({ minimum: 0 })),
+  includeAncestors: t.Optional(t.Boolean()),
+});
+
+export const LinkOnlyQuery = t.Object(LinkQuery);
+
+export const ItemParams = t.Object({ id: text(64) });
+export const UploadParams = t.Object({ uploadId: text(64) });
+export const PartParams = t.Object({ uploadId: text(64), n: text(16) });
+
+export const ChangeBody = t.Union([
+  t.Object(
+    { type: t.Literal('rename'), encryptedName: text(8192), nameNonce: text(64) },
+    { additionalProperties: false },
+  ),
+  t.Object(
+    { type: t.Literal('move'), parentId: t.Union([text(64), t.Null()]), encryptedKey: text(128), keyNonce: text(64) },
+    { additionalProperties: false },
+  ),
+]);
+
+/** `metadata` is JSON text (the domain parses it strictly); `file` the whole ciphertext. */
+export const UploadBody = t.Object({
+  metadata: text(64 * 1024),
+  file: t.Optional(t.File()),
+});
+
+export const CreatedItem = t.Object({ id: t.String(), size: t.Number(), link: t.String() });

@@ -1,0 +1,70 @@
+import { Elysia } from 'elysia';
+import {
+  changeItem,
+  deleteItem,
+  listFiles,
+  openFileData,
+  RangeNotSatisfiableError,
+  type FilesDeps,
+} from '../../domain/files/index.ts';
+import type { SessionPlugin } from '../plugins/session.ts';
+import { ChangeBody, ItemParams, LinkOnlyQuery, ListQuery } from './file-schemas.ts';
+import { principalOf } from './principal.ts';
+
+/** Listing, download, rename/move and delete of items (docs/protocol.md "Files and uploads"). */
+export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin }) {
+  const { files } = deps;
+  return new Elysia({ name: 'file-routes' })
+    .use(deps.session)
+    .get(
+      '/api/file',
+      async ({ query, currentSession }) =>
+        listFiles(files, await principalOf(currentSession, query.linkId), {
+          id: query.id,
+          depth: query.depth,
+          limit: query.limit,
+          offset: query.offset,
+          includeAncestors: query.includeAncestors,
+        }),
+      { query: ListQuery },
+    )
+    .get(
+      '/api/file/data/:id',
+      async ({ params, query, request, currentSession, set }) => {
+        const principal = await principalOf(currentSession, query.linkId);
+        let data;
+        try {
+          data = await openFileData(files, principal, params.id, request.headers.get('range'));
+        } catch (error) {
+          if (error instanceof RangeNotSatisfiableError) set.headers['content-range'] = `bytes */${error.size}`;
+          throw error;
+        }
+        const headers: Record<string, string> = {
+          'content-type': 'application/octet-stream',
+          // Never rendered as a page, whatever a browser guesses (DESIGN 7).
+          'content-disposition': 'attachment',
+          'accept-ranges': 'bytes',
+          'content-length': String(data.length),
+        };
+        if (data.range) headers['content-range'] = `bytes ${data.range.start}-${data.range.end}/${data.size}`;
+        Object.assign(set.headers, headers);
+        return new Response(data.stream, { status: data.range ? 206 : 200, headers });
+      },
+      { params: ItemParams, query: LinkOnlyQuery },
+    )
+    .put(
+      '/api/file/:id',
+      async ({ params, query, body, currentSession }) =>
+        changeItem(files, await principalOf(currentSession, query.linkId), params.id, body),
+      { params: ItemParams, query: LinkOnlyQuery, body: ChangeBody },
+    )
+    .delete(
+      '/api/file/:id',
+      async ({ params, query, currentSession, set }) => {
+        await deleteItem(files, await principalOf(currentSession, query.linkId), params.id);
+        set.status = 204;
+      },
+      { params: ItemParams, query: LinkOnlyQuery },
+    );
+}
+

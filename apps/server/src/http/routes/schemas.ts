@@ -1,0 +1,81 @@
+import { t } from 'elysia';
+
+/**
+ * Shapes of request bodies, queries and params. Lengths here only cap sizes; the domain's
+ * checks give the precise rules and SPEC's messages.
+ */
+const base64 = (maxLength: number) => t.String({ minLength: 1, maxLength });
+
+export const KdfSchema = t.Object({
+  version: t.Integer(),
+  argon2id: t.Object({
+    iterations: t.Integer(),
+    memoryKiB: t.Integer(),
+    parallelism: t.Integer(),
+    hashLength: t.Integer(),
+  }),
+  pbkdf2: t.Object({ iterations: t.Integer() }),
+});
+
+export const RegisterBody = t.Object({
+  username: t.String({ maxLength: 200 }),
+  email: t.Union([t.String({ maxLength: 400 }), t.Null()]),
+  password: base64(200),
+  passwordSalt: base64(64),
+  salt: base64(64),
+  iv: base64(64),
+  encryptedPrivateKey: base64(128 * 1024),
+  publicKey: base64(2048),
+  signingPublicKey: base64(2048),
+  kdf: KdfSchema,
+});
+
+export const LoginBody = t.Object({
+  username: t.String({ minLength: 1, maxLength: 200 }),
+  password: t.String({ minLength: 1, maxLength: 200 }),
+  totpCode: t.Optional(t.String({ maxLength: 16 })),
+});
+
+export const CheckQuery = t.Object({
+  username: t.Optional(t.String({ maxLength: 200 })),
+  email: t.Optional(t.String({ maxLength: 400 })),
+});
+
+const TotpCode = t.String({ pattern: '^[0-9]{6}$' });
+
+export const TotpBody = t.Union([
+  t.Object({ action: t.Literal('setup') }),
+  t.Object({ action: t.Literal('confirm'), code: TotpCode }),
+  t.Object({ action: t.Literal('disable'), code: TotpCode }),
+]);
+
+export const EmailBody = t.Object({ email: t.Union([t.String({ maxLength: 400 }), t.Null()]) });
+
+export const PreferencesBody = t.Object({
+  gridView: t.Optional(t.Boolean()),
+  sortBy: t.Optional(
+    t.Union([
+      t.Literal('name'),
+      t.Literal('size'),
+      t.Literal('created'),
+      t.Literal('modified'),
+      t.Literal('owner'),
+      t.Literal('uploader'),
+      t.Literal('extension'),
+    ]),
+  ),
+  sortOrder: t.Optional(t.Union([t.Literal('asc'), t.Literal('desc')])),
+});
+
+export const AvatarBody = t.Object({ avatar: t.File() });
+
+export const SearchParams = t.Object({ name: t.String({ minLength: 1, maxLength: 200 }) });
+
+export const SearchQuery = t.Object({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 10 })),
+  offset: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 })),
+});
+
+export const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 128 }) });
+
+export const AvatarParams = t.Object({ file: t.String({ minLength: 1, maxLength: 128 }) });

@@ -1,0 +1,130 @@
+import { Elysia } from 'elysia';
+import { PART_BYTES } from '@sealbox/crypto';
+import { DomainError } from '../../domain/errors.ts';
+import {
+  abortUpload,
+  completeUpload,
+  createItem,
+  parseUploadMetadata,
+  partNumber,
+  receivePart,
+  uploadStatus,
+  type FilesDeps,
+} from '../../domain/files/index.ts';
+import type { SessionPlugin } from '../plugins/session.ts';
+import { LinkOnlyQuery, PartParams, UploadBody, UploadParams } from './file-schemas.ts';
+import { principalOf } from './principal.ts';
+
+/** Multipart framing and metadata around one part's ciphertext. */
+export const SINGLE_SHOT_MAX_BODY_BYTES = PART_BYTES + 64 * 1024;
+
+/**
+ * POST /api/upload and the part protocol (docs/protocol.md "Files and uploads"). The multipart
+ * body of POST /api/upload is read with a cap of one part (a larger file goes up in parts);
+ * part bodies stream straight into the blob store.
+ */
+export function uploadRoutes(deps: { files: FilesDeps; session: SessionPlugin }) {
+  const { files } = deps;
+  return new Elysia({ name: 'upload-routes' })
+    .use(deps.session)
+    .post(
+      '/api/upload',
+      async ({ body, query, currentSession, set }) => {
+        const principal = await principalOf(currentSession, query.linkId);
+        const metadata = parseUploadMetadata(body.metadata);
+        const created = await createItem(files, principal, metadata, body.file);
+        set.status = 201;
+        return created;
+      },
+      {
+        parse: async ({ request, set }) => {
+          try {
+            return await readCappedForm(request, SINGLE_SHOT_MAX_BODY_BYTES);
+          } catch (error) {
+            // The rest of the body is never read: the connection cannot be reused.
+            set.headers.connection = 'close';
+            throw error;
+          }
+        },
+        body: UploadBody,
+        query: LinkOnlyQuery,
+      },
+    )
+    .put(
+      '/api/upload/:uploadId/part/:n',
+      async ({ params, query, request, currentSession, set }) => {
+        try {
+          const principal = await principalOf(currentSession, query.linkId);
+          const declared = request.headers.get('content-length');
+          const length = declared === null ? null : Number(declared);
+          await receivePart(files, principal, params.uploadId, partNumber(params.n), request.body, length);
+        } catch (error) {
+          // A part refused before (or while) its body is read leaves bytes on the wire.
+          set.headers.connection = 'close';
+          throw error;
+        }
+        set.status = 204;
+      },
+      { parse: 'none', params: PartParams, query: LinkOnlyQuery },
+    )
+    .get(
+      '/api/upload/:uploadId',
+      async ({ params, query, currentSession }) => uploadStatus(files, await principalOf(currentSession, query.linkId), params.uploadId),
+      { params: UploadParams, query: LinkOnlyQuery },
+    )
+    .post(
+      '/api/upload/:uploadId/complete',
+      async ({ params, query, currentSession }) => completeUpload(files, await principalOf(currentSession, query.linkId), params.uploadId),
+      { params: UploadParams, query: LinkOnlyQuery },
+    )
+    .delete(
+      '/api/upload/:uploadId',
+      async ({ params, query, currentSession, set }) => {
+        await abortUpload(files, await principalOf(currentSession, query.linkId), params.uploadId);
+        set.status = 204;
+      },
+      { params: UploadParams, query: LinkOnlyQuery },
+    );
+}
+
+/**
+ * Reads a multipart body of at most `max` bytes (413 past it, as soon as it is passed) and
+ * returns its fields: strings as text, files as File. A field sent twice is refused; a
+ * `metadata` sent as a file part is read as text.
+ */
+async function readCappedForm(request: Request, max: number): Promise<Record<string, string | File>> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!type.toLowerCase().startsWith('multipart/form-data')) {
+    throw new DomainError('VALIDATION', 'Expected a multipart/form-data body');
+  }
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  const tooLarge = () => new DomainError('TOO_LARGE', `Request body larger than ${max} bytes; send the file in parts`);
+  if (declared > max) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > max) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  let form: FormData;
+  try {
+    form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': type } }).formData();
+  } catch {
+    throw new DomainError('VALIDATION', 'Malformed multipart body');
+  }
+  const fields = new Map<string, string | File>();
+  for (const [name, value] of form) {
+    if (fields.has(name)) throw new DomainError('VALIDATION', `Field ${name.slice(0, 40)} sent twice`);
+    fields.set(name, name === 'metadata' && typeof value !== 'string' ? await value.text() : value);
+  }
+  return Object.fromEntries(fields);
+}

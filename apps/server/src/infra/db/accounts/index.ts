@@ -1,0 +1,14 @@
+import type { AccountRepositories } from '../../../ports/accounts.ts';
+import type { Db } from '../../../ports/db.ts';
+import { createRateLimitCounter } from './rate-limit-counter.ts';
+import { createSessionRepository } from './session-repository.ts';
+import { createUserRepository } from './user-repository.ts';
+
+/** The accounts domain's storage over either dialect. */
+export function createAccountRepositories(db: Db): AccountRepositories {
+  return {
+    users: createUserRepository(db),
+    sessions: createSessionRepository(db),
+    rateLimits: createRateLimitCounter(db),
+  };
+}

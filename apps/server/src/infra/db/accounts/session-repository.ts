@@ -1,0 +1,78 @@
+import type { Selectable } from 'kysely';
+import type { SessionRecord, SessionRepository } from '../../../ports/accounts.ts';
+import type { Db } from '../../../ports/db.ts';
+import type { SessionsTable } from '../../../ports/db-schema.ts';
+import type { SealboxEvent } from '../../../ports/event-bus.ts';
+
+export function createSessionRepository(db: Db): SessionRepository {
+  const k = db.kysely;
+
+  const deleteWhere = async (id: string, userId: string | undefined, event: SealboxEvent | undefined) =>
+    db.transaction(async (tx) => {
+      let query = tx.kysely.deleteFrom('sessions').where('id', '=', id);
+      if (userId !== undefined) query = query.where('user_id', '=', userId);
+      const result = await query.executeTakeFirst();
+      const deleted = Number(result.numDeletedRows) > 0;
+      if (deleted && event) tx.publish(event);
+      return deleted;
+    });
+
+  return {
+    async insert(session) {
+      await k
+        .insertInto('sessions')
+        .values({
+          id: session.id,
+          user_id: session.userId,
+          totp_pending: session.totpPending ? 1 : 0,
+          user_agent: session.userAgent,
+          created_at: session.createdAt,
+          last_seen_at: session.lastSeenAt,
+          expires_at: session.expiresAt,
+        })
+        .execute();
+    },
+
+    async findById(id) {
+      const row = await k.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toRecord(row);
+    },
+
+    async touch(id, lastSeenAt, expiresAt) {
+      await k.updateTable('sessions').set({ last_seen_at: lastSeenAt, expires_at: expiresAt }).where('id', '=', id).execute();
+    },
+
+    async listForUser(userId, now) {
+      const rows = await k
+        .selectFrom('sessions')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('totp_pending', '=', 0)
+        .where('expires_at', '>', now)
+        .orderBy('last_seen_at', 'desc')
+        .orderBy('id')
+        .execute();
+      return rows.map(toRecord);
+    },
+
+    deleteForUser: (userId, id, event) => deleteWhere(id, userId, event),
+    delete: (id, event) => deleteWhere(id, undefined, event),
+
+    async deleteExpired(now) {
+      const result = await k.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+function toRecord(row: Selectable<SessionsTable>): SessionRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    totpPending: row.totp_pending === 1,
+    userAgent: row.user_agent,
+    createdAt: Number(row.created_at),
+    lastSeenAt: Number(row.last_seen_at),
+    expiresAt: Number(row.expires_at),
+  };
+}

@@ -1,0 +1,156 @@
+import { sql, type Selectable, type Updateable } from 'kysely';
+import { DomainError, isDomainError } from '../../../domain/errors.ts';
+import type { NewUser, SortBy, SortOrder, UserChanges, UserRecord, UserRepository } from '../../../ports/accounts.ts';
+import type { Db } from '../../../ports/db.ts';
+import type { UsersTable } from '../../../ports/db-schema.ts';
+
+
+type UserRow = Selectable<UsersTable>;
+
+export function createUserRepository(db: Db): UserRepository {
+  const k = db.kysely;
+  const byLowerUsername = (username: string) => sql<boolean>`lower(username) = lower(${username})`;
+
+  return {
+    async insert(user: NewUser) {
+      await k
+        .insertInto('users')
+        .values({
+          id: user.id,
+          username: user.username,
+          email: user.email,
+          login_verifier: user.loginVerifier,
+          password_salt: user.passwordSalt,
+          kdf_params: user.kdf,
+          salt: user.salt,
+          iv: user.iv,
+          encrypted_private_key: user.encryptedPrivateKey,
+          public_key: user.publicKey,
+          signing_public_key: user.signingPublicKey,
+          // Written explicitly: 001's column default is the old combined 'name-asc'.
+          sort_by: 'name',
+          sort_order: 'asc',
+          total_space: user.totalSpace,
+          totp_secret: null,
+          totp_last_used_step: null,
+          avatar_extension: null,
+          created_at: user.createdAt,
+        })
+        .execute()
+        .catch(namedConflict);
+    },
+
+    async findById(id) {
+      const row = await k.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toRecord(row);
+    },
+
+    async findByUsername(username) {
+      const row = await k.selectFrom('users').selectAll().where(byLowerUsername(username)).executeTakeFirst();
+      return row && toRecord(row);
+    },
+
+    async usernameTaken(username) {
+      return (await k.selectFrom('users').select('id').where(byLowerUsername(username)).executeTakeFirst()) !== undefined;
+    },
+
+    async emailTaken(email) {
+      const row = await k.selectFrom('users').select('id').where(sql<boolean>`lower(email) = lower(${email})`).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async searchByPrefix(prefix, { excludeId, limit, offset }) {
+      // substr + lower on both sides instead of LIKE: no wildcard escaping, and both sides are
+      // lowered by the same engine (SQLite's lower() is ASCII-only, JS's is not).
+      const length = [...prefix].length;
+      const rows = await k
+        .selectFrom('users')
+        .selectAll()
+        .where(sql<boolean>`substr(lower(username), 1, ${length}) = lower(${prefix})`)
+        .where('id', '!=', excludeId)
+        .orderBy(sql`lower(username)`)
+        .orderBy('id')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      return rows.map(toRecord);
+    },
+
+    async update(id, changes, event) {
+      const values = toColumns(changes);
+      return db
+        .transaction(async (tx) => {
+          const row =
+            Object.keys(values).length === 0
+              ? await tx.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+              : await tx.kysely.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+          if (row && event) tx.publish(event);
+          return row && toRecord(row);
+        })
+        .catch(namedConflict);
+    },
+
+    async claimTotpStep(id, step, changes = {}, event) {
+      return db.transaction(async (tx) => {
+        const result = await tx.kysely
+          .updateTable('users')
+          .set({ ...toColumns(changes), totp_last_used_step: step })
+          .where('id', '=', id)
+          .where((eb) => eb.or([eb('totp_last_used_step', 'is', null), eb('totp_last_used_step', '<', step)]))
+          .executeTakeFirst();
+        const claimed = Number(result.numUpdatedRows) === 1;
+        if (claimed && event) tx.publish(event);
+        return claimed;
+      });
+    },
+  };
+}
+
+/** Unique indexes of 001 are named users_username_ci_unique and users_email_ci_unique. */
+function namedConflict(error: unknown): never {
+  if (isDomainError(error, 'CONFLICT')) {
+    const detail = error.detail?.includes('email') ? 'email' : error.detail?.includes('username') ? 'username' : error.detail;
+    throw new DomainError('CONFLICT', error.message, { cause: error, ...(detail ? { detail } : {}) });
+  }
+  throw error;
+}
+
+function toColumns(changes: UserChanges): Updateable<UsersTable> {
+  const columns: Updateable<UsersTable> = {};
+  if (changes.email !== undefined) columns.email = changes.email;
+  if (changes.gridView !== undefined) columns.grid_view = changes.gridView ? 1 : 0;
+  if (changes.sortBy !== undefined) columns.sort_by = changes.sortBy;
+  if (changes.sortOrder !== undefined) columns.sort_order = changes.sortOrder;
+  if (changes.avatarExtension !== undefined) columns.avatar_extension = changes.avatarExtension;
+  if (changes.totpSecret !== undefined) columns.totp_secret = changes.totpSecret;
+  if (changes.totpEnabled !== undefined) columns.totp_enabled = changes.totpEnabled ? 1 : 0;
+  if (changes.totpLastUsedStep !== undefined) columns.totp_last_used_step = changes.totpLastUsedStep;
+  return columns;
+}
+
+function toRecord(row: UserRow): UserRecord {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    loginVerifier: row.login_verifier,
+    passwordSalt: row.password_salt,
+    kdf: row.kdf_params,
+    salt: row.salt,
+    iv: row.iv,
+    encryptedPrivateKey: row.encrypted_private_key,
+    publicKey: row.public_key,
+    signingPublicKey: row.signing_public_key,
+    gridView: row.grid_view === 1,
+    sortBy: row.sort_by as SortBy,
+    sortOrder: row.sort_order === 'desc' ? 'desc' : ('asc' satisfies SortOrder),
+    avatarExtension: row.avatar_extension,
+    usedSpace: Number(row.used_space),
+    totalSpace: Number(row.total_space),
+    totpSecret: row.totp_secret,
+    totpEnabled: row.totp_enabled === 1,
+    totpLastUsedStep: row.totp_last_used_step === null ? null : Number(row.totp_last_used_step),
+    createdAt: Number(row.created_at),
+  };
+}
+

@@ -1,0 +1,308 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, Db, SqlDialect } from '../../../ports/db.ts';
+import type { ItemPartsTable, ItemsTable, UploadsTable } from '../../../ports/db-schema.ts';
+import type {
+  FilesReader,
+  FilesStore,
+  FilesTransaction,
+  ItemChanges,
+  ItemRecord,
+  ItemState,
+  PartRecord,
+  QuotaRecord,
+  UploadRecord,
+} from '../../../ports/files.ts';
+
+/** Keeps every IN (...) list far below SQLite's and PostgreSQL's bound-parameter limits. */
+const IN_CHUNK = 500;
+/** A broken (cyclic) parent chain must not loop forever. */
+const MAX_ANCESTORS = 10_000;
+
+type ItemRow = Selectable<ItemsTable>;
+
+/** The files domain's storage over either dialect. */
+export function createFilesStore(db: Db): FilesStore {
+  return {
+    ...reader(db.kysely),
+    transaction(fn) {
+      return db.transaction((tx) => fn(transactionOf(tx.kysely, db.dialect, tx.publish, tx.afterCommit)));
+    },
+    async expiredUploads(now, limit) {
+      const rows = await db.kysely
+        .selectFrom('uploads')
+        .selectAll()
+        .where('expires_at', '<=', now)
+        .orderBy('expires_at')
+        .limit(limit)
+        .execute();
+      return rows.map(toUpload);
+    },
+    async namedBlobKeys(keys) {
+      const named = new Set<string>();
+      for (const chunk of chunks(keys)) {
+        const rows = await db.kysely.selectFrom('item_parts').select('blob_key').where('blob_key', 'in', chunk).execute();
+        for (const row of rows) named.add(row.blob_key);
+      }
+      return named;
+    },
+  };
+}
+
+function reader(k: Kysely<Database>): FilesReader {
+  const item = async (id: string) => {
+    const row = await k.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toItem(row);
+  };
+  return {
+    item,
+    async children(parentIds, options = {}) {
+      const out: ItemRecord[] = [];
+      for (const chunk of chunks(parentIds)) {
+        let query = k.selectFrom('items').selectAll().where('parent_id', 'in', chunk);
+        if (options.state) query = query.where('state', '=', options.state);
+        const rows = await query.orderBy('created_at').orderBy('id').execute();
+        out.push(...rows.map(toItem));
+      }
+      // Chunks are each ordered; the whole list must be too.
+      if (parentIds.length > IN_CHUNK) out.sort(byCreated);
+      return out;
+    },
+    async topLevel(ownerId, options = {}) {
+      let query = k.selectFrom('items').selectAll().where('owner_id', '=', ownerId).where('parent_id', 'is', null);
+      if (options.state) query = query.where('state', '=', options.state);
+      return (await query.orderBy('created_at').orderBy('id').execute()).map(toItem);
+    },
+    async ancestors(start) {
+      const out: ItemRecord[] = [];
+      const seen = new Set([start.id]);
+      let parentId = start.parentId;
+      while (parentId !== null && !seen.has(parentId) && out.length < MAX_ANCESTORS) {
+        const parent = await item(parentId);
+        if (!parent) break;
+        out.push(parent);
+        seen.add(parent.id);
+        parentId = parent.parentId;
+      }
+      return out;
+    },
+    async parts(itemId) {
+      const rows = await k.selectFrom('item_parts').selectAll().where('item_id', '=', itemId).orderBy('n').execute();
+      return rows.map(toPart);
+    },
+    async upload(id) {
+      const row = await k.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toUpload(row);
+    },
+    async quota(userId) {
+      const row = await k
+        .selectFrom('users')
+        .select(['id', 'used_space', 'reserved_space', 'total_space'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      return row && toQuota(row);
+    },
+    async userSummaries(ids) {
+      const out = [];
+      for (const chunk of chunks([...new Set(ids)])) {
+        const rows = await k.selectFrom('users').select(['id', 'username', 'avatar_extension']).where('id', 'in', chunk).execute();
+        out.push(...rows.map((r) => ({ id: r.id, username: r.username, avatarExtension: r.avatar_extension })));
+      }
+      return out;
+    },
+  };
+}
+
+function transactionOf(
+  k: Kysely<Database>,
+  dialect: SqlDialect,
+  publish: FilesTransaction['publish'],
+  afterCommit: FilesTransaction['afterCommit'],
+): FilesTransaction {
+  return {
+    ...reader(k),
+    publish,
+    afterCommit,
+    async lockOwner(userId) {
+      let query = k.selectFrom('users').select(['id', 'used_space', 'reserved_space', 'total_space']).where('id', '=', userId);
+      if (dialect === 'postgres') query = query.forUpdate();
+      const row = await query.executeTakeFirst();
+      return row && toQuota(row);
+    },
+    async lockUpload(id) {
+      let query = k.selectFrom('uploads').selectAll().where('id', '=', id);
+      if (dialect === 'postgres') query = query.forUpdate();
+      const row = await query.executeTakeFirst();
+      return row && toUpload(row);
+    },
+    async insertItem(item) {
+      await k
+        .insertInto('items')
+        .values({
+          id: item.id,
+          parent_id: item.parentId,
+          owner_id: item.ownerId,
+          uploader_id: item.uploaderId,
+          is_directory: item.isDirectory ? 1 : 0,
+          encrypted_file_name: item.encryptedFileName,
+          name_nonce: item.nameNonce,
+          encrypted_mime_type: item.encryptedMimeType,
+          mime_type_nonce: item.mimeTypeNonce,
+          encrypted_key: item.encryptedKey,
+          key_nonce: item.keyNonce,
+          file_nonce: item.fileNonce,
+          size: item.size,
+          blob_key: null,
+          state: item.state,
+          created_at: item.createdAt,
+          modified_at: item.modifiedAt,
+        })
+        .execute();
+    },
+    async updateItem(id, changes: ItemChanges) {
+      const values: Record<string, unknown> = {};
+      if (changes.parentId !== undefined) values.parent_id = changes.parentId;
+      if (changes.encryptedFileName !== undefined) values.encrypted_file_name = changes.encryptedFileName;
+      if (changes.nameNonce !== undefined) values.name_nonce = changes.nameNonce;
+      if (changes.encryptedKey !== undefined) values.encrypted_key = changes.encryptedKey;
+      if (changes.keyNonce !== undefined) values.key_nonce = changes.keyNonce;
+      if (changes.state !== undefined) values.state = changes.state;
+      if (changes.modifiedAt !== undefined) values.modified_at = changes.modifiedAt;
+      if (Object.keys(values).length === 0) return;
+      await k.updateTable('items').set(values).where('id', '=', id).execute();
+    },
+    async deleteItems(ids) {
+      for (const chunk of chunks(ids)) await k.deleteFrom('items').where('id', 'in', chunk).execute();
+    },
+    async putPart(part) {
+      const existing = await k
+        .selectFrom('item_parts')
+        .selectAll()
+        .where('item_id', '=', part.itemId)
+        .where('n', '=', part.n)
+        .executeTakeFirst();
+      if (existing) {
+        await k
+          .updateTable('item_parts')
+          .set({ size: part.size, blob_key: part.blobKey, created_at: part.createdAt })
+          .where('item_id', '=', part.itemId)
+          .where('n', '=', part.n)
+          .execute();
+        return toPart(existing);
+      }
+      await k
+        .insertInto('item_parts')
+        .values({ item_id: part.itemId, n: part.n, size: part.size, blob_key: part.blobKey, created_at: part.createdAt })
+        .execute();
+      return undefined;
+    },
+    async deleteParts(itemIds) {
+      const out: PartRecord[] = [];
+      for (const chunk of chunks(itemIds)) {
+        const rows = await k.deleteFrom('item_parts').where('item_id', 'in', chunk).returningAll().execute();
+        out.push(...rows.map(toPart));
+      }
+      return out;
+    },
+    async insertUpload(upload) {
+      await k
+        .insertInto('uploads')
+        .values({
+          id: upload.id,
+          item_id: upload.itemId,
+          user_id: upload.userId,
+          size: upload.size,
+          parts: upload.parts,
+          reserved_remaining: upload.reservedRemaining,
+          created_at: upload.createdAt,
+          last_activity_at: upload.lastActivityAt,
+          expires_at: upload.expiresAt,
+        })
+        .execute();
+    },
+    async updateUpload(id, changes) {
+      const values: Record<string, number> = {};
+      if (changes.reservedRemaining !== undefined) values.reserved_remaining = changes.reservedRemaining;
+      if (changes.lastActivityAt !== undefined) values.last_activity_at = changes.lastActivityAt;
+      if (changes.expiresAt !== undefined) values.expires_at = changes.expiresAt;
+      if (Object.keys(values).length === 0) return;
+      await k.updateTable('uploads').set(values).where('id', '=', id).execute();
+    },
+    async deleteUploads(itemIds) {
+      const out: UploadRecord[] = [];
+      for (const chunk of chunks(itemIds)) {
+        const rows = await k.deleteFrom('uploads').where('item_id', 'in', chunk).returningAll().execute();
+        out.push(...rows.map(toUpload));
+      }
+      return out;
+    },
+    async adjustSpace(userId, delta) {
+      const used = delta.used ?? 0;
+      const reserved = delta.reserved ?? 0;
+      if (used === 0 && reserved === 0) return;
+      await k
+        .updateTable('users')
+        .set((eb) => ({
+          used_space: eb('used_space', '+', used),
+          reserved_space: eb('reserved_space', '+', reserved),
+        }))
+        .where('id', '=', userId)
+        .execute();
+    },
+  };
+}
+
+function* chunks<T>(list: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < list.length; i += IN_CHUNK) yield list.slice(i, i + IN_CHUNK);
+}
+
+function byCreated(a: ItemRecord, b: ItemRecord): number {
+  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function toItem(row: ItemRow): ItemRecord {
+  return {
+    id: row.id,
+    parentId: row.parent_id,
+    ownerId: row.owner_id,
+    uploaderId: row.uploader_id,
+    isDirectory: row.is_directory === 1,
+    encryptedFileName: row.encrypted_file_name,
+    nameNonce: row.name_nonce,
+    encryptedMimeType: row.encrypted_mime_type,
+    mimeTypeNonce: row.mime_type_nonce,
+    encryptedKey: row.encrypted_key,
+    keyNonce: row.key_nonce,
+    fileNonce: row.file_nonce,
+    size: Number(row.size),
+    state: row.state as ItemState,
+    createdAt: Number(row.created_at),
+    modifiedAt: Number(row.modified_at),
+  };
+}
+
+function toPart(row: Selectable<ItemPartsTable>): PartRecord {
+  return { itemId: row.item_id, n: Number(row.n), size: Number(row.size), blobKey: row.blob_key, createdAt: Number(row.created_at) };
+}
+
+function toUpload(row: Selectable<UploadsTable>): UploadRecord {
+  return {
+    id: row.id,
+    itemId: row.item_id,
+    userId: row.user_id,
+    size: Number(row.size),
+    parts: Number(row.parts),
+    reservedRemaining: Number(row.reserved_remaining),
+    createdAt: Number(row.created_at),
+    lastActivityAt: Number(row.last_activity_at),
+    expiresAt: Number(row.expires_at),
+  };
+}
+
+function toQuota(row: { id: string; used_space: number; reserved_space: number; total_space: number }): QuotaRecord {
+  return {
+    userId: row.id,
+    usedSpace: Number(row.used_space),
+    reservedSpace: Number(row.reserved_space),
+    totalSpace: Number(row.total_space),
+  };
+}

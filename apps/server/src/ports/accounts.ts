@@ -1,0 +1,104 @@
+import type { SealboxEvent } from './event-bus.ts';
+
+/**
+ * Storage the accounts domain needs, in its own terms (no SQL, no column names). One adapter
+ * over Kysely serves both dialects (infra/db/accounts/). Writes that others should hear about
+ * take the event to publish: it goes out after the write commits, never if it fails.
+ */
+
+export type SortBy = 'name' | 'size' | 'created' | 'modified' | 'owner' | 'uploader' | 'extension';
+export type SortOrder = 'asc' | 'desc';
+
+export interface UserRecord {
+  id: string;
+  username: string;
+  email: string | null;
+  /** Bun.password (argon2id) hash of the login hash the browser sends. */
+  loginVerifier: string;
+  passwordSalt: string;
+  /** KdfParams as JSON text. */
+  kdf: string;
+  salt: string;
+  iv: string;
+  encryptedPrivateKey: string;
+  publicKey: string;
+  signingPublicKey: string;
+  gridView: boolean;
+  sortBy: SortBy;
+  sortOrder: SortOrder;
+  avatarExtension: string | null;
+  usedSpace: number;
+  totalSpace: number;
+  totpSecret: string | null;
+  totpEnabled: boolean;
+  totpLastUsedStep: number | null;
+  createdAt: number;
+}
+
+export type NewUser = Omit<UserRecord, 'gridView' | 'sortBy' | 'sortOrder' | 'avatarExtension' | 'usedSpace' | 'totpSecret' | 'totpEnabled' | 'totpLastUsedStep'>;
+
+export type UserChanges = Partial<
+  Pick<UserRecord, 'email' | 'gridView' | 'sortBy' | 'sortOrder' | 'avatarExtension' | 'totpSecret' | 'totpEnabled' | 'totpLastUsedStep'>
+>;
+
+/** Which unique rule a conflicting write broke. */
+export type UserConflict = 'username' | 'email';
+
+export interface UserRepository {
+  /** Fails with DomainError CONFLICT whose detail names 'username' or 'email'. */
+  insert(user: NewUser): Promise<void>;
+  findById(id: string): Promise<UserRecord | undefined>;
+  /** Case-insensitive exact match. */
+  findByUsername(username: string): Promise<UserRecord | undefined>;
+  usernameTaken(username: string): Promise<boolean>;
+  emailTaken(email: string): Promise<boolean>;
+  /** Case-insensitive prefix match, sorted by lowercased username. */
+  searchByPrefix(prefix: string, options: { excludeId: string; limit: number; offset: number }): Promise<UserRecord[]>;
+  /** Returns the updated user, or undefined when it does not exist. CONFLICT as for insert. */
+  update(id: string, changes: UserChanges, event?: SealboxEvent): Promise<UserRecord | undefined>;
+  /**
+   * Records a TOTP time step as used, only if it is later than the last one used: true when
+   * this call claimed it. Atomic, so two requests racing with one code cannot both win.
+   */
+  claimTotpStep(id: string, step: number, changes?: UserChanges, event?: SealboxEvent): Promise<boolean>;
+}
+
+export interface SessionRecord {
+  /** SHA-256 hex of the cookie token. */
+  id: string;
+  userId: string;
+  totpPending: boolean;
+  userAgent: string | null;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+}
+
+export interface SessionRepository {
+  insert(session: SessionRecord): Promise<void>;
+  findById(id: string): Promise<SessionRecord | undefined>;
+  touch(id: string, lastSeenAt: number, expiresAt: number): Promise<void>;
+  listForUser(userId: string, now: number): Promise<SessionRecord[]>;
+  /** Only deletes a session of this user; true when one was deleted. */
+  deleteForUser(userId: string, id: string, event?: SealboxEvent): Promise<boolean>;
+  delete(id: string, event?: SealboxEvent): Promise<boolean>;
+  deleteExpired(now: number): Promise<number>;
+}
+
+export interface RateLimitCounter {
+  /**
+   * Counts one hit in the fixed window containing `now` and returns the count so far in it
+   * (this hit included) and when the window ends. The key is opaque (a hash).
+   */
+  hit(key: string, windowMs: number, now: number): Promise<{ count: number; windowEnd: number }>;
+  /** Takes one hit back (a login that turned out right does not count against the account). */
+  refund(key: string, now: number): Promise<void>;
+  /** Removes counters whose window ended before `now`. */
+  sweep(now: number): Promise<number>;
+}
+
+export interface AccountRepositories {
+  users: UserRepository;
+  sessions: SessionRepository;
+  rateLimits: RateLimitCounter;
+}

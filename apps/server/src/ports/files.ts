@@ -1,0 +1,119 @@
+import type { SealboxEvent } from './event-bus.ts';
+
+/**
+ * Storage the files domain needs, in its own terms (no SQL, no column names). One adapter over
+ * Kysely serves both dialects (infra/db/files/). Every change runs inside `transaction`, where
+ * `lockOwner` serialises the quota and tree changes of one owner across instances.
+ */
+
+export type ItemState = 'uploading' | 'ready';
+
+export interface ItemRecord {
+  id: string;
+  parentId: string | null;
+  ownerId: string;
+  uploaderId: string;
+  isDirectory: boolean;
+  encryptedFileName: string;
+  nameNonce: string;
+  encryptedMimeType: string | null;
+  mimeTypeNonce: string | null;
+  encryptedKey: string;
+  keyNonce: string | null;
+  fileNonce: string | null;
+  /** Ciphertext bytes (0 for a folder). */
+  size: number;
+  state: ItemState;
+  createdAt: number;
+  modifiedAt: number;
+}
+
+export type ItemChanges = Partial<
+  Pick<ItemRecord, 'parentId' | 'encryptedFileName' | 'nameNonce' | 'encryptedKey' | 'keyNonce' | 'state' | 'modifiedAt'>
+>;
+
+export interface PartRecord {
+  itemId: string;
+  n: number;
+  size: number;
+  blobKey: string;
+  createdAt: number;
+}
+
+export interface UploadRecord {
+  id: string;
+  itemId: string;
+  /** The uploader. */
+  userId: string;
+  size: number;
+  parts: number;
+  /** Bytes of the item owner's reserved space this upload still holds. */
+  reservedRemaining: number;
+  createdAt: number;
+  lastActivityAt: number;
+  expiresAt: number;
+}
+
+export interface QuotaRecord {
+  userId: string;
+  usedSpace: number;
+  reservedSpace: number;
+  totalSpace: number;
+}
+
+export interface UserSummary {
+  id: string;
+  username: string;
+  avatarExtension: string | null;
+}
+
+export interface FilesReader {
+  item(id: string): Promise<ItemRecord | undefined>;
+  /** Children of these folders (any state unless given), ordered by (createdAt, id). */
+  children(parentIds: readonly string[], options?: { state?: ItemState }): Promise<ItemRecord[]>;
+  /** The owner's top-level items of that state, ordered by (createdAt, id). */
+  topLevel(ownerId: string, options?: { state?: ItemState }): Promise<ItemRecord[]>;
+  /** Parent first, up to the top-level item. Stops at a missing parent. */
+  ancestors(item: ItemRecord): Promise<ItemRecord[]>;
+  parts(itemId: string): Promise<PartRecord[]>;
+  upload(id: string): Promise<UploadRecord | undefined>;
+  quota(userId: string): Promise<QuotaRecord | undefined>;
+  userSummaries(ids: readonly string[]): Promise<UserSummary[]>;
+}
+
+export interface FilesTransaction extends FilesReader {
+  /**
+   * Locks the user row for the rest of the transaction (SELECT ... FOR UPDATE on PostgreSQL;
+   * SQLite transactions are serialised already) and returns its quota.
+   */
+  lockOwner(userId: string): Promise<QuotaRecord | undefined>;
+  /** Locks and returns an upload row. */
+  lockUpload(id: string): Promise<UploadRecord | undefined>;
+  /** CONFLICT when the id exists. */
+  insertItem(item: ItemRecord): Promise<void>;
+  updateItem(id: string, changes: ItemChanges): Promise<void>;
+  /** Deletes items whose children are already gone (or in the same list). */
+  deleteItems(ids: readonly string[]): Promise<void>;
+  /** Inserts or replaces part n of an item; returns the replaced part, if any. */
+  putPart(part: PartRecord): Promise<PartRecord | undefined>;
+  /** Deletes every part of these items and returns them. */
+  deleteParts(itemIds: readonly string[]): Promise<PartRecord[]>;
+  insertUpload(upload: UploadRecord): Promise<void>;
+  updateUpload(id: string, changes: Partial<Pick<UploadRecord, 'reservedRemaining' | 'lastActivityAt' | 'expiresAt'>>): Promise<void>;
+  /** Deletes the uploads of these items and returns them. */
+  deleteUploads(itemIds: readonly string[]): Promise<UploadRecord[]>;
+  /** Adds the deltas to the user's used and reserved space. */
+  adjustSpace(userId: string, delta: { used?: number; reserved?: number }): Promise<void>;
+  /** Queued until commit; dropped on rollback. */
+  publish(event: SealboxEvent): void;
+  /** Runs after commit (blob deletions); never on rollback. */
+  afterCommit(fn: () => void | Promise<void>): void;
+}
+
+export interface FilesStore extends FilesReader {
+  transaction<T>(fn: (tx: FilesTransaction) => Promise<T>): Promise<T>;
+  /** Uploads whose expiry is at or before `now`. */
+  expiredUploads(now: number, limit: number): Promise<UploadRecord[]>;
+  /** Which of these blob keys a part row names. */
+  namedBlobKeys(keys: readonly string[]): Promise<Set<string>>;
+}

@@ -1,0 +1,172 @@
+import { createAccount, type Registration } from '@sealbox/crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UNLIMITED, type RateLimits } from '../../src/domain/accounts/rate-limits.ts';
+import { createApp, type AppDeps } from '../../src/http/app.ts';
+import { createDiskBlobStore } from '../../src/infra/blobs/disk-blob-store.ts';
+import { createAccountRepositories } from '../../src/infra/db/accounts/index.ts';
+import { createMemoryEventBus } from '../../src/infra/events/memory-event-bus.ts';
+import { silentLogger } from '../../src/infra/log/json-logger.ts';
+import type { BlobStore } from '../../src/ports/blob-store.ts';
+import type { Db } from '../../src/ports/db.ts';
+import type { EventBus, SealboxEvent } from '../../src/ports/event-bus.ts';
+
+export const ORIGIN = 'http://localhost';
+export const QUOTA = 5 * 1024 ** 3;
+
+/** A fresh, migrated, empty database publishing through `events`. */
+export type MakeDb = (events: EventBus) => Promise<{ db: Db; cleanup(): Promise<void> }>;
+
+export interface Clock {
+  now: number;
+  advance(ms: number): void;
+}
+
+export interface Harness {
+  db: Db;
+  blobs: BlobStore;
+  events: EventBus;
+  delivered: SealboxEvent[];
+  clock: Clock;
+  app: ReturnType<typeof createApp>;
+  /** Another app (another "instance") over the same database, blob store and clock. */
+  makeApp(overrides?: Partial<AppDeps>): ReturnType<typeof createApp>;
+  browser(options?: BrowserOptions): Browser;
+  cleanup(): Promise<void>;
+}
+
+export async function openHarness(makeDb: MakeDb, rateLimits: RateLimits = UNLIMITED): Promise<Harness> {
+  const events = createMemoryEventBus(silentLogger);
+  const delivered: SealboxEvent[] = [];
+  events.subscribe((event) => delivered.push(event));
+  const { db, cleanup } = await makeDb(events);
+  const dir = await mkdtemp(join(tmpdir(), 'sealbox-accounts-'));
+  const blobs = createDiskBlobStore(join(dir, 'blobs'));
+  const clock: Clock = {
+    now: Date.now(),
+    advance(ms) {
+      this.now += ms;
+    },
+  };
+  const makeApp = (overrides: Partial<AppDeps> = {}) =>
+    createApp({
+      db,
+      blobs,
+      events,
+      logger: silentLogger,
+      web: { root: join(dir, 'no-web') },
+      publicOrigin: undefined,
+      maxBodyBytes: 64 * 1024 * 1024,
+      accounts: createAccountRepositories(db),
+      defaultQuotaBytes: QUOTA,
+      trustProxy: true,
+      rateLimits,
+      clock: () => clock.now,
+      ...overrides,
+    });
+  const app = makeApp();
+  return {
+    db,
+    blobs,
+    events,
+    delivered,
+    clock,
+    app,
+    makeApp,
+    browser: (options) => new Browser(options?.app ?? app, options),
+    async cleanup() {
+      await cleanup();
+      await events.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface BrowserOptions {
+  app?: { handle(request: Request): Promise<Response> };
+  ip?: string;
+  userAgent?: string;
+  origin?: string | null;
+}
+
+type Json = Record<string, unknown> | unknown[] | null;
+
+/** A browser as the server sees it: one cookie jar, an address, a User-Agent, an Origin. */
+export class Browser {
+  cookie: string | undefined;
+  lastSetCookie: string | null = null;
+
+  constructor(
+    readonly app: { handle(request: Request): Promise<Response> },
+    readonly options: BrowserOptions = {},
+  ) {}
+
+  async request(method: string, path: string, init: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = {
+      'user-agent': this.options.userAgent ?? 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36',
+      'x-forwarded-for': this.options.ip ?? '203.0.113.1',
+      ...init.headers,
+    };
+    const origin = this.options.origin === undefined ? ORIGIN : this.options.origin;
+    if (origin !== null && method !== 'GET') headers.origin = origin;
+    if (this.cookie) headers.cookie = `sealbox_session=${this.cookie}`;
+    let body = init.body;
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      headers['content-type'] = 'application/json';
+      // A real client announces the length; app.handle() would not compute it.
+      headers['content-length'] = String(Buffer.byteLength(body));
+    }
+    const response = await this.app.handle(new Request(`${ORIGIN}${path}`, { method, headers, body: body ?? null }));
+    this.lastSetCookie = response.headers.get('set-cookie');
+    const match = this.lastSetCookie?.match(/^sealbox_session=([^;]*)/);
+    if (match) this.cookie = match[1] === '' ? undefined : match[1];
+    return response;
+  }
+
+  /** Status and parsed JSON body (null for an empty body). */
+  async call(method: string, path: string, init: Parameters<Browser['request']>[2] = {}): Promise<{ status: number; body: any; response: Response }> {
+    const response = await this.request(method, path, init);
+    const text = await response.text();
+    return { status: response.status, body: text === '' ? null : (JSON.parse(text) as Json), response };
+  }
+
+  get = (path: string) => this.call('GET', path);
+  post = (path: string, json?: unknown) => this.call('POST', path, json === undefined ? {} : { json });
+  put = (path: string, json?: unknown) => this.call('PUT', path, json === undefined ? {} : { json });
+  delete = (path: string) => this.call('DELETE', path);
+}
+
+/**
+ * Real registration payloads from @sealbox/crypto are slow to make (an RSA-4096 pair, argon2id),
+ * so one is made per run and reused under different usernames.
+ */
+let material: Promise<Registration> | undefined;
+export function registrationMaterial(): Promise<Registration> {
+  material ??= createAccount('correct horse battery staple').then((account) => account.registration);
+  return material;
+}
+
+let counter = 0;
+export function uniqueName(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}${counter}${Math.floor(Math.random() * 1e4)}`.slice(0, 20);
+}
+
+export async function registrationFor(username: string, overrides: Record<string, unknown> = {}) {
+  const base = await registrationMaterial();
+  return { ...base, username, email: null, ...overrides };
+}
+
+/** Registers and signs in a new user in a fresh browser. */
+export async function signedInUser(h: Harness, options: BrowserOptions & { username?: string } = {}) {
+  const username = options.username ?? uniqueName();
+  const browser = h.browser(options);
+  const registration = await registrationFor(username);
+  const created = await browser.post('/api/register', registration);
+  if (created.status !== 201) throw new Error(`register failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const login = await browser.post('/api/login', { username, password: registration.password });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
+  return { browser, username, id: created.body.id as string, password: registration.password };
+}

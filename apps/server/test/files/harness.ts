@@ -1,0 +1,256 @@
+import {
+  createDecryptStream,
+  createEncryptStream,
+  encryptMime,
+  encryptName,
+  newFileNonce,
+  newItemId,
+  newItemKey,
+  partCount,
+  partRange,
+  toBase64,
+  wrapItemKey,
+} from '@sealbox/crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UNLIMITED } from '../../src/domain/accounts/rate-limits.ts';
+import type { FilesDeps } from '../../src/domain/files/index.ts';
+import { createApp, type AppDeps } from '../../src/http/app.ts';
+import { createAccountRepositories } from '../../src/infra/db/accounts/index.ts';
+import { createFilesStore } from '../../src/infra/db/files/files-store.ts';
+import { createMemoryEventBus } from '../../src/infra/events/memory-event-bus.ts';
+import { silentLogger } from '../../src/infra/log/json-logger.ts';
+import type { BlobStore } from '../../src/ports/blob-store.ts';
+import type { Db } from '../../src/ports/db.ts';
+import type { EventBus, SealboxEvent } from '../../src/ports/event-bus.ts';
+import { Browser, registrationFor, uniqueName } from '../accounts/harness.ts';
+
+export { Browser };
+/** ArrayBuffer-backed bytes (what Blob, fetch and Response take). */
+export type Bytes = Uint8Array<ArrayBuffer>;
+export const QUOTA = 5 * 1024 ** 3;
+export const MAX_FILE = 1024 ** 3;
+
+/** A fresh, migrated, empty database and an empty blob store. */
+export type MakeFilesEnv = (events: EventBus) => Promise<{ db: Db; blobs: BlobStore; cleanup(): Promise<void> }>;
+
+export interface FilesHarness {
+  db: Db;
+  blobs: BlobStore;
+  delivered: SealboxEvent[];
+  clock: { now: number; advance(ms: number): void };
+  app: ReturnType<typeof createApp>;
+  makeApp(overrides?: Partial<AppDeps>): ReturnType<typeof createApp>;
+  /** The files domain's deps, for calling the sweep directly. */
+  files: FilesDeps;
+  cleanup(): Promise<void>;
+}
+
+export async function openFilesHarness(makeEnv: MakeFilesEnv): Promise<FilesHarness> {
+  const events = createMemoryEventBus(silentLogger);
+  const delivered: SealboxEvent[] = [];
+  events.subscribe((event) => delivered.push(event));
+  const { db, blobs, cleanup } = await makeEnv(events);
+  const dir = await mkdtemp(join(tmpdir(), 'sealbox-files-'));
+  const clock = {
+    now: Date.now(),
+    advance(ms: number) {
+      this.now += ms;
+    },
+  };
+  const store = createFilesStore(db);
+  const makeApp = (overrides: Partial<AppDeps> = {}) =>
+    createApp({
+      db,
+      blobs,
+      events,
+      logger: silentLogger,
+      web: { root: join(dir, 'no-web') },
+      publicOrigin: undefined,
+      maxBodyBytes: 64 * 1024 * 1024,
+      accounts: createAccountRepositories(db),
+      defaultQuotaBytes: QUOTA,
+      trustProxy: true,
+      rateLimits: UNLIMITED,
+      clock: () => clock.now,
+      files: store,
+      maxFileBytes: MAX_FILE,
+      ...overrides,
+    });
+  return {
+    db,
+    blobs,
+    delivered,
+    clock,
+    app: makeApp(),
+    makeApp,
+    files: { store, blobs, logger: silentLogger, clock: () => clock.now, maxFileBytes: MAX_FILE },
+    async cleanup() {
+      await cleanup();
+      await events.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface User {
+  browser: Browser;
+  id: string;
+  /** Stands in for the account root key R that wraps top-level item keys. */
+  rootKey: Uint8Array;
+}
+
+export async function signedInUser(h: FilesHarness, app = h.app): Promise<User> {
+  const username = uniqueName('f');
+  const browser = new Browser(app);
+  const registration = await registrationFor(username);
+  const created = await browser.post('/api/register', registration);
+  if (created.status !== 201) throw new Error(`register failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const login = await browser.post('/api/login', { username, password: registration.password });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
+  return { browser, id: created.body.id as string, rootKey: newItemKey() };
+}
+
+/** A client-side item: its id and key K, and the metadata the server gets. */
+export interface Made {
+  id: string;
+  key: Uint8Array;
+  meta: Record<string, unknown>;
+}
+
+export async function folderMeta(wrapping: Uint8Array, parentId: string | null, name = 'Folder'): Promise<Made> {
+  const id = newItemId();
+  const key = newItemKey();
+  return {
+    id,
+    key,
+    meta: { id, parentId, isDirectory: true, ...(await encryptName(key, id, name)), ...(await wrapItemKey(wrapping, id, key)) },
+  };
+}
+
+export interface Encrypted extends Made {
+  plain: Bytes;
+  cipher: Bytes;
+  fileNonce: Uint8Array;
+}
+
+/** Real ciphertext from @sealbox/crypto's stream, plus the file's metadata. */
+export async function fileMeta(wrapping: Uint8Array, parentId: string | null, plain: Bytes, name = 'file.bin'): Promise<Encrypted> {
+  const id = newItemId();
+  const key = newItemKey();
+  const fileNonce = newFileNonce();
+  const cipher = new Uint8Array(await new Response(new Blob([plain]).stream().pipeThrough(createEncryptStream(key, fileNonce))).arrayBuffer());
+  return {
+    id,
+    key,
+    plain,
+    cipher,
+    fileNonce,
+    meta: {
+      id,
+      parentId,
+      isDirectory: false,
+      ...(await encryptName(key, id, name)),
+      ...(await encryptMime(key, id, 'application/octet-stream')),
+      ...(await wrapItemKey(wrapping, id, key)),
+      fileNonce: toBase64(fileNonce),
+      size: cipher.byteLength,
+    },
+  };
+}
+
+export async function decrypt(made: Encrypted, cipher: Bytes): Promise<Bytes> {
+  const out = new Blob([cipher]).stream().pipeThrough(createDecryptStream(made.key, made.fileNonce));
+  return new Uint8Array(await new Response(out).arrayBuffer());
+}
+
+export function patternBytes(length: number, seed = 7): Bytes {
+  const out = new Uint8Array(length);
+  let x = seed;
+  for (let i = 0; i < length; i++) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    out[i] = x >>> 16;
+  }
+  return out;
+}
+
+/** POST /api/upload as multipart; `metadata` as given (a string is sent verbatim). */
+export function postUpload(browser: Browser, metadata: unknown, file?: Bytes, path = '/api/upload') {
+  const form = new FormData();
+  form.append('metadata', typeof metadata === 'string' ? metadata : JSON.stringify(metadata));
+  if (file) form.append('file', new Blob([file]), 'blob');
+  return browser.call('POST', path, { body: form });
+}
+
+export function putPart(browser: Browser, uploadId: string, n: number | string, bytes: Bytes, headers: Record<string, string> = {}) {
+  return browser.call('PUT', `/api/upload/${uploadId}/part/${n}`, {
+    body: bytes,
+    headers: { 'content-type': 'application/octet-stream', 'content-length': String(bytes.byteLength), ...headers },
+  });
+}
+
+export function partBytes(cipher: Bytes, n: number): Bytes {
+  const { start, end } = partRange(n, cipher.byteLength);
+  return cipher.subarray(start, end);
+}
+
+/** Uploads a file the way the browser does: whole if it fits one part, else in parts. */
+export async function uploadFile(user: User, made: Encrypted): Promise<void> {
+  if (partCount(made.cipher.byteLength) === 1) {
+    const { status, body } = await postUpload(user.browser, made.meta, made.cipher);
+    if (status !== 201) throw new Error(`upload failed: ${status} ${JSON.stringify(body)}`);
+    return;
+  }
+  const created = await postUpload(user.browser, made.meta);
+  if (created.status !== 201) throw new Error(`upload failed: ${created.status} ${JSON.stringify(created.body)}`);
+  for (let n = 0; n < created.body.parts; n++) {
+    const sent = await putPart(user.browser, created.body.uploadId, n, partBytes(made.cipher, n));
+    if (sent.status !== 204) throw new Error(`part ${n} failed: ${sent.status} ${JSON.stringify(sent.body)}`);
+  }
+  const done = await user.browser.call('POST', `/api/upload/${created.body.uploadId}/complete`);
+  if (done.status !== 200) throw new Error(`complete failed: ${done.status} ${JSON.stringify(done.body)}`);
+}
+
+export async function download(browser: Browser, id: string, range?: string) {
+  const response = await browser.request('GET', `/api/file/data/${id}`, range ? { headers: { range } } : {});
+  return { response, status: response.status, bytes: new Uint8Array(await response.arrayBuffer()) };
+}
+
+/** Everything a bad request must leave untouched. */
+export async function snapshot(h: FilesHarness) {
+  const k = h.db.kysely;
+  const blobs: string[] = [];
+  for await (const key of h.blobs.list('part-')) blobs.push(key);
+  return {
+    items: await k.selectFrom('items').selectAll().orderBy('id').execute(),
+    parts: await k.selectFrom('item_parts').selectAll().orderBy('blob_key').execute(),
+    uploads: await k.selectFrom('uploads').selectAll().orderBy('id').execute(),
+    users: await k.selectFrom('users').select(['id', 'used_space', 'reserved_space', 'total_space']).orderBy('id').execute(),
+    blobs: blobs.sort(),
+  };
+}
+
+/** used_space must equal the bytes of the parts stored for the user's items. */
+export async function storedBytes(h: FilesHarness, userId: string): Promise<number> {
+  const rows = await h.db.kysely
+    .selectFrom('item_parts')
+    .innerJoin('items', 'items.id', 'item_parts.item_id')
+    .select('item_parts.size')
+    .where('items.owner_id', '=', userId)
+    .execute();
+  return rows.reduce((sum, r) => sum + Number(r.size), 0);
+}
+
+export async function space(h: FilesHarness, userId: string) {
+  const row = await h.db.kysely
+    .selectFrom('users')
+    .select(['used_space', 'reserved_space', 'total_space'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return { used: Number(row.used_space), reserved: Number(row.reserved_space), total: Number(row.total_space) };
+}
+
+export async function setQuota(h: FilesHarness, userId: string, total: number): Promise<void> {
+  await h.db.kysely.updateTable('users').set({ total_space: total }).where('id', '=', userId).execute();
+}
