@@ -61,7 +61,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('smoke', () =>
     await page.goto(at('/'));
     await page.waitForURL((url) => url.pathname === '/home');
     await page.getByRole('link', { name: 'Get Started' }).first().waitFor();
-    expect(await page.getByRole('link', { name: 'Sign in' }).isVisible()).toBe(true);
+    expect(await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).isVisible()).toBe(true);
   }, SLOW);
 
   test('/about shows its five sections', async () => {

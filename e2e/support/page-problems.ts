@@ -11,10 +11,40 @@ declare global {
  * logs violations to the console too; the event listener also catches those
  * reported only as events (e.g. from report-only or worker contexts).
  */
-export async function watchPageProblems(page: Page): Promise<() => Promise<string[]>> {
+export interface ExpectedHttpError {
+  status: number;
+  /** Path (exact string or pattern) of the request expected to answer `status`. */
+  path: string | RegExp;
+}
+
+export interface WatchOptions {
+  /**
+   * HTTP error answers a journey expects (a 401 after a session ended, a 404 lookup). Chromium
+   * logs every 4xx/5xx answer as a console error; only these, from these paths, are let through.
+   */
+  expectHttpErrors?: ExpectedHttpError[];
+}
+
+const FAILED_RESOURCE = /^Failed to load resource: the server responded with a status of (\d{3})/;
+
+export async function watchPageProblems(page: Page, options: WatchOptions = {}): Promise<() => Promise<string[]>> {
   const problems: string[] = [];
+  const expected = options.expectHttpErrors ?? [];
+  const isExpected = (text: string, url: string | undefined) => {
+    const status = FAILED_RESOURCE.exec(text)?.[1];
+    if (!status || !url) return false;
+    let path: string;
+    try {
+      path = new URL(url).pathname;
+    } catch {
+      return false;
+    }
+    return expected.some((e) => e.status === Number(status) && (typeof e.path === 'string' ? e.path === path : e.path.test(path)));
+  };
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    if (message.type() !== 'error') return;
+    if (isExpected(message.text(), message.location().url)) return;
+    problems.push(`console: ${message.text()}${message.location().url ? ` (${message.location().url})` : ''}`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   // Init scripts go through the DevTools protocol, so the page's CSP does not block them.

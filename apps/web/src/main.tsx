@@ -6,6 +6,7 @@ import { applyThemePreference, readThemePreference } from '@sealbox/ui';
 import '@sealbox/ui/tokens.css';
 import '@sealbox/ui/components.css';
 import './app.css';
+import { createAuth } from './features/auth/auth-state.ts';
 import { createAppRouter } from './router.tsx';
 
 // Before the first render, so a stored light/dark choice does not flash the OS theme.
@@ -14,7 +15,7 @@ applyThemePreference(readThemePreference());
 const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 5_000 } },
 });
-const router = createAppRouter({ queryClient });
+const router = createAppRouter({ queryClient, auth: createAuth(queryClient) });
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element in index.html');

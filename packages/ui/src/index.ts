@@ -13,3 +13,6 @@ export {
   type ResolvedTheme,
 } from './theme.ts';
 export { cx } from './cx.ts';
+export { Dialog, type DialogProps } from './Dialog.tsx';
+export { Menu, MenuItem, MenuSeparator, MenuLabel, type MenuProps, type MenuItemProps } from './Menu.tsx';
+export { Tooltip, TooltipProvider, type TooltipProps } from './Tooltip.tsx';

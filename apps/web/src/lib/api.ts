@@ -2,10 +2,74 @@
  * The typed API client (DESIGN.md 1): Eden treaty over the server's exported
  * `App` type, so routes, bodies and answers cannot drift from the server.
  * Same origin, so the session cookie rides along and CSP connect-src 'self' holds.
+ *
+ * Every request goes through `apiFetch`, which applies the app-wide rules:
+ * - 429 anywhere shows SPEC 8's rate-limit toast (once while it is on screen);
+ * - 401 is reported to the handler the auth feature installs (a session ended elsewhere).
  */
 import { treaty } from '@elysiajs/eden';
 import type { App } from '@sealbox/server';
+import { TOAST_DURATION_MS, toast } from '@sealbox/ui';
+
+export const TOO_MANY_REQUESTS = 'You are sending too many requests. Please slow down.';
+
+export interface ApiAnswer {
+  status: number;
+  method: string;
+  /** Path of the request, e.g. /api/profile. */
+  path: string;
+}
+
+let unauthorizedHandler: ((answer: ApiAnswer) => void) | undefined;
+let lastRateLimitToast = Number.NEGATIVE_INFINITY;
+
+/** The auth feature decides what a 401 means (signed-out visitor or a session ended elsewhere). */
+export function setUnauthorizedHandler(handler: ((answer: ApiAnswer) => void) | undefined): void {
+  unauthorizedHandler = handler;
+}
+
+function describe(input: RequestInfo | URL, init: RequestInit | undefined, status: number): ApiAnswer {
+  const url = input instanceof Request ? input.url : String(input);
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  let path = url;
+  try {
+    path = new URL(url, globalThis.location?.origin ?? 'http://localhost').pathname;
+  } catch {
+    // keep the raw string
+  }
+  return { status, method, path };
+}
+
+/** Applies the global answer rules to one response (exported for tests). */
+export function applyAnswerRules(answer: ApiAnswer, now = Date.now()): void {
+  if (answer.status === 429) {
+    // A burst of limited requests shows one toast, not three identical ones.
+    if (now - lastRateLimitToast >= TOAST_DURATION_MS) {
+      lastRateLimitToast = now;
+      toast(TOO_MANY_REQUESTS, 'error');
+    }
+  } else if (answer.status === 401) {
+    unauthorizedHandler?.(answer);
+  }
+}
+
+/** Resets the rate-limit toast memory (tests). */
+export function resetAnswerRules(): void {
+  lastRateLimitToast = Number.NEGATIVE_INFINITY;
+}
+
+export const apiFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const response = await fetch(input, { credentials: 'same-origin', ...init });
+  applyAnswerRules(describe(input, init, response.status));
+  return response;
+};
 
 export const api = treaty<App>(globalThis.location?.origin ?? 'http://localhost', {
-  fetch: { credentials: 'same-origin' },
+  fetcher: apiFetch as typeof fetch,
 });
+
+/** The `message` of a JSON error answer `{ error, message }`, if there is one. */
+export function errorMessageOf(error: { value?: unknown } | null | undefined): string | undefined {
+  const value = error?.value as { message?: unknown } | undefined;
+  return typeof value?.message === 'string' && value.message !== '' ? value.message : undefined;
+}

@@ -38,11 +38,15 @@ export class RpcError extends Error {
  * ArrayBuffers found at the top level or one level deep (typed arrays, plain
  * objects, arrays) move instead of being copied: file chunks are large and the
  * sender is done with them. Callers that still need a buffer must copy it first.
+ * MessagePorts found the same way move too (they cannot be copied): a call can hand
+ * the other side a channel of its own, e.g. for progress events.
  */
-export function collectTransferables(values: readonly unknown[]): ArrayBuffer[] {
-  const found = new Set<ArrayBuffer>();
+export function collectTransferables(values: readonly unknown[]): Array<ArrayBuffer | MessagePort> {
+  const found = new Set<ArrayBuffer | MessagePort>();
   const visit = (value: unknown, depth: number) => {
-    if (value instanceof ArrayBuffer) {
+    if (typeof MessagePort !== 'undefined' && value instanceof MessagePort) {
+      found.add(value);
+    } else if (value instanceof ArrayBuffer) {
       if (value.byteLength > 0) found.add(value);
     } else if (ArrayBuffer.isView(value)) {
       if (value.buffer instanceof ArrayBuffer && value.buffer.byteLength > 0) found.add(value.buffer);
@@ -69,7 +73,7 @@ export function exposeRpc(methods: RpcMethods, endpoint: RpcEndpoint): () => voi
   const onMessage = async (event: MessageEvent) => {
     const { id, method, args } = event.data as RpcRequest;
     let response: RpcResponse;
-    let transfer: ArrayBuffer[] = [];
+    let transfer: Transferable[] = [];
     try {
       if (!Object.hasOwn(methods, method)) throw new RpcError(`Unknown method: ${method}`, 'UNKNOWN_METHOD');
       const value = await methods[method]!(...args);

@@ -5,7 +5,8 @@ import { rootRoute } from './root.tsx';
 export const indexRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/',
-  beforeLoad: ({ context }) => {
+  beforeLoad: async ({ context }) => {
+    await context.auth.ready?.();
     throw redirect({ to: context.auth.isSignedIn() ? '/files' : '/home', replace: true });
   },
 });

@@ -1,7 +1,20 @@
-import { useState, type FormEvent } from 'react';
-import { Link, createRoute } from '@tanstack/react-router';
-import { Button, Card, toast } from '@sealbox/ui';
-import { safeRedirectPath } from '../features/auth/redirect.ts';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, createRoute, useRouter } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Spinner, toast } from '@sealbox/ui';
+import { warmCrypto } from '../crypto/client.ts';
+import { postLogout } from '../features/auth/account-api.ts';
+import { PROFILE_QUERY_KEY } from '../features/auth/auth-state.ts';
+import {
+  LOGIN_MESSAGES,
+  signIn,
+  validateLogin,
+  validateTotpCode,
+  type LoginFailure,
+  type Stage,
+} from '../features/auth/login-flow.ts';
+import { DEFAULT_AFTER_LOGIN, safeRedirectPath } from '../features/auth/redirect.ts';
+import { setSession } from '../features/auth/session.ts';
 import { rootRoute } from './root.tsx';
 
 export interface LoginSearch {
@@ -9,53 +22,204 @@ export interface LoginSearch {
   redirect?: string;
 }
 
+/**
+ * performance marks the login benchmark reads (bench/login/run.ts): the click, the start of
+ * each stage (login:checking, login:deriving, login:signing-in, login:unlocking) and the end.
+ */
+export const LOGIN_MARKS = { warm: 'login:warm', click: 'login:click', unlocked: 'login:unlocked' } as const;
+const stageMark = (stage: Stage) => `login:${stage}`;
+
+const STAGE_LABELS: Record<Stage, string> = {
+  checking: 'Checking account…',
+  deriving: 'Deriving your key…',
+  'signing-in': 'Signing in…',
+  unlocking: 'Unlocking your keys…',
+};
+
 function LoginPage() {
   const { redirect } = loginRoute.useSearch();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
+  const [totpCode, setTotpCode] = useState('');
+  const [step, setStep] = useState<'credentials' | 'totp'>('credentials');
+  const [loginHash, setLoginHash] = useState<string>();
   const [error, setError] = useState<string>();
+  const [stage, setStage] = useState<Stage>();
+  const totpInput = useRef<HTMLInputElement>(null);
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+  // Start the worker and compile argon2id while the user types (first click at full speed).
+  useEffect(() => {
+    void warmCrypto().then(() => performance.mark(LOGIN_MARKS.warm));
+  }, []);
+
+  useEffect(() => {
+    if (step === 'totp') totpInput.current?.focus();
+  }, [step]);
+
+  const showFailure = (failure: LoginFailure) => {
+    if (failure.display === 'inline') setError(failure.message);
+    else if (failure.display === 'toast') toast(failure.message, 'error');
+  };
+
+  const run = async (code?: string) => {
+    for (const name of [LOGIN_MARKS.click, LOGIN_MARKS.unlocked, ...Object.keys(STAGE_LABELS).map((s) => stageMark(s as Stage))]) {
+      performance.clearMarks(name);
+    }
+    performance.mark(LOGIN_MARKS.click);
+    setError(undefined);
+    setStage('checking');
+    try {
+      const outcome = await signIn({
+        username,
+        password,
+        ...(code !== undefined ? { totpCode: code, loginHash } : {}),
+        onStage: (next) => {
+          performance.mark(stageMark(next));
+          setStage(next);
+        },
+      });
+      if (outcome.kind === 'totp') {
+        setLoginHash(outcome.loginHash);
+        setTotpCode('');
+        setStep('totp');
+        return;
+      }
+      if (outcome.kind === 'failed') {
+        showFailure(outcome.failure);
+        return;
+      }
+      performance.mark(LOGIN_MARKS.unlocked);
+      setSession({ userId: outcome.profile.id, username: outcome.profile.username });
+      queryClient.setQueryData(PROFILE_QUERY_KEY, outcome.profile);
+      toast(LOGIN_MESSAGES.success, 'success');
+      // safeRedirectPath again: the search param was validated, but this is the one place it is followed.
+      await router.navigate({ href: safeRedirectPath(redirect) ?? DEFAULT_AFTER_LOGIN, replace: true });
+    } finally {
+      setStage(undefined);
+    }
+  };
+
+  const onCredentials = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    if (!data.get('username') || !data.get('password')) {
-      setError('Username and password are required.');
+    if (stage) return;
+    const invalid = validateLogin(username, password);
+    if (invalid) {
+      setError(invalid);
       return;
     }
-    setError(undefined);
-    // The accounts work signs in here, then follows `redirect` (default DEFAULT_AFTER_LOGIN).
-    toast('Signing in is not available yet.', 'info');
+    void run();
   };
+
+  const onTotp = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (stage) return;
+    const invalid = validateTotpCode(totpCode);
+    if (invalid) {
+      setError(invalid);
+      return;
+    }
+    void run(totpCode);
+  };
+
+  const backToCredentials = () => {
+    // End the half-done (TOTP pending) session, which the server would otherwise hold against the next lookup.
+    void postLogout().catch(() => undefined);
+    setStep('credentials');
+    setLoginHash(undefined);
+    setTotpCode('');
+    setError(undefined);
+  };
+
+  const busy = stage !== undefined;
+  const errorLine = error && (
+    <p className="form__error" role="alert">
+      {error}
+    </p>
+  );
+  const progress = (label: string) =>
+    busy ? (
+      <>
+        <Spinner size={18} label={STAGE_LABELS[stage]} />
+        <span aria-hidden="true">{STAGE_LABELS[stage]}</span>
+      </>
+    ) : (
+      label
+    );
 
   return (
     <div className="auth-page">
       <Card className="auth-card">
-        <h1>Sign in</h1>
-        {redirect && <p className="muted">Sign in to continue where you left off.</p>}
-        <form className="form" onSubmit={onSubmit} noValidate>
-          <label className="field">
-            <span>Username</span>
-            <input name="username" autoComplete="username" />
-          </label>
-          <label className="field">
-            <span>Password</span>
-            <input name="password" type={showPassword ? 'text' : 'password'} autoComplete="current-password" />
-          </label>
-          <label className="checkbox">
-            <input type="checkbox" checked={showPassword} onChange={(e) => setShowPassword(e.target.checked)} />
-            <span>Show password</span>
-          </label>
-          {error && (
-            <p className="form__error" role="alert">
-              {error}
+        {step === 'credentials' ? (
+          <>
+            <h1>Sign in</h1>
+            {redirect && <p className="muted">Sign in to continue where you left off.</p>}
+            <form className="form" onSubmit={onCredentials} noValidate aria-busy={busy}>
+              <label className="field">
+                <span>Username</span>
+                <input
+                  name="username"
+                  autoComplete="username"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  value={username}
+                  onChange={(e) => setUsername(e.target.value)}
+                />
+              </label>
+              <label className="field">
+                <span>Password</span>
+                <input
+                  name="password"
+                  type={showPassword ? 'text' : 'password'}
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+              </label>
+              <label className="checkbox">
+                <input type="checkbox" checked={showPassword} onChange={(e) => setShowPassword(e.target.checked)} />
+                <span>Show password</span>
+              </label>
+              {errorLine}
+              <Button type="submit" size="lg" disabled={busy}>
+                {progress('Sign in')}
+              </Button>
+            </form>
+            <p className="auth-card__footer">
+              No account yet? <Link to="/register">Create one</Link>
             </p>
-          )}
-          <Button type="submit" size="lg">
-            Sign in
-          </Button>
-        </form>
-        <p className="auth-card__footer">
-          No account yet? <Link to="/register">Create one</Link>
-        </p>
+          </>
+        ) : (
+          <>
+            <h1>Two-factor authentication</h1>
+            <form className="form" onSubmit={onTotp} noValidate aria-busy={busy}>
+              <label className="field">
+                <span>{LOGIN_MESSAGES.totpPrompt}</span>
+                <input
+                  ref={totpInput}
+                  name="totpCode"
+                  className="field__code"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  pattern="[0-9]*"
+                  maxLength={6}
+                  placeholder="123456"
+                  value={totpCode}
+                  onChange={(e) => setTotpCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
+                />
+              </label>
+              {errorLine}
+              <Button type="submit" size="lg" disabled={busy}>
+                {progress('Verify TOTP')}
+              </Button>
+              <Button variant="ghost" onClick={backToCredentials} disabled={busy}>
+                Use a different account
+              </Button>
+            </form>
+          </>
+        )}
       </Card>
     </div>
   );

@@ -1,18 +1,65 @@
 import { createRoute } from '@tanstack/react-router';
-import { useAtomValue } from 'jotai';
-import { Card } from '@sealbox/ui';
+import { Card, Spinner } from '@sealbox/ui';
 import { requireSignedIn } from '../features/auth/guard.ts';
-import { sessionAtom } from '../features/auth/session.ts';
+import { useAvatarUrl, useProfile } from '../features/auth/useProfile.ts';
+import { AvatarSection } from '../features/profile/AvatarSection.tsx';
+import { FingerprintSection } from '../features/profile/FingerprintSection.tsx';
+import { formatBytes, formatDate } from '../features/profile/format.ts';
+import { PreferencesSection } from '../features/profile/PreferencesSection.tsx';
+import { SessionsSection } from '../features/profile/SessionsSection.tsx';
+import { TotpSection } from '../features/profile/TotpSection.tsx';
 import { rootRoute } from './root.tsx';
 
 function ProfilePage() {
-  const session = useAtomValue(sessionAtom);
+  const profile = useProfile();
+  const avatar = useAvatarUrl(profile);
+  if (!profile) {
+    return (
+      <section className="page page--center">
+        <Spinner label="Loading your profile" />
+      </section>
+    );
+  }
+  const percent = profile.totalSpace > 0 ? Math.trunc((profile.usedSpace / profile.totalSpace) * 100) : 0;
   return (
-    <section className="page">
-      <h1>Profile</h1>
-      <Card>
-        <p>Signed in as {session?.username}</p>
-      </Card>
+    <section className="page profile">
+      <header className="profile__header">
+        <img className="avatar avatar--header" src={avatar} alt="" width={64} height={64} />
+        <div>
+          <h1>{profile.username}</h1>
+          <p className="muted">
+            {profile.email ?? 'No email address'} · member since {formatDate(profile.createdAt)}
+          </p>
+        </div>
+      </header>
+      <div className="profile__grid">
+        <Card>
+          <AvatarSection profile={profile} />
+        </Card>
+        <Card>
+          <section className="profile-section" aria-labelledby="storage-title">
+            <h2 id="storage-title">Storage</h2>
+            <div className="meter" role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-label="Storage used">
+              <progress value={percent} max={100} />
+            </div>
+            <p className="muted">
+              {percent}% used · {formatBytes(profile.usedSpace)} of {formatBytes(profile.totalSpace)}
+            </p>
+          </section>
+        </Card>
+        <Card>
+          <FingerprintSection userId={profile.id} />
+        </Card>
+        <Card>
+          <TotpSection profile={profile} />
+        </Card>
+        <Card className="profile__wide">
+          <SessionsSection />
+        </Card>
+        <Card className="profile__wide">
+          <PreferencesSection profile={profile} />
+        </Card>
+      </div>
     </section>
   );
 }

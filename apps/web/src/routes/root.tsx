@@ -2,6 +2,7 @@ import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { Toaster } from '@sealbox/ui';
 import type { AuthContext } from '../features/auth/session.ts';
+import { useAuthSync } from '../features/auth/useAuthSync.ts';
 import { Navbar } from '../features/navigation/Navbar.tsx';
 import { NotFoundPage } from './not-found.tsx';
 
@@ -11,6 +12,7 @@ export interface RouterContext {
 }
 
 function RootLayout() {
+  useAuthSync();
   return (
     <div className="app-shell">
       <Navbar />

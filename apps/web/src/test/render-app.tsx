@@ -1,14 +1,15 @@
 import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { AuthContext } from '../features/auth/session.ts';
 import { createAppRouter } from '../router.tsx';
 
 /** Renders the whole app at `url` on a memory history, with sign-in state faked. */
-export function renderApp(url: string, { signedIn = false } = {}) {
+export function renderApp(url: string, { signedIn = false, auth }: { signedIn?: boolean; auth?: AuthContext } = {}) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createAppRouter({
     queryClient,
-    auth: { isSignedIn: () => signedIn },
+    auth: auth ?? { isSignedIn: () => signedIn },
     history: createMemoryHistory({ initialEntries: [url] }),
   });
   const view = render(

@@ -3,8 +3,21 @@
  * (DESIGN.md 2), so a bug or an injected script on the page cannot read raw keys
  * off React state.
  */
-import { decodeLinkKey, fingerprint, formatFingerprint, sha256Hex } from '@sealbox/crypto';
+import {
+  type AccountKeys,
+  type KdfParams,
+  type Registration,
+  KDF_V1,
+  createAccount,
+  decodeLinkKey,
+  deriveLoginPassword,
+  fingerprint,
+  formatFingerprint,
+  sha256Hex,
+  unlockAccount,
+} from '@sealbox/crypto';
 import { exposeRpc, type RpcEndpoint } from '../lib/worker-rpc.ts';
+import { clearAccounts, loadAccount, loadAnyAccount, saveAccount } from './key-store.ts';
 
 /** Opaque reference to a key held by this worker. */
 export interface KeyHandle {
@@ -12,6 +25,35 @@ export interface KeyHandle {
 }
 
 const keys = new Map<string, Uint8Array>();
+
+/** The signed-in account's keys, once unlocked (or loaded back from IndexedDB). */
+let account: { userId: string; keys: AccountKeys } | undefined;
+
+/** What the anonymous login lookup answers (GET /api/users/search/{name}?limit=1). */
+export interface LoginLookup {
+  passwordSalt: string;
+  kdf: KdfParams;
+}
+
+/** What POST /api/login answers, plus the user id the keys are stored under. */
+export interface SealedAccountInput {
+  userId: string;
+  salt: string;
+  iv: string;
+  encryptedPrivateKey: string;
+  kdf: KdfParams;
+  publicKey: string;
+  signingPublicKey: string;
+}
+
+let warming: Promise<void> | undefined;
+
+async function accountFor(userId?: string): Promise<{ userId: string; keys: AccountKeys } | undefined> {
+  if (account && (userId === undefined || account.userId === userId)) return account;
+  const stored = userId === undefined ? await loadAnyAccount() : await loadAccount(userId);
+  if (stored) account = { userId: stored.userId, keys: stored.keys };
+  return stored ? account : undefined;
+}
 
 function holdKey(key: Uint8Array): KeyHandle {
   const handle = crypto.randomUUID();
@@ -35,6 +77,67 @@ export const cryptoMethods = {
    */
   openLinkKey(fragment: string): KeyHandle {
     return holdKey(decodeLinkKey(fragment));
+  },
+
+  /**
+   * Compiles hash-wasm's argon2id and lets the engine tier it up, so the first sign-in
+   * click does not pay for it. Runs the real parameters on a throwaway input once per worker.
+   */
+  warm(): Promise<void> {
+    warming ??= deriveLoginPassword('sealbox-warm-up', 'AAAAAAAAAAAAAAAAAAAAAA==', KDF_V1).then(
+      () => undefined,
+      () => undefined,
+    );
+    return warming;
+  },
+
+  /**
+   * New account keys for `password`. Returns the registration payload (public keys, the
+   * sealed bundle and the argon2id login hash); the secrets are dropped here, to be opened
+   * again by `unlock` at the first sign-in.
+   */
+  async register(password: string): Promise<Registration> {
+    const { registration } = await createAccount(password);
+    return registration;
+  },
+
+  /** The login password the server verifies: argon2id(password). KDF parameters are checked first. */
+  login(password: string, lookup: LoginLookup): Promise<string> {
+    return deriveLoginPassword(password, lookup.passwordSalt, lookup.kdf);
+  },
+
+  /**
+   * Opens the sealed account with the password and keeps the keys, here and in IndexedDB
+   * (replacing whatever account was stored before). Rejects with DECRYPT_FAILED on a wrong
+   * password and KEY_CHANGED when the server's public keys are not the sealed ones.
+   */
+  async unlock(password: string, sealed: SealedAccountInput): Promise<{ fingerprint: string }> {
+    const unlocked = await unlockAccount(password, sealed);
+    await saveAccount(sealed.userId, unlocked);
+    account = { userId: sealed.userId, keys: unlocked };
+    return { fingerprint: formatFingerprint(await fingerprint(unlocked.publicKey, unlocked.signingPublicKey)) };
+  },
+
+  /** Whether this browser holds the unlocked keys of `userId` (memory or IndexedDB). */
+  async hasKeys(userId: string): Promise<boolean> {
+    try {
+      return (await accountFor(userId)) !== undefined;
+    } catch {
+      return false;
+    }
+  },
+
+  /** Logout: every account key leaves memory and IndexedDB. */
+  async forgetKeys(): Promise<void> {
+    account = undefined;
+    await clearAccounts();
+  },
+
+  /** The signed-in user's own fingerprint, from the sealed bundle's public keys; null without keys. */
+  async myFingerprint(): Promise<string | null> {
+    const current = await accountFor();
+    if (!current) return null;
+    return formatFingerprint(await fingerprint(current.keys.publicKey, current.keys.signingPublicKey));
   },
 
   forgetKey(handle: string): void {

@@ -35,6 +35,25 @@ describe('protected routes', () => {
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
   });
 
+  it('waits for the first profile check instead of redirecting a signed-in user', async () => {
+    let signedIn = false;
+    let finish!: () => void;
+    const checked = new Promise<void>((resolve) => (finish = resolve));
+    const { router } = renderApp('/files?view=grid', { auth: { isSignedIn: () => signedIn, ready: () => checked } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(router.state.location.pathname).toBe('/files');
+    signedIn = true; // the server answered 200
+    finish();
+    expect(await screen.findByRole('heading', { name: 'My Files' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/files');
+  });
+
+  it('redirects once the first profile check says signed out', async () => {
+    const { router } = renderApp('/profile', { auth: { isSignedIn: () => false, ready: () => Promise.resolve() } });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.search).toEqual({ redirect: '/profile' });
+  });
+
   it('lets a signed-in user through', async () => {
     renderApp('/files?view=grid', { signedIn: true });
     expect(await screen.findByRole('heading', { name: 'My Files' })).toBeTruthy();

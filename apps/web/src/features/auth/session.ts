@@ -1,8 +1,8 @@
 /**
  * Who is signed in, as far as the UI is concerned. The server decides every
  * access (session cookie, HttpOnly so unreadable here); this only steers
- * navigation. The accounts work fills in `setSession` after login and
- * `clearSession` on logout; routes only ever ask `isSignedIn()`.
+ * navigation. Login calls `setSession`, logout and a lost session `clearSession`
+ * (see auth-state.ts); routes only ever ask `isSignedIn()`, after `ready()`.
  */
 import { atom, getDefaultStore } from 'jotai';
 
@@ -59,6 +59,8 @@ export function clearSession(): void {
 /** What routes receive through the router context, so tests can fake it. */
 export interface AuthContext {
   isSignedIn: () => boolean;
+  /** Resolves once the first check with the server is done (absent in tests that fake auth). */
+  ready?: () => Promise<void>;
 }
 
 export const auth: AuthContext = { isSignedIn };

@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { Button, cx } from '@sealbox/ui';
-import { clearSession, signedInAtom } from '../auth/session.ts';
+import { Button, cx, toast } from '@sealbox/ui';
+import { logout } from '../auth/auth-state.ts';
+import { signedInAtom } from '../auth/session.ts';
+import { useAvatarUrl, useProfile } from '../auth/useProfile.ts';
 import { ThemeSwitcher } from './ThemeSwitcher.tsx';
 import { useScrolledPast } from './useScrolledPast.ts';
 
@@ -12,14 +15,25 @@ export function Navbar() {
   const navigate = useNavigate();
   const pathname = useLocation({ select: (location) => location.pathname });
   const [menuOpen, setMenuOpen] = useState(false);
+  const [loggingOut, setLoggingOut] = useState(false);
+  const queryClient = useQueryClient();
+  const profile = useProfile();
+  const avatar = useAvatarUrl(profile);
 
   // The collapsed menu closes once the user has gone somewhere.
   useEffect(() => setMenuOpen(false), [pathname]);
 
-  const logout = () => {
-    // The accounts work adds the server call and key deletion before this.
-    clearSession();
-    void navigate({ to: '/home' });
+  const onLogout = async () => {
+    setLoggingOut(true);
+    try {
+      // Ends the session on the server and deletes this browser's keys (IndexedDB) either way.
+      await logout(queryClient);
+      await navigate({ to: '/home' });
+    } catch {
+      toast('Logout failed. Please try again.', 'error');
+    } finally {
+      setLoggingOut(false);
+    }
   };
 
   return (
@@ -59,9 +73,19 @@ export function Navbar() {
                 <Button asChild variant="ghost">
                   <Link to="/profile">Profile</Link>
                 </Button>
-                <Button variant="secondary" onClick={logout}>
+                <Button variant="secondary" onClick={() => void onLogout()} disabled={loggingOut}>
                   Logout
                 </Button>
+                <Link to="/profile" className="navbar__avatar" aria-label="Your profile" title={profile?.username}>
+                  {avatar ? (
+                    <img src={avatar} alt="" width={34} height={34} />
+                  ) : (
+                    <span className="navbar__avatar-placeholder" aria-hidden="true" />
+                  )}
+                  <span className="navbar__avatar-name" aria-hidden="true">
+                    {profile?.username}
+                  </span>
+                </Link>
               </>
             ) : (
               <>

@@ -1,0 +1,97 @@
+/**
+ * The accounts endpoints of docs/protocol.md ("HTTP endpoints" → "Accounts"), as plain
+ * functions over the typed Eden client. Each returns the status with the data or the
+ * server's message, so screens branch on statuses (SPEC 8) without touching Eden.
+ */
+import { api, errorMessageOf } from '../../lib/api.ts';
+
+export type Answer<T> = { ok: true; status: number; data: T } | { ok: false; status: number; message: string | undefined };
+
+type EdenResult = { data: unknown; error: { status: unknown; value: unknown } | null; status: number };
+
+function answer<T>(result: EdenResult): Answer<T> {
+  if (result.error === null && result.status >= 200 && result.status < 300) {
+    return { ok: true, status: result.status, data: result.data as T };
+  }
+  return { ok: false, status: result.status, message: errorMessageOf(result.error) };
+}
+
+type ProfileGet = Awaited<ReturnType<typeof api.api.profile.get>>;
+/** GET /api/profile, as the server types it. */
+export type Profile = NonNullable<ProfileGet['data']>;
+export type SortBy = Profile['sortBy'];
+export type SortOrder = Profile['sortOrder'];
+export const SORT_BY_VALUES = ['name', 'size', 'created', 'modified', 'owner', 'uploader', 'extension'] as const satisfies readonly SortBy[];
+
+type LoginPost = Awaited<ReturnType<typeof api.api.login.post>>;
+export type LoginSuccess = NonNullable<LoginPost['data']>;
+
+type SessionsGet = Awaited<ReturnType<typeof api.api.sessions.get>>;
+export type SessionInfo = NonNullable<SessionsGet['data']>[number];
+
+export type RegistrationBody = Parameters<typeof api.api.register.post>[0];
+export type Preferences = Parameters<typeof api.api.profile.preferences.put>[0];
+
+/** Anonymous login lookup: exact, case-insensitive username; 404 when there is none. */
+export async function lookupLogin(username: string): Promise<Answer<unknown>> {
+  return answer(await api.api.users.search({ name: username }).get({ query: { limit: 1 } }));
+}
+
+export async function postLogin(body: { username: string; password: string; totpCode?: string }): Promise<Answer<unknown>> {
+  return answer(await api.api.login.post(body));
+}
+
+export async function postLogout(): Promise<Answer<unknown>> {
+  return answer(await api.api.logout.post());
+}
+
+export async function postRegister(body: RegistrationBody): Promise<Answer<{ id: string }>> {
+  return answer(await api.api.register.post(body));
+}
+
+/** GET /api/check: true when the username (or email) is free. */
+export async function checkAvailable(field: 'username' | 'email', value: string): Promise<Answer<{ ok: boolean }>> {
+  const query = field === 'username' ? { username: value } : { email: value };
+  return answer(await api.api.check.get({ query }));
+}
+
+export async function getProfile(): Promise<Answer<Profile>> {
+  return answer(await api.api.profile.get());
+}
+
+export async function putPreferences(preferences: Preferences): Promise<Answer<Profile>> {
+  return answer(await api.api.profile.preferences.put(preferences));
+}
+
+export async function putEmail(email: string | null): Promise<Answer<Profile>> {
+  return answer(await api.api.profile.put({ email }));
+}
+
+export async function uploadAvatar(file: File): Promise<Answer<{ avatarExtension: string }>> {
+  return answer(await api.api.profile.upload.put({ avatar: file }));
+}
+
+export async function totpSetup(): Promise<Answer<{ secret: string; uri: string }>> {
+  return answer(await api.api.totp.put({ action: 'setup' }));
+}
+
+export async function totpConfirm(code: string): Promise<Answer<{ enabled: boolean }>> {
+  return answer(await api.api.totp.put({ action: 'confirm', code }));
+}
+
+export async function totpDisable(code: string): Promise<Answer<{ enabled: boolean }>> {
+  return answer(await api.api.totp.put({ action: 'disable', code }));
+}
+
+export async function listSessions(): Promise<Answer<SessionInfo[]>> {
+  return answer(await api.api.sessions.get());
+}
+
+export async function endSession(id: string): Promise<Answer<unknown>> {
+  return answer(await api.api.session({ id }).delete());
+}
+
+/** The avatar URL of a user; the server answers its built-in default when there is none. */
+export function avatarUrl(userId: string, avatarExtension: string | null | undefined, version: string): string {
+  return `/api/avatars/${encodeURIComponent(userId)}.${avatarExtension ?? 'png'}?v=${encodeURIComponent(version)}`;
+}

@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { applyProfile, syncProfile } from './auth-state.ts';
+import { SESSION_MARKER_KEY, clearSession, isSignedIn, setSession } from './session.ts';
+
+const api = vi.hoisted(() => ({ getProfile: vi.fn(), postLogout: vi.fn() }));
+vi.mock('./account-api.ts', async (importOriginal) => ({ ...(await importOriginal<typeof import('./account-api.ts')>()), ...api }));
+const call = vi.hoisted(() => vi.fn());
+vi.mock('../../crypto/client.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../crypto/client.ts')>()),
+  cryptoWorker: { call },
+}));
+
+const PROFILE = { id: 'u1', username: 'alice' } as Parameters<typeof applyProfile>[0] & object;
+
+afterEach(() => {
+  clearSession();
+  vi.clearAllMocks();
+});
+
+describe('auth state', () => {
+  it('asks nothing when no session is expected', async () => {
+    expect(await syncProfile(new QueryClient())).toBe('signed-out');
+    expect(api.getProfile).not.toHaveBeenCalled();
+  });
+
+  it('a 401 for a session this browser believed in forgets the keys and the marker', async () => {
+    setSession({ userId: 'u1', username: 'alice' });
+    api.getProfile.mockResolvedValue({ ok: false, status: 401, message: 'Sign in required' });
+    expect(await syncProfile(new QueryClient())).toBe('lost');
+    expect(call).toHaveBeenCalledWith('forgetKeys');
+    expect(isSignedIn()).toBe(false);
+    expect(localStorage.getItem(SESSION_MARKER_KEY)).toBeNull();
+  });
+
+  it('signed in but without the keys here: logs out on the server too (SPEC 8)', async () => {
+    call.mockImplementation(async (method: string) => (method === 'hasKeys' ? false : undefined));
+    api.postLogout.mockResolvedValue({ ok: true, status: 204, data: null });
+    expect(await applyProfile(PROFILE)).toBe('lost');
+    expect(call).toHaveBeenCalledWith('hasKeys', 'u1');
+    expect(api.postLogout).toHaveBeenCalledOnce();
+    expect(call).toHaveBeenCalledWith('forgetKeys');
+    expect(isSignedIn()).toBe(false);
+  });
+
+  it('signed in with the keys: sets the session', async () => {
+    call.mockImplementation(async (method: string) => (method === 'hasKeys' ? true : undefined));
+    expect(await applyProfile(PROFILE)).toBe('signed-in');
+    expect(isSignedIn()).toBe(true);
+    expect(api.postLogout).not.toHaveBeenCalled();
+  });
+
+  it('leaves everything alone when the server cannot be asked', async () => {
+    setSession({ userId: 'u1', username: 'alice' });
+    api.getProfile.mockResolvedValue({ ok: false, status: 503, message: undefined });
+    expect(await syncProfile(new QueryClient())).toBe('unknown');
+    expect(isSignedIn()).toBe(true);
+    expect(call).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * How the app learns who is signed in, and how it stops being signed in.
+ *
+ * - The server decides: GET /api/profile answers 200 (signed in) or 401 (signed out). The
+ *   session cookie is HttpOnly, so the local marker (session.ts) only says a session may
+ *   exist; a visitor without it is signed out without asking (no 401 noise on public pages).
+ * - With a marker, the first protected route waits for that answer (`ready`), and the profile
+ *   is fetched again on every path change (SPEC 4).
+ * - Signed in but without the unlocked keys in this browser (IndexedDB): log out (SPEC 8).
+ * - A 401 from any call while signed in means the session ended elsewhere: forget the keys,
+ *   clear the state, go to /login.
+ */
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { cryptoWorker } from '../../crypto/client.ts';
+import { getProfile, postLogout, type Profile } from './account-api.ts';
+import { clearSession, isSignedIn, readSessionMarker, setSession, type AuthContext } from './session.ts';
+
+export const PROFILE_QUERY_KEY = ['profile'] as const;
+
+/** The signed-in user's profile, or null when the server says there is no session. */
+export async function fetchProfile(): Promise<Profile | null> {
+  const result = await getProfile();
+  if (result.ok) return result.data;
+  if (result.status === 401) return null;
+  throw new Error(result.message ?? `Could not load your profile (${result.status}).`);
+}
+
+export const profileQuery = queryOptions({
+  queryKey: PROFILE_QUERY_KEY,
+  queryFn: fetchProfile,
+  staleTime: 5_000,
+  retry: false,
+});
+
+export type SyncResult =
+  /** The server confirmed the session and this browser holds the keys. */
+  | 'signed-in'
+  /** No session, and none was expected. */
+  | 'signed-out'
+  /** A session this tab believed in is gone (ended elsewhere, expired, or keys missing). */
+  | 'lost'
+  /** The server could not be asked (offline, 5xx): nothing changed. */
+  | 'unknown';
+
+/** Forgets everything this browser knows about the session: keys, profile, marker. */
+export async function signOutLocally(queryClient?: QueryClient): Promise<void> {
+  clearSession();
+  queryClient?.setQueryData(PROFILE_QUERY_KEY, null);
+  queryClient?.removeQueries({ predicate: (query) => query.queryKey[0] !== PROFILE_QUERY_KEY[0] });
+  try {
+    await cryptoWorker.call('forgetKeys');
+  } catch {
+    // A worker that cannot start holds no keys; IndexedDB is cleared on the next success.
+  }
+}
+
+/** Logout: ends the session on the server (204 even without one), then forgets everything here. */
+export async function logout(queryClient?: QueryClient): Promise<void> {
+  try {
+    await postLogout();
+  } finally {
+    await signOutLocally(queryClient);
+  }
+}
+
+/** Applies a profile answer: sets the session, or logs out when the keys are not here. */
+export async function applyProfile(profile: Profile | null, queryClient?: QueryClient): Promise<SyncResult> {
+  const wasSignedIn = isSignedIn() || readSessionMarker() !== null;
+  if (profile === null) {
+    if (!wasSignedIn) return 'signed-out';
+    await signOutLocally(queryClient);
+    return 'lost';
+  }
+  let keysHere = false;
+  try {
+    keysHere = await cryptoWorker.call('hasKeys', profile.id);
+  } catch {
+    keysHere = false;
+  }
+  if (!keysHere) {
+    await logout(queryClient);
+    return 'lost';
+  }
+  setSession({ userId: profile.id, username: profile.username });
+  return 'signed-in';
+}
+
+let inFlight: Promise<SyncResult> | undefined;
+let last: { at: number; result: SyncResult } | undefined;
+
+/**
+ * Asks the server who is signed in (only when a session may exist) and applies the answer.
+ * Concurrent callers share one request; with `reuseWithinMs`, an answer that recent is reused
+ * (the first load's guard check and the root's path-change check land together).
+ */
+export function syncProfile(queryClient: QueryClient, { reuseWithinMs = 0 } = {}): Promise<SyncResult> {
+  if (!isSignedIn() && readSessionMarker() === null) return Promise.resolve('signed-out');
+  if (!inFlight && last && last.result === 'signed-in' && Date.now() - last.at < reuseWithinMs) {
+    return Promise.resolve(last.result);
+  }
+  inFlight ??= (async () => {
+    let profile: Profile | null;
+    try {
+      profile = await queryClient.fetchQuery({ ...profileQuery, staleTime: 0 });
+    } catch {
+      return 'unknown' as const;
+    }
+    const result = await applyProfile(profile, queryClient);
+    last = { at: Date.now(), result };
+    return result;
+  })().finally(() => {
+    inFlight = undefined;
+  });
+  return inFlight;
+}
+
+/**
+ * The router's auth context: `ready` resolves once the first profile check is done, so a
+ * signed-in user reloading a protected page is not sent to /login while it runs.
+ */
+export function createAuth(queryClient: QueryClient): AuthContext {
+  let first: Promise<unknown> | undefined;
+  return {
+    isSignedIn,
+    ready: () => (first ??= syncProfile(queryClient)).then(() => undefined),
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * Signing in, step by step (SPEC 4 "Login"): lookup → argon2id login hash (worker) →
+ * POST /api/login → (307: TOTP step) → unlock the sealed keys (worker) → signed in.
+ * Every outcome maps to SPEC 5/8's exact texts here, so the page only renders.
+ */
+import { cryptoWorker, describeCryptoError, type KdfParams, type SealedAccountInput } from '../../crypto/client.ts';
+import { lookupLogin, postLogin, postLogout, type LoginSuccess, type Profile } from './account-api.ts';
+
+export const LOGIN_MESSAGES = {
+  required: 'Username and password are required.',
+  usernameLength: 'Username must be 3-20 characters long.',
+  passwordLength: 'Password must be at least 8 characters long.',
+  invalid: 'Invalid username or password.',
+  invalidCode: 'Invalid TOTP code. Please try again.',
+  codeShape: 'Enter the 6-digit code from your authenticator app.',
+  missing: 'Missing login information. Please try again.',
+  noUser: 'User does not exist',
+  serverError: 'Server error',
+  failed: 'Login failed. Please try again.',
+  success: 'Login successful! Redirecting...',
+  totpPrompt: 'Enter the TOTP code from your authenticator app',
+} as const;
+
+export const loginFailed = (reason: string | undefined): string =>
+  reason ? `Login failed. ${reason}` : LOGIN_MESSAGES.failed;
+
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 20;
+export const PASSWORD_MIN = 8;
+
+/** Client checks before anything is sent (SPEC 5 "Login"). */
+export function validateLogin(username: string, password: string): string | undefined {
+  if (username === '' || password === '') return LOGIN_MESSAGES.required;
+  if (username.length < USERNAME_MIN || username.length > USERNAME_MAX) return LOGIN_MESSAGES.usernameLength;
+  if (password.length < PASSWORD_MIN) return LOGIN_MESSAGES.passwordLength;
+  return undefined;
+}
+
+export function validateTotpCode(code: string): string | undefined {
+  return /^\d{6}$/.test(code) ? undefined : LOGIN_MESSAGES.codeShape;
+}
+
+/** Where a message goes: beside the form (validation, SPEC 5) or in a toast (SPEC 8). */
+export type LoginFailure = { message: string; display: 'inline' | 'toast' } | { message: null; display: 'none' };
+
+export type Stage = 'checking' | 'deriving' | 'signing-in' | 'unlocking';
+
+export type LoginOutcome =
+  | { kind: 'signed-in'; profile: Profile; fingerprint: string }
+  | { kind: 'totp'; loginHash: string }
+  | { kind: 'failed'; failure: LoginFailure };
+
+const inline = (message: string): LoginOutcome => ({ kind: 'failed', failure: { message, display: 'inline' } });
+const toasted = (message: string): LoginOutcome => ({ kind: 'failed', failure: { message, display: 'toast' } });
+/** 429: the API layer already showed SPEC 8's toast. */
+const silent: LoginOutcome = { kind: 'failed', failure: { message: null, display: 'none' } };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+function lookupOf(data: unknown): { passwordSalt: string; kdf: KdfParams } | undefined {
+  const first: unknown = Array.isArray(data) ? data[0] : undefined;
+  if (!isRecord(first) || !nonEmpty(first.passwordSalt) || !isRecord(first.kdf)) return undefined;
+  return { passwordSalt: first.passwordSalt, kdf: first.kdf as unknown as KdfParams };
+}
+
+function sealedOf(data: unknown): (SealedAccountInput & { profile: Profile }) | undefined {
+  if (!isRecord(data)) return undefined;
+  const { user, salt, iv, encryptedPrivateKey, publicKey, signingPublicKey, kdf } = data as Partial<LoginSuccess> &
+    Record<string, unknown>;
+  if (!isRecord(user) || !nonEmpty(user.id) || !nonEmpty(user.username)) return undefined;
+  if (![salt, iv, encryptedPrivateKey, publicKey, signingPublicKey].every(nonEmpty) || !isRecord(kdf)) return undefined;
+  return {
+    userId: user.id,
+    salt: salt as string,
+    iv: iv as string,
+    encryptedPrivateKey: encryptedPrivateKey as string,
+    publicKey: publicKey as string,
+    signingPublicKey: signingPublicKey as string,
+    kdf: kdf as unknown as KdfParams,
+    profile: user as unknown as Profile,
+  };
+}
+
+export interface LoginInput {
+  username: string;
+  password: string;
+  /** From the first step, so the TOTP step does not derive it again. */
+  loginHash?: string;
+  totpCode?: string;
+  onStage?: (stage: Stage) => void;
+}
+
+/** Runs the flow; never throws (every failure is a LoginOutcome). */
+export async function signIn(input: LoginInput): Promise<LoginOutcome> {
+  const { username, password, totpCode, onStage } = input;
+  const inTotpStep = totpCode !== undefined;
+  try {
+    let loginHash = input.loginHash;
+    if (loginHash === undefined) {
+      onStage?.('checking');
+      let lookup = await lookupLogin(username);
+      if (!lookup.ok && lookup.status === 401) {
+        // A sign-in left waiting for its TOTP code holds this browser's cookie, and the server
+        // refuses everything else until it ends: end it and look up again.
+        await postLogout().catch(() => undefined);
+        lookup = await lookupLogin(username);
+      }
+      if (!lookup.ok) {
+        if (lookup.status === 404) return toasted(LOGIN_MESSAGES.noUser);
+        if (lookup.status === 429) return silent;
+        if (lookup.status >= 500) return toasted(LOGIN_MESSAGES.serverError);
+        return toasted(loginFailed(lookup.message));
+      }
+      const params = lookupOf(lookup.data);
+      if (!params) return inline(LOGIN_MESSAGES.missing);
+      onStage?.('deriving');
+      try {
+        loginHash = await cryptoWorker.call('login', password, params);
+      } catch (error) {
+        return toasted(loginFailed(describeCryptoError(error)));
+      }
+    }
+
+    onStage?.('signing-in');
+    const answer = await postLogin({ username, password: loginHash, ...(inTotpStep ? { totpCode } : {}) });
+    if (!answer.ok) {
+      if (answer.status === 307 && !inTotpStep) return { kind: 'totp', loginHash };
+      if (answer.status === 401) return inline(inTotpStep ? LOGIN_MESSAGES.invalidCode : LOGIN_MESSAGES.invalid);
+      if (answer.status === 429) return silent;
+      return toasted(loginFailed(answer.message));
+    }
+
+    const sealed = sealedOf(answer.data);
+    if (!sealed) {
+      // Signed in on the server but nothing to unlock with: do not leave that session behind.
+      await postLogout().catch(() => undefined);
+      return inline(LOGIN_MESSAGES.missing);
+    }
+    onStage?.('unlocking');
+    const { profile, ...account } = sealed;
+    try {
+      const { fingerprint } = await cryptoWorker.call('unlock', password, account);
+      return { kind: 'signed-in', profile, fingerprint };
+    } catch (error) {
+      await postLogout().catch(() => undefined);
+      return toasted(loginFailed(describeCryptoError(error)));
+    }
+  } catch (error) {
+    return toasted(loginFailed(error instanceof Error && error.message ? error.message : undefined));
+  }
+}

@@ -1,0 +1,47 @@
+/** SPEC 5's registration rules and their exact texts. */
+import { PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from './login-flow.ts';
+
+export const REGISTER_MESSAGES = {
+  usernameLength: 'Username must be 3-20 characters long.',
+  usernameSpaces: 'Username cannot start or end with a space.',
+  usernameControl: 'Username cannot contain control characters.',
+  usernameTaken: 'Username is already in use!',
+  usernameChecking: 'Checking if username already exists',
+  emailInvalid: 'Invalid email!',
+  emailTaken: 'Email is already in use!',
+  emailChecking: 'Checking if email is already in use',
+  passwordRequired: 'Password is required',
+  passwordLength: 'Password must be at least 8 characters long.',
+  passwordMismatch: 'Passwords do not match',
+  failed: 'Error during registration.',
+  success: 'Registration successful! Redirecting to login...',
+} as const;
+
+/** SPEC 9: availability is checked 700 ms after the last keystroke. */
+export const AVAILABILITY_DEBOUNCE_MS = 700;
+
+export function validateUsername(username: string): string | undefined {
+  if (username.length < USERNAME_MIN || username.length > USERNAME_MAX) return REGISTER_MESSAGES.usernameLength;
+  if (username !== username.trim()) return REGISTER_MESSAGES.usernameSpaces;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(username)) return REGISTER_MESSAGES.usernameControl;
+  return undefined;
+}
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Optional: empty is fine. */
+export function validateEmail(email: string): string | undefined {
+  if (email === '') return undefined;
+  return EMAIL_SHAPE.test(email) && email.length <= 254 ? undefined : REGISTER_MESSAGES.emailInvalid;
+}
+
+export function validatePassword(password: string): string | undefined {
+  if (password === '') return REGISTER_MESSAGES.passwordRequired;
+  if (password.length < PASSWORD_MIN) return REGISTER_MESSAGES.passwordLength;
+  return undefined;
+}
+
+export function validateConfirmation(password: string, confirmation: string): string | undefined {
+  return password === confirmation ? undefined : REGISTER_MESSAGES.passwordMismatch;
+}

@@ -1,0 +1,49 @@
+import { useEffect } from 'react';
+import { useLocation, useRouter } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { toast } from '@sealbox/ui';
+import { setUnauthorizedHandler } from '../../lib/api.ts';
+import { signOutLocally, syncProfile } from './auth-state.ts';
+import { returnPathOf } from './redirect.ts';
+import { isSignedIn } from './session.ts';
+
+/** Paths whose 401 means "wrong credentials" or "already gone", not "your session ended". */
+const CREDENTIAL_PATHS = new Set(['/api/login', '/api/logout', '/api/profile']);
+
+export const SESSION_ENDED = 'Your session has ended. Please sign in again.';
+
+/**
+ * Mounted once in the root layout: checks the profile on every path change and reacts to a
+ * session that ends while the app is open (ended from another device, expired, keys gone).
+ */
+export function useAuthSync(): void {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const pathname = useLocation({ select: (location) => location.pathname });
+
+  useEffect(() => {
+    const goToLogin = () => {
+      const location = router.state.location;
+      if (location.pathname === '/login') return;
+      toast(SESSION_ENDED, 'info');
+      void router.navigate({ to: '/login', search: { redirect: returnPathOf(location) }, replace: true });
+    };
+    setUnauthorizedHandler((answer) => {
+      if (!isSignedIn() || CREDENTIAL_PATHS.has(answer.path)) return;
+      void signOutLocally(queryClient).then(goToLogin);
+    });
+    sessionLostListener = goToLogin;
+    return () => {
+      setUnauthorizedHandler(undefined);
+      sessionLostListener = undefined;
+    };
+  }, [router, queryClient]);
+
+  useEffect(() => {
+    void syncProfile(queryClient, { reuseWithinMs: 1000 }).then((result) => {
+      if (result === 'lost') sessionLostListener?.();
+    });
+  }, [pathname, queryClient]);
+}
+
+let sessionLostListener: (() => void) | undefined;

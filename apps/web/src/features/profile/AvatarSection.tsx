@@ -1,0 +1,116 @@
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useSetAtom } from 'jotai';
+import { Button, toast } from '@sealbox/ui';
+import { uploadAvatar, type Profile } from '../auth/account-api.ts';
+import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
+import { avatarVersionAtom, useAvatarUrl } from '../auth/useProfile.ts';
+
+/** What PUT /api/profile/upload accepts; the server checks the bytes, this only spares a round trip. */
+export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+export const AVATAR_MESSAGES = {
+  type: 'Choose a PNG, JPEG, WebP or GIF image.',
+  size: 'The image is larger than 2 MiB. Choose a smaller one.',
+  badImage: 'That file is not a PNG, JPEG, WebP or GIF image.',
+  failed: 'Could not update your avatar. Please try again.',
+  done: 'Avatar updated.',
+} as const;
+
+export function checkAvatarFile(file: Pick<File, 'type' | 'size'>): string | undefined {
+  if (!(AVATAR_TYPES as readonly string[]).includes(file.type)) return AVATAR_MESSAGES.type;
+  if (file.size > AVATAR_MAX_BYTES) return AVATAR_MESSAGES.size;
+  return undefined;
+}
+
+export function AvatarSection({ profile }: { profile: Profile }) {
+  const queryClient = useQueryClient();
+  const bumpVersion = useSetAtom(avatarVersionAtom);
+  const current = useAvatarUrl(profile);
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File>();
+  const [preview, setPreview] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!file) return;
+    const url = URL.createObjectURL(file);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+
+  const reset = () => {
+    setFile(undefined);
+    setPreview(undefined);
+    if (input.current) input.current.value = '';
+  };
+
+  const onPick = (event: ChangeEvent<HTMLInputElement>) => {
+    const picked = event.target.files?.[0];
+    setError(undefined);
+    if (!picked) return reset();
+    const problem = checkAvatarFile(picked);
+    if (problem) {
+      setError(problem);
+      reset();
+      return;
+    }
+    setFile(picked);
+  };
+
+  const onUpload = async () => {
+    if (!file) return;
+    setBusy(true);
+    try {
+      const answer = await uploadAvatar(file);
+      if (answer.ok) {
+        queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) =>
+          old ? { ...old, avatarExtension: answer.data.avatarExtension } : old,
+        );
+        bumpVersion(Math.random().toString(36).slice(2));
+        toast(AVATAR_MESSAGES.done, 'success');
+        reset();
+      } else if (answer.status === 413) {
+        setError(AVATAR_MESSAGES.size);
+      } else if (answer.status === 400) {
+        setError(AVATAR_MESSAGES.badImage);
+      } else if (answer.status !== 429 && answer.status !== 401) {
+        toast(AVATAR_MESSAGES.failed, 'error');
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="profile-section" aria-labelledby="avatar-title">
+      <h2 id="avatar-title">Avatar</h2>
+      <div className="avatar-editor">
+        <img className="avatar avatar--large" src={preview ?? current} alt={preview ? 'New avatar preview' : 'Your avatar'} width={96} height={96} />
+        <div className="avatar-editor__controls">
+          <label className="file-picker">
+            <input ref={input} type="file" name="avatar" accept={AVATAR_TYPES.join(',')} onChange={onPick} />
+            <span className="sb-button sb-button--secondary">Choose image</span>
+          </label>
+          <p className="muted field__hint">PNG, JPEG, WebP or GIF, up to 2 MiB.</p>
+          {file && (
+            <div className="avatar-editor__actions">
+              <Button onClick={() => void onUpload()} disabled={busy}>
+                {busy ? 'Uploading…' : 'Save avatar'}
+              </Button>
+              <Button variant="ghost" onClick={reset} disabled={busy}>
+                Cancel
+              </Button>
+            </div>
+          )}
+          {error && (
+            <p className="form__error" role="alert">
+              {error}
+            </p>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}

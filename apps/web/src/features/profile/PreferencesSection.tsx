@@ -1,0 +1,131 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast, useTheme, type ThemePreference } from '@sealbox/ui';
+import { putPreferences, SORT_BY_VALUES, type Preferences, type Profile, type SortBy, type SortOrder } from '../auth/account-api.ts';
+import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
+
+/** SPEC 2's names for the sort keys. */
+export const SORT_BY_LABELS: Record<SortBy, string> = {
+  name: 'Name',
+  size: 'Size',
+  created: 'Creation Date',
+  modified: 'Modification Date',
+  owner: 'Owner',
+  uploader: 'Uploader',
+  extension: 'Extension',
+};
+
+const THEME_LABELS: Record<ThemePreference, string> = { light: 'Light', dark: 'Dark', system: 'System' };
+
+function Segmented<T extends string>({
+  name,
+  legend,
+  value,
+  options,
+  onChange,
+  disabled,
+}: {
+  name: string;
+  legend: string;
+  value: T;
+  options: ReadonlyArray<{ value: T; label: string }>;
+  onChange: (value: T) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <fieldset className="segmented" disabled={disabled}>
+      <legend>{legend}</legend>
+      <div className="segmented__options">
+        {options.map((option) => (
+          <label key={option.value} className="segmented__option">
+            <input type="radio" name={name} value={option.value} checked={value === option.value} onChange={() => onChange(option.value)} />
+            <span>{option.label}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+export function PreferencesSection({ profile }: { profile: Profile }) {
+  const queryClient = useQueryClient();
+  const { preference, setPreference } = useTheme();
+  const save = useMutation({
+    mutationFn: async (change: Preferences) => {
+      const answer = await putPreferences(change);
+      if (!answer.ok) throw Object.assign(new Error(answer.message), { status: answer.status });
+      return answer.data;
+    },
+    // Shown at once (each change sends only its own field, so quick changes do not race);
+    // put back if the server refuses.
+    onMutate: (change) => {
+      const before = queryClient.getQueryData<Profile | null>(PROFILE_QUERY_KEY);
+      queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) => (old ? { ...old, ...change } : old));
+      return { before };
+    },
+    onSuccess: (updated, change) => {
+      // Only the field this request changed: a later change may already be on screen.
+      queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) => {
+        if (!old) return updated;
+        const next = { ...old };
+        for (const key of Object.keys(change ?? {}) as Array<keyof NonNullable<Preferences>>) Object.assign(next, { [key]: updated[key] });
+        return next;
+      });
+      toast('Preferences saved.', 'success');
+    },
+    onError: (error, _change, context) => {
+      queryClient.setQueryData(PROFILE_QUERY_KEY, context?.before);
+      const status = (error as { status?: number }).status;
+      if (status !== 429 && status !== 401) toast('Could not save your preferences. Please try again.', 'error');
+    },
+  });
+
+  return (
+    <section className="profile-section" aria-labelledby="preferences-title">
+      <h2 id="preferences-title">Preferences</h2>
+      <div className="preferences">
+        <Segmented
+          name="view"
+          legend="File view"
+          value={profile.gridView ? 'grid' : 'list'}
+          options={[
+            { value: 'list', label: 'List' },
+            { value: 'grid', label: 'Grid' },
+          ]}
+          onChange={(view) => save.mutate({ gridView: view === 'grid' })}
+        />
+        <label className="field">
+          <span>Sort by</span>
+          <select
+            name="sortBy"
+            value={profile.sortBy}
+            onChange={(e) => save.mutate({ sortBy: e.target.value as SortBy })}
+          >
+            {SORT_BY_VALUES.map((value) => (
+              <option key={value} value={value}>
+                {SORT_BY_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <Segmented<SortOrder>
+          name="sortOrder"
+          legend="Order"
+          value={profile.sortOrder}
+          options={[
+            { value: 'asc', label: 'Ascending' },
+            { value: 'desc', label: 'Descending' },
+          ]}
+          onChange={(sortOrder) => save.mutate({ sortOrder })}
+        />
+        <Segmented<ThemePreference>
+          name="theme"
+          legend="Theme"
+          value={preference}
+          options={(Object.keys(THEME_LABELS) as ThemePreference[]).map((value) => ({ value, label: THEME_LABELS[value] }))}
+          onChange={setPreference}
+        />
+      </div>
+      <p className="muted field__hint">The theme is kept in this browser; System follows your device’s setting.</p>
+    </section>
+  );
+}

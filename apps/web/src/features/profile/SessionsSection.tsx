@@ -1,0 +1,68 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Spinner, toast } from '@sealbox/ui';
+import { endSession, listSessions } from '../auth/account-api.ts';
+import { formatDateTime } from './format.ts';
+
+export const SESSIONS_QUERY_KEY = ['sessions'] as const;
+
+export function SessionsSection() {
+  const queryClient = useQueryClient();
+  const sessions = useQuery({
+    queryKey: SESSIONS_QUERY_KEY,
+    queryFn: async () => {
+      const answer = await listSessions();
+      if (!answer.ok) throw new Error(answer.message ?? 'Could not load your sessions.');
+      // This device first, then the most recently seen.
+      return [...answer.data].sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt - a.lastSeenAt);
+    },
+    retry: false,
+  });
+  const end = useMutation({
+    mutationFn: async (id: string) => {
+      const answer = await endSession(id);
+      if (!answer.ok && answer.status !== 404) throw new Error(answer.message);
+    },
+    onSuccess: () => {
+      toast('Session ended.', 'success');
+    },
+    onError: () => toast('Could not end that session. Please try again.', 'error'),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY }),
+  });
+
+  return (
+    <section className="profile-section" aria-labelledby="sessions-title">
+      <h2 id="sessions-title">Sessions</h2>
+      <p className="muted">Browsers signed in to your account. End any you do not recognise.</p>
+      {sessions.isPending ? (
+        <Spinner label="Loading sessions" />
+      ) : sessions.isError ? (
+        <p className="form__error">Could not load your sessions.</p>
+      ) : (
+        <ul className="session-list">
+          {sessions.data.map((session) => (
+            <li key={session.id} className="session-list__item" data-current={session.current || undefined}>
+              <div className="session-list__info">
+                <strong>{session.device || 'Unknown device'}</strong>
+                {session.current && <span className="badge badge--on">This device</span>}
+                <span className="muted session-list__times">
+                  Last seen {formatDateTime(session.lastSeenAt)} · signed in {formatDateTime(session.createdAt)}
+                </span>
+              </div>
+              {!session.current && (
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  aria-label={`End session on ${session.device || 'unknown device'}`}
+                  disabled={end.isPending && end.variables === session.id}
+                  onClick={() => end.mutate(session.id)}
+                >
+                  End
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

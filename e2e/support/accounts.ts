@@ -1,0 +1,111 @@
+/**
+ * Accounts for journeys. `createUser` registers through the API with the real crypto package
+ * (fast set-up for tests that are about something else); the UI helpers drive the real pages.
+ */
+import { createAccount, deriveLoginPassword, type KdfParams } from '@sealbox/crypto';
+import type { Page } from 'playwright-core';
+import { msUntilNextStep, totp } from './totp.ts';
+
+let counter = 0;
+
+/** A username unique within a run (3-20 characters). */
+export function uniqueName(prefix: string): string {
+  counter += 1;
+  return `${prefix}${Date.now().toString(36).slice(-5)}${counter}`.slice(0, 20);
+}
+
+export interface TestUser {
+  id: string;
+  username: string;
+  password: string;
+  /** Base32 TOTP secret when two-factor authentication was turned on. */
+  totpSecret?: string;
+}
+
+async function json(response: Response, what: string): Promise<any> {
+  if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`);
+  return response.status === 204 ? null : response.json();
+}
+
+/** Waits until `secret`'s current time step is later than `afterStep` (a step is accepted once). */
+export async function freshCode(secret: string, afterStep?: number): Promise<{ code: string; step: number }> {
+  let step = Math.floor(Date.now() / 30_000);
+  if (afterStep !== undefined && step <= afterStep) {
+    await Bun.sleep(msUntilNextStep() + 250);
+    step = Math.floor(Date.now() / 30_000);
+  }
+  return { code: await totp(secret), step };
+}
+
+export async function createUser(baseUrl: string, options: { username?: string; password?: string; totp?: boolean } = {}): Promise<TestUser> {
+  const username = options.username ?? uniqueName('user');
+  const password = options.password ?? 'correct horse battery';
+  const { registration } = await createAccount(password);
+  const { id } = await json(
+    await fetch(`${baseUrl}/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, email: null, ...registration }),
+    }),
+    'register',
+  );
+  const user: TestUser = { id, username, password };
+  if (!options.totp) return user;
+
+  const lookup = await json(await fetch(`${baseUrl}/api/users/search/${encodeURIComponent(username)}?limit=1`), 'lookup');
+  const hash = await deriveLoginPassword(password, lookup[0].passwordSalt, lookup[0].kdf as KdfParams);
+  const login = await fetch(`${baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: hash }),
+  });
+  await json(login, 'login');
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const put = (body: unknown) =>
+    fetch(`${baseUrl}/api/totp`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
+  const { secret } = await json(await put({ action: 'setup' }), 'totp setup');
+  await json(await put({ action: 'confirm', code: (await freshCode(secret)).code }), 'totp confirm');
+  await fetch(`${baseUrl}/api/logout`, { method: 'POST', headers: { cookie } });
+  return { ...user, totpSecret: secret };
+}
+
+/** Fills the sign-in form and clicks Sign in (does not wait for the outcome). */
+export async function submitLogin(page: Page, user: Pick<TestUser, 'username' | 'password'>): Promise<void> {
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs in through /login and waits to land on `landing` (default /files). */
+export async function loginViaUi(page: Page, baseUrl: string, user: TestUser, landing = '/files'): Promise<void> {
+  if (new URL(page.url(), baseUrl).pathname !== '/login') await page.goto(`${baseUrl}/login`);
+  await submitLogin(page, user);
+  await page.waitForURL((url) => url.pathname === landing, { timeout: 30_000 });
+}
+
+/** How many account records the crypto worker keeps in IndexedDB (same origin as the page). */
+export function storedKeyCount(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    // Opening a database that does not exist would create it: look first.
+    if (!(await indexedDB.databases()).some((db) => db.name === 'sealbox-keys')) return 0;
+    return new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('sealbox-keys');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('account')) {
+            db.close();
+            resolve(0);
+            return;
+          }
+          const count = db.transaction('account', 'readonly').objectStore('account').count();
+          count.onsuccess = () => {
+            db.close();
+            resolve(count.result);
+          };
+          count.onerror = () => reject(count.error);
+        };
+    });
+  });
+}

@@ -1,0 +1,97 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { cx } from './cx.ts';
+import './overlays.css';
+
+export interface DialogProps {
+  open: boolean;
+  /** Called with false when the user dismisses the dialog (Escape, the close button, the backdrop). */
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children?: ReactNode;
+  /** Buttons at the bottom (right aligned). */
+  footer?: ReactNode;
+  className?: string;
+  /** 'md' (default, 440 px) or 'lg' (640 px). */
+  size?: 'md' | 'lg';
+}
+
+/**
+ * A modal dialog on the platform's `<dialog>` + `showModal()`: the rest of the page becomes
+ * inert (focus cannot leave the dialog), Escape closes it, and focus returns to the opener.
+ * Radix's Dialog would lock scrolling by injecting a <style> element, which the app's strict
+ * CSP (style-src 'self') refuses; the native element needs no injected styles at all.
+ */
+export function Dialog({ open, onOpenChange, title, description, children, footer, className, size = 'md' }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const descriptionId = useId();
+  const opener = useRef<Element | null>(null);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      opener.current = document.activeElement;
+      dialog.showModal();
+      // Focus the first field (or the first button) rather than the close button.
+      const first = dialog.querySelector<HTMLElement>('[data-autofocus], input, select, textarea, .sb-dialog__body button, .sb-dialog__footer button');
+      first?.focus();
+    } else if (!open && dialog.open) {
+      dialog.close();
+    }
+  }, [open]);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    return () => {
+      if (dialog?.open) dialog.close();
+    };
+  }, []);
+
+  const restoreFocus = () => {
+    const target = opener.current;
+    opener.current = null;
+    if (target instanceof HTMLElement && target.isConnected) target.focus();
+  };
+
+  return (
+    <dialog
+      ref={ref}
+      className={cx('sb-dialog', `sb-dialog--${size}`, className)}
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      onCancel={(event) => {
+        event.preventDefault();
+        onOpenChange(false);
+      }}
+      onClose={restoreFocus}
+      onMouseDown={(event) => {
+        // A press on the backdrop (the dialog element itself, outside its panel) dismisses.
+        if (event.target === ref.current) onOpenChange(false);
+      }}
+    >
+      {open && (
+        <div className="sb-dialog__panel">
+          <header className="sb-dialog__header">
+            <h2 id={titleId} className="sb-dialog__title">
+              {title}
+            </h2>
+            <button type="button" className="sb-dialog__close" aria-label="Close" onClick={() => onOpenChange(false)}>
+              <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+                <path d="M6 6l12 12M18 6 6 18" />
+              </svg>
+            </button>
+          </header>
+          {description && (
+            <p id={descriptionId} className="sb-dialog__description">
+              {description}
+            </p>
+          )}
+          <div className="sb-dialog__body">{children}</div>
+          {footer && <footer className="sb-dialog__footer">{footer}</footer>}
+        </div>
+      )}
+    </dialog>
+  );
+}

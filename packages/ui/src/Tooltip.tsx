@@ -1,0 +1,38 @@
+import type { ReactNode } from 'react';
+import { Tooltip as RadixTooltip } from 'radix-ui';
+import './overlays.css';
+
+export interface TooltipProps {
+  /** The text; nothing is wrapped when it is empty. */
+  content: ReactNode;
+  children: ReactNode;
+  side?: 'top' | 'right' | 'bottom' | 'left';
+}
+
+/** One provider for the app (mount once near the root, or around a screen). */
+export function TooltipProvider({ children }: { children: ReactNode }) {
+  return <RadixTooltip.Provider delayDuration={300}>{children}</RadixTooltip.Provider>;
+}
+
+/**
+ * A tooltip on hover and keyboard focus. Disabled buttons get no pointer or focus events, so
+ * the trigger is a focusable wrapper span: the reason for a disabled control stays reachable.
+ */
+export function Tooltip({ content, children, side = 'top' }: TooltipProps) {
+  if (content === undefined || content === null || content === '' || content === false) return <>{children}</>;
+  return (
+    <RadixTooltip.Root>
+      <RadixTooltip.Trigger asChild>
+        <span className="sb-tooltip-trigger" tabIndex={0}>
+          {children}
+        </span>
+      </RadixTooltip.Trigger>
+      <RadixTooltip.Portal>
+        <RadixTooltip.Content className="sb-tooltip" side={side} sideOffset={6} collisionPadding={8}>
+          {content}
+          <RadixTooltip.Arrow className="sb-tooltip__arrow" />
+        </RadixTooltip.Content>
+      </RadixTooltip.Portal>
+    </RadixTooltip.Root>
+  );
+}
