@@ -67,12 +67,20 @@ export interface UserSummary {
   avatarExtension: string | null;
 }
 
+/** A window of an ordered listing, applied by the database. */
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
 export interface FilesReader {
   item(id: string): Promise<ItemRecord | undefined>;
-  /** Children of these folders (any state unless given), ordered by (createdAt, id). */
-  children(parentIds: readonly string[], options?: { state?: ItemState }): Promise<ItemRecord[]>;
+  /** Children of these folders (any state unless given), ordered by (createdAt, id); `page` only for one folder. */
+  children(parentIds: readonly string[], options?: { state?: ItemState; page?: Page }): Promise<ItemRecord[]>;
+  /** Ids of one folder's children of that state, ordered like `children`. */
+  childIds(parentId: string, options?: { state?: ItemState }): Promise<string[]>;
   /** The owner's top-level items of that state, ordered by (createdAt, id). */
-  topLevel(ownerId: string, options?: { state?: ItemState }): Promise<ItemRecord[]>;
+  topLevel(ownerId: string, options?: { state?: ItemState; page?: Page }): Promise<ItemRecord[]>;
   /** Parent first, up to the top-level item. Stops at a missing parent. */
   ancestors(item: ItemRecord): Promise<ItemRecord[]>;
   parts(itemId: string): Promise<PartRecord[]>;

@@ -328,6 +328,15 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         expect(ids((await user.browser.get(`/api/file?id=${a.id}&depth=2`)).body)).toEqual([b.id, f1.id, c.id]);
         expect(ids((await user.browser.get(`/api/file?id=${a.id}&depth=20&limit=2&offset=1`)).body)).toEqual([f1.id, c.id]);
         expect(ids((await user.browser.get(`/api/file?depth=20&limit=2147483648`)).body)).toEqual([a.id, b.id, f1.id, c.id, f2.id]);
+        // One level deep the database pages; root.children still names every child.
+        const paged = await user.browser.get(`/api/file?id=${a.id}&limit=1&offset=1`);
+        expect(ids(paged.body)).toEqual([f1.id]);
+        expect(paged.body.root.children).toEqual([b.id, f1.id]);
+        const firstPage = await user.browser.get(`/api/file?id=${a.id}&limit=1`);
+        expect(ids(firstPage.body)).toEqual([b.id]);
+        expect(firstPage.body.root.children).toEqual([b.id, f1.id]);
+        expect(ids((await user.browser.get(`/api/file?id=${a.id}&offset=2`)).body)).toEqual([]);
+        expect(ids((await user.browser.get(`/api/file?limit=1&offset=1`)).body)).toEqual([]);
         const withAncestors = await user.browser.get(`/api/file?id=${c.id}&includeAncestors=true`);
         expect(withAncestors.body.ancestors.map((i: { id: string }) => i.id)).toEqual([a.id, b.id]);
         expect(ids(withAncestors.body)).toEqual([f2.id]);

@@ -39,20 +39,27 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
   if (!Number.isSafeInteger(offset) || offset < 0) throw invalid('offset must be a whole number');
 
   const reader = deps.store;
+  // One level deep (the browser's usual call), the database applies the window itself.
+  const page = depth === 1 ? { limit, offset } : undefined;
   let root: { item: ItemRecord; role: Role } | null = null;
   let level: Array<{ item: ItemRecord; role: Role }>;
   if (options.id !== undefined) {
     root = await visibleItem(reader, principal, uuid(options.id, 'id'));
     level = root.item.isDirectory
-      ? (await reader.children([root.item.id], { state: 'ready' })).map((item) => ({ item, role: root!.role }))
+      ? (await reader.children([root.item.id], { state: 'ready', page })).map((item) => ({ item, role: root!.role }))
       : [];
   } else {
-    level = (await reader.topLevel(principal.userId, { state: 'ready' })).map((item) => ({ item, role: 'owner' as Role }));
+    level = (await reader.topLevel(principal.userId, { state: 'ready', page })).map((item) => ({ item, role: 'owner' as Role }));
   }
 
-  const rootChildren = root?.item.isDirectory ? level.map((e) => e.item.id) : undefined;
+  const wholeLevel = !page || (offset === 0 && level.length < limit);
+  const rootChildren = root?.item.isDirectory
+    ? wholeLevel
+      ? level.map((e) => e.item.id)
+      : await reader.childIds(root.item.id, { state: 'ready' })
+    : undefined;
   const files: Array<{ item: ItemRecord; role: Role }> = [];
-  let skip = offset;
+  let skip = page ? 0 : offset;
   for (let d = 1; d <= depth && level.length > 0; d++) {
     for (const entry of level) {
       if (files.length >= limit) break;

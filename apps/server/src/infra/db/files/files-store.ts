@@ -56,21 +56,30 @@ function reader(k: Kysely<Database>): FilesReader {
   return {
     item,
     async children(parentIds, options = {}) {
+      if (options.page && parentIds.length !== 1) throw new Error('a page applies to one folder only');
       const out: ItemRecord[] = [];
       for (const chunk of chunks(parentIds)) {
         let query = k.selectFrom('items').selectAll().where('parent_id', 'in', chunk);
         if (options.state) query = query.where('state', '=', options.state);
-        const rows = await query.orderBy('created_at').orderBy('id').execute();
-        out.push(...rows.map(toItem));
+        query = query.orderBy('created_at').orderBy('id');
+        if (options.page) query = query.limit(options.page.limit).offset(options.page.offset);
+        out.push(...(await query.execute()).map(toItem));
       }
       // Chunks are each ordered; the whole list must be too.
       if (parentIds.length > IN_CHUNK) out.sort(byCreated);
       return out;
     },
+    async childIds(parentId, options = {}) {
+      let query = k.selectFrom('items').select('id').where('parent_id', '=', parentId);
+      if (options.state) query = query.where('state', '=', options.state);
+      return (await query.orderBy('created_at').orderBy('id').execute()).map((row) => row.id);
+    },
     async topLevel(ownerId, options = {}) {
       let query = k.selectFrom('items').selectAll().where('owner_id', '=', ownerId).where('parent_id', 'is', null);
       if (options.state) query = query.where('state', '=', options.state);
-      return (await query.orderBy('created_at').orderBy('id').execute()).map(toItem);
+      query = query.orderBy('created_at').orderBy('id');
+      if (options.page) query = query.limit(options.page.limit).offset(options.page.offset);
+      return (await query.execute()).map(toItem);
     },
     async ancestors(start) {
       const out: ItemRecord[] = [];

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as initialSchema from './001-initial-schema.ts';
 import * as accounts from './002-accounts.ts';
 import * as files from './003-files.ts';
+import * as listingIndex from './004-listing-index.ts';
 
 /**
  * Listed by hand, not read from a folder, so a bundled or compiled server still finds every
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '001-initial-schema': initialSchema,
   '002-accounts': accounts,
   '003-files': files,
+  '004-listing-index': listingIndex,
 };
 
 export const migrationProvider: MigrationProvider = {
