@@ -1,23 +1,19 @@
 import { createRoute } from '@tanstack/react-router';
 import { requireSignedIn } from '../features/auth/guard.ts';
-import { FileBrowserShell } from '../features/files/FileBrowserShell.tsx';
-import { validateBrowserSearch } from '../features/files/browser-search.ts';
+import { FileBrowser } from '../features/files/FileBrowser.tsx';
+import { validateBrowserSearch, type BrowserSearch } from '../features/files/browser-search.ts';
 import { rootRoute } from './root.tsx';
 
 function FilesPage() {
   const search = filesRoute.useSearch();
   const navigate = filesRoute.useNavigate();
   return (
-    <FileBrowserShell
+    <FileBrowser
+      mode="files"
       title="My Files"
       search={search}
-      onViewChange={(view) => void navigate({ search: (prev) => ({ ...prev, view }) })}
-    >
-      <p className="empty-state">
-        <strong>No files found</strong>
-        <span>Upload a file to get started</span>
-      </p>
-    </FileBrowserShell>
+      onSearchChange={(patch: Partial<BrowserSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) })}
+    />
   );
 }
 

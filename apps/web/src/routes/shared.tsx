@@ -1,23 +1,20 @@
 import { createRoute } from '@tanstack/react-router';
 import { requireSignedIn } from '../features/auth/guard.ts';
-import { FileBrowserShell } from '../features/files/FileBrowserShell.tsx';
-import { validateBrowserSearch } from '../features/files/browser-search.ts';
+import { FileBrowser } from '../features/files/FileBrowser.tsx';
+import { validateBrowserSearch, type BrowserSearch } from '../features/files/browser-search.ts';
 import { rootRoute } from './root.tsx';
 
+/** Until sharing lands, nothing can have been shared: the browser shows its empty state. */
 function SharedPage() {
   const search = sharedRoute.useSearch();
   const navigate = sharedRoute.useNavigate();
   return (
-    <FileBrowserShell
+    <FileBrowser
+      mode="shared"
       title="Files Shared with Me"
       search={search}
-      onViewChange={(view) => void navigate({ search: (prev) => ({ ...prev, view }) })}
-    >
-      <p className="empty-state">
-        <strong>No files found</strong>
-        <span>No files have been shared with you yet</span>
-      </p>
-    </FileBrowserShell>
+      onSearchChange={(patch: Partial<BrowserSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) })}
+    />
   );
 }
 

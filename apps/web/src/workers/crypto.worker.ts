@@ -18,6 +18,9 @@ import {
 } from '@sealbox/crypto';
 import { exposeRpc, type RpcEndpoint } from '../lib/worker-rpc.ts';
 import { clearAccounts, loadAccount, loadAnyAccount, saveAccount } from './key-store.ts';
+import { forgetItems, itemMethods } from './items.ts';
+import { transferMethods } from './transfers.ts';
+import { clearRecords } from './upload-records.ts';
 
 /** Opaque reference to a key held by this worker. */
 export interface KeyHandle {
@@ -62,6 +65,12 @@ function holdKey(key: Uint8Array): KeyHandle {
 }
 
 export const cryptoMethods = {
+  /** The key tree of the user's items (items.ts). */
+  ...itemMethods,
+
+  /** Uploads and downloads (transfers.ts). */
+  ...transferMethods,
+
   sha256Hex(bytes: Uint8Array): Promise<string> {
     return sha256Hex(bytes);
   },
@@ -127,10 +136,11 @@ export const cryptoMethods = {
     }
   },
 
-  /** Logout: every account key leaves memory and IndexedDB. */
+  /** Logout: every account key, item key and unfinished upload leaves memory and IndexedDB. */
   async forgetKeys(): Promise<void> {
     account = undefined;
-    await clearAccounts();
+    forgetItems();
+    await Promise.all([clearAccounts(), clearRecords()]);
   },
 
   /** The signed-in user's own fingerprint, from the sealed bundle's public keys; null without keys. */

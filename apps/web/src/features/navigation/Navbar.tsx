@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate } from '@tanstack/react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { Link, useLocation } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { Button, cx, toast } from '@sealbox/ui';
-import { logout } from '../auth/auth-state.ts';
+import { Button, cx } from '@sealbox/ui';
+import { useLogout } from '../auth/useLogout.ts';
 import { signedInAtom } from '../auth/session.ts';
 import { useAvatarUrl, useProfile } from '../auth/useProfile.ts';
 import { ThemeSwitcher } from './ThemeSwitcher.tsx';
@@ -12,29 +11,14 @@ import { useScrolledPast } from './useScrolledPast.ts';
 export function Navbar() {
   const signedIn = useAtomValue(signedInAtom);
   const scrolled = useScrolledPast();
-  const navigate = useNavigate();
   const pathname = useLocation({ select: (location) => location.pathname });
   const [menuOpen, setMenuOpen] = useState(false);
-  const [loggingOut, setLoggingOut] = useState(false);
-  const queryClient = useQueryClient();
+  const { logout: onLogout, loggingOut } = useLogout();
   const profile = useProfile();
   const avatar = useAvatarUrl(profile);
 
   // The collapsed menu closes once the user has gone somewhere.
   useEffect(() => setMenuOpen(false), [pathname]);
-
-  const onLogout = async () => {
-    setLoggingOut(true);
-    try {
-      // Ends the session on the server and deletes this browser's keys (IndexedDB) either way.
-      await logout(queryClient);
-      await navigate({ to: '/home' });
-    } catch {
-      toast('Logout failed. Please try again.', 'error');
-    } finally {
-      setLoggingOut(false);
-    }
-  };
 
   return (
     <header className={cx('navbar', scrolled && 'navbar--scrolled', menuOpen && 'navbar--open')}>

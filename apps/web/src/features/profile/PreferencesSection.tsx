@@ -46,38 +46,38 @@ function Segmented<T extends string>({
   );
 }
 
+/** The fields of `source` named by `change`. */
+function pick(source: Profile, change: Preferences): Partial<Profile> {
+  return Object.fromEntries(Object.keys(change ?? {}).map((key) => [key, source[key as keyof Profile]]));
+}
+
 export function PreferencesSection({ profile }: { profile: Profile }) {
   const queryClient = useQueryClient();
   const { preference, setPreference } = useTheme();
   const save = useMutation({
-    mutationFn: async (change: Preferences) => {
+    mutationFn: async ({ change }: { change: Preferences; before: Profile | null | undefined }) => {
       const answer = await putPreferences(change);
       if (!answer.ok) throw Object.assign(new Error(answer.message), { status: answer.status });
       return answer.data;
     },
-    // Shown at once (each change sends only its own field, so quick changes do not race);
-    // put back if the server refuses.
-    onMutate: (change) => {
-      const before = queryClient.getQueryData<Profile | null>(PROFILE_QUERY_KEY);
-      queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) => (old ? { ...old, ...change } : old));
-      return { before };
-    },
-    onSuccess: (updated, change) => {
+    onSuccess: (updated, { change }) => {
       // Only the field this request changed: a later change may already be on screen.
-      queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) => {
-        if (!old) return updated;
-        const next = { ...old };
-        for (const key of Object.keys(change ?? {}) as Array<keyof NonNullable<Preferences>>) Object.assign(next, { [key]: updated[key] });
-        return next;
-      });
+      queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) => (old ? { ...old, ...pick(updated, change) } : updated));
       toast('Preferences saved.', 'success');
     },
-    onError: (error, _change, context) => {
-      queryClient.setQueryData(PROFILE_QUERY_KEY, context?.before);
+    onError: (error, { change, before }) => {
+      queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) => (old && before ? { ...old, ...pick(before, change) } : old));
       const status = (error as { status?: number }).status;
       if (status !== 429 && status !== 401) toast('Could not save your preferences. Please try again.', 'error');
     },
   });
+  // Shown in the same event as the click: a controlled input would otherwise snap back until
+  // the mutation's first tick. Each change sends only its own field, so quick changes do not race.
+  const choose = (change: Preferences) => {
+    const before = queryClient.getQueryData<Profile | null>(PROFILE_QUERY_KEY);
+    queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) => (old ? { ...old, ...change } : old));
+    save.mutate({ change, before });
+  };
 
   return (
     <section className="profile-section" aria-labelledby="preferences-title">
@@ -91,14 +91,14 @@ export function PreferencesSection({ profile }: { profile: Profile }) {
             { value: 'list', label: 'List' },
             { value: 'grid', label: 'Grid' },
           ]}
-          onChange={(view) => save.mutate({ gridView: view === 'grid' })}
+          onChange={(view) => choose({ gridView: view === 'grid' })}
         />
         <label className="field">
           <span>Sort by</span>
           <select
             name="sortBy"
             value={profile.sortBy}
-            onChange={(e) => save.mutate({ sortBy: e.target.value as SortBy })}
+            onChange={(e) => choose({ sortBy: e.target.value as SortBy })}
           >
             {SORT_BY_VALUES.map((value) => (
               <option key={value} value={value}>
@@ -115,7 +115,7 @@ export function PreferencesSection({ profile }: { profile: Profile }) {
             { value: 'asc', label: 'Ascending' },
             { value: 'desc', label: 'Descending' },
           ]}
-          onChange={(sortOrder) => save.mutate({ sortOrder })}
+          onChange={(sortOrder) => choose({ sortOrder })}
         />
         <Segmented<ThemePreference>
           name="theme"

@@ -1,0 +1,137 @@
+import { Link, useNavigate } from '@tanstack/react-router';
+import { atom, useAtom } from 'jotai';
+import { Menu, MenuItem, MenuSeparator, Tooltip, cx } from '@sealbox/ui';
+import { useLogout } from '../auth/useLogout.ts';
+import { useAvatarUrl, useProfile } from '../auth/useProfile.ts';
+import { formatBytes, storagePercent } from './format.ts';
+import { Icon } from './icons.tsx';
+
+/** Collapsed (70 px) or expanded (250 px) on wide screens; kept while moving between pages. */
+export const sidebarCollapsedAtom = atom(false);
+/** Open or closed as an overlay under the mobile breakpoint. */
+export const sidebarOpenAtom = atom(false);
+
+export interface SidebarProps {
+  active: 'files' | 'shared';
+  mobile: boolean;
+  onNewFolder: () => void;
+  /** Why New Folder is disabled here (SPEC 6), or undefined when it is allowed. */
+  newFolderBlocked?: string | undefined;
+}
+
+export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: SidebarProps) {
+  const [collapsedWide, setCollapsed] = useAtom(sidebarCollapsedAtom);
+  const [open, setOpen] = useAtom(sidebarOpenAtom);
+  const collapsed = mobile ? false : collapsedWide;
+  const profile = useProfile();
+  const avatar = useAvatarUrl(profile);
+  const { logout: onLogout } = useLogout();
+  const navigate = useNavigate();
+
+  const percent = profile ? storagePercent(profile.usedSpace, profile.totalSpace) : 0;
+  const close = () => mobile && setOpen(false);
+
+  const label = (text: string) => (collapsed ? <span className="sb-visually-hidden">{text}</span> : <span>{text}</span>);
+  const tip = (text: string) => (collapsed ? text : undefined);
+
+  return (
+    <aside
+      id="files-sidebar"
+      className={cx('sidebar', collapsed && 'sidebar--collapsed', mobile && 'sidebar--overlay', mobile && open && 'sidebar--open')}
+      aria-label="Files"
+      {...(mobile && !open ? { inert: true, 'aria-hidden': true } : {})}
+    >
+      <div className="sidebar__top">
+        {mobile ? (
+          <button type="button" className="sidebar__toggle" onClick={() => setOpen(false)} aria-label="Close sidebar">
+            {Icon.close(18)}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="sidebar__toggle"
+            onClick={() => setCollapsed((c) => !c)}
+            aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+            aria-expanded={!collapsed}
+            aria-controls="files-sidebar"
+          >
+            {collapsed ? Icon.chevronRight(18) : Icon.chevronLeft(18)}
+          </button>
+        )}
+      </div>
+
+      <Tooltip content={newFolderBlocked ?? tip('New Folder')} side="right">
+        <button
+          type="button"
+          className="sidebar__new"
+          onClick={() => {
+            close();
+            onNewFolder();
+          }}
+          disabled={newFolderBlocked !== undefined}
+        >
+          {Icon.folderPlus(20)}
+          {label('New Folder')}
+        </button>
+      </Tooltip>
+
+      <nav className="sidebar__nav" aria-label="Folders">
+        <Tooltip content={tip('My Files')} side="right">
+          <Link to="/files" className={cx('sidebar__link', active === 'files' && 'sidebar__link--active')} aria-current={active === 'files' ? 'page' : undefined} onClick={close}>
+            {Icon.home(20)}
+            {label('My Files')}
+          </Link>
+        </Tooltip>
+        <Tooltip content={tip('Shared with me')} side="right">
+          <Link to="/shared" className={cx('sidebar__link', active === 'shared' && 'sidebar__link--active')} aria-current={active === 'shared' ? 'page' : undefined} onClick={close}>
+            {Icon.users(20)}
+            {label('Shared with me')}
+          </Link>
+        </Tooltip>
+      </nav>
+
+      <div className="sidebar__bottom">
+        {profile && (
+          <div className="storage" title={collapsed ? `${percent}% used` : undefined}>
+            {!collapsed && (
+              <div className="storage__text">
+                <span>Storage</span>
+                <span>{percent}% used</span>
+              </div>
+            )}
+            <div className="storage__bar" role="meter" aria-label="Storage used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={`${percent}% used`}>
+              <progress value={percent} max={100} />
+            </div>
+            {!collapsed && (
+              <div className="storage__sizes">
+                {formatBytes(profile.usedSpace)} of {formatBytes(profile.totalSpace)}
+              </div>
+            )}
+          </div>
+        )}
+        <Menu
+          align="start"
+          side="top"
+          label="Account"
+          trigger={
+            <button type="button" className="sidebar__account" aria-label={`Account menu${profile ? ` for ${profile.username}` : ''}`}>
+              {avatar ? <img src={avatar} alt="" width={32} height={32} className="sidebar__avatar" /> : <span className="sidebar__avatar" />}
+              {!collapsed && <span className="sidebar__username">{profile?.username ?? ''}</span>}
+            </button>
+          }
+        >
+          <MenuItem icon={Icon.user(16)} onSelect={() => void navigate({ to: '/profile' })}>
+            Profile
+          </MenuItem>
+          <MenuItem icon={Icon.settings(16)} onSelect={() => void navigate({ to: '/profile', hash: 'preferences-title' })}>
+            Preferences
+          </MenuItem>
+          <MenuSeparator />
+          <MenuItem icon={Icon.logout(16)} onSelect={() => void onLogout()}>
+            Log out
+          </MenuItem>
+        </Menu>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,106 @@
+/**
+ * The files endpoints of docs/protocol.md ("Files and uploads") as the browser uses them, with
+ * every key operation in the crypto worker (workers/items.ts): the UI sends names in and gets
+ * decrypted views back, never keys.
+ */
+import { api, apiFetch } from '../../lib/api.ts';
+import { cryptoWorker } from '../../crypto/client.ts';
+import type { ItemView } from '../../workers/items.ts';
+
+export type { ItemView } from '../../workers/items.ts';
+
+/** SPEC 9: the initial load asks for 2147483648 items, i.e. the whole folder. */
+export const ALL_ITEMS = 2_147_483_648;
+/** SPEC 9: folder download and search gather descendants up to depth 20. */
+export const TREE_DEPTH = 20;
+
+export class FilesApiError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'FilesApiError';
+    this.status = status;
+  }
+}
+
+export interface UserSummary {
+  id: string;
+  username: string;
+  avatarExtension: string | null;
+}
+
+export interface FolderListing {
+  /** The listed folder (null at the top level). */
+  folder: ItemView | null;
+  /** Its children, in the server's order. */
+  items: ItemView[];
+  /** Folders from the top level down to the listed folder's parent. */
+  ancestors: ItemView[];
+  /** username by user id (owners and uploaders of everything above). */
+  users: Record<string, string>;
+}
+
+/**
+ * GET /api/file. The answer's bytes go to the crypto worker untouched (transferred, not copied):
+ * it parses the JSON and opens every item there, so a folder of 10,000 items costs the UI thread
+ * almost nothing. Goes through `apiFetch`, so the app-wide 401/429 rules apply.
+ */
+async function fetchListing(query: { id?: string; depth: number; includeAncestors?: boolean }): Promise<{ listing: FolderListing; decryptMs: number }> {
+  const params = new URLSearchParams({ depth: String(query.depth), limit: String(ALL_ITEMS), offset: '0' });
+  if (query.id) params.set('id', query.id);
+  if (query.includeAncestors) params.set('includeAncestors', 'true');
+  const response = await apiFetch(`/api/file?${params}`);
+  if (!response.ok) throw new FilesApiError(response.status, 'Error fetching files.');
+  const body = await response.arrayBuffer();
+  const fetched = performance.now();
+  const opened = await cryptoWorker.call('openListing', body);
+  const users: Record<string, string> = {};
+  for (const user of opened.users) users[user.id] = user.username;
+  const listing = { folder: opened.root, items: opened.files, ancestors: opened.ancestors, users };
+  return { listing, decryptMs: performance.now() - fetched };
+}
+
+/** One folder (null: the top level), with the path above it. */
+export async function fetchFolder(parentId: string | null): Promise<FolderListing> {
+  const started = performance.now();
+  const { listing, decryptMs } = await fetchListing(parentId ? { id: parentId, depth: 1, includeAncestors: true } : { depth: 1 });
+  // For bench/listing: how long the server answer and the decryption in the worker took.
+  performance.clearMarks('files:listing');
+  performance.mark('files:listing', {
+    detail: { folder: parentId, items: listing.items.length, fetchMs: performance.now() - started - decryptMs, decryptMs },
+  });
+  return listing;
+}
+
+/** Everything under the top level, 20 levels deep (search over decrypted names). */
+export async function fetchTree(): Promise<FolderListing> {
+  return (await fetchListing({ depth: TREE_DEPTH })).listing;
+}
+
+/** POST /api/upload with folder metadata (multipart, no file). Answers the new folder's id. */
+export async function createFolder(parentId: string | null, name: string): Promise<string> {
+  const metadata = await cryptoWorker.call('newFolder', parentId, name);
+  const body = new FormData();
+  body.set('metadata', JSON.stringify(metadata));
+  const response = await apiFetch('/api/upload', { method: 'POST', body });
+  if (!response.ok) throw new FilesApiError(response.status, 'Error creating folder');
+  const created = (await response.json()) as { id: string };
+  return created.id;
+}
+
+export async function renameItem(id: string, name: string): Promise<void> {
+  const sealed = await cryptoWorker.call('renameItem', id, name);
+  const { error, status } = await api.api.file({ id }).put({ type: 'rename', ...sealed });
+  if (error) throw new FilesApiError(status, 'Error renaming file. Please try again later.');
+}
+
+export async function moveItem(id: string, parentId: string | null): Promise<void> {
+  const wrapped = await cryptoWorker.call('moveItem', id, parentId);
+  const { error, status } = await api.api.file({ id }).put({ type: 'move', parentId, ...wrapped });
+  if (error) throw new FilesApiError(status, 'Error moving file.');
+}
+
+export async function deleteItem(id: string): Promise<void> {
+  const { error, status } = await api.api.file({ id }).delete();
+  if (error) throw new FilesApiError(status, 'Error deleting file');
+}

@@ -1,0 +1,268 @@
+import { useState, type FormEvent } from 'react';
+import { Button, Dialog, Spinner, cx } from '@sealbox/ui';
+import type { ItemView } from './api.ts';
+import { displayName, formatBytes, formatDate, ENCRYPTED_DIRECTORY } from './format.ts';
+import { Icon } from './icons.tsx';
+import { MOVE_PROBLEM_TEXT, canBrowseInto, moveProblem } from './move-rules.ts';
+import { useFolder } from './queries.ts';
+import { sortItems } from './sorting.ts';
+
+interface NameDialogProps {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  label: string;
+  submitLabel: string;
+  initial?: string;
+  busy: boolean;
+  onSubmit: (name: string) => void;
+}
+
+/** Create folder and rename (SPEC 5: the name must be non-blank after trimming). */
+function NameDialog({ open, onClose, title, label, submitLabel, initial = '', busy, onSubmit }: NameDialogProps) {
+  const [name, setName] = useState(initial);
+  const blank = name.trim() === '';
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!blank && !busy) onSubmit(name.trim());
+  };
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title={title}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" form="name-dialog-form" disabled={blank || busy}>
+            {submitLabel}
+          </Button>
+        </>
+      }
+    >
+      <form id="name-dialog-form" className="form" onSubmit={submit}>
+        <label className="field">
+          <span>{label}</span>
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            onFocus={(e) => {
+              // Select the name without its extension, as file managers do.
+              const dot = e.target.value.lastIndexOf('.');
+              e.target.setSelectionRange(0, dot > 0 ? dot : e.target.value.length);
+            }}
+            maxLength={255}
+            autoComplete="off"
+            spellCheck={false}
+            data-autofocus
+          />
+        </label>
+      </form>
+    </Dialog>
+  );
+}
+
+export function CreateFolderDialog(props: { open: boolean; onClose: () => void; busy: boolean; onCreate: (name: string) => void }) {
+  return <NameDialog {...props} title="Create folder" label="Folder name" submitLabel="Create" onSubmit={props.onCreate} />;
+}
+
+export function RenameDialog({ item, ...props }: { item: ItemView; open: boolean; onClose: () => void; busy: boolean; onRename: (name: string) => void }) {
+  return (
+    <NameDialog
+      {...props}
+      title={`Rename ${item.isDirectory ? 'folder' : 'file'}`}
+      label="New name"
+      submitLabel="Rename"
+      initial={item.name ?? ''}
+      onSubmit={props.onRename}
+    />
+  );
+}
+
+export function DeleteDialog({ item, open, onClose, busy, onDelete }: { item: ItemView; open: boolean; onClose: () => void; busy: boolean; onDelete: () => void }) {
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title={`Delete ${item.isDirectory ? 'folder' : 'file'}?`}
+      description={
+        <>
+          <strong className="dialog-name">{displayName(item)}</strong> will be deleted permanently
+          {item.isDirectory ? ', with everything inside it' : ''}. This cannot be undone.
+        </>
+      }
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} data-autofocus>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={onDelete} disabled={busy}>
+            Delete
+          </Button>
+        </>
+      }
+    />
+  );
+}
+
+interface Place {
+  id: string | null;
+  label: string;
+  item: ItemView | null;
+}
+
+/**
+ * A folder browser for choosing where to move `item` (SPEC 5). It opens at the item's current
+ * folder's top (My Files), lists folders only, never enters the item itself, and explains why
+ * the folder shown cannot take the item.
+ */
+export function MoveDialog({
+  item,
+  myUserId,
+  open,
+  onClose,
+  busy,
+  onMove,
+}: {
+  item: ItemView;
+  myUserId: string | undefined;
+  open: boolean;
+  onClose: () => void;
+  busy: boolean;
+  onMove: (parentId: string | null) => void;
+}) {
+  const [path, setPath] = useState<Place[]>([{ id: null, label: 'My Files', item: null }]);
+  const here = path.at(-1)!;
+  const listing = useFolder(here.id, { enabled: open });
+  const folders = sortItems((listing.data?.items ?? []).filter((i) => i.isDirectory), { sortBy: 'name', sortOrder: 'asc' });
+  const target = { folder: here.item, path: path.flatMap((p) => (p.id ? [p.id] : [])) };
+  const problem = moveProblem(item, target, myUserId);
+
+  return (
+    <Dialog
+      open={open}
+      size="lg"
+      onOpenChange={(next) => !next && onClose()}
+      title={`Move ${displayName(item)}`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={() => onMove(here.id)} disabled={problem !== null || busy}>
+            Move here
+          </Button>
+        </>
+      }
+    >
+      <div className="move">
+        <nav className="move__path" aria-label="Move to">
+          {path.map((place, index) => (
+            <span key={place.id ?? 'root'} className="move__crumb">
+              {index > 0 && <span aria-hidden="true">/</span>}
+              {index === path.length - 1 ? (
+                <strong aria-current="location">{place.label}</strong>
+              ) : (
+                <button type="button" className="link-button" onClick={() => setPath(path.slice(0, index + 1))}>
+                  {place.label}
+                </button>
+              )}
+            </span>
+          ))}
+        </nav>
+        <ul className="move__list" aria-label="Folders">
+          {listing.isPending ? (
+            <li className="move__empty">
+              <Spinner size={18} label="Loading folders" />
+            </li>
+          ) : folders.length === 0 ? (
+            <li className="move__empty">No folders here</li>
+          ) : (
+            folders.map((folder) => {
+              const enterable = canBrowseInto(item, folder) && folder.decrypted;
+              const label = folder.name ?? ENCRYPTED_DIRECTORY;
+              return (
+                <li key={folder.id}>
+                  <button
+                    type="button"
+                    className={cx('move__folder', !enterable && 'move__folder--disabled')}
+                    disabled={!enterable}
+                    onClick={() => setPath([...path, { id: folder.id, label, item: folder }])}
+                    title={folder.id === item.id ? MOVE_PROBLEM_TEXT.itself : undefined}
+                  >
+                    {Icon.folder(18)}
+                    <span>{label}</span>
+                    {folder.id === item.id ? <span className="move__note">(this folder)</span> : Icon.chevronRight(16)}
+                  </button>
+                </li>
+              );
+            })
+          )}
+        </ul>
+        <p className={cx('move__status', problem && 'move__status--problem')} role="status">
+          {problem ? MOVE_PROBLEM_TEXT[problem] : `Move to ${here.label}`}
+        </p>
+      </div>
+    </Dialog>
+  );
+}
+
+export function InfoDialog({
+  item,
+  users,
+  myUserId,
+  location,
+  open,
+  onClose,
+}: {
+  item: ItemView;
+  users: Record<string, string>;
+  myUserId: string | undefined;
+  location: string;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const who = (id: string) => `${users[id] ?? 'Unknown'}${id === myUserId ? ' (you)' : ''}`;
+  const rows: Array<[string, string]> = [
+    ['Name', displayName(item)],
+    ['Type', item.isDirectory ? 'Folder' : (item.mimeType ?? 'Unknown')],
+    ...(item.isDirectory ? [] : ([['Extension', item.extension || 'None']] as Array<[string, string]>)),
+    ...(item.isDirectory
+      ? []
+      : ([
+          ['Size', `${formatBytes(item.size)} (${item.size.toLocaleString()} bytes)`],
+          ['Stored size', `${formatBytes(item.cipherSize)} encrypted`],
+        ] as Array<[string, string]>)),
+    ['Location', location],
+    ['Created', formatDate(item.createdAt)],
+    ['Modified', formatDate(item.modifiedAt)],
+    ['Owner', who(item.ownerId)],
+    ['Uploader', who(item.uploaderId)],
+    ['Permission', item.editPermission ? 'Can edit' : 'View only'],
+    ['Encryption', item.decrypted ? 'Decrypted in this browser' : 'Could not be decrypted'],
+    ['Id', item.id],
+  ];
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title={`${item.isDirectory ? 'Folder' : 'File'} info`}
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      }
+    >
+      <dl className="info-list">
+        {rows.map(([term, value]) => (
+          <div key={term} className="info-list__row">
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </Dialog>
+  );
+}

@@ -1,0 +1,66 @@
+/** Display helpers of the file browser (SPEC 9: sizes in binary units). */
+import type { ItemView } from '../../workers/items.ts';
+
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'] as const;
+
+/** 1536 → "1.5 KiB"; whole bytes below 1 KiB; one decimal above (none from 100 up). */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '—';
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  if (unit === 0) return `${value} B`;
+  const digits = value >= 100 ? 0 : 1;
+  // Never round up into "1024.0 KiB": show the next unit instead.
+  const text = value.toFixed(digits);
+  if (Number(text) >= 1024 && unit < UNITS.length - 1) return `1.0 ${UNITS[unit + 1]}`;
+  return `${text} ${UNITS[unit]}`;
+}
+
+/** SPEC 9: storage percent is used/total, truncated. */
+export function storagePercent(used: number, total: number): number {
+  if (!(total > 0) || !(used > 0)) return 0;
+  return Math.min(100, Math.trunc((used / total) * 100));
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatDate(ms: number): string {
+  return dateTime.format(new Date(ms));
+}
+
+export const ENCRYPTED_DIRECTORY = 'Encrypted directory';
+export const ENCRYPTED_FILE = 'Encrypted File';
+
+/** What a row or crumb shows for an item whose name is unknown (SPEC 2). */
+export function displayName(item: Pick<ItemView, 'name' | 'isDirectory'>): string {
+  if (item.name !== null && item.name !== '') return item.name;
+  return item.isDirectory ? ENCRYPTED_DIRECTORY : ENCRYPTED_FILE;
+}
+
+export type ItemKind = 'folder' | 'image' | 'video' | 'audio' | 'pdf' | 'text' | 'document' | 'archive' | 'file';
+
+const BY_EXTENSION: Record<string, ItemKind> = {
+  jpg: 'image', jpeg: 'image', png: 'image', gif: 'image', bmp: 'image', webp: 'image', svg: 'image',
+  mp4: 'video', mov: 'video', webm: 'video', mkv: 'video',
+  mp3: 'audio', wav: 'audio', m4a: 'audio', ogg: 'audio', flac: 'audio',
+  pdf: 'pdf',
+  txt: 'text', md: 'text', csv: 'text', json: 'text', log: 'text',
+  doc: 'document', docx: 'document', odt: 'document', rtf: 'document',
+  zip: 'archive', tar: 'archive', gz: 'archive', '7z': 'archive', rar: 'archive',
+};
+
+/** The icon family of an item, by mime type first, then extension. */
+export function kindOf(item: Pick<ItemView, 'isDirectory' | 'mimeType' | 'extension'>): ItemKind {
+  if (item.isDirectory) return 'folder';
+  const mime = item.mimeType ?? '';
+  if (mime.startsWith('image/')) return 'image';
+  if (mime.startsWith('video/')) return 'video';
+  if (mime.startsWith('audio/')) return 'audio';
+  if (mime === 'application/pdf') return 'pdf';
+  if (mime.startsWith('text/')) return 'text';
+  return BY_EXTENSION[item.extension] ?? 'file';
+}

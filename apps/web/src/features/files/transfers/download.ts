@@ -1,0 +1,102 @@
+/**
+ * Downloads to disk through the download service worker (workers/download.sw.ts, /sw.js).
+ *
+ * Keys travel crypto worker -> MessagePort -> service worker: the page only makes the channel,
+ * gives one end to each, and opens /__download/{token} once the service worker holds the job.
+ * No key bytes, and no decrypted bytes, pass through this thread or React state.
+ */
+import { toast } from '@sealbox/ui';
+import { cryptoWorker } from '../../../crypto/client.ts';
+import type { ItemView } from '../../../workers/items.ts';
+import { MSG_DECRYPT_FAILED, MSG_DOWNLOAD_FAILED, MSG_FOLDER_FAILED } from './plan.ts';
+import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, SW_URL, type DownloadTarget } from './types.ts';
+
+/** How long a first download waits for the service worker to install and activate. */
+const ACTIVATION_TIMEOUT_MS = 15_000;
+
+let registering: Promise<ServiceWorkerRegistration> | undefined;
+let listening = false;
+/** Tokens of downloads this page started (the service worker tells every tab about a failure). */
+const started = new Set<string>();
+
+/** Registers /sw.js with scope '/' (once per page); later calls share the promise. */
+export function registerDownloadWorker(): Promise<ServiceWorkerRegistration> {
+  if (!('serviceWorker' in navigator)) return Promise.reject(new Error('Service workers are not available'));
+  listenForErrors();
+  registering ??= navigator.serviceWorker.register(SW_URL, { scope: '/', updateViaCache: 'none' }).catch((error: unknown) => {
+    registering = undefined;
+    throw error;
+  });
+  return registering;
+}
+
+/** The active download worker, waiting for a first install to activate. */
+async function activeWorker(): Promise<ServiceWorker> {
+  const registration = await registerDownloadWorker();
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error('The download service worker did not activate')), ACTIVATION_TIMEOUT_MS),
+  );
+  const ready = await Promise.race([navigator.serviceWorker.ready, timeout]);
+  const worker = ready.active ?? registration.active;
+  if (!worker) throw new Error('No active download service worker');
+  return worker;
+}
+
+/** Failures the service worker meets while streaming (after the download started) become toasts. */
+function listenForErrors(): void {
+  if (listening || !('serviceWorker' in navigator)) return;
+  listening = true;
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent) => {
+    const data = event.data as { type?: string; code?: string; token?: string } | null;
+    if (data?.type !== SW_ERROR_MESSAGE || !data.token || !started.delete(data.token)) return;
+    toast(data.code === 'DECRYPT_FAILED' || data.code === 'TRUNCATED' ? MSG_DECRYPT_FAILED : MSG_DOWNLOAD_FAILED, 'error');
+  });
+}
+
+/**
+ * Opens the download by navigating to it: the answer is an attachment (or a 204 on failure), so
+ * the page stays. Not `<a download>`: Chromium fetches those without the service worker.
+ */
+function clickDownload(href: string): void {
+  const a = document.createElement('a');
+  a.href = href;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+function targetOf(view: Pick<ItemView, 'id' | 'name' | 'isDirectory'>): DownloadTarget {
+  return { id: view.id, name: view.name ?? '', isDirectory: view.isDirectory };
+}
+
+/**
+ * SPEC 4 and 8: one file downloads as itself; a folder, or several items, as one zip streamed
+ * by the service worker. Errors are shown as SPEC 8 toasts; resolves false then.
+ */
+export async function downloadItems(views: ReadonlyArray<Pick<ItemView, 'id' | 'name' | 'isDirectory'>>): Promise<boolean> {
+  if (views.length === 0) return false;
+  const isFolder = views.length > 1 || views.some((v) => v.isDirectory);
+  let worker: ServiceWorker;
+  try {
+    worker = await activeWorker();
+  } catch {
+    // Without the service worker a file would have to be buffered whole: refuse instead.
+    toast(MSG_DOWNLOAD_FAILED, 'error');
+    return false;
+  }
+  const token = crypto.randomUUID();
+  const channel = new MessageChannel();
+  try {
+    worker.postMessage({ type: SW_MESSAGE, token }, [channel.port2]);
+    await cryptoWorker.call('prepareDownload', views.map(targetOf), channel.port1);
+  } catch (error) {
+    const code = (error as { code?: unknown })?.code;
+    toast(isFolder ? MSG_FOLDER_FAILED : code === 'DECRYPT_FAILED' ? MSG_DECRYPT_FAILED : MSG_DOWNLOAD_FAILED, 'error');
+    return false;
+  }
+  started.add(token);
+  setTimeout(() => started.delete(token), 10 * 60_000);
+  clickDownload(`${DOWNLOAD_PATH}${token}`);
+  return true;
+}

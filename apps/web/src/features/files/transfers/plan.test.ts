@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import {
+  PART_TRIES,
+  SpeedMeter,
+  cipherLengthOfPart,
+  contentDisposition,
+  decideResume,
+  isRetryable,
+  missingParts,
+  planParts,
+  plainRangeOfPart,
+  retryDelayMs,
+  summaryText,
+  uniqueName,
+  uploadErrorMessage,
+  withRetries,
+  type PartGeometry,
+} from './plan.ts';
+
+// The real protocol numbers (docs/protocol.md): CHUNK 256 KiB, tag 16, 32 chunks per part.
+const CHUNK = 262_144;
+const CIPHER_CHUNK = CHUNK + 16;
+const PART_BYTES = 32 * CIPHER_CHUNK;
+const PART_PLAIN = 32 * CHUNK;
+const cipherSize = (p: number) => p + 16 * Math.max(1, Math.ceil(p / CHUNK));
+const geometry = (plainSize: number): PartGeometry => ({ plainSize, cipherSize: cipherSize(plainSize), partBytes: PART_BYTES, partPlainBytes: PART_PLAIN });
+
+describe('part planning', () => {
+  it('sends a ciphertext of at most one part in one POST', () => {
+    expect(planParts(geometry(0), [], CHUNK)).toEqual({ kind: 'single' });
+    expect(planParts(geometry(PART_PLAIN), [], CHUNK)).toEqual({ kind: 'single' });
+  });
+
+  it('cuts a larger file into parts of PART_BYTES whose lengths add up to the ciphertext', () => {
+    const g = geometry(50 * 1024 * 1024);
+    const plan = planParts(g, [], CHUNK);
+    expect(plan).toMatchObject({ kind: 'parts', total: 7, startPart: 0, startChunk: 0, startByte: 0 });
+    if (plan.kind !== 'parts') throw new Error('unreachable');
+    expect(plan.send).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    const lengths = plan.send.map((n) => cipherLengthOfPart(g, n));
+    expect(lengths.slice(0, 6).every((l) => l === PART_BYTES)).toBe(true);
+    expect(lengths.reduce((a, b) => a + b, 0)).toBe(g.cipherSize);
+    // Each part's plaintext encrypts to exactly that part's ciphertext.
+    for (const n of plan.send) {
+      const { start, end } = plainRangeOfPart(g, n);
+      expect(end - start + 16 * Math.ceil((end - start) / CHUNK)).toBe(cipherLengthOfPart(g, n));
+    }
+  });
+
+  it('one byte past a part boundary makes a second part of one chunk', () => {
+    const g = geometry(PART_PLAIN + 1);
+    expect(planParts(g, [], CHUNK)).toMatchObject({ kind: 'parts', total: 2 });
+    expect(cipherLengthOfPart(g, 1)).toBe(17);
+  });
+
+  it('resumes at the first missing part, from that part\'s first chunk, sending only the missing ones', () => {
+    const g = geometry(50 * 1024 * 1024);
+    const plan = planParts(g, [0, 1, 3, 6], CHUNK);
+    expect(plan).toEqual({ kind: 'parts', total: 7, send: [2, 4, 5], startPart: 2, startChunk: 64, startByte: 2 * PART_PLAIN });
+    expect(missingParts(3, [0, 1, 2])).toEqual([]);
+  });
+});
+
+describe('retry policy', () => {
+  it('retries network failures and 5xx, never 4xx', () => {
+    expect(isRetryable({ networkError: true })).toBe(true);
+    expect(isRetryable({ status: 500 })).toBe(true);
+    expect(isRetryable({ status: 503 })).toBe(true);
+    for (const status of [200, 204, 400, 402, 404, 405, 409, 429]) expect(isRetryable({ status })).toBe(false);
+  });
+
+  it('backs off 500 ms then 1.5 s, within ±20 %', () => {
+    expect(retryDelayMs(1, () => 0.5)).toBe(500);
+    expect(retryDelayMs(2, () => 0.5)).toBe(1500);
+    expect(retryDelayMs(1, () => 0)).toBe(400);
+    expect(retryDelayMs(1, () => 1)).toBe(600);
+  });
+
+  it(`tries a failing part ${PART_TRIES} times, then gives the last answer`, async () => {
+    const slept: number[] = [];
+    let calls = 0;
+    const response = await withRetries(
+      async () => {
+        calls++;
+        return new Response(null, { status: 503 });
+      },
+      { sleep: async (ms) => void slept.push(ms), random: () => 0.5 },
+    );
+    expect(calls).toBe(3);
+    expect(response.status).toBe(503);
+    expect(slept).toEqual([500, 1500]);
+  });
+
+  it('recovers from network errors, and does not retry a 402', async () => {
+    let calls = 0;
+    const ok = await withRetries(
+      async () => {
+        if (++calls < 3) throw new TypeError('Failed to fetch');
+        return new Response(null, { status: 204 });
+      },
+      { sleep: async () => {} },
+    );
+    expect([calls, ok.status]).toEqual([3, 204]);
+
+    calls = 0;
+    const quota = await withRetries(async () => (calls++, new Response(null, { status: 402 })), { sleep: async () => {} });
+    expect([calls, quota.status]).toEqual([1, 402]);
+
+    calls = 0;
+    await expect(
+      withRetries(async () => {
+        calls++;
+        throw new TypeError('offline');
+      }, { sleep: async () => {} }),
+    ).rejects.toThrow('offline');
+    expect(calls).toBe(3);
+  });
+});
+
+describe('resume decision', () => {
+  const record = { size: 100, lastModified: 1, partHashes: { 0: 'aa', 1: 'bb' } };
+
+  it('resumes when every recorded part hashes the same', () => {
+    expect(decideResume(record, { size: 100 }, { 0: 'aa', 1: 'bb' })).toEqual({ resume: true });
+    expect(decideResume({ ...record, partHashes: {} }, { size: 100 }, {})).toEqual({ resume: true });
+  });
+
+  it('starts afresh when any recorded part differs, or the size does', () => {
+    expect(decideResume(record, { size: 100 }, { 0: 'aa', 1: 'bc' })).toEqual({ resume: false, reason: 'hash' });
+    expect(decideResume(record, { size: 100 }, { 0: 'aa' })).toEqual({ resume: false, reason: 'hash' });
+    expect(decideResume(record, { size: 101 }, { 0: 'aa', 1: 'bb' })).toEqual({ resume: false, reason: 'size' });
+  });
+});
+
+describe('messages', () => {
+  it('summaries are SPEC 4\'s texts', () => {
+    expect(summaryText(0, 0)).toBeUndefined();
+    expect(summaryText(3, 0)).toBe('All 3 files uploaded successfully!');
+    expect(summaryText(2, 1)).toBe('2 files uploaded successfully, 1 files failed.');
+    expect(summaryText(0, 4)).toBe('All 4 files failed to upload. Check errors below.');
+  });
+
+  it('402 and 405 are SPEC 8\'s upload messages', () => {
+    expect(uploadErrorMessage(402)).toBe('Not enough storage space');
+    expect(uploadErrorMessage(405)).toBe('File is too large');
+  });
+
+  it('download names: unique, and a UTF-8 Content-Disposition attachment', () => {
+    const taken = new Set<string>();
+    expect(['a.txt', 'A.txt', 'a.txt', 'b'].map((n) => uniqueName(n, taken))).toEqual(['a.txt', 'A (2).txt', 'a (3).txt', 'b']);
+    expect(contentDisposition('résumé "1".pdf')).toBe(`attachment; filename="r_sum_ _1_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%221%22.pdf`);
+    expect(contentDisposition('../x/y')).toContain('filename=".._x_y"');
+  });
+
+  it('speed is bytes per second over the window', () => {
+    const meter = new SpeedMeter(3000);
+    expect(meter.sample(0, 0)).toBe(0);
+    expect(meter.sample(1000, 500)).toBe(2000);
+    expect(meter.sample(4000, 2000)).toBe(2000);
+  });
+});

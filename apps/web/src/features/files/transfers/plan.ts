@@ -1,0 +1,240 @@
+/**
+ * The arithmetic and policies of transfers, free of crypto and I/O so they are tested alone
+ * (docs/protocol.md "Part protocol"). Sizes come in as arguments: the worker passes the real
+ * PART_BYTES / CHUNK of @sealbox/crypto, the UI thread never imports that package.
+ */
+
+/** Part n of a blob covers ciphertext [n * partBytes, ...) and plaintext [n * partPlainBytes, ...). */
+export interface PartGeometry {
+  /** Plaintext size of the file. */
+  plainSize: number;
+  /** Ciphertext size (what the server stores). */
+  cipherSize: number;
+  /** Ciphertext bytes per part (PART_BYTES). */
+  partBytes: number;
+  /** Plaintext bytes per part (PART_CHUNKS * CHUNK). */
+  partPlainBytes: number;
+}
+
+export function partTotal(g: PartGeometry): number {
+  return Math.max(1, Math.ceil(g.cipherSize / g.partBytes));
+}
+
+/** Plaintext byte range [start, end) whose encryption is part n. */
+export function plainRangeOfPart(g: PartGeometry, n: number): { start: number; end: number } {
+  const start = n * g.partPlainBytes;
+  return { start, end: Math.min(g.plainSize, start + g.partPlainBytes) };
+}
+
+/** Ciphertext length of part n (what PUT .../part/n must carry). */
+export function cipherLengthOfPart(g: PartGeometry, n: number): number {
+  const start = n * g.partBytes;
+  return Math.min(g.cipherSize, start + g.partBytes) - start;
+}
+
+/** Parts still to send, ascending: every part of [0, total) the server has not received. */
+export function missingParts(total: number, received: Iterable<number>): number[] {
+  const have = new Set(received);
+  const missing: number[] = [];
+  for (let n = 0; n < total; n++) if (!have.has(n)) missing.push(n);
+  return missing;
+}
+
+/**
+ * How a transfer is sent: one POST with the whole ciphertext when it fits in one part,
+ * otherwise the part protocol, re-encrypting from the first missing part's first chunk.
+ */
+export type SendPlan =
+  | { kind: 'single' }
+  | { kind: 'parts'; total: number; send: number[]; startPart: number; startChunk: number; startByte: number };
+
+export function planParts(g: PartGeometry, received: Iterable<number> = [], chunkBytes: number): SendPlan {
+  if (g.cipherSize <= g.partBytes) return { kind: 'single' };
+  const total = partTotal(g);
+  const send = missingParts(total, received);
+  const startPart = send[0] ?? total;
+  const startByte = Math.min(g.plainSize, startPart * g.partPlainBytes);
+  return { kind: 'parts', total, send, startPart, startChunk: startByte / chunkBytes, startByte };
+}
+
+/* ---------------------------------------------------------------- retries */
+
+/** Every part is tried at most this many times. */
+export const PART_TRIES = 3;
+/** Parts in flight at once. */
+export const PARTS_IN_FLIGHT = 3;
+
+/** What one attempt ended with: an HTTP status, or a network failure (fetch threw). */
+export type AttemptOutcome = { status: number } | { networkError: true };
+
+/** Network failures and 5xx (the server's 503 for a stalled part included) are worth another try; 4xx never. */
+export function isRetryable(outcome: AttemptOutcome): boolean {
+  if ('networkError' in outcome) return true;
+  return outcome.status >= 500 && outcome.status <= 599;
+}
+
+/** Delay before try `attempt + 1` after `attempt` failed tries (1-based): 500 ms, 1.5 s, ... with ±20 % jitter. */
+export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
+  const base = 500 * 3 ** Math.max(0, attempt - 1);
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+export class HttpStatusError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'HttpStatusError';
+    this.status = status;
+  }
+}
+
+/**
+ * Runs `attempt` up to `tries` times. It resolves with a Response (any status) or throws on a
+ * network failure; retryable outcomes wait `retryDelayMs` and go again. Returns the last Response
+ * (the caller maps a non-ok one to its message); rethrows the last network error.
+ */
+export async function withRetries(
+  attempt: () => Promise<Response>,
+  options: { tries?: number; sleep?: (ms: number) => Promise<void>; random?: () => number; signal?: AbortSignal } = {},
+): Promise<Response> {
+  const tries = options.tries ?? PART_TRIES;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  for (let n = 1; ; n++) {
+    let outcome: AttemptOutcome;
+    let response: Response | undefined;
+    let failure: unknown;
+    try {
+      response = await attempt();
+      outcome = { status: response.status };
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      failure = error;
+      outcome = { networkError: true };
+    }
+    if (!isRetryable(outcome) || n >= tries) {
+      if (response) return response;
+      throw failure;
+    }
+    // The body of a failed answer is not needed; release the connection.
+    await response?.body?.cancel().catch(() => {});
+    await sleep(retryDelayMs(n, options.random));
+  }
+}
+
+/* ---------------------------------------------------------------- resume */
+
+export interface ResumeRecordShape {
+  /** Plaintext size and last modification time the upload started with. */
+  size: number;
+  lastModified: number;
+  /** SHA-256 (hex) of each part's plaintext, recorded when that part started. */
+  partHashes: Record<number, string>;
+}
+
+export type ResumeDecision =
+  | { resume: true }
+  | { resume: false; reason: 'size' | 'hash' };
+
+/**
+ * A resumed upload continues the same (K, fileNonce) stream, which is safe only over the same
+ * plaintext: every part that ever started must hash the same in the re-picked file.
+ * `pickedHashes` are the picked file's hashes for exactly the parts in `record.partHashes`.
+ */
+export function decideResume(record: ResumeRecordShape, picked: { size: number }, pickedHashes: Record<number, string>): ResumeDecision {
+  if (picked.size !== record.size) return { resume: false, reason: 'size' };
+  for (const [n, hash] of Object.entries(record.partHashes)) {
+    if (pickedHashes[Number(n)] !== hash) return { resume: false, reason: 'hash' };
+  }
+  return { resume: true };
+}
+
+/* ---------------------------------------------------------------- messages */
+
+export const MSG_NO_SPACE = 'Not enough storage space';
+export const MSG_TOO_LARGE = 'File is too large';
+export const MSG_NO_FILE = 'No file selected.';
+export const MSG_PROFILE_LOADING = 'Please wait for your profile to load before uploading files.';
+export const MSG_DOWNLOAD_FAILED = 'Error downloading file/folder. Please try again.';
+export const MSG_DECRYPT_FAILED = 'Unable to decrypt file for download. Please try again.';
+export const MSG_FOLDER_FAILED = 'Unable to download folder';
+export const MAX_FILE_SIZE_LABEL = 'Max File Size: 1GB';
+
+/** SPEC 8's message for an upload answer that failed with `status`. */
+export function uploadErrorMessage(status: number): string {
+  if (status === 402) return MSG_NO_SPACE;
+  if (status === 405 || status === 413) return MSG_TOO_LARGE;
+  if (status === 404) return 'The upload expired or the folder is gone.';
+  if (status === 403) return 'You do not have permission to upload files here';
+  if (status === 429) return 'You are sending too many requests. Please slow down.';
+  return `Upload failed (${status}). Please try again.`;
+}
+
+/** SPEC 4's summary of a finished batch; undefined while nothing has finished. */
+export function summaryText(succeeded: number, failed: number): string | undefined {
+  const total = succeeded + failed;
+  if (total === 0) return undefined;
+  if (failed === 0) return `All ${total} files uploaded successfully!`;
+  if (succeeded === 0) return `All ${total} files failed to upload. Check errors below.`;
+  return `${succeeded} files uploaded successfully, ${failed} files failed.`;
+}
+
+/* ---------------------------------------------------------------- display */
+
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 1024) return `${Math.max(0, Math.round(bytes || 0))} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
+}
+
+export function formatSpeed(bytesPerSecond: number): string {
+  return `${formatBytes(bytesPerSecond)}/s`;
+}
+
+/** Bytes per second over a sliding window of recent samples. */
+export class SpeedMeter {
+  private samples: Array<{ at: number; bytes: number }> = [];
+  constructor(private readonly windowMs = 3000) {}
+
+  /** Records the running total `bytes` at time `at` (ms) and returns the current speed. */
+  sample(bytes: number, at: number): number {
+    this.samples.push({ at, bytes });
+    while (this.samples.length > 2 && at - this.samples[0]!.at > this.windowMs) this.samples.shift();
+    const first = this.samples[0]!;
+    const elapsed = at - first.at;
+    return elapsed > 0 ? ((bytes - first.bytes) * 1000) / elapsed : 0;
+  }
+}
+
+/* ---------------------------------------------------------------- download names */
+
+/** A name safe as one path segment of a zip entry or a saved file. */
+export function safeSegment(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+  const cleaned = name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').trim();
+  if (cleaned === '' || cleaned === '.' || cleaned === '..') return '_';
+  return cleaned.slice(0, 255);
+}
+
+/** Makes `name` unique within `taken` (case-insensitively): "a.txt", "a (2).txt", ... */
+export function uniqueName(name: string, taken: Set<string>): string {
+  let candidate = name;
+  const dot = name.lastIndexOf('.');
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  const ext = dot > 0 ? name.slice(dot) : '';
+  for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${ext}`;
+  taken.add(candidate.toLowerCase());
+  return candidate;
+}
+
+/** Content-Disposition for a download: an ASCII fallback plus the UTF-8 name (RFC 6266 / 5987). */
+export function contentDisposition(name: string): string {
+  const fallback = safeSegment(name).replace(/[^\x20-\x7e]/g, '_').replace(/["%;]/g, '_');
+  const encoded = encodeURIComponent(safeSegment(name)).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}

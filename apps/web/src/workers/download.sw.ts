@@ -1,0 +1,268 @@
+/**
+ * The download service worker (served as /sw.js, scope '/'): streams a file, or a zip of many,
+ * from ciphertext on the server to the user's disk, decrypting on the way, so no tab ever holds
+ * a whole file (DESIGN.md 5).
+ *
+ * How a download reaches it: the page makes a MessageChannel and a random token, posts
+ * { type: 'sealbox-download', token } with one port to this worker and hands the other port to
+ * the crypto worker, which posts the job (ids, names, item keys, file nonces, sizes) here. Only
+ * then does the page open /__download/{token}; this worker answers it once and forgets the job.
+ * Answers are attachments of type application/octet-stream (DESIGN.md 7): nothing decrypted is
+ * ever rendered as a page. Every other request passes through untouched.
+ */
+import { createDecryptStream } from '@sealbox/crypto';
+import { Zip, ZipPassThrough } from 'fflate';
+import { contentDisposition } from '../features/files/transfers/plan.ts';
+import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, type DownloadEntry, type DownloadJob } from '../features/files/transfers/types.ts';
+
+/* The parts of ServiceWorkerGlobalScope used here (the app's TypeScript lib is DOM, not WebWorker). */
+interface ExtendableEvent extends Event {
+  waitUntil(promise: Promise<unknown>): void;
+}
+interface FetchEvent extends ExtendableEvent {
+  request: Request;
+  respondWith(response: Response | Promise<Response>): void;
+}
+interface ExtendableMessageEvent extends ExtendableEvent {
+  data: unknown;
+  ports: readonly MessagePort[];
+}
+interface SwClient {
+  postMessage(message: unknown): void;
+}
+interface SwScope {
+  location: Location;
+  skipWaiting(): Promise<void>;
+  clients: { claim(): Promise<void>; matchAll(options?: { type?: string; includeUncontrolled?: boolean }): Promise<SwClient[]> };
+  addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
+  addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
+  addEventListener(type: 'message', listener: (event: ExtendableMessageEvent) => void): void;
+}
+const sw = self as unknown as SwScope;
+
+/** A job not claimed within this time is dropped (and its keys wiped). */
+const JOB_TTL_MS = 60_000;
+const TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+const jobs = new Map<string, { job: DownloadJob; timer: ReturnType<typeof setTimeout> }>();
+
+function wipe(job: DownloadJob): void {
+  for (const entry of job.entries) if (entry.kind === 'file') entry.key.fill(0);
+}
+
+sw.addEventListener('install', () => {
+  void sw.skipWaiting();
+});
+
+sw.addEventListener('activate', (event) => {
+  // Take the open tabs at once: a first download must not wait for a reload.
+  event.waitUntil(sw.clients.claim());
+});
+
+sw.addEventListener('message', (event) => {
+  const data = event.data as { type?: unknown; token?: unknown } | null;
+  if (data?.type !== SW_MESSAGE || typeof data.token !== 'string' || !TOKEN.test(data.token)) return;
+  const port = event.ports[0];
+  if (!port) return;
+  const token = data.token;
+  // Stay alive until the crypto worker's job arrives (or the wait runs out).
+  event.waitUntil(
+    new Promise<void>((resolve) => {
+      const giveUp = setTimeout(() => {
+        port.close();
+        resolve();
+      }, 15_000);
+      port.onmessage = (message: MessageEvent) => {
+        const body = message.data as { type?: string; job?: DownloadJob };
+        if (body?.type !== 'job' || !body.job) return;
+        clearTimeout(giveUp);
+        const timer = setTimeout(() => {
+          const stale = jobs.get(token);
+          jobs.delete(token);
+          if (stale) wipe(stale.job);
+        }, JOB_TTL_MS);
+        jobs.set(token, { job: body.job, timer });
+        port.postMessage({ type: 'ready' });
+        port.close();
+        resolve();
+      };
+    }),
+  );
+});
+
+sw.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (url.origin !== sw.location.origin || !url.pathname.startsWith(DOWNLOAD_PATH)) return;
+  const token = url.pathname.slice(DOWNLOAD_PATH.length);
+  const found = jobs.get(token);
+  if (!found) {
+    void tellPages(token, 'EXPIRED');
+    event.respondWith(nothing());
+    return;
+  }
+  jobs.delete(token);
+  clearTimeout(found.timer);
+  event.respondWith(serve(token, found.job));
+});
+
+/**
+ * The page opens a download by navigating to it (Chromium does not route `<a download>` through a
+ * service worker). A 204 answer to a navigation changes nothing, so a failure never replaces the
+ * app with an error page; the page learns of it by message and shows SPEC 8's toast.
+ */
+function nothing(): Response {
+  return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
+}
+
+function attachmentHeaders(name: string, length?: number): Headers {
+  const headers = new Headers({
+    'content-type': 'application/octet-stream',
+    'content-disposition': contentDisposition(name),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    // Never rendered; if it were, it could run nothing.
+    'content-security-policy': "default-src 'none'; sandbox",
+  });
+  if (length !== undefined) headers.set('content-length', String(length));
+  return headers;
+}
+
+async function tellPages(token: string, code: string): Promise<void> {
+  const pages = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  for (const page of pages) page.postMessage({ type: SW_ERROR_MESSAGE, token, code });
+}
+
+/** Ciphertext of one file from the server, as a stream (session cookie rides along). */
+async function fetchCipher(id: string): Promise<ReadableStream<Uint8Array>> {
+  const response = await fetch(`/api/file/data/${encodeURIComponent(id)}`, { credentials: 'same-origin', cache: 'no-store' });
+  if (!response.ok || !response.body) {
+    await response.body?.cancel().catch(() => {});
+    throw Object.assign(new Error(`data ${response.status}`), { code: 'FETCH_FAILED' });
+  }
+  return response.body;
+}
+
+function decrypted(entry: Extract<DownloadEntry, { kind: 'file' }>, cipher: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const stream = cipher.pipeThrough(createDecryptStream(entry.key, entry.fileNonce));
+  entry.key.fill(0); // the stream imported its own CryptoKey at start; wait for that below
+  return stream;
+}
+
+/** Reports a failure to the page (SPEC 8 toast) when the stream errors part-way. */
+function watched(token: string, stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (error) {
+          const code = (error as { code?: unknown })?.code;
+          void tellPages(token, typeof code === 'string' ? code : 'FAILED');
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    // Decrypt ahead of the disk writer by a few MiB, so neither side idles waiting for the other.
+    new CountQueuingStrategy({ highWaterMark: 16 }),
+  );
+}
+
+async function serve(token: string, job: DownloadJob): Promise<Response> {
+  try {
+    if (job.kind === 'file') {
+      const entry = job.entries[0];
+      if (!entry || entry.kind !== 'file') throw Object.assign(new Error('empty job'), { code: 'BAD_JOB' });
+      const key = new Uint8Array(entry.key);
+      const plain = fetchCipher(entry.id).then((cipher) => cipher.pipeThrough(createDecryptStream(key, entry.fileNonce)));
+      const body = await plain;
+      wipeLater(key);
+      wipe(job);
+      return new Response(watched(token, body), { status: 200, headers: attachmentHeaders(job.name, entry.size) });
+    }
+    return new Response(watched(token, zipStream(job)), { status: 200, headers: attachmentHeaders(job.name) });
+  } catch (error) {
+    wipe(job);
+    const code = (error as { code?: unknown })?.code;
+    void tellPages(token, typeof code === 'string' ? code : 'FAILED');
+    return nothing();
+  }
+}
+
+/** createDecryptStream imports the key in its start(); the raw copy is wiped once that has run. */
+function wipeLater(key: Uint8Array): void {
+  setTimeout(() => key.fill(0), 5_000);
+}
+
+/**
+ * A zip (stored, not compressed: the bytes are mostly media and already-compressed formats)
+ * produced on demand: the next file is fetched and decrypted only as the download reads on.
+ */
+function zipStream(job: DownloadJob): ReadableStream<Uint8Array> {
+  const queue: Uint8Array[] = [];
+  let zipError: Error | undefined;
+  let finished = false;
+  const zip = new Zip((error, data, final) => {
+    if (error) zipError = error;
+    else queue.push(data);
+    if (final) finished = true;
+  });
+
+  async function* produce(): AsyncGenerator<Uint8Array> {
+    const drain = function* () {
+      if (zipError) throw zipError;
+      while (queue.length > 0) yield queue.shift()!;
+    };
+    for (const entry of job.entries) {
+      if (entry.kind === 'dir') {
+        const dir = new ZipPassThrough(`${entry.path}/`);
+        zip.add(dir);
+        dir.push(new Uint8Array(0), true);
+        yield* drain();
+        continue;
+      }
+      const file = new ZipPassThrough(entry.path);
+      zip.add(file);
+      const reader = decrypted(entry, await fetchCipher(entry.id)).getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        file.push(value);
+        yield* drain();
+      }
+      file.push(new Uint8Array(0), true);
+      yield* drain();
+    }
+    zip.end();
+    yield* drain();
+    if (!finished) throw new Error('zip did not finish');
+  }
+
+  const generator = produce();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await generator.next();
+          if (done) {
+            wipe(job);
+            controller.close();
+          } else controller.enqueue(value);
+        } catch (error) {
+          wipe(job);
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        wipe(job);
+        await generator.return(undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * Unfinished uploads, kept in IndexedDB (database 'sealbox-transfers', store 'uploads') so an
+ * upload can resume after a reload (docs/protocol.md "Part protocol"). A record holds the item
+ * key K in raw form: acceptable only while the upload is unfinished, so it is deleted on
+ * completion, on abort, and when it is older than the server's 24-hour upload expiry.
+ * Only the crypto worker opens this database.
+ */
+
+export const TRANSFER_DB_NAME = 'sealbox-transfers';
+export const UPLOAD_STORE = 'uploads';
+/** The server expires an upload untouched for 24 hours; a record older than that is useless. */
+export const RECORD_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface UploadRecord {
+  uploadId: string;
+  /** Item id. */
+  id: string;
+  parentId: string | null;
+  /** Raw item key (32 bytes). Deleted with the record. */
+  key: Uint8Array;
+  fileNonce: Uint8Array;
+  name: string;
+  type: string;
+  /** Plaintext size and File.lastModified of the picked file. */
+  size: number;
+  lastModified: number;
+  cipherSize: number;
+  /** SHA-256 hex of each part's plaintext, written before that part is sent. */
+  partHashes: Record<number, string>;
+  /** Whose upload this is (the server only shows an upload to its uploader). */
+  userId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+let opening: Promise<IDBDatabase> | undefined;
+
+function request<T>(req: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+  });
+}
+
+function openDb(): Promise<IDBDatabase> {
+  opening ??= new Promise<IDBDatabase>((resolve, reject) => {
+    const req = indexedDB.open(TRANSFER_DB_NAME, 1);
+    req.onupgradeneeded = () => {
+      if (!req.result.objectStoreNames.contains(UPLOAD_STORE)) req.result.createObjectStore(UPLOAD_STORE, { keyPath: 'uploadId' });
+    };
+    req.onsuccess = () => {
+      const db = req.result;
+      db.onversionchange = () => {
+        db.close();
+        opening = undefined;
+      };
+      resolve(db);
+    };
+    req.onerror = () => {
+      opening = undefined;
+      reject(req.error ?? new Error('IndexedDB could not be opened'));
+    };
+  });
+  return opening;
+}
+
+async function withStore<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  const db = await openDb();
+  const tx = db.transaction(UPLOAD_STORE, mode);
+  const result = request(run(tx.objectStore(UPLOAD_STORE)));
+  await new Promise<void>((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
+    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+  });
+  return result;
+}
+
+export async function putRecord(record: UploadRecord): Promise<void> {
+  await withStore('readwrite', (store) => store.put({ ...record, updatedAt: Date.now() }));
+}
+
+export async function getRecord(uploadId: string): Promise<UploadRecord | undefined> {
+  return (await withStore('readonly', (store) => store.get(uploadId) as IDBRequest<UploadRecord | undefined>)) ?? undefined;
+}
+
+/** Records of `userId` (all when null), newest first; expired ones are deleted on the way. */
+export async function listRecords(userId: string | null): Promise<UploadRecord[]> {
+  const all = await withStore('readonly', (store) => store.getAll() as IDBRequest<UploadRecord[]>);
+  const now = Date.now();
+  const live: UploadRecord[] = [];
+  for (const record of all) {
+    if (now - record.updatedAt > RECORD_TTL_MS) await deleteRecord(record.uploadId);
+    else if (userId === null || record.userId === null || record.userId === userId) live.push(record);
+  }
+  return live.sort((a, b) => b.createdAt - a.createdAt);
+}
+
+export async function deleteRecord(uploadId: string): Promise<void> {
+  await withStore('readwrite', (store) => store.delete(uploadId));
+}
+
+/** Logout: unfinished uploads hold raw item keys, so they go with the account keys. */
+export async function clearRecords(): Promise<void> {
+  await withStore('readwrite', (store) => store.clear());
+}
+
+/** Records one part's plaintext hash (read-modify-write in one transaction). */
+export async function recordPartHash(uploadId: string, part: number, hash: string): Promise<void> {
+  const db = await openDb();
+  const tx = db.transaction(UPLOAD_STORE, 'readwrite');
+  const store = tx.objectStore(UPLOAD_STORE);
+  const get = store.get(uploadId) as IDBRequest<UploadRecord | undefined>;
+  get.onsuccess = () => {
+    const record = get.result;
+    if (!record) return;
+    record.partHashes = { ...record.partHashes, [part]: hash };
+    record.updatedAt = Date.now();
+    store.put(record);
+  };
+  await new Promise<void>((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
+    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+  });
+}

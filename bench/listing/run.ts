@@ -1,0 +1,122 @@
+/**
+ * bench/listing: a folder of 10,000 items.
+ * 1. Server: GET /api/file?id=<folder>&limit=2147483648 (the whole folder, as the browser asks),
+ *    p50/p95 over N calls, plus a page of 100 (the API's default limit). Target p95 ≤ 30 ms (SQLite).
+ * 2. Chromium: click on the folder → 10,000 keys unwrapped and names decrypted in the crypto
+ *    worker → first page (20 rows) rendered. Cold each run (page reloaded: no worker caches, no
+ *    query cache). Target ≤ 1 s. The breakdown comes from the app's `files:listing` mark.
+ * Items are folders (the cheapest item), created through the real API with the real crypto.
+ * Run: bun bench/listing/run.ts [--items=10000] [--runs=5] [--calls=50] [--no-build]
+ */
+import { buildWeb } from '../../scripts/build-web.ts'
+import { createUser, loginViaUi } from '../../e2e/support/accounts.ts'
+import { launchBrowser } from '../../e2e/support/browser.ts'
+import { apiCreateFolder, apiCreateFolders, apiLogin } from '../../e2e/support/files.ts'
+import { startServer } from '../../e2e/support/server.ts'
+
+const arg = (name: string, fallback: number) => {
+  const found = process.argv.find((a) => a.startsWith(`--${name}=`))
+  return found ? Number(found.slice(name.length + 3)) : fallback
+}
+const ITEMS = arg('items', 10_000)
+const RUNS = arg('runs', 5)
+const CALLS = arg('calls', 50)
+const SERVER_TARGET_MS = 30
+const BROWSER_TARGET_MS = 1000
+
+const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+}
+const ms = (v: number) => `${v.toFixed(1).padStart(7)} ms`
+
+async function main() {
+  if (!process.argv.includes('--no-build')) await buildWeb()
+  const server = await startServer({ env: { RATE_LIMITS: 'off' } })
+  const context = await launchBrowser()
+  if (!context) throw new Error('Chromium is required for this benchmark')
+  try {
+    const user = await createUser(server.url, { username: 'benchlist' })
+    const session = await apiLogin(server.url, user)
+    const folder = await apiCreateFolder(session, null, 'Bench')
+
+    let started = performance.now()
+    const names = Array.from({ length: ITEMS }, (_, i) => `item ${String(i).padStart(5, '0')}.txt`)
+    await apiCreateFolders(session, folder, names, 32)
+    console.log(`setup: ${ITEMS} folders created through POST /api/upload in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+
+    // 1. Server listing.
+    const list = async (limit: number) => {
+      const t0 = performance.now()
+      const response = await fetch(`${server.url}/api/file?id=${folder.id}&depth=1&limit=${limit}&offset=0&includeAncestors=true`, {
+        headers: { cookie: session.cookie },
+      })
+      const body = (await response.json()) as { files: unknown[] }
+      const elapsed = performance.now() - t0
+      if (!response.ok) throw new Error(`listing failed: ${response.status}`)
+      return { elapsed, count: body.files.length }
+    }
+    for (let i = 0; i < 3; i++) await list(2_147_483_648) // warm-up
+    const whole: number[] = []
+    let count = 0
+    for (let i = 0; i < CALLS; i++) {
+      const r = await list(2_147_483_648)
+      whole.push(r.elapsed)
+      count = r.count
+    }
+    const paged: number[] = []
+    for (let i = 0; i < CALLS; i++) paged.push((await list(100)).elapsed)
+    console.log(`\nserver GET /api/file (SQLite, ${CALLS} calls each, wall time incl. JSON parse in the client)`)
+    console.log(`  whole folder (${count} items): p50 ${ms(pct(whole, 50))}  p95 ${ms(pct(whole, 95))}  max ${ms(Math.max(...whole))}`)
+    console.log(`  page of 100:                 p50 ${ms(pct(paged, 50))}  p95 ${ms(pct(paged, 95))}  max ${ms(Math.max(...paged))}`)
+    console.log(`  target p95 ≤ ${SERVER_TARGET_MS} ms for the whole folder: ${pct(whole, 95) <= SERVER_TARGET_MS ? 'met' : 'NOT met'}`)
+
+    // 2. Browser: click → decrypted names → first page rendered.
+    const page = context.pages()[0] ?? (await context.newPage())
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await loginViaUi(page, server.url, user)
+    const results: Array<{ total: number; fetchMs: number; decryptMs: number; items: number }> = []
+    for (let run = 0; run < RUNS; run++) {
+      await page.goto(`${server.url}/files`)
+      await page.locator('.browser__body').getByRole('button', { name: 'Bench', exact: true }).waitFor({ timeout: 30_000 })
+      const total = await page.evaluate(async () => {
+        const button = [...document.querySelectorAll<HTMLButtonElement>('.browser__body button.item-name')].find((b) => b.textContent === 'Bench')!
+        const ready = () => {
+          const rows = document.querySelectorAll('tbody tr[data-item-id] .item-name__text')
+          return rows.length >= 20 && rows[0]!.textContent!.startsWith('item ')
+        }
+        const t0 = performance.now()
+        button.click()
+        await new Promise<void>((resolve) => {
+          const observer = new MutationObserver(() => {
+            if (ready()) {
+              observer.disconnect()
+              resolve()
+            }
+          })
+          observer.observe(document.body, { childList: true, subtree: true, characterData: true })
+        })
+        // Rendered = the frame with the rows has been produced.
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+        return performance.now() - t0
+      })
+      const detail = await page.evaluate(() => (performance.getEntriesByName('files:listing').at(-1) as PerformanceMark).detail)
+      results.push({ total, ...detail })
+      console.log(
+        `  run ${run + 1}: ${ms(total)} click → first page (server+transfer ${ms(detail.fetchMs)}, worker: JSON + open ${detail.items} ${ms(detail.decryptMs)})`,
+      )
+    }
+    const median = (xs: number[]) => pct(xs, 50)
+    const total = median(results.map((r) => r.total))
+    console.log(`\nChromium, cold worker each run (${RUNS} runs), median:`)
+    console.log(`  click → 10,000 names decrypted → first page rendered: ${ms(total)}`)
+    console.log(`    server answer + transfer: ${ms(median(results.map((r) => r.fetchMs)))}`)
+    console.log(`    worker (JSON parse, 10,000 AES-GCM unwraps + key imports + name decrypts, views back): ${ms(median(results.map((r) => r.decryptMs)))}`)
+    console.log(`  target ≤ ${BROWSER_TARGET_MS} ms: ${total <= BROWSER_TARGET_MS ? 'met' : 'NOT met'}`)
+  } finally {
+    await context.close()
+    await server.stop()
+  }
+}
+
+await main()

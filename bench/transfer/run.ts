@@ -1,0 +1,255 @@
+/**
+ * bench/transfer: a 1 GiB file through the app in Chromium against the real server, beside a
+ * plain transfer of the same bytes to the same server in the same run.
+ *
+ * - upload: the app (Upload overlay -> crypto worker: file.stream(), AES-GCM chunks, parts of
+ *   PART_BYTES, 3 in flight) vs a plain upload from the page (file.stream() cut into the same
+ *   parts, 3 PUTs in flight, no encryption) through the same part protocol.
+ * - download and save: the app (service worker: fetch, decrypt, stream to disk) vs the browser
+ *   saving GET /api/file/data/{id} (an attachment) directly.
+ * - renderer memory: growth of the summed RSS of this browser's renderer processes (the page,
+ *   its workers and the service worker live there) over each transfer, sampled every 200 ms.
+ *
+ * Playwright is kept out of the way entirely: with its DevTools network tracking attached,
+ * Chromium's request bodies slow to ~1/10 (16 PUTs of 8 MiB: 13.2 s attached vs 1.2 s bare,
+ * measured here). So this bench starts Chromium itself and drives it over a bare DevTools
+ * connection (Runtime, DOM.setFileInputFiles, Browser download events; Network never enabled).
+ * Run: bun bench/transfer/run.ts [--mib=1024] [--no-build]   (SEALBOX_E2E_WEB_DIST: another build)
+ */
+import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildWeb } from '../../scripts/build-web.ts'
+import { createUser } from '../../e2e/support/accounts.ts'
+import { CHROMIUM_PATH } from '../../e2e/support/browser.ts'
+import { startServer } from '../../e2e/support/server.ts'
+import { launchBare, type BarePage } from './cdp.ts'
+
+const MIB = 1024 * 1024
+const mibArg = process.argv.find((a) => a.startsWith('--mib='))
+const SIZE = (mibArg ? Number(mibArg.slice(6)) : 1024) * MIB
+const RATIO_TARGET = 0.7
+const MEMORY_LIMIT = 256 * MIB
+const CHUNK = 262_144
+const PART_BYTES = 32 * (CHUNK + 16)
+const cipherSize = (p: number) => p + 16 * Math.max(1, Math.ceil(p / CHUNK))
+
+/** Writes `size` pseudo-random bytes (xorshift) in 8 MiB slices. */
+async function makeFile(path: string, size: number) {
+  const writer = Bun.file(path).writer()
+  let x = 0x2545f491
+  const block = new Uint8Array(8 * MIB)
+  const words = new Uint32Array(block.buffer)
+  for (let written = 0; written < size; written += block.length) {
+    for (let i = 0; i < words.length; i++) {
+      x ^= x << 13
+      x ^= x >>> 17
+      x ^= x << 5
+      words[i] = x >>> 0
+    }
+    writer.write(block.subarray(0, Math.min(block.length, size - written)))
+    await writer.flush()
+  }
+  await writer.end()
+}
+
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(path, { highWaterMark: 8 * MIB })) hash.update(chunk as Buffer)
+  return hash.digest('hex')
+}
+
+/** PIDs of renderer processes descended from this process (our Chromium only). */
+async function rendererRss(): Promise<number> {
+  const out = await new Response(Bun.spawn(['ps', '-eo', 'pid=,ppid=,rss=,args='], { stdout: 'pipe' }).stdout).text()
+  const rows = out
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const m = /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/.exec(line)
+      return m ? { pid: Number(m[1]), ppid: Number(m[2]), rss: Number(m[3]) * 1024, args: m[4]! } : undefined
+    })
+    .filter((r) => r !== undefined)
+  const ours = new Set([process.pid])
+  for (let changed = true; changed; ) {
+    changed = false
+    for (const r of rows) if (!ours.has(r.pid) && ours.has(r.ppid)) ours.add(r.pid), (changed = true)
+  }
+  return rows.filter((r) => ours.has(r.pid) && r.args.includes('--type=renderer')).reduce((n, r) => n + r.rss, 0)
+}
+
+/** Runs `work` while sampling renderer RSS; returns its duration and the RSS growth over the start. */
+async function measured<T>(work: () => Promise<T>): Promise<{ ms: number; growth: number; value: T }> {
+  await Bun.sleep(500)
+  const base = await rendererRss()
+  let peak = base
+  let running = true
+  const sampler = (async () => {
+    while (running) {
+      peak = Math.max(peak, await rendererRss())
+      await Bun.sleep(200)
+    }
+  })()
+  const start = performance.now()
+  try {
+    const value = await work()
+    return { ms: performance.now() - start, growth: peak - base, value }
+  } finally {
+    running = false
+    await sampler
+  }
+}
+
+const mbps = (bytes: number, ms: number) => bytes / MIB / (ms / 1000)
+
+
+/** Finds an element by its text (buttons, menu items) in the page. */
+const byText = (selector: string, text: string) =>
+  `[...document.querySelectorAll(${JSON.stringify(selector)})].find((e) => e.textContent.trim() === ${JSON.stringify(text)})`
+
+async function login(page: BarePage, origin: string, username: string, password: string) {
+  await page.navigate(`${origin}/login`)
+  await page.waitFor(byText('button', 'Sign in'))
+  await page.eval(`(() => {
+    const set = (labelText, value) => {
+      const label = [...document.querySelectorAll('label')].find((l) => l.querySelector('span')?.textContent.trim() === labelText)
+      const input = label.querySelector('input')
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, value)
+      input.dispatchEvent(new Event('input', { bubbles: true }))
+    }
+    set('Username', ${JSON.stringify(username)})
+    set('Password', ${JSON.stringify(password)})
+  })()`)
+  await page.eval(`${byText('button', 'Sign in')}.click()`)
+  await page.waitFor(`location.pathname === '/files' && ${byText('button', 'Upload File')}`, 60_000)
+}
+
+/** The plain upload, run in the page: the same parts, 3 PUTs in flight, no encryption. */
+const PLAIN_UPLOAD = (partBytes: number, size: number) => `(async () => {
+  const file = document.getElementById('bench-plain').files[0]
+  const b64 = (n) => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(n))))
+  const id = crypto.randomUUID()
+  const size = ${size}, partBytes = ${partBytes}
+  const form = new FormData()
+  form.set('metadata', JSON.stringify({ id, parentId: null, isDirectory: false, encryptedFileName: b64(40), nameNonce: b64(12),
+    encryptedKey: b64(48), keyNonce: b64(12), encryptedMimeType: b64(40), mimeTypeNonce: b64(12), fileNonce: b64(12), size }))
+  const created = await (await fetch('/api/upload', { method: 'POST', body: form })).json()
+  const reader = file.stream().getReader()
+  const inFlight = new Set()
+  let part = 0, fill = 0, buffer = new Uint8Array(Math.min(partBytes, size))
+  const flushPart = async () => {
+    while (inFlight.size >= 3) await Promise.race(inFlight)
+    const n = part, body = buffer
+    const p = fetch('/api/upload/' + created.uploadId + '/part/' + n, { method: 'PUT', body }).then((r) => {
+      if (!r.ok) throw new Error('part ' + n + ': ' + r.status)
+      inFlight.delete(p)
+    })
+    inFlight.add(p)
+    part++
+    fill = 0
+    buffer = new Uint8Array(Math.max(0, Math.min(partBytes, size - part * partBytes)))
+  }
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    let offset = 0
+    while (offset < value.length) {
+      const n = Math.min(buffer.length - fill, value.length - offset)
+      buffer.set(value.subarray(offset, offset + n), fill)
+      fill += n
+      offset += n
+      if (fill === buffer.length) await flushPart()
+    }
+  }
+  // The ciphertext is a little longer than the plaintext: the last part is padded with zeros.
+  while (part < created.parts) await flushPart()
+  await Promise.all(inFlight)
+  const done = await fetch('/api/upload/' + created.uploadId + '/complete', { method: 'POST' })
+  if (!done.ok) throw new Error('complete: ' + done.status)
+  return id
+})()`
+
+async function main() {
+  if (!process.argv.includes('--no-build') && !process.env.SEALBOX_E2E_WEB_DIST) await buildWeb()
+  const dir = await mkdtemp(join(tmpdir(), 'sealbox-bench-transfer-'))
+  const name = 'bench-transfer.bin'
+  const path = join(dir, name)
+  await makeFile(path, SIZE)
+  const original = await sha256File(path)
+  const server = await startServer({
+    env: {
+      RATE_LIMITS: 'off',
+      DEFAULT_QUOTA_BYTES: String(8 * SIZE + 64 * MIB),
+      ...(process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {}),
+    },
+  })
+  const page = await launchBare(CHROMIUM_PATH)
+  const results: string[] = []
+  let failed = false
+  try {
+    const user = await createUser(server.url)
+    await login(page, server.url, user.username, user.password)
+    console.log(`transfer: ${SIZE / MIB} MiB, Chromium (bare DevTools connection), server on 127.0.0.1 (SQLite + disk), same run`)
+
+    // Upload: plain first, then the app.
+    await page.eval(`(() => { const i = document.createElement('input'); i.type = 'file'; i.id = 'bench-plain'; i.hidden = true; document.body.append(i) })()`)
+    await page.setFiles(`document.getElementById('bench-plain')`, [path])
+    const plainUp = await measured(() => page.eval<string>(PLAIN_UPLOAD(PART_BYTES, cipherSize(SIZE))))
+
+    await page.navigate(`${server.url}/files`)
+    await page.waitFor(byText('button', 'Upload File'))
+    await page.eval(`${byText('button', 'Upload File')}.click()`)
+    const dialog = `document.querySelector('dialog[open]')`
+    await page.waitFor(`${dialog}?.querySelector('input[type=file][multiple]')`)
+    await page.setFiles(`${dialog}.querySelector('input[type=file][multiple]')`, [path])
+    await page.waitFor(byText('dialog[open] button', 'Upload 1'))
+    const appUp = await measured(async () => {
+      await page.eval(`${byText('dialog[open] button', 'Upload 1')}.click()`)
+      await page.waitFor(`${dialog}.textContent.includes('All 1 files uploaded successfully!') || ${dialog}.querySelector('[role=alert]')`, 900_000)
+    })
+    const upError = await page.eval<string | null>(`${dialog}.querySelector('[role=alert]')?.textContent ?? null`)
+    if (upError) throw new Error(`app upload failed: ${upError}`)
+
+    // Download and save: plain (the server's attachment), then the app (service worker).
+    const plainDown = await measured(() =>
+      page.download(() =>
+        page.eval(`(() => { const a = document.createElement('a'); a.href = '/api/file/data/${plainUp.value}'; document.body.append(a); a.click(); a.remove() })()`),
+      ),
+    )
+    await page.navigate(`${server.url}/files`)
+    const row = `[...document.querySelectorAll('.file-row')].find((r) => r.textContent.includes(${JSON.stringify(name)}))`
+    await page.waitFor(row, 30_000)
+    await page.eval(`${row}.querySelector('button[aria-label^="Actions for"]').dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 0, pointerType: 'mouse' }))`)
+    await page.waitFor(`${byText('[role=menuitem]', 'Download')}`)
+    const appDown = await measured(() => page.download(() => page.eval(`${byText('[role=menuitem]', 'Download')}.click()`)))
+    const saved = (await stat(appDown.value)).size
+    if (saved !== SIZE) throw new Error(`app download saved ${saved} bytes, expected ${SIZE}`)
+    const same = (await sha256File(appDown.value)) === original
+    if (!same) throw new Error('app download differs from the original')
+
+    const line = (label: string, app: { ms: number; growth: number }, plain: { ms: number; growth: number }) => {
+      const ratio = plain.ms / app.ms
+      const ok = ratio >= RATIO_TARGET && app.growth <= MEMORY_LIMIT
+      if (!ok) failed = true
+      return (
+        `${label.padEnd(16)} app ${(app.ms / 1000).toFixed(2).padStart(6)} s ${mbps(SIZE, app.ms).toFixed(0).padStart(4)} MiB/s` +
+        ` | plain ${(plain.ms / 1000).toFixed(2).padStart(6)} s ${mbps(SIZE, plain.ms).toFixed(0).padStart(4)} MiB/s` +
+        ` | ratio ${ratio.toFixed(2)} (target >= ${RATIO_TARGET})` +
+        ` | renderer RSS growth app ${(app.growth / MIB).toFixed(0)} MiB, plain ${(plain.growth / MIB).toFixed(0)} MiB (limit ${MEMORY_LIMIT / MIB})` +
+        (ok ? '' : '  << MISSED')
+      )
+    }
+    results.push(line('upload', appUp, plainUp), line('download + save', appDown, plainDown))
+    results.push(`app download sha-256 matches the original: ${same}`)
+  } finally {
+    await page.close()
+    await server.stop()
+    await rm(dir, { recursive: true, force: true })
+  }
+  for (const r of results) console.log(r)
+  if (failed) process.exitCode = 1
+}
+
+await main()

@@ -1,0 +1,70 @@
+/**
+ * Items for journeys and benchmarks, made through the real API with the real crypto package
+ * (the same formats the browser makes): sign in from Bun, unlock the account to get the root
+ * key, then create folders under it. Much faster than clicking through dialogs.
+ */
+import { deriveLoginPassword, encryptName, newItemId, newItemKey, unlockAccount, wrapItemKey, type KdfParams } from '@sealbox/crypto';
+import type { TestUser } from './accounts.ts';
+
+export interface ApiSession {
+  baseUrl: string;
+  cookie: string;
+  userId: string;
+  rootKey: CryptoKey;
+}
+
+async function ok(response: Response, what: string): Promise<any> {
+  if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`);
+  return response.status === 204 ? null : response.json();
+}
+
+/** Signs in through the API (no TOTP) and unlocks the account keys in Bun. */
+export async function apiLogin(baseUrl: string, user: Pick<TestUser, 'username' | 'password'>): Promise<ApiSession> {
+  const lookup = await ok(await fetch(`${baseUrl}/api/users/search/${encodeURIComponent(user.username)}?limit=1`), 'lookup');
+  const hash = await deriveLoginPassword(user.password, lookup[0].passwordSalt, lookup[0].kdf as KdfParams);
+  const response = await fetch(`${baseUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: user.username, password: hash }),
+  });
+  const answer = await ok(response, 'login');
+  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const keys = await unlockAccount(user.password, answer);
+  return { baseUrl, cookie, userId: answer.user.id, rootKey: keys.rootKey };
+}
+
+export interface ApiFolder {
+  id: string;
+  key: Uint8Array;
+}
+
+/** Folder metadata exactly as the browser's worker makes it (docs/protocol.md "Items"). */
+export async function folderMetadata(wrapping: CryptoKey | Uint8Array, parentId: string | null, name: string) {
+  const id = newItemId();
+  const key = newItemKey();
+  const [sealedName, wrapped] = await Promise.all([encryptName(key, id, name), wrapItemKey(wrapping, id, key)]);
+  return { metadata: { id, parentId, isDirectory: true, ...sealedName, ...wrapped }, key };
+}
+
+export async function apiCreateFolder(session: ApiSession, parent: ApiFolder | null, name: string): Promise<ApiFolder> {
+  const { metadata, key } = await folderMetadata(parent ? parent.key : session.rootKey, parent?.id ?? null, name);
+  const body = new FormData();
+  body.set('metadata', JSON.stringify(metadata));
+  await ok(await fetch(`${session.baseUrl}/api/upload`, { method: 'POST', headers: { cookie: session.cookie }, body }), `create folder ${name}`);
+  return { id: metadata.id, key };
+}
+
+/** Creates `names` under `parent`, `concurrency` requests at a time. */
+export async function apiCreateFolders(session: ApiSession, parent: ApiFolder | null, names: string[], concurrency = 16): Promise<ApiFolder[]> {
+  const out: ApiFolder[] = new Array(names.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, names.length) }, async () => {
+      while (next < names.length) {
+        const i = next++;
+        out[i] = await apiCreateFolder(session, parent, names[i]!);
+      }
+    }),
+  );
+  return out;
+}

@@ -1,0 +1,344 @@
+/**
+ * Transfer journeys through the built web app and the real server (SPEC 2, 4, 5, 8; DESIGN 5, 7):
+ * encrypted uploads in parts with progress, a reload in the middle and a resume that sends only
+ * the missing parts, downloads streamed to disk by the service worker (a file, and a folder as a
+ * zip), the quota toast, and finally a scan of everything the server stored or logged for any
+ * plaintext name, mime type or content that was uploaded.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
+import type { BrowserContext, Download, Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { unzipSync } from 'fflate';
+import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
+import { CHROMIUM_PATH, browserRequired, launchBrowser } from './support/browser.ts';
+import { watchPageProblems, type ExpectedHttpError } from './support/page-problems.ts';
+import { saveScreenshot } from './support/screenshots.ts';
+import { startServer, type RunningServer } from './support/server.ts';
+
+const SLOW = 180_000;
+const MIB = 1024 * 1024;
+/** docs/protocol.md: 32 chunks of 256 KiB + 16 per part. */
+const PART_BYTES = 32 * (262_144 + 16);
+
+let server: RunningServer;
+let user: TestUser;
+let files: string;
+const open: Array<{ context: BrowserContext; problems: () => Promise<string[]> }> = [];
+
+/** Everything uploaded, to look for afterwards in what the server stored. */
+const uploaded: Array<{ name: string; mime?: string; bytes?: Uint8Array }> = [];
+
+/** Deterministic pseudo-random bytes (xorshift), fast enough for 50 MiB. */
+function pseudoRandom(length: number, seed: number): Uint8Array {
+  const out = new Uint8Array(length);
+  const view = new Uint32Array(out.buffer, 0, Math.floor(length / 4));
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < view.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    view[i] = x >>> 0;
+  }
+  for (let i = view.length * 4; i < length; i++) out[i] = i & 0xff;
+  return out;
+}
+
+function textBytes(marker: string, repeat: number): Uint8Array {
+  return new TextEncoder().encode(`${marker}\n`.repeat(repeat));
+}
+
+const BIG_NAME = 'delta-fifty-mebibytes.bin';
+const RESUME_NAME = 'epsilon-resumable-video.bin';
+const smallFiles = [
+  { name: 'alpha-secret-notes.txt', mimeType: 'text/x-sealbox-alpha', buffer: Buffer.from(textBytes('SEALBOX-PLAINTEXT-ALPHA the quick brown fox', 200)) },
+  { name: 'beta ledger é.csv', mimeType: 'application/x-sealbox-beta', buffer: Buffer.from(textBytes('SEALBOX-PLAINTEXT-BETA,1,2,3', 30_000)) },
+  { name: 'gamma-empty.dat', mimeType: 'application/x-sealbox-gamma', buffer: Buffer.alloc(0) },
+];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM_PATH) && !browserRequired()) return;
+  files = await mkdtemp(join(tmpdir(), 'sealbox-transfers-'));
+  const big = pseudoRandom(50 * MIB, 0x5ea1b0c5);
+  await writeFile(join(files, BIG_NAME), big);
+  uploaded.push({ name: BIG_NAME, bytes: big });
+  const resumable = pseudoRandom(50 * MIB + 12_345, 0x0badf00d);
+  await writeFile(join(files, RESUME_NAME), resumable);
+  uploaded.push({ name: RESUME_NAME, bytes: resumable });
+  for (const f of smallFiles) uploaded.push({ name: f.name, mime: f.mimeType, bytes: new Uint8Array(f.buffer) });
+  server = await startServer({ env: { RATE_LIMITS: 'off', ...webDistEnv() } });
+  user = await createUser(server.url);
+}, SLOW);
+
+afterAll(async () => {
+  await server?.stop();
+  if (files) await rm(files, { recursive: true, force: true });
+}, SLOW);
+
+afterEach(async () => {
+  const found: string[] = [];
+  for (const { context, problems } of open.splice(0)) {
+    found.push(...(await problems()));
+    await context.close();
+  }
+  expect(found).toEqual([]);
+}, SLOW);
+
+/** SEALBOX_E2E_WEB_DIST points the server at another build of the web app (e.g. a patched one). */
+function webDistEnv(): Record<string, string> {
+  return process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {};
+}
+
+async function newBrowser(options: { width?: number; expectHttpErrors?: ExpectedHttpError[] } = {}): Promise<{ page: Page; context: BrowserContext }> {
+  const context = (await launchBrowser())!;
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.setViewportSize({ width: options.width ?? 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
+  const problems = await watchPageProblems(page, { expectHttpErrors: options.expectHttpErrors ?? [] });
+  open.push({ context, problems });
+  return { page, context };
+}
+
+const at = (path: string) => `${server.url}${path}`;
+const overlay = (page: Page) => page.getByRole('dialog', { name: 'Upload files' });
+const toast = (page: Page, text: string) => page.getByRole('region', { name: 'Notifications' }).getByText(text, { exact: true });
+const fileRow = (page: Page, name: string) => page.locator('.file-row', { has: page.getByText(name, { exact: true }) });
+
+async function openOverlay(page: Page) {
+  await page.getByRole('button', { name: 'Upload File' }).click();
+  await overlay(page).waitFor();
+  await overlay(page).getByText('Max File Size: 1GB', { exact: true }).waitFor();
+}
+
+async function chooseFiles(page: Page, chosen: Parameters<Page['setInputFiles']>[1]) {
+  await overlay(page).locator('input[type="file"][multiple]').setInputFiles(chosen);
+}
+
+async function download(page: Page, name: string): Promise<{ download: Download; bytes: Uint8Array }> {
+  await page.getByRole('button', { name: `Actions for ${name}` }).first().click();
+  const started = page.waitForEvent('download', { timeout: 60_000 });
+  await page.getByRole('menuitem', { name: 'Download' }).click();
+  const got = await started;
+  const path = await got.path();
+  expect(await got.failure()).toBeNull();
+  return { download: got, bytes: new Uint8Array(await readFile(path)) };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
+}
+
+describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('transfers', () => {
+  test('uploads several files and one of 50 MiB with progress; they are there after a reload; a file downloads byte for byte', async () => {
+    const { page } = await newBrowser();
+    await loginViaUi(page, server.url, user);
+    await openOverlay(page);
+
+    // SPEC 5: confirming without files.
+    await overlay(page).getByRole('button', { name: /^Upload/ }).click();
+    await overlay(page).getByText('No file selected.', { exact: true }).waitFor();
+
+    await chooseFiles(page, smallFiles);
+    await chooseFiles(page, join(files, BIG_NAME));
+    await overlay(page).getByRole('button', { name: 'Upload 4' }).click();
+
+    // Progress is visible on the big one while it goes up.
+    const bigRow = overlay(page).locator('.upload-row', { hasText: BIG_NAME });
+    await bigRow.getByText('Uploading...', { exact: true }).waitFor({ timeout: 60_000 });
+    await saveScreenshot(page, 'transfers-overlay-during-1280', { fullPage: false });
+    await overlay(page).getByText('All 4 files uploaded successfully!', { exact: true }).waitFor({ timeout: 120_000 });
+    expect(await bigRow.locator('progress').getAttribute('value')).toBe('100');
+    await saveScreenshot(page, 'transfers-overlay-after-1280', { fullPage: false });
+    await page.setViewportSize({ width: 375, height: 800 });
+    await saveScreenshot(page, 'transfers-overlay-after-375', { fullPage: false });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
+    await page.reload();
+    for (const f of [...smallFiles.map((s) => s.name), BIG_NAME]) await fileRow(page, f).waitFor({ timeout: 30_000 });
+
+    const alpha = await download(page, smallFiles[0]!.name);
+    expect(alpha.download.suggestedFilename()).toBe(smallFiles[0]!.name);
+    expect(sameBytes(alpha.bytes, new Uint8Array(smallFiles[0]!.buffer))).toBe(true);
+
+    const empty = await download(page, smallFiles[2]!.name);
+    expect(empty.bytes.length).toBe(0);
+
+    const big = await download(page, BIG_NAME);
+    expect(big.download.suggestedFilename()).toBe(BIG_NAME);
+    expect(sameBytes(big.bytes, uploaded.find((u) => u.name === BIG_NAME)!.bytes!)).toBe(true);
+  }, SLOW);
+
+  test('an upload interrupted by a reload resumes after the same file is picked again, sending only the missing parts', async () => {
+    const { page } = await newBrowser({ width: 375 });
+    await loginViaUi(page, server.url, user);
+    const bytes = uploaded.find((u) => u.name === RESUME_NAME)!.bytes!;
+    const total = Math.ceil((bytes.length + 16 * Math.ceil(bytes.length / 262_144)) / PART_BYTES);
+
+    const stored = new Set<number>();
+    const sentAfterReload: number[] = [];
+    let reloaded = false;
+    let counting = false;
+    const partOf = (url: string) => Number(/\/api\/upload\/[0-9a-f-]+\/part\/(\d+)$/.exec(new URL(url).pathname)?.[1] ?? NaN);
+    let uploadId = '';
+    page.on('requestfinished', async (request) => {
+      if (request.method() !== 'PUT' || Number.isNaN(partOf(request.url()))) return;
+      uploadId = /\/api\/upload\/([0-9a-f-]+)\//.exec(request.url())![1]!;
+      const response = await request.response();
+      if (!reloaded && response?.status() === 204) stored.add(partOf(request.url()));
+    });
+    page.on('request', (request) => {
+      if (counting && request.method() === 'PUT' && !Number.isNaN(partOf(request.url()))) sentAfterReload.push(partOf(request.url()));
+    });
+
+    // Slow the parts down so the reload lands in the middle.
+    await page.route('**/api/upload/*/part/*', async (route) => {
+      if (!reloaded) await new Promise((r) => setTimeout(r, 400));
+      await route.continue();
+    });
+
+    await openOverlay(page);
+    await chooseFiles(page, join(files, RESUME_NAME));
+    await overlay(page).getByRole('button', { name: 'Upload 1' }).click();
+    await overlay(page).locator('.upload-row', { hasText: RESUME_NAME }).getByText('Uploading...', { exact: true }).waitFor({ timeout: 60_000 });
+    await saveScreenshot(page, 'transfers-overlay-during-375', { fullPage: false });
+    for (const deadline = Date.now() + 60_000; stored.size < 2; ) {
+      if (Date.now() > deadline) throw new Error('no part was stored before the reload');
+      await Bun.sleep(50);
+    }
+    reloaded = true;
+    const before = new Set(stored);
+    expect(before.size).toBeLessThan(total);
+    await page.reload();
+    counting = true;
+    // What the server holds after the reload (parts cut off mid-way may or may not be among them).
+    const status = await page.request.get(at(`/api/upload/${uploadId}`));
+    expect(status.status()).toBe(200);
+    const { received, parts } = (await status.json()) as { received: number[]; parts: number };
+    expect(parts).toBe(total);
+    for (const n of before) expect(received).toContain(n);
+    expect(received.length).toBeLessThan(total);
+
+    await openOverlay(page);
+    const pending = overlay(page).getByRole('region', { name: 'Unfinished uploads' });
+    await pending.getByText(RESUME_NAME, { exact: true }).waitFor({ timeout: 30_000 });
+    await saveScreenshot(page, 'transfers-overlay-resume-375', { fullPage: false });
+    const chooser = page.waitForEvent('filechooser');
+    await pending.getByRole('button', { name: `Resume ${RESUME_NAME}` }).click();
+    await (await chooser).setFiles(join(files, RESUME_NAME));
+    await overlay(page).getByText('All 1 files uploaded successfully!', { exact: true }).waitFor({ timeout: 120_000 });
+    await overlay(page).locator('.upload-row', { hasText: RESUME_NAME }).getByText('Uploaded (resumed)').waitFor();
+
+    // Exactly the parts the server lacked went up again, each once.
+    const missing = Array.from({ length: total }, (_, n) => n).filter((n) => !received.includes(n));
+    expect([...sentAfterReload].sort((a, b) => a - b)).toEqual(missing);
+
+    await page.unroute('**/api/upload/*/part/*');
+    await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
+    await page.reload();
+    await fileRow(page, RESUME_NAME).waitFor({ timeout: 30_000 });
+    const got = await download(page, RESUME_NAME);
+    expect(sameBytes(got.bytes, bytes)).toBe(true);
+  }, SLOW);
+
+  test('a folder downloads as a zip with every file byte for byte', async () => {
+    const { page } = await newBrowser();
+    await loginViaUi(page, server.url, user);
+    const makeFolder = async (name: string) => {
+      await page.getByRole('button', { name: 'New Folder' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'Create folder' });
+      await dialog.getByLabel('Folder name').fill(name);
+      await dialog.getByRole('button', { name: 'Create' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await page.locator('.file-row', { has: page.getByRole('button', { name, exact: true }) }).waitFor();
+    };
+    const enter = async (name: string) => {
+      await page.getByRole('button', { name, exact: true }).click();
+      await page.waitForURL((url) => url.searchParams.has('parentId'));
+    };
+    const put = async (chosen: Array<{ name: string; mimeType: string; buffer: Buffer }>) => {
+      await openOverlay(page);
+      await chooseFiles(page, chosen);
+      await overlay(page).getByRole('button', { name: `Upload ${chosen.length}` }).click();
+      await overlay(page).getByText(`All ${chosen.length} files uploaded successfully!`, { exact: true }).waitFor({ timeout: 60_000 });
+      await overlay(page).getByRole('button', { name: 'Clear finished' }).click();
+      await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
+    };
+    const inner = [
+      { name: 'zeta-report.txt', mimeType: 'text/x-sealbox-zeta', buffer: Buffer.from(textBytes('SEALBOX-PLAINTEXT-ZETA', 5000)) },
+      { name: 'eta-image.raw', mimeType: 'application/x-sealbox-eta', buffer: Buffer.from(pseudoRandom(9 * MIB, 7)) },
+    ];
+    const deeper = [{ name: 'theta-deep.txt', mimeType: 'text/x-sealbox-theta', buffer: Buffer.from(textBytes('SEALBOX-PLAINTEXT-THETA', 100)) }];
+    for (const f of [...inner, ...deeper]) uploaded.push({ name: f.name, mime: f.mimeType, bytes: new Uint8Array(f.buffer) });
+    uploaded.push({ name: 'Project Iota' }, { name: 'Nested Kappa' });
+
+    await makeFolder('Project Iota');
+    await enter('Project Iota');
+    await put(inner);
+    await makeFolder('Nested Kappa');
+    await enter('Nested Kappa');
+    await put(deeper);
+    await page.goto(at('/files'));
+
+    const { download: zip, bytes } = await download(page, 'Project Iota');
+    expect(zip.suggestedFilename()).toBe('Project Iota.zip');
+    const entries = unzipSync(bytes);
+    expect(Object.keys(entries).sort()).toEqual(
+      ['Project Iota/', 'Project Iota/Nested Kappa/', 'Project Iota/Nested Kappa/theta-deep.txt', 'Project Iota/eta-image.raw', 'Project Iota/zeta-report.txt'].sort(),
+    );
+    for (const f of inner) expect(sameBytes(entries[`Project Iota/${f.name}`]!, new Uint8Array(f.buffer))).toBe(true);
+    expect(sameBytes(entries['Project Iota/Nested Kappa/theta-deep.txt']!, new Uint8Array(deeper[0]!.buffer))).toBe(true);
+  }, SLOW);
+
+  test('over quota: the upload fails with "Not enough storage space"', async () => {
+    const small = await startServer({ env: { RATE_LIMITS: 'off', DEFAULT_QUOTA_BYTES: String(1 * MIB), ...webDistEnv() } });
+    try {
+      const owner = await createUser(small.url);
+      const { page } = await newBrowser({ expectHttpErrors: [{ status: 402, path: '/api/upload' }] });
+      await loginViaUi(page, small.url, owner);
+      await openOverlay(page);
+      await chooseFiles(page, [{ name: 'lambda-too-big.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(pseudoRandom(2 * MIB, 3)) }]);
+      await overlay(page).getByRole('button', { name: 'Upload 1' }).click();
+      await toast(page, 'Not enough storage space').waitFor({ timeout: 30_000 });
+      await overlay(page).getByText('All 1 files failed to upload. Check errors below.', { exact: true }).waitFor();
+      expect(await overlay(page).locator('.upload-row', { hasText: 'lambda-too-big.bin' }).getByRole('alert').textContent()).toBe('Not enough storage space');
+      await saveScreenshot(page, 'transfers-overlay-quota-1280', { fullPage: false });
+    } finally {
+      await small.stop();
+    }
+  }, SLOW);
+
+  test('nothing the server stored or logged holds an uploaded name, mime type or content', async () => {
+    expect(uploaded.length).toBeGreaterThan(5);
+    const stored: Array<{ path: string; bytes: Buffer }> = [];
+    const walk = async (dir: string) => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(path);
+        else if (entry.isFile()) stored.push({ path, bytes: await readFile(path) });
+      }
+    };
+    await walk(server.dataDir);
+    stored.push({ path: 'server log', bytes: Buffer.from(server.output()) });
+    expect(stored.some((s) => s.path.includes('blobs'))).toBe(true);
+    expect(stored.reduce((n, s) => n + s.bytes.length, 0)).toBeGreaterThan(100 * MIB);
+
+    const needles: Array<{ what: string; bytes: Buffer }> = [];
+    for (const u of uploaded) {
+      needles.push({ what: `name ${u.name}`, bytes: Buffer.from(u.name) });
+      if (u.mime) needles.push({ what: `mime ${u.mime}`, bytes: Buffer.from(u.mime) });
+      if (u.bytes && u.bytes.length >= 64) {
+        for (const at of [0, Math.floor(u.bytes.length / 2), u.bytes.length - 48]) {
+          needles.push({ what: `content of ${u.name} at ${at}`, bytes: Buffer.from(u.bytes.subarray(at, at + 48)) });
+        }
+      }
+    }
+    const found: string[] = [];
+    for (const needle of needles) {
+      for (const s of stored) if (s.bytes.includes(needle.bytes)) found.push(`${needle.what} in ${s.path}`);
+    }
+    expect(found).toEqual([]);
+  }, SLOW);
+});
