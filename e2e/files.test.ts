@@ -276,7 +276,10 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('file browser'
       const labels = Array.from({ length: 25 }, (_, i) => `Folder ${String(i + 1).padStart(2, '0')}`);
       // Created in a shuffled order, so sorting by name is visible.
       const shuffled = [...labels].sort((x, y) => (x.charCodeAt(8) % 3) - (y.charCodeAt(8) % 3) || y.localeCompare(x));
-      for (const name of shuffled) await apiCreateFolder(api, null, name);
+      for (const name of shuffled) {
+        await apiCreateFolder(api, null, name);
+        await Bun.sleep(2); // distinct createdAt milliseconds, so "Created" has one right order
+      }
       const page = await signedIn(user);
       await rows(page).first().waitFor();
 

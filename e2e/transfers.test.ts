@@ -193,9 +193,12 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('transfers', (
       if (counting && request.method() === 'PUT' && !Number.isNaN(partOf(request.url()))) sentAfterReload.push(partOf(request.url()));
     });
 
-    // Slow the parts down so the reload lands in the middle.
+    // Slow the parts down so the reload lands in the middle; while the page reloads, the old
+    // page's parts are cut off (as a closing tab would), so the upload cannot finish meanwhile.
+    let phase: 'uploading' | 'reloading' | 'resumed' = 'uploading';
     await page.route('**/api/upload/*/part/*', async (route) => {
-      if (!reloaded) await new Promise((r) => setTimeout(r, 400));
+      if (phase === 'uploading') await new Promise((r) => setTimeout(r, 400));
+      if (phase === 'reloading') return route.abort();
       await route.continue();
     });
 
@@ -209,9 +212,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('transfers', (
       await Bun.sleep(50);
     }
     reloaded = true;
+    phase = 'reloading';
     const before = new Set(stored);
     expect(before.size).toBeLessThan(total);
     await page.reload();
+    phase = 'resumed';
     counting = true;
     // What the server holds after the reload (parts cut off mid-way may or may not be among them).
     const status = await page.request.get(at(`/api/upload/${uploadId}`));

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast, useTheme, type ThemePreference } from '@sealbox/ui';
 import { putPreferences, SORT_BY_VALUES, type Preferences, type Profile, type SortBy, type SortOrder } from '../auth/account-api.ts';
@@ -46,6 +47,9 @@ function Segmented<T extends string>({
   );
 }
 
+/** One preferences request: only the fields it changes. */
+type Change = NonNullable<Preferences>;
+
 /** The fields of `source` named by `change`. */
 function pick(source: Profile, change: Preferences): Partial<Profile> {
   return Object.fromEntries(Object.keys(change ?? {}).map((key) => [key, source[key as keyof Profile]]));
@@ -71,12 +75,24 @@ export function PreferencesSection({ profile }: { profile: Profile }) {
       if (status !== 429 && status !== 401) toast('Could not save your preferences. Please try again.', 'error');
     },
   });
-  // Shown in the same event as the click: a controlled input would otherwise snap back until
-  // the mutation's first tick. Each change sends only its own field, so quick changes do not race.
-  const choose = (change: Preferences) => {
+  // React state, not only the query cache: the cache tells its observers a tick later, and a
+  // controlled input would snap back meanwhile. An override goes once its own request settles
+  // (unless a newer choice replaced it). Each change sends only its own field.
+  const [chosen, setChosen] = useState<Change>({});
+  const shown = { ...profile, ...chosen };
+  const choose = (change: Change) => {
+    setChosen((current) => ({ ...current, ...change }));
     const before = queryClient.getQueryData<Profile | null>(PROFILE_QUERY_KEY);
     queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) => (old ? { ...old, ...change } : old));
-    save.mutate({ change, before });
+    save.mutate(
+      { change, before },
+      {
+        onSettled: () =>
+          setChosen((current) =>
+            Object.fromEntries(Object.entries(current).filter(([key, value]) => change[key as keyof typeof change] !== value)),
+          ),
+      },
+    );
   };
 
   return (
@@ -86,7 +102,7 @@ export function PreferencesSection({ profile }: { profile: Profile }) {
         <Segmented
           name="view"
           legend="File view"
-          value={profile.gridView ? 'grid' : 'list'}
+          value={shown.gridView ? 'grid' : 'list'}
           options={[
             { value: 'list', label: 'List' },
             { value: 'grid', label: 'Grid' },
@@ -97,7 +113,7 @@ export function PreferencesSection({ profile }: { profile: Profile }) {
           <span>Sort by</span>
           <select
             name="sortBy"
-            value={profile.sortBy}
+            value={shown.sortBy}
             onChange={(e) => choose({ sortBy: e.target.value as SortBy })}
           >
             {SORT_BY_VALUES.map((value) => (
@@ -110,7 +126,7 @@ export function PreferencesSection({ profile }: { profile: Profile }) {
         <Segmented<SortOrder>
           name="sortOrder"
           legend="Order"
-          value={profile.sortOrder}
+          value={shown.sortOrder}
           options={[
             { value: 'asc', label: 'Ascending' },
             { value: 'desc', label: 'Descending' },
