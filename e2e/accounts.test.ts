@@ -3,54 +3,22 @@
  * sign in (with and without TOTP), avatar, sessions, theme, redirects and logout. Each test
  * gets its own Chromium profile, so cookies and IndexedDB never leak between them.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import type { BrowserContext, Page } from 'playwright-core';
-import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { Page } from 'playwright-core';
 import { createUser, freshCode, loginViaUi, storedKeyCount, submitLogin, uniqueName, type TestUser } from './support/accounts.ts';
-import { CHROMIUM_PATH, browserRequired, launchBrowser } from './support/browser.ts';
-import { watchPageProblems, type ExpectedHttpError } from './support/page-problems.ts';
 import { solidPng } from './support/png.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { startServer, type RunningServer } from './support/server.ts';
+import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 
 const SLOW = 90_000;
 const TOTP_SLOW = 150_000;
 const PASSWORD = 'correct horse battery';
 
-let server: RunningServer;
-const open: Array<{ context: BrowserContext; problems: () => Promise<string[]> }> = [];
+const suite = browserSuite({ timeoutMs: SLOW });
+const { newBrowser } = suite;
 
-beforeAll(async () => {
-  if (existsSync(CHROMIUM_PATH) || browserRequired()) server = await startServer();
-}, SLOW);
-
-afterAll(async () => {
-  await server?.stop();
-}, SLOW);
-
-afterEach(async () => {
-  const found: string[] = [];
-  for (const { context, problems } of open.splice(0)) {
-    found.push(...(await problems()));
-    await context.close();
-  }
-  expect(found).toEqual([]);
-}, SLOW);
-
-/** A fresh browser profile with one page, watched for console errors and CSP violations. */
-async function newBrowser(
-  options: { width?: number; colorScheme?: 'light' | 'dark'; expectHttpErrors?: ExpectedHttpError[] } = {},
-): Promise<Page> {
-  const context = (await launchBrowser())!;
-  const page = context.pages()[0] ?? (await context.newPage());
-  await page.setViewportSize({ width: options.width ?? 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: options.colorScheme ?? 'light', reducedMotion: 'reduce' });
-  const problems = await watchPageProblems(page, { expectHttpErrors: options.expectHttpErrors ?? [] });
-  open.push({ context, problems });
-  return page;
-}
-
-const at = (path: string) => `${server.url}${path}`;
+const at = (path: string) => `${suite.server.url}${path}`;
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 const toast = (page: Page, text: string) => page.getByRole('region', { name: 'Notifications' }).getByText(text, { exact: true });
 const fieldMessage = (page: Page, text: string) => page.locator('.field__message').getByText(text, { exact: true });
@@ -60,9 +28,9 @@ async function logoutViaNavbar(page: Page) {
   await page.waitForURL((url) => url.pathname === '/home');
 }
 
-describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('accounts', () => {
+describe.skipIf(skipWithoutBrowser)('accounts', () => {
   test('register: every validation message, the availability check, then sign in and land on /files', async () => {
-    const taken = await createUser(server.url);
+    const taken = await createUser(suite.server.url);
     const page = await newBrowser();
     await page.goto(at('/register'));
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
@@ -122,7 +90,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('accounts', ()
   }, SLOW);
 
   test('login: wrong password, unknown user and validation stay on the form', async () => {
-    const user = await createUser(server.url);
+    const user = await createUser(suite.server.url);
     const page = await newBrowser({
       expectHttpErrors: [
         { status: 401, path: '/api/login' },
@@ -141,9 +109,9 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('accounts', ()
   }, SLOW);
 
   test('TOTP: set up on /profile, log out, sign in with a code, turn it off', async () => {
-    const user = await createUser(server.url);
+    const user = await createUser(suite.server.url);
     const page = await newBrowser();
-    await loginViaUi(page, server.url, user);
+    await loginViaUi(page, suite.server.url, user);
     await page.goto(at('/profile'));
     await page.getByRole('button', { name: 'Set up TOTP' }).click();
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
@@ -175,9 +143,9 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('accounts', ()
   }, TOTP_SLOW);
 
   test('avatar: upload a PNG and see it in the navbar', async () => {
-    const user = await createUser(server.url);
+    const user = await createUser(suite.server.url);
     const page = await newBrowser();
-    await loginViaUi(page, server.url, user);
+    await loginViaUi(page, suite.server.url, user);
     await page.goto(at('/profile'));
     const navAvatar = page.getByRole('banner').getByRole('link', { name: 'Your profile' }).locator('img');
     await navAvatar.waitFor();
@@ -206,11 +174,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('accounts', ()
   }, SLOW);
 
   test('sessions: ending the other browser’s session signs it out on its next request', async () => {
-    const user = await createUser(server.url);
+    const user = await createUser(suite.server.url);
     const first = await newBrowser();
     const second = await newBrowser({ expectHttpErrors: [{ status: 401, path: '/api/profile' }] });
-    await loginViaUi(second, server.url, user);
-    await loginViaUi(first, server.url, user);
+    await loginViaUi(second, suite.server.url, user);
+    await loginViaUi(first, suite.server.url, user);
     expect(await storedKeyCount(second)).toBe(1);
 
     await first.goto(at('/profile'));
@@ -243,9 +211,9 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('accounts', ()
   }, SLOW);
 
   test('theme: dark survives a reload; system follows the OS', async () => {
-    const user = await createUser(server.url);
+    const user = await createUser(suite.server.url);
     const page = await newBrowser();
-    await loginViaUi(page, server.url, user);
+    await loginViaUi(page, suite.server.url, user);
     await page.goto(at('/profile'));
     await page.getByRole('radio', { name: 'Dark' }).check();
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
@@ -282,7 +250,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('accounts', ()
   }, SLOW);
 
   test('a protected URL with query and hash is restored after login', async () => {
-    const user = await createUser(server.url);
+    const user = await createUser(suite.server.url);
     const page = await newBrowser();
     await page.goto(at('/files?view=grid#frag'));
     await page.waitForURL((url) => url.pathname === '/login');
@@ -296,9 +264,9 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('accounts', ()
   }, SLOW);
 
   test('logout ends the session and deletes the keys; missing keys log out', async () => {
-    const user = await createUser(server.url);
+    const user = await createUser(suite.server.url);
     const page = await newBrowser({ expectHttpErrors: [{ status: 401, path: '/api/sessions' }] });
-    await loginViaUi(page, server.url, user);
+    await loginViaUi(page, suite.server.url, user);
     expect(await storedKeyCount(page)).toBe(1);
     await logoutViaNavbar(page);
     expect(await storedKeyCount(page)).toBe(0);
@@ -307,7 +275,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('accounts', ()
     expect(status).toBe(401);
 
     // Signed in on the server but the keys gone from this browser: logged out, sent to /login.
-    await loginViaUi(page, server.url, user);
+    await loginViaUi(page, suite.server.url, user);
     await page.evaluate(
       () =>
         new Promise<void>((resolve, reject) => {
@@ -331,7 +299,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('accounts', ()
   }, SLOW);
 });
 
-describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('rate limits', () => {
+describe.skipIf(skipWithoutBrowser)('rate limits', () => {
   let limited: RunningServer;
   beforeAll(async () => {
     limited = await startServer({ env: { RATE_LIMIT_LOOKUP_IP: '1/60' } });
@@ -357,11 +325,11 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('rate limits',
   }, SLOW);
 });
 
-describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('account screenshots', () => {
+describe.skipIf(skipWithoutBrowser)('account screenshots', () => {
   let plain: TestUser;
   let withTotp: TestUser;
   beforeAll(async () => {
-    [plain, withTotp] = await Promise.all([createUser(server.url), createUser(server.url, { totp: true })]);
+    [plain, withTotp] = await Promise.all([createUser(suite.server.url), createUser(suite.server.url, { totp: true })]);
   }, SLOW);
 
   for (const width of [375, 1280]) {

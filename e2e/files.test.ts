@@ -5,52 +5,22 @@
  * sorting by header, list and grid; the move dialog's refusals; screenshots at 375 and 1280 px
  * in light and dark. Every page is watched for console errors and CSP violations.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { existsSync } from 'node:fs';
+import { describe, expect, test } from 'bun:test';
+import type { Locator, Page } from 'playwright-core';
 import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
-import { CHROMIUM_PATH, browserRequired, launchBrowser } from './support/browser.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin } from './support/files.ts';
-import { watchPageProblems } from './support/page-problems.ts';
 import { saveScreenshot } from './support/screenshots.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 
 const SLOW = 120_000;
 
-let server: RunningServer;
-const open: Array<{ context: BrowserContext; problems: () => Promise<string[]> }> = [];
-
-beforeAll(async () => {
-  if (existsSync(CHROMIUM_PATH) || browserRequired()) server = await startServer({ env: { RATE_LIMITS: 'off' } });
-}, SLOW);
-
-afterAll(async () => {
-  await server?.stop();
-}, SLOW);
-
-afterEach(async () => {
-  const found: string[] = [];
-  for (const { context, problems } of open.splice(0)) {
-    found.push(...(await problems()));
-    await context.close();
-  }
-  expect(found).toEqual([]);
-}, SLOW);
-
-async function newBrowser(options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<Page> {
-  const context = (await launchBrowser())!;
-  const page = context.pages()[0] ?? (await context.newPage());
-  await page.setViewportSize({ width: options.width ?? 1280, height: options.height ?? 800 });
-  await page.emulateMedia({ colorScheme: options.colorScheme ?? 'light', reducedMotion: 'reduce' });
-  const problems = await watchPageProblems(page);
-  open.push({ context, problems });
-  return page;
-}
+const suite = browserSuite({ timeoutMs: SLOW, server: { env: { RATE_LIMITS: 'off' } } });
+const { newBrowser } = suite;
 
 /** A signed-in browser on /files. */
 async function signedIn(user: TestUser, options: Parameters<typeof newBrowser>[0] = {}): Promise<Page> {
   const page = await newBrowser(options);
-  await loginViaUi(page, server.url, user);
+  await loginViaUi(page, suite.server.url, user);
   await page.getByRole('heading', { name: 'My Files' }).waitFor();
   return page;
 }
@@ -86,11 +56,11 @@ async function expectDisabled(locator: Locator, disabled = true) {
   expect(await locator.isDisabled()).toBe(disabled);
 }
 
-describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('file browser', () => {
+describe.skipIf(skipWithoutBrowser)('file browser', () => {
   test(
     'folders: create nested, rename, move, delete, then reload and find everything',
     async () => {
-      const user = await createUser(server.url);
+      const user = await createUser(suite.server.url);
       const page = await signedIn(user);
 
       // Empty state of a new account.
@@ -169,7 +139,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('file browser'
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('button', { name: 'Projects' }).click();
       await folderLink(page, 'Old stuff').waitFor();
       expect((await names(page)).sort()).toEqual(['Drafts', 'Old stuff']);
-      await page.goto(`${server.url}/files`);
+      await page.goto(`${suite.server.url}/files`);
       await folderLink(page, 'Projects').waitFor();
       expect(await names(page)).toEqual(['Projects']);
 
@@ -187,8 +157,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('file browser'
   test(
     'move dialog: refuses the item itself, its descendants, the current parent, and explains why',
     async () => {
-      const user = await createUser(server.url);
-      const api = await apiLogin(server.url, user);
+      const user = await createUser(suite.server.url);
+      const api = await apiLogin(suite.server.url, user);
       const a = await apiCreateFolder(api, null, 'Alpha');
       const b = await apiCreateFolder(api, a, 'Beta');
       await apiCreateFolder(api, b, 'Gamma');
@@ -226,7 +196,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('file browser'
       expect((await names(page)).sort()).toEqual(['Alpha', 'Beta', 'Other']);
 
       // The server refuses what the dialog refuses (a move into a descendant), in case a UI check is skipped.
-      const refused = await fetch(`${server.url}/api/file/${a.id}`, {
+      const refused = await fetch(`${suite.server.url}/api/file/${a.id}`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json', cookie: api.cookie },
         body: JSON.stringify({ type: 'move', parentId: a.id, encryptedKey: 'A'.repeat(64), keyNonce: 'A'.repeat(16) }),
@@ -239,8 +209,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('file browser'
   test(
     'search over the whole tree, No files found, and Jump to Folder',
     async () => {
-      const user = await createUser(server.url);
-      const api = await apiLogin(server.url, user);
+      const user = await createUser(suite.server.url);
+      const api = await apiLogin(suite.server.url, user);
       const work = await apiCreateFolder(api, null, 'Work');
       const y2024 = await apiCreateFolder(api, work, '2024');
       await apiCreateFolder(api, y2024, 'Quarterly report');
@@ -271,8 +241,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('file browser'
   test(
     'pagination 20/100/All, sorting by header (asc, desc, cleared), list and grid',
     async () => {
-      const user = await createUser(server.url);
-      const api = await apiLogin(server.url, user);
+      const user = await createUser(suite.server.url);
+      const api = await apiLogin(suite.server.url, user);
       const labels = Array.from({ length: 25 }, (_, i) => `Folder ${String(i + 1).padStart(2, '0')}`);
       // Created in a shuffled order, so sorting by name is visible.
       const shuffled = [...labels].sort((x, y) => (x.charCodeAt(8) % 3) - (y.charCodeAt(8) % 3) || y.localeCompare(x));
@@ -355,9 +325,9 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('file browser'
   test(
     'screenshots: list, grid, a dialog, the empty state and the mobile sidebar, at 375 and 1280 px in light and dark',
     async () => {
-      const user = await createUser(server.url);
-      const empty = await createUser(server.url);
-      const api = await apiLogin(server.url, user);
+      const user = await createUser(suite.server.url);
+      const empty = await createUser(suite.server.url);
+      const api = await apiLogin(suite.server.url, user);
       const docs = await apiCreateFolder(api, null, 'Documents');
       await apiCreateFolders(api, docs, ['Taxes 2024', 'Receipts', 'A folder with a rather long name to see how it wraps']);
       await apiCreateFolders(api, null, ['Photos', 'Music', 'Work', 'Archive 2019']);
@@ -404,7 +374,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('file browser'
         await saveScreenshot(page, `files-empty-1280-${colorScheme}`);
         await page.setViewportSize({ width: 375, height: 800 });
         await saveScreenshot(page, `files-empty-375-${colorScheme}`);
-        await page.goto(`${server.url}/shared`);
+        await page.goto(`${suite.server.url}/shared`);
         await page.getByText('No files have been shared with you yet', { exact: true }).waitFor();
         await page.getByRole('heading', { name: 'Files Shared with Me' }).waitFor();
       }

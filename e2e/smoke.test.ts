@@ -5,11 +5,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { existsSync } from 'node:fs';
-import { CHROMIUM_PATH, browserRequired, launchBrowser } from './support/browser.ts';
+import { launchBrowser } from './support/browser.ts';
 import { watchPageProblems } from './support/page-problems.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { startServer, type RunningServer } from './support/server.ts';
+import { skipWithoutBrowser } from './support/suite.ts';
 
 const SLOW = 60_000;
 const ABOUT_TITLES = [
@@ -54,8 +54,7 @@ afterEach(async () => {
 const at = (path: string) => `${server!.url}${path}`;
 const pathOf = (p: Page) => new URL(p.url()).pathname;
 
-// Without Chromium the suite is skipped, unless the run requires it (then launchBrowser throws).
-describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('smoke', () => {
+describe.skipIf(skipWithoutBrowser)('smoke', () => {
   test('/ sends a visitor to /home', async () => {
     await openPage();
     await page.goto(at('/'));

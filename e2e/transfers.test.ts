@@ -5,28 +5,24 @@
  * zip), the quota toast, and finally a scan of everything the server stored or logged for any
  * plaintext name, mime type or content that was uploaded.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import type { BrowserContext, Download, Page } from 'playwright-core';
-import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { Download, Page } from 'playwright-core';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
-import { CHROMIUM_PATH, browserRequired, launchBrowser } from './support/browser.ts';
-import { watchPageProblems, type ExpectedHttpError } from './support/page-problems.ts';
 import { saveScreenshot } from './support/screenshots.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { startServer } from './support/server.ts';
+import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 
 const SLOW = 180_000;
 const MIB = 1024 * 1024;
 /** docs/protocol.md: 32 chunks of 256 KiB + 16 per part. */
 const PART_BYTES = 32 * (262_144 + 16);
 
-let server: RunningServer;
 let user: TestUser;
 let files: string;
-const open: Array<{ context: BrowserContext; problems: () => Promise<string[]> }> = [];
 
 /** Everything uploaded, to look for afterwards in what the server stored. */
 const uploaded: Array<{ name: string; mime?: string; bytes?: Uint8Array }> = [];
@@ -58,8 +54,16 @@ const smallFiles = [
   { name: 'gamma-empty.dat', mimeType: 'application/x-sealbox-gamma', buffer: Buffer.alloc(0) },
 ];
 
+/** SEALBOX_E2E_WEB_DIST points the server at another build of the web app (e.g. a patched one). */
+function webDistEnv(): Record<string, string> {
+  return process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {};
+}
+
+const suite = browserSuite({ timeoutMs: SLOW, server: { env: { RATE_LIMITS: 'off', ...webDistEnv() } } });
+const { newBrowser } = suite;
+
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM_PATH) && !browserRequired()) return;
+  if (skipWithoutBrowser) return;
   files = await mkdtemp(join(tmpdir(), 'sealbox-transfers-'));
   const big = pseudoRandom(50 * MIB, 0x5ea1b0c5);
   await writeFile(join(files, BIG_NAME), big);
@@ -68,40 +72,14 @@ beforeAll(async () => {
   await writeFile(join(files, RESUME_NAME), resumable);
   uploaded.push({ name: RESUME_NAME, bytes: resumable });
   for (const f of smallFiles) uploaded.push({ name: f.name, mime: f.mimeType, bytes: new Uint8Array(f.buffer) });
-  server = await startServer({ env: { RATE_LIMITS: 'off', ...webDistEnv() } });
-  user = await createUser(server.url);
+  user = await createUser(suite.server.url);
 }, SLOW);
 
 afterAll(async () => {
-  await server?.stop();
   if (files) await rm(files, { recursive: true, force: true });
 }, SLOW);
 
-afterEach(async () => {
-  const found: string[] = [];
-  for (const { context, problems } of open.splice(0)) {
-    found.push(...(await problems()));
-    await context.close();
-  }
-  expect(found).toEqual([]);
-}, SLOW);
-
-/** SEALBOX_E2E_WEB_DIST points the server at another build of the web app (e.g. a patched one). */
-function webDistEnv(): Record<string, string> {
-  return process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {};
-}
-
-async function newBrowser(options: { width?: number; expectHttpErrors?: ExpectedHttpError[] } = {}): Promise<{ page: Page; context: BrowserContext }> {
-  const context = (await launchBrowser())!;
-  const page = context.pages()[0] ?? (await context.newPage());
-  await page.setViewportSize({ width: options.width ?? 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
-  const problems = await watchPageProblems(page, { expectHttpErrors: options.expectHttpErrors ?? [] });
-  open.push({ context, problems });
-  return { page, context };
-}
-
-const at = (path: string) => `${server.url}${path}`;
+const at = (path: string) => `${suite.server.url}${path}`;
 const overlay = (page: Page) => page.getByRole('dialog', { name: 'Upload files' });
 const toast = (page: Page, text: string) => page.getByRole('region', { name: 'Notifications' }).getByText(text, { exact: true });
 const fileRow = (page: Page, name: string) => page.locator('.file-row', { has: page.getByText(name, { exact: true }) });
@@ -130,10 +108,10 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
 }
 
-describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('transfers', () => {
+describe.skipIf(skipWithoutBrowser)('transfers', () => {
   test('uploads several files and one of 50 MiB with progress; they are there after a reload; a file downloads byte for byte', async () => {
-    const { page } = await newBrowser();
-    await loginViaUi(page, server.url, user);
+    const page = await newBrowser();
+    await loginViaUi(page, suite.server.url, user);
     await openOverlay(page);
 
     // SPEC 5: confirming without files.
@@ -172,8 +150,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('transfers', (
   }, SLOW);
 
   test('an upload interrupted by a reload resumes after the same file is picked again, sending only the missing parts', async () => {
-    const { page } = await newBrowser({ width: 375 });
-    await loginViaUi(page, server.url, user);
+    const page = await newBrowser({ width: 375 });
+    await loginViaUi(page, suite.server.url, user);
     const bytes = uploaded.find((u) => u.name === RESUME_NAME)!.bytes!;
     const total = Math.ceil((bytes.length + 16 * Math.ceil(bytes.length / 262_144)) / PART_BYTES);
 
@@ -249,8 +227,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('transfers', (
   }, SLOW);
 
   test('a folder downloads as a zip with every file byte for byte', async () => {
-    const { page } = await newBrowser();
-    await loginViaUi(page, server.url, user);
+    const page = await newBrowser();
+    await loginViaUi(page, suite.server.url, user);
     const makeFolder = async (name: string) => {
       await page.getByRole('button', { name: 'New Folder' }).first().click();
       const dialog = page.getByRole('dialog', { name: 'Create folder' });
@@ -301,7 +279,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('transfers', (
     const small = await startServer({ env: { RATE_LIMITS: 'off', DEFAULT_QUOTA_BYTES: String(1 * MIB), ...webDistEnv() } });
     try {
       const owner = await createUser(small.url);
-      const { page } = await newBrowser({ expectHttpErrors: [{ status: 402, path: '/api/upload' }] });
+      const page = await newBrowser({ expectHttpErrors: [{ status: 402, path: '/api/upload' }] });
       await loginViaUi(page, small.url, owner);
       await openOverlay(page);
       await chooseFiles(page, [{ name: 'lambda-too-big.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(pseudoRandom(2 * MIB, 3)) }]);
@@ -325,8 +303,8 @@ describe.skipIf(!existsSync(CHROMIUM_PATH) && !browserRequired())('transfers', (
         else if (entry.isFile()) stored.push({ path, bytes: await readFile(path) });
       }
     };
-    await walk(server.dataDir);
-    stored.push({ path: 'server log', bytes: Buffer.from(server.output()) });
+    await walk(suite.server.dataDir);
+    stored.push({ path: 'server log', bytes: Buffer.from(suite.server.output()) });
     expect(stored.some((s) => s.path.includes('blobs'))).toBe(true);
     expect(stored.reduce((n, s) => n + s.bytes.length, 0)).toBeGreaterThan(100 * MIB);
 

@@ -6,6 +6,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/browser.ts'
 
 type Listener = (params: any) => void
 
@@ -57,20 +58,14 @@ export interface BarePage {
   close(): Promise<void>
 }
 
-export async function launchBare(chromiumPath: string): Promise<BarePage> {
+/** The Chromium the e2e journeys use, with the same flags. */
+export async function launchBare(): Promise<BarePage> {
   const profile = await mkdtemp(join(tmpdir(), 'sealbox-bench-chromium-'))
   const downloads = join(profile, 'downloads')
   const proc = Bun.spawn(
     [
-      chromiumPath,
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
+      CHROMIUM_PATH,
+      ...CHROMIUM_ARGS,
       '--remote-debugging-port=0',
       `--user-data-dir=${profile}`,
       '--window-size=1280,800',

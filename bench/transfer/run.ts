@@ -25,7 +25,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildWeb } from '../../scripts/build-web.ts'
 import { createUser } from '../../e2e/support/accounts.ts'
-import { CHROMIUM_PATH } from '../../e2e/support/browser.ts'
 import { startServer } from '../../e2e/support/server.ts'
 import { launchBare, type BarePage } from './cdp.ts'
 
@@ -205,7 +204,7 @@ async function main() {
       ...(process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {}),
     },
   })
-  const page = await launchBare(CHROMIUM_PATH)
+  const page = await launchBare()
   const results: string[] = []
   let failed = false
   try {

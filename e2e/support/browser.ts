@@ -10,7 +10,8 @@ import { chromium, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-const CHROMIUM_ARGS = [
+/** Flags for every Chromium the tests and benchmarks start: quiet, headless, no background traffic. */
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

@@ -2,11 +2,10 @@ import { openAdapters, type Adapters } from './adapters.ts';
 import type { Config } from './config/config.ts';
 import { SHARED_SWEEP_GRACE_MS, sweep, type FilesDeps } from './domain/files/index.ts';
 import { createApp, type App } from './http/app.ts';
+import { MAX_REQUEST_BODY_BYTES } from './http/plugins/body-limit.ts';
 import { createJsonLogger } from './infra/log/json-logger.ts';
 import type { Logger } from './ports/logger.ts';
 
-/** Room for multipart framing and metadata around a file of MAX_FILE_BYTES. */
-const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 /** Expired uploads and orphan part blobs are swept at start and then this often. */
 const FILES_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -29,7 +28,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = options.logger ?? createJsonLogger(config.logLevel);
   const adapters = await openAdapters(config, logger);
-  const maxBodyBytes = config.maxFileBytes + MULTIPART_OVERHEAD_BYTES;
+  const maxBodyBytes = MAX_REQUEST_BODY_BYTES;
   const files: FilesDeps = {
     store: adapters.files,
     blobs: adapters.blobs,

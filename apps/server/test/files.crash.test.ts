@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Browser, registrationFor, uniqueName } from './accounts/harness.ts';
 import { decrypt, fileMeta, folderMeta, partBytes, patternBytes, postUpload, putPart, uploadFile, type User } from './files/harness.ts';
+import { isolatedEnv, spawnMain, type MainProcess } from './support/main-process.ts';
 import { waitFor } from './support/services.ts';
 
 /**
@@ -15,48 +16,14 @@ import { waitFor } from './support/services.ts';
  * and usedSpace must equal the bytes actually stored.
  */
 
-const MAIN = join(import.meta.dir, '../src/main.ts');
 const ORIGIN = 'http://localhost';
 
 let dataDir: string;
 let webDir: string;
-let server: { child: ReturnType<typeof Bun.spawn>; url: string } | undefined;
+let server: MainProcess | undefined;
 
 async function start(): Promise<void> {
-  const child = Bun.spawn([process.execPath, MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? dataDir,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      WEB_DIST: webDir,
-      PUBLIC_ORIGIN: ORIGIN,
-      LOG_LEVEL: 'info',
-    },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const reader = child.stdout.getReader();
-  const decoder = new TextDecoder();
-  let output = '';
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    output += decoder.decode(value, { stream: true });
-    const line = output.split('\n').find((l) => l.includes('"listening"'));
-    if (line) {
-      // Keep draining stdout so the child never blocks on a full pipe.
-      void (async () => {
-        while (!(await reader.read().catch(() => ({ done: true }))).done);
-      })();
-      server = { child, url: (JSON.parse(line) as { url: string }).url };
-      return;
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start: ${output} ${await new Response(child.stderr).text()}`);
+  server = await spawnMain(isolatedEnv(dataDir, { DATA_DIR: dataDir, WEB_DIST: webDir, PUBLIC_ORIGIN: ORIGIN, LOG_LEVEL: 'info' }));
 }
 
 async function kill(): Promise<void> {

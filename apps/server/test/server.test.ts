@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/config/config.ts';
 import { silentLogger } from '../src/infra/log/json-logger.ts';
 import { startServer } from '../src/server.ts';
-
-const MAIN = join(import.meta.dir, '../src/main.ts');
+import { MAIN, isolatedEnv, spawnMain } from './support/main-process.ts';
 
 let tmp: string;
 beforeAll(async () => {
@@ -17,9 +16,9 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-/** An environment with nothing inherited that could point the server at shared services. */
+/** The isolated environment, serving the stand-in web app in `tmp`. */
 function serverEnv(extra: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmp, HOST: '127.0.0.1', PORT: '0', WEB_DIST: tmp, ...extra };
+  return isolatedEnv(tmp, { WEB_DIST: tmp, ...extra });
 }
 
 describe('startServer (in-process)', () => {
@@ -36,12 +35,19 @@ describe('startServer (in-process)', () => {
       expect(health.headers.get('content-security-policy')).toContain("default-src 'self'");
       const page = await fetch(`${server.url}/files?parentId=x`);
       expect(await page.text()).toContain('<title>Sealbox</title>');
+      // Upload routes take at most one part (plus framing); every other route 1 MiB.
       const tooBig = await fetch(`${server.url}/api/upload`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: 'x'.repeat(2 * 1024 * 1024),
+        headers: { 'content-type': 'application/octet-stream' },
+        body: new Uint8Array(9 * 1024 * 1024),
       });
       expect(tooBig.status).toBe(413);
+      const tooBigJson = await fetch(`${server.url}/api/profile`, {
+        method: 'PUT',
+        headers: { 'content-type': 'text/plain' },
+        body: 'x'.repeat(2 * 1024 * 1024),
+      });
+      expect(tooBigJson.status).toBe(413);
     } finally {
       await server.stop();
       await server.stop();
@@ -70,26 +76,6 @@ describe('startServer (in-process)', () => {
 });
 
 describe('bun src/main.ts', () => {
-  async function spawnMain(env: Record<string, string>) {
-    const child = Bun.spawn([process.execPath, MAIN], { env, stdout: 'pipe', stderr: 'pipe' });
-    const reader = child.stdout.getReader();
-    const decoder = new TextDecoder();
-    let output = '';
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      output += decoder.decode(value, { stream: true });
-      const line = output.split('\n').find((l) => l.includes('"listening"'));
-      if (line) {
-        reader.releaseLock();
-        return { child, url: (JSON.parse(line) as { url: string }).url };
-      }
-    }
-    child.kill('SIGKILL');
-    throw new Error(`server did not report listening; output: ${output}; stderr: ${await new Response(child.stderr).text()}`);
-  }
-
   test.each(['SIGTERM', 'SIGINT'] as const)('exits 0 promptly on %s after serving', async (signal) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-main-'));
     const { child, url } = await spawnMain(serverEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }));

@@ -199,6 +199,33 @@ describe('error mapping', () => {
     });
     expect(json.status).toBe(413);
   });
+
+  test('outside the upload routes every body is held to the JSON limit, whatever its type', async () => {
+    const app = makeApp().put('/api/profile', () => 'ok').put('/api/profile/upload', () => 'ok');
+    const big = { 'content-length': String(2 * 1024 * 1024) };
+    for (const type of ['text/plain', 'application/octet-stream', 'multipart/form-data; boundary=x']) {
+      const response = await get(app, '/api/profile', { method: 'PUT', headers: { 'content-type': type, ...big }, body: 'x'.repeat(2 * 1024 * 1024) });
+      expect(response.status).toBe(413);
+    }
+    // The avatar route takes binary bodies up to the request limit.
+    const avatar = await get(app, '/api/profile/upload', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream', ...big },
+      body: new Uint8Array(2 * 1024 * 1024),
+    });
+    expect(avatar.status).toBe(200);
+  });
+
+  test('a body of unannounced length is refused outside the upload routes', async () => {
+    const app = makeApp().put('/api/profile', () => 'ok');
+    const response = await get(app, '/api/profile', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      body: '{}',
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toBe('VALIDATION');
+  });
 });
 
 describe('health', () => {

@@ -102,3 +102,11 @@ export interface AccountRepositories {
   sessions: SessionRepository;
   rateLimits: RateLimitCounter;
 }
+
+/**
+ * How usernames and emails compare: NFC, then Unicode lower case, computed in JavaScript so
+ * both dialects agree ('Åsa', 'åsa' and a decomposed 'A\u030Asa' are one name).
+ */
+export function nameKey(value: string): string {
+  return value.normalize('NFC').toLowerCase();
+}

@@ -15,6 +15,9 @@ export interface UsersTable {
   id: string;
   username: string;
   email: string | null;
+  /** nameKey(username) / nameKey(email): what uniqueness and lookups compare (migration 005). */
+  username_key: string | null;
+  email_key: string | null;
   /** The server's own argon2id hash of the login hash the browser sends. */
   login_verifier: string;
   password_salt: string;

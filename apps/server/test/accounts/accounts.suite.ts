@@ -5,7 +5,6 @@ import { SESSION_LIFETIME_MS, TOTP_PENDING_LIFETIME_MS } from '../../src/domain/
 import { DEFAULT_AVATAR_SVG } from '../../src/http/routes/profile.ts';
 import {
   ORIGIN,
-  QUOTA,
   openHarness,
   registrationFor,
   registrationMaterial,
@@ -15,6 +14,7 @@ import {
   type Harness,
   type MakeDb,
 } from './harness.ts';
+import { QUOTA } from '../support/app-harness.ts';
 
 const PROFILE_KEYS = [
   'avatarExtension',
@@ -188,6 +188,19 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
           'CONFLICT',
           'Email is already in use!',
         );
+        expect(await userCount()).toBe(before);
+      });
+
+      test('names compare beyond ASCII and across normalisation forms; invisible characters are refused', async () => {
+        const browser = h.browser();
+        const base = `Åsa${uniqueName().slice(-6)}`;
+        expect((await browser.post('/api/register', await registrationFor(base))).status).toBe(201);
+        const before = await userCount();
+        for (const twin of [base.replace('Å', 'å'), base.replace('Å', 'A\u030A')]) {
+          await expectError(browser.post('/api/register', await registrationFor(twin)), 409, 'CONFLICT', 'Username is already in use!');
+        }
+        expect((await browser.get(`/api/check?username=${encodeURIComponent(base.replace('Å', 'å'))}`)).body).toEqual({ ok: false });
+        await expectError(browser.post('/api/register', await registrationFor(`al\u200Bice${uniqueName().slice(-4)}`)), 400, 'VALIDATION');
         expect(await userCount()).toBe(before);
       });
 

@@ -1,86 +1,30 @@
 import { createAccount, type Registration } from '@sealbox/crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UNLIMITED, type RateLimits } from '../../src/domain/accounts/rate-limits.ts';
-import { createApp, type AppDeps } from '../../src/http/app.ts';
+import type { createApp, AppDeps } from '../../src/http/app.ts';
 import { createDiskBlobStore } from '../../src/infra/blobs/disk-blob-store.ts';
-import { createAccountRepositories } from '../../src/infra/db/accounts/index.ts';
-import { createMemoryEventBus } from '../../src/infra/events/memory-event-bus.ts';
-import { silentLogger } from '../../src/infra/log/json-logger.ts';
-import type { BlobStore } from '../../src/ports/blob-store.ts';
 import type { Db } from '../../src/ports/db.ts';
-import type { EventBus, SealboxEvent } from '../../src/ports/event-bus.ts';
+import type { EventBus } from '../../src/ports/event-bus.ts';
+import { openAppHarness, type AppHarness } from '../support/app-harness.ts';
 
 export const ORIGIN = 'http://localhost';
-export const QUOTA = 5 * 1024 ** 3;
 
 /** A fresh, migrated, empty database publishing through `events`. */
 export type MakeDb = (events: EventBus) => Promise<{ db: Db; cleanup(): Promise<void> }>;
 
-export interface Clock {
-  now: number;
-  advance(ms: number): void;
-}
-
-export interface Harness {
-  db: Db;
-  blobs: BlobStore;
-  events: EventBus;
-  delivered: SealboxEvent[];
-  clock: Clock;
+export interface Harness extends AppHarness {
   app: ReturnType<typeof createApp>;
-  /** Another app (another "instance") over the same database, blob store and clock. */
-  makeApp(overrides?: Partial<AppDeps>): ReturnType<typeof createApp>;
   browser(options?: BrowserOptions): Browser;
-  cleanup(): Promise<void>;
 }
 
 export async function openHarness(makeDb: MakeDb, rateLimits: RateLimits = UNLIMITED): Promise<Harness> {
-  const events = createMemoryEventBus(silentLogger);
-  const delivered: SealboxEvent[] = [];
-  events.subscribe((event) => delivered.push(event));
-  const { db, cleanup } = await makeDb(events);
-  const dir = await mkdtemp(join(tmpdir(), 'sealbox-accounts-'));
-  const blobs = createDiskBlobStore(join(dir, 'blobs'));
-  const clock: Clock = {
-    now: Date.now(),
-    advance(ms) {
-      this.now += ms;
-    },
-  };
-  const makeApp = (overrides: Partial<AppDeps> = {}) =>
-    createApp({
-      db,
-      blobs,
-      events,
-      logger: silentLogger,
-      web: { root: join(dir, 'no-web') },
-      publicOrigin: undefined,
-      maxBodyBytes: 64 * 1024 * 1024,
-      accounts: createAccountRepositories(db),
-      defaultQuotaBytes: QUOTA,
-      trustProxy: true,
-      rateLimits,
-      clock: () => clock.now,
-      ...overrides,
-    });
+  const base = await openAppHarness('sealbox-accounts-', async (events, dir) => ({
+    ...(await makeDb(events)),
+    blobs: createDiskBlobStore(join(dir, 'blobs')),
+  }));
+  const makeApp = (overrides: Partial<AppDeps> = {}) => base.makeApp({ rateLimits, ...overrides });
   const app = makeApp();
-  return {
-    db,
-    blobs,
-    events,
-    delivered,
-    clock,
-    app,
-    makeApp,
-    browser: (options) => new Browser(options?.app ?? app, options),
-    async cleanup() {
-      await cleanup();
-      await events.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  return { ...base, app, makeApp, browser: (options) => new Browser(options?.app ?? app, options) };
 }
 
 export interface BrowserOptions {
@@ -159,14 +103,19 @@ export async function registrationFor(username: string, overrides: Record<string
   return { ...base, username, email: null, ...overrides };
 }
 
-/** Registers and signs in a new user in a fresh browser. */
-export async function signedInUser(h: Harness, options: BrowserOptions & { username?: string } = {}) {
-  const username = options.username ?? uniqueName();
-  const browser = h.browser(options);
+/** Registers `username` and signs in with `browser` (its cookie jar keeps the session). */
+export async function registerAndLogin(browser: Browser, username: string): Promise<{ id: string; password: string }> {
   const registration = await registrationFor(username);
   const created = await browser.post('/api/register', registration);
   if (created.status !== 201) throw new Error(`register failed: ${created.status} ${JSON.stringify(created.body)}`);
   const login = await browser.post('/api/login', { username, password: registration.password });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
-  return { browser, username, id: created.body.id as string, password: registration.password };
+  return { id: created.body.id as string, password: registration.password };
+}
+
+/** Registers and signs in a new user in a fresh browser. */
+export async function signedInUser(h: Harness, options: BrowserOptions & { username?: string } = {}) {
+  const username = options.username ?? uniqueName();
+  const browser = h.browser(options);
+  return { browser, username, ...(await registerAndLogin(browser, username)) };
 }

@@ -8,6 +8,7 @@ import type { Db } from '../../src/ports/db.ts';
 import type { UsersTable } from '../../src/ports/db-schema.ts';
 import type { EventBus, SealboxEvent } from '../../src/ports/event-bus.ts';
 import type { Insertable } from 'kysely';
+import { nameKey } from '../../src/ports/accounts.ts';
 
 export interface DbFixture {
   db: Db;
@@ -19,8 +20,9 @@ export type MakeDb = (events: EventBus) => Promise<DbFixture>;
 
 const NOW = 1_700_000_000_000;
 
+/** A users row; its name keys are derived as the repository derives them (nameKey). */
 export function userRow(overrides: Partial<Insertable<UsersTable>> = {}): Insertable<UsersTable> {
-  return {
+  const row = {
     id: crypto.randomUUID(),
     username: `user${Math.floor(Math.random() * 1e9)}`,
     email: null,
@@ -39,6 +41,7 @@ export function userRow(overrides: Partial<Insertable<UsersTable>> = {}): Insert
     created_at: NOW,
     ...overrides,
   };
+  return { ...row, username_key: nameKey(row.username), email_key: row.email ? nameKey(row.email) : null };
 }
 
 async function caught(promise: Promise<unknown>): Promise<unknown> {
@@ -92,6 +95,11 @@ export function dbContract(name: string, makeDb: MakeDb): void {
       const byEmail = await caught(db.kysely.insertInto('users').values(userRow({ email: 'alice@example.ORG' })).execute());
       expect((byEmail as DomainError).code).toBe('CONFLICT');
       expect((byEmail as DomainError).detail).toContain('email');
+      // Beyond ASCII too, and whatever the Unicode normalisation form ('A' + combining ring).
+      await db.kysely.insertInto('users').values(userRow({ username: 'Åsa' })).execute();
+      for (const twin of ['åsa', 'ÅSA', 'A\u030Asa']) {
+        expect(((await caught(db.kysely.insertInto('users').values(userRow({ username: twin })).execute())) as DomainError).code).toBe('CONFLICT');
+      }
       // Many users may have no email.
       await db.kysely.insertInto('users').values([userRow(), userRow()]).execute();
     });

@@ -419,6 +419,24 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         expect(toTop.body.parentId).toBeNull();
       });
 
+      test('a folder cannot be moved under the bottom of a deep chain of its own descendants', async () => {
+        // Regression: the ancestor walk used to stop at a fixed depth, so a move past it closed a
+        // cycle that no listing reached and whose delete never ended.
+        const top = await folderMeta(alice.rootKey, null, 'top');
+        expect((await postUpload(alice.browser, top.meta)).status).toBe(201);
+        let bottom = top;
+        for (let i = 0; i < 40; i++) {
+          const next = await folderMeta(bottom.key, bottom.id, `level ${i}`);
+          expect((await postUpload(alice.browser, next.meta)).status).toBe(201);
+          bottom = next;
+        }
+        await unchanged(async () => {
+          const res = await alice.browser.put(`/api/file/${top.id}`, { type: 'move', parentId: bottom.id, encryptedKey: b64(48), keyNonce: b64(12) });
+          expect(res.status).toBe(400);
+        });
+        expect((await alice.browser.delete(`/api/file/${top.id}`)).status).toBe(204);
+      });
+
       test('deleting a folder removes everything under it and frees exactly its bytes', async () => {
         const user = await signedInUser(h);
         const keep = await fileMeta(user.rootKey, null, patternBytes(1234));
@@ -504,6 +522,11 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
           const form = new FormData();
           form.append('file', new Blob([file.cipher]));
           expect((await alice.browser.call('POST', '/api/upload', { body: form })).status).toBe(400);
+          // A multipart field the protocol does not name is refused too.
+          const extra = new FormData();
+          extra.append('metadata', JSON.stringify(f));
+          extra.append('extra', 'y');
+          expect((await alice.browser.call('POST', '/api/upload', { body: extra })).status).toBe(400);
           expect((await alice.browser.post('/api/upload', f)).status).toBe(400);
           // A file larger than one part must go up in parts; a body past one part is cut off.
           const tooBig = await fileMeta(alice.rootKey, null, patternBytes(PART_BYTES));

@@ -11,86 +11,40 @@ import {
   toBase64,
   wrapItemKey,
 } from '@sealbox/crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { UNLIMITED } from '../../src/domain/accounts/rate-limits.ts';
 import type { FilesDeps } from '../../src/domain/files/index.ts';
-import { createApp, type AppDeps } from '../../src/http/app.ts';
-import { createAccountRepositories } from '../../src/infra/db/accounts/index.ts';
+import type { createApp, AppDeps } from '../../src/http/app.ts';
 import { createFilesStore } from '../../src/infra/db/files/files-store.ts';
-import { createMemoryEventBus } from '../../src/infra/events/memory-event-bus.ts';
 import { silentLogger } from '../../src/infra/log/json-logger.ts';
 import type { BlobStore } from '../../src/ports/blob-store.ts';
 import type { Db } from '../../src/ports/db.ts';
-import type { EventBus, SealboxEvent } from '../../src/ports/event-bus.ts';
-import { Browser, registrationFor, uniqueName } from '../accounts/harness.ts';
+import type { EventBus } from '../../src/ports/event-bus.ts';
+import { Browser, registerAndLogin, uniqueName } from '../accounts/harness.ts';
+import { openAppHarness, type AppHarness } from '../support/app-harness.ts';
 
 export { Browser };
 /** ArrayBuffer-backed bytes (what Blob, fetch and Response take). */
 export type Bytes = Uint8Array<ArrayBuffer>;
-export const QUOTA = 5 * 1024 ** 3;
 export const MAX_FILE = 1024 ** 3;
 
 /** A fresh, migrated, empty database and an empty blob store. */
 export type MakeFilesEnv = (events: EventBus) => Promise<{ db: Db; blobs: BlobStore; cleanup(): Promise<void> }>;
 
-export interface FilesHarness {
-  db: Db;
-  blobs: BlobStore;
-  delivered: SealboxEvent[];
-  clock: { now: number; advance(ms: number): void };
+export interface FilesHarness extends AppHarness {
   app: ReturnType<typeof createApp>;
-  makeApp(overrides?: Partial<AppDeps>): ReturnType<typeof createApp>;
   /** The files domain's deps, for calling the sweep directly. */
   files: FilesDeps;
-  cleanup(): Promise<void>;
 }
 
 export async function openFilesHarness(makeEnv: MakeFilesEnv): Promise<FilesHarness> {
-  const events = createMemoryEventBus(silentLogger);
-  const delivered: SealboxEvent[] = [];
-  events.subscribe((event) => delivered.push(event));
-  const { db, blobs, cleanup } = await makeEnv(events);
-  const dir = await mkdtemp(join(tmpdir(), 'sealbox-files-'));
-  const clock = {
-    now: Date.now(),
-    advance(ms: number) {
-      this.now += ms;
-    },
-  };
-  const store = createFilesStore(db);
-  const makeApp = (overrides: Partial<AppDeps> = {}) =>
-    createApp({
-      db,
-      blobs,
-      events,
-      logger: silentLogger,
-      web: { root: join(dir, 'no-web') },
-      publicOrigin: undefined,
-      maxBodyBytes: 64 * 1024 * 1024,
-      accounts: createAccountRepositories(db),
-      defaultQuotaBytes: QUOTA,
-      trustProxy: true,
-      rateLimits: UNLIMITED,
-      clock: () => clock.now,
-      files: store,
-      maxFileBytes: MAX_FILE,
-      ...overrides,
-    });
+  const base = await openAppHarness('sealbox-files-', makeEnv);
+  const store = createFilesStore(base.db);
+  const makeApp = (overrides: Partial<AppDeps> = {}) => base.makeApp({ files: store, maxFileBytes: MAX_FILE, ...overrides });
+  const clock = () => base.clock.now;
   return {
-    db,
-    blobs,
-    delivered,
-    clock,
+    ...base,
     app: makeApp(),
     makeApp,
-    files: { store, blobs, logger: silentLogger, clock: () => clock.now, maxFileBytes: MAX_FILE },
-    async cleanup() {
-      await cleanup();
-      await events.close();
-      await rm(dir, { recursive: true, force: true });
-    },
+    files: { store, blobs: base.blobs, logger: silentLogger, clock, maxFileBytes: MAX_FILE },
   };
 }
 
@@ -102,14 +56,9 @@ export interface User {
 }
 
 export async function signedInUser(h: FilesHarness, app = h.app): Promise<User> {
-  const username = uniqueName('f');
   const browser = new Browser(app);
-  const registration = await registrationFor(username);
-  const created = await browser.post('/api/register', registration);
-  if (created.status !== 201) throw new Error(`register failed: ${created.status} ${JSON.stringify(created.body)}`);
-  const login = await browser.post('/api/login', { username, password: registration.password });
-  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
-  return { browser, id: created.body.id as string, rootKey: newItemKey() };
+  const { id } = await registerAndLogin(browser, uniqueName('f'));
+  return { browser, id, rootKey: newItemKey() };
 }
 
 /** A client-side item: its id and key K, and the metadata the server gets. */

@@ -15,6 +15,7 @@ import {
 } from '../features/auth/login-flow.ts';
 import { DEFAULT_AFTER_LOGIN, safeRedirectPath } from '../features/auth/redirect.ts';
 import { setSession } from '../features/auth/session.ts';
+import { TotpCodeInput } from '../features/auth/TotpCodeInput.tsx';
 import { rootRoute } from './root.tsx';
 
 export interface LoginSearch {
@@ -195,21 +196,7 @@ function LoginPage() {
           <>
             <h1>Two-factor authentication</h1>
             <form className="form" onSubmit={onTotp} noValidate aria-busy={busy}>
-              <label className="field">
-                <span>{LOGIN_MESSAGES.totpPrompt}</span>
-                <input
-                  ref={totpInput}
-                  name="totpCode"
-                  className="field__code"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  pattern="[0-9]*"
-                  maxLength={6}
-                  placeholder="123456"
-                  value={totpCode}
-                  onChange={(e) => setTotpCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
-                />
-              </label>
+              <TotpCodeInput ref={totpInput} label={LOGIN_MESSAGES.totpPrompt} value={totpCode} onChange={setTotpCode} />
               {errorLine}
               <Button type="submit" size="lg" disabled={busy}>
                 {progress('Verify TOTP')}

@@ -19,6 +19,7 @@ import {
 import { exposeRpc, type RpcEndpoint } from '../lib/worker-rpc.ts';
 import { clearAccounts, loadAccount, loadAnyAccount, saveAccount } from './key-store.ts';
 import { forgetItems, itemMethods } from './items.ts';
+import { thumbnailMethods } from './thumbnails.ts';
 import { transferMethods } from './transfers.ts';
 import { clearRecords } from './upload-records.ts';
 
@@ -70,6 +71,9 @@ export const cryptoMethods = {
 
   /** Uploads and downloads (transfers.ts). */
   ...transferMethods,
+
+  /** Grid thumbnails of images and the start of videos (thumbnails.ts). */
+  ...thumbnailMethods,
 
   sha256Hex(bytes: Uint8Array): Promise<string> {
     return sha256Hex(bytes);

@@ -5,6 +5,7 @@
  * worker opens this database; logout deletes the records.
  */
 import type { AccountKeys } from '@sealbox/crypto';
+import { inTransaction, openDatabase, requestInTransaction, sharedConnection } from '../lib/idb.ts';
 
 export const KEY_DB_NAME = 'sealbox-keys';
 export const KEY_STORE_NAME = 'account';
@@ -15,74 +16,30 @@ export interface StoredAccount {
   storedAt: number;
 }
 
-let opening: Promise<IDBDatabase> | undefined;
-
-function request<T>(req: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+/** The current version of the keys database, upgraded when it lacks our store. */
+async function openKeyDb(version?: number): Promise<IDBDatabase> {
+  const db = await openDatabase(KEY_DB_NAME, version, (upgrading) => {
+    if (!upgrading.objectStoreNames.contains(KEY_STORE_NAME)) upgrading.createObjectStore(KEY_STORE_NAME, { keyPath: 'userId' });
   });
+  if (db.objectStoreNames.contains(KEY_STORE_NAME)) return db;
+  // Made by someone else without our store (e.g. a bare open): upgrade it to add the store.
+  const next = db.version + 1;
+  db.close();
+  return openKeyDb(next);
 }
 
-function openDb(): Promise<IDBDatabase> {
-  opening ??= openVersion(undefined);
-  return opening;
-}
-
-function openVersion(version: number | undefined): Promise<IDBDatabase> {
-  return new Promise<IDBDatabase>((resolve, reject) => {
-    const req = version === undefined ? indexedDB.open(KEY_DB_NAME) : indexedDB.open(KEY_DB_NAME, version);
-    req.onupgradeneeded = () => {
-      const db = req.result;
-      if (!db.objectStoreNames.contains(KEY_STORE_NAME)) db.createObjectStore(KEY_STORE_NAME, { keyPath: 'userId' });
-    };
-    req.onsuccess = () => {
-      const db = req.result;
-      if (!db.objectStoreNames.contains(KEY_STORE_NAME)) {
-        // Made by someone else without our store (e.g. a bare open): upgrade it to add the store.
-        const next = db.version + 1;
-        db.close();
-        openVersion(next).then(resolve, reject);
-        return;
-      }
-      // Another context deleting or upgrading the database: let it, and reopen next time.
-      db.onversionchange = () => {
-        db.close();
-        opening = undefined;
-      };
-      resolve(db);
-    };
-    req.onerror = () => {
-      opening = undefined;
-      reject(req.error ?? new Error('IndexedDB could not be opened'));
-    };
-  });
-}
+const openDb = sharedConnection(() => openKeyDb());
 
 async function withStore<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  const db = await openDb();
-  const tx = db.transaction(KEY_STORE_NAME, mode);
-  const result = request(run(tx.objectStore(KEY_STORE_NAME)));
-  await new Promise<void>((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-  });
-  return result;
+  return requestInTransaction(await openDb(), KEY_STORE_NAME, mode, run);
 }
 
 /** Keeps only this account: a browser holds the keys of the one user signed in. */
 export async function saveAccount(userId: string, keys: AccountKeys): Promise<void> {
   const record: StoredAccount = { userId, keys, storedAt: Date.now() };
-  const db = await openDb();
-  const tx = db.transaction(KEY_STORE_NAME, 'readwrite');
-  const store = tx.objectStore(KEY_STORE_NAME);
-  store.clear();
-  store.put(record);
-  await new Promise<void>((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+  await inTransaction(await openDb(), KEY_STORE_NAME, 'readwrite', (store) => {
+    store.clear();
+    store.put(record);
   });
 }
 

@@ -26,8 +26,8 @@ import {
   toHex,
   wrapItemKey,
 } from '@sealbox/crypto';
+import { HttpStatusError } from '../lib/http-status-error.ts';
 import {
-  HttpStatusError,
   PARTS_IN_FLIGHT,
   cipherLengthOfPart,
   decideResume,

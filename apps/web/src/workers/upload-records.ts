@@ -5,6 +5,7 @@
  * completion, on abort, and when it is older than the server's 24-hour upload expiry.
  * Only the crypto worker opens this database.
  */
+import { inTransaction, openDatabase, requestInTransaction, sharedConnection } from '../lib/idb.ts';
 
 export const TRANSFER_DB_NAME = 'sealbox-transfers';
 export const UPLOAD_STORE = 'uploads';
@@ -33,47 +34,14 @@ export interface UploadRecord {
   updatedAt: number;
 }
 
-let opening: Promise<IDBDatabase> | undefined;
-
-function request<T>(req: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
-  });
-}
-
-function openDb(): Promise<IDBDatabase> {
-  opening ??= new Promise<IDBDatabase>((resolve, reject) => {
-    const req = indexedDB.open(TRANSFER_DB_NAME, 1);
-    req.onupgradeneeded = () => {
-      if (!req.result.objectStoreNames.contains(UPLOAD_STORE)) req.result.createObjectStore(UPLOAD_STORE, { keyPath: 'uploadId' });
-    };
-    req.onsuccess = () => {
-      const db = req.result;
-      db.onversionchange = () => {
-        db.close();
-        opening = undefined;
-      };
-      resolve(db);
-    };
-    req.onerror = () => {
-      opening = undefined;
-      reject(req.error ?? new Error('IndexedDB could not be opened'));
-    };
-  });
-  return opening;
-}
+const openDb = sharedConnection(() =>
+  openDatabase(TRANSFER_DB_NAME, 1, (db) => {
+    if (!db.objectStoreNames.contains(UPLOAD_STORE)) db.createObjectStore(UPLOAD_STORE, { keyPath: 'uploadId' });
+  }),
+);
 
 async function withStore<T>(mode: IDBTransactionMode, run: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  const db = await openDb();
-  const tx = db.transaction(UPLOAD_STORE, mode);
-  const result = request(run(tx.objectStore(UPLOAD_STORE)));
-  await new Promise<void>((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
-  });
-  return result;
+  return requestInTransaction(await openDb(), UPLOAD_STORE, mode, run);
 }
 
 export async function putRecord(record: UploadRecord): Promise<void> {
@@ -107,20 +75,14 @@ export async function clearRecords(): Promise<void> {
 
 /** Records one part's plaintext hash (read-modify-write in one transaction). */
 export async function recordPartHash(uploadId: string, part: number, hash: string): Promise<void> {
-  const db = await openDb();
-  const tx = db.transaction(UPLOAD_STORE, 'readwrite');
-  const store = tx.objectStore(UPLOAD_STORE);
-  const get = store.get(uploadId) as IDBRequest<UploadRecord | undefined>;
-  get.onsuccess = () => {
-    const record = get.result;
-    if (!record) return;
-    record.partHashes = { ...record.partHashes, [part]: hash };
-    record.updatedAt = Date.now();
-    store.put(record);
-  };
-  await new Promise<void>((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+  await inTransaction(await openDb(), UPLOAD_STORE, 'readwrite', (store) => {
+    const get = store.get(uploadId) as IDBRequest<UploadRecord | undefined>;
+    get.onsuccess = () => {
+      const record = get.result;
+      if (!record) return;
+      record.partHashes = { ...record.partHashes, [part]: hash };
+      record.updatedAt = Date.now();
+      store.put(record);
+    };
   });
 }

@@ -6,6 +6,7 @@ import { parseStoredKdf, type KdfParams } from './kdf.ts';
 import { toProfile, type Profile } from './profile.ts';
 import { endSessionByToken, startSession, type IssuedSession } from './sessions.ts';
 import { acceptCode } from './totp.ts';
+import { nameKey } from '../../ports/accounts.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password.';
 export const INVALID_TOTP = 'Invalid TOTP code.';
@@ -39,7 +40,7 @@ export type LoginResult =
 let decoyVerifier: Promise<string> | undefined;
 
 export async function login(deps: AccountsDeps, input: LoginInput): Promise<LoginResult> {
-  const account = input.username.toLowerCase();
+  const account = nameKey(input.username);
   await deps.limiter.hit('loginIp', input.clientIp);
   await deps.limiter.hit('loginAccount', account);
 

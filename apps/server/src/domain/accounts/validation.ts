@@ -6,6 +6,8 @@ export const USERNAME_MAX = 20;
 export const EMAIL_MAX = 254;
 
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+/** Zero-width and other format characters: a name with one looks like a name without. */
+const INVISIBLE = /\p{Cf}/u;
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/u;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -23,6 +25,7 @@ export function checkUsername(username: string): string {
   const length = characterCount(username);
   if (length < USERNAME_MIN || length > USERNAME_MAX) invalid('Username must be 3-20 characters long.');
   if (CONTROL.test(username)) invalid('Username must not contain control characters.');
+  if (INVISIBLE.test(username)) invalid('Username must not contain invisible characters.');
   if (username.trim() !== username) invalid('Username must not start or end with spaces.');
   return username;
 }

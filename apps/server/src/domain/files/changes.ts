@@ -98,11 +98,14 @@ export async function deleteItem(deps: FilesDeps, principal: Principal, id: stri
   await deps.store.transaction(async (tx) => {
     const { item } = await lockedItem(deps, tx, principal, id);
     const levels: ItemRecord[][] = [[item]];
+    // Each item is taken once, so even a cycle in the data could not keep this loop going.
+    const seen = new Set([item.id]);
     for (;;) {
       const folders = levels.at(-1)!.filter((i) => i.isDirectory).map((i) => i.id);
       if (folders.length === 0) break;
-      const children = await tx.children(folders);
+      const children = (await tx.children(folders)).filter((child) => !seen.has(child.id));
       if (children.length === 0) break;
+      for (const child of children) seen.add(child.id);
       levels.push(children);
     }
     const all = levels.flat();

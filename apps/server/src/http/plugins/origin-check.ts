@@ -14,7 +14,10 @@ export function originCheck(options: { publicOrigin: string | undefined }) {
     if (!MUTATING.has(request.method)) return;
     const origin = request.headers.get('origin');
     if (origin === null) return;
-    if (origin === new URL(request.url).origin || origin === options.publicOrigin) return;
+    // With PUBLIC_ORIGIN set it alone counts: the request URL's origin comes from the Host
+    // header, which the client chooses.
+    const ours = options.publicOrigin ?? new URL(request.url).origin;
+    if (origin === ours) return;
     throw new DomainError('FORBIDDEN', 'Cross-origin request refused');
   });
 }

@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia';
-import { PART_BYTES } from '@sealbox/crypto';
 import { DomainError } from '../../domain/errors.ts';
 import {
   abortUpload,
@@ -11,12 +10,13 @@ import {
   uploadStatus,
   type FilesDeps,
 } from '../../domain/files/index.ts';
+import { MAX_REQUEST_BODY_BYTES } from '../plugins/body-limit.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
 import { LinkOnlyQuery, PartParams, UploadBody, UploadParams } from './file-schemas.ts';
 import { principalOf } from './principal.ts';
 
 /** Multipart framing and metadata around one part's ciphertext. */
-export const SINGLE_SHOT_MAX_BODY_BYTES = PART_BYTES + 64 * 1024;
+export const SINGLE_SHOT_MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
 
 /**
  * POST /api/upload and the part protocol (docs/protocol.md "Files and uploads"). The multipart
@@ -92,6 +92,9 @@ export function uploadRoutes(deps: { files: FilesDeps; session: SessionPlugin })
  * returns its fields: strings as text, files as File. A field sent twice is refused; a
  * `metadata` sent as a file part is read as text.
  */
+/** The multipart fields of POST /api/upload (docs/protocol.md); anything else is refused. */
+const UPLOAD_FIELDS = new Set(['metadata', 'file']);
+
 async function readCappedForm(request: Request, max: number): Promise<Record<string, string | File>> {
   const type = request.headers.get('content-type') ?? '';
   if (!type.toLowerCase().startsWith('multipart/form-data')) {
@@ -123,6 +126,7 @@ async function readCappedForm(request: Request, max: number): Promise<Record<str
   }
   const fields = new Map<string, string | File>();
   for (const [name, value] of form) {
+    if (!UPLOAD_FIELDS.has(name)) throw new DomainError('VALIDATION', 'Only the fields metadata and file are accepted');
     if (fields.has(name)) throw new DomainError('VALIDATION', `Field ${name.slice(0, 40)} sent twice`);
     fields.set(name, name === 'metadata' && typeof value !== 'string' ? await value.text() : value);
   }

@@ -42,9 +42,17 @@ export type SyncResult =
   /** The server could not be asked (offline, 5xx): nothing changed. */
   | 'unknown';
 
-/** Forgets everything this browser knows about the session: keys, profile, marker. */
+const signOutHooks = new Set<() => void>();
+
+/** Lets other features drop what they hold for the signed-in user (caches of decrypted data). */
+export function onSignOut(hook: () => void): void {
+  signOutHooks.add(hook);
+}
+
+/** Forgets everything this browser knows about the session: keys, profile, marker, caches. */
 export async function signOutLocally(queryClient?: QueryClient): Promise<void> {
   clearSession();
+  for (const hook of signOutHooks) hook();
   queryClient?.setQueryData(PROFILE_QUERY_KEY, null);
   queryClient?.removeQueries({ predicate: (query) => query.queryKey[0] !== PROFILE_QUERY_KEY[0] });
   try {

@@ -1,11 +1,12 @@
-import type { CSSProperties, KeyboardEvent } from 'react';
+import { useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { cx } from '@sealbox/ui';
 import type { ItemView } from './api.ts';
 import type { SortKey } from './browser-search.ts';
-import { displayName, formatBytes, formatDate, kindOf } from './format.ts';
+import { displayName, formatBytes, formatDate, kindOf, type ItemKind } from './format.ts';
 import { KindIcon, Icon } from './icons.tsx';
 import { ItemMenu, type ItemAction } from './ItemMenu.tsx';
 import { COLUMN_LABELS, type ListColumn, type Sort } from './sorting.ts';
+import { useThumbnail } from './useThumbnail.ts';
 
 interface CommonProps {
   items: ItemView[];
@@ -114,6 +115,39 @@ export function FileTable({ items, users, myUserId, onOpen, onAction, columns, s
   );
 }
 
+/**
+ * The picture of a grid card: the thumbnail of an image or a video once it is made (SPEC 2),
+ * else the type icon (or a lock when the item did not decrypt).
+ */
+function CardThumb({ item, kind, onOpen }: { item: ItemView; kind: ItemKind; onOpen: (item: ItemView) => void }) {
+  const slot = useRef<HTMLDivElement>(null);
+  const url = useThumbnail(item, slot);
+  // An <img> that fails to decode falls back to the icon rather than a broken image.
+  const [failed, setFailed] = useState<string | null>(null);
+  const shown = url !== null && failed !== url ? url : null;
+  return (
+    <div
+      ref={slot}
+      className={cx('file-card__thumb', `file-card__thumb--${kind}`, shown && 'file-card__thumb--preview')}
+      data-preview-slot={kind === 'image' || kind === 'video' ? kind : undefined}
+      data-preview={shown ? 'ready' : undefined}
+      onClick={() => item.isDirectory && onOpen(item)}
+      aria-hidden="true"
+    >
+      {shown ? (
+        <>
+          <img className="file-card__image" src={shown} alt={displayName(item)} decoding="async" draggable={false} onError={() => setFailed(shown)} />
+          {kind === 'video' && <span className="file-card__badge">{Icon.video(16)}</span>}
+        </>
+      ) : item.decrypted ? (
+        <KindIcon kind={kind} size={44} />
+      ) : (
+        Icon.lock(44)
+      )}
+    </div>
+  );
+}
+
 export interface FileGridProps extends CommonProps {
   columns: number;
 }
@@ -130,15 +164,7 @@ export function FileGrid({ items, myUserId, onOpen, onAction, columns, downloadB
         const kind = kindOf(item);
         return (
           <li key={item.id} className={cx('file-card', item.isDirectory && 'file-card--folder')} data-item-id={item.id} onKeyDown={(e) => onKey(e, item)}>
-            <div
-              className={cx('file-card__thumb', `file-card__thumb--${kind}`)}
-              // Previews of images and videos (a later issue) render into this slot.
-              data-preview-slot={kind === 'image' || kind === 'video' ? kind : undefined}
-              onClick={() => item.isDirectory && onOpen(item)}
-              aria-hidden="true"
-            >
-              {item.decrypted ? <KindIcon kind={kind} size={44} /> : Icon.lock(44)}
-            </div>
+            <CardThumb item={item} kind={kind} onOpen={onOpen} />
             <div className="file-card__footer">
               <ItemName item={item} onOpen={onOpen} />
               <ItemMenu item={item} myUserId={myUserId} onAction={onAction} downloadBlocked={downloadBlocked} />

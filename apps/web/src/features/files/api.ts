@@ -4,6 +4,7 @@
  * decrypted views back, never keys.
  */
 import { api, apiFetch } from '../../lib/api.ts';
+import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { cryptoWorker } from '../../crypto/client.ts';
 import type { ItemView } from '../../workers/items.ts';
 
@@ -13,15 +14,6 @@ export type { ItemView } from '../../workers/items.ts';
 export const ALL_ITEMS = 2_147_483_648;
 /** SPEC 9: folder download and search gather descendants up to depth 20. */
 export const TREE_DEPTH = 20;
-
-export class FilesApiError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.name = 'FilesApiError';
-    this.status = status;
-  }
-}
 
 export interface UserSummary {
   id: string;
@@ -50,7 +42,7 @@ async function fetchListing(query: { id?: string; depth: number; includeAncestor
   if (query.id) params.set('id', query.id);
   if (query.includeAncestors) params.set('includeAncestors', 'true');
   const response = await apiFetch(`/api/file?${params}`);
-  if (!response.ok) throw new FilesApiError(response.status, 'Error fetching files.');
+  if (!response.ok) throw new HttpStatusError(response.status, 'Error fetching files.');
   const body = await response.arrayBuffer();
   const fetched = performance.now();
   const opened = await cryptoWorker.call('openListing', body);
@@ -83,7 +75,7 @@ export async function createFolder(parentId: string | null, name: string): Promi
   const body = new FormData();
   body.set('metadata', JSON.stringify(metadata));
   const response = await apiFetch('/api/upload', { method: 'POST', body });
-  if (!response.ok) throw new FilesApiError(response.status, 'Error creating folder');
+  if (!response.ok) throw new HttpStatusError(response.status, 'Error creating folder');
   const created = (await response.json()) as { id: string };
   return created.id;
 }
@@ -91,16 +83,16 @@ export async function createFolder(parentId: string | null, name: string): Promi
 export async function renameItem(id: string, name: string): Promise<void> {
   const sealed = await cryptoWorker.call('renameItem', id, name);
   const { error, status } = await api.api.file({ id }).put({ type: 'rename', ...sealed });
-  if (error) throw new FilesApiError(status, 'Error renaming file. Please try again later.');
+  if (error) throw new HttpStatusError(status, 'Error renaming file. Please try again later.');
 }
 
 export async function moveItem(id: string, parentId: string | null): Promise<void> {
   const wrapped = await cryptoWorker.call('moveItem', id, parentId);
   const { error, status } = await api.api.file({ id }).put({ type: 'move', parentId, ...wrapped });
-  if (error) throw new FilesApiError(status, 'Error moving file.');
+  if (error) throw new HttpStatusError(status, 'Error moving file.');
 }
 
 export async function deleteItem(id: string): Promise<void> {
   const { error, status } = await api.api.file({ id }).delete();
-  if (error) throw new FilesApiError(status, 'Error deleting file');
+  if (error) throw new HttpStatusError(status, 'Error deleting file');
 }

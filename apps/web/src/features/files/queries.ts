@@ -6,7 +6,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
 import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
-import { createFolder, deleteItem, fetchFolder, fetchTree, moveItem, renameItem, FilesApiError, type ItemView } from './api.ts';
+import { createFolder, deleteItem, fetchFolder, fetchTree, moveItem, renameItem, type ItemView } from './api.ts';
+import { HttpStatusError } from '../../lib/http-status-error.ts';
 
 export const filesKeys = {
   all: ['files'] as const,
@@ -35,7 +36,7 @@ export function useFolder(parentId: string | null, { live = false, enabled = tru
     refetchInterval: live ? REFRESH_MS : false,
     refetchIntervalInBackground: false,
     placeholderData: live ? keepPreviousData : undefined,
-    retry: (count, error) => !(error instanceof FilesApiError && error.status >= 400 && error.status < 500) && count < 2,
+    retry: (count, error) => !(error instanceof HttpStatusError && error.status >= 400 && error.status < 500) && count < 2,
   });
 }
 
@@ -45,7 +46,7 @@ export function useTree(enabled: boolean) {
 
 /** The message of SPEC 8 for a failed action (permission answers get their own for folders). */
 function messageOf(error: unknown, fallback: string): string {
-  return error instanceof FilesApiError ? error.message : fallback;
+  return error instanceof HttpStatusError ? error.message : fallback;
 }
 
 function refreshAfterChange(queryClient: QueryClient, folders: Array<string | null>) {
@@ -62,7 +63,7 @@ export function useCreateFolder() {
     mutationFn: ({ parentId, name }: { parentId: string | null; name: string }) => createFolder(parentId, name),
     onSuccess: (_id, { parentId }) => refreshAfterChange(queryClient, [parentId]),
     onError: (error) => {
-      const status = error instanceof FilesApiError ? error.status : 0;
+      const status = error instanceof HttpStatusError ? error.status : 0;
       toast(status === 403 || status === 404 ? 'You cannot create folders here!' : 'Error creating folder', 'error');
     },
   });

@@ -134,6 +134,7 @@ export function gridColumns(width: number): number {
   return 6;
 }
 
+/** SPEC 2's names for the sort keys (also in the profile's preferences). */
 export const SORT_LABELS: Record<SortKey, string> = {
   name: 'Name',
   size: 'Size',

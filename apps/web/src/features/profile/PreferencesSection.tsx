@@ -3,17 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast, useTheme, type ThemePreference } from '@sealbox/ui';
 import { putPreferences, SORT_BY_VALUES, type Preferences, type Profile, type SortBy, type SortOrder } from '../auth/account-api.ts';
 import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
-
-/** SPEC 2's names for the sort keys. */
-export const SORT_BY_LABELS: Record<SortBy, string> = {
-  name: 'Name',
-  size: 'Size',
-  created: 'Creation Date',
-  modified: 'Modification Date',
-  owner: 'Owner',
-  uploader: 'Uploader',
-  extension: 'Extension',
-};
+import { SORT_LABELS } from '../files/sorting.ts';
 
 const THEME_LABELS: Record<ThemePreference, string> = { light: 'Light', dark: 'Dark', system: 'System' };
 
@@ -118,7 +108,7 @@ export function PreferencesSection({ profile }: { profile: Profile }) {
           >
             {SORT_BY_VALUES.map((value) => (
               <option key={value} value={value}>
-                {SORT_BY_LABELS[value]}
+                {SORT_LABELS[value]}
               </option>
             ))}
           </select>

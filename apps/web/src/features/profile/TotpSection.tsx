@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, toast } from '@sealbox/ui';
 import { totpConfirm, totpDisable, totpSetup, type Profile } from '../auth/account-api.ts';
 import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
+import { TotpCodeInput } from '../auth/TotpCodeInput.tsx';
 import { QrCode } from './QrCode.tsx';
 
 export const TOTP_MESSAGES = {
@@ -16,25 +17,6 @@ export const TOTP_MESSAGES = {
 /** The secret in groups of 4, easier to type into an authenticator by hand. */
 export function groupSecret(secret: string): string {
   return secret.replace(/\s+/g, '').match(/.{1,4}/g)?.join(' ') ?? secret;
-}
-
-function CodeInput({ value, onChange, label }: { value: string; onChange: (value: string) => void; label: string }) {
-  return (
-    <label className="field">
-      <span>{label}</span>
-      <input
-        name="totpCode"
-        className="field__code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        pattern="[0-9]*"
-        maxLength={6}
-        placeholder="123456"
-        value={value}
-        onChange={(e) => onChange(e.target.value.replace(/\D/g, '').slice(0, 6))}
-      />
-    </label>
-  );
 }
 
 export function TotpSection({ profile }: { profile: Profile }) {
@@ -103,7 +85,7 @@ export function TotpSection({ profile }: { profile: Profile }) {
             <span className="badge badge--on">On</span> Signing in asks for a code from your authenticator app.
           </p>
           <form className="form form--inline" onSubmit={(e) => void submit('disable')(e)} noValidate>
-            <CodeInput value={code} onChange={setCode} label="Code to turn it off" />
+            <TotpCodeInput value={code} onChange={setCode} label="Code to turn it off" />
             <Button type="submit" variant="danger" disabled={busy}>
               Disable TOTP
             </Button>
@@ -123,7 +105,7 @@ export function TotpSection({ profile }: { profile: Profile }) {
             </div>
           </div>
           <form className="form form--inline" onSubmit={(e) => void submit('confirm')(e)} noValidate>
-            <CodeInput value={code} onChange={setCode} label="Code from the app" />
+            <TotpCodeInput value={code} onChange={setCode} label="Code from the app" />
             <Button type="submit" disabled={busy}>
               Confirm
             </Button>

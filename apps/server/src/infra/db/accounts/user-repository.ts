@@ -1,6 +1,6 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import { DomainError, isDomainError } from '../../../domain/errors.ts';
-import type { NewUser, SortBy, SortOrder, UserChanges, UserRecord, UserRepository } from '../../../ports/accounts.ts';
+import { nameKey, type NewUser, type SortBy, type SortOrder, type UserChanges, type UserRecord, type UserRepository } from '../../../ports/accounts.ts';
 import type { Db } from '../../../ports/db.ts';
 import type { UsersTable } from '../../../ports/db-schema.ts';
 
@@ -9,7 +9,6 @@ type UserRow = Selectable<UsersTable>;
 
 export function createUserRepository(db: Db): UserRepository {
   const k = db.kysely;
-  const byLowerUsername = (username: string) => sql<boolean>`lower(username) = lower(${username})`;
 
   return {
     async insert(user: NewUser) {
@@ -19,6 +18,8 @@ export function createUserRepository(db: Db): UserRepository {
           id: user.id,
           username: user.username,
           email: user.email,
+          username_key: nameKey(user.username),
+          email_key: user.email === null ? null : nameKey(user.email),
           login_verifier: user.loginVerifier,
           password_salt: user.passwordSalt,
           kdf_params: user.kdf,
@@ -46,29 +47,29 @@ export function createUserRepository(db: Db): UserRepository {
     },
 
     async findByUsername(username) {
-      const row = await k.selectFrom('users').selectAll().where(byLowerUsername(username)).executeTakeFirst();
+      const row = await k.selectFrom('users').selectAll().where('username_key', '=', nameKey(username)).executeTakeFirst();
       return row && toRecord(row);
     },
 
     async usernameTaken(username) {
-      return (await k.selectFrom('users').select('id').where(byLowerUsername(username)).executeTakeFirst()) !== undefined;
+      return (await k.selectFrom('users').select('id').where('username_key', '=', nameKey(username)).executeTakeFirst()) !== undefined;
     },
 
     async emailTaken(email) {
-      const row = await k.selectFrom('users').select('id').where(sql<boolean>`lower(email) = lower(${email})`).executeTakeFirst();
+      const row = await k.selectFrom('users').select('id').where('email_key', '=', nameKey(email)).executeTakeFirst();
       return row !== undefined;
     },
 
     async searchByPrefix(prefix, { excludeId, limit, offset }) {
-      // substr + lower on both sides instead of LIKE: no wildcard escaping, and both sides are
-      // lowered by the same engine (SQLite's lower() is ASCII-only, JS's is not).
-      const length = [...prefix].length;
+      // substr instead of LIKE: no wildcard escaping; both sides are name keys made in JavaScript.
+      const key = nameKey(prefix);
+      const length = [...key].length;
       const rows = await k
         .selectFrom('users')
         .selectAll()
-        .where(sql<boolean>`substr(lower(username), 1, ${length}) = lower(${prefix})`)
+        .where(sql<boolean>`substr(username_key, 1, ${length}) = ${key}`)
         .where('id', '!=', excludeId)
-        .orderBy(sql`lower(username)`)
+        .orderBy('username_key')
         .orderBy('id')
         .limit(limit)
         .offset(offset)
@@ -106,7 +107,7 @@ export function createUserRepository(db: Db): UserRepository {
   };
 }
 
-/** Unique indexes of 001 are named users_username_ci_unique and users_email_ci_unique. */
+/** The unique indexes (migration 005) are users_username_key_unique and users_email_key_unique. */
 function namedConflict(error: unknown): never {
   if (isDomainError(error, 'CONFLICT')) {
     const detail = error.detail?.includes('email') ? 'email' : error.detail?.includes('username') ? 'username' : error.detail;
@@ -117,7 +118,10 @@ function namedConflict(error: unknown): never {
 
 function toColumns(changes: UserChanges): Updateable<UsersTable> {
   const columns: Updateable<UsersTable> = {};
-  if (changes.email !== undefined) columns.email = changes.email;
+  if (changes.email !== undefined) {
+    columns.email = changes.email;
+    columns.email_key = changes.email === null ? null : nameKey(changes.email);
+  }
   if (changes.gridView !== undefined) columns.grid_view = changes.gridView ? 1 : 0;
   if (changes.sortBy !== undefined) columns.sort_by = changes.sortBy;
   if (changes.sortOrder !== undefined) columns.sort_order = changes.sortOrder;

@@ -15,8 +15,6 @@ import type {
 
 /** Keeps every IN (...) list far below SQLite's and PostgreSQL's bound-parameter limits. */
 const IN_CHUNK = 500;
-/** A broken (cyclic) parent chain must not loop forever. */
-const MAX_ANCESTORS = 10_000;
 
 type ItemRow = Selectable<ItemsTable>;
 
@@ -85,7 +83,9 @@ function reader(k: Kysely<Database>): FilesReader {
       const out: ItemRecord[] = [];
       const seen = new Set([start.id]);
       let parentId = start.parentId;
-      while (parentId !== null && !seen.has(parentId) && out.length < MAX_ANCESTORS) {
+      // No cap: the move check relies on the whole chain (a capped walk let a move close a cycle).
+      // `seen` guarantees the walk ends even if the data were ever inconsistent.
+      while (parentId !== null && !seen.has(parentId)) {
         const parent = await item(parentId);
         if (!parent) break;
         out.push(parent);

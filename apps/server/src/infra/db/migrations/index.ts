@@ -3,6 +3,7 @@ import * as initialSchema from './001-initial-schema.ts';
 import * as accounts from './002-accounts.ts';
 import * as files from './003-files.ts';
 import * as listingIndex from './004-listing-index.ts';
+import * as nameKeys from './005-name-keys.ts';
 
 /**
  * Listed by hand, not read from a folder, so a bundled or compiled server still finds every
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '002-accounts': accounts,
   '003-files': files,
   '004-listing-index': listingIndex,
+  '005-name-keys': nameKeys,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -79,15 +79,6 @@ export function retryDelayMs(attempt: number, random: () => number = Math.random
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 
-export class HttpStatusError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.name = 'HttpStatusError';
-    this.status = status;
-  }
-}
-
 /**
  * Runs `attempt` up to `tries` times. It resolves with a Response (any status) or throws on a
  * network failure; retryable outcomes wait `retryDelayMs` and go again. Returns the last Response

@@ -1,0 +1,32 @@
+import type { Ref } from 'react';
+
+/** The 6-digit authenticator code field (login's second step, turning TOTP on or off): keeps digits only. */
+export function TotpCodeInput({
+  label,
+  value,
+  onChange,
+  ref,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  ref?: Ref<HTMLInputElement>;
+}) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <input
+        ref={ref}
+        name="totpCode"
+        className="field__code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9]*"
+        maxLength={6}
+        placeholder="123456"
+        value={value}
+        onChange={(e) => onChange(e.target.value.replace(/\D/g, '').slice(0, 6))}
+      />
+    </label>
+  );
+}

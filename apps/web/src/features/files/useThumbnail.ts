@@ -1,0 +1,178 @@
+/**
+ * The thumbnail of a grid card: asked for once the card comes near the viewport
+ * (IntersectionObserver), made in the crypto worker (workers/thumbnails.ts), cached by the page
+ * (thumbnail-cache.ts) and shown through a blob: URL of the small encoded image that lives as
+ * long as the card does.
+ *
+ * Video poster frames: the worker decrypts the start of the file; here it becomes a blob: URL
+ * of type video/* used only as the src of a detached, muted <video> (media-src blob:), one frame
+ * is drawn to a canvas and encoded, and the URL is revoked. It is never opened as a page.
+ */
+import { useEffect, useState, type RefObject } from 'react';
+import { cryptoWorker } from '../../crypto/client.ts';
+import type { ItemView } from '../../workers/items.ts';
+import { onSignOut } from '../auth/auth-state.ts';
+import {
+  CACHE_ENTRIES,
+  CONCURRENCY,
+  THUMB_EDGE,
+  VIDEO_HEAD_BYTES,
+  ThumbnailLoader,
+  thumbnailKey,
+  thumbnailKind,
+  wantsThumbnail,
+} from './thumbnail-cache.ts';
+
+const loader = new ThumbnailLoader<Blob | null>(CACHE_ENTRIES, CONCURRENCY);
+
+/** Drops every cached thumbnail: they show decrypted contents, so they go at sign-out. */
+export function forgetThumbnails(): void {
+  loader.cache.clear();
+}
+onSignOut(forgetThumbnails);
+
+const VIDEO_TIMEOUT_MS = 8_000;
+
+function once(target: HTMLVideoElement, event: 'loadeddata' | 'seeked', ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`${event} timed out`)), ms);
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      target.removeEventListener(event, ok);
+      target.removeEventListener('error', failed);
+      if (error) reject(error);
+      else resolve();
+    };
+    const ok = () => finish();
+    const failed = () => finish(new Error('video did not decode'));
+    target.addEventListener(event, ok);
+    target.addEventListener('error', failed);
+  });
+}
+
+function canvasBlob(canvas: HTMLCanvasElement): Promise<Blob | null> {
+  return new Promise((resolve) => canvas.toBlob(resolve, 'image/webp', 0.82));
+}
+
+/** One frame of a video's first bytes as a small image, or null when it does not decode. */
+export async function posterFrame(bytes: Uint8Array<ArrayBuffer>, type: string, maxEdge: number): Promise<Blob | null> {
+  const url = URL.createObjectURL(new Blob([bytes], { type }));
+  const video = document.createElement('video');
+  video.muted = true;
+  video.playsInline = true;
+  video.preload = 'auto';
+  try {
+    const loaded = once(video, 'loadeddata', VIDEO_TIMEOUT_MS);
+    video.src = url;
+    await loaded;
+    const width = video.videoWidth;
+    const height = video.videoHeight;
+    if (!width || !height) return null;
+    const scale = Math.min(1, maxEdge / Math.max(width, height));
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, Math.round(width * scale));
+    canvas.height = Math.max(1, Math.round(height * scale));
+    const context = canvas.getContext('2d');
+    if (!context) return null;
+    context.drawImage(video, 0, 0, canvas.width, canvas.height);
+    // The very first frame is often black: a moment in is a better likeness when it decodes.
+    const later = Number.isFinite(video.duration) && video.duration > 0 ? Math.min(1, video.duration / 4) : 0;
+    if (later > 0) {
+      try {
+        const seeked = once(video, 'seeked', 3_000);
+        video.currentTime = later;
+        await seeked;
+        context.drawImage(video, 0, 0, canvas.width, canvas.height);
+      } catch {
+        // Keep the first frame.
+      }
+    }
+    return await canvasBlob(canvas);
+  } catch {
+    return null;
+  } finally {
+    video.removeAttribute('src');
+    video.load();
+    URL.revokeObjectURL(url);
+  }
+}
+
+async function loadThumbnail(item: ItemView): Promise<Blob | null> {
+  if (thumbnailKind(item) === 'video') {
+    const head = await cryptoWorker.call('videoHead', item.id, VIDEO_HEAD_BYTES);
+    return head ? posterFrame(head.bytes as Uint8Array<ArrayBuffer>, head.type, THUMB_EDGE) : null;
+  }
+  const made = await cryptoWorker.call('thumbnail', item.id, THUMB_EDGE);
+  return made ? new Blob([made.bytes as Uint8Array<ArrayBuffer>], { type: made.type }) : null;
+}
+
+/**
+ * A blob: URL of `item`'s thumbnail once `target` has been near the viewport and the thumbnail
+ * is made; null while loading, and for items without one (the card shows its type icon).
+ */
+export function useThumbnail(item: ItemView, target: RefObject<Element | null>): string | null {
+  const wanted = wantsThumbnail(item);
+  const key = thumbnailKey(item);
+  const [blob, setBlob] = useState<Blob | null>(() => (wanted ? (loader.peek(key) ?? null) : null));
+  const [visible, setVisible] = useState(false);
+  const [url, setUrl] = useState<string | null>(null);
+
+  // Near the viewport (or no IntersectionObserver at all): from then on the card wants it.
+  useEffect(() => {
+    if (!wanted || visible) return;
+    const element = target.current;
+    if (!element || typeof IntersectionObserver === 'undefined') {
+      setVisible(true);
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) {
+          setVisible(true);
+          observer.disconnect();
+        }
+      },
+      { rootMargin: '200px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [wanted, visible, target]);
+
+  useEffect(() => {
+    if (!wanted) {
+      setBlob(null);
+      return;
+    }
+    const cached = loader.peek(key);
+    if (cached !== undefined) {
+      setBlob(cached);
+      return;
+    }
+    setBlob(null);
+    if (!visible) return;
+    const controller = new AbortController();
+    loader.request(key, () => loadThumbnail(item), controller.signal).then(
+      (made) => {
+        if (!controller.signal.aborted) setBlob(made);
+      },
+      () => {
+        // No thumbnail this time (the icon stays); a later mount tries again.
+      },
+    );
+    return () => controller.abort();
+    // `item` is captured for the load; the key (id + modifiedAt) decides when it changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [wanted, key, visible]);
+
+  useEffect(() => {
+    if (!blob) {
+      setUrl(null);
+      return;
+    }
+    const created = URL.createObjectURL(blob);
+    setUrl(created);
+    return () => URL.revokeObjectURL(created);
+  }, [blob]);
+
+  return url;
+}

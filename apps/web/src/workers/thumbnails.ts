@@ -1,0 +1,173 @@
+/**
+ * Grid thumbnails, made inside the crypto worker (DESIGN.md 5: decryption never on the UI
+ * thread; keys never leave this worker).
+ *
+ * Images (png, jpeg, gif, webp, bmp up to IMAGE_MAX_BYTES): the whole blob is fetched, each chunk
+ * decrypted with the item's K and fileNonce, the header checked against the raster formats
+ * (so SVG or anything else in disguise is never decoded), then decoded with createImageBitmap,
+ * scaled to the edge asked for and encoded as WebP on an OffscreenCanvas. Only that small image
+ * goes to the page.
+ *
+ * Videos (mp4, webm, mov): the first chunks (VIDEO_HEAD_BYTES at most) are decrypted and handed
+ * to the page, which feeds them to a detached <video> for one frame (useThumbnail.ts).
+ */
+import { CHUNK, chunkCipherRange, chunkCount, decryptChunkAt, fromBase64, plaintextSize } from '@sealbox/crypto';
+import { IMAGE_MAX_BYTES, VIDEO_HEAD_BYTES, thumbnailKind, videoTypeOf, type ThumbnailKind } from '../features/files/thumbnail-cache.ts';
+import { itemKey, openItems, type ItemView, type ServerItem } from './items.ts';
+
+class ThumbnailError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'ThumbnailError';
+    this.code = code;
+  }
+}
+
+export interface EncodedThumbnail {
+  bytes: Uint8Array;
+  /** Mime type of `bytes` (image/webp, or image/png where WebP encoding is missing). */
+  type: string;
+  width: number;
+  height: number;
+}
+
+export interface VideoHead {
+  bytes: Uint8Array;
+  /** video/mp4 or video/webm. */
+  type: string;
+  /** True when `bytes` is the whole file. */
+  complete: boolean;
+}
+
+interface Target {
+  item: ServerItem;
+  view: ItemView;
+  kind: ThumbnailKind | null;
+  plainSize: number;
+}
+
+/** The item as the server has it now (its fileNonce and size), opened like any listing. */
+async function loadTarget(id: string): Promise<Target | null> {
+  const query = new URLSearchParams({ id, depth: '1', limit: '1', offset: '0' });
+  const response = await fetch(`/api/file?${query}`, { credentials: 'same-origin' });
+  if (response.status === 403 || response.status === 404) return null;
+  if (!response.ok) throw new ThumbnailError(`HTTP_${response.status}`, `Listing failed (${response.status})`);
+  const { root } = (await response.json()) as { root?: ServerItem | null };
+  if (!root || root.id !== id || root.isDirectory || root.fileNonce === null) return null;
+  const [view] = await openItems([root]);
+  if (!view?.decrypted) return null;
+  let plainSize: number;
+  try {
+    plainSize = plaintextSize(root.size);
+  } catch {
+    return null;
+  }
+  return { item: root, view, kind: thumbnailKind(view), plainSize };
+}
+
+/** Plaintext of the first chunks covering `limit` bytes (whole chunks, one Range request). */
+async function decryptHead(target: Target, limit: number): Promise<{ bytes: Uint8Array<ArrayBuffer>; complete: boolean }> {
+  const { item, plainSize } = target;
+  const chunks = Math.min(chunkCount(plainSize), Math.max(1, Math.ceil(Math.min(limit, plainSize) / CHUNK)));
+  const end = chunkCipherRange(chunks - 1, plainSize).end;
+  const response = await fetch(`/api/file/data/${encodeURIComponent(item.id)}`, {
+    credentials: 'same-origin',
+    headers: { range: `bytes=0-${end - 1}` },
+  });
+  if (!response.ok) throw new ThumbnailError(`HTTP_${response.status}`, `Download failed (${response.status})`);
+  let cipher = new Uint8Array(await response.arrayBuffer());
+  // A 200 (no range support in between) carries the whole blob: keep what was asked for.
+  if (response.status === 200 && cipher.length > end) cipher = cipher.slice(0, end);
+  if (cipher.length !== end) throw new ThumbnailError('TRUNCATED', 'The file ended early');
+
+  const raw = itemKey(item.id);
+  const key = await crypto.subtle.importKey('raw', new Uint8Array(raw), 'AES-GCM', false, ['decrypt']);
+  const nonce = fromBase64(item.fileNonce!, 'fileNonce');
+  const plainEnd = Math.min(plainSize, chunks * CHUNK);
+  const out = new Uint8Array(plainEnd);
+  await Promise.all(
+    Array.from({ length: chunks }, async (_, i) => {
+      const range = chunkCipherRange(i, plainSize);
+      // Throws DECRYPT_FAILED on any tampering (index, last flag and tag are all authenticated).
+      out.set(await decryptChunkAt(key, nonce, i, cipher.subarray(range.start, range.end), plainSize), i * CHUNK);
+    }),
+  );
+  return { bytes: out, complete: chunks === chunkCount(plainSize) };
+}
+
+/** PNG, JPEG, GIF, WebP or BMP by their magic bytes: nothing else reaches the decoder. */
+export function isRasterImage(bytes: Uint8Array): boolean {
+  const at = (i: number) => bytes[i] ?? -1;
+  const ascii = (from: number, text: string) => [...text].every((c, i) => at(from + i) === c.charCodeAt(0));
+  if (at(0) === 0x89 && ascii(1, 'PNG')) return true;
+  if (at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return true;
+  if (ascii(0, 'GIF8')) return true;
+  if (ascii(0, 'RIFF') && ascii(8, 'WEBP')) return true;
+  return ascii(0, 'BM') && bytes.length > 26;
+}
+
+function clampEdge(maxEdge: number): number {
+  return Number.isFinite(maxEdge) ? Math.min(1024, Math.max(16, Math.round(maxEdge))) : 320;
+}
+
+export function scaledSize(width: number, height: number, maxEdge: number): { width: number; height: number } {
+  const scale = Math.min(1, maxEdge / Math.max(width, height));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+async function encode(bitmap: ImageBitmap, maxEdge: number): Promise<EncodedThumbnail> {
+  const size = scaledSize(bitmap.width, bitmap.height, maxEdge);
+  const small =
+    size.width === bitmap.width && size.height === bitmap.height
+      ? bitmap
+      : await createImageBitmap(bitmap, { resizeWidth: size.width, resizeHeight: size.height, resizeQuality: 'high' });
+  try {
+    const canvas = new OffscreenCanvas(size.width, size.height);
+    const context = canvas.getContext('2d');
+    if (!context) throw new ThumbnailError('UNSUPPORTED', 'No 2D canvas in this worker');
+    context.drawImage(small, 0, 0);
+    const blob = await canvas.convertToBlob({ type: 'image/webp', quality: 0.82 });
+    return { bytes: new Uint8Array(await blob.arrayBuffer()), type: blob.type || 'image/png', ...size };
+  } finally {
+    if (small !== bitmap) small.close();
+  }
+}
+
+/**
+ * A thumbnail of image `id` with its longest edge at most `maxEdge` px, or null when the item
+ * is not a raster image this makes thumbnails of (or too large, or does not decode).
+ */
+async function thumbnail(id: string, maxEdge: number): Promise<EncodedThumbnail | null> {
+  const target = await loadTarget(id);
+  if (!target || target.kind !== 'image' || target.plainSize === 0 || target.plainSize > IMAGE_MAX_BYTES) return null;
+  const { bytes } = await decryptHead(target, target.plainSize);
+  if (!isRasterImage(bytes)) return null;
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(new Blob([bytes]));
+  } catch {
+    return null;
+  }
+  try {
+    if (bitmap.width === 0 || bitmap.height === 0) return null;
+    return await encode(bitmap, clampEdge(maxEdge));
+  } finally {
+    bitmap.close();
+  }
+}
+
+/** The decrypted start of video `id` (at most `maxBytes`, whole chunks), or null for a non-video. */
+async function videoHead(id: string, maxBytes: number): Promise<VideoHead | null> {
+  const target = await loadTarget(id);
+  if (!target || target.kind !== 'video' || target.plainSize === 0) return null;
+  const limit = Number.isFinite(maxBytes) ? Math.min(VIDEO_HEAD_BYTES * 2, Math.max(CHUNK, maxBytes)) : VIDEO_HEAD_BYTES;
+  const { bytes, complete } = await decryptHead(target, limit);
+  return { bytes, type: videoTypeOf(target.view), complete };
+}
+
+/** The RPC surface (spread into the crypto worker's methods). */
+export const thumbnailMethods = {
+  thumbnail,
+  videoHead,
+};

@@ -1,0 +1,67 @@
+/**
+ * The frame of a browser journey suite: the real server for the whole file, and a fresh browser
+ * profile per page so cookies and IndexedDB never leak between tests. After each test every
+ * page opened is checked for console errors and CSP violations, and its profile is closed.
+ */
+import { afterAll, afterEach, beforeAll, expect } from 'bun:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import { CHROMIUM_PATH, browserRequired, launchBrowser } from './browser.ts';
+import { watchPageProblems, type ExpectedHttpError } from './page-problems.ts';
+import { startServer, type RunningServer, type StartServerOptions } from './server.ts';
+
+/** Without Chromium the suites are skipped, unless the run requires it (then launchBrowser throws). */
+export const skipWithoutBrowser = !existsSync(CHROMIUM_PATH) && !browserRequired();
+
+export interface BrowserOptions {
+  width?: number;
+  height?: number;
+  colorScheme?: 'light' | 'dark';
+  expectHttpErrors?: ExpectedHttpError[];
+}
+
+export interface BrowserSuite {
+  /** The server started in beforeAll (only when the suite runs). */
+  readonly server: RunningServer;
+  /** A fresh browser profile with one page, watched for console errors and CSP violations. */
+  newBrowser(options?: BrowserOptions): Promise<Page>;
+}
+
+/** Registers the suite's hooks; each hook may take up to `timeoutMs`. */
+export function browserSuite(options: { timeoutMs: number; server?: StartServerOptions }): BrowserSuite {
+  let server: RunningServer | undefined;
+  const open: Array<{ context: BrowserContext; problems: () => Promise<string[]> }> = [];
+
+  beforeAll(async () => {
+    if (!skipWithoutBrowser) server = await startServer(options.server);
+  }, options.timeoutMs);
+
+  afterAll(async () => {
+    await server?.stop();
+  }, options.timeoutMs);
+
+  afterEach(async () => {
+    const found: string[] = [];
+    for (const { context, problems } of open.splice(0)) {
+      found.push(...(await problems()));
+      await context.close();
+    }
+    expect(found).toEqual([]);
+  }, options.timeoutMs);
+
+  return {
+    get server() {
+      if (!server) throw new Error('the server runs only while the browser suite does');
+      return server;
+    },
+    async newBrowser(browser = {}) {
+      const context = (await launchBrowser())!;
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.setViewportSize({ width: browser.width ?? 1280, height: browser.height ?? 800 });
+      await page.emulateMedia({ colorScheme: browser.colorScheme ?? 'light', reducedMotion: 'reduce' });
+      const problems = await watchPageProblems(page, { expectHttpErrors: browser.expectHttpErrors ?? [] });
+      open.push({ context, problems });
+      return page;
+    },
+  };
+}
