@@ -19,29 +19,11 @@ import {
   unwrapItemKey,
   wrapItemKey,
 } from '@sealbox/crypto';
+import type { ItemView as ServerItemView } from '@sealbox/server/files-view';
 import { loadAnyAccount } from './key-store.ts';
 
-/** The server form of an item (docs/protocol.md "Files and uploads", `Item`). */
-export interface ServerItem {
-  id: string;
-  parentId: string | null;
-  isDirectory: boolean;
-  encryptedFileName: string;
-  nameNonce: string;
-  encryptedMimeType: string | null;
-  mimeTypeNonce: string | null;
-  encryptedKey: string;
-  keyNonce: string | null;
-  fileNonce: string | null;
-  /** Ciphertext bytes. */
-  size: number;
-  createdAt: number;
-  modifiedAt: number;
-  ownerId: string;
-  uploaderId: string;
-  editPermission: boolean;
-  children?: string[];
-}
+/** The server form of an item (docs/protocol.md "Files and uploads", `Item`): the server's own type. */
+export type ServerItem = ServerItemView;
 
 /** An item as the UI shows it: decrypted where its key opened, never any key material. */
 export interface ItemView {
