@@ -1,12 +1,11 @@
-import type { UserRecord } from '../../ports/accounts.ts';
+import { nameKey, type UserRecord } from '../../ports/accounts.ts';
 import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
-import { hashLoginPassword } from './registration.ts';
-import { parseStoredKdf, type KdfParams } from './kdf.ts';
+import { hashLoginPassword, type SealedAccount } from './registration.ts';
+import { parseStoredKdf } from './kdf.ts';
 import { toProfile, type Profile } from './profile.ts';
 import { endSessionByToken, startSession, type IssuedSession } from './sessions.ts';
 import { acceptCode } from './totp.ts';
-import { nameKey } from '../../ports/accounts.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password.';
 export const INVALID_TOTP = 'Invalid TOTP code.';
@@ -22,14 +21,8 @@ export interface LoginInput {
 }
 
 /** Everything the browser needs to unlock its keys (docs/protocol.md POST /api/login). */
-export interface LoginAnswer {
+export interface LoginAnswer extends SealedAccount {
   user: Profile;
-  salt: string;
-  iv: string;
-  encryptedPrivateKey: string;
-  publicKey: string;
-  signingPublicKey: string;
-  kdf: KdfParams;
 }
 
 export type LoginResult =

@@ -5,18 +5,22 @@ import { conflictMessage, EMAIL_TAKEN, USERNAME_TAKEN } from './profile.ts';
 import { checkEncryptionPublicKey, checkSigningPublicKey } from './public-keys.ts';
 import { checkBase64, checkEmail, checkUsername } from './validation.ts';
 
-/** docs/protocol.md POST /api/register; `password` is the browser's argon2id login hash. */
-export interface RegistrationInput {
-  username: string;
-  email: string | null;
-  password: string;
-  passwordSalt: string;
+/** What the server keeps of an account's keys and hands back at login; it can read none of it. */
+export interface SealedAccount {
   salt: string;
   iv: string;
   encryptedPrivateKey: string;
   publicKey: string;
   signingPublicKey: string;
   kdf: KdfParams;
+}
+
+/** docs/protocol.md POST /api/register; `password` is the browser's argon2id login hash. */
+export interface RegistrationInput extends SealedAccount {
+  username: string;
+  email: string | null;
+  password: string;
+  passwordSalt: string;
 }
 
 const SALT_BYTES = 16;
