@@ -1,7 +1,8 @@
 import { openAdapters, type Adapters } from './adapters.ts';
 import type { Config } from './config/config.ts';
 import { SHARED_SWEEP_GRACE_MS, sweep, type FilesDeps } from './domain/files/index.ts';
-import { createApp, type App } from './http/app.ts';
+import { createApp, createAppLiveHub, type App } from './http/app.ts';
+import type { LiveHub } from './http/live/hub.ts';
 import { MAX_REQUEST_BODY_BYTES } from './http/plugins/body-limit.ts';
 import { createJsonLogger } from './infra/log/json-logger.ts';
 import type { Logger } from './ports/logger.ts';
@@ -15,6 +16,8 @@ export interface RunningServer {
   port: number;
   app: App;
   adapters: Adapters;
+  /** The live-update sockets held by this instance. */
+  live: LiveHub;
   /**
    * Stops accepting connections, lets in-flight requests finish (cut off after the timeout),
    * then closes the event bus and the database. Safe to call more than once.
@@ -37,6 +40,7 @@ export async function startServer(
     maxFileBytes: config.maxFileBytes,
   };
   let app: App;
+  const live = createAppLiveHub({ ...adapters, logger });
   let sweepTimer: ReturnType<typeof setInterval> | undefined;
   try {
     // Crash safety (docs/protocol.md): before serving, expired uploads go and part blobs that
@@ -60,10 +64,12 @@ export async function startServer(
       trustProxy: config.trustProxy,
       rateLimits: config.rateLimits,
       maxFileBytes: config.maxFileBytes,
+      live,
     });
     app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: maxBodyBytes });
   } catch (error) {
     clearInterval(sweepTimer);
+    live.close();
     await adapters.close();
     throw error;
   }
@@ -76,6 +82,8 @@ export async function startServer(
   const stop = (stopOptions: { timeoutMs?: number } = {}) => {
     stopping ??= (async () => {
       clearInterval(sweepTimer);
+      // Sockets never finish on their own: close them first, so clients move to another instance.
+      live.close();
       const timeoutMs = stopOptions.timeoutMs ?? options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
       const drained = server.stop(false).then(() => true);
       const finished = await Promise.race([drained, Bun.sleep(timeoutMs).then(() => false)]);
@@ -88,5 +96,5 @@ export async function startServer(
     return stopping;
   };
 
-  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, port, app, adapters, stop };
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, port, app, adapters, live, stop };
 }

@@ -2,82 +2,155 @@ import { describe, expect, test } from 'bun:test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PART_BYTES } from '@sealbox/crypto';
 import postgres from 'postgres';
-import { loadConfig } from '../src/config/config.ts';
-import { silentLogger } from '../src/infra/log/json-logger.ts';
-import type { SealboxEvent } from '../src/ports/event-bus.ts';
-import { startServer } from '../src/server.ts';
-import { readAll } from './contracts/blob-store.contract.ts';
-import { startLocalS3 } from './support/s3rver.ts';
-import { postgresAvailability, reportUnavailable, TEST_DATABASE_URL, uniqueIdentifier, waitFor } from './support/services.ts';
+import { Browser, registerAndLogin, uniqueName } from './accounts/harness.ts';
+import { decrypt, download, fileMeta, folderMeta, partBytes, patternBytes, postUpload, putPart, type User } from './files/harness.ts';
+import { LiveClient } from './support/live-client.ts';
+import { isolatedEnv, spawnMain, type MainProcess } from './support/main-process.ts';
+import { startLocalS3, type LocalS3 } from './support/s3rver.ts';
+import { postgresAvailability, reportUnavailable, TEST_DATABASE_URL, uniqueIdentifier } from './support/services.ts';
 
 const availability = await postgresAvailability();
 
-/** A throw-away database, so this suite's migrations never touch the shared test schema. */
-async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
-  const name = uniqueIdentifier('sealbox_scaleout');
+/** A client of one instance over real HTTP, with no Origin (not a browser: nothing to forge). */
+function browserOf(server: MainProcess, cookie?: string): Browser {
+  const browser = new Browser({ handle: (request) => fetch(new Request(server.url + new URL(request.url).pathname, request)) }, { origin: null });
+  browser.cookie = cookie;
+  return browser;
+}
+
+interface Cluster {
+  a: MainProcess;
+  b: MainProcess;
+  /** The throw-away database's name (for the outage test). */
+  database: string;
+  admin: postgres.Sql;
+}
+
+/**
+ * Two `bun src/main.ts` processes on one throw-away PostgreSQL database and one s3rver bucket,
+ * as an administrator runs several instances (docs/operations.md).
+ */
+async function withCluster(fn: (cluster: Cluster) => Promise<void>): Promise<void> {
+  const database = uniqueIdentifier('sealbox_scaleout');
   const admin = postgres(TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  await admin.unsafe(`create database ${database}`);
   const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
+  url.pathname = `/${database}`;
+  const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-scaleout-'));
+  let s3: LocalS3 | undefined;
+  const servers: MainProcess[] = [];
   try {
-    return await fn(url.toString());
+    s3 = await startLocalS3('sealbox-scaleout');
+    const env = isolatedEnv(dataDir, {
+      DATA_DIR: dataDir,
+      WEB_DIST: dataDir,
+      LOG_LEVEL: 'info',
+      RATE_LIMITS: 'off',
+      DATABASE_URL: url.toString(),
+      BLOB_STORE: `s3://${s3.bucket}`,
+      S3_ENDPOINT: s3.endpoint,
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    });
+    // One after the other: both would run the migrations at once otherwise.
+    servers.push(await spawnMain(env));
+    servers.push(await spawnMain(env));
+    await fn({ a: servers[0]!, b: servers[1]!, database, admin });
   } finally {
-    await admin.unsafe(`drop database ${name} with (force)`);
+    for (const server of servers) {
+      server.child.kill('SIGTERM');
+      await server.child.exited;
+    }
+    await s3?.stop();
+    await admin.unsafe(`drop database if exists ${database} with (force)`);
     await admin.end({ timeout: 5 });
+    await rm(dataDir, { recursive: true, force: true });
   }
 }
 
+async function userOn(server: MainProcess): Promise<User> {
+  const browser = browserOf(server);
+  const { id } = await registerAndLogin(browser, uniqueName('x'));
+  return { browser, id, rootKey: crypto.getRandomValues(new Uint8Array(32)) };
+}
+
 if (availability.available) {
-  describe('two instances on PostgreSQL and S3', () => {
-    test('share metadata, blobs and events', async () => {
-      const s3 = await startLocalS3('sealbox-scaleout');
-      const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-scaleout-'));
-      try {
-        await withDatabase(async (databaseUrl) => {
-          const config = loadConfig({
-            HOST: '127.0.0.1',
-            PORT: '0',
-            DATA_DIR: dataDir,
-            WEB_DIST: dataDir,
-            DATABASE_URL: databaseUrl,
-            BLOB_STORE: `s3://${s3.bucket}`,
-            S3_ENDPOINT: s3.endpoint,
-            S3_REGION: 'us-east-1',
-            S3_ACCESS_KEY_ID: s3.accessKeyId,
-            S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-          });
-          const [a, b] = await Promise.all([
-            startServer(config, { logger: silentLogger }),
-            startServer(config, { logger: silentLogger }),
-          ]);
-          try {
-            for (const server of [a, b]) {
-              const health = await fetch(`${server.url}/api/health`);
-              expect(await health.json()).toEqual({ status: 'ok', db: 'ok', blobs: 'ok', events: 'ok' });
-            }
-            expect(a.adapters.db.dialect).toBe('postgres');
+  describe('two server processes on PostgreSQL and S3', () => {
+    test('a change through A reaches a socket on B, B serves the bytes, and an upload started on A completes on B', async () => {
+      await withCluster(async ({ a, b }) => {
+        for (const server of [a, b]) {
+          expect(await (await fetch(`${server.url}/api/health`)).json()).toEqual({ status: 'ok', db: 'ok', blobs: 'ok', events: 'ok' });
+        }
+        const alice = await userOn(a);
+        // The session made on A works on B: sessions live in the database, no stickiness needed.
+        const onB = browserOf(b, alice.browser.cookie);
+        const socketOnB = await LiveClient.open(b.url, alice.browser.cookie);
+        try {
+          const folder = await folderMeta(alice.rootKey, null);
+          expect((await postUpload(alice.browser, folder.meta)).status).toBe(201);
+          expect((await socketOnB.event('item.created', folder.id)).event).toEqual({ kind: 'item.created', itemId: folder.id, parentId: null });
 
-            const atB: SealboxEvent[] = [];
-            b.adapters.events.subscribe((event) => atB.push(event));
-            await a.adapters.db.transaction(async (tx) => {
-              tx.publish({ kind: 'item.created', itemId: 'item-1', parentId: null, userIds: ['user-1'] });
-            });
-            await waitFor(() => atB.length === 1, 3000, 'the event at the other instance');
+          const file = await fileMeta(folder.key, folder.id, patternBytes(2 * PART_BYTES + 12_345));
+          const created = await postUpload(alice.browser, file.meta);
+          expect(created.status).toBe(201);
+          const { uploadId, parts } = created.body as { uploadId: string; parts: number };
+          expect(parts).toBe(3);
+          expect((await putPart(alice.browser, uploadId, 0, partBytes(file.cipher, 0))).status).toBe(204);
+          // The rest goes to the other instance, as a load balancer may send it.
+          const resume = await onB.get(`/api/upload/${uploadId}`);
+          expect(resume.status).toBe(200);
+          for (let n = 1; n < parts; n++) expect((await putPart(onB, uploadId, n, partBytes(file.cipher, n))).status).toBe(204);
+          expect((await onB.post(`/api/upload/${uploadId}/complete`)).status).toBe(200);
+          await socketOnB.event('upload.completed', file.id);
 
-            await a.adapters.blobs.put('shared-blob-1', new Uint8Array([1, 2, 3]));
-            expect(await readAll(await b.adapters.blobs.get('shared-blob-1'))).toEqual(new Uint8Array([1, 2, 3]));
-          } finally {
-            await a.stop();
-            await b.stop();
+          const fetched = await download(onB, file.id);
+          expect(fetched.status).toBe(200);
+          expect(Bun.hash(await decrypt(file, fetched.bytes))).toBe(Bun.hash(file.plain));
+          const range = await download(onB, file.id, 'bytes=8388000-8389000');
+          expect(range.status).toBe(206);
+          expect(range.bytes).toEqual(file.cipher.subarray(8_388_000, 8_389_001));
+
+          // Deleted through B, gone from A.
+          expect((await onB.delete(`/api/file/${folder.id}`)).status).toBe(204);
+          expect((await download(alice.browser, file.id)).status).toBe(404);
+        } finally {
+          socketOnB.close();
+        }
+      });
+    }, 60_000);
+
+    test('a PostgreSQL outage is survived: instances resubscribe and clients are told to catch up', async () => {
+      await withCluster(async ({ a, b, database, admin }) => {
+        const alice = await userOn(a);
+        const socketOnB = await LiveClient.open(b.url, alice.browser.cookie);
+        try {
+          // As a restart does: every connection dropped, and none accepted for a while.
+          await admin.unsafe(`alter database ${database} allow_connections false`);
+          await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${database}`;
+          await Bun.sleep(2000);
+          await admin.unsafe(`alter database ${database} allow_connections true`);
+
+          await socketOnB.next((m) => m.type === 'resync', 20_000);
+          expect(socketOnB.socket.readyState).toBe(WebSocket.OPEN);
+          // Changes through A reach B again.
+          let delivered = false;
+          const deadline = Date.now() + 20_000;
+          while (!delivered && Date.now() < deadline) {
+            const folder = await folderMeta(alice.rootKey, null);
+            const answer = await postUpload(alice.browser, folder.meta);
+            if (answer.status === 201) delivered = await socketOnB.event('item.created', folder.id, 1000).then(() => true, () => false);
+            else await Bun.sleep(200);
           }
-        });
-      } finally {
-        await s3.stop();
-        await rm(dataDir, { recursive: true, force: true });
-      }
-    }, 30_000);
+          expect(delivered).toBe(true);
+        } finally {
+          socketOnB.close();
+        }
+      });
+    }, 90_000);
   });
 } else {
-  reportUnavailable('two instances on PostgreSQL and S3', availability.reason);
+  reportUnavailable('two server processes on PostgreSQL and S3', availability.reason);
 }

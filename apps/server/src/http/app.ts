@@ -9,6 +9,8 @@ import type { Db } from '../ports/db.ts';
 import type { EventBus } from '../ports/event-bus.ts';
 import type { FilesStore } from '../ports/files.ts';
 import type { Logger } from '../ports/logger.ts';
+import { createLiveHub, type LiveHub } from './live/hub.ts';
+import { BACKPRESSURE_LIMIT_BYTES, MAX_CLIENT_MESSAGE_BYTES } from './live/protocol.ts';
 import { bodyLimit } from './plugins/body-limit.ts';
 import { errorMapping } from './plugins/error-mapping.ts';
 import { originCheck } from './plugins/origin-check.ts';
@@ -19,6 +21,7 @@ import { staticWeb } from './plugins/static-web.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
+import { liveRoutes } from './routes/live.ts';
 import { profileRoutes } from './routes/profile.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { uploadRoutes } from './routes/uploads.ts';
@@ -47,6 +50,18 @@ export interface AppDeps {
   files?: FilesStore;
   /** MAX_FILE_BYTES (largest plaintext of a file); defaults to 1 GiB. */
   maxFileBytes?: number;
+  /** Live-update sockets over `events`; the server passes its own so it can close them on stop. */
+  live?: LiveHub;
+}
+
+/** The sockets of /api/ws, over the app's event bus and sessions. */
+export function createAppLiveHub(deps: Pick<AppDeps, 'events' | 'accounts' | 'logger' | 'clock'>): LiveHub {
+  return createLiveHub({
+    events: deps.events,
+    logger: deps.logger,
+    clock: deps.clock,
+    sessionExpiry: async (id) => (await deps.accounts.sessions.findById(id))?.expiresAt ?? null,
+  });
 }
 
 /**
@@ -73,7 +88,19 @@ export function createApp(deps: AppDeps) {
   const cookies = { secure: https };
   // One instance shared by every routes module, so its hooks run once per request.
   const session = sessionPlugin({ accounts, cookies, trustProxy: deps.trustProxy });
-  return new Elysia({ name: 'sealbox' })
+  const live = deps.live ?? createAppLiveHub(deps);
+  return new Elysia({
+    name: 'sealbox',
+    // Bun's settings for every socket: oversized client frames close with 1009, and a client
+    // that reads too slowly is dropped rather than buffered without bound.
+    websocket: {
+      maxPayloadLength: MAX_CLIENT_MESSAGE_BYTES,
+      backpressureLimit: BACKPRESSURE_LIMIT_BYTES,
+      closeOnBackpressureLimit: true,
+      idleTimeout: 120,
+      sendPings: true,
+    },
+  })
     .use(securityHeaders({ hsts: https }))
     .use(requestLog(deps.logger))
     .use(errorMapping(deps.logger))
@@ -87,6 +114,7 @@ export function createApp(deps: AppDeps) {
     .use(sessionRoutes({ accounts, session }))
     .use(fileRoutes({ files, session }))
     .use(uploadRoutes({ files, session }))
+    .use(liveRoutes({ hub: live, session, publicOrigin: deps.publicOrigin }))
     .use(staticWeb(deps.web));
 }
 

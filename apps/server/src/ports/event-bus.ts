@@ -12,6 +12,12 @@ export interface SealboxEvent {
   sessionId?: string;
 }
 
+/**
+ * Delivered by a bus to its local subscribers only, never published: notifications may have
+ * been lost (the bus just reconnected), so whoever shows data should fetch it again.
+ */
+export const RESYNC_EVENT_KIND = 'events.resync';
+
 export type EventHandler = (event: SealboxEvent) => void;
 
 export interface EventBus {

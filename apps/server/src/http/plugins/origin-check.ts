@@ -11,13 +11,19 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function originCheck(options: { publicOrigin: string | undefined }) {
   return new Elysia({ name: 'origin-check' }).onRequest(({ request }) => {
-    if (!MUTATING.has(request.method)) return;
-    const origin = request.headers.get('origin');
-    if (origin === null) return;
-    // With PUBLIC_ORIGIN set it alone counts: the request URL's origin comes from the Host
-    // header, which the client chooses.
-    const ours = options.publicOrigin ?? new URL(request.url).origin;
-    if (origin === ours) return;
-    throw new DomainError('FORBIDDEN', 'Cross-origin request refused');
+    if (MUTATING.has(request.method)) refuseCrossOrigin(request, options.publicOrigin);
   });
+}
+
+/**
+ * Also guards the WebSocket upgrade, a GET that browsers send with cookies from any site
+ * (cross-site WebSocket hijacking); browsers always send Origin on it.
+ */
+export function refuseCrossOrigin(request: Request, publicOrigin: string | undefined): void {
+  const origin = request.headers.get('origin');
+  if (origin === null) return;
+  // With PUBLIC_ORIGIN set it alone counts: the request URL's origin comes from the Host
+  // header, which the client chooses.
+  const ours = publicOrigin ?? new URL(request.url).origin;
+  if (origin !== ours) throw new DomainError('FORBIDDEN', 'Cross-origin request refused');
 }

@@ -1,4 +1,4 @@
-import type { EventBus, SealboxEvent } from '../../ports/event-bus.ts';
+import { RESYNC_EVENT_KIND, type EventBus, type SealboxEvent } from '../../ports/event-bus.ts';
 import type { Logger } from '../../ports/logger.ts';
 import { createPostgresClient } from '../db/postgres/open-postgres-db.ts';
 import { createFanOut, toWireEvent } from './event-shape.ts';
@@ -16,7 +16,8 @@ interface Envelope {
 /**
  * Fans events out across server instances with LISTEN/NOTIFY. postgres.js keeps the LISTEN on a
  * dedicated connection and re-issues it after a reconnect (see the reconnect test);
- * notifications sent while it was disconnected are lost, which the clients' 5 s refresh covers.
+ * notifications sent while it was disconnected are lost, so after each reconnect subscribers get
+ * a local RESYNC_EVENT_KIND event and the live hub tells every client to fetch again.
  */
 export async function createPgNotifyEventBus(options: {
   url: string;
@@ -40,7 +41,16 @@ export async function createPgNotifyEventBus(options: {
       logger.warn('ignored malformed event notification', { channel, error: String(error) });
     }
   };
-  const listener = await sql.listen(channel, onNotify).catch(async (error: unknown) => {
+  // postgres.js calls this after every LISTEN, the first and each one after a reconnect.
+  let listening = false;
+  const onListen = () => {
+    if (listening) {
+      logger.info('event bus reconnected', { channel });
+      fanOut.deliver({ kind: RESYNC_EVENT_KIND, userIds: [] });
+    }
+    listening = true;
+  };
+  const listener = await sql.listen(channel, onNotify, onListen).catch(async (error: unknown) => {
     await sql.end({ timeout: 1 });
     throw error;
   });

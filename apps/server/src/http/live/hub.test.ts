@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, test } from 'bun:test';
+import { createMemoryEventBus } from '../../infra/events/memory-event-bus.ts';
+import { silentLogger } from '../../infra/log/json-logger.ts';
+import { RESYNC_EVENT_KIND } from '../../ports/event-bus.ts';
+import { createLiveHub, type LiveSocket } from './hub.ts';
+
+class FakeSocket implements LiveSocket {
+  sent: Array<Record<string, unknown>> = [];
+  closedWith: { code?: number; reason?: string } | undefined;
+  /** What Bun's send returns: 0 when it dropped the frame. */
+  sendResult = 1;
+  send(text: string) {
+    this.sent.push(JSON.parse(text) as Record<string, unknown>);
+    return this.sendResult;
+  }
+  close(code?: number, reason?: string) {
+    this.closedWith = { code, reason };
+  }
+  types = () => this.sent.map((m) => m.type);
+}
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+function setup(sessions: Map<string, number | null>, options: { revalidateEveryMs?: number } = {}) {
+  const events = createMemoryEventBus(silentLogger);
+  const now = { value: 1_000 };
+  const hub = createLiveHub({
+    events,
+    logger: silentLogger,
+    clock: () => now.value,
+    sessionExpiry: async (id) => sessions.get(id) ?? null,
+    ...options,
+  });
+  cleanups.push(() => hub.close(), () => events.close());
+  return { events, hub, now };
+}
+
+describe('live hub', () => {
+  test('routes by user and by link, encodes no audience', async () => {
+    const { events, hub } = setup(new Map());
+    const [u1, u2, visitor] = [new FakeSocket(), new FakeSocket(), new FakeSocket()];
+    hub.attach(u1, { kind: 'user', userId: 'u1', sessionId: 's1', sessionExpiresAt: 10_000 });
+    hub.attach(u2, { kind: 'user', userId: 'u2', sessionId: 's2', sessionExpiresAt: 10_000 });
+    hub.attach(visitor, { kind: 'link', linkId: 'l1' });
+    await events.publish({ kind: 'item.renamed', itemId: 'i1', parentId: 'p1', userIds: ['u1', 'other'], linkIds: ['l1'] });
+    expect(u1.sent.at(-1)).toEqual({ type: 'event', event: { kind: 'item.renamed', itemId: 'i1', parentId: 'p1' } });
+    expect(visitor.sent.at(-1)).toEqual(u1.sent.at(-1)!);
+    expect(u2.types()).toEqual(['hello']);
+  });
+
+  test('a dropped frame forgets the socket', async () => {
+    const { events, hub } = setup(new Map());
+    const slow = new FakeSocket();
+    hub.attach(slow, { kind: 'user', userId: 'u1', sessionId: 's1', sessionExpiresAt: 10_000 });
+    slow.sendResult = 0;
+    await events.publish({ kind: 'quota.changed', userIds: ['u1'] });
+    expect(hub.size()).toBe(0);
+  });
+
+  test('a resync reaches every socket and re-checks every session', async () => {
+    const sessions = new Map<string, number | null>([['live', 50_000]]);
+    const { events, hub } = setup(sessions);
+    const [kept, ended] = [new FakeSocket(), new FakeSocket()];
+    hub.attach(kept, { kind: 'user', userId: 'u1', sessionId: 'live', sessionExpiresAt: 50_000 });
+    hub.attach(ended, { kind: 'user', userId: 'u1', sessionId: 'gone', sessionExpiresAt: 50_000 });
+    await events.publish({ kind: RESYNC_EVENT_KIND, userIds: [] });
+    expect(kept.types()).toEqual(['hello', 'resync']);
+    await Bun.sleep(10);
+    expect(ended.closedWith).toEqual({ code: 4401, reason: 'Session ended' });
+    expect(kept.closedWith).toBeUndefined();
+    expect(hub.size()).toBe(1);
+  });
+
+  test('sessions past their known expiry are looked up again on the timer', async () => {
+    const sessions = new Map<string, number | null>([['slid', 90_000], ['expired', 1_500]]);
+    const { hub, now } = setup(sessions, { revalidateEveryMs: 5 });
+    const [slid, expired] = [new FakeSocket(), new FakeSocket()];
+    hub.attach(slid, { kind: 'user', userId: 'u1', sessionId: 'slid', sessionExpiresAt: 2_000 });
+    hub.attach(expired, { kind: 'user', userId: 'u1', sessionId: 'expired', sessionExpiresAt: 2_000 });
+    now.value = 3_000;
+    await Bun.sleep(50);
+    expect(expired.closedWith?.code).toBe(4401);
+    expect(slid.closedWith).toBeUndefined();
+  });
+});

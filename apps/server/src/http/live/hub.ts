@@ -1,0 +1,163 @@
+import { RESYNC_EVENT_KIND, type EventBus, type SealboxEvent } from '../../ports/event-bus.ts';
+import type { Logger } from '../../ports/logger.ts';
+import { CLIENT_MESSAGE_LIMIT, CLIENT_PING_INTERVAL_MS, CLOSE, encode, judgeClientMessage, toClientEvent } from './protocol.ts';
+
+/** What the hub needs of a socket (Bun's ServerWebSocket has both). */
+export interface LiveSocket {
+  /** Bun: bytes sent, -1 when queued under backpressure, 0 when dropped. */
+  send(text: string): number;
+  close(code?: number, reason?: string): void;
+}
+
+/** Who holds a socket. Link visitors (sharing) subscribe by linkId instead of userId. */
+export type LiveAudience = { kind: 'user'; userId: string; sessionId: string; sessionExpiresAt: number } | { kind: 'link'; linkId: string };
+
+export interface LiveHubDeps {
+  events: EventBus;
+  /** The session's expiry now, or null when it has ended or expired. */
+  sessionExpiry(sessionId: string): Promise<number | null>;
+  logger: Logger;
+  clock?: () => number;
+  /** How often sessions past their known expiry are looked up again; defaults to one minute. */
+  revalidateEveryMs?: number;
+}
+
+interface Entry {
+  socket: LiveSocket;
+  key: string;
+  audience: LiveAudience;
+  windowStart: number;
+  messages: number;
+}
+
+export type LiveHub = ReturnType<typeof createLiveHub>;
+
+const audienceKey = (audience: LiveAudience) => (audience.kind === 'user' ? `user:${audience.userId}` : `link:${audience.linkId}`);
+
+/**
+ * Routes bus events to the sockets of this instance. One subscription to the bus, whatever
+ * the number of sockets; each event is encoded once and sent only to sockets whose user or
+ * link is in its audience. Sockets of an ended session are closed (4401), so a signed-out
+ * session stops hearing anything at once, on every instance the event reaches.
+ */
+export function createLiveHub(deps: LiveHubDeps) {
+  const clock = deps.clock ?? Date.now;
+  const entries = new Map<LiveSocket, Entry>();
+  const byAudience = new Map<string, Set<Entry>>();
+  const bySession = new Map<string, Set<Entry>>();
+
+  const add = (index: Map<string, Set<Entry>>, key: string, entry: Entry) => {
+    let set = index.get(key);
+    if (!set) index.set(key, (set = new Set()));
+    set.add(entry);
+  };
+  const remove = (index: Map<string, Set<Entry>>, key: string, entry: Entry) => {
+    const set = index.get(key);
+    set?.delete(entry);
+    if (set?.size === 0) index.delete(key);
+  };
+
+  function detach(socket: LiveSocket): void {
+    const entry = entries.get(socket);
+    if (!entry) return;
+    entries.delete(socket);
+    remove(byAudience, entry.key, entry);
+    if (entry.audience.kind === 'user') remove(bySession, entry.audience.sessionId, entry);
+  }
+
+  function close(entry: Entry, how: { code: number; reason: string }): void {
+    detach(entry.socket);
+    try {
+      entry.socket.close(how.code, how.reason);
+    } catch {
+      // Already closed by the peer: nothing left to do.
+    }
+  }
+
+  function send(entry: Entry, text: string): void {
+    // With closeOnBackpressureLimit Bun closes a socket that falls too far behind; 0 = dropped.
+    if (entry.socket.send(text) === 0) detach(entry.socket);
+  }
+
+  function endSession(sessionId: string): void {
+    for (const entry of [...(bySession.get(sessionId) ?? [])]) close(entry, CLOSE.sessionEnded);
+  }
+
+  /** Sessions can end without an event reaching us (expiry, a lost notification): look again. */
+  async function revalidate(all: boolean): Promise<void> {
+    const now = clock();
+    const due = new Set<string>();
+    for (const entry of entries.values()) {
+      if (entry.audience.kind === 'user' && (all || entry.audience.sessionExpiresAt <= now)) due.add(entry.audience.sessionId);
+    }
+    for (const sessionId of due) {
+      const expiresAt = await deps.sessionExpiry(sessionId).catch((error: unknown) => {
+        deps.logger.warn('live session check failed', { error: String(error) });
+        return undefined;
+      });
+      if (expiresAt === undefined) continue;
+      if (expiresAt === null || expiresAt <= clock()) {
+        endSession(sessionId);
+        continue;
+      }
+      for (const entry of bySession.get(sessionId) ?? []) {
+        if (entry.audience.kind === 'user') entry.audience.sessionExpiresAt = expiresAt;
+      }
+    }
+  }
+
+  function deliver(event: SealboxEvent): void {
+    if (event.kind === RESYNC_EVENT_KIND) {
+      const text = encode({ type: 'resync' });
+      for (const entry of [...entries.values()]) send(entry, text);
+      void revalidate(true);
+      return;
+    }
+    const recipients = new Set<Entry>();
+    for (const userId of event.userIds) for (const entry of byAudience.get(`user:${userId}`) ?? []) recipients.add(entry);
+    for (const linkId of event.linkIds ?? []) for (const entry of byAudience.get(`link:${linkId}`) ?? []) recipients.add(entry);
+    if (recipients.size > 0) {
+      const text = encode({ type: 'event', event: toClientEvent(event) });
+      for (const entry of recipients) send(entry, text);
+    }
+    if (event.kind === 'session.ended' && event.sessionId !== undefined) endSession(event.sessionId);
+  }
+
+  const unsubscribe = deps.events.subscribe(deliver);
+  const timer = setInterval(() => void revalidate(false), deps.revalidateEveryMs ?? 60_000);
+  timer.unref?.();
+
+  return {
+    /** Registers an open socket and greets it; events for its audience flow from now on. */
+    attach(socket: LiveSocket, audience: LiveAudience): void {
+      const entry: Entry = { socket, key: audienceKey(audience), audience, windowStart: clock(), messages: 0 };
+      entries.set(socket, entry);
+      add(byAudience, entry.key, entry);
+      if (audience.kind === 'user') add(bySession, audience.sessionId, entry);
+      send(entry, encode({ type: 'hello', pingIntervalMs: CLIENT_PING_INTERVAL_MS }));
+    },
+    detach,
+    /** One client frame: a ping is answered; anything else, or too many, closes this socket only. */
+    receive(socket: LiveSocket, message: unknown): void {
+      const entry = entries.get(socket);
+      if (!entry) return;
+      const now = clock();
+      if (now - entry.windowStart >= CLIENT_MESSAGE_LIMIT.windowMs) {
+        entry.windowStart = now;
+        entry.messages = 0;
+      }
+      if (++entry.messages > CLIENT_MESSAGE_LIMIT.count) return close(entry, CLOSE.tooMany);
+      const verdict = judgeClientMessage(message);
+      if (!verdict.ok) return close(entry, verdict.close);
+      send(entry, encode({ type: 'pong' }));
+    },
+    /** Open sockets on this instance (benchmarks, logs). */
+    size: () => entries.size,
+    /** Before the server stops: clients reconnect, to another instance if there is one. */
+    close(): void {
+      clearInterval(timer);
+      unsubscribe();
+      for (const entry of [...entries.values()]) close(entry, CLOSE.goingAway);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+/** A live-updates client as a test sees it: every frame kept, waits with deadlines. */
+export interface LiveMessage {
+  type: string;
+  event?: { kind: string; itemId?: string; parentId?: string | null; sessionId?: string };
+  [field: string]: unknown;
+}
+
+export class LiveClient {
+  readonly messages: LiveMessage[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  private waiters = new Set<() => void>();
+
+  private constructor(readonly socket: WebSocket) {
+    this.closed = new Promise((resolve) => {
+      socket.addEventListener('close', (e) => {
+        resolve({ code: e.code, reason: e.reason });
+        this.wake();
+      });
+    });
+    socket.addEventListener('message', (e) => {
+      this.messages.push(JSON.parse(String(e.data)) as LiveMessage);
+      this.wake();
+    });
+  }
+
+  /** Opens /api/ws with the session cookie and waits for the server's hello. */
+  static async open(baseUrl: string, cookie: string | undefined, options: { origin?: string; path?: string } = {}): Promise<LiveClient> {
+    const headers: Record<string, string> = {};
+    if (cookie) headers.cookie = `sealbox_session=${cookie}`;
+    if (options.origin) headers.origin = options.origin;
+    const url = `${baseUrl.replace(/^http/, 'ws')}${options.path ?? '/api/ws'}`;
+    // Bun's WebSocket takes headers, as a browser sends its cookie jar.
+    const client = new LiveClient(new WebSocket(url, { headers } as unknown as string[]));
+    await client.next((m) => m.type === 'hello', 5000);
+    return client;
+  }
+
+  private wake() {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** The first message (from the start) matching; fails after timeoutMs or if the socket closes. */
+  next(match: (m: LiveMessage) => boolean, timeoutMs = 3000): Promise<LiveMessage> {
+    return new Promise((resolve, reject) => {
+      let closed = false;
+      void this.closed.then(() => (closed = true));
+      const check = () => {
+        const found = this.messages.find(match);
+        if (found) return done(() => resolve(found));
+        if (closed || this.socket.readyState === WebSocket.CLOSED) return done(() => reject(new Error('socket closed while waiting')));
+      };
+      const timer = setTimeout(() => done(() => reject(new Error(`no matching message in ${timeoutMs} ms`))), timeoutMs);
+      const done = (finish: () => void) => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        finish();
+      };
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  event(kind: string, itemId?: string, timeoutMs?: number): Promise<LiveMessage> {
+    return this.next((m) => m.type === 'event' && m.event?.kind === kind && (itemId === undefined || m.event.itemId === itemId), timeoutMs);
+  }
+
+  events(): NonNullable<LiveMessage['event']>[] {
+    return this.messages.flatMap((m) => (m.type === 'event' && m.event ? [m.event] : []));
+  }
+
+  send(data: string | Uint8Array): void {
+    this.socket.send(data);
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
