@@ -1,5 +1,6 @@
 import { createRoute } from '@tanstack/react-router';
 import { requireSignedIn } from '../features/auth/guard.ts';
+import { signedInOnly } from '../features/auth/signed-in-only.tsx';
 import { FileBrowser } from '../features/files/FileBrowser.tsx';
 import { validateBrowserSearch, type BrowserSearch } from '../features/files/browser-search.ts';
 import { rootRoute } from './root.tsx';
@@ -22,5 +23,5 @@ export const filesRoute = createRoute({
   path: '/files',
   validateSearch: validateBrowserSearch,
   beforeLoad: requireSignedIn,
-  component: FilesPage,
+  component: signedInOnly(FilesPage),
 });

@@ -1,6 +1,7 @@
 import { createRoute } from '@tanstack/react-router';
 import { Card, Spinner } from '@sealbox/ui';
 import { requireSignedIn } from '../features/auth/guard.ts';
+import { signedInOnly } from '../features/auth/signed-in-only.tsx';
 import { useAvatarUrl, useProfile } from '../features/auth/useProfile.ts';
 import { AvatarSection } from '../features/profile/AvatarSection.tsx';
 import { FingerprintSection } from '../features/profile/FingerprintSection.tsx';
@@ -68,5 +69,5 @@ export const profileRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/profile',
   beforeLoad: requireSignedIn,
-  component: ProfilePage,
+  component: signedInOnly(ProfilePage),
 });

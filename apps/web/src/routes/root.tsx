@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { Toaster } from '@sealbox/ui';
 import type { AuthContext } from '../features/auth/session.ts';
 import { useAuthSync } from '../features/auth/useAuthSync.ts';
+import { useLiveUpdates } from '../features/live/useLiveUpdates.ts';
 import { Navbar } from '../features/navigation/Navbar.tsx';
 import { NotFoundPage } from './not-found.tsx';
 
@@ -13,6 +14,7 @@ export interface RouterContext {
 
 function RootLayout() {
   useAuthSync();
+  useLiveUpdates();
   return (
     <div className="app-shell">
       <Navbar />

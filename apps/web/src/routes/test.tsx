@@ -1,5 +1,6 @@
 import { createRoute } from '@tanstack/react-router';
 import { requireSignedIn } from '../features/auth/guard.ts';
+import { signedInOnly } from '../features/auth/signed-in-only.tsx';
 import { rootRoute } from './root.tsx';
 
 /** SPEC.md 2: a protected test page whose content the spec leaves open. */
@@ -15,5 +16,5 @@ export const testRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/test',
   beforeLoad: requireSignedIn,
-  component: TestPage,
+  component: signedInOnly(TestPage),
 });

@@ -1,12 +1,15 @@
 import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { AuthContext } from '../features/auth/session.ts';
+import { clearSession, setSession, type AuthContext } from '../features/auth/session.ts';
 import { createAppRouter } from '../router.tsx';
 
 /** Renders the whole app at `url` on a memory history, with sign-in state faked. */
 export function renderApp(url: string, { signedIn = false, auth }: { signedIn?: boolean; auth?: AuthContext } = {}) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  // The app's own session state follows (protected pages render only while it says signed in).
+  if (signedIn) fakeSignIn();
+  else clearSession();
   const router = createAppRouter({
     queryClient,
     auth: auth ?? { isSignedIn: () => signedIn },
@@ -18,4 +21,8 @@ export function renderApp(url: string, { signedIn = false, auth }: { signedIn?: 
     </QueryClientProvider>,
   );
   return { router, ...view };
+}
+
+export function fakeSignIn(): void {
+  setSession({ userId: 'test-user', username: 'tester' });
 }

@@ -62,12 +62,21 @@ export async function signOutLocally(queryClient?: QueryClient): Promise<void> {
   }
 }
 
+let loggingOut = false;
+
+/** True while this tab ends its own session: its socket closing then is no news to report. */
+export function isLoggingOut(): boolean {
+  return loggingOut;
+}
+
 /** Logout: ends the session on the server (204 even without one), then forgets everything here. */
 export async function logout(queryClient?: QueryClient): Promise<void> {
+  loggingOut = true;
   try {
     await postLogout();
   } finally {
     await signOutLocally(queryClient);
+    loggingOut = false;
   }
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
-import { renderApp } from '../../test/render-app.tsx';
+import { fakeSignIn, renderApp } from '../../test/render-app.tsx';
 import { returnPathOf, safeRedirectPath } from './redirect.ts';
 
 afterEach(cleanup);
@@ -43,6 +43,7 @@ describe('protected routes', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(router.state.location.pathname).toBe('/files');
     signedIn = true; // the server answered 200
+    fakeSignIn();
     finish();
     expect(await screen.findByRole('heading', { name: 'My Files' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/files');

@@ -3,7 +3,7 @@ import { useLocation, useRouter } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
 import { setUnauthorizedHandler } from '../../lib/api.ts';
-import { signOutLocally, syncProfile } from './auth-state.ts';
+import { isLoggingOut, signOutLocally, syncProfile } from './auth-state.ts';
 import { returnPathOf } from './redirect.ts';
 import { isSignedIn } from './session.ts';
 
@@ -28,14 +28,19 @@ export function useAuthSync(): void {
       toast(SESSION_ENDED, 'info');
       void router.navigate({ to: '/login', search: { redirect: returnPathOf(location) }, replace: true });
     };
-    setUnauthorizedHandler((answer) => {
-      if (!isSignedIn() || CREDENTIAL_PATHS.has(answer.path)) return;
+    const endedElsewhere = () => {
+      if (!isSignedIn() || isLoggingOut()) return;
       void signOutLocally(queryClient).then(goToLogin);
+    };
+    setUnauthorizedHandler((answer) => {
+      if (!CREDENTIAL_PATHS.has(answer.path)) endedElsewhere();
     });
     sessionLostListener = goToLogin;
+    sessionEndedListener = endedElsewhere;
     return () => {
       setUnauthorizedHandler(undefined);
       sessionLostListener = undefined;
+      sessionEndedListener = undefined;
     };
   }, [router, queryClient]);
 
@@ -47,3 +52,9 @@ export function useAuthSync(): void {
 }
 
 let sessionLostListener: (() => void) | undefined;
+let sessionEndedListener: (() => void) | undefined;
+
+/** The live socket heard that this tab's session ended (another tab or device ended it). */
+export function reportSessionEnded(): void {
+  sessionEndedListener?.();
+}

@@ -37,6 +37,7 @@ import {
 } from './sorting.ts';
 import { DOWNLOAD_BLOCKED, UploadOverlay, downloadItems } from './transfers-bridge.tsx';
 import { MOBILE_BREAKPOINT, useViewportWidth } from './useViewportWidth.ts';
+import { useLiveStatus } from '../live/status.ts';
 import './files.css';
 
 export const UPLOAD_BLOCKED_TEXT = 'You do not have permission to upload files here';
@@ -70,7 +71,8 @@ export function FileBrowser({ mode, title, search, onSearchChange }: FileBrowser
   const view: ViewMode = search.view ?? (profile?.gridView ? 'grid' : 'list');
   const sort = effectiveSort(search, profile ? { sortBy: profile.sortBy, sortOrder: profile.sortOrder } : undefined);
 
-  const listing = useFolder(parentId, { live: true, enabled: mode === 'files' });
+  const live = useLiveStatus();
+  const listing = useFolder(parentId, { shown: true, poll: live !== 'online', enabled: mode === 'files' });
   const [query, setQuery] = useState('');
   const searching = query.trim() !== '';
   const tree = useTree(searching && mode === 'files');

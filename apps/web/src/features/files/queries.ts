@@ -17,7 +17,7 @@ export const filesKeys = {
   tree: ['files', 'tree'] as const,
 };
 
-/** SPEC 4 and 9: file metadata refreshes every 5 seconds (the fallback until live updates). */
+/** SPEC 4 and 9: file metadata refreshes every 5 seconds while live updates are down. */
 export const REFRESH_MS = 5_000;
 
 export function folderQuery(parentId: string | null) {
@@ -28,14 +28,18 @@ export function folderQuery(parentId: string | null) {
   };
 }
 
-export function useFolder(parentId: string | null, { live = false, enabled = true } = {}) {
+/**
+ * `shown`: the folder on screen (kept while the next one loads); `poll`: refresh every 5 s,
+ * for when the live socket is down (features/live).
+ */
+export function useFolder(parentId: string | null, { shown = false, poll = false, enabled = true } = {}) {
   return useQuery({
     ...folderQuery(parentId),
     enabled,
     // A refresh is skipped while one is still running (the fetch is shared), so slow answers never pile up.
-    refetchInterval: live ? REFRESH_MS : false,
+    refetchInterval: poll ? REFRESH_MS : false,
     refetchIntervalInBackground: false,
-    placeholderData: live ? keepPreviousData : undefined,
+    placeholderData: shown ? keepPreviousData : undefined,
     retry: (count, error) => !(error instanceof HttpStatusError && error.status >= 400 && error.status < 500) && count < 2,
   });
 }

@@ -5,6 +5,7 @@ import { Button, cx } from '@sealbox/ui';
 import { useLogout } from '../auth/useLogout.ts';
 import { signedInAtom } from '../auth/session.ts';
 import { useAvatarUrl, useProfile } from '../auth/useProfile.ts';
+import { LiveStatusIndicator } from '../live/LiveStatusIndicator.tsx';
 import { ThemeSwitcher } from './ThemeSwitcher.tsx';
 import { useScrolledPast } from './useScrolledPast.ts';
 
@@ -51,6 +52,7 @@ export function Navbar() {
             )}
           </div>
           <div className="navbar__actions">
+            <LiveStatusIndicator />
             <ThemeSwitcher />
             {signedIn ? (
               <>

@@ -1,0 +1,137 @@
+/**
+ * The browser's end of /api/ws (docs/protocol.md "Live updates"), free of React: one socket,
+ * reconnected with capped exponential backoff and jitter, pinged so a dead path is noticed,
+ * and told apart from a session that ended (close code 4401: no reconnect, sign out).
+ */
+export type LiveStatus = 'connecting' | 'online' | 'offline';
+
+export interface LiveEvent {
+  kind: string;
+  itemId?: string;
+  parentId?: string | null;
+  sessionId?: string;
+}
+
+export const SESSION_ENDED_CLOSE = 4401;
+export const BACKOFF = { firstMs: 500, maxMs: 30_000 };
+/** No pong within this after a ping: the path is dead even if the socket looks open. */
+export const PONG_TIMEOUT_MS = 10_000;
+
+export interface LiveConnectionOptions {
+  url: string;
+  onEvent(event: LiveEvent): void;
+  /**
+   * The socket is (back) up or the server lost track: what was fetched before `since` may be
+   * stale (since = Infinity: everything).
+   */
+  onCatchUp(since: number): void;
+  onSessionEnded(): void;
+  onStatus(status: LiveStatus): void;
+  /** Tests pass fakes; the app uses the browser's. */
+  createSocket?: (url: string) => WebSocket;
+  now?: () => number;
+  random?: () => number;
+}
+
+/** Equal jitter: half the capped delay plus a random half, so clients spread out after an outage. */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+  const cap = Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** attempt);
+  return cap / 2 + random() * (cap / 2);
+}
+
+interface ServerMessage {
+  type?: unknown;
+  event?: LiveEvent;
+  pingIntervalMs?: unknown;
+}
+
+export function startLiveConnection(options: LiveConnectionOptions): { stop(): void } {
+  const now = options.now ?? Date.now;
+  const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url));
+  let socket: WebSocket | undefined;
+  let attempt = 0;
+  let everOnline = false;
+  let stopped = false;
+  let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  let pingTimer: ReturnType<typeof setInterval> | undefined;
+  let pongTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const clearTimers = () => {
+    clearTimeout(reconnectTimer);
+    clearInterval(pingTimer);
+    clearTimeout(pongTimer);
+    reconnectTimer = pingTimer = pongTimer = undefined;
+  };
+
+  const connect = () => {
+    clearTimers();
+    if (stopped) return;
+    const startedAt = now();
+    const current = createSocket(options.url);
+    socket = current;
+    current.onmessage = (message) => {
+      let parsed: ServerMessage;
+      try {
+        parsed = JSON.parse(String(message.data)) as ServerMessage;
+      } catch {
+        return;
+      }
+      if (parsed.type === 'hello') {
+        attempt = 0;
+        options.onStatus('online');
+        // First socket of the page: only data fetched before we started listening is in doubt.
+        options.onCatchUp(everOnline ? Number.POSITIVE_INFINITY : startedAt);
+        everOnline = true;
+        const every = typeof parsed.pingIntervalMs === 'number' && parsed.pingIntervalMs >= 1000 ? parsed.pingIntervalMs : 25_000;
+        pingTimer = setInterval(() => {
+          current.send('{"type":"ping"}');
+          pongTimer ??= setTimeout(() => current.close(4000, 'No pong'), PONG_TIMEOUT_MS);
+        }, every);
+      } else if (parsed.type === 'pong') {
+        clearTimeout(pongTimer);
+        pongTimer = undefined;
+      } else if (parsed.type === 'resync') {
+        options.onCatchUp(Number.POSITIVE_INFINITY);
+      } else if (parsed.type === 'event' && parsed.event && typeof parsed.event.kind === 'string') {
+        options.onEvent(parsed.event);
+      }
+    };
+    current.onclose = (event) => {
+      if (socket !== current) return;
+      socket = undefined;
+      clearTimers();
+      if (stopped) return;
+      if (event.code === SESSION_ENDED_CLOSE) {
+        stopped = true;
+        options.onSessionEnded();
+        return;
+      }
+      options.onStatus('offline');
+      reconnectTimer = setTimeout(connect, backoffDelay(attempt++, options.random));
+    };
+  };
+
+  // Back on the network or back to the tab: try at once instead of waiting out the backoff.
+  const retryNow = () => {
+    if (stopped || socket || document.visibilityState === 'hidden') return;
+    attempt = 0;
+    connect();
+  };
+  window.addEventListener('online', retryNow);
+  document.addEventListener('visibilitychange', retryNow);
+
+  options.onStatus('connecting');
+  connect();
+
+  return {
+    stop() {
+      stopped = true;
+      clearTimers();
+      window.removeEventListener('online', retryNow);
+      document.removeEventListener('visibilitychange', retryNow);
+      const current = socket;
+      socket = undefined;
+      current?.close(1000, 'Signed out');
+    },
+  };
+}

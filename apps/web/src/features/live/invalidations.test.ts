@@ -1,0 +1,95 @@
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
+import { filesKeys } from '../files/queries.ts';
+import { SESSIONS_QUERY_KEY } from '../profile/SessionsSection.tsx';
+import { COALESCE_MS, createInvalidator, invalidationsFor } from './invalidations.ts';
+
+const listing = (ancestors: string[]) => ({ folder: null, items: [], users: [], ancestors: ancestors.map((id) => ({ id })) });
+
+function seeded() {
+  const client = new QueryClient();
+  client.setQueryData(filesKeys.folder(null), listing([]));
+  client.setQueryData(filesKeys.folder('a'), listing(['a']));
+  client.setQueryData(filesKeys.folder('b'), listing(['a', 'b']));
+  client.setQueryData(filesKeys.folder('other'), listing(['other']));
+  client.setQueryData(filesKeys.tree, listing([]));
+  client.setQueryData(PROFILE_QUERY_KEY, { id: 'me' });
+  client.setQueryData(SESSIONS_QUERY_KEY, []);
+  return client;
+}
+
+function staleKeys(client: QueryClient): string[] {
+  return client
+    .getQueryCache()
+    .getAll()
+    .filter((q) => q.state.isInvalidated)
+    .map((q) => q.queryKey.join('/'))
+    .sort();
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('invalidations', () => {
+  const apply = (client: QueryClient, event: Parameters<typeof invalidationsFor>[0]) => {
+    const invalidator = createInvalidator(client);
+    invalidator.add(invalidationsFor(event));
+    // Not runAllTimers: that would also run the cache's garbage collection of unobserved queries.
+    vi.advanceTimersByTime(COALESCE_MS);
+    return staleKeys(client);
+  };
+
+  test('a new item: its folder and the search tree, nothing else', () => {
+    expect(apply(seeded(), { kind: 'item.created', itemId: 'x', parentId: 'a' })).toEqual(['files/folder/a', 'files/tree']);
+    expect(apply(seeded(), { kind: 'upload.completed', itemId: 'x', parentId: null })).toEqual(['files/folder/root', 'files/tree']);
+  });
+
+  test('a renamed or moved folder: its parent, itself and every listing below it', () => {
+    expect(apply(seeded(), { kind: 'item.renamed', itemId: 'a', parentId: null })).toEqual([
+      'files/folder/a',
+      'files/folder/b',
+      'files/folder/root',
+      'files/tree',
+    ]);
+    expect(apply(seeded(), { kind: 'item.moved', itemId: 'b', parentId: 'other' })).toEqual(['files/folder/b', 'files/folder/other', 'files/tree']);
+  });
+
+  test('quota, profile and sessions have their own entries', () => {
+    expect(apply(seeded(), { kind: 'quota.changed' })).toEqual(['profile']);
+    expect(apply(seeded(), { kind: 'profile.changed' })).toEqual(['profile']);
+    expect(apply(seeded(), { kind: 'session.ended', sessionId: 's' })).toEqual(['sessions']);
+  });
+
+  test('an unknown kind refreshes the files, not the account', () => {
+    expect(apply(seeded(), { kind: 'share.added', itemId: 'x' })).toEqual([
+      'files/folder/a',
+      'files/folder/b',
+      'files/folder/other',
+      'files/folder/root',
+      'files/tree',
+    ]);
+  });
+
+  test('a burst is coalesced: the first change at once, the rest in one round per window', () => {
+    const client = seeded();
+    const spy = vi.spyOn(client, 'invalidateQueries');
+    const invalidator = createInvalidator(client);
+    invalidator.add(invalidationsFor({ kind: 'item.created', itemId: 'x0', parentId: 'a' }));
+    vi.advanceTimersByTime(0);
+    expect(spy).toHaveBeenCalledTimes(2);
+    for (let i = 1; i <= 500; i++) invalidator.add(invalidationsFor({ kind: 'item.created', itemId: `x${i}`, parentId: 'a' }));
+    vi.advanceTimersByTime(COALESCE_MS);
+    expect(spy).toHaveBeenCalledTimes(4);
+  });
+
+  test('catching up marks only what was fetched before the given time', () => {
+    vi.setSystemTime(1_000);
+    const client = seeded();
+    vi.setSystemTime(2_000);
+    client.setQueryData(filesKeys.folder('fresh'), listing([]));
+    createInvalidator(client).catchUp(1_500);
+    expect(staleKeys(client)).not.toContain('files/folder/fresh');
+    expect(staleKeys(client)).toContain('files/folder/root');
+  });
+});

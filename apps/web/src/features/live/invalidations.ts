@@ -1,0 +1,83 @@
+/**
+ * Which cached server state an event makes stale: exactly the listings, tree, profile or
+ * session list it names, never a blanket refetch. Refetches are coalesced so a burst of
+ * changes costs a few requests, not one per change.
+ */
+import type { Query, QueryClient } from '@tanstack/react-query';
+import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
+import type { FolderListing } from '../files/api.ts';
+import { filesKeys } from '../files/queries.ts';
+import { SESSIONS_QUERY_KEY } from '../profile/SessionsSection.tsx';
+import type { LiveEvent } from './connection.ts';
+
+export type Invalidation =
+  | { key: readonly unknown[]; exact: boolean }
+  /** The folder's own listing and every listing below it (their breadcrumbs show its name). */
+  | { below: string };
+
+const ITEM_KINDS = new Set(['item.created', 'upload.completed', 'item.renamed', 'item.moved', 'item.deleted']);
+
+export function invalidationsFor(event: LiveEvent): Invalidation[] {
+  if (ITEM_KINDS.has(event.kind)) {
+    const out: Invalidation[] = [{ key: filesKeys.tree, exact: true }];
+    if (event.parentId !== undefined) out.push({ key: filesKeys.folder(event.parentId), exact: true });
+    // A renamed, moved or deleted folder changes every path under it; a new item changes none.
+    if (event.itemId && event.kind !== 'item.created' && event.kind !== 'upload.completed') out.push({ below: event.itemId });
+    return out;
+  }
+  switch (event.kind) {
+    case 'quota.changed':
+    case 'profile.changed':
+      return [{ key: PROFILE_QUERY_KEY, exact: true }];
+    case 'session.ended':
+      return [{ key: SESSIONS_QUERY_KEY, exact: true }];
+    default:
+      // A kind this build does not know (a newer server): anything of the files may be affected.
+      return [{ key: filesKeys.all, exact: false }];
+  }
+}
+
+function isListingBelow(query: Query, folderId: string): boolean {
+  const [root, kind, id] = query.queryKey;
+  if (root !== filesKeys.folders[0] || kind !== filesKeys.folders[1]) return false;
+  if (id === folderId) return true;
+  const listing = query.state.data as FolderListing | undefined;
+  return listing?.ancestors.some((ancestor) => ancestor.id === folderId) ?? false;
+}
+
+/** Leading edge at once, then at most one round of refetches per window while changes keep coming. */
+export const COALESCE_MS = 50;
+
+export function createInvalidator(queryClient: QueryClient, now: () => number = Date.now) {
+  const pending = new Map<string, Invalidation>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastFlush = Number.NEGATIVE_INFINITY;
+
+  const flush = () => {
+    timer = undefined;
+    lastFlush = now();
+    const batch = [...pending.values()];
+    pending.clear();
+    for (const item of batch) {
+      const filter = 'below' in item ? { predicate: (q: Query) => isListingBelow(q, item.below) } : { queryKey: item.key, exact: item.exact };
+      void queryClient.invalidateQueries(filter);
+    }
+  };
+
+  return {
+    add(invalidations: Invalidation[]): void {
+      for (const item of invalidations) pending.set(JSON.stringify(item), item);
+      if (timer === undefined) timer = setTimeout(flush, Math.max(0, lastFlush + COALESCE_MS - now()));
+    },
+    /** After a reconnect: what was fetched before `since` may have missed changes. */
+    catchUp(since: number): void {
+      void queryClient.invalidateQueries({
+        predicate: (query) => query.state.dataUpdatedAt > 0 && query.state.dataUpdatedAt < since,
+      });
+    },
+    dispose(): void {
+      clearTimeout(timer);
+      pending.clear();
+    },
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * Live updates in Chromium (DESIGN 6): a change in one tab appears in the user's other tabs
+ * without a reload, on one instance and across two instances on PostgreSQL + S3; ending a
+ * session signs that tab out at once; with the socket down the app shows a quiet "Offline",
+ * falls back to the 5 s refresh, and catches up when the socket is back.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { Page, WebSocketRoute } from 'playwright-core';
+import { SQL } from 'bun';
+import { postgresAvailability, reportUnavailable, TEST_DATABASE_URL, uniqueIdentifier } from '../apps/server/test/support/services.ts';
+import { startLocalS3, type LocalS3 } from '../apps/server/test/support/s3rver.ts';
+import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
+import { apiCreateFolder, apiLogin } from './support/files.ts';
+import { saveScreenshot } from './support/screenshots.ts';
+import { startServer, type RunningServer } from './support/server.ts';
+import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+
+const SLOW = 120_000;
+const suite = browserSuite({ timeoutMs: SLOW, server: { env: { RATE_LIMITS: 'off' } } });
+const { newBrowser } = suite;
+
+const folderLink = (page: Page, name: string) => page.locator('.browser__body').getByRole('button', { name, exact: true });
+const liveState = (page: Page) => page.locator('[data-live]').getAttribute('data-live');
+
+async function signedIn(baseUrl: string, user: TestUser, page?: Page): Promise<Page> {
+  const tab = page ?? (await newBrowser());
+  await loginViaUi(tab, baseUrl, user);
+  await tab.getByRole('heading', { name: 'My Files' }).waitFor();
+  await waitOnline(tab);
+  return tab;
+}
+
+async function waitOnline(page: Page) {
+  await page.locator('[data-live="online"]').waitFor({ state: 'attached', timeout: 10_000 });
+}
+
+async function createFolderViaUi(page: Page, name: string) {
+  await page.getByRole('button', { name: 'New Folder' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create folder' });
+  await dialog.getByLabel('Folder name').fill(name);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await folderLink(page, name).waitFor();
+}
+
+/** The other tab shows it within a second of the change being done in the first (DESIGN 6). */
+async function appearsWithinASecond(page: Page, name: string) {
+  await folderLink(page, name).waitFor({ timeout: 1000 });
+}
+
+describe.skipIf(skipWithoutBrowser)('live updates, one instance', () => {
+  test('a change in one tab appears in the other tab of the same browser, without a reload', async () => {
+    const user = await createUser(suite.server.url);
+    const first = await signedIn(suite.server.url, user);
+    const second = await first.context().newPage();
+    await second.goto(`${suite.server.url}/files`);
+    await second.getByRole('heading', { name: 'My Files' }).waitFor();
+    await waitOnline(second);
+    const reloads: string[] = [];
+    second.on('framenavigated', (frame) => reloads.push(frame.url()));
+
+    await createFolderViaUi(first, 'Made in tab one');
+    await appearsWithinASecond(second, 'Made in tab one');
+
+    // Renamed in the second tab: the first follows.
+    await second.getByRole('button', { name: 'Actions for Made in tab one', exact: true }).click();
+    await second.getByRole('menuitem', { name: /^Rename/ }).click();
+    const rename = second.getByRole('dialog', { name: /Rename/ });
+    await rename.getByRole('textbox').fill('Renamed in tab two');
+    await rename.getByRole('button', { name: /Rename|Save/ }).click();
+    await appearsWithinASecond(first, 'Renamed in tab two');
+    expect(await folderLink(first, 'Made in tab one').count()).toBe(0);
+    expect(reloads).toEqual([]);
+    await saveScreenshot(first, 'live-1280-two-tabs');
+  }, SLOW);
+
+  test('ending a session from another browser signs that tab out at once', async () => {
+    const user = await createUser(suite.server.url);
+    const phone = await signedIn(suite.server.url, user);
+    const laptop = await signedIn(suite.server.url, user);
+    await laptop.goto(`${suite.server.url}/profile`);
+    const end = laptop.getByRole('button', { name: /^End session on/ });
+    await end.first().waitFor();
+    expect(await end.count()).toBe(1);
+    await end.click();
+    await phone.waitForURL((url) => url.pathname === '/login', { timeout: 3000 });
+    await phone.getByText('Your session has ended. Please sign in again.').waitFor();
+    // The laptop, still signed in, saw its session list change.
+    await laptop.getByRole('button', { name: /^End session on/ }).waitFor({ state: 'detached' });
+  }, SLOW);
+
+  test('socket down: a quiet "Offline", the 5 s refresh meanwhile, and catching up once back', async () => {
+    const user = await createUser(suite.server.url);
+    const page = await newBrowser();
+    let refuse = false;
+    let current: WebSocketRoute | undefined;
+    await page.context().routeWebSocket(/\/api\/ws$/, (ws) => {
+      current = ws;
+      if (refuse) void ws.close({ code: 1011, reason: 'test: refused' });
+      else ws.connectToServer();
+    });
+    await signedIn(suite.server.url, user, page);
+    expect(await page.getByText('Offline', { exact: true }).count()).toBe(0);
+
+    refuse = true;
+    // Drop the live socket as a network change would: the app's next attempts are refused.
+    await current!.close({ code: 1011, reason: 'test: dropped' });
+    await page.getByText('Offline', { exact: true }).waitFor({ timeout: 10_000 });
+    expect(await liveState(page)).toBe('offline');
+    await saveScreenshot(page, 'live-1280-offline', { fullPage: false });
+
+    // A change made elsewhere still shows up, through the 5 s refresh.
+    const api = await apiLogin(suite.server.url, user);
+    await apiCreateFolder(api, null, 'While offline');
+    await folderLink(page, 'While offline').waitFor({ timeout: 8000 });
+
+    refuse = false;
+    await page.evaluate(() => window.dispatchEvent(new Event('online')));
+    await waitOnline(page);
+    expect(await page.getByText('Offline', { exact: true }).count()).toBe(0);
+    await apiCreateFolder(api, null, 'Back online');
+    await appearsWithinASecond(page, 'Back online');
+  }, SLOW);
+});
+
+const pg = await postgresAvailability();
+
+if (!pg.available && !skipWithoutBrowser) {
+  reportUnavailable('live updates, two instances on PostgreSQL + S3', pg.reason);
+} else {
+  describe.skipIf(skipWithoutBrowser)('live updates, two instances on PostgreSQL + S3', () => {
+    const database = uniqueIdentifier('sealbox_e2e_live');
+    let admin: SQL;
+    let s3: LocalS3;
+    const instances: RunningServer[] = [];
+
+    beforeAll(async () => {
+      admin = new SQL(TEST_DATABASE_URL);
+      await admin.unsafe(`create database ${database}`);
+      const url = new URL(TEST_DATABASE_URL);
+      url.pathname = `/${database}`;
+      s3 = await startLocalS3('sealbox-e2e-live');
+      const env = {
+        RATE_LIMITS: 'off',
+        DATABASE_URL: url.toString(),
+        BLOB_STORE: `s3://${s3.bucket}`,
+        S3_ENDPOINT: s3.endpoint,
+        S3_REGION: 'us-east-1',
+        S3_ACCESS_KEY_ID: s3.accessKeyId,
+        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      };
+      // One after the other, so only the first runs the migrations.
+      instances.push(await startServer({ env }));
+      instances.push(await startServer({ env }));
+    }, SLOW);
+
+    afterAll(async () => {
+      for (const instance of instances) await instance.stop();
+      await s3?.stop();
+      await admin?.unsafe(`drop database if exists ${database} with (force)`);
+      await admin?.close();
+    }, SLOW);
+
+    test('a folder created through instance A appears within a second in a tab on instance B', async () => {
+      const [a, b] = instances as [RunningServer, RunningServer];
+      const user = await createUser(a.url);
+      const onA = await signedIn(a.url, user);
+      const onB = await signedIn(b.url, user);
+      await createFolderViaUi(onA, 'Through instance A');
+      await appearsWithinASecond(onB, 'Through instance A');
+      await createFolderViaUi(onB, 'Through instance B');
+      await appearsWithinASecond(onA, 'Through instance B');
+      await saveScreenshot(onB, 'live-1280-instance-b');
+    }, SLOW);
+  });
+}
+
