@@ -108,6 +108,10 @@ describe.skipIf(skipWithoutBrowser)('live updates, one instance', () => {
     await page.getByText('Offline', { exact: true }).waitFor({ timeout: 10_000 });
     expect(await liveState(page)).toBe('offline');
     await saveScreenshot(page, 'live-1280-offline', { fullPage: false });
+    await page.setViewportSize({ width: 375, height: 700 });
+    await page.getByText('Offline', { exact: true }).waitFor();
+    await saveScreenshot(page, 'live-375-offline', { fullPage: false });
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // A change made elsewhere still shows up, through the 5 s refresh.
     const api = await apiLogin(suite.server.url, user);

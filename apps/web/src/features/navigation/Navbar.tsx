@@ -28,6 +28,8 @@ export function Navbar() {
           <img src="/favicon.svg" alt="" width={28} height={28} />
           <span>Sealbox</span>
         </Link>
+        {/* Outside the collapsible menu, so it shows on small screens too. */}
+        <LiveStatusIndicator />
         <button
           type="button"
           className="navbar__toggle"
@@ -52,7 +54,6 @@ export function Navbar() {
             )}
           </div>
           <div className="navbar__actions">
-            <LiveStatusIndicator />
             <ThemeSwitcher />
             {signedIn ? (
               <>
