@@ -42,44 +42,59 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
   // One level deep (the browser's usual call), the database applies the window itself.
   const page = depth === 1 ? { limit, offset } : undefined;
   let root: { item: ItemRecord; role: Role } | null = null;
-  let level: Array<{ item: ItemRecord; role: Role }>;
+  let level: ItemRecord[];
+  // Rights inherit down a folder (sharing may only widen them further down), so within a level
+  // an item's role is its parent's; the first level shares one role.
+  let roleOf: (item: ItemRecord) => Role;
   if (options.id !== undefined) {
     root = await visibleItem(reader, principal, uuid(options.id, 'id'));
-    level = root.item.isDirectory
-      ? (await reader.children([root.item.id], { state: 'ready', page })).map((item) => ({ item, role: root!.role }))
-      : [];
+    const rootRole = root.role;
+    level = root.item.isDirectory ? await reader.children([root.item.id], { state: 'ready', page }) : [];
+    roleOf = () => rootRole;
   } else {
-    level = (await reader.topLevel(principal.userId, { state: 'ready', page })).map((item) => ({ item, role: 'owner' as Role }));
+    level = await reader.topLevel(principal.userId, { state: 'ready', page });
+    roleOf = () => 'owner';
   }
 
   const wholeLevel = !page || (offset === 0 && level.length < limit);
   const rootChildren = root?.item.isDirectory
     ? wholeLevel
-      ? level.map((e) => e.item.id)
+      ? level.map((item) => item.id)
       : await reader.childIds(root.item.id, { state: 'ready' })
     : undefined;
-  const files: Array<{ item: ItemRecord; role: Role }> = [];
+  // A whole large folder is 10,000+ items: the views are built in this one pass, and the people
+  // collected on the way, without intermediate lists (bench/listing).
+  const files: ItemView[] = [];
+  const people = new Set<string>();
+  const addPeople = (item: ItemRecord) => {
+    people.add(item.ownerId);
+    people.add(item.uploaderId);
+  };
+  if (root) addPeople(root.item);
   let skip = page ? 0 : offset;
   for (let d = 1; d <= depth && level.length > 0; d++) {
-    for (const entry of level) {
+    for (const item of level) {
       if (files.length >= limit) break;
-      if (skip > 0) skip--;
-      else files.push(entry);
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      files.push(toItemView(item, roleOf(item)));
+      addPeople(item);
     }
     if (files.length >= limit || d === depth) break;
-    // Rights inherit down a folder (sharing may only widen them further down).
-    const roleOf = new Map(level.filter((e) => e.item.isDirectory).map((e) => [e.item.id, e.role]));
-    if (roleOf.size === 0) break;
-    const next = await reader.children([...roleOf.keys()], { state: 'ready' });
-    level = next.map((item) => ({ item, role: roleOf.get(item.parentId!)! }));
+    const parentRoles = new Map<string, Role>();
+    for (const item of level) if (item.isDirectory) parentRoles.set(item.id, roleOf(item));
+    if (parentRoles.size === 0) break;
+    level = await reader.children([...parentRoles.keys()], { state: 'ready' });
+    roleOf = (item) => parentRoles.get(item.parentId!)!;
   }
 
   const listing: Listing = {
     root: root ? toItemView(root.item, root.role, rootChildren) : null,
-    files: files.map((e) => toItemView(e.item, e.role)),
+    files,
     users: [],
   };
-  const people = [...(root ? [root.item] : []), ...files.map((e) => e.item)];
   if (options.includeAncestors) {
     const ancestors: ItemView[] = [];
     if (root) {
@@ -87,11 +102,11 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
         const role = await access(reader, principal, ancestor);
         if (role === null) break;
         ancestors.unshift(toItemView(ancestor, role));
-        people.push(ancestor);
+        addPeople(ancestor);
       }
     }
     listing.ancestors = ancestors;
   }
-  listing.users = await reader.userSummaries(people.flatMap((i) => [i.ownerId, i.uploaderId]));
+  listing.users = await reader.userSummaries([...people]);
   return listing;
 }

@@ -16,7 +16,32 @@ import type {
 /** Keeps every IN (...) list far below SQLite's and PostgreSQL's bound-parameter limits. */
 const IN_CHUNK = 500;
 
-type ItemRow = Selectable<ItemsTable>;
+/** Everything an ItemRecord holds; blob_key stays in the database (only uploads read it). */
+const ITEM_COLUMNS = [
+  'id',
+  'parent_id',
+  'owner_id',
+  'uploader_id',
+  'is_directory',
+  'encrypted_file_name',
+  'name_nonce',
+  'encrypted_mime_type',
+  'mime_type_nonce',
+  'encrypted_key',
+  'key_nonce',
+  'file_nonce',
+  'size',
+  'state',
+  'created_at',
+  'modified_at',
+] as const;
+
+type ItemColumn = (typeof ITEM_COLUMNS)[number];
+type ItemRow = Pick<Selectable<ItemsTable>, ItemColumn>;
+
+/** What a one-folder listing with a state filter reads: it knows the other two already. */
+type ListedColumn = Exclude<ItemColumn, 'parent_id' | 'state'>;
+const LISTED_COLUMNS = ITEM_COLUMNS.filter((c): c is ListedColumn => c !== 'parent_id' && c !== 'state');
 
 /** The files domain's storage over either dialect. */
 export function createFilesStore(db: Db): FilesStore {
@@ -48,24 +73,38 @@ export function createFilesStore(db: Db): FilesStore {
 
 function reader(k: Kysely<Database>): FilesReader {
   const item = async (id: string) => {
-    const row = await k.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await k.selectFrom('items').select(ITEM_COLUMNS).where('id', '=', id).executeTakeFirst();
     return row && toItem(row);
   };
   return {
     item,
     async children(parentIds, options = {}) {
       if (options.page && parentIds.length !== 1) throw new Error('a page applies to one folder only');
-      const out: ItemRecord[] = [];
+      const { state, page } = options;
+      if (parentIds.length === 1 && state) {
+        // The browser's whole-folder load (10,000+ rows): parent and state are known, and turning
+        // string columns into JS strings is most of the read (two fewer save ~1 ms per 10,000 rows).
+        const parentId = parentIds[0]!;
+        let query = k
+          .selectFrom('items')
+          .select(LISTED_COLUMNS)
+          .where('parent_id', '=', parentId)
+          .where('state', '=', state)
+          .orderBy('created_at')
+          .orderBy('id');
+        if (page) query = query.limit(page.limit).offset(page.offset);
+        return (await query.execute()).map((row) => toItemIn(row, parentId, state));
+      }
+      const lists: ItemRecord[][] = [];
       for (const chunk of chunks(parentIds)) {
-        let query = k.selectFrom('items').selectAll().where('parent_id', 'in', chunk);
-        if (options.state) query = query.where('state', '=', options.state);
+        let query = k.selectFrom('items').select(ITEM_COLUMNS).where('parent_id', 'in', chunk);
+        if (state) query = query.where('state', '=', state);
         query = query.orderBy('created_at').orderBy('id');
-        if (options.page) query = query.limit(options.page.limit).offset(options.page.offset);
-        out.push(...(await query.execute()).map(toItem));
+        if (page) query = query.limit(page.limit).offset(page.offset);
+        lists.push((await query.execute()).map(toItem));
       }
       // Chunks are each ordered; the whole list must be too.
-      if (parentIds.length > IN_CHUNK) out.sort(byCreated);
-      return out;
+      return lists.length === 1 ? lists[0]! : lists.flat().sort(byCreated);
     },
     async childIds(parentId, options = {}) {
       let query = k.selectFrom('items').select('id').where('parent_id', '=', parentId);
@@ -73,7 +112,7 @@ function reader(k: Kysely<Database>): FilesReader {
       return (await query.orderBy('created_at').orderBy('id').execute()).map((row) => row.id);
     },
     async topLevel(ownerId, options = {}) {
-      let query = k.selectFrom('items').selectAll().where('owner_id', '=', ownerId).where('parent_id', 'is', null);
+      let query = k.selectFrom('items').select(ITEM_COLUMNS).where('owner_id', '=', ownerId).where('parent_id', 'is', null);
       if (options.state) query = query.where('state', '=', options.state);
       query = query.orderBy('created_at').orderBy('id');
       if (options.page) query = query.limit(options.page.limit).offset(options.page.offset);
@@ -269,9 +308,13 @@ function byCreated(a: ItemRecord, b: ItemRecord): number {
 }
 
 function toItem(row: ItemRow): ItemRecord {
+  return toItemIn(row, row.parent_id, row.state as ItemState);
+}
+
+function toItemIn(row: Pick<Selectable<ItemsTable>, ListedColumn>, parentId: string | null, state: ItemState): ItemRecord {
   return {
     id: row.id,
-    parentId: row.parent_id,
+    parentId,
     ownerId: row.owner_id,
     uploaderId: row.uploader_id,
     isDirectory: row.is_directory === 1,
@@ -283,7 +326,7 @@ function toItem(row: ItemRow): ItemRecord {
     keyNonce: row.key_nonce,
     fileNonce: row.file_nonce,
     size: Number(row.size),
-    state: row.state as ItemState,
+    state,
     createdAt: Number(row.created_at),
     modifiedAt: Number(row.modified_at),
   };

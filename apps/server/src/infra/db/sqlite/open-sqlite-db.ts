@@ -20,6 +20,9 @@ export async function openSqliteDb(options: { path: string; events: EventBus; lo
   raw.exec('PRAGMA foreign_keys = ON');
   raw.exec('PRAGMA busy_timeout = 5000');
   raw.exec('PRAGMA synchronous = NORMAL');
+  // The default 2 MiB page cache cannot hold the rows of one large folder (10,000 items are
+  // about 3.5 MiB), so every whole-folder listing read them again from the OS (bench/listing).
+  raw.exec('PRAGMA cache_size = -32768');
   const kysely = new Kysely<Database>({
     dialect: withNormalisedErrors(new SqliteDialect({ database: asKyselySqliteDatabase(raw) })),
   });
