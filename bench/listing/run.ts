@@ -10,25 +10,20 @@
  * (--server-only skips the web build and part 2, for iterating on the server.)
  */
 import { buildWeb } from '../../scripts/build-web.ts'
+import { numberArg, percentile } from '../support.ts'
 import { createUser, loginViaUi } from '../../e2e/support/accounts.ts'
 import { launchBrowser } from '../../e2e/support/browser.ts'
 import { apiCreateFolder, apiCreateFolders, apiLogin } from '../../e2e/support/files.ts'
 import { startServer } from '../../e2e/support/server.ts'
 
-const arg = (name: string, fallback: number) => {
-  const found = process.argv.find((a) => a.startsWith(`--${name}=`))
-  return found ? Number(found.slice(name.length + 3)) : fallback
-}
+const arg = numberArg
 const ITEMS = arg('items', 10_000)
 const RUNS = arg('runs', 5)
 const CALLS = arg('calls', 50)
 const SERVER_TARGET_MS = 30
 const BROWSER_TARGET_MS = 1000
 
-const pct = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
-}
+const pct = percentile
 const ms = (v: number) => `${v.toFixed(1).padStart(7)} ms`
 
 const SERVER_ONLY = process.argv.includes('--server-only')

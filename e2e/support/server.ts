@@ -24,6 +24,8 @@ export interface RunningServer {
   /** Origin without a trailing slash, e.g. http://127.0.0.1:41234 */
   url: string;
   dataDir: string;
+  /** The server process (benchmarks read its memory). */
+  pid: number;
   /** Everything the server printed so far, for failure messages. */
   output(): string;
   /** SIGTERM, wait for exit (SIGKILL after 10 s), then delete the data directory. */
@@ -99,5 +101,5 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await stop();
     throw error;
   }
-  return { url, dataDir, output, stop };
+  return { url, dataDir, pid: child.pid, output, stop };
 }

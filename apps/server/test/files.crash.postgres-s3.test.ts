@@ -8,7 +8,7 @@ import { openPostgresDb } from '../src/infra/db/postgres/open-postgres-db.ts';
 import { createMemoryEventBus } from '../src/infra/events/memory-event-bus.ts';
 import { silentLogger } from '../src/infra/log/json-logger.ts';
 import { crashScenarios, type CrashBackend } from './files/crash-scenarios.ts';
-import { startLocalS3 } from './support/s3rver.ts';
+import { s3Env, startLocalS3 } from './support/s3rver.ts';
 import { postgresAvailability, reportUnavailable, TEST_DATABASE_URL, uniqueIdentifier } from './support/services.ts';
 
 /**
@@ -38,11 +38,7 @@ if (availability.available) {
     return {
       env: {
         DATABASE_URL: url.toString(),
-        BLOB_STORE: `s3://${s3.bucket}`,
-        S3_ENDPOINT: s3.endpoint,
-        S3_REGION: 'us-east-1',
-        S3_ACCESS_KEY_ID: s3.accessKeyId,
-        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+        ...s3Env(s3),
       },
       sweepGraceMs: SHARED_SWEEP_GRACE_MS,
       async inspect(userId) {

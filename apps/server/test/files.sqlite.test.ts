@@ -1,20 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createDiskBlobStore } from '../src/infra/blobs/disk-blob-store.ts';
-import { openSqliteDb } from '../src/infra/db/sqlite/open-sqlite-db.ts';
-import { silentLogger } from '../src/infra/log/json-logger.ts';
 import { filesSuite } from './files/files.suite.ts';
+import { sqliteDiskEnv } from './support/sqlite-env.ts';
 
-filesSuite('sqlite + disk', async (events) => {
-  const dir = await mkdtemp(join(tmpdir(), 'sealbox-files-'));
-  const db = await openSqliteDb({ path: join(dir, 'sealbox.db'), events, logger: silentLogger });
-  return {
-    db,
-    blobs: createDiskBlobStore(join(dir, 'blobs')),
-    async cleanup() {
-      await db.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-});
+filesSuite('sqlite + disk', (events) => sqliteDiskEnv(events));

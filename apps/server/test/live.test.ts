@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createAppLiveHub } from '../src/http/app.ts';
 import { CLIENT_MESSAGE_LIMIT, MAX_CLIENT_MESSAGE_BYTES } from '../src/http/live/protocol.ts';
-import { createDiskBlobStore } from '../src/infra/blobs/disk-blob-store.ts';
 import { createAccountRepositories } from '../src/infra/db/accounts/index.ts';
-import { openSqliteDb } from '../src/infra/db/sqlite/open-sqlite-db.ts';
 import { silentLogger } from '../src/infra/log/json-logger.ts';
 import { registerAndLogin } from './accounts/harness.ts';
 import { Browser, fileMeta, folderMeta, openFilesHarness, patternBytes, signedInUser, uploadFile, type FilesHarness, type User } from './files/harness.ts';
 import { LiveClient } from './support/live-client.ts';
+import { sqliteDiskEnv } from './support/sqlite-env.ts';
 import { PART_BYTES } from '@sealbox/crypto';
 
 /** /api/ws on a listening instance (docs/protocol.md "Live updates"). */
@@ -35,18 +31,7 @@ describe('live updates over /api/ws', () => {
   };
 
   beforeAll(async () => {
-    h = await openFilesHarness(async (events) => {
-      const dir = await mkdtemp(join(tmpdir(), 'sealbox-live-'));
-      const db = await openSqliteDb({ path: join(dir, 'sealbox.db'), events, logger: silentLogger });
-      return {
-        db,
-        blobs: createDiskBlobStore(join(dir, 'blobs')),
-        async cleanup() {
-          await db.close();
-          await rm(dir, { recursive: true, force: true });
-        },
-      };
-    });
+    h = await openFilesHarness((events) => sqliteDiskEnv(events, 'sealbox-live-'));
     hub = createAppLiveHub({ events: h.events, accounts: createAccountRepositories(h.db), logger: silentLogger, clock: () => h.clock.now });
     app = h.makeApp({ live: hub });
     app.listen({ hostname: '127.0.0.1', port: 0 });

@@ -8,7 +8,7 @@ import { Browser, registerAndLogin, uniqueName } from './accounts/harness.ts';
 import { decrypt, download, fileMeta, folderMeta, partBytes, patternBytes, postUpload, putPart, type User } from './files/harness.ts';
 import { LiveClient } from './support/live-client.ts';
 import { isolatedEnv, spawnMain, type MainProcess } from './support/main-process.ts';
-import { startLocalS3, type LocalS3 } from './support/s3rver.ts';
+import { s3Env, startLocalS3, type LocalS3 } from './support/s3rver.ts';
 import { postgresAvailability, reportUnavailable, TEST_DATABASE_URL, uniqueIdentifier } from './support/services.ts';
 
 const availability = await postgresAvailability();
@@ -49,11 +49,7 @@ async function withCluster(fn: (cluster: Cluster) => Promise<void>): Promise<voi
       LOG_LEVEL: 'info',
       RATE_LIMITS: 'off',
       DATABASE_URL: url.toString(),
-      BLOB_STORE: `s3://${s3.bucket}`,
-      S3_ENDPOINT: s3.endpoint,
-      S3_REGION: 'us-east-1',
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      ...s3Env(s3),
     });
     // One after the other: both would run the migrations at once otherwise.
     servers.push(await spawnMain(env));

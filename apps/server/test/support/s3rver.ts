@@ -36,3 +36,14 @@ export async function startLocalS3(bucket = 'sealbox-test'): Promise<LocalS3> {
     },
   };
 }
+
+/** The server's environment for this bucket (docs/operations.md "Running several instances"). */
+export function s3Env(s3: LocalS3): Record<string, string> {
+  return {
+    BLOB_STORE: `s3://${s3.bucket}`,
+    S3_ENDPOINT: s3.endpoint,
+    S3_REGION: 'us-east-1',
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Several Sealbox server processes on one throw-away PostgreSQL database and one S3-protocol
+ * server (s3rver on 127.0.0.1), as docs/operations.md "Running several instances" sets them up.
+ */
+import { SQL } from 'bun';
+import { TEST_DATABASE_URL, uniqueIdentifier } from '../../apps/server/test/support/services.ts';
+import { s3Env, startLocalS3, type LocalS3 } from '../../apps/server/test/support/s3rver.ts';
+import { startServer, type RunningServer } from './server.ts';
+
+export interface Cluster {
+  instances: RunningServer[];
+  stop(): Promise<void>;
+}
+
+export async function startCluster(count: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
+  const database = uniqueIdentifier('sealbox_cluster');
+  const admin = new SQL(TEST_DATABASE_URL);
+  const instances: RunningServer[] = [];
+  let s3: LocalS3 | undefined;
+  const stop = async () => {
+    for (const instance of instances) await instance.stop();
+    await s3?.stop();
+    await admin.unsafe(`drop database if exists ${database} with (force)`);
+    await admin.close();
+  };
+  try {
+    await admin.unsafe(`create database ${database}`);
+    const url = new URL(TEST_DATABASE_URL);
+    url.pathname = `/${database}`;
+    s3 = await startLocalS3('sealbox-cluster');
+    const env = {
+      ...extraEnv,
+      DATABASE_URL: url.toString(),
+      ...s3Env(s3),
+    };
+    // One after the other, so only the first runs the migrations.
+    for (let i = 0; i < count; i++) instances.push(await startServer({ env }));
+    return { instances, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
