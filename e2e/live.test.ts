@@ -6,13 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page, WebSocketRoute } from 'playwright-core';
-import { SQL } from 'bun';
-import { postgresAvailability, reportUnavailable, TEST_DATABASE_URL, uniqueIdentifier } from '../apps/server/test/support/services.ts';
-import { startLocalS3, type LocalS3 } from '../apps/server/test/support/s3rver.ts';
+import { postgresAvailability, reportUnavailable } from '../apps/server/test/support/services.ts';
 import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
 import { apiCreateFolder, apiLogin } from './support/files.ts';
 import { saveScreenshot } from './support/screenshots.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { startCluster, type Cluster } from './support/cluster.ts';
+import type { RunningServer } from './support/server.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 
 const SLOW = 120_000;
@@ -133,40 +132,14 @@ if (!pg.available && !skipWithoutBrowser) {
   reportUnavailable('live updates, two instances on PostgreSQL + S3', pg.reason);
 } else {
   describe.skipIf(skipWithoutBrowser)('live updates, two instances on PostgreSQL + S3', () => {
-    const database = uniqueIdentifier('sealbox_e2e_live');
-    let admin: SQL;
-    let s3: LocalS3;
-    const instances: RunningServer[] = [];
-
+    let cluster: Cluster;
     beforeAll(async () => {
-      admin = new SQL(TEST_DATABASE_URL);
-      await admin.unsafe(`create database ${database}`);
-      const url = new URL(TEST_DATABASE_URL);
-      url.pathname = `/${database}`;
-      s3 = await startLocalS3('sealbox-e2e-live');
-      const env = {
-        RATE_LIMITS: 'off',
-        DATABASE_URL: url.toString(),
-        BLOB_STORE: `s3://${s3.bucket}`,
-        S3_ENDPOINT: s3.endpoint,
-        S3_REGION: 'us-east-1',
-        S3_ACCESS_KEY_ID: s3.accessKeyId,
-        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      };
-      // One after the other, so only the first runs the migrations.
-      instances.push(await startServer({ env }));
-      instances.push(await startServer({ env }));
+      cluster = await startCluster(2, { RATE_LIMITS: 'off' });
     }, SLOW);
-
-    afterAll(async () => {
-      for (const instance of instances) await instance.stop();
-      await s3?.stop();
-      await admin?.unsafe(`drop database if exists ${database} with (force)`);
-      await admin?.close();
-    }, SLOW);
+    afterAll(() => cluster?.stop(), SLOW);
 
     test('a folder created through instance A appears within a second in a tab on instance B', async () => {
-      const [a, b] = instances as [RunningServer, RunningServer];
+      const [a, b] = cluster.instances as [RunningServer, RunningServer];
       const user = await createUser(a.url);
       const onA = await signedIn(a.url, user);
       const onB = await signedIn(b.url, user);
