@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import type { AccountsDeps } from '../src/domain/accounts/deps.ts';
+import { startSession } from '../src/domain/accounts/sessions.ts';
 import { createAppLiveHub } from '../src/http/app.ts';
 import { CLIENT_MESSAGE_LIMIT, MAX_CLIENT_MESSAGE_BYTES } from '../src/http/live/protocol.ts';
 import { createAccountRepositories } from '../src/infra/db/accounts/index.ts';
@@ -57,6 +59,10 @@ describe('live updates over /api/ws', () => {
     expect(crossSite.status).toBe(403);
     expect(((await crossSite.json()) as { message: string }).message).toBe('Cross-origin request refused');
     expect((await upgrade({ cookie }, `/api/ws?linkId=${crypto.randomUUID()}`)).status).toBe(404);
+    // A half login (password right, TOTP code still due) gets no socket either.
+    const accounts = { sessions: createAccountRepositories(h.db).sessions, clock: () => h.clock.now } as unknown as AccountsDeps;
+    const pending = await startSession(accounts, alice.id, { totpPending: true, userAgent: null });
+    expect((await upgrade({ cookie: `sealbox_session=${pending.token}` })).status).toBe(401);
     expect(hub.size()).toBe(0);
     // Same origin works, as does a client that sends no Origin at all (not a browser).
     const socket = await open(alice, { origin: base });
