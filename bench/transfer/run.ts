@@ -3,7 +3,7 @@
  * plain transfer of the same bytes to the same server in the same run.
  *
  * - upload: the app (Upload overlay -> crypto worker: file.stream(), AES-GCM chunks, parts of
- *   PART_BYTES, 3 in flight) vs a plain upload from the page (file.stream() cut into the same
+ *   PART_BYTES, 3 in flight) vs a plain upload from the page (slices of the file as the same
  *   parts, 3 PUTs in flight, no encryption) through the same part protocol.
  * - download and save: the app (service worker: fetch, decrypt, stream to disk) vs the browser
  *   saving GET /api/file/data/{id} (an attachment) directly.
@@ -28,7 +28,7 @@ import { createUser } from '../../e2e/support/accounts.ts'
 import { startServer } from '../../e2e/support/server.ts'
 import { launchBare, type BarePage } from './cdp.ts'
 
-const MIB = 1024 * 1024
+export const MIB = 1024 * 1024
 const mibArg = process.argv.find((a) => a.startsWith('--mib='))
 const SIZE = (mibArg ? Number(mibArg.slice(6)) : 1024) * MIB
 const RATIO_TARGET = 0.7
@@ -38,7 +38,7 @@ const PART_BYTES = 32 * (CHUNK + 16)
 const cipherSize = (p: number) => p + 16 * Math.max(1, Math.ceil(p / CHUNK))
 
 /** Writes `size` pseudo-random bytes (xorshift) in 8 MiB slices. */
-async function makeFile(path: string, size: number) {
+export async function makeFile(path: string, size: number) {
   const writer = Bun.file(path).writer()
   let x = 0x2545f491
   const block = new Uint8Array(8 * MIB)
@@ -56,22 +56,14 @@ async function makeFile(path: string, size: number) {
   await writer.end()
 }
 
-async function sha256File(path: string): Promise<string> {
+export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256')
   for await (const chunk of createReadStream(path, { highWaterMark: 8 * MIB })) hash.update(chunk as Buffer)
   return hash.digest('hex')
 }
 
-/** Renderer memory by kind, summed over our Chromium's renderer processes (Linux /proc). */
-interface Memory {
-  /** Heap and other private memory: what the page itself holds. */
-  anon: number
-  /** Shared memory: Chromium's data pipes carrying file and network bytes between processes. */
-  shmem: number
-  rss: number
-}
-
-async function rendererMemory(): Promise<Memory> {
+/** This process's descendants (the server, Chromium and all its processes). */
+async function ourProcesses(): Promise<Array<{ pid: number; args: string }>> {
   const out = await new Response(Bun.spawn(['ps', '-eo', 'pid=,ppid=,args='], { stdout: 'pipe' }).stdout).text()
   const rows = out
     .trim()
@@ -86,10 +78,33 @@ async function rendererMemory(): Promise<Memory> {
     changed = false
     for (const r of rows) if (!ours.has(r.pid) && ours.has(r.ppid)) ours.add(r.pid), (changed = true)
   }
-  const total: Memory = { anon: 0, shmem: 0, rss: 0 }
-  for (const r of rows.filter((r) => ours.has(r.pid) && r.args.includes('--type=renderer'))) {
+  return rows.filter((r) => r.pid !== process.pid && ours.has(r.pid))
+}
+
+/** Renderer memory by kind, summed over our Chromium's renderer processes (Linux /proc). */
+export interface Memory {
+  /** Heap and other private memory: what the page itself holds. */
+  anon: number
+  /** Shared memory: Chromium's data pipes carrying file and network bytes between processes. */
+  shmem: number
+  rss: number
+  /**
+   * Private memory of Chromium's other processes (browser, network service, ...): where a Blob's
+   * bytes live, so memory moved out of the renderer shows up here rather than vanishing.
+   */
+  others: number
+}
+
+export async function rendererMemory(): Promise<Memory> {
+  const total: Memory = { anon: 0, shmem: 0, rss: 0, others: 0 }
+  for (const r of await ourProcesses()) {
+    if (r.args.includes('apps/server') || !r.args.includes('chromium')) continue
     const status = await Bun.file(`/proc/${r.pid}/status`).text().catch(() => '')
     const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024
+    if (!r.args.includes('--type=renderer')) {
+      total.others += kib('RssAnon')
+      continue
+    }
     total.anon += kib('RssAnon')
     total.shmem += kib('RssShmem')
     total.rss += kib('VmRSS')
@@ -97,24 +112,47 @@ async function rendererMemory(): Promise<Memory> {
   return total
 }
 
+/** CPU seconds of our child processes so far, by kind (server, Chromium browser / renderer / network ...). */
+export async function cpuByKind(): Promise<Record<string, number>> {
+  const tick = 100 // USER_HZ
+  const total: Record<string, number> = {}
+  for (const r of await ourProcesses()) {
+    const kind = r.args.includes('apps/server')
+      ? 'server'
+      : r.args.includes('chromium')
+        ? /--utility-sub-type=network/.test(r.args)
+          ? 'network'
+          : (/--type=(\S+)/.exec(r.args)?.[1] ?? 'browser')
+        : 'other'
+    const stat = await Bun.file(`/proc/${r.pid}/stat`).text().catch(() => '')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    total[kind] = (total[kind] ?? 0) + (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / tick
+  }
+  return total
+}
+
 /** Runs `work` while sampling renderer memory; returns its duration and each kind's peak growth. */
-async function measured<T>(work: () => Promise<T>): Promise<{ ms: number; growth: Memory; value: T }> {
+export async function measured<T>(work: () => Promise<T>): Promise<{ ms: number; growth: Memory; cpu: Record<string, number>; value: T }> {
   await Bun.sleep(500)
   const base = await rendererMemory()
+  const cpuBase = await cpuByKind()
   const peak = { ...base }
   let running = true
   const sampler = (async () => {
     while (running) {
       const now = await rendererMemory()
-      for (const key of ['anon', 'shmem', 'rss'] as const) peak[key] = Math.max(peak[key], now[key])
+      for (const key of ['anon', 'shmem', 'rss', 'others'] as const) peak[key] = Math.max(peak[key], now[key])
       await Bun.sleep(200)
     }
   })()
   const start = performance.now()
   try {
     const value = await work()
-    const growth = { anon: peak.anon - base.anon, shmem: peak.shmem - base.shmem, rss: peak.rss - base.rss }
-    return { ms: performance.now() - start, growth, value }
+    const ms = performance.now() - start
+    const growth = { anon: peak.anon - base.anon, shmem: peak.shmem - base.shmem, rss: peak.rss - base.rss, others: peak.others - base.others }
+    const cpu: Record<string, number> = {}
+    for (const [kind, seconds] of Object.entries(await cpuByKind())) cpu[kind] = seconds - (cpuBase[kind] ?? 0)
+    return { ms, growth, cpu, value }
   } finally {
     running = false
     await sampler
@@ -125,10 +163,10 @@ const mbps = (bytes: number, ms: number) => bytes / MIB / (ms / 1000)
 
 
 /** Finds an element by its text (buttons, menu items) in the page. */
-const byText = (selector: string, text: string) =>
+export const byText = (selector: string, text: string) =>
   `[...document.querySelectorAll(${JSON.stringify(selector)})].find((e) => e.textContent.trim() === ${JSON.stringify(text)})`
 
-async function login(page: BarePage, origin: string, username: string, password: string) {
+export async function login(page: BarePage, origin: string, username: string, password: string) {
   await page.navigate(`${origin}/login`)
   await page.waitFor(byText('button', 'Sign in'))
   await page.eval(`(() => {
@@ -145,7 +183,12 @@ async function login(page: BarePage, origin: string, username: string, password:
   await page.waitFor(`location.pathname === '/files' && ${byText('button', 'Upload File')}`, 60_000)
 }
 
-/** The plain upload, run in the page: the same parts, 3 PUTs in flight, no encryption. */
+/**
+ * The plain upload, run in the page: the same part protocol, 3 PUTs in flight, no encryption.
+ * Each part is a slice of the picked file sent as it is, the fastest way a page can send a
+ * file's bytes (no copy through JavaScript; reading file.stream() into ArrayBuffer bodies was
+ * slower and kept ~1 GiB in the renderer, see the memory note in docs/benchmarks.md).
+ */
 const PLAIN_UPLOAD = (partBytes: number, size: number) => `(async () => {
   const file = document.getElementById('bench-plain').files[0]
   const b64 = (n) => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(n))))
@@ -155,35 +198,19 @@ const PLAIN_UPLOAD = (partBytes: number, size: number) => `(async () => {
   form.set('metadata', JSON.stringify({ id, parentId: null, isDirectory: false, encryptedFileName: b64(40), nameNonce: b64(12),
     encryptedKey: b64(48), keyNonce: b64(12), encryptedMimeType: b64(40), mimeTypeNonce: b64(12), fileNonce: b64(12), size }))
   const created = await (await fetch('/api/upload', { method: 'POST', body: form })).json()
-  const reader = file.stream().getReader()
   const inFlight = new Set()
-  let part = 0, fill = 0, buffer = new Uint8Array(Math.min(partBytes, size))
-  const flushPart = async () => {
+  for (let n = 0; n < created.parts; n++) {
     while (inFlight.size >= 3) await Promise.race(inFlight)
-    const n = part, body = buffer
+    const start = n * partBytes, end = Math.min(size, start + partBytes)
+    // The ciphertext is a little longer than the plaintext: the last part is padded with zeros.
+    const slice = file.slice(Math.min(start, file.size), Math.min(end, file.size))
+    const body = end > file.size ? new Blob([slice, new Uint8Array(end - Math.max(start, file.size))]) : slice
     const p = fetch('/api/upload/' + created.uploadId + '/part/' + n, { method: 'PUT', body }).then((r) => {
       if (!r.ok) throw new Error('part ' + n + ': ' + r.status)
       inFlight.delete(p)
     })
     inFlight.add(p)
-    part++
-    fill = 0
-    buffer = new Uint8Array(Math.max(0, Math.min(partBytes, size - part * partBytes)))
   }
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    let offset = 0
-    while (offset < value.length) {
-      const n = Math.min(buffer.length - fill, value.length - offset)
-      buffer.set(value.subarray(offset, offset + n), fill)
-      fill += n
-      offset += n
-      if (fill === buffer.length) await flushPart()
-    }
-  }
-  // The ciphertext is a little longer than the plaintext: the last part is padded with zeros.
-  while (part < created.parts) await flushPart()
   await Promise.all(inFlight)
   const done = await fetch('/api/upload/' + created.uploadId + '/complete', { method: 'POST' })
   if (!done.ok) throw new Error('complete: ' + done.status)
@@ -249,8 +276,10 @@ async function main() {
     if (!same) throw new Error('app download differs from the original')
 
     const mib = (bytes: number) => `${(bytes / MIB).toFixed(0)} MiB`
-    const memory = (g: Memory) => `private ${mib(g.anon)}, shared ${mib(g.shmem)}, rss ${mib(g.rss)}`
-    const line = (label: string, app: { ms: number; growth: Memory }, plain: { ms: number; growth: Memory }) => {
+    const memory = (g: Memory) => `private ${mib(g.anon)}, shared ${mib(g.shmem)}, rss ${mib(g.rss)} (other Chromium processes: private ${mib(g.others)})`
+    const cpu = (c: Record<string, number>) =>
+      Object.entries(c).filter(([, s]) => s >= 0.05).sort((a, b) => b[1] - a[1]).map(([k, s]) => `${k} ${s.toFixed(1)}`).join(', ')
+    const line = (label: string, app: { ms: number; growth: Memory; cpu: Record<string, number> }, plain: { ms: number; growth: Memory; cpu: Record<string, number> }) => {
       const ratio = plain.ms / app.ms
       const ok = ratio >= RATIO_TARGET && app.growth.anon <= MEMORY_LIMIT
       if (!ok) failed = true
@@ -259,6 +288,7 @@ async function main() {
         ` | plain ${(plain.ms / 1000).toFixed(2).padStart(6)} s ${mbps(SIZE, plain.ms).toFixed(0).padStart(4)} MiB/s` +
         ` | ratio ${ratio.toFixed(2)} (target >= ${RATIO_TARGET})` +
         `\n${' '.repeat(17)}renderer growth: app ${memory(app.growth)}; plain ${memory(plain.growth)} (limit ${MEMORY_LIMIT / MIB} MiB private)` +
+        `\n${' '.repeat(17)}cpu seconds: app ${cpu(app.cpu)}; plain ${cpu(plain.cpu)}` +
         (ok ? '' : '  << MISSED')
       )
     }
@@ -273,4 +303,4 @@ async function main() {
   if (failed) process.exitCode = 1
 }
 
-await main()
+if (import.meta.main) await main()

@@ -2,7 +2,8 @@
  * File transfers, run inside the crypto worker (DESIGN.md 5: never on the UI thread).
  *
  * Upload: file.stream() -> per-part plaintext hash (recorded before the part is sent) ->
- * createEncryptStream -> cut at PART_BYTES -> up to PARTS_IN_FLIGHT PUTs, each retried.
+ * createEncryptStream -> cut at PART_BYTES into reusable OPFS part files (part-files.ts: an
+ * ArrayBuffer body would stay in the renderer's memory) -> up to PARTS_IN_FLIGHT PUTs, each retried.
  * A ciphertext of one part goes in POST /api/upload's `file` field instead.
  *
  * Download: the worker gathers what the service worker needs (item keys, nonces, sizes, the
@@ -42,6 +43,7 @@ import {
 import type { DownloadEntry, DownloadJob, DownloadTarget, PendingUpload, UploadEvent, UploadRequest, UploadResult } from '../features/files/transfers/types.ts';
 import { itemKey, openItems, wrappingKeyFor, type ServerItem } from './items.ts';
 import { loadAnyAccount } from './key-store.ts';
+import { openPartFiles, type PartSlot } from './part-files.ts';
 import { deleteRecord, getRecord, listRecords, putRecord, recordPartHash, type UploadRecord } from './upload-records.ts';
 
 const PART_PLAIN_BYTES = PART_CHUNKS * CHUNK;
@@ -168,12 +170,12 @@ async function tryResume(uploadId: string, file: File): Promise<Prepared | undef
   return { record, received: status.received, resumed: true };
 }
 
-async function sendPart(uploadId: string, n: number, bytes: Uint8Array<ArrayBuffer>, signal: AbortSignal): Promise<void> {
+async function sendPart(uploadId: string, n: number, body: Blob | Uint8Array<ArrayBuffer>, signal: AbortSignal): Promise<void> {
   const response = await withRetries(
     () =>
       fetch(`/api/upload/${uploadId}/part/${n}`, {
         method: 'PUT',
-        body: bytes,
+        body,
         headers: { 'content-type': 'application/octet-stream' },
         credentials: 'same-origin',
         signal,
@@ -250,18 +252,22 @@ async function sendParts(
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
   let partsSent = 0;
-  const launch = (n: number, bytes: Uint8Array<ArrayBuffer>) => {
+  const launch = (n: number, slot: PartSlot, body: Blob | Uint8Array<ArrayBuffer>) => {
+    const size = body instanceof Blob ? body.size : body.length;
     const task = (async () => {
       await recorded.get(n);
-      await sendPart(record.uploadId, n, bytes, signal);
-      sentBytes += bytes.length;
+      await sendPart(record.uploadId, n, body, signal);
+      sentBytes += size;
       partsSent++;
-      pool.push(bytes);
       report({ type: 'progress', phase: 'uploading', encrypted, sent: sentBytes, plainSize: g.plainSize, cipherSize: g.cipherSize });
     })();
     const tracked = task.then(
-      () => void inFlight.delete(tracked),
+      () => {
+        slot.release();
+        inFlight.delete(tracked);
+      },
       (error) => {
+        slot.release();
         inFlight.delete(tracked);
         failure ??= error;
       },
@@ -269,36 +275,44 @@ async function sendParts(
     inFlight.add(tracked);
   };
 
-  // Part buffers are reused once their part is stored: PARTS_IN_FLIGHT sending + 1 filling.
-  const pool: Array<Uint8Array<ArrayBuffer>> = [];
-  const take = (length: number): Uint8Array<ArrayBuffer> => {
-    const found = pool.pop();
-    return found && found.buffer.byteLength >= length ? new Uint8Array(found.buffer, 0, length) : new Uint8Array(length);
-  };
+  // PARTS_IN_FLIGHT slots sending and one filling.
+  const files = await openPartFiles(record.uploadId, PARTS_IN_FLIGHT + 1);
   let part = plan.startPart;
-  let buffer = take(cipherLengthOfPart(g, part));
+  let length = cipherLengthOfPart(g, part);
+  let slot: PartSlot | undefined;
   let fill = 0;
   try {
     for (;;) {
       if (failure) throw failure;
-      const { done, value } = await reader.read();
+      const { done, value: read } = await reader.read();
       if (done) break;
+      // Fresh WebCrypto output, so backed by a plain ArrayBuffer (the stream's type is wider).
+      const value = read as Uint8Array<ArrayBuffer>;
       let offset = 0;
       while (offset < value.length) {
-        const n = Math.min(buffer.length - fill, value.length - offset);
-        buffer.set(value.subarray(offset, offset + n), fill);
+        if (part >= plan.total) throw new TransferError('SHORT_READ', 'The file changed while it was being read.');
+        const n = Math.min(length - fill, value.length - offset);
+        // Parts the server has are encrypted only to reach the later ones; nothing is kept.
+        if (toSend.has(part)) {
+          slot ??= await files.take(length);
+          slot.write(n === value.length ? value : value.subarray(offset, offset + n));
+        }
         fill += n;
         offset += n;
-        if (fill === buffer.length) {
-          if (toSend.has(part)) {
+        if (fill === length) {
+          if (slot) {
+            const body = await slot.finish();
             while (inFlight.size >= PARTS_IN_FLIGHT && !failure) await Promise.race(inFlight);
-            if (failure) throw failure;
-            launch(part, buffer);
+            if (failure) {
+              slot.release();
+              throw failure;
+            }
+            launch(part, slot, body);
+            slot = undefined;
           }
-          else pool.push(buffer);
           part++;
           fill = 0;
-          buffer = part < plan.total ? take(cipherLengthOfPart(g, part)) : new Uint8Array(0);
+          length = part < plan.total ? cipherLengthOfPart(g, part) : 0;
         }
       }
     }
@@ -308,6 +322,8 @@ async function sendParts(
     await reader.cancel().catch(() => {});
     await Promise.allSettled(inFlight);
     throw error;
+  } finally {
+    await files.dispose();
   }
   if (part !== plan.total) throw new TransferError('SHORT_READ', 'The file changed while it was being read.');
   return partsSent;
