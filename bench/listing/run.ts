@@ -2,6 +2,8 @@
  * bench/listing: a folder of 10,000 items.
  * 1. Server: GET /api/file?id=<folder>&limit=2147483648 (the whole folder, as the browser asks),
  *    p50/p95 over N calls, plus a page of 100 (the API's default limit). Target p95 ≤ 30 ms (SQLite).
+ *    Unchanged, the answer comes from the listing cache (http/listing-cache.ts); "right after a
+ *    change" adds a folder to it before each call, so every answer is made afresh.
  * 2. Chromium: click on the folder → 10,000 keys unwrapped and names decrypted in the crypto
  *    worker → first page (20 rows) rendered. Cold each run (page reloaded: no worker caches, no
  *    query cache). Target ≤ 1 s. The breakdown comes from the app's `files:listing` mark.
@@ -62,12 +64,19 @@ async function main() {
       whole.push(r.elapsed)
       count = r.count
     }
+    const afterChange: number[] = []
+    for (let i = 0; i < CALLS; i++) {
+      await apiCreateFolder(session, folder, `changed ${i}`)
+      afterChange.push((await list(2_147_483_648)).elapsed)
+    }
     const paged: number[] = []
     for (let i = 0; i < CALLS; i++) paged.push((await list(100)).elapsed)
     console.log(`\nserver GET /api/file (SQLite, ${CALLS} calls each, wall time incl. JSON parse in the client)`)
     console.log(`  whole folder (${count} items): p50 ${ms(pct(whole, 50))}  p95 ${ms(pct(whole, 95))}  max ${ms(Math.max(...whole))}`)
+    console.log(`  right after a change in it:    p50 ${ms(pct(afterChange, 50))}  p95 ${ms(pct(afterChange, 95))}  max ${ms(Math.max(...afterChange))}`)
     console.log(`  page of 100:                 p50 ${ms(pct(paged, 50))}  p95 ${ms(pct(paged, 95))}  max ${ms(Math.max(...paged))}`)
-    console.log(`  target p95 ≤ ${SERVER_TARGET_MS} ms for the whole folder: ${pct(whole, 95) <= SERVER_TARGET_MS ? 'met' : 'NOT met'}`)
+    const verdict = (xs: number[]) => (pct(xs, 95) <= SERVER_TARGET_MS ? 'met' : 'NOT met')
+    console.log(`  target p95 ≤ ${SERVER_TARGET_MS} ms for the whole folder: ${verdict(whole)} unchanged, ${verdict(afterChange)} right after a change`)
     if (!context) return
 
     // 2. Browser: click → decrypted names → first page rendered.

@@ -9,6 +9,7 @@ import type { Db } from '../ports/db.ts';
 import type { EventBus } from '../ports/event-bus.ts';
 import type { FilesStore } from '../ports/files.ts';
 import type { Logger } from '../ports/logger.ts';
+import { createListingCache, type ListingCache } from './listing-cache.ts';
 import { createLiveHub, type LiveHub } from './live/hub.ts';
 import { BACKPRESSURE_LIMIT_BYTES, MAX_CLIENT_MESSAGE_BYTES } from './live/protocol.ts';
 import { bodyLimit } from './plugins/body-limit.ts';
@@ -52,6 +53,17 @@ export interface AppDeps {
   maxFileBytes?: number;
   /** Live-update sockets over `events`; the server passes its own so it can close them on stop. */
   live?: LiveHub;
+}
+
+/**
+ * Large listings are kept encoded between changes when this instance is the only one (SQLite):
+ * see http/listing-cache.ts for why several instances must not.
+ */
+function listingCacheFor(deps: AppDeps): ListingCache | undefined {
+  if (deps.db.dialect !== 'sqlite') return undefined;
+  const cache = createListingCache();
+  deps.events.subscribe((event) => cache.apply(event));
+  return cache;
 }
 
 /** The sockets of /api/ws, over the app's event bus and sessions. */
@@ -112,7 +124,7 @@ export function createApp(deps: AppDeps) {
     .use(userRoutes({ accounts, session }))
     .use(profileRoutes({ accounts, session }))
     .use(sessionRoutes({ accounts, session }))
-    .use(fileRoutes({ files, session }))
+    .use(fileRoutes({ files, session, listingCache: listingCacheFor(deps) }))
     .use(uploadRoutes({ files, session }))
     .use(liveRoutes({ hub: live, session, publicOrigin: deps.publicOrigin }))
     .use(staticWeb(deps.web));

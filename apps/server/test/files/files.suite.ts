@@ -352,6 +352,42 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
           expect((await user.browser.get(`/api/file?${query}`)).status).toBe(400);
         }
       });
+      test('a large folder stays right across changes (answers kept encoded between changes on SQLite)', async () => {
+        const user = await signedInUser(h);
+        const outer = await folderMeta(user.rootKey, null, 'outer');
+        await postUpload(user.browser, outer.meta);
+        const big = await folderMeta(outer.key, outer.id, 'big');
+        await postUpload(user.browser, big.meta);
+        // About 500 bytes of JSON per item: well over the size from which answers are kept.
+        const children = await Promise.all(Array.from({ length: 700 }, (_, i) => folderMeta(big.key, big.id, `child ${i}`)));
+        for (const child of children) expect((await postUpload(user.browser, child.meta)).status).toBe(201);
+        const url = `/api/file?id=${big.id}&depth=1&limit=2147483648&offset=0&includeAncestors=true`;
+        const first = await user.browser.request('GET', url);
+        const firstText = await first.text();
+        expect(firstText.length).toBeGreaterThan(256 * 1024);
+        const again = await user.browser.request('GET', url);
+        expect(await again.text()).toBe(firstText);
+        for (const header of ['content-type', 'content-security-policy', 'cache-control', 'x-content-type-options']) {
+          expect(again.headers.get(header)).toBe(first.headers.get(header));
+        }
+        const listed = async () => (await user.browser.get(url)).body;
+
+        const added = await folderMeta(big.key, big.id, 'added');
+        await postUpload(user.browser, added.meta);
+        expect((await listed()).files.map((f: { id: string }) => f.id)).toContain(added.id);
+        expect((await user.browser.put(`/api/file/${children[0]!.id}`, { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) })).status).toBe(200);
+        expect((await listed()).files.find((f: { id: string }) => f.id === children[0]!.id).encryptedFileName).toBe(b64(30));
+        expect((await user.browser.put(`/api/file/${outer.id}`, { type: 'rename', encryptedName: b64(31), nameNonce: b64(12) })).status).toBe(200);
+        expect((await listed()).ancestors[0].encryptedFileName).toBe(b64(31));
+        expect((await user.browser.delete(`/api/file/${children[1]!.id}`)).status).toBe(204);
+        expect((await listed()).files).toHaveLength(700);
+        // The same folder asked for by someone else is not this user's answer.
+        const other = await signedInUser(h);
+        expect((await other.browser.get(url)).status).toBe(404);
+        // Deleting an ancestor takes the folder with it.
+        expect((await user.browser.delete(`/api/file/${outer.id}`)).status).toBe(204);
+        expect((await user.browser.get(url)).status).toBe(404);
+      }, 60_000);
     });
 
     describe('rename, move, delete', () => {

@@ -7,25 +7,31 @@ import {
   RangeNotSatisfiableError,
   type FilesDeps,
 } from '../../domain/files/index.ts';
+import type { ListingCache } from '../listing-cache.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
 import { ChangeBody, ItemParams, LinkOnlyQuery, ListQuery } from './file-schemas.ts';
 import { principalOf } from './principal.ts';
 
 /** Listing, download, rename/move and delete of items (docs/protocol.md "Files and uploads"). */
-export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin }) {
+export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; listingCache?: ListingCache }) {
   const { files } = deps;
   return new Elysia({ name: 'file-routes' })
     .use(deps.session)
     .get(
       '/api/file',
-      async ({ query, currentSession }) =>
-        listFiles(files, await principalOf(currentSession, query.linkId), {
-          id: query.id,
-          depth: query.depth,
-          limit: query.limit,
-          offset: query.offset,
-          includeAncestors: query.includeAncestors,
-        }),
+      async ({ query, currentSession }) => {
+        const principal = await principalOf(currentSession, query.linkId);
+        const options = { id: query.id, depth: query.depth, limit: query.limit, offset: query.offset, includeAncestors: query.includeAncestors };
+        const key = deps.listingCache?.keyOf(principal, options);
+        if (!deps.listingCache || key === undefined) return listFiles(files, principal, options);
+        const cached = deps.listingCache.get(key);
+        if (cached !== undefined) return jsonAnswer(cached);
+        const startedAt = deps.listingCache.epoch();
+        const listing = await listFiles(files, principal, options);
+        const json = JSON.stringify(listing);
+        deps.listingCache.put(key, json, listing, principal, options, startedAt);
+        return jsonAnswer(json);
+      },
       { query: ListQuery },
     )
     .get(
@@ -68,3 +74,8 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin }) {
     );
 }
 
+
+/** An answer already encoded (the listing cache): sent as it is, with the headers Elysia gives JSON. */
+function jsonAnswer(json: string): Response {
+  return new Response(json, { headers: { 'content-type': 'application/json' } });
+}
