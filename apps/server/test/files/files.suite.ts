@@ -367,8 +367,10 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         expect(firstText.length).toBeGreaterThan(256 * 1024);
         const again = await user.browser.request('GET', url);
         expect(await again.text()).toBe(firstText);
+        const uncached = await user.browser.request('GET', `/api/file?id=${big.id}&depth=2&limit=1`);
         for (const header of ['content-type', 'content-security-policy', 'cache-control', 'x-content-type-options']) {
           expect(again.headers.get(header)).toBe(first.headers.get(header));
+          expect(again.headers.get(header)).toBe(uncached.headers.get(header));
         }
         const listed = async () => (await user.browser.get(url)).body;
 

@@ -3,6 +3,7 @@ import { createMemoryEventBus } from '../../infra/events/memory-event-bus.ts';
 import { silentLogger } from '../../infra/log/json-logger.ts';
 import { RESYNC_EVENT_KIND } from '../../ports/event-bus.ts';
 import { createLiveHub, type LiveSocket } from './hub.ts';
+import { MAX_SOCKETS_PER_SESSION } from './protocol.ts';
 
 class FakeSocket implements LiveSocket {
   sent: Array<Record<string, unknown>> = [];
@@ -72,6 +73,29 @@ describe('live hub', () => {
     expect(ended.closedWith).toEqual({ code: 4401, reason: 'Session ended' });
     expect(kept.closedWith).toBeUndefined();
     expect(hub.size()).toBe(1);
+  });
+
+  test('a session that ended before its socket opened is closed at once', async () => {
+    const { hub } = setup(new Map([['live', 90_000]]));
+    const [late, fine] = [new FakeSocket(), new FakeSocket()];
+    hub.attach(late, { kind: 'user', userId: 'u1', sessionId: 'gone', sessionExpiresAt: 90_000 });
+    hub.attach(fine, { kind: 'user', userId: 'u1', sessionId: 'live', sessionExpiresAt: 90_000 });
+    await Bun.sleep(10);
+    expect(late.closedWith).toEqual({ code: 4401, reason: 'Session ended' });
+    expect(fine.closedWith).toBeUndefined();
+  });
+
+  test('one session holds at most MAX_SOCKETS_PER_SESSION sockets; none attach after close', () => {
+    const { hub } = setup(new Map([['s1', 90_000]]));
+    const sockets = Array.from({ length: MAX_SOCKETS_PER_SESSION + 1 }, () => new FakeSocket());
+    for (const socket of sockets) hub.attach(socket, { kind: 'user', userId: 'u1', sessionId: 's1', sessionExpiresAt: 90_000 });
+    expect(hub.size()).toBe(MAX_SOCKETS_PER_SESSION);
+    expect(sockets.at(-1)!.closedWith).toEqual({ code: 1008, reason: 'Too many sockets for this session' });
+    hub.close();
+    const late = new FakeSocket();
+    hub.attach(late, { kind: 'user', userId: 'u1', sessionId: 's1', sessionExpiresAt: 90_000 });
+    expect(late.closedWith?.code).toBe(1001);
+    expect(hub.size()).toBe(0);
   });
 
   test('sessions past their known expiry are looked up again on the timer', async () => {

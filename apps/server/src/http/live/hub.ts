@@ -1,6 +1,14 @@
 import { RESYNC_EVENT_KIND, type EventBus, type SealboxEvent } from '../../ports/event-bus.ts';
 import type { Logger } from '../../ports/logger.ts';
-import { CLIENT_MESSAGE_LIMIT, CLIENT_PING_INTERVAL_MS, CLOSE, encode, judgeClientMessage, toClientEvent } from './protocol.ts';
+import {
+  CLIENT_MESSAGE_LIMIT,
+  CLIENT_PING_INTERVAL_MS,
+  CLOSE,
+  encode,
+  judgeClientMessage,
+  MAX_SOCKETS_PER_SESSION,
+  toClientEvent,
+} from './protocol.ts';
 
 /** What the hub needs of a socket (Bun's ServerWebSocket has both). */
 export interface LiveSocket {
@@ -123,6 +131,16 @@ export function createLiveHub(deps: LiveHubDeps) {
     if (event.kind === 'session.ended' && event.sessionId !== undefined) endSession(event.sessionId);
   }
 
+  /**
+   * The session was checked when the upgrade was allowed, but it may have ended before the socket
+   * opened (its session.ended event then found nothing to close): look once more.
+   */
+  async function confirmSession(sessionId: string): Promise<void> {
+    const expiresAt = await deps.sessionExpiry(sessionId).catch(() => undefined);
+    if (expiresAt === null || (expiresAt !== undefined && expiresAt <= clock())) endSession(sessionId);
+  }
+
+  let closed = false;
   const unsubscribe = deps.events.subscribe(deliver);
   const timer = setInterval(() => void revalidate(false), deps.revalidateEveryMs ?? 60_000);
   timer.unref?.();
@@ -131,10 +149,16 @@ export function createLiveHub(deps: LiveHubDeps) {
     /** Registers an open socket and greets it; events for its audience flow from now on. */
     attach(socket: LiveSocket, audience: LiveAudience): void {
       const entry: Entry = { socket, key: audienceKey(audience), audience, windowStart: clock(), messages: 0 };
+      // An upgrade that was still being authorised when the server began to stop.
+      if (closed) return void socket.close(CLOSE.goingAway.code, CLOSE.goingAway.reason);
+      if (audience.kind === 'user' && (bySession.get(audience.sessionId)?.size ?? 0) >= MAX_SOCKETS_PER_SESSION) {
+        return void socket.close(CLOSE.tooManySockets.code, CLOSE.tooManySockets.reason);
+      }
       entries.set(socket, entry);
       add(byAudience, entry.key, entry);
       if (audience.kind === 'user') add(bySession, audience.sessionId, entry);
       send(entry, encode({ type: 'hello', pingIntervalMs: CLIENT_PING_INTERVAL_MS }));
+      if (audience.kind === 'user') void confirmSession(audience.sessionId);
     },
     detach,
     /** One client frame: a ping is answered; anything else, or too many, closes this socket only. */
@@ -155,6 +179,7 @@ export function createLiveHub(deps: LiveHubDeps) {
     size: () => entries.size,
     /** Before the server stops: clients reconnect, to another instance if there is one. */
     close(): void {
+      closed = true;
       clearInterval(timer);
       unsubscribe();
       for (const entry of [...entries.values()]) close(entry, CLOSE.goingAway);

@@ -26,6 +26,8 @@ export const CLIENT_PING_INTERVAL_MS = 25_000;
 export const MAX_CLIENT_MESSAGE_BYTES = 1024;
 /** Pings above this rate are not a well-behaved client: closed, the others are unaffected. */
 export const CLIENT_MESSAGE_LIMIT = { count: 20, windowMs: 10_000 };
+/** One browser's tabs share a session; more sockets than this on one session are refused. */
+export const MAX_SOCKETS_PER_SESSION = 32;
 /** A socket whose unsent frames pile up past this is too slow to follow; it is closed. */
 export const BACKPRESSURE_LIMIT_BYTES = 1024 * 1024;
 
@@ -35,6 +37,7 @@ export const CLOSE = {
   binary: { code: 1003, reason: 'Binary frames are not accepted' },
   malformed: { code: 1007, reason: 'Malformed message' },
   tooMany: { code: 1008, reason: 'Too many messages' },
+  tooManySockets: { code: 1008, reason: 'Too many sockets for this session' },
   /** The client signs out when it sees this one. */
   sessionEnded: { code: 4401, reason: 'Session ended' },
 } as const;

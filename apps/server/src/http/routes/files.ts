@@ -75,7 +75,7 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
 }
 
 
-/** An answer already encoded (the listing cache): sent as it is, with the headers Elysia gives JSON. */
+/** An answer already encoded (the listing cache): sent as it is, typed as Elysia types JSON. */
 function jsonAnswer(json: string): Response {
-  return new Response(json, { headers: { 'content-type': 'application/json' } });
+  return new Response(json, { headers: { 'content-type': 'application/json;charset=utf-8' } });
 }

@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { backoffDelay, BACKOFF, PONG_TIMEOUT_MS, startLiveConnection, type LiveEvent, type LiveStatus } from './connection.ts';
+import {
+  backoffDelay,
+  BACKOFF,
+  GOING_AWAY_SPREAD_MS,
+  PONG_TIMEOUT_MS,
+  startLiveConnection,
+  type LiveEvent,
+  type LiveStatus,
+} from './connection.ts';
 
 class FakeSocket {
   static all: FakeSocket[] = [];
@@ -59,12 +67,12 @@ describe('live connection', () => {
     expect(record.statuses).toEqual(['connecting']);
     latest().receive({ type: 'hello', pingIntervalMs: 25_000 });
     expect(record.statuses).toEqual(['connecting', 'online']);
-    expect(record.catchUps).toEqual([10_000]);
+    expect(record.catchUps).toEqual([Date.now()]);
     latest().receive({ type: 'event', event: { kind: 'item.created', itemId: 'i', parentId: null } });
     latest().receive({ type: 'event', event: { itemId: 'no kind' } });
     expect(record.events).toEqual([{ kind: 'item.created', itemId: 'i', parentId: null }]);
     latest().receive({ type: 'resync' });
-    expect(record.catchUps).toEqual([10_000, Number.POSITIVE_INFINITY]);
+    expect(record.catchUps).toEqual([Date.now(), Number.POSITIVE_INFINITY]);
     connection.stop();
     expect(latest().closedWith).toBe(1000);
   });
@@ -87,16 +95,31 @@ describe('live connection', () => {
     connection.stop();
   });
 
-  test('a ping without a pong closes the socket and reconnects', () => {
-    const { latest, connection } = start();
+  test('a ping without a pong goes offline at once and reconnects, even if the close never comes', () => {
+    const { record, latest, connection } = start();
     latest().receive({ type: 'hello', pingIntervalMs: 25_000 });
     vi.advanceTimersByTime(25_000);
     expect(latest().sent).toEqual(['{"type":"ping"}']);
     latest().receive({ type: 'pong' });
+    // A dead path: close() does nothing for a long while.
+    latest().close = function (this: FakeSocket, code = 1000) {
+      this.closedWith = code;
+    };
     vi.advanceTimersByTime(25_000 + PONG_TIMEOUT_MS);
-    expect(FakeSocket.all).toHaveLength(1);
     expect(latest().closedWith).toBe(4000);
+    expect(record.statuses.at(-1)).toBe('offline');
     vi.advanceTimersByTime(BACKOFF.firstMs);
+    expect(FakeSocket.all).toHaveLength(2);
+    connection.stop();
+  });
+
+  test('an instance going away (1001): tabs come back spread over a few seconds', () => {
+    const { latest, connection } = start();
+    latest().receive({ type: 'hello', pingIntervalMs: 25_000 });
+    latest().drop(1001);
+    vi.advanceTimersByTime(GOING_AWAY_SPREAD_MS - 1);
+    expect(FakeSocket.all).toHaveLength(1);
+    vi.advanceTimersByTime(1);
     expect(FakeSocket.all).toHaveLength(2);
     connection.stop();
   });

@@ -13,6 +13,9 @@ export interface LiveEvent {
 }
 
 export const SESSION_ENDED_CLOSE = 4401;
+/** The instance is stopping: every tab on it reconnects, so they spread over this window. */
+export const GOING_AWAY_CLOSE = 1001;
+export const GOING_AWAY_SPREAD_MS = 5_000;
 export const BACKOFF = { firstMs: 500, maxMs: 30_000 };
 /** No pong within this after a ping: the path is dead even if the socket looks open. */
 export const PONG_TIMEOUT_MS = 10_000;
@@ -63,10 +66,19 @@ export function startLiveConnection(options: LiveConnectionOptions): { stop(): v
     reconnectTimer = pingTimer = pongTimer = undefined;
   };
 
+  /** The socket is gone (or given up on): go offline and try again after `delay`. */
+  const lost = (current: WebSocket, delay: number) => {
+    if (socket !== current) return;
+    socket = undefined;
+    clearTimers();
+    if (stopped) return;
+    options.onStatus('offline');
+    reconnectTimer = setTimeout(connect, delay);
+  };
+
   const connect = () => {
     clearTimers();
     if (stopped) return;
-    const startedAt = now();
     const current = createSocket(options.url);
     socket = current;
     current.onmessage = (message) => {
@@ -79,13 +91,17 @@ export function startLiveConnection(options: LiveConnectionOptions): { stop(): v
       if (parsed.type === 'hello') {
         attempt = 0;
         options.onStatus('online');
-        // First socket of the page: only data fetched before we started listening is in doubt.
-        options.onCatchUp(everOnline ? Number.POSITIVE_INFINITY : startedAt);
+        // First socket of the page: only data fetched before the server began sending is in doubt.
+        options.onCatchUp(everOnline ? Number.POSITIVE_INFINITY : now());
         everOnline = true;
         const every = typeof parsed.pingIntervalMs === 'number' && parsed.pingIntervalMs >= 1000 ? parsed.pingIntervalMs : 25_000;
         pingTimer = setInterval(() => {
           current.send('{"type":"ping"}');
-          pongTimer ??= setTimeout(() => current.close(4000, 'No pong'), PONG_TIMEOUT_MS);
+          // A dead path may take a minute to report the close: give up on it now.
+          pongTimer ??= setTimeout(() => {
+            lost(current, backoffDelay(attempt++, options.random));
+            current.close(4000, 'No pong');
+          }, PONG_TIMEOUT_MS);
         }, every);
       } else if (parsed.type === 'pong') {
         clearTimeout(pongTimer);
@@ -98,16 +114,16 @@ export function startLiveConnection(options: LiveConnectionOptions): { stop(): v
     };
     current.onclose = (event) => {
       if (socket !== current) return;
-      socket = undefined;
-      clearTimers();
-      if (stopped) return;
       if (event.code === SESSION_ENDED_CLOSE) {
+        socket = undefined;
+        clearTimers();
+        if (stopped) return;
         stopped = true;
         options.onSessionEnded();
         return;
       }
-      options.onStatus('offline');
-      reconnectTimer = setTimeout(connect, backoffDelay(attempt++, options.random));
+      const random = options.random ?? Math.random;
+      lost(current, event.code === GOING_AWAY_CLOSE ? random() * GOING_AWAY_SPREAD_MS : backoffDelay(attempt++, options.random));
     };
   };
 
