@@ -16,9 +16,11 @@
  * Chromium's request bodies slow to ~1/10 (16 PUTs of 8 MiB: 13.2 s attached vs 1.2 s bare,
  * measured here). So this bench starts Chromium itself and drives it over a bare DevTools
  * connection (Runtime, DOM.setFileInputFiles, Browser download events; Network never enabled).
- * Run: bun bench/transfer/run.ts [--mib=1024] [--no-build]   (SEALBOX_E2E_WEB_DIST: another build)
+ * Run: bun bench/transfer/run.ts [--mib=1024] [--no-build] [--skip-download] [--threads]   (SEALBOX_E2E_WEB_DIST: another build)
+ * --skip-download measures the upload half only (the app's upload is then checked by the e2e tests, not here);
+ * --threads adds the renderer's CPU seconds by thread (renderer:DedicatedWorker is the crypto worker).
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { createReadStream } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { tmpdir } from 'node:os'
@@ -31,6 +33,9 @@ import { launchBare, type BarePage } from './cdp.ts'
 export const MIB = 1024 * 1024
 const mibArg = process.argv.find((a) => a.startsWith('--mib='))
 const SIZE = (mibArg ? Number(mibArg.slice(6)) : 1024) * MIB
+const SKIP_DOWNLOAD = process.argv.includes('--skip-download')
+/** --threads: the renderer's CPU seconds split by thread name as well. */
+const THREADS = process.argv.includes('--threads')
 const RATIO_TARGET = 0.7
 const MEMORY_LIMIT = 256 * MIB
 const CHUNK = 262_144
@@ -127,6 +132,16 @@ export async function cpuByKind(): Promise<Record<string, number>> {
     const stat = await Bun.file(`/proc/${r.pid}/stat`).text().catch(() => '')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     total[kind] = (total[kind] ?? 0) + (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / tick
+    if (THREADS && kind === 'renderer') {
+      // Per-thread split of the renderer (main thread, the crypto worker, WebCrypto's pool, ...).
+      for (const tid of await readdir(`/proc/${r.pid}/task`).catch(() => [] as string[])) {
+        const t = await Bun.file(`/proc/${r.pid}/task/${tid}/stat`).text().catch(() => '')
+        const name = /\((.*)\)/.exec(t)?.[1]?.replace(/[\d/]+$/, '') ?? '?'
+        const f = t.slice(t.lastIndexOf(')') + 2).split(' ')
+        const key = `renderer:${name}`
+        total[key] = (total[key] ?? 0) + (Number(f[11] ?? 0) + Number(f[12] ?? 0)) / tick
+      }
+    }
   }
   return total
 }
@@ -223,7 +238,7 @@ async function main() {
   const name = 'bench-transfer.bin'
   const path = join(dir, name)
   await makeFile(path, SIZE)
-  const original = await sha256File(path)
+  const original = SKIP_DOWNLOAD ? '' : await sha256File(path)
   const server = await startServer({
     env: {
       RATE_LIMITS: 'off',
@@ -258,23 +273,6 @@ async function main() {
     const upError = await page.eval<string | null>(`${dialog}.querySelector('[role=alert]')?.textContent ?? null`)
     if (upError) throw new Error(`app upload failed: ${upError}`)
 
-    // Download and save: plain (the server's attachment), then the app (service worker).
-    const plainDown = await measured(() =>
-      page.download(() =>
-        page.eval(`(() => { const a = document.createElement('a'); a.href = '/api/file/data/${plainUp.value}'; document.body.append(a); a.click(); a.remove() })()`),
-      ),
-    )
-    await page.navigate(`${server.url}/files`)
-    const row = `[...document.querySelectorAll('.file-row')].find((r) => r.textContent.includes(${JSON.stringify(name)}))`
-    await page.waitFor(row, 30_000)
-    await page.eval(`${row}.querySelector('button[aria-label^="Actions for"]').dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 0, pointerType: 'mouse' }))`)
-    await page.waitFor(`${byText('[role=menuitem]', 'Download')}`)
-    const appDown = await measured(() => page.download(() => page.eval(`${byText('[role=menuitem]', 'Download')}.click()`)))
-    const saved = (await stat(appDown.value)).size
-    if (saved !== SIZE) throw new Error(`app download saved ${saved} bytes, expected ${SIZE}`)
-    const same = (await sha256File(appDown.value)) === original
-    if (!same) throw new Error('app download differs from the original')
-
     const mib = (bytes: number) => `${(bytes / MIB).toFixed(0)} MiB`
     const memory = (g: Memory) => `private ${mib(g.anon)}, shared ${mib(g.shmem)}, rss ${mib(g.rss)} (other Chromium processes: private ${mib(g.others)})`
     const cpu = (c: Record<string, number>) =>
@@ -292,8 +290,28 @@ async function main() {
         (ok ? '' : '  << MISSED')
       )
     }
-    results.push(line('upload', appUp, plainUp), line('download + save', appDown, plainDown))
-    results.push(`app download sha-256 matches the original: ${same}`)
+    results.push(line('upload', appUp, plainUp))
+    if (!SKIP_DOWNLOAD) {
+      // Download and save: plain (the server's attachment), then the app (service worker).
+      const plainDown = await measured(() =>
+        page.download(() =>
+          page.eval(`(() => { const a = document.createElement('a'); a.href = '/api/file/data/${plainUp.value}'; document.body.append(a); a.click(); a.remove() })()`),
+        ),
+      )
+      await page.navigate(`${server.url}/files`)
+      const row = `[...document.querySelectorAll('.file-row')].find((r) => r.textContent.includes(${JSON.stringify(name)}))`
+      await page.waitFor(row, 30_000)
+      await page.eval(`${row}.querySelector('button[aria-label^="Actions for"]').dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 0, pointerType: 'mouse' }))`)
+      await page.waitFor(`${byText('[role=menuitem]', 'Download')}`)
+      const appDown = await measured(() => page.download(() => page.eval(`${byText('[role=menuitem]', 'Download')}.click()`)))
+      const saved = (await stat(appDown.value)).size
+      if (saved !== SIZE) throw new Error(`app download saved ${saved} bytes, expected ${SIZE}`)
+      const same = (await sha256File(appDown.value)) === original
+      if (!same) throw new Error('app download differs from the original')
+
+      results.push(line('download + save', appDown, plainDown))
+      results.push(`app download sha-256 matches the original: ${same}`)
+    }
   } finally {
     await page.close()
     await server.stop()

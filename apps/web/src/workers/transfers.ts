@@ -79,7 +79,11 @@ async function sha256HexOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
 }
 
-/** Posts progress at most every 100 ms (and always for phase changes and the end). */
+/**
+ * Posts progress at most every 500 ms (and always for phase changes and the end). Each event
+ * re-renders the upload overlay: at every 100 ms that cost the page ~1 CPU-second per GiB
+ * (main thread, compositor, GPU) on a machine where the upload is CPU-bound.
+ */
 function progressReporter(port: MessagePort | undefined) {
   let last = 0;
   let lastPhase = '';
@@ -87,7 +91,7 @@ function progressReporter(port: MessagePort | undefined) {
     if (!port) return;
     const now = performance.now();
     const phaseChanged = event.type !== 'progress' || event.phase !== lastPhase;
-    if (!force && !phaseChanged && now - last < 100) return;
+    if (!force && !phaseChanged && now - last < 500) return;
     last = now;
     if (event.type === 'progress') lastPhase = event.phase;
     port.postMessage(event);
