@@ -120,14 +120,28 @@ describe.skipIf(skipWithoutBrowser)('transfers', () => {
 
     await chooseFiles(page, smallFiles);
     await chooseFiles(page, join(files, BIG_NAME));
+    // Progress is visible on the big one while it goes up. On a quick machine the whole upload
+    // takes well under a second, too short to poll for: the page records every state it shows.
+    await page.evaluate((name) => {
+      const seen = new Set<string>();
+      (window as unknown as { __bigRowSeen: Set<string> }).__bigRowSeen = seen;
+      new MutationObserver(() => {
+        const row = [...document.querySelectorAll('.upload-row')].find((r) => r.textContent?.includes(name));
+        if (!row) return;
+        const state = row.querySelector('.upload-row__state')?.textContent;
+        if (state) seen.add(state);
+        const value = Number(row.querySelector('progress')?.getAttribute('value'));
+        if (value > 0 && value < 100) seen.add('partial progress');
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    }, BIG_NAME);
     await overlay(page).getByRole('button', { name: 'Upload 4' }).click();
-
-    // Progress is visible on the big one while it goes up.
-    const bigRow = overlay(page).locator('.upload-row', { hasText: BIG_NAME });
-    await bigRow.getByText('Uploading...', { exact: true }).waitFor({ timeout: 60_000 });
     await saveScreenshot(page, 'transfers-overlay-during-1280', { fullPage: false });
+
+    const bigRow = overlay(page).locator('.upload-row', { hasText: BIG_NAME });
     await overlay(page).getByText('All 4 files uploaded successfully!', { exact: true }).waitFor({ timeout: 120_000 });
     expect(await bigRow.locator('progress').getAttribute('value')).toBe('100');
+    const seen = await page.evaluate(() => [...(window as unknown as { __bigRowSeen: Set<string> }).__bigRowSeen]);
+    expect(seen).toEqual(expect.arrayContaining(['Encrypting...', 'Uploading...', 'partial progress']));
     await saveScreenshot(page, 'transfers-overlay-after-1280', { fullPage: false });
     await page.setViewportSize({ width: 375, height: 800 });
     await saveScreenshot(page, 'transfers-overlay-after-375', { fullPage: false });

@@ -61,12 +61,20 @@ function memoryParts(): PartFiles {
   };
 }
 
+/**
+ * Slot files are named `<base-36 creation time>-<uploadId>-<slot>`, so staleness is read from the
+ * name: opening a file to look at it would take a lock that makes a running upload's
+ * createSyncAccessHandle fail (seen as an upload stuck in CI). Names without a time are leftovers
+ * of an older build and go too; removing a file another tab holds open fails harmlessly.
+ */
 async function sweepStale(directory: FileSystemDirectoryHandle): Promise<void> {
-  const entries = (directory as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries();
-  for await (const [name, handle] of entries) {
-    if (handle.kind !== 'file') continue;
-    const file = await (handle as FileSystemFileHandle).getFile().catch(() => undefined);
-    if (file && Date.now() - file.lastModified > STALE_MS) await directory.removeEntry(name).catch(() => {});
+  const names = (directory as unknown as { keys(): AsyncIterable<string> }).keys();
+  for await (const name of names) {
+    const created = Number.parseInt(name.split('-')[0] ?? '', 36);
+    const age = Date.now() - created;
+    // Not a time of this build's making (NaN, or an id read as base 36): an old leftover as well.
+    const stale = !(age >= -STALE_MS && age <= STALE_MS);
+    if (stale) await directory.removeEntry(name).catch(() => {});
   }
 }
 
@@ -74,7 +82,8 @@ async function opfsParts(uploadId: string, slots: number): Promise<PartFiles> {
   const root = await navigator.storage.getDirectory();
   const directory = await root.getDirectoryHandle(DIRECTORY, { create: true });
   void sweepStale(directory).catch(() => {});
-  const names = Array.from({ length: slots }, (_, i) => `${uploadId}-${i}`);
+  const created = Date.now().toString(36);
+  const names = Array.from({ length: slots }, (_, i) => `${created}-${uploadId}-${i}`);
   const handles = await Promise.all(names.map((name) => directory.getFileHandle(name, { create: true }) as Promise<SyncFileHandle>));
   // Proves sync access works here before any part depends on it.
   (await handles[0]!.createSyncAccessHandle()).close();

@@ -113,6 +113,19 @@ describe('live connection', () => {
     connection.stop();
   });
 
+  test('an upgrade that never answers counts as failed', () => {
+    const { record, latest, connection } = start();
+    latest().close = function (this: FakeSocket, code = 1000) {
+      this.closedWith = code;
+    };
+    vi.advanceTimersByTime(PONG_TIMEOUT_MS);
+    expect(latest().closedWith).toBe(4000);
+    expect(record.statuses.at(-1)).toBe('offline');
+    vi.advanceTimersByTime(BACKOFF.firstMs);
+    expect(FakeSocket.all).toHaveLength(2);
+    connection.stop();
+  });
+
   test('an instance going away (1001): tabs come back spread over a few seconds', () => {
     const { latest, connection } = start();
     latest().receive({ type: 'hello', pingIntervalMs: 25_000 });

@@ -81,6 +81,12 @@ export function startLiveConnection(options: LiveConnectionOptions): { stop(): v
     if (stopped) return;
     const current = createSocket(options.url);
     socket = current;
+    const giveUp = () => {
+      lost(current, backoffDelay(attempt++, options.random));
+      current.close(4000, 'No answer');
+    };
+    // An upgrade that hangs counts as a failed one.
+    pongTimer = setTimeout(giveUp, PONG_TIMEOUT_MS);
     current.onmessage = (message) => {
       let parsed: ServerMessage;
       try {
@@ -89,6 +95,8 @@ export function startLiveConnection(options: LiveConnectionOptions): { stop(): v
         return;
       }
       if (parsed.type === 'hello') {
+        clearTimeout(pongTimer);
+        pongTimer = undefined;
         attempt = 0;
         options.onStatus('online');
         // First socket of the page: only data fetched before the server began sending is in doubt.
@@ -98,10 +106,7 @@ export function startLiveConnection(options: LiveConnectionOptions): { stop(): v
         pingTimer = setInterval(() => {
           current.send('{"type":"ping"}');
           // A dead path may take a minute to report the close: give up on it now.
-          pongTimer ??= setTimeout(() => {
-            lost(current, backoffDelay(attempt++, options.random));
-            current.close(4000, 'No pong');
-          }, PONG_TIMEOUT_MS);
+          pongTimer ??= setTimeout(giveUp, PONG_TIMEOUT_MS);
         }, every);
       } else if (parsed.type === 'pong') {
         clearTimeout(pongTimer);
