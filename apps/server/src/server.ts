@@ -8,7 +8,7 @@ import { createJsonLogger } from './infra/log/json-logger.ts';
 import type { Logger } from './ports/logger.ts';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
-/** Expired uploads and orphan part blobs are swept at start and then this often. */
+/** Expired uploads, orphan part blobs and expired sessions are swept at start and then this often. */
 const FILES_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface RunningServer {
@@ -48,10 +48,14 @@ export async function startServer(
     // with PostgreSQL other instances may be about to commit a part they just stored.
     const shared = config.database.kind === 'postgres';
     await sweep(files, { graceMs: shared ? SHARED_SWEEP_GRACE_MS : 0 });
+    // Expired sessions also go when presented or at a login; this catches the ones never seen again.
+    const sweepSessions = () => adapters.accounts.sessions.deleteExpired(Date.now());
+    await sweepSessions();
     sweepTimer = setInterval(() => {
       sweep(files, { graceMs: SHARED_SWEEP_GRACE_MS }).catch((error: unknown) =>
         logger.error('files sweep failed', { error: String(error) }),
       );
+      sweepSessions().catch((error: unknown) => logger.error('session sweep failed', { error: String(error) }));
     }, FILES_SWEEP_INTERVAL_MS);
     sweepTimer.unref();
     app = createApp({

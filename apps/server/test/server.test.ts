@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/config/config.ts';
 import { silentLogger } from '../src/infra/log/json-logger.ts';
 import { startServer } from '../src/server.ts';
+import { registrationFor } from './accounts/harness.ts';
 import { MAIN, isolatedEnv, spawnMain } from './support/main-process.ts';
 
 let tmp: string;
@@ -55,6 +56,40 @@ describe('startServer (in-process)', () => {
     }
     await expect(fetch(`${server.url}/api/health`)).rejects.toThrow();
     await expect(server.adapters.db.health()).rejects.toThrow();
+  });
+
+  test('expired sessions are swept at start', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-data-'));
+    const config = loadConfig(serverEnv({ DATA_DIR: dataDir, RATE_LIMITS: 'off' }));
+    let server = await startServer(config, { logger: silentLogger });
+    try {
+      const registration = await registrationFor(`sweep${Date.now() % 1e8}`);
+      const created = await fetch(`${server.url}/api/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(registration),
+      });
+      const { id } = (await created.json()) as { id: string };
+      const at = (days: number) => Date.now() + days * 24 * 60 * 60 * 1000;
+      const session = (sessionId: string, expiresAt: number) => ({
+        id: sessionId,
+        userId: id,
+        totpPending: false,
+        userAgent: null,
+        createdAt: at(-40),
+        lastSeenAt: at(-31),
+        expiresAt,
+      });
+      await server.adapters.accounts.sessions.insert(session('a'.repeat(64), at(-1)));
+      await server.adapters.accounts.sessions.insert(session('b'.repeat(64), at(1)));
+      await server.stop();
+      server = await startServer(config, { logger: silentLogger });
+      expect(await server.adapters.accounts.sessions.findById('a'.repeat(64))).toBeUndefined();
+      expect(await server.adapters.accounts.sessions.findById('b'.repeat(64))).toBeDefined();
+    } finally {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   test('a request in flight when stop() is called still completes', async () => {
