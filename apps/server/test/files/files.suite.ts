@@ -463,11 +463,16 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         const top = await folderMeta(alice.rootKey, null, 'top');
         expect((await postUpload(alice.browser, top.meta)).status).toBe(201);
         let bottom = top;
+        const chain = [top.id];
         for (let i = 0; i < 40; i++) {
           const next = await folderMeta(bottom.key, bottom.id, `level ${i}`);
           expect((await postUpload(alice.browser, next.meta)).status).toBe(201);
           bottom = next;
+          chain.push(next.id);
         }
+        // The whole path, top first (one recursive query in the store, whatever the depth).
+        const listed = await alice.browser.get(`/api/file?id=${bottom.id}&includeAncestors=true`);
+        expect(listed.body.ancestors.map((a: { id: string }) => a.id)).toEqual(chain.slice(0, -1));
         await unchanged(async () => {
           const res = await alice.browser.put(`/api/file/${top.id}`, { type: 'move', parentId: bottom.id, encryptedKey: b64(48), keyNonce: b64(12) });
           expect(res.status).toBe(400);

@@ -119,13 +119,29 @@ function reader(k: Kysely<Database>): FilesReader {
       return (await query.execute()).map(toItem);
     },
     async ancestors(start) {
+      // One recursive query whatever the depth (a walk of one query per level let a deep chain
+      // cost thousands of round trips). UNION, not UNION ALL: a cycle in the data ends the
+      // recursion instead of looping.
+      const rows = await k
+        .withRecursive('chain(id)', (db) =>
+          db
+            .selectFrom('items')
+            .select('parent_id as id')
+            .where('id', '=', start.id)
+            .union(db.selectFrom('items').innerJoin('chain', 'chain.id', 'items.id').select('items.parent_id as id')),
+        )
+        .selectFrom('items')
+        .select(ITEM_COLUMNS)
+        .where('id', 'in', (eb) => eb.selectFrom('chain').select('chain.id').where('chain.id', 'is not', null))
+        .execute();
+      const byId = new Map(rows.map((row) => [row.id, toItem(row)]));
+      // Nearest first, following parent ids; no cap: the move check relies on the whole chain
+      // (a capped walk let a move close a cycle), and `seen` ends the walk on inconsistent data.
       const out: ItemRecord[] = [];
       const seen = new Set([start.id]);
       let parentId = start.parentId;
-      // No cap: the move check relies on the whole chain (a capped walk let a move close a cycle).
-      // `seen` guarantees the walk ends even if the data were ever inconsistent.
       while (parentId !== null && !seen.has(parentId)) {
-        const parent = await item(parentId);
+        const parent = byId.get(parentId);
         if (!parent) break;
         out.push(parent);
         seen.add(parent.id);
