@@ -22,17 +22,15 @@ import { startCluster } from '../../e2e/support/cluster.ts'
 import { apiCreateFolder, apiLogin, folderMetadata, type ApiFolder, type ApiSession } from '../../e2e/support/files.ts'
 import { startServer, type RunningServer } from '../../e2e/support/server.ts'
 
-const arg = numberArg
-const CHANGES = arg('changes', 40)
-const SOCKETS = arg('sockets', 1000)
-const ROUNDS = arg('rounds', 20)
+const CHANGES = numberArg('changes', 40)
+const SOCKETS = numberArg('sockets', 1000)
+const ROUNDS = numberArg('rounds', 20)
 const BURST = 1000
 const BURST_CLIENTS = 32
 
 const now = () => performance.timeOrigin + performance.now()
-const pct = percentile
 const summary = (values: number[]) =>
-  `p50 ${pct(values, 50).toFixed(1).padStart(6)} ms  p95 ${pct(values, 95).toFixed(1).padStart(6)} ms  max ${Math.max(...values).toFixed(1).padStart(6)} ms  (n=${values.length})`
+  `p50 ${percentile(values, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(values, 95).toFixed(1).padStart(6)} ms  max ${Math.max(...values).toFixed(1).padStart(6)} ms  (n=${values.length})`
 const verdict = (value: number, target: number) => (value <= target ? 'met' : 'NOT met')
 
 /** Sends a prepared folder creation; returns when the request left (t0) and when it answered. */
@@ -79,7 +77,7 @@ async function changeToTab(label: string, changeVia: RunningServer, tabOn: Runni
       if (removed.status !== 204) throw new Error(`delete failed: ${removed.status}`)
       await Bun.sleep(150)
     }
-    console.log(`  ${label.padEnd(30)} ${summary(latencies)}  target p95 ≤ ${target} ms: ${verdict(pct(latencies, 95), target)}`)
+    console.log(`  ${label.padEnd(30)} ${summary(latencies)}  target p95 ≤ ${target} ms: ${verdict(percentile(latencies, 95), target)}`)
   } finally {
     await context.close()
   }
@@ -160,7 +158,7 @@ async function fanOut(server: RunningServer, user: TestUser, pid: number) {
     for (const l of listeners) delays.push(l.arrivals.get(metadata.id)! - t0)
     await Bun.sleep(100)
   }
-  console.log(`  one change → ${listeners.length} sockets, ${ROUNDS} rounds: ${summary(delays)}  target p95 ≤ 250 ms: ${verdict(pct(delays, 95), 250)}`)
+  console.log(`  one change → ${listeners.length} sockets, ${ROUNDS} rounds: ${summary(delays)}  target p95 ≤ 250 ms: ${verdict(percentile(delays, 95), 250)}`)
   for (const l of listeners) l.socket.close()
   return session
 }

@@ -1,6 +1,5 @@
 import { createRoute } from '@tanstack/react-router';
-import { requireSignedIn } from '../features/auth/guard.ts';
-import { signedInOnly } from '../features/auth/signed-in-only.tsx';
+import { protectedPage } from '../features/auth/protected-page.tsx';
 import { FileBrowser } from '../features/files/FileBrowser.tsx';
 import { validateBrowserSearch, type BrowserSearch } from '../features/files/browser-search.ts';
 import { rootRoute } from './root.tsx';
@@ -22,6 +21,5 @@ export const filesRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/files',
   validateSearch: validateBrowserSearch,
-  beforeLoad: requireSignedIn,
-  component: signedInOnly(FilesPage),
+  ...protectedPage(FilesPage),
 });

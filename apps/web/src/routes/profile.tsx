@@ -1,7 +1,6 @@
 import { createRoute } from '@tanstack/react-router';
 import { Card, Spinner } from '@sealbox/ui';
-import { requireSignedIn } from '../features/auth/guard.ts';
-import { signedInOnly } from '../features/auth/signed-in-only.tsx';
+import { protectedPage } from '../features/auth/protected-page.tsx';
 import { useAvatarUrl, useProfile } from '../features/auth/useProfile.ts';
 import { AvatarSection } from '../features/profile/AvatarSection.tsx';
 import { FingerprintSection } from '../features/profile/FingerprintSection.tsx';
@@ -68,6 +67,5 @@ function ProfilePage() {
 export const profileRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/profile',
-  beforeLoad: requireSignedIn,
-  component: signedInOnly(ProfilePage),
+  ...protectedPage(ProfilePage),
 });

@@ -1,6 +1,5 @@
 import { createRoute } from '@tanstack/react-router';
-import { requireSignedIn } from '../features/auth/guard.ts';
-import { signedInOnly } from '../features/auth/signed-in-only.tsx';
+import { protectedPage } from '../features/auth/protected-page.tsx';
 import { FileBrowser } from '../features/files/FileBrowser.tsx';
 import { validateBrowserSearch, type BrowserSearch } from '../features/files/browser-search.ts';
 import { rootRoute } from './root.tsx';
@@ -23,6 +22,5 @@ export const sharedRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/shared',
   validateSearch: validateBrowserSearch,
-  beforeLoad: requireSignedIn,
-  component: signedInOnly(SharedPage),
+  ...protectedPage(SharedPage),
 });

@@ -1,6 +1,5 @@
 import { createRoute } from '@tanstack/react-router';
-import { requireSignedIn } from '../features/auth/guard.ts';
-import { signedInOnly } from '../features/auth/signed-in-only.tsx';
+import { protectedPage } from '../features/auth/protected-page.tsx';
 import { rootRoute } from './root.tsx';
 
 /** SPEC.md 2: a protected test page whose content the spec leaves open. */
@@ -15,6 +14,5 @@ function TestPage() {
 export const testRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/test',
-  beforeLoad: requireSignedIn,
-  component: signedInOnly(TestPage),
+  ...protectedPage(TestPage),
 });

@@ -21,6 +21,7 @@ import {
 } from '@sealbox/crypto';
 import type { ItemView as ServerItemView } from '@sealbox/server/files-view';
 import { loadAnyAccount } from './key-store.ts';
+import { CodedError } from './coded-error.ts';
 
 /** The server form of an item (docs/protocol.md "Files and uploads", `Item`): the server's own type. */
 export type ServerItem = ServerItemView;
@@ -75,14 +76,7 @@ let account: { userId: string; rootKey: CryptoKey } | undefined;
 /** Unwraps run in slices of this many, so 10,000 items neither serialise nor flood the engine. */
 const BATCH = 1024;
 
-class ItemKeyError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = 'ItemKeyError';
-    this.code = code;
-  }
-}
+const itemKeyError = (code: string, message: string) => new CodedError('ItemKeyError', code, message);
 
 function hold(raw: Uint8Array, wrappedBy: string | null, encryptedKey: string, keyNonce: string): HeldKey {
   const entry: HeldKey = {
@@ -262,7 +256,7 @@ export async function openItems(items: ServerItem[]): Promise<ItemView[]> {
 /** K of an opened item (throws CryptoError-like Error with code 'NO_KEY' when unknown). */
 export function itemKey(id: string): Uint8Array {
   const entry = held.get(id);
-  if (!entry) throw new ItemKeyError('NO_KEY', 'No decrypted key for this item');
+  if (!entry) throw itemKeyError('NO_KEY', 'No decrypted key for this item');
   return entry.raw;
 }
 
@@ -270,11 +264,11 @@ export function itemKey(id: string): Uint8Array {
 export async function wrappingKeyFor(parentId: string | null): Promise<Uint8Array | CryptoKey> {
   if (parentId === null) {
     const me = await currentAccount();
-    if (!me) throw new ItemKeyError('NO_KEY', 'The account keys are not unlocked in this browser');
+    if (!me) throw itemKeyError('NO_KEY', 'The account keys are not unlocked in this browser');
     return me.rootKey;
   }
   const entry = held.get(parentId);
-  if (!entry) throw new ItemKeyError('NO_KEY', 'No decrypted key for this folder');
+  if (!entry) throw itemKeyError('NO_KEY', 'No decrypted key for this folder');
   return entry.crypto;
 }
 
@@ -304,7 +298,7 @@ async function renameItem(id: string, name: string): Promise<{ encryptedName: st
   const trimmed = name.trim();
   if (trimmed === '') throw new CryptoError('BAD_INPUT', 'A name cannot be blank');
   const entry = held.get(id);
-  if (!entry) throw new ItemKeyError('NO_KEY', 'No decrypted key for this item');
+  if (!entry) throw itemKeyError('NO_KEY', 'No decrypted key for this item');
   const { encryptedFileName, nameNonce } = await encryptName(await entry.crypto, id, trimmed);
   return { encryptedName: encryptedFileName, nameNonce };
 }

@@ -14,15 +14,9 @@
 import { CHUNK, chunkCipherRange, chunkCount, decryptChunkAt, fromBase64, plaintextSize } from '@sealbox/crypto';
 import { IMAGE_MAX_BYTES, VIDEO_HEAD_BYTES, thumbnailKind, videoTypeOf, type ThumbnailKind } from '../features/files/thumbnail-cache.ts';
 import { itemKey, openItems, type ItemView, type ServerItem } from './items.ts';
+import { CodedError } from './coded-error.ts';
 
-class ThumbnailError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = 'ThumbnailError';
-    this.code = code;
-  }
-}
+const thumbnailError = (code: string, message: string) => new CodedError('ThumbnailError', code, message);
 
 export interface EncodedThumbnail {
   bytes: Uint8Array;
@@ -52,7 +46,7 @@ async function loadTarget(id: string): Promise<Target | null> {
   const query = new URLSearchParams({ id, depth: '1', limit: '1', offset: '0' });
   const response = await fetch(`/api/file?${query}`, { credentials: 'same-origin' });
   if (response.status === 403 || response.status === 404) return null;
-  if (!response.ok) throw new ThumbnailError(`HTTP_${response.status}`, `Listing failed (${response.status})`);
+  if (!response.ok) throw thumbnailError(`HTTP_${response.status}`, `Listing failed (${response.status})`);
   const { root } = (await response.json()) as { root?: ServerItem | null };
   if (!root || root.id !== id || root.isDirectory || root.fileNonce === null) return null;
   const [view] = await openItems([root]);
@@ -75,11 +69,11 @@ async function decryptHead(target: Target, limit: number): Promise<{ bytes: Uint
     credentials: 'same-origin',
     headers: { range: `bytes=0-${end - 1}` },
   });
-  if (!response.ok) throw new ThumbnailError(`HTTP_${response.status}`, `Download failed (${response.status})`);
+  if (!response.ok) throw thumbnailError(`HTTP_${response.status}`, `Download failed (${response.status})`);
   let cipher = new Uint8Array(await response.arrayBuffer());
   // A 200 (no range support in between) carries the whole blob: keep what was asked for.
   if (response.status === 200 && cipher.length > end) cipher = cipher.slice(0, end);
-  if (cipher.length !== end) throw new ThumbnailError('TRUNCATED', 'The file ended early');
+  if (cipher.length !== end) throw thumbnailError('TRUNCATED', 'The file ended early');
 
   const raw = itemKey(item.id);
   const key = await crypto.subtle.importKey('raw', new Uint8Array(raw), 'AES-GCM', false, ['decrypt']);
@@ -125,7 +119,7 @@ async function encode(bitmap: ImageBitmap, maxEdge: number): Promise<EncodedThum
   try {
     const canvas = new OffscreenCanvas(size.width, size.height);
     const context = canvas.getContext('2d');
-    if (!context) throw new ThumbnailError('UNSUPPORTED', 'No 2D canvas in this worker');
+    if (!context) throw thumbnailError('UNSUPPORTED', 'No 2D canvas in this worker');
     context.drawImage(small, 0, 0);
     const blob = await canvas.convertToBlob({ type: 'image/webp', quality: 0.82 });
     return { bytes: new Uint8Array(await blob.arrayBuffer()), type: blob.type || 'image/png', ...size };

@@ -45,16 +45,14 @@ import { itemKey, openItems, wrappingKeyFor, type ServerItem } from './items.ts'
 import { loadAnyAccount } from './key-store.ts';
 import { openPartFiles, type PartSlot } from './part-files.ts';
 import { deleteRecord, getRecord, listRecords, putRecord, recordPartHash, type UploadRecord } from './upload-records.ts';
+import { CodedError } from './coded-error.ts';
 
 const PART_PLAIN_BYTES = PART_CHUNKS * CHUNK;
 
 /** An error whose message is fit to show (SPEC 8) and whose code survives the RPC. */
-class TransferError extends Error {
-  readonly code: string;
+class TransferError extends CodedError {
   constructor(code: string, message: string) {
-    super(message);
-    this.name = 'TransferError';
-    this.code = code;
+    super('TransferError', code, message);
   }
 }
 

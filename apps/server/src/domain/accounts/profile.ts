@@ -3,22 +3,26 @@ import { DomainError, isDomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
 import { checkEmail } from './validation.ts';
 
-/** docs/protocol.md `Profile`: what a signed-in user sees of themselves (no secrets, no verifier). */
-export interface Profile {
-  id: string;
-  username: string;
-  email: string | null;
-  publicKey: string;
-  signingPublicKey: string;
-  gridView: boolean;
-  sortBy: SortBy;
-  sortOrder: SortOrder;
-  avatarExtension: string | null;
-  usedSpace: number;
-  totalSpace: number;
-  totpEnabled: boolean;
-  createdAt: number;
-}
+/**
+ * docs/protocol.md `Profile`: what a signed-in user sees of themselves (no secrets, no verifier).
+ * toProfile copies field by field, so nothing new on the record reaches it by accident.
+ */
+export type Profile = Pick<
+  UserRecord,
+  | 'id'
+  | 'username'
+  | 'email'
+  | 'publicKey'
+  | 'signingPublicKey'
+  | 'gridView'
+  | 'sortBy'
+  | 'sortOrder'
+  | 'avatarExtension'
+  | 'usedSpace'
+  | 'totalSpace'
+  | 'totpEnabled'
+  | 'createdAt'
+>;
 
 export const SORT_BY: readonly SortBy[] = ['name', 'size', 'created', 'modified', 'owner', 'uploader', 'extension'];
 

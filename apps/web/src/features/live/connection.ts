@@ -3,18 +3,14 @@
  * reconnected with capped exponential backoff and jitter, pinged so a dead path is noticed,
  * and told apart from a session that ended (close code 4401: no reconnect, sign out).
  */
+import { CLIENT_PING_INTERVAL_MS, CLOSE, type ClientEvent } from '@sealbox/server/live-protocol';
+
 export type LiveStatus = 'connecting' | 'online' | 'offline';
 
-export interface LiveEvent {
-  kind: string;
-  itemId?: string;
-  parentId?: string | null;
-  sessionId?: string;
-}
+/** The server's event, as /api/ws sends it (its audience never leaves the server). */
+export type LiveEvent = ClientEvent;
 
-export const SESSION_ENDED_CLOSE = 4401;
 /** The instance is stopping: every tab on it reconnects, so they spread over this window. */
-export const GOING_AWAY_CLOSE = 1001;
 export const GOING_AWAY_SPREAD_MS = 5_000;
 export const BACKOFF = { firstMs: 500, maxMs: 30_000 };
 /** No pong within this after a ping: the path is dead even if the socket looks open. */
@@ -42,7 +38,8 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
   return cap / 2 + random() * (cap / 2);
 }
 
-interface ServerMessage {
+/** A frame as received: ServerMessage's fields, each checked before use. */
+interface Frame {
   type?: unknown;
   event?: LiveEvent;
   pingIntervalMs?: unknown;
@@ -88,9 +85,9 @@ export function startLiveConnection(options: LiveConnectionOptions): { stop(): v
     // An upgrade that hangs counts as a failed one.
     pongTimer = setTimeout(giveUp, PONG_TIMEOUT_MS);
     current.onmessage = (message) => {
-      let parsed: ServerMessage;
+      let parsed: Frame;
       try {
-        parsed = JSON.parse(String(message.data)) as ServerMessage;
+        parsed = JSON.parse(String(message.data)) as Frame;
       } catch {
         return;
       }
@@ -102,7 +99,7 @@ export function startLiveConnection(options: LiveConnectionOptions): { stop(): v
         // First socket of the page: only data fetched before the server began sending is in doubt.
         options.onCatchUp(everOnline ? Number.POSITIVE_INFINITY : now());
         everOnline = true;
-        const every = typeof parsed.pingIntervalMs === 'number' && parsed.pingIntervalMs >= 1000 ? parsed.pingIntervalMs : 25_000;
+        const every = typeof parsed.pingIntervalMs === 'number' && parsed.pingIntervalMs >= 1000 ? parsed.pingIntervalMs : CLIENT_PING_INTERVAL_MS;
         pingTimer = setInterval(() => {
           current.send('{"type":"ping"}');
           // A dead path may take a minute to report the close: give up on it now.
@@ -119,7 +116,7 @@ export function startLiveConnection(options: LiveConnectionOptions): { stop(): v
     };
     current.onclose = (event) => {
       if (socket !== current) return;
-      if (event.code === SESSION_ENDED_CLOSE) {
+      if (event.code === CLOSE.sessionEnded.code) {
         socket = undefined;
         clearTimers();
         if (stopped) return;
@@ -128,7 +125,7 @@ export function startLiveConnection(options: LiveConnectionOptions): { stop(): v
         return;
       }
       const random = options.random ?? Math.random;
-      lost(current, event.code === GOING_AWAY_CLOSE ? random() * GOING_AWAY_SPREAD_MS : backoffDelay(attempt++, options.random));
+      lost(current, event.code === CLOSE.goingAway.code ? random() * GOING_AWAY_SPREAD_MS : backoffDelay(attempt++, options.random));
     };
   };
 
