@@ -1,9 +1,10 @@
 /**
  * bench/listing: a folder of 10,000 items.
  * 1. Server: GET /api/file?id=<folder>&limit=2147483648 (the whole folder, as the browser asks),
- *    p50/p95 over N calls, plus a page of 100 (the API's default limit). Target p95 ≤ 30 ms (SQLite).
+ *    p50/p95 over N calls, plus a page of 100 (the API's default limit). Target p95 ≤ 30 ms (SQLite),
+ *    request sent to the answer's last byte received; the client's JSON.parse is shown on its own.
  *    Unchanged, the answer comes from the listing cache (http/listing-cache.ts); "right after a
- *    change" adds a folder to it before each call, so every answer is made afresh.
+ *    change" adds a folder to it before each call, so the kept answer takes in that item first.
  * 2. Chromium: click on the folder → 10,000 keys unwrapped and names decrypted in the crypto
  *    worker → first page (20 rows) rendered. Cold each run (page reloaded: no worker caches, no
  *    query cache). Target ≤ 1 s. The breakdown comes from the app's `files:listing` mark.
@@ -15,13 +16,15 @@ import { buildWeb } from '../../scripts/build-web.ts'
 import { numberArg, percentile } from '../support.ts'
 import { createUser, loginViaUi } from '../../e2e/support/accounts.ts'
 import { launchBrowser } from '../../e2e/support/browser.ts'
-import { apiCreateFolder, apiCreateFolders, apiLogin } from '../../e2e/support/files.ts'
+import { apiCreateFolder, apiCreateFolders, apiLogin, apiRename } from '../../e2e/support/files.ts'
 import { startServer } from '../../e2e/support/server.ts'
 
 const ITEMS = numberArg('items', 10_000)
 const RUNS = numberArg('runs', 5)
 const CALLS = numberArg('calls', 50)
 const SERVER_TARGET_MS = 30
+/** What the browser asks for on opening a folder: all of it (SPEC 9). */
+const WHOLE = 2_147_483_648
 const BROWSER_TARGET_MS = 1000
 
 const ms = (v: number) => `${v.toFixed(1).padStart(7)} ms`
@@ -43,38 +46,48 @@ async function main() {
     await apiCreateFolders(session, folder, names, 32)
     console.log(`setup: ${ITEMS} folders created through POST /api/upload in ${((performance.now() - started) / 1000).toFixed(1)} s`)
 
-    // 1. Server listing.
-    const list = async (limit: number) => {
+    // 1. Server listing. Each call is timed until the last byte of the answer has arrived (the
+    // server's part); every other call instead parses it with response.json() as a client would
+    // (the figure earlier versions of this bench printed), timed to the parsed value.
+    const list = async (limit: number, parse: boolean) => {
       const t0 = performance.now()
       const response = await fetch(`${server.url}/api/file?id=${folder.id}&depth=1&limit=${limit}&offset=0&includeAncestors=true`, {
         headers: { cookie: session.cookie },
       })
-      const body = (await response.json()) as { files: unknown[] }
-      const elapsed = performance.now() - t0
       if (!response.ok) throw new Error(`listing failed: ${response.status}`)
-      return { elapsed, count: body.files.length }
+      const count = parse ? ((await response.json()) as { files: unknown[] }).files.length : (await response.text()).length
+      return { ms: performance.now() - t0, count }
     }
-    for (let i = 0; i < 3; i++) await list(2_147_483_648) // warm-up
-    const whole: number[] = []
-    let count = 0
-    for (let i = 0; i < CALLS; i++) {
-      const r = await list(2_147_483_648)
-      whole.push(r.elapsed)
-      count = r.count
+    type Calls = { received: number[]; parsed: number[]; count: number }
+    const measure = async (before?: (i: number) => Promise<unknown>, limit = WHOLE): Promise<Calls> => {
+      const calls: Calls = { received: [], parsed: [], count: 0 }
+      for (let i = 0; i < 2 * CALLS; i++) {
+        await before?.(i)
+        const parse = i % 2 === 1
+        const r = await list(limit, parse)
+        ;(parse ? calls.parsed : calls.received).push(r.ms)
+        if (parse) calls.count = r.count
+      }
+      return calls
     }
-    const afterChange: number[] = []
-    for (let i = 0; i < CALLS; i++) {
-      await apiCreateFolder(session, folder, `changed ${i}`)
-      afterChange.push((await list(2_147_483_648)).elapsed)
+    for (let i = 0; i < 3; i++) await list(WHOLE, true) // warm-up
+    const whole = await measure()
+    const afterChange = await measure((i) => apiCreateFolder(session, folder, `changed ${i}`))
+    const paged = await measure(undefined, 100)
+    // Renaming the folder itself drops its kept answer, so each of these is made from the database.
+    const afresh = await measure(() => apiRename(session, folder, 'Bench'))
+    const stats = (xs: number[]) => `p50 ${ms(percentile(xs, 50))}  p95 ${ms(percentile(xs, 95))}  max ${ms(Math.max(...xs))}`
+    const row = (label: string, calls: Calls) => {
+      console.log(`  ${label.padEnd(30)} received ${stats(calls.received)}`)
+      console.log(`  ${''.padEnd(30)} + parsed ${stats(calls.parsed)}`)
     }
-    const paged: number[] = []
-    for (let i = 0; i < CALLS; i++) paged.push((await list(100)).elapsed)
-    console.log(`\nserver GET /api/file (SQLite, ${CALLS} calls each, wall time incl. JSON parse in the client)`)
-    console.log(`  whole folder (${count} items): p50 ${ms(percentile(whole, 50))}  p95 ${ms(percentile(whole, 95))}  max ${ms(Math.max(...whole))}`)
-    console.log(`  right after a change in it:    p50 ${ms(percentile(afterChange, 50))}  p95 ${ms(percentile(afterChange, 95))}  max ${ms(Math.max(...afterChange))}`)
-    console.log(`  page of 100:                 p50 ${ms(percentile(paged, 50))}  p95 ${ms(percentile(paged, 95))}  max ${ms(Math.max(...paged))}`)
-    const verdict = (xs: number[]) => (percentile(xs, 95) <= SERVER_TARGET_MS ? 'met' : 'NOT met')
-    console.log(`  target p95 ≤ ${SERVER_TARGET_MS} ms for the whole folder: ${verdict(whole)} unchanged, ${verdict(afterChange)} right after a change`)
+    console.log(`\nserver GET /api/file (SQLite, ${CALLS} + ${CALLS} calls each; "received": request sent → last byte in, "+ parsed": to response.json()'s value)`)
+    row(`whole folder (${whole.count} items):`, whole)
+    row('right after a change in it:', afterChange)
+    row('made afresh (nothing kept):', afresh)
+    row('page of 100:', paged)
+    const verdict = (calls: Calls) => (percentile(calls.received, 95) <= SERVER_TARGET_MS ? 'met' : 'NOT met')
+    console.log(`  target p95 ≤ ${SERVER_TARGET_MS} ms for the whole folder (received): ${verdict(whole)} unchanged, ${verdict(afterChange)} right after a change`)
     if (!context) return
 
     // 2. Browser: click → decrypted names → first page rendered.

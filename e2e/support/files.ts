@@ -68,3 +68,14 @@ export async function apiCreateFolders(session: ApiSession, parent: ApiFolder | 
   );
   return out;
 }
+
+/** Renames an item as the browser does: the new name sealed under the item's own key. */
+export async function apiRename(session: ApiSession, item: ApiFolder, name: string): Promise<void> {
+  const sealed = await encryptName(item.key, item.id, name);
+  const response = await fetch(`${session.baseUrl}/api/file/${item.id}`, {
+    method: 'PUT',
+    headers: { cookie: session.cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'rename', encryptedName: sealed.encryptedFileName, nameNonce: sealed.nameNonce }),
+  });
+  await ok(response, `rename ${name}`);
+}

@@ -3,7 +3,7 @@ export { createItem, type CreateResult, type IncomingFile } from './create.ts';
 export { changeItem, deleteItem, type ChangeRequest } from './changes.ts';
 export { openFileData, parseRange, RangeNotSatisfiableError, type FileData } from './data.ts';
 export { UPLOAD_TTL_MS, type FilesDeps } from './deps.ts';
-export { listFiles, MAX_DEPTH, MAX_LIMIT, type Listing, type ListOptions } from './listing.ts';
+export { DEFAULT_LIMIT, listFiles, MAX_DEPTH, MAX_LIMIT, relistItems, type Listing, type ListOptions, type Relisted } from './listing.ts';
 export { sweep, SHARED_SWEEP_GRACE_MS, type SweepReport } from './sweep.ts';
 export { abortUpload, completeUpload, partNumber, receivePart, uploadStatus, type UploadStatus } from './uploads.ts';
 export { parseUploadMetadata, type UploadMetadata } from './validation.ts';

@@ -110,3 +110,32 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
   listing.users = await reader.userSummaries([...people]);
   return listing;
 }
+
+/** Part of a whole depth-1 listing as it is now (see `relistItems`). */
+export interface Relisted {
+  /** The listed folder without `children`, or null for a top level. */
+  root: ItemView | null;
+  /** Each asked-for item's view if it is still in the listed level, else null. */
+  items: Map<string, ItemView | null>;
+}
+
+/**
+ * What a kept whole depth-1 answer needs to follow changes to some of its items
+ * (http/listing-cache.ts): the root read and its access checked again (a lost folder or lost
+ * access throws, as `listFiles` would), and each item's current view if it still belongs to
+ * the level. "Belongs" is what `children` and `topLevel` select for `listFiles`: ready, and
+ * under the folder, or at the top of the caller's own tree.
+ */
+export async function relistItems(deps: FilesDeps, principal: Principal, options: ListOptions, ids: readonly string[]): Promise<Relisted> {
+  const reader = deps.store;
+  const root = options.id === undefined ? null : await visibleItem(reader, principal, uuid(options.id, 'id'));
+  const role: Role = root ? root.role : 'owner';
+  const belongs = (item: ItemRecord) =>
+    item.state === 'ready' && (root ? item.parentId === root.item.id : item.parentId === null && item.ownerId === principal.userId);
+  const items = new Map<string, ItemView | null>();
+  for (const id of ids) {
+    const item = await reader.item(id);
+    items.set(id, item && belongs(item) ? toItemView(item, role) : null);
+  }
+  return { root: root && toItemView(root.item, root.role), items };
+}

@@ -4,6 +4,7 @@ import {
   deleteItem,
   listFiles,
   openFileData,
+  relistItems,
   RangeNotSatisfiableError,
   type FilesDeps,
 } from '../../domain/files/index.ts';
@@ -24,13 +25,11 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
         const options = { id: query.id, depth: query.depth, limit: query.limit, offset: query.offset, includeAncestors: query.includeAncestors };
         const key = deps.listingCache?.keyOf(principal, options);
         if (!deps.listingCache || key === undefined) return listFiles(files, principal, options);
-        const cached = deps.listingCache.get(key);
+        const cached = await deps.listingCache.get(key, (ids) => relistItems(files, principal, options, ids));
         if (cached !== undefined) return jsonAnswer(cached);
         const startedAt = deps.listingCache.epoch();
         const listing = await listFiles(files, principal, options);
-        const json = JSON.stringify(listing);
-        deps.listingCache.put(key, json, listing, principal, options, startedAt);
-        return jsonAnswer(json);
+        return jsonAnswer(deps.listingCache.put(key, listing, principal, options, startedAt));
       },
       { query: ListQuery },
     )
