@@ -11,9 +11,9 @@
  * ever rendered as a page. Every other request passes through untouched.
  */
 import { createDecryptStream } from '@sealbox/crypto';
-import { Zip, ZipPassThrough } from 'fflate';
 import { contentDisposition } from '../features/files/transfers/plan.ts';
 import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, type DownloadEntry, type DownloadJob } from '../features/files/transfers/types.ts';
+import { zipLength, zipStream, type ZipEntry } from './zip.ts';
 
 /* The parts of ServiceWorkerGlobalScope used here (the app's TypeScript lib is DOM, not WebWorker). */
 interface ExtendableEvent extends Event {
@@ -185,7 +185,8 @@ async function serve(token: string, job: DownloadJob): Promise<Response> {
       wipe(job);
       return new Response(watched(token, body), { status: 200, headers: attachmentHeaders(job.name, entry.size) });
     }
-    return new Response(watched(token, zipStream(job)), { status: 200, headers: attachmentHeaders(job.name) });
+    const zip = zipOf(job);
+    return new Response(watched(token, zip.stream), { status: 200, headers: attachmentHeaders(job.name, zip.length) });
   } catch (error) {
     wipe(job);
     const code = (error as { code?: unknown })?.code;
@@ -200,66 +201,36 @@ function wipeLater(key: Uint8Array): void {
 }
 
 /**
- * A zip (stored, not compressed: the bytes are mostly media and already-compressed formats)
- * produced on demand: the next file is fetched and decrypted only as the download reads on.
+ * A folder as a zip (workers/zip.ts), produced on demand: the next file is fetched and decrypted
+ * only as the download reads on.
  */
-function zipStream(job: DownloadJob): ReadableStream<Uint8Array> {
-  const queue: Uint8Array[] = [];
-  let zipError: Error | undefined;
-  let finished = false;
-  const zip = new Zip((error, data, final) => {
-    if (error) zipError = error;
-    else queue.push(data);
-    if (final) finished = true;
-  });
+function zipOf(job: DownloadJob): { stream: ReadableStream<Uint8Array>; length: number } {
+  const entries: ZipEntry[] = job.entries.map((entry) => (entry.kind === 'dir' ? entry : { kind: 'file', path: entry.path, size: entry.size }));
+  const open = async (index: number) => {
+    const entry = job.entries[index] as Extract<DownloadEntry, { kind: 'file' }>;
+    return decrypted(entry, await fetchCipher(entry.id));
+  };
+  return { stream: generatorStream(zipStream(entries, open), () => wipe(job)), length: zipLength(entries) };
+}
 
-  async function* produce(): AsyncGenerator<Uint8Array> {
-    const drain = function* () {
-      if (zipError) throw zipError;
-      while (queue.length > 0) yield queue.shift()!;
-    };
-    for (const entry of job.entries) {
-      if (entry.kind === 'dir') {
-        const dir = new ZipPassThrough(`${entry.path}/`);
-        zip.add(dir);
-        dir.push(new Uint8Array(0), true);
-        yield* drain();
-        continue;
-      }
-      const file = new ZipPassThrough(entry.path);
-      zip.add(file);
-      const reader = decrypted(entry, await fetchCipher(entry.id)).getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        file.push(value);
-        yield* drain();
-      }
-      file.push(new Uint8Array(0), true);
-      yield* drain();
-    }
-    zip.end();
-    yield* drain();
-    if (!finished) throw new Error('zip did not finish');
-  }
-
-  const generator = produce();
+/** A stream that pulls from a generator; `finish` runs however it ends. */
+function generatorStream(generator: AsyncGenerator<Uint8Array>, finish: () => void): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
           const { done, value } = await generator.next();
           if (done) {
-            wipe(job);
+            finish();
             controller.close();
           } else controller.enqueue(value);
         } catch (error) {
-          wipe(job);
+          finish();
           controller.error(error);
         }
       },
       async cancel() {
-        wipe(job);
+        finish();
         await generator.return(undefined);
       },
     },
