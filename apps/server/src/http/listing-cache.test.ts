@@ -229,6 +229,34 @@ describe('listing cache', () => {
     expect(w.reads).toEqual([['c0001'], ['c0002']]);
   });
 
+  test('an event landing at any moment of a re-read is never lost', async () => {
+    // The event comes after 0, 1, 2, ... microtask hops from the re-read's answer, so it lands
+    // at every point between the re-read and the request's answer being encoded.
+    for (let hops = 0; hops < 12; hops++) {
+      const { w, cache, key } = kept();
+      w.items.set('c0001', view('c0001', 'F', 10, 'first'));
+      cache.apply(event('item.renamed', 'c0001', 'F'));
+      const relist = w.relist(folder);
+      let fired = false;
+      const answer = cache.get(key, async (ids) => {
+        const relisted = await relist(ids);
+        if (!fired) {
+          fired = true;
+          let hop: Promise<void> = Promise.resolve();
+          for (let i = 0; i < hops; i++) hop = hop.then(() => {});
+          void hop.then(() => {
+            w.items.set('c0002', view('c0002', 'F', 10, 'second'));
+            cache.apply(event('item.renamed', 'c0002', 'F'));
+          });
+        }
+        return relisted;
+      });
+      await answer;
+      await Bun.sleep(5);
+      expect([hops, await cache.get(key, relist)]).toEqual([hops, JSON.stringify(w.fresh(folder))]);
+    }
+  });
+
   test('the top level follows its owner’s top-level events only', async () => {
     const w = world(0);
     for (let i = 0; i < 500; i++) w.items.set(`t${i}`, view(`t${i}`, null, i));
@@ -289,5 +317,12 @@ describe('listing cache', () => {
     cache.put(key, w.fresh(folder), me, options('F6'), cache.epoch());
     expect(await cache.get(keys[1]!, w.relist(folder))).toBeString();
     expect(await cache.get(keys[2]!, w.relist(folder))).toBeUndefined();
+
+    // An answer too large to keep at all is not kept, and does not push the others out first.
+    const huge = world(Math.ceil(MAX_CACHED_CHARS / perItem) + 10);
+    const hugeKey = cache.keyOf(me, options('F7'))!;
+    expect(cache.put(hugeKey, huge.fresh(folder), me, options('F7'), cache.epoch())).toBe(JSON.stringify(huge.fresh(folder)));
+    expect(cache.size()).toBe(4);
+    expect(await cache.get(hugeKey, huge.relist(folder))).toBeUndefined();
   });
 });

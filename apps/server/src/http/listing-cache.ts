@@ -272,23 +272,16 @@ export function createListingCache() {
     }
   };
 
-  /** Brings a level's blocks up to date; afterwards the entry is either current or dropped. */
-  async function catchUp(key: string, entry: Entry, level: Level, relist: (ids: readonly string[]) => Promise<Relisted>) {
-    const patch = async () => {
-      const ids = [...level.pending];
-      level.pending.clear();
-      const relisted = await relist(ids).catch(() => undefined);
-      if (entries.get(key) !== entry) return;
-      // On failure (the folder gone or no longer visible) the fresh listing gives the answer.
-      if (!relisted || !patchLevel(level, relisted)) drop(key, entry);
-    };
-    // A request arriving during another's re-read waits for it rather than answer without it.
-    while (entries.get(key) === entry && (level.patching || level.pending.size > 0)) {
-      level.patching ??= patch().finally(() => {
-        level.patching = undefined;
-      });
-      await level.patching;
-    }
+  /** Re-reads a level's pending items once and takes them in (or drops the entry). */
+  async function patch(key: string, entry: Entry, level: Level, relist: (ids: readonly string[]) => Promise<Relisted>) {
+    const ids = [...level.pending];
+    level.pending.clear();
+    const relisted = await relist(ids).catch(() => undefined);
+    if (entries.get(key) !== entry) return;
+    // On failure (the folder gone or no longer visible) the fresh listing gives the answer.
+    if (!relisted || !patchLevel(level, relisted)) return drop(key, entry);
+    entry.json = undefined;
+    resize(entry);
   }
 
   return {
@@ -311,7 +304,16 @@ export function createListingCache() {
       // Most recently used last, so eviction takes the oldest first.
       entries.delete(key);
       entries.set(key, entry);
-      if (entry.level) await catchUp(key, entry, entry.level, relist);
+      const level = entry.level;
+      // Until nothing is pending or being re-read: also waits for another request's re-read
+      // rather than answer without it. Between the last check and the encoding below nothing
+      // is awaited, so no event can slip in unseen.
+      while (level && entries.get(key) === entry && (level.patching || level.pending.size > 0)) {
+        level.patching ??= patch(key, entry, level, relist).finally(() => {
+          level.patching = undefined;
+        });
+        await level.patching;
+      }
       if (entries.get(key) !== entry) return undefined;
       if (entry.json === undefined) {
         entry.json = encodeLevel(entry.level!);
@@ -326,7 +328,9 @@ export function createListingCache() {
     put(key: string, listing: Listing, principal: Principal, options: ListOptions, startedAt: number): string {
       const level = levelOf(listing, principal, options);
       const json = level ? encodeLevel(level) : JSON.stringify(listing);
-      if (json.length < MIN_CACHED_CHARS || json.length > MAX_CACHED_CHARS) return json;
+      // Held: the answer, and a level's blocks and views besides (about three times the answer).
+      const held = json.length + (level ? levelChars(level) : 0);
+      if (json.length < MIN_CACHED_CHARS || held > MAX_CACHED_CHARS) return json;
       if (epoch - startedAt > recent.length) return json;
       const deps = dependencies(listing, principal, options);
       for (const seen of recent) {

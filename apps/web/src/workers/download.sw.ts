@@ -133,8 +133,8 @@ async function tellPages(token: string, code: string): Promise<void> {
 }
 
 /** Ciphertext of one file from the server, as a stream (session cookie rides along). */
-async function fetchCipher(id: string): Promise<ReadableStream<Uint8Array>> {
-  const response = await fetch(`/api/file/data/${encodeURIComponent(id)}`, { credentials: 'same-origin', cache: 'no-store' });
+async function fetchCipher(id: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  const response = await fetch(`/api/file/data/${encodeURIComponent(id)}`, { credentials: 'same-origin', cache: 'no-store', signal });
   if (!response.ok || !response.body) {
     await response.body?.cancel().catch(() => {});
     throw Object.assign(new Error(`data ${response.status}`), { code: 'FETCH_FAILED' });
@@ -206,11 +206,17 @@ function wipeLater(key: Uint8Array): void {
  */
 function zipOf(job: DownloadJob): { stream: ReadableStream<Uint8Array>; length: number } {
   const entries: ZipEntry[] = job.entries.map((entry) => (entry.kind === 'dir' ? entry : { kind: 'file', path: entry.path, size: entry.size }));
+  // Cancelling the download also aborts a fetch still waiting for the server.
+  const stop = new AbortController();
   const open = async (index: number) => {
     const entry = job.entries[index] as Extract<DownloadEntry, { kind: 'file' }>;
-    return decrypted(entry, await fetchCipher(entry.id));
+    return decrypted(entry, await fetchCipher(entry.id, stop.signal));
   };
-  return { stream: generatorStream(zipStream(entries, open), () => wipe(job)), length: zipLength(entries) };
+  const finish = () => {
+    wipe(job);
+    stop.abort();
+  };
+  return { stream: generatorStream(zipStream(entries, open), finish), length: zipLength(entries) };
 }
 
 /** A stream that pulls from a generator; `finish` runs however it ends. */

@@ -109,6 +109,28 @@ describe('zip', () => {
     expect(Number(new DataView(zip.buffer).getBigUint64(zip64End + 32, true))).toBe(entries.length);
   });
 
+  test('an archive stopped part-way stops the file it was reading, even after its last byte', async () => {
+    let cancelled = false;
+    const file = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(pattern(10, 1));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const archive = zipStream([{ kind: 'file', path: 'a.bin', size: 10 }], async () => file);
+    expect((await archive.next()).value!.length).toBe(30 + 'a.bin'.length);
+    expect((await archive.next()).value!.length).toBe(10);
+    await archive.return(undefined);
+    expect(cancelled).toBe(true);
+  });
+
+  test('a path too long for the zip format is refused before anything is written', () => {
+    const long: ZipEntry = { kind: 'file', path: 'x'.repeat(0x10000), size: 1 };
+    expect(() => zipLength([long])).toThrow(/longer than a zip can hold/);
+  });
+
   test('a file that is not its announced size fails the archive', async () => {
     const entry: ZipEntry = { kind: 'file', path: 'a.bin', size: 10 };
     for (const bytes of [pattern(9, 1), pattern(11, 1)]) {

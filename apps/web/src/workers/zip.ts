@@ -48,6 +48,7 @@ function plan(entries: readonly ZipEntry[], limits: ZipLimits): Planned[] {
   let offset = 0;
   return entries.map((entry) => {
     const name = encoder.encode(entry.kind === 'dir' ? `${entry.path}/` : entry.path);
+    if (name.length > 0xffff) throw new Error(`${entry.path.slice(0, 80)}…: path longer than a zip can hold`);
     const size = entry.kind === 'file' ? entry.size : 0;
     const big = size >= limits.u32;
     const planned = { entry, name, size, big, offset, crc: 0 };
@@ -244,10 +245,12 @@ export async function* zipStream(
     if (p.entry.kind !== 'file') continue;
     let crc = CRC_START;
     let seen = 0;
+    let ended = false;
     const reader = (await open(index)).getReader();
     try {
       for (;;) {
         const { done, value } = await reader.read();
+        ended = done;
         if (done) break;
         seen += value.length;
         if (seen > p.size) throw new Error(`${p.entry.path}: more bytes than its size`);
@@ -255,8 +258,9 @@ export async function* zipStream(
         yield value;
       }
     } finally {
-      // Stops the file's fetch when the archive ends early (cancelled, or an error above).
-      if (seen !== p.size) await reader.cancel().catch(() => {});
+      // Stops the file's fetch when the archive ends early (cancelled, or an error above), even
+      // after its last byte: the stream may still be checking what follows.
+      if (!ended) await reader.cancel().catch(() => {});
     }
     if (seen !== p.size) throw new Error(`${p.entry.path}: ${seen} bytes, expected ${p.size}`);
     p.crc = crc32Final(crc);
