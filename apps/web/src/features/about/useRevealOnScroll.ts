@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
+import { whenFirstSeen } from '../../lib/first-seen.ts';
 
 /**
  * True once the element has scrolled into view (and stays true). Without
@@ -11,21 +12,11 @@ export function useRevealOnScroll<T extends Element>(): [RefObject<T | null>, bo
   useEffect(() => {
     const element = ref.current;
     const reduceMotion = globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-    if (!element || reduceMotion || typeof IntersectionObserver === 'undefined') {
+    if (!element || reduceMotion) {
       setRevealed(true);
       return;
     }
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) {
-          setRevealed(true);
-          observer.disconnect();
-        }
-      },
-      { threshold: 0.15 },
-    );
-    observer.observe(element);
-    return () => observer.disconnect();
+    return whenFirstSeen(element, { threshold: 0.15 }, () => setRevealed(true));
   }, []);
 
   return [ref, revealed];

@@ -10,6 +10,7 @@
  */
 import { useEffect, useState, type RefObject } from 'react';
 import { cryptoWorker } from '../../crypto/client.ts';
+import { whenFirstSeen } from '../../lib/first-seen.ts';
 import type { ItemView } from '../../workers/items.ts';
 import { onSignOut } from '../auth/auth-state.ts';
 import {
@@ -121,21 +122,11 @@ export function useThumbnail(item: ItemView, target: RefObject<Element | null>):
   useEffect(() => {
     if (!wanted || visible) return;
     const element = target.current;
-    if (!element || typeof IntersectionObserver === 'undefined') {
+    if (!element) {
       setVisible(true);
       return;
     }
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) {
-          setVisible(true);
-          observer.disconnect();
-        }
-      },
-      { rootMargin: '200px' },
-    );
-    observer.observe(element);
-    return () => observer.disconnect();
+    return whenFirstSeen(element, { rootMargin: '200px' }, () => setVisible(true));
   }, [wanted, visible, target]);
 
   useEffect(() => {

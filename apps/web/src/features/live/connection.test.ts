@@ -21,9 +21,11 @@ class FakeSocket {
   send(data: string) {
     this.sent.push(data);
   }
+  /** A dead path: close() is recorded but no close event follows for a long while. */
+  deaf = false;
   close(code = 1000) {
     this.closedWith = code;
-    this.onclose?.({ code });
+    if (!this.deaf) this.onclose?.({ code });
   }
   receive(message: unknown) {
     this.onmessage?.({ data: JSON.stringify(message) });
@@ -46,6 +48,14 @@ function start() {
     random: () => 1,
   });
   return { record, connection, latest: () => FakeSocket.all.at(-1)! };
+}
+
+/** The client closed a silent socket itself (4000), shows offline, and tries again after the first backoff. */
+function expectGaveUpAndRetried(record: ReturnType<typeof start>['record'], socket: FakeSocket) {
+  expect(socket.closedWith).toBe(4000);
+  expect(record.statuses.at(-1)).toBe('offline');
+  vi.advanceTimersByTime(BACKOFF.firstMs);
+  expect(FakeSocket.all).toHaveLength(2);
 }
 
 beforeEach(() => {
@@ -101,28 +111,17 @@ describe('live connection', () => {
     vi.advanceTimersByTime(25_000);
     expect(latest().sent).toEqual(['{"type":"ping"}']);
     latest().receive({ type: 'pong' });
-    // A dead path: close() does nothing for a long while.
-    latest().close = function (this: FakeSocket, code = 1000) {
-      this.closedWith = code;
-    };
+    latest().deaf = true;
     vi.advanceTimersByTime(25_000 + PONG_TIMEOUT_MS);
-    expect(latest().closedWith).toBe(4000);
-    expect(record.statuses.at(-1)).toBe('offline');
-    vi.advanceTimersByTime(BACKOFF.firstMs);
-    expect(FakeSocket.all).toHaveLength(2);
+    expectGaveUpAndRetried(record, latest());
     connection.stop();
   });
 
   test('an upgrade that never answers counts as failed', () => {
     const { record, latest, connection } = start();
-    latest().close = function (this: FakeSocket, code = 1000) {
-      this.closedWith = code;
-    };
+    latest().deaf = true;
     vi.advanceTimersByTime(PONG_TIMEOUT_MS);
-    expect(latest().closedWith).toBe(4000);
-    expect(record.statuses.at(-1)).toBe('offline');
-    vi.advanceTimersByTime(BACKOFF.firstMs);
-    expect(FakeSocket.all).toHaveLength(2);
+    expectGaveUpAndRetried(record, latest());
     connection.stop();
   });
 
