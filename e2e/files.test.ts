@@ -7,8 +7,8 @@
  */
 import { describe, expect, test } from 'bun:test';
 import type { Locator, Page } from 'playwright-core';
-import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiCreateFolders, apiLogin } from './support/files.ts';
+import { createUser, type TestUser } from './support/accounts.ts';
+import { apiCreateFolder, apiCreateFolders, apiLogin, createFolderViaUi, folderLink, signInToFiles } from './support/files.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 
@@ -19,29 +19,16 @@ const { newBrowser } = suite;
 
 /** A signed-in browser on /files. */
 async function signedIn(user: TestUser, options: Parameters<typeof newBrowser>[0] = {}): Promise<Page> {
-  const page = await newBrowser(options);
-  await loginViaUi(page, suite.server.url, user);
-  await page.getByRole('heading', { name: 'My Files' }).waitFor();
-  return page;
+  return signInToFiles(await newBrowser(options), suite.server.url, user);
 }
 
 const rows = (page: Page) => page.locator('tbody tr[data-item-id]');
-const folderLink = (page: Page, name: string) => page.locator('.browser__body').getByRole('button', { name, exact: true });
 const dialog = (page: Page, name: string | RegExp) => page.getByRole('dialog', { name });
 const search = (page: Page) => new URL(page.url()).searchParams;
 
 async function menuAction(page: Page, item: string, action: string) {
   await page.getByRole('button', { name: `Actions for ${item}`, exact: true }).click();
   await page.getByRole('menuitem', { name: new RegExp(`^${action}`) }).click();
-}
-
-async function createFolderViaUi(page: Page, name: string) {
-  await page.getByRole('button', { name: 'New Folder' }).click();
-  const d = dialog(page, 'Create folder');
-  await d.getByLabel('Folder name').fill(name);
-  await d.getByRole('button', { name: 'Create' }).click();
-  await d.waitFor({ state: 'detached' });
-  await folderLink(page, name).waitFor();
 }
 
 async function names(page: Page): Promise<string[]> {

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page, WebSocketRoute } from 'playwright-core';
 import { postgresAvailability, reportUnavailable } from '../apps/server/test/support/services.ts';
-import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin } from './support/files.ts';
+import { createUser, type TestUser } from './support/accounts.ts';
+import { apiCreateFolder, apiLogin, createFolderViaUi, folderLink, signInToFiles } from './support/files.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { startCluster, type Cluster } from './support/cluster.ts';
 import type { RunningServer } from './support/server.ts';
@@ -18,28 +18,16 @@ const SLOW = 120_000;
 const suite = browserSuite({ timeoutMs: SLOW, server: { env: { RATE_LIMITS: 'off' } } });
 const { newBrowser } = suite;
 
-const folderLink = (page: Page, name: string) => page.locator('.browser__body').getByRole('button', { name, exact: true });
 const liveState = (page: Page) => page.locator('[data-live]').getAttribute('data-live');
 
 async function signedIn(baseUrl: string, user: TestUser, page?: Page): Promise<Page> {
-  const tab = page ?? (await newBrowser());
-  await loginViaUi(tab, baseUrl, user);
-  await tab.getByRole('heading', { name: 'My Files' }).waitFor();
+  const tab = await signInToFiles(page ?? (await newBrowser()), baseUrl, user);
   await waitOnline(tab);
   return tab;
 }
 
 async function waitOnline(page: Page) {
   await page.locator('[data-live="online"]').waitFor({ state: 'attached', timeout: 10_000 });
-}
-
-async function createFolderViaUi(page: Page, name: string) {
-  await page.getByRole('button', { name: 'New Folder' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Create folder' });
-  await dialog.getByLabel('Folder name').fill(name);
-  await dialog.getByRole('button', { name: 'Create' }).click();
-  await dialog.waitFor({ state: 'detached' });
-  await folderLink(page, name).waitFor();
 }
 
 /** The other tab shows it within a second of the change being done in the first (DESIGN 6). */

@@ -2,8 +2,7 @@
  * Several Sealbox server processes on one throw-away PostgreSQL database and one S3-protocol
  * server (s3rver on 127.0.0.1), as docs/operations.md "Running several instances" sets them up.
  */
-import { SQL } from 'bun';
-import { TEST_DATABASE_URL, uniqueIdentifier } from '../../apps/server/test/support/services.ts';
+import { throwawayDatabase } from '../../apps/server/test/support/services.ts';
 import { s3Env, startLocalS3, type LocalS3 } from '../../apps/server/test/support/s3rver.ts';
 import { startServer, type RunningServer } from './server.ts';
 
@@ -13,24 +12,19 @@ export interface Cluster {
 }
 
 export async function startCluster(count: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
-  const database = uniqueIdentifier('sealbox_cluster');
-  const admin = new SQL(TEST_DATABASE_URL);
+  const database = await throwawayDatabase('sealbox_cluster');
   const instances: RunningServer[] = [];
   let s3: LocalS3 | undefined;
   const stop = async () => {
     for (const instance of instances) await instance.stop();
     await s3?.stop();
-    await admin.unsafe(`drop database if exists ${database} with (force)`);
-    await admin.close();
+    await database.drop();
   };
   try {
-    await admin.unsafe(`create database ${database}`);
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `/${database}`;
     s3 = await startLocalS3('sealbox-cluster');
     const env = {
       ...extraEnv,
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       ...s3Env(s3),
     };
     // One after the other, so only the first runs the migrations.

@@ -1,10 +1,12 @@
 /**
  * Items for journeys and benchmarks, made through the real API with the real crypto package
  * (the same formats the browser makes): sign in from Bun, unlock the account to get the root
- * key, then create folders under it. Much faster than clicking through dialogs.
+ * key, then create folders under it. Much faster than clicking through dialogs. The UI helpers
+ * at the end drive the file browser itself, for journeys that are about the pages.
  */
 import { deriveLoginPassword, encryptName, newItemId, newItemKey, unlockAccount, wrapItemKey, type KdfParams } from '@sealbox/crypto';
-import type { TestUser } from './accounts.ts';
+import type { Page } from 'playwright-core';
+import { loginViaUi, type TestUser } from './accounts.ts';
 
 export interface ApiSession {
   baseUrl: string;
@@ -78,4 +80,24 @@ export async function apiRename(session: ApiSession, item: ApiFolder, name: stri
     body: JSON.stringify({ type: 'rename', encryptedName: sealed.encryptedFileName, nameNonce: sealed.nameNonce }),
   });
   await ok(response, `rename ${name}`);
+}
+
+/** Signs `page` in through the login page and waits for the file browser (My Files). */
+export async function signInToFiles(page: Page, baseUrl: string, user: TestUser): Promise<Page> {
+  await loginViaUi(page, baseUrl, user);
+  await page.getByRole('heading', { name: 'My Files' }).waitFor();
+  return page;
+}
+
+/** A folder's link in the file browser's listing. */
+export const folderLink = (page: Page, name: string) => page.locator('.browser__body').getByRole('button', { name, exact: true });
+
+/** Creates a folder in the open folder through the New Folder dialog and waits for it to be listed. */
+export async function createFolderViaUi(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'New Folder' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create folder' });
+  await dialog.getByLabel('Folder name').fill(name);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  await folderLink(page, name).waitFor();
 }

@@ -9,7 +9,7 @@ import { createMemoryEventBus } from '../src/infra/events/memory-event-bus.ts';
 import { silentLogger } from '../src/infra/log/json-logger.ts';
 import { crashScenarios, type CrashBackend } from './files/crash-scenarios.ts';
 import { s3Env, startLocalS3 } from './support/s3rver.ts';
-import { postgresAvailability, reportUnavailable, TEST_DATABASE_URL, uniqueIdentifier } from './support/services.ts';
+import { postgresAvailability, reportUnavailable, throwawayDatabase } from './support/services.ts';
 
 /**
  * The kill -9 scenarios of files/crash-scenarios.ts on PostgreSQL (a fresh database per run,
@@ -21,12 +21,8 @@ const availability = await postgresAvailability();
 
 if (availability.available) {
   crashScenarios(SUITE, async (): Promise<CrashBackend> => {
-    const name = uniqueIdentifier('sealbox_crash');
-    const admin = postgres(TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    const url = new URL(TEST_DATABASE_URL);
-    url.pathname = `/${name}`;
-    const sql = postgres(url.toString(), { max: 2, onnotice: () => {} });
+    const database = await throwawayDatabase('sealbox_crash');
+    const sql = postgres(database.url, { max: 2, onnotice: () => {} });
     const s3 = await startLocalS3('sealbox-crash');
     const client = new S3Client({
       endpoint: s3.endpoint,
@@ -37,7 +33,7 @@ if (availability.available) {
     });
     return {
       env: {
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: database.url,
         ...s3Env(s3),
       },
       sweepGraceMs: SHARED_SWEEP_GRACE_MS,
@@ -77,7 +73,7 @@ if (availability.available) {
         return null;
       },
       async sweepAfterGrace() {
-        const db = await openPostgresDb({ url: url.toString(), events: createMemoryEventBus(silentLogger), logger: silentLogger });
+        const db = await openPostgresDb({ url: database.url, events: createMemoryEventBus(silentLogger), logger: silentLogger });
         try {
           const deps = {
             store: createFilesStore(db),
@@ -93,8 +89,7 @@ if (availability.available) {
       },
       async cleanup() {
         await sql.end({ timeout: 5 });
-        await admin.unsafe(`drop database ${name} with (force)`);
-        await admin.end({ timeout: 5 });
+        await database.drop();
         await s3.stop();
       },
     };

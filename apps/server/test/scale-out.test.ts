@@ -3,13 +3,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PART_BYTES } from '@sealbox/crypto';
-import postgres from 'postgres';
 import { Browser, registerAndLogin, uniqueName } from './accounts/harness.ts';
 import { decrypt, download, fileMeta, folderMeta, partBytes, patternBytes, postUpload, putPart, type User } from './files/harness.ts';
 import { LiveClient } from './support/live-client.ts';
 import { isolatedEnv, spawnMain, type MainProcess } from './support/main-process.ts';
 import { s3Env, startLocalS3, type LocalS3 } from './support/s3rver.ts';
-import { postgresAvailability, reportUnavailable, TEST_DATABASE_URL, uniqueIdentifier } from './support/services.ts';
+import { postgresAvailability, reportUnavailable, throwawayDatabase, type ThrowawayDatabase } from './support/services.ts';
 
 const availability = await postgresAvailability();
 
@@ -25,7 +24,7 @@ interface Cluster {
   b: MainProcess;
   /** The throw-away database's name (for the outage test). */
   database: string;
-  admin: postgres.Sql;
+  admin: ThrowawayDatabase['admin'];
 }
 
 /**
@@ -33,11 +32,7 @@ interface Cluster {
  * as an administrator runs several instances (docs/operations.md).
  */
 async function withCluster(fn: (cluster: Cluster) => Promise<void>): Promise<void> {
-  const database = uniqueIdentifier('sealbox_scaleout');
-  const admin = postgres(TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${database}`);
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${database}`;
+  const database = await throwawayDatabase('sealbox_scaleout');
   const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-scaleout-'));
   let s3: LocalS3 | undefined;
   const servers: MainProcess[] = [];
@@ -48,21 +43,20 @@ async function withCluster(fn: (cluster: Cluster) => Promise<void>): Promise<voi
       WEB_DIST: dataDir,
       LOG_LEVEL: 'info',
       RATE_LIMITS: 'off',
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       ...s3Env(s3),
     });
     // One after the other: both would run the migrations at once otherwise.
     servers.push(await spawnMain(env));
     servers.push(await spawnMain(env));
-    await fn({ a: servers[0]!, b: servers[1]!, database, admin });
+    await fn({ a: servers[0]!, b: servers[1]!, database: database.name, admin: database.admin });
   } finally {
     for (const server of servers) {
       server.child.kill('SIGTERM');
       await server.child.exited;
     }
     await s3?.stop();
-    await admin.unsafe(`drop database if exists ${database} with (force)`);
-    await admin.end({ timeout: 5 });
+    await database.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

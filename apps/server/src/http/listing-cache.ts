@@ -1,8 +1,9 @@
 import { DEFAULT_LIMIT, type ListOptions, type Listing, type Relisted } from '../domain/files/listing.ts';
 import type { Principal } from '../domain/files/access.ts';
-import type { ItemEventKind } from '../domain/files/events.ts';
+import { ITEM_EVENT_KINDS } from '../domain/files/events.ts';
 import type { ItemView } from '../domain/files/view.ts';
 import { RESYNC_EVENT_KIND, type SealboxEvent } from '../ports/event-bus.ts';
+import { byListingOrder } from '../ports/files.ts';
 
 /** Only answers this large are kept (about 400 items): smaller ones are quick to make anyway. */
 export const MIN_CACHED_CHARS = 256 * 1024;
@@ -13,7 +14,7 @@ const RECENT_EVENTS = 1024;
 /** Changed items re-read on the next request; more than this, and the answer is made afresh. */
 export const MAX_PENDING = 256;
 /** Events about one item of a level: the level follows them by re-reading that item. */
-const ITEM_EVENTS: ReadonlySet<string> = new Set<ItemEventKind>(['item.created', 'upload.completed', 'item.renamed', 'item.moved', 'item.deleted']);
+const ITEM_EVENTS: ReadonlySet<string> = new Set(ITEM_EVENT_KINDS);
 
 /** Items per block: a change re-encodes one block, not the whole level. */
 const BLOCK_ITEMS = 256;
@@ -81,9 +82,6 @@ function eventKeys(event: SealboxEvent): string[] {
 }
 
 type Place = Pick<ItemView, 'createdAt' | 'id'>;
-
-/** The listing's order: creation time, then id (files-store.ts orders the same way). */
-const compare = (a: Place, b: Place) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** A level from a fresh whole listing, or undefined when the answer is not one. */
 function levelOf(listing: Listing, principal: Principal, options: ListOptions): Level | undefined {
@@ -206,7 +204,7 @@ function blockFor(blocks: readonly Block[], place: Place): number {
   let high = blocks.length - 1;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (compare(blocks[mid]!.views.at(-1)!, place) < 0) low = mid + 1;
+    if (byListingOrder(blocks[mid]!.views.at(-1)!, place) < 0) low = mid + 1;
     else high = mid;
   }
   return low;
@@ -218,7 +216,7 @@ function indexOf(views: readonly ItemView[], place: Place): number {
   let high = views.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (compare(views[mid]!, place) < 0) low = mid + 1;
+    if (byListingOrder(views[mid]!, place) < 0) low = mid + 1;
     else high = mid;
   }
   return low;

@@ -73,13 +73,20 @@ export interface Page {
   offset: number;
 }
 
+/** The order of listed items (`children`, `topLevel`): creation time, then id. */
+export function byListingOrder(a: Pick<ItemRecord, 'createdAt' | 'id'>, b: Pick<ItemRecord, 'createdAt' | 'id'>): number {
+  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
 export interface FilesReader {
   item(id: string): Promise<ItemRecord | undefined>;
-  /** Children of these folders (any state unless given), ordered by (createdAt, id); `page` only for one folder. */
+  /** These items, those that exist, in no particular order. */
+  items(ids: readonly string[]): Promise<ItemRecord[]>;
+  /** Children of these folders (any state unless given), in `byListingOrder`; `page` only for one folder. */
   children(parentIds: readonly string[], options?: { state?: ItemState; page?: Page }): Promise<ItemRecord[]>;
   /** Ids of one folder's children of that state, ordered like `children`. */
   childIds(parentId: string, options?: { state?: ItemState }): Promise<string[]>;
-  /** The owner's top-level items of that state, ordered by (createdAt, id). */
+  /** The owner's top-level items of that state, in `byListingOrder`. */
   topLevel(ownerId: string, options?: { state?: ItemState; page?: Page }): Promise<ItemRecord[]>;
   /** Parent first, up to the top-level item. Stops at a missing parent. */
   ancestors(item: ItemRecord): Promise<ItemRecord[]>;

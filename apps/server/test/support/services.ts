@@ -55,6 +55,43 @@ export function uniqueIdentifier(prefix: string): string {
   return `${prefix}_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
 }
 
+export interface ThrowawayDatabase {
+  /** The database's name (a unique identifier, safe to interpolate). */
+  name: string;
+  /** TEST_DATABASE_URL pointed at the new database. */
+  url: string;
+  /** One connection to the server's default database, for statements about this one. */
+  admin: postgres.Sql;
+  /** Drops the database (closing any connections still open to it) and ends `admin`. */
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty PostgreSQL database on TEST_DATABASE_URL's server, named `${prefix}_<random>`. */
+export async function throwawayDatabase(prefix: string, baseUrl = TEST_DATABASE_URL): Promise<ThrowawayDatabase> {
+  const name = uniqueIdentifier(prefix);
+  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database ${name}`);
+  } catch (error) {
+    await admin.end({ timeout: 5 }).catch(() => {});
+    throw error;
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    admin,
+    async drop() {
+      try {
+        await admin.unsafe(`drop database if exists ${name} with (force)`);
+      } finally {
+        await admin.end({ timeout: 5 });
+      }
+    },
+  };
+}
+
 export async function waitFor(
   check: () => boolean | Promise<boolean>,
   timeoutMs = 3000,

@@ -13,7 +13,7 @@
 import { createDecryptStream } from '@sealbox/crypto';
 import { contentDisposition } from '../features/files/transfers/plan.ts';
 import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, type DownloadEntry, type DownloadJob } from '../features/files/transfers/types.ts';
-import { zipLength, zipStream, type ZipEntry } from './zip.ts';
+import { planZip, zipStream, type ZipEntry } from './zip.ts';
 
 /* The parts of ServiceWorkerGlobalScope used here (the app's TypeScript lib is DOM, not WebWorker). */
 interface ExtendableEvent extends Event {
@@ -216,7 +216,8 @@ function zipOf(job: DownloadJob): { stream: ReadableStream<Uint8Array>; length: 
     wipe(job);
     stop.abort();
   };
-  return { stream: generatorStream(zipStream(entries, open), finish), length: zipLength(entries) };
+  const plan = planZip(entries);
+  return { stream: generatorStream(zipStream(plan, open), finish), length: plan.length };
 }
 
 /** A stream that pulls from a generator; `finish` runs however it ends. */

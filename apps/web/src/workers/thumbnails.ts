@@ -11,10 +11,22 @@
  * Videos (mp4, webm, mov): the first chunks (VIDEO_HEAD_BYTES at most) are decrypted and handed
  * to the page, which feeds them to a detached <video> for one frame (useThumbnail.ts).
  */
-import { CHUNK, chunkCipherRange, chunkCount, decryptChunkAt, fromBase64, plaintextSize } from '@sealbox/crypto';
-import { IMAGE_MAX_BYTES, VIDEO_HEAD_BYTES, thumbnailKind, videoTypeOf, type ThumbnailKind } from '../features/files/thumbnail-cache.ts';
+import { CHUNK, chunkCipherRange, cipherRangeForPlain, decryptChunkAt, fromBase64, plaintextSize } from '@sealbox/crypto';
+import {
+  IMAGE_MAX_BYTES,
+  THUMB_QUALITY,
+  VIDEO_HEAD_BYTES,
+  scaledSize,
+  thumbnailKind,
+  videoTypeOf,
+  type ThumbnailKind,
+} from '../features/files/thumbnail-cache.ts';
 import { itemKey, openItems, type ItemView, type ServerItem } from './items.ts';
 import { CodedError } from './coded-error.ts';
+import { getListing, type Listing } from './listing-fetch.ts';
+
+// Kept importable from here (thumbnail-cache.test.ts); it lives in thumbnail-cache.ts, shared with the page.
+export { scaledSize };
 
 const thumbnailError = (code: string, message: string) => new CodedError('ThumbnailError', code, message);
 
@@ -22,16 +34,12 @@ export interface EncodedThumbnail {
   bytes: Uint8Array;
   /** Mime type of `bytes` (image/webp, or image/png where WebP encoding is missing). */
   type: string;
-  width: number;
-  height: number;
 }
 
 export interface VideoHead {
   bytes: Uint8Array;
   /** video/mp4 or video/webm. */
   type: string;
-  /** True when `bytes` is the whole file. */
-  complete: boolean;
 }
 
 interface Target {
@@ -43,11 +51,15 @@ interface Target {
 
 /** The item as the server has it now (its fileNonce and size), opened like any listing. */
 async function loadTarget(id: string): Promise<Target | null> {
-  const query = new URLSearchParams({ id, depth: '1', limit: '1', offset: '0' });
-  const response = await fetch(`/api/file?${query}`, { credentials: 'same-origin' });
-  if (response.status === 403 || response.status === 404) return null;
-  if (!response.ok) throw thumbnailError(`HTTP_${response.status}`, `Listing failed (${response.status})`);
-  const { root } = (await response.json()) as { root?: ServerItem | null };
+  let listing: Listing;
+  try {
+    listing = await getListing(id, 1, 1, 0, thumbnailError);
+  } catch (error) {
+    // Gone, or not this user's to see: no thumbnail rather than an error.
+    if (error instanceof CodedError && (error.code === 'HTTP_403' || error.code === 'HTTP_404')) return null;
+    throw error;
+  }
+  const { root } = listing;
   if (!root || root.id !== id || root.isDirectory || root.fileNonce === null) return null;
   const [view] = await openItems([root]);
   if (!view?.decrypted) return null;
@@ -60,11 +72,14 @@ async function loadTarget(id: string): Promise<Target | null> {
   return { item: root, view, kind: thumbnailKind(view), plainSize };
 }
 
-/** Plaintext of the first chunks covering `limit` bytes (whole chunks, one Range request). */
-async function decryptHead(target: Target, limit: number): Promise<{ bytes: Uint8Array<ArrayBuffer>; complete: boolean }> {
+/**
+ * Plaintext of the first chunks covering `limit` bytes (whole chunks, one Range request).
+ * Callers make sure that `plainSize` and `limit` are both above 0 (`limit` is rounded up to whole bytes).
+ */
+async function decryptHead(target: Target, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const { item, plainSize } = target;
-  const chunks = Math.min(chunkCount(plainSize), Math.max(1, Math.ceil(Math.min(limit, plainSize) / CHUNK)));
-  const end = chunkCipherRange(chunks - 1, plainSize).end;
+  const { lastChunk, end } = cipherRangeForPlain(0, Math.ceil(Math.min(limit, plainSize)), plainSize);
+  const chunks = lastChunk + 1;
   const response = await fetch(`/api/file/data/${encodeURIComponent(item.id)}`, {
     credentials: 'same-origin',
     headers: { range: `bytes=0-${end - 1}` },
@@ -87,7 +102,7 @@ async function decryptHead(target: Target, limit: number): Promise<{ bytes: Uint
       out.set(await decryptChunkAt(key, nonce, i, cipher.subarray(range.start, range.end), plainSize), i * CHUNK);
     }),
   );
-  return { bytes: out, complete: chunks === chunkCount(plainSize) };
+  return out;
 }
 
 /** PNG, JPEG, GIF, WebP or BMP by their magic bytes: nothing else reaches the decoder. */
@@ -105,11 +120,6 @@ function clampEdge(maxEdge: number): number {
   return Number.isFinite(maxEdge) ? Math.min(1024, Math.max(16, Math.round(maxEdge))) : 320;
 }
 
-export function scaledSize(width: number, height: number, maxEdge: number): { width: number; height: number } {
-  const scale = Math.min(1, maxEdge / Math.max(width, height));
-  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
-}
-
 async function encode(bitmap: ImageBitmap, maxEdge: number): Promise<EncodedThumbnail> {
   const size = scaledSize(bitmap.width, bitmap.height, maxEdge);
   const small =
@@ -121,8 +131,8 @@ async function encode(bitmap: ImageBitmap, maxEdge: number): Promise<EncodedThum
     const context = canvas.getContext('2d');
     if (!context) throw thumbnailError('UNSUPPORTED', 'No 2D canvas in this worker');
     context.drawImage(small, 0, 0);
-    const blob = await canvas.convertToBlob({ type: 'image/webp', quality: 0.82 });
-    return { bytes: new Uint8Array(await blob.arrayBuffer()), type: blob.type || 'image/png', ...size };
+    const blob = await canvas.convertToBlob({ type: 'image/webp', quality: THUMB_QUALITY });
+    return { bytes: new Uint8Array(await blob.arrayBuffer()), type: blob.type || 'image/png' };
   } finally {
     if (small !== bitmap) small.close();
   }
@@ -135,7 +145,7 @@ async function encode(bitmap: ImageBitmap, maxEdge: number): Promise<EncodedThum
 async function thumbnail(id: string, maxEdge: number): Promise<EncodedThumbnail | null> {
   const target = await loadTarget(id);
   if (!target || target.kind !== 'image' || target.plainSize === 0 || target.plainSize > IMAGE_MAX_BYTES) return null;
-  const { bytes } = await decryptHead(target, target.plainSize);
+  const bytes = await decryptHead(target, target.plainSize);
   if (!isRasterImage(bytes)) return null;
   let bitmap: ImageBitmap;
   try {
@@ -156,8 +166,7 @@ async function videoHead(id: string, maxBytes: number): Promise<VideoHead | null
   const target = await loadTarget(id);
   if (!target || target.kind !== 'video' || target.plainSize === 0) return null;
   const limit = Number.isFinite(maxBytes) ? Math.min(VIDEO_HEAD_BYTES * 2, Math.max(CHUNK, maxBytes)) : VIDEO_HEAD_BYTES;
-  const { bytes, complete } = await decryptHead(target, limit);
-  return { bytes, type: videoTypeOf(target.view), complete };
+  return { bytes: await decryptHead(target, limit), type: videoTypeOf(target.view) };
 }
 
 /** The RPC surface (spread into the crypto worker's methods). */

@@ -46,6 +46,7 @@ import { loadAnyAccount } from './key-store.ts';
 import { openPartFiles, type PartSlot } from './part-files.ts';
 import { deleteRecord, getRecord, listRecords, putRecord, recordPartHash, type UploadRecord } from './upload-records.ts';
 import { CodedError } from './coded-error.ts';
+import { getListing } from './listing-fetch.ts';
 
 const PART_PLAIN_BYTES = PART_CHUNKS * CHUNK;
 
@@ -438,17 +439,7 @@ async function rememberUploaded(_id: string): Promise<void> {}
 
 /* ------------------------------------------------------------------------- download */
 
-interface Listing {
-  root: ServerItem | null;
-  files: ServerItem[];
-}
-
-async function getListing(id: string, depth: number, limit: number, offset: number): Promise<Listing> {
-  const query = new URLSearchParams({ id, depth: String(depth), limit: String(limit), offset: String(offset) });
-  const response = await fetch(`/api/file?${query}`, { credentials: 'same-origin' });
-  if (!response.ok) throw new TransferError(`HTTP_${response.status}`, `Listing failed (${response.status})`);
-  return (await response.json()) as Listing;
-}
+const transferError = (code: string, message: string) => new TransferError(code, message);
 
 /** SPEC 9: a folder download gathers descendants to depth 20, 1000 per request. */
 export const FOLDER_DEPTH = 20;
@@ -469,7 +460,7 @@ function fileEntry(item: ServerItem, path: string): DownloadEntry {
 async function gatherFolder(target: DownloadTarget, rootPath: string, out: DownloadEntry[]): Promise<void> {
   const items: ServerItem[] = [];
   for (let offset = 0; ; offset += FOLDER_PAGE) {
-    const page = await getListing(target.id, FOLDER_DEPTH, FOLDER_PAGE, offset);
+    const page = await getListing(target.id, FOLDER_DEPTH, FOLDER_PAGE, offset, transferError);
     items.push(...page.files);
     if (page.files.length < FOLDER_PAGE) break;
   }
@@ -500,7 +491,7 @@ async function gatherFolder(target: DownloadTarget, rootPath: string, out: Downl
 async function buildJob(targets: DownloadTarget[]): Promise<DownloadJob> {
   if (targets.length === 1 && !targets[0]!.isDirectory) {
     const target = targets[0]!;
-    const { root } = await getListing(target.id, 1, 1, 0);
+    const { root } = await getListing(target.id, 1, 1, 0, transferError);
     if (!root || root.isDirectory) throw new TransferError('NOT_FOUND', 'File not found');
     const entry = fileEntry(root, safeSegment(target.name || 'Encrypted file'));
     return { kind: 'file', name: entry.path, entries: [entry] };
@@ -511,7 +502,7 @@ async function buildJob(targets: DownloadTarget[]): Promise<DownloadJob> {
     const name = uniqueName(safeSegment(target.name || (target.isDirectory ? 'Encrypted directory' : 'Encrypted file')), top);
     if (target.isDirectory) await gatherFolder(target, name, entries);
     else {
-      const { root } = await getListing(target.id, 1, 1, 0);
+      const { root } = await getListing(target.id, 1, 1, 0, transferError);
       if (!root) throw new TransferError('NOT_FOUND', 'File not found');
       entries.push(fileEntry(root, name));
     }

@@ -1,6 +1,6 @@
 import { unzipSync } from 'fflate';
 import { describe, expect, test } from 'vitest';
-import { crc32Final, crc32Update, zipLength, zipStream, type ZipEntry, type ZipLimits } from './zip.ts';
+import { crc32Final, crc32Update, planZip, zipStream, type ZipEntry, type ZipLimits } from './zip.ts';
 
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -26,7 +26,7 @@ function chunks(bytes: Uint8Array): ReadableStream<Uint8Array> {
 
 async function build(entries: ZipEntry[], contents: Record<string, Uint8Array>, limits?: ZipLimits): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
-  for await (const part of zipStream(entries, async (i) => chunks(contents[entries[i]!.path]!), { now: new Date(2026, 10, 22, 12, 30, 10), limits })) parts.push(part);
+  for await (const part of zipStream(planZip(entries, limits), async (i) => chunks(contents[entries[i]!.path]!), { now: new Date(2026, 10, 22, 12, 30, 10) })) parts.push(part);
   const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
   let at = 0;
   for (const part of parts) {
@@ -75,7 +75,7 @@ describe('zip', () => {
 
   test('a small archive is exactly as long as announced and reads back byte for byte, without zip64', async () => {
     const zip = await build(entries, contents);
-    expect(zip.length).toBe(zipLength(entries));
+    expect(zip.length).toBe(planZip(entries).length);
     const files = unzipSync(zip);
     expect(Object.keys(files).sort()).toEqual(['Project/', 'Project/empty', 'Project/notes.txt', 'Project/Ünïcødé 写真/', 'Project/Ünïcødé 写真/photo.jpg'].sort());
     for (const [path, bytes] of Object.entries(contents)) expect([path, files[path]]).toEqual([path, bytes]);
@@ -97,7 +97,7 @@ describe('zip', () => {
     // offsets past the limit, and more entries than the end record can count.
     const limits = { u32: 1000, u16: 4 };
     const zip = await build(entries, contents, limits);
-    expect(zip.length).toBe(zipLength(entries, limits));
+    expect(zip.length).toBe(planZip(entries, limits).length);
     const files = unzipSync(zip);
     for (const [path, bytes] of Object.entries(contents)) expect([path, files[path]]).toEqual([path, bytes]);
     const end = zip.length - 22;
@@ -119,7 +119,7 @@ describe('zip', () => {
         cancelled = true;
       },
     });
-    const archive = zipStream([{ kind: 'file', path: 'a.bin', size: 10 }], async () => file);
+    const archive = zipStream(planZip([{ kind: 'file', path: 'a.bin', size: 10 }]), async () => file);
     expect((await archive.next()).value!.length).toBe(30 + 'a.bin'.length);
     expect((await archive.next()).value!.length).toBe(10);
     await archive.return(undefined);
@@ -128,7 +128,7 @@ describe('zip', () => {
 
   test('a path too long for the zip format is refused before anything is written', () => {
     const long: ZipEntry = { kind: 'file', path: 'x'.repeat(0x10000), size: 1 };
-    expect(() => zipLength([long])).toThrow(/longer than a zip can hold/);
+    expect(() => planZip([long])).toThrow(/longer than a zip can hold/);
   });
 
   test('a file that is not its announced size fails the archive', async () => {

@@ -44,7 +44,7 @@ interface Planned {
   crc: number;
 }
 
-function plan(entries: readonly ZipEntry[], limits: ZipLimits): Planned[] {
+function place(entries: readonly ZipEntry[], limits: ZipLimits): Planned[] {
   let offset = 0;
   return entries.map((entry) => {
     const name = encoder.encode(entry.kind === 'dir' ? `${entry.path}/` : entry.path);
@@ -84,13 +84,20 @@ function needsZip64End(count: number, centralStart: number, centralSize: number,
   return count >= limits.u16 || centralStart >= limits.u32 || centralSize >= limits.u32;
 }
 
-/** The exact number of bytes `zipStream` produces for these entries. */
-export function zipLength(entries: readonly ZipEntry[], limits: ZipLimits = LIMITS): number {
-  const planned = plan(entries, limits);
+/** Where every entry goes, and the archive's exact length. Streams once (it collects the CRCs). */
+export interface ZipPlan {
+  planned: Planned[];
+  limits: ZipLimits;
+  centralStart: number;
+  length: number;
+}
+
+export function planZip(entries: readonly ZipEntry[], limits: ZipLimits = LIMITS): ZipPlan {
+  const planned = place(entries, limits);
   const centralStart = planned.reduce((sum, p) => sum + localLength(p), 0);
   const centralSize = centralLength(planned, limits);
   const zip64 = needsZip64End(planned.length, centralStart, centralSize, limits);
-  return centralStart + centralSize + (zip64 ? ZIP64_END + ZIP64_LOCATOR : 0) + END;
+  return { planned, limits, centralStart, length: centralStart + centralSize + (zip64 ? ZIP64_END + ZIP64_LOCATOR : 0) + END };
 }
 
 /** Little-endian writer over a fresh buffer of known length. */
@@ -228,18 +235,17 @@ function end(count: number, centralStart: number, centralSize: number, limits: Z
 }
 
 /**
- * The archive's bytes, in order. `open(i)` gives the contents of `entries[i]` when the archive
+ * The archive's bytes, in order. `open(i)` gives the contents of the plan's entry i when the archive
  * reaches it, so only one file is read at a time; a file whose contents are not exactly its
  * announced size fails the archive rather than make one whose offsets lie.
  */
 export async function* zipStream(
-  entries: readonly ZipEntry[],
+  zip: ZipPlan,
   open: (index: number) => Promise<ReadableStream<Uint8Array>>,
-  options: { now?: Date; limits?: ZipLimits } = {},
+  options: { now?: Date } = {},
 ): AsyncGenerator<Uint8Array> {
-  const limits = options.limits ?? LIMITS;
+  const { planned, limits } = zip;
   const stamp = dosDateTime(options.now ?? new Date());
-  const planned = plan(entries, limits);
   for (const [index, p] of planned.entries()) {
     yield localHeader(p, stamp);
     if (p.entry.kind !== 'file') continue;
@@ -266,10 +272,9 @@ export async function* zipStream(
     p.crc = crc32Final(crc);
     yield descriptor(p);
   }
-  const centralStart = planned.reduce((sum, p) => sum + localLength(p), 0);
   const central = centralDirectory(planned, stamp, limits);
   yield central;
-  yield end(planned.length, centralStart, central.length, limits);
+  yield end(planned.length, zip.centralStart, central.length, limits);
 }
 
 /* CRC-32 (ISO-HDLC, the zip one), eight table lookups per step ("slicing by 8"). */

@@ -10,7 +10,9 @@ export function audience(item: Pick<ItemRecord, 'ownerId' | 'uploaderId'>): stri
   return [...new Set([item.ownerId, item.uploaderId])];
 }
 
-export type ItemEventKind = 'item.created' | 'upload.completed' | 'item.renamed' | 'item.moved' | 'item.deleted';
+/** Events about one item; clients and the listing cache follow them by that item. */
+export const ITEM_EVENT_KINDS = ['item.created', 'upload.completed', 'item.renamed', 'item.moved', 'item.deleted'] as const;
+export type ItemEventKind = (typeof ITEM_EVENT_KINDS)[number];
 
 export function itemEvent(kind: ItemEventKind, item: ItemRecord, parentId: string | null = item.parentId): SealboxEvent {
   return { kind, itemId: item.id, parentId, userIds: audience(item) };

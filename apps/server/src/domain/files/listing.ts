@@ -132,10 +132,7 @@ export async function relistItems(deps: FilesDeps, principal: Principal, options
   const role: Role = root ? root.role : 'owner';
   const belongs = (item: ItemRecord) =>
     item.state === 'ready' && (root ? item.parentId === root.item.id : item.parentId === null && item.ownerId === principal.userId);
-  const items = new Map<string, ItemView | null>();
-  for (const id of ids) {
-    const item = await reader.item(id);
-    items.set(id, item && belongs(item) ? toItemView(item, role) : null);
-  }
+  const items = new Map<string, ItemView | null>(ids.map((id) => [id, null]));
+  for (const item of await reader.items(ids)) if (belongs(item)) items.set(item.id, toItemView(item, role));
   return { root: root && toItemView(root.item, root.role), items };
 }

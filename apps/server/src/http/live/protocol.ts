@@ -1,5 +1,7 @@
 import type { SealboxEvent } from '../../ports/event-bus.ts';
 
+export { ITEM_EVENT_KINDS } from '../../domain/files/events.ts';
+
 /**
  * The wire protocol of /api/ws (docs/protocol.md "Live updates"). The server speaks JSON text
  * frames; the client may only ping. Everything here is ids and kinds: an event's audience

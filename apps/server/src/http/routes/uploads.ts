@@ -15,9 +15,6 @@ import type { SessionPlugin } from '../plugins/session.ts';
 import { LinkOnlyQuery, PartParams, UploadBody, UploadParams } from './file-schemas.ts';
 import { principalOf } from './principal.ts';
 
-/** Multipart framing and metadata around one part's ciphertext. */
-export const SINGLE_SHOT_MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
-
 /**
  * POST /api/upload and the part protocol (docs/protocol.md "Files and uploads"). The multipart
  * body of POST /api/upload is read with a cap of one part (a larger file goes up in parts);
@@ -39,7 +36,7 @@ export function uploadRoutes(deps: { files: FilesDeps; session: SessionPlugin })
       {
         parse: async ({ request, set }) => {
           try {
-            return await readCappedForm(request, SINGLE_SHOT_MAX_BODY_BYTES);
+            return await readCappedForm(request, MAX_REQUEST_BODY_BYTES);
           } catch (error) {
             // The rest of the body is never read: the connection cannot be reused.
             set.headers.connection = 'close';
@@ -87,13 +84,14 @@ export function uploadRoutes(deps: { files: FilesDeps; session: SessionPlugin })
     );
 }
 
+/** The multipart fields of POST /api/upload (docs/protocol.md); anything else is refused. */
+const UPLOAD_FIELDS = new Set(['metadata', 'file']);
+
 /**
  * Reads a multipart body of at most `max` bytes (413 past it, as soon as it is passed) and
  * returns its fields: strings as text, files as File. A field sent twice is refused; a
  * `metadata` sent as a file part is read as text.
  */
-/** The multipart fields of POST /api/upload (docs/protocol.md); anything else is refused. */
-const UPLOAD_FIELDS = new Set(['metadata', 'file']);
 
 async function readCappedForm(request: Request, max: number): Promise<Record<string, string | File>> {
   const type = request.headers.get('content-type') ?? '';

@@ -14,6 +14,8 @@ export const IMAGE_MAX_BYTES = 20 * 1024 * 1024;
 export const VIDEO_HEAD_BYTES = 8 * 1024 * 1024;
 /** Longest edge of a thumbnail, in pixels. */
 export const THUMB_EDGE = 320;
+/** WebP quality of an encoded thumbnail (worker images and page-drawn video frames alike). */
+export const THUMB_QUALITY = 0.82;
 export const CACHE_ENTRIES = 200;
 export const CONCURRENCY = 3;
 
@@ -55,6 +57,12 @@ export function wantsThumbnail(item: ItemView): boolean {
   return kind === 'video';
 }
 
+/** `width` x `height` scaled down (never up) so its longest edge is at most `maxEdge`, 1 px at least. */
+export function scaledSize(width: number, height: number, maxEdge: number): { width: number; height: number } {
+  const scale = Math.min(1, maxEdge / Math.max(width, height));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
 export const thumbnailKey = (item: Pick<ItemView, 'id' | 'modifiedAt'>) => `${item.id}:${item.modifiedAt}`;
 
 /** A Map in recency order: get() refreshes, set() evicts the oldest past `capacity`. */
@@ -89,7 +97,7 @@ export class LruCache<V> {
   }
 }
 
-export class AbortedError extends Error {
+class AbortedError extends Error {
   constructor() {
     super('Thumbnail no longer wanted');
     this.name = 'AbortError';

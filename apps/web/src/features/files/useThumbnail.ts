@@ -17,8 +17,10 @@ import {
   CACHE_ENTRIES,
   CONCURRENCY,
   THUMB_EDGE,
+  THUMB_QUALITY,
   VIDEO_HEAD_BYTES,
   ThumbnailLoader,
+  scaledSize,
   thumbnailKey,
   thumbnailKind,
   wantsThumbnail,
@@ -27,7 +29,7 @@ import {
 const loader = new ThumbnailLoader<Blob | null>(CACHE_ENTRIES, CONCURRENCY);
 
 /** Drops every cached thumbnail: they show decrypted contents, so they go at sign-out. */
-export function forgetThumbnails(): void {
+function forgetThumbnails(): void {
   loader.cache.clear();
 }
 onSignOut(forgetThumbnails);
@@ -52,11 +54,11 @@ function once(target: HTMLVideoElement, event: 'loadeddata' | 'seeked', ms: numb
 }
 
 function canvasBlob(canvas: HTMLCanvasElement): Promise<Blob | null> {
-  return new Promise((resolve) => canvas.toBlob(resolve, 'image/webp', 0.82));
+  return new Promise((resolve) => canvas.toBlob(resolve, 'image/webp', THUMB_QUALITY));
 }
 
 /** One frame of a video's first bytes as a small image, or null when it does not decode. */
-export async function posterFrame(bytes: Uint8Array<ArrayBuffer>, type: string, maxEdge: number): Promise<Blob | null> {
+async function posterFrame(bytes: Uint8Array<ArrayBuffer>, type: string, maxEdge: number): Promise<Blob | null> {
   const url = URL.createObjectURL(new Blob([bytes], { type }));
   const video = document.createElement('video');
   video.muted = true;
@@ -69,10 +71,10 @@ export async function posterFrame(bytes: Uint8Array<ArrayBuffer>, type: string, 
     const width = video.videoWidth;
     const height = video.videoHeight;
     if (!width || !height) return null;
-    const scale = Math.min(1, maxEdge / Math.max(width, height));
+    const size = scaledSize(width, height, maxEdge);
     const canvas = document.createElement('canvas');
-    canvas.width = Math.max(1, Math.round(width * scale));
-    canvas.height = Math.max(1, Math.round(height * scale));
+    canvas.width = size.width;
+    canvas.height = size.height;
     const context = canvas.getContext('2d');
     if (!context) return null;
     context.drawImage(video, 0, 0, canvas.width, canvas.height);

@@ -4,6 +4,7 @@
  * changes costs a few requests, not one per change.
  */
 import type { Query, QueryClient } from '@tanstack/react-query';
+import { ITEM_EVENT_KINDS } from '@sealbox/server/live-protocol';
 import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
 import type { FolderListing } from '../files/api.ts';
 import { filesKeys } from '../files/queries.ts';
@@ -15,7 +16,7 @@ export type Invalidation =
   /** The folder's own listing and every listing below it (their breadcrumbs show its name). */
   | { below: string };
 
-const ITEM_KINDS = new Set(['item.created', 'upload.completed', 'item.renamed', 'item.moved', 'item.deleted']);
+const ITEM_KINDS: ReadonlySet<string> = new Set(ITEM_EVENT_KINDS);
 
 export function invalidationsFor(event: LiveEvent): Invalidation[] {
   if (ITEM_KINDS.has(event.kind)) {

@@ -12,6 +12,7 @@ import type {
   QuotaRecord,
   UploadRecord,
 } from '../../../ports/files.ts';
+import { byListingOrder } from '../../../ports/files.ts';
 
 /** Keeps every IN (...) list far below SQLite's and PostgreSQL's bound-parameter limits. */
 const IN_CHUNK = 500;
@@ -78,33 +79,33 @@ function reader(k: Kysely<Database>): FilesReader {
   };
   return {
     item,
+    async items(ids) {
+      const out: ItemRecord[] = [];
+      for (const chunk of chunks([...new Set(ids)])) {
+        out.push(...(await k.selectFrom('items').select(ITEM_COLUMNS).where('id', 'in', chunk).execute()).map(toItem));
+      }
+      return out;
+    },
     async children(parentIds, options = {}) {
       if (options.page && parentIds.length !== 1) throw new Error('a page applies to one folder only');
       const { state, page } = options;
-      if (parentIds.length === 1 && state) {
-        // The browser's whole-folder load (10,000+ rows): parent and state are known, and turning
-        // string columns into JS strings is most of the read (two fewer save ~1 ms per 10,000 rows).
-        const parentId = parentIds[0]!;
-        let query = k
-          .selectFrom('items')
-          .select(LISTED_COLUMNS)
-          .where('parent_id', '=', parentId)
-          .where('state', '=', state)
-          .orderBy('created_at')
-          .orderBy('id');
-        if (page) query = query.limit(page.limit).offset(page.offset);
-        return (await query.execute()).map((row) => toItemIn(row, parentId, state));
-      }
+      // One folder with a state (the browser's whole-folder load, 10,000+ rows): both columns are
+      // known and not read, since turning string columns into JS strings is most of the read.
+      const known = parentIds.length === 1 && state ? { parentId: parentIds[0]!, state } : undefined;
       const lists: ItemRecord[][] = [];
       for (const chunk of chunks(parentIds)) {
-        let query = k.selectFrom('items').select(ITEM_COLUMNS).where('parent_id', 'in', chunk);
+        let query = k
+          .selectFrom('items')
+          .select(known ? LISTED_COLUMNS : ITEM_COLUMNS)
+          .where('parent_id', 'in', chunk);
         if (state) query = query.where('state', '=', state);
         query = query.orderBy('created_at').orderBy('id');
         if (page) query = query.limit(page.limit).offset(page.offset);
-        lists.push((await query.execute()).map(toItem));
+        const rows = await query.execute();
+        lists.push(known ? rows.map((row) => toItemIn(row, known.parentId, known.state)) : (rows as ItemRow[]).map(toItem));
       }
       // Chunks are each ordered; the whole list must be too.
-      return lists.length === 1 ? lists[0]! : lists.flat().sort(byCreated);
+      return lists.length === 1 ? lists[0]! : lists.flat().sort(byListingOrder);
     },
     async childIds(parentId, options = {}) {
       let query = k.selectFrom('items').select('id').where('parent_id', '=', parentId);
@@ -317,10 +318,6 @@ function transactionOf(
 
 function* chunks<T>(list: readonly T[]): Generator<T[]> {
   for (let i = 0; i < list.length; i += IN_CHUNK) yield list.slice(i, i + IN_CHUNK);
-}
-
-function byCreated(a: ItemRecord, b: ItemRecord): number {
-  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 function toItem(row: ItemRow): ItemRecord {
