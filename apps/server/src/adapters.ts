@@ -1,4 +1,5 @@
 import { S3Client } from 'bun';
+import { chmod, mkdir } from 'node:fs/promises';
 import type { Config } from './config/config.ts';
 import { createDiskBlobStore } from './infra/blobs/disk-blob-store.ts';
 import { createS3BlobStore } from './infra/blobs/s3-blob-store.ts';
@@ -30,6 +31,7 @@ export interface Adapters {
  * Migrations run here, at start, before the server accepts a request.
  */
 export async function openAdapters(config: Config, logger: Logger): Promise<Adapters> {
+  if (config.database.kind === 'sqlite' || config.blobStore.kind === 'disk') await makePrivateDir(config.dataDir);
   const blobs = await openBlobStore(config, logger);
   // With PostgreSQL there may be several instances: fan events out through it.
   const events =
@@ -76,4 +78,13 @@ async function openBlobStore(config: Config, logger: Logger): Promise<BlobStore>
   const swept = await store.sweepTemp();
   if (swept > 0) logger.warn('removed unfinished blob writes left by a crash', { count: swept });
   return store;
+}
+
+/**
+ * The data directory holds the database and the blobs: 0700, so no other local user can read
+ * either, whatever the umask or an earlier build left (a directory made 0755 is tightened).
+ */
+async function makePrivateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
 }

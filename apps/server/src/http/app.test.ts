@@ -309,7 +309,7 @@ describe('web app serving', () => {
 });
 
 describe('request log', () => {
-  test('one JSON line per request: method, path without query, status, ms; nothing else', async () => {
+  test('one JSON line per request: method, route pattern (never the path), status, ms; nothing else', async () => {
     const lines: string[] = [];
     const app = makeApp({ logger: createJsonLogger('debug', (line) => lines.push(line)) }).post('/api/login', () => {
       throw new DomainError('UNAUTHORIZED', 'Invalid username or password.');
@@ -320,14 +320,17 @@ describe('request log', () => {
       body: JSON.stringify({ username: 'alice', password: 'hunter2hunter2' }),
     });
     await get(app, '/files?parentId=123');
+    await get(app, '/api/users/search/alicewonder?limit=1');
     await Bun.sleep(20);
     const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e.msg === 'request');
-    expect(entries.length).toBe(2);
-    expect(entries[0]).toMatchObject({ method: 'POST', path: '/api/login', status: 401 });
-    expect(entries[1]).toMatchObject({ method: 'GET', path: '/files', status: 200 });
+    expect(entries.length).toBe(3);
+    expect(entries[0]).toMatchObject({ method: 'POST', route: '/api/login', status: 401 });
+    expect(entries[1]).toMatchObject({ method: 'GET', route: '/*', status: 200 });
+    // A searched name is personal data: the log keeps the route, not the name.
+    expect(entries[2]).toMatchObject({ method: 'GET', route: '/api/users/search/:name', status: 404 });
     for (const entry of entries) {
       expect(typeof entry.ms).toBe('number');
-      expect(Object.keys(entry).sort()).toEqual(['level', 'method', 'ms', 'msg', 'path', 'status', 'time']);
+      expect(Object.keys(entry).sort()).toEqual(['level', 'method', 'ms', 'msg', 'route', 'status', 'time']);
     }
     // Without the clock's fields: a timestamp or a duration may well contain "123".
     const all = lines
@@ -336,7 +339,7 @@ describe('request log', () => {
         return JSON.stringify(rest);
       })
       .join('\n');
-    for (const secret of ['alice', 's3cr3t', 'topsecretcookie', 'hunter2', 'Bearer', 'frag', 'parentId', '123']) {
+    for (const secret of ['alice', 'wonder', 'files', 's3cr3t', 'topsecretcookie', 'hunter2', 'Bearer', 'frag', 'parentId', '123']) {
       expect(all).not.toContain(secret);
     }
   });

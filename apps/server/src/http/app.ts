@@ -14,6 +14,7 @@ import { createLiveHub, type LiveHub } from './live/hub.ts';
 import { BACKPRESSURE_LIMIT_BYTES, MAX_CLIENT_MESSAGE_BYTES } from './live/protocol.ts';
 import { bodyLimit } from './plugins/body-limit.ts';
 import { errorMapping } from './plugins/error-mapping.ts';
+import { jsonDepth } from './plugins/json-depth.ts';
 import { originCheck } from './plugins/origin-check.ts';
 import { requestLog } from './plugins/request-log.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
@@ -118,6 +119,7 @@ export function createApp(deps: AppDeps) {
     .use(errorMapping(deps.logger))
     .use(originCheck({ publicOrigin: deps.publicOrigin }))
     .use(bodyLimit({ maxBodyBytes: deps.maxBodyBytes }))
+    .use(jsonDepth())
     .use(healthRoutes(deps))
     .use(session)
     .use(accountRoutes({ accounts, session, cookies }))

@@ -35,6 +35,9 @@ export function errorMapping(logger: Logger) {
   return new Elysia({ name: 'error-mapping' }).onError({ as: 'global' }, ({ code, error, set, request }) => {
     const answer = (status: number, body: ErrorBody) => {
       set.status = status;
+      // Refused before its body was read (a 401 ahead of an upload, say): the unread bytes would
+      // otherwise keep the connection, and a graceful shutdown, waiting.
+      if (request.body !== null && !request.bodyUsed) set.headers.connection = 'close';
       set.headers['content-type'] = 'application/json; charset=utf-8';
       return body;
     };

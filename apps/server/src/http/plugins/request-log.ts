@@ -2,9 +2,10 @@ import { Elysia } from 'elysia';
 import type { Logger } from '../../ports/logger.ts';
 
 /**
- * One line per request with method, path, status and duration only. The query string is cut
- * (it can carry link ids and search terms); bodies, cookies and headers are never read here,
- * and fragments never reach a server.
+ * One line per request with method, route, status and duration only. The route is the pattern
+ * that matched (`/api/users/search/:name`), never the path: paths carry searched names and
+ * ids, query strings link ids. Bodies, cookies and headers are never read here, and fragments
+ * never reach a server.
  */
 export function requestLog(logger: Logger) {
   const startedAt = new WeakMap<Request, number>();
@@ -19,7 +20,7 @@ export function requestLog(logger: Logger) {
       const started = startedAt.get(request);
       logger.info('request', {
         method: request.method,
-        path: new URL(request.url).pathname,
+        route: (context as { route?: string }).route || 'unmatched',
         status,
         ms: started === undefined ? undefined : Math.round((performance.now() - started) * 10) / 10,
       });

@@ -2,11 +2,9 @@ import { Elysia } from 'elysia';
 import type { AccountsDeps } from '../../domain/accounts/deps.ts';
 import { resolveSession, SESSION_LIFETIME_MS, type ActiveSession } from '../../domain/accounts/sessions.ts';
 import { DomainError } from '../../domain/errors.ts';
+import type { Principal } from '../../domain/files/index.ts';
 import { clientIp } from '../client-ip.ts';
 import { readCookie, SESSION_COOKIE, sessionCookie, type CookieSettings } from '../cookies.ts';
-
-/** The only calls a half-logged-in (totp_pending) session may make (docs/protocol.md). */
-const PENDING_ALLOWED = new Set(['POST /api/login', 'POST /api/logout', 'GET /api/health']);
 
 export const SIGN_IN_REQUIRED = 'Sign in first.';
 
@@ -16,55 +14,98 @@ export interface SessionPluginOptions {
   trustProxy: boolean;
 }
 
+/** What the hooks of one request see of it (parse hooks get no derived values). */
+interface RequestContext {
+  request: Request;
+  set: { headers: Record<string, unknown> };
+  query: Record<string, unknown>;
+}
+
 /**
- * Gives every handler `clientIp`, the raw `sessionToken` and `currentSession()` (resolved at most
- * once per request, and only when asked, so static files cost no query). Routes that need a
- * signed-in user say `{ session: true }` and get `user` and `session`. A totp_pending session
- * is refused (401) on every API call except login and logout, whether the route needs a
- * session or not.
+ * Who is calling, decided before anything reads the request body. Routes say `{ session: true }`
+ * (a signed-in user: `user`, `session`) or `{ principal: true }` (the files calls, which a link
+ * holder may also make: `principal`). Both check in the parse hook, so a caller who may not make
+ * the call gets 401 before its body is read or validated, and again in transform for calls
+ * without a parse phase. Public routes never look at the session: a half-logged-in
+ * (totp_pending) browser can still read avatars and check names. Every handler also gets
+ * `clientIp`, the raw `sessionToken` and `currentSession()` (at most one query per request).
  */
 export function sessionPlugin(options: SessionPluginOptions) {
-  return new Elysia({ name: 'session' })
-    .derive({ as: 'global' }, ({ request, server, set }) => {
-      const token = readCookie(request.headers.get('cookie'), SESSION_COOKIE);
-      let active: Promise<ActiveSession | null> | undefined;
-      const currentSession = (): Promise<ActiveSession | null> => {
-        if (token === undefined) return Promise.resolve(null);
-        active ??= resolveSession(options.accounts, token).then((found) => {
-          // Sliding expiry: the browser's cookie moves forward with the server's record.
-          if (found?.extended) set.headers['set-cookie'] = sessionCookie(token, SESSION_LIFETIME_MS, options.cookies);
-          return found;
-        });
+  const sessions = new WeakMap<Request, Promise<ActiveSession | null>>();
+  const principals = new WeakMap<Request, Promise<Principal>>();
+
+  const tokenOf = (request: Request) => readCookie(request.headers.get('cookie'), SESSION_COOKIE);
+
+  const sessionOf = ({ request, set }: Pick<RequestContext, 'request' | 'set'>): Promise<ActiveSession | null> => {
+    const token = tokenOf(request);
+    if (token === undefined) return Promise.resolve(null);
+    let found = sessions.get(request);
+    if (!found) {
+      found = resolveSession(options.accounts, token).then((active) => {
+        // Sliding expiry: the browser's cookie moves forward with the server's record.
+        if (active?.extended) set.headers['set-cookie'] = sessionCookie(token, SESSION_LIFETIME_MS, options.cookies);
         return active;
-      };
-      return { clientIp: clientIp(request, server, options.trustProxy), sessionToken: token, currentSession };
-    })
-    .onBeforeHandle({ as: 'global' }, async ({ request, sessionToken, currentSession }) => {
-      if (sessionToken === undefined) return;
-      const path = new URL(request.url).pathname;
-      if (!path.startsWith('/api/') || PENDING_ALLOWED.has(`${request.method} ${path}`)) return;
-      const found = await currentSession();
-      if (found?.session.totpPending) throw new DomainError('UNAUTHORIZED', 'Enter the TOTP code from your authenticator app');
-    })
+      });
+      sessions.set(request, found);
+    }
+    return found;
+  };
+
+  const signedInOf = async (context: Pick<RequestContext, 'request' | 'set'>): Promise<ActiveSession> => {
+    const found = await sessionOf(context);
+    if (!found || found.session.totpPending) throw new DomainError('UNAUTHORIZED', SIGN_IN_REQUIRED);
+    return found;
+  };
+
+  /**
+   * The signed-in user, or (once sharing lands) the holder of `linkId`. Until links exist every
+   * linkId is unknown, which answers like a missing link: 404.
+   */
+  const principalOf = (context: RequestContext): Promise<Principal> => {
+    let found = principals.get(context.request);
+    if (!found) {
+      found = (async (): Promise<Principal> => {
+        if (context.query.linkId !== undefined) throw new DomainError('NOT_FOUND', 'Link not found');
+        const { user } = await signedInOf(context);
+        return { kind: 'user', userId: user.id };
+      })();
+      principals.set(context.request, found);
+    }
+    return found;
+  };
+
+  return new Elysia({ name: 'session' })
+    .decorate('principalOf', principalOf)
+    .derive({ as: 'global' }, ({ request, server, set }) => ({
+      clientIp: clientIp(request, server, options.trustProxy),
+      sessionToken: tokenOf(request),
+      currentSession: () => sessionOf({ request, set }),
+    }))
     .macro({
       session: {
-        // transform runs before the body is validated: without a session the answer is 401,
-        // never a 400 that would tell an anonymous caller what the body should look like.
-        async transform({ currentSession }) {
-          await signedIn(currentSession);
+        async parse(context) {
+          await signedInOf(context);
         },
-        async resolve({ currentSession }) {
-          const { user, session } = await signedIn(currentSession);
+        async transform(context) {
+          await signedInOf(context);
+        },
+        async resolve(context) {
+          const { user, session } = await signedInOf(context);
           return { user, session };
         },
       },
+      principal: {
+        async parse(context) {
+          await principalOf(context);
+        },
+        async transform(context) {
+          await principalOf(context);
+        },
+        async resolve(context) {
+          return { principal: await principalOf(context) };
+        },
+      },
     });
-}
-
-async function signedIn(currentSession: () => Promise<ActiveSession | null>): Promise<ActiveSession> {
-  const found = await currentSession();
-  if (!found || found.session.totpPending) throw new DomainError('UNAUTHORIZED', SIGN_IN_REQUIRED);
-  return found;
 }
 
 export type SessionPlugin = ReturnType<typeof sessionPlugin>;

@@ -11,7 +11,6 @@ import {
 import type { ListingCache } from '../listing-cache.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
 import { ChangeBody, ItemParams, LinkOnlyQuery, ListQuery } from './file-schemas.ts';
-import { principalOf } from './principal.ts';
 
 /** Listing, download, rename/move and delete of items (docs/protocol.md "Files and uploads"). */
 export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; listingCache?: ListingCache }) {
@@ -20,8 +19,7 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
     .use(deps.session)
     .get(
       '/api/file',
-      async ({ query, currentSession }) => {
-        const principal = await principalOf(currentSession, query.linkId);
+      async ({ query, principal }) => {
         const options = { id: query.id, depth: query.depth, limit: query.limit, offset: query.offset, includeAncestors: query.includeAncestors };
         const key = deps.listingCache?.keyOf(principal, options);
         if (!deps.listingCache || key === undefined) return listFiles(files, principal, options);
@@ -31,12 +29,11 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
         const listing = await listFiles(files, principal, options);
         return jsonAnswer(deps.listingCache.put(key, listing, principal, options, startedAt));
       },
-      { query: ListQuery },
+      { query: ListQuery, principal: true },
     )
     .get(
       '/api/file/data/:id',
-      async ({ params, query, request, currentSession, set }) => {
-        const principal = await principalOf(currentSession, query.linkId);
+      async ({ params, request, principal, set }) => {
         let data;
         try {
           data = await openFileData(files, principal, params.id, request.headers.get('range'));
@@ -55,24 +52,22 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
         Object.assign(set.headers, headers);
         return new Response(data.stream, { status: data.range ? 206 : 200, headers });
       },
-      { params: ItemParams, query: LinkOnlyQuery },
+      { params: ItemParams, query: LinkOnlyQuery, principal: true },
     )
     .put(
       '/api/file/:id',
-      async ({ params, query, body, currentSession }) =>
-        changeItem(files, await principalOf(currentSession, query.linkId), params.id, body),
-      { params: ItemParams, query: LinkOnlyQuery, body: ChangeBody },
+      ({ params, body, principal }) => changeItem(files, principal, params.id, body),
+      { params: ItemParams, query: LinkOnlyQuery, body: ChangeBody, principal: true },
     )
     .delete(
       '/api/file/:id',
-      async ({ params, query, currentSession, set }) => {
-        await deleteItem(files, await principalOf(currentSession, query.linkId), params.id);
+      async ({ params, principal, set }) => {
+        await deleteItem(files, principal, params.id);
         set.status = 204;
       },
-      { params: ItemParams, query: LinkOnlyQuery },
+      { params: ItemParams, query: LinkOnlyQuery, principal: true },
     );
 }
-
 
 /** An answer already encoded (the listing cache): sent as it is, typed as Elysia types JSON. */
 function jsonAnswer(json: string): Response {

@@ -13,7 +13,6 @@ import {
 import { MAX_REQUEST_BODY_BYTES } from '../plugins/body-limit.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
 import { LinkOnlyQuery, PartParams, UploadBody, UploadParams } from './file-schemas.ts';
-import { principalOf } from './principal.ts';
 
 /**
  * POST /api/upload and the part protocol (docs/protocol.md "Files and uploads"). The multipart
@@ -26,15 +25,17 @@ export function uploadRoutes(deps: { files: FilesDeps; session: SessionPlugin })
     .use(deps.session)
     .post(
       '/api/upload',
-      async ({ body, query, currentSession, set }) => {
-        const principal = await principalOf(currentSession, query.linkId);
+      async ({ body, principal, set }) => {
         const metadata = parseUploadMetadata(body.metadata);
         const created = await createItem(files, principal, metadata, body.file);
         set.status = 201;
         return created;
       },
       {
-        parse: async ({ request, set }) => {
+        parse: async (context) => {
+          const { request, set } = context;
+          // A local parse runs before the macro's: decide who is calling before reading a byte.
+          await context.principalOf(context);
           try {
             return await readCappedForm(request, MAX_REQUEST_BODY_BYTES);
           } catch (error) {
@@ -45,13 +46,13 @@ export function uploadRoutes(deps: { files: FilesDeps; session: SessionPlugin })
         },
         body: UploadBody,
         query: LinkOnlyQuery,
+        principal: true,
       },
     )
     .put(
       '/api/upload/:uploadId/part/:n',
-      async ({ params, query, request, currentSession, set }) => {
+      async ({ params, request, principal, set }) => {
         try {
-          const principal = await principalOf(currentSession, query.linkId);
           const declared = request.headers.get('content-length');
           const length = declared === null ? null : Number(declared);
           await receivePart(files, principal, params.uploadId, partNumber(params.n), request.body, length);
@@ -62,25 +63,25 @@ export function uploadRoutes(deps: { files: FilesDeps; session: SessionPlugin })
         }
         set.status = 204;
       },
-      { parse: 'none', params: PartParams, query: LinkOnlyQuery },
+      { parse: 'none', params: PartParams, query: LinkOnlyQuery, principal: true },
     )
     .get(
       '/api/upload/:uploadId',
-      async ({ params, query, currentSession }) => uploadStatus(files, await principalOf(currentSession, query.linkId), params.uploadId),
-      { params: UploadParams, query: LinkOnlyQuery },
+      ({ params, principal }) => uploadStatus(files, principal, params.uploadId),
+      { params: UploadParams, query: LinkOnlyQuery, principal: true },
     )
     .post(
       '/api/upload/:uploadId/complete',
-      async ({ params, query, currentSession }) => completeUpload(files, await principalOf(currentSession, query.linkId), params.uploadId),
-      { params: UploadParams, query: LinkOnlyQuery },
+      ({ params, principal }) => completeUpload(files, principal, params.uploadId),
+      { params: UploadParams, query: LinkOnlyQuery, principal: true },
     )
     .delete(
       '/api/upload/:uploadId',
-      async ({ params, query, currentSession, set }) => {
-        await abortUpload(files, await principalOf(currentSession, query.linkId), params.uploadId);
+      async ({ params, principal, set }) => {
+        await abortUpload(files, principal, params.uploadId);
         set.status = 204;
       },
-      { params: UploadParams, query: LinkOnlyQuery },
+      { params: UploadParams, query: LinkOnlyQuery, principal: true },
     );
 }
 

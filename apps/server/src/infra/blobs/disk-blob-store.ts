@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobStore } from '../../ports/blob-store.ts';
 import { assertBlobKey, assertBlobPrefix, checkRange, chunksOf, notFound } from './blob-key.ts';
 
 /** Holds writes in progress; keys cannot contain dots, so it never collides with a shard. */
 const TEMP_DIR = '.tmp';
+/** Ciphertext, but still nobody else's business: directories 0700, files 0600 (docs/operations.md). */
+const PRIVATE_DIR = { recursive: true, mode: 0o700 } as const;
 
 export interface DiskBlobStore extends BlobStore {
   /** Removes temp files left by a crash. Run once at start, before serving. */
@@ -38,9 +40,9 @@ export function createDiskBlobStore(root: string): DiskBlobStore {
   return {
     async put(key, body) {
       const finalPath = pathOf(key);
-      await mkdir(tempDir, { recursive: true });
+      await mkdir(tempDir, PRIVATE_DIR);
       // A new shard directory must itself be durable, or the rename below could vanish with it.
-      if (await mkdir(shardOf(key), { recursive: true })) await fsyncDirectory(root);
+      if (await mkdir(shardOf(key), PRIVATE_DIR)) await fsyncDirectory(root);
       const tempPath = join(tempDir, `${key}.${randomUUID()}`);
       const file = await open(tempPath, 'wx', 0o600);
       let size = 0;
@@ -115,9 +117,9 @@ export function createDiskBlobStore(root: string): DiskBlobStore {
     },
 
     async health() {
-      await mkdir(tempDir, { recursive: true });
+      await mkdir(tempDir, PRIVATE_DIR);
       const probe = join(tempDir, `health.${randomUUID()}`);
-      await Bun.write(probe, 'ok');
+      await writeFile(probe, 'ok', { mode: 0o600 });
       await rm(probe, { force: true });
     },
 

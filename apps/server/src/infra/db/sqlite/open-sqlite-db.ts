@@ -1,5 +1,5 @@
 import { Database as BunDatabase } from 'bun:sqlite';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database, Db } from '../../../ports/db.ts';
@@ -10,9 +10,20 @@ import { createKyselyDb } from '../kysely-db.ts';
 import { migrateToLatest } from '../migrate.ts';
 import { asKyselySqliteDatabase } from './bun-sqlite-database.ts';
 
+/**
+ * The database holds login verifiers, TOTP secrets and sealed key bundles: only the server's
+ * user may read it. SQLite gives its -wal and -shm files the database file's mode; those left
+ * by an older build are tightened too.
+ */
+function makePrivate(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
+}
+
 /** Opens (creating if needed) and migrates a SQLite database; ':memory:' works for tests. */
 export async function openSqliteDb(options: { path: string; events: EventBus; logger: Logger }): Promise<Db> {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  if (options.path !== ':memory:') makePrivate(options.path);
   const raw = new BunDatabase(options.path, { create: true, strict: true });
   // WAL lets readers proceed during a write; foreign keys are off by default in SQLite;
   // busy_timeout makes a second process (a CLI, a backup) wait instead of failing at once.
