@@ -442,7 +442,7 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         }
         // Public routes ignore the session: a half login does not lock this browser out of them.
         for (const path of ['/api/check?username=whoever', `/api/users/search/${username}?limit=1`, `/api/avatars/${id}.png`]) {
-          expect((await phone.get(path)).status).toBe(200);
+          expect((await phone.request('GET', path)).status).toBe(200);
         }
         // Wrong password still 401 even with a good code; wrong code 401.
         await expectError(phone.post('/api/login', { username, password: b64(32), totpCode: await codeAt(secret, h.clock.now) }), 401, 'UNAUTHORIZED');
@@ -504,6 +504,7 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         h.clock.advance(TOTP_PENDING_LIFETIME_MS + 1000);
         // The expired half session is simply no session now: public calls work, guarded ones are 401.
         expect((await other.get('/api/check?username=whoever')).status).toBe(200);
+        expect((await other.get('/api/profile')).status).toBe(401);
         expect((await sessionRows(id)).filter((s) => s.totp_pending === 1)).toEqual([]);
       });
     });
