@@ -116,11 +116,17 @@ describe.skipIf(skipWithoutBrowser)('accounts', () => {
     expect(await storedKeyCount(page)).toBe(0);
   }, SLOW);
 
-  test('TOTP: set up on /profile, log out, sign in with a code, turn it off', async () => {
+  test('TOTP: set up on /profile with the password, log out, sign in with a code, turn it off', async () => {
     const user = await createUser(suite.server.url);
-    const page = await newBrowser();
+    const page = await newBrowser({ expectHttpErrors: [{ status: 403, path: '/api/totp' }] });
     await loginViaUi(page, suite.server.url, user);
     await page.goto(at('/profile'));
+    const password = page.getByRole('region', { name: 'Two-factor authentication' }).getByLabel('Password', { exact: true });
+    await password.fill('not my password');
+    await page.getByRole('button', { name: 'Set up TOTP' }).click();
+    await page.getByRole('alert').getByText('Wrong password. Enter the password you sign in with.', { exact: true }).waitFor({ timeout: 30_000 });
+    await saveScreenshot(page, 'profile-totp-wrong-password');
+    await password.fill(user.password);
     await page.getByRole('button', { name: 'Set up TOTP' }).click();
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
     const secret = (await page.locator('.totp-secret').getAttribute('data-secret'))!;
@@ -145,6 +151,7 @@ describe.skipIf(skipWithoutBrowser)('accounts', () => {
 
     const off = await freshCode(secret, login.step);
     await page.getByLabel('Code to turn it off').fill(off.code);
+    await password.fill(user.password);
     await page.getByRole('button', { name: 'Disable TOTP' }).click();
     await toast(page, 'Two-factor authentication is off.').waitFor();
     await page.getByRole('button', { name: 'Set up TOTP' }).waitFor();
@@ -375,6 +382,7 @@ describe.skipIf(skipWithoutBrowser)('account screenshots', () => {
         // Let the login toast finish so it does not cover the page.
         await page.waitForFunction(() => document.querySelectorAll('.sb-toast').length === 0, undefined, { timeout: 10_000 });
         await shot('profile');
+        await page.getByLabel('Password', { exact: true }).fill(plain.password);
         await page.getByRole('button', { name: 'Set up TOTP' }).click();
         await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
         await shot('profile-totp-setup');

@@ -63,7 +63,7 @@ export async function createUser(baseUrl: string, options: { username?: string; 
   const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
   const put = (body: unknown) =>
     fetch(`${baseUrl}/api/totp`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
-  const { secret } = await json(await put({ action: 'setup' }), 'totp setup');
+  const { secret } = await json(await put({ action: 'setup', password: hash }), 'totp setup');
   await json(await put({ action: 'confirm', code: (await freshCode(secret)).code }), 'totp confirm');
   await fetch(`${baseUrl}/api/logout`, { method: 'POST', headers: { cookie } });
   return { ...user, totpSecret: secret };

@@ -48,6 +48,8 @@ export interface AppDeps {
   rateLimits?: RateLimits;
   /** Epoch milliseconds; defaults to Date.now. */
   clock?: () => number;
+  /** The wait of a slowed-down login (rate-limits.ts); defaults to Bun.sleep. */
+  sleep?: (ms: number) => Promise<void>;
   /** Items, parts and uploads over `db` (infra/db/files); defaults to one over deps.db. */
   files?: FilesStore;
   /** MAX_FILE_BYTES (largest plaintext of a file); defaults to 1 GiB. */
@@ -89,7 +91,12 @@ export function createApp(deps: AppDeps) {
     blobs: deps.blobs,
     clock,
     defaultQuotaBytes: deps.defaultQuotaBytes,
-    limiter: createRateLimiter({ rateLimits: deps.accounts.rateLimits, limits: deps.rateLimits ?? DEFAULT_RATE_LIMITS, clock }),
+    limiter: createRateLimiter({
+      rateLimits: deps.accounts.rateLimits,
+      limits: deps.rateLimits ?? DEFAULT_RATE_LIMITS,
+      clock,
+      sleep: deps.sleep ?? Bun.sleep,
+    }),
   };
   const files: FilesDeps = {
     store: deps.files ?? createFilesStore(deps.db),

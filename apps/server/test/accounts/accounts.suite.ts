@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { generate } from 'otplib';
-import { DEFAULT_RATE_LIMITS, UNLIMITED, type RateLimits } from '../../src/domain/accounts/rate-limits.ts';
+import { DEFAULT_RATE_LIMITS, SLOWDOWN_MS, UNLIMITED, type RateLimits } from '../../src/domain/accounts/rate-limits.ts';
 import { SESSION_LIFETIME_MS, TOTP_PENDING_LIFETIME_MS } from '../../src/domain/accounts/sessions.ts';
 import { DEFAULT_AVATAR_SVG } from '../../src/http/routes/profile.ts';
 import {
@@ -403,7 +403,7 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
     describe('TOTP', () => {
       test('setup, confirm, login needs the code (307), a code works once, a half-logged-in session can do nothing, disable', async () => {
         const { browser, username, password, id } = await signedInUser(h);
-        const setup = await browser.put('/api/totp', { action: 'setup' });
+        const setup = await browser.put('/api/totp', { action: 'setup', password });
         expect(setup.status).toBe(200);
         const { secret, uri } = setup.body as { secret: string; uri: string };
         expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -463,18 +463,18 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         await expectError(replay.post('/api/login', { username, password, totpCode: code }), 401, 'UNAUTHORIZED');
         // A code from the previous step (inside the window) is refused too: steps only move forward.
         await expectError(replay.post('/api/login', { username, password, totpCode: await codeAt(secret, h.clock.now - 30_000) }), 401, 'UNAUTHORIZED');
-        await expectError(browser.put('/api/totp', { action: 'disable', code }), 400, 'VALIDATION', 'Invalid TOTP code.');
+        await expectError(browser.put('/api/totp', { action: 'disable', code, password }), 400, 'VALIDATION', 'Invalid TOTP code.');
 
         h.clock.advance(30_000);
-        const disable = await browser.put('/api/totp', { action: 'disable', code: await codeAt(secret, h.clock.now) });
+        const disable = await browser.put('/api/totp', { action: 'disable', code: await codeAt(secret, h.clock.now), password });
         expect(disable).toMatchObject({ status: 200, body: { enabled: false } });
         expect(await userRow(id)).toMatchObject({ totp_enabled: 0, totp_secret: null });
         expect((await h.browser().post('/api/login', { username, password })).status).toBe(200);
       });
 
       test('a code one step early or late is accepted, two steps is not', async () => {
-        const { browser, id } = await signedInUser(h);
-        const { secret } = (await browser.put('/api/totp', { action: 'setup' })).body;
+        const { browser, id, password } = await signedInUser(h);
+        const { secret } = (await browser.put('/api/totp', { action: 'setup', password })).body;
         await expectError(browser.put('/api/totp', { action: 'confirm', code: await codeAt(secret, h.clock.now + 60_000) }), 400, 'VALIDATION');
         await expectError(browser.put('/api/totp', { action: 'confirm', code: await codeAt(secret, h.clock.now - 60_000) }), 400, 'VALIDATION');
         expect((await browser.put('/api/totp', { action: 'confirm', code: await codeAt(secret, h.clock.now + 30_000) })).status).toBe(200);
@@ -482,22 +482,43 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
       });
 
       test('wrong states and malformed bodies are 400 and change nothing', async () => {
-        const { browser, id } = await signedInUser(h);
+        const { browser, id, password } = await signedInUser(h);
         await expectError(browser.put('/api/totp', { action: 'confirm', code: '123456' }), 400, 'VALIDATION', 'Set up TOTP first.');
-        await expectError(browser.put('/api/totp', { action: 'disable', code: '123456' }), 400, 'VALIDATION', 'TOTP is not enabled.');
+        await expectError(browser.put('/api/totp', { action: 'disable', code: '123456', password }), 400, 'VALIDATION', 'TOTP is not enabled.');
         await expectError(browser.put('/api/totp', { action: 'enable' }), 400, 'VALIDATION');
         await expectError(browser.put('/api/totp', { action: 'confirm' }), 400, 'VALIDATION');
         await expectError(browser.put('/api/totp', { action: 'confirm', code: '12345a' }), 400, 'VALIDATION');
         expect(await userRow(id)).toMatchObject({ totp_enabled: 0, totp_secret: null });
-        const { secret } = (await browser.put('/api/totp', { action: 'setup' })).body;
+        const { secret } = (await browser.put('/api/totp', { action: 'setup', password })).body;
         await browser.put('/api/totp', { action: 'confirm', code: await codeAt(secret, h.clock.now) });
-        await expectError(browser.put('/api/totp', { action: 'setup' }), 400, 'VALIDATION', 'TOTP is already enabled.');
+        await expectError(browser.put('/api/totp', { action: 'setup', password }), 400, 'VALIDATION', 'TOTP is already enabled.');
         expect((await userRow(id)).totp_secret).toBe(secret);
+      });
+
+      test('setup and disable need the login password: a stolen cookie alone cannot add or remove the second factor', async () => {
+        const { browser, id, password } = await signedInUser(h);
+        const thief = h.browser({ ip: '192.0.2.66' });
+        thief.cookie = browser.cookie;
+        const wrongPassword = b64(32);
+        await expectError(thief.put('/api/totp', { action: 'setup' }), 400, 'VALIDATION');
+        await expectError(thief.put('/api/totp', { action: 'setup', password: wrongPassword }), 403, 'FORBIDDEN', 'Wrong password.');
+        expect(await userRow(id)).toMatchObject({ totp_enabled: 0, totp_secret: null });
+
+        const { secret } = (await browser.put('/api/totp', { action: 'setup', password })).body;
+        await browser.put('/api/totp', { action: 'confirm', code: await codeAt(secret, h.clock.now) });
+        h.clock.advance(30_000);
+        const code = await codeAt(secret, h.clock.now);
+        await expectError(thief.put('/api/totp', { action: 'disable', code }), 400, 'VALIDATION');
+        await expectError(thief.put('/api/totp', { action: 'disable', code, password: wrongPassword }), 403, 'FORBIDDEN', 'Wrong password.');
+        expect(await userRow(id)).toMatchObject({ totp_enabled: 1, totp_secret: secret });
+        // 403, not 401: the session lives on, and the refused attempt did not use the code up.
+        expect((await thief.get('/api/profile')).status).toBe(200);
+        expect(await browser.put('/api/totp', { action: 'disable', code, password })).toMatchObject({ status: 200, body: { enabled: false } });
       });
 
       test('a half login expires after 5 minutes', async () => {
         const { browser, username, password, id } = await signedInUser(h);
-        const { secret } = (await browser.put('/api/totp', { action: 'setup' })).body;
+        const { secret } = (await browser.put('/api/totp', { action: 'setup', password })).body;
         await browser.put('/api/totp', { action: 'confirm', code: await codeAt(secret, h.clock.now) });
         const other = h.browser();
         expect((await other.post('/api/login', { username, password })).status).toBe(307);
@@ -726,20 +747,57 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         expect((await browser.post('/api/login', { username, password })).status).toBe(200);
       });
 
-      test('login per account counts failures across addresses and instances; a right password is not counted', async () => {
+      test('failures from other addresses never refuse the owner: one address is refused, the account only slowed', async () => {
         const { username, password } = await signedInUser(h);
-        const limits = small({ loginAccount: { max: 3, windowMs: 60_000 } });
-        const [a, b] = [h.makeApp({ rateLimits: limits }), h.makeApp({ rateLimits: limits })];
-        for (let i = 0; i < 5; i++) expect((await h.browser({ app: a, ip: ip() }).post('/api/login', { username, password })).status).toBe(200);
-        expect((await h.browser({ app: a, ip: ip() }).post('/api/login', { username, password: b64(32) })).status).toBe(401);
-        expect((await h.browser({ app: b, ip: ip() }).post('/api/login', { username: username.toUpperCase(), password: b64(32) })).status).toBe(401);
-        expect((await h.browser({ app: a, ip: ip() }).post('/api/login', { username, password: b64(32) })).status).toBe(401);
-        await expect429(h.browser({ app: b, ip: ip() }).post('/api/login', { username, password }));
+        const slept: number[] = [];
+        const sleep = async (ms: number) => void slept.push(ms);
+        // Two instances over one database: the counters are shared.
+        const [a, b] = [h.makeApp({ rateLimits: DEFAULT_RATE_LIMITS, sleep }), h.makeApp({ rateLimits: DEFAULT_RATE_LIMITS, sleep })];
+        const attacker = h.browser({ app: a, ip: '192.0.2.10' });
+        const owner = h.browser({ app: b, ip: '192.0.2.20' });
+        const { max } = DEFAULT_RATE_LIMITS.loginAccountIp;
+
+        const statuses: number[] = [];
+        for (let i = 0; i < 30; i++) statuses.push((await attacker.post('/api/login', { username: i % 2 ? username : username.toUpperCase(), password: b64(32) })).status);
+        expect(statuses).toEqual([...Array<number>(max).fill(401), ...Array<number>(30 - max).fill(429)]);
+        await expect429(attacker.post('/api/login', { username, password }), DEFAULT_RATE_LIMITS.loginAccountIp.windowMs / 1000);
+        expect((await owner.post('/api/login', { username, password })).status).toBe(200);
+        expect(slept).toEqual([]);
+
+        // Many addresses together pass the account's slow limit: every attempt now waits, none is refused.
+        const { max: slowMax } = DEFAULT_RATE_LIMITS.loginAccountSlow;
+        for (let i = max; i < slowMax + 3; i++) {
+          expect((await h.browser({ app: a, ip: `192.0.2.${100 + i}` }).post('/api/login', { username, password: b64(32) })).status).toBe(401);
+        }
+        expect(slept).toEqual([SLOWDOWN_MS, SLOWDOWN_MS, SLOWDOWN_MS]);
+        expect((await owner.post('/api/login', { username, password })).status).toBe(200);
+        expect(slept).toEqual(Array<number>(4).fill(SLOWDOWN_MS));
+      });
+
+      test('the per-account slowdown really waits (Bun.sleep) and then lets the right password in', async () => {
+        const { username, password } = await signedInUser(h);
+        const app = h.makeApp({ rateLimits: small({ loginAccountSlow: { max: 1, windowMs: 60_000 } }) });
+        expect((await h.browser({ app, ip: ip() }).post('/api/login', { username, password: b64(32) })).status).toBe(401);
+        const started = performance.now();
+        expect((await h.browser({ app, ip: ip() }).post('/api/login', { username, password })).status).toBe(200);
+        expect(performance.now() - started).toBeGreaterThanOrEqual(SLOWDOWN_MS - 50);
+      }, 10_000);
+
+      test('wrong passwords at TOTP setup count as failed logins from that address', async () => {
+        const { browser, username, password } = await signedInUser(h, { ip: '192.0.2.30' });
+        const app = h.makeApp({ rateLimits: small({ loginAccountIp: { max: 2, windowMs: 60_000 } }) });
+        const thief = h.browser({ app, ip: '192.0.2.31' });
+        thief.cookie = browser.cookie;
+        await expectError(thief.put('/api/totp', { action: 'setup', password: b64(32) }), 403, 'FORBIDDEN', 'Wrong password.');
+        await expectError(thief.put('/api/totp', { action: 'setup', password: b64(32) }), 403, 'FORBIDDEN', 'Wrong password.');
+        await expect429(thief.put('/api/totp', { action: 'setup', password }));
+        await expect429(h.browser({ app, ip: '192.0.2.31' }).post('/api/login', { username, password }));
+        expect((await h.browser({ app, ip: '192.0.2.32' }).post('/api/login', { username, password })).status).toBe(200);
       });
 
       test('TOTP codes per account', async () => {
         const { browser: home, username, password } = await signedInUser(h);
-        const { secret } = (await home.put('/api/totp', { action: 'setup' })).body;
+        const { secret } = (await home.put('/api/totp', { action: 'setup', password })).body;
         await home.put('/api/totp', { action: 'confirm', code: await codeAt(secret, h.clock.now) });
         const app = h.makeApp({ rateLimits: small({ totpAccount: { max: 2, windowMs: 300_000 } }) });
         const right = await codeAt(secret, h.clock.now + 30_000);
@@ -774,6 +832,16 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         await expect429(searcher.get('/api/users/search/abc'));
         expect((await browser.post('/api/register', await registrationFor(uniqueName()))).status).toBe(201);
         await expect429(browser.post('/api/register', await registrationFor(uniqueName())));
+      });
+
+      test('changing the email is counted like an email check (a 409 says the email is taken): 429 with Retry-After', async () => {
+        const { browser } = await signedInUser(h);
+        const app = h.makeApp({ rateLimits: small({ checkIp: { max: 2, windowMs: 60_000 } }) });
+        const prober = h.browser({ app, ip: ip() });
+        prober.cookie = browser.cookie;
+        expect((await prober.put('/api/profile', { email: `${uniqueName('a')}@example.org` })).status).toBe(200);
+        expect((await prober.put('/api/profile', { email: `${uniqueName('b')}@example.org` })).status).toBe(200);
+        await expect429(prober.put('/api/profile', { email: `${uniqueName('c')}@example.org` }));
       });
 
       test('without TRUST_PROXY, X-Forwarded-For is ignored', async () => {

@@ -1,8 +1,9 @@
-import { nameKey, type UserRecord } from '../../ports/accounts.ts';
+import type { UserRecord } from '../../ports/accounts.ts';
 import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
-import { hashLoginPassword, type SealedAccount } from './registration.ts';
+import type { SealedAccount } from './registration.ts';
 import { parseStoredKdf } from './kdf.ts';
+import { passwordMatches } from './password.ts';
 import { toProfile, type Profile } from './profile.ts';
 import { endSessionByToken, startSession, type IssuedSession } from './sessions.ts';
 import { acceptCode } from './totp.ts';
@@ -29,20 +30,11 @@ export type LoginResult =
   | { kind: 'signed-in'; issued: IssuedSession; answer: LoginAnswer }
   | { kind: 'totp-required'; issued: IssuedSession };
 
-// Verifying against this when the name is unknown makes both failures take as long.
-let decoyVerifier: Promise<string> | undefined;
-
 export async function login(deps: AccountsDeps, input: LoginInput): Promise<LoginResult> {
-  const account = nameKey(input.username);
   await deps.limiter.hit('loginIp', input.clientIp);
-  await deps.limiter.hit('loginAccount', account);
-
   const user = await deps.users.findByUsername(input.username);
-  decoyVerifier ??= hashLoginPassword('decoy');
-  const verifier = user?.loginVerifier ?? (await decoyVerifier);
-  const passwordOk = await Bun.password.verify(input.password, verifier).catch(() => false);
-  if (!user || !passwordOk) throw new DomainError('UNAUTHORIZED', INVALID_CREDENTIALS);
-  await deps.limiter.refund('loginAccount', account);
+  // passwordMatches is false without a user; `!user` tells the type checker so.
+  if (!(await passwordMatches(deps, user, input)) || !user) throw new DomainError('UNAUTHORIZED', INVALID_CREDENTIALS);
 
   // Whatever this browser was signed in as, that session ends with a new login.
   await endSessionByToken(deps, input.previousToken);

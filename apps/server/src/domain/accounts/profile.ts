@@ -65,8 +65,10 @@ async function updated(deps: AccountsDeps, userId: string, changes: Parameters<A
   return toProfile(user);
 }
 
-export async function updateEmail(deps: AccountsDeps, userId: string, email: string | null): Promise<Profile> {
-  return updated(deps, userId, { email: checkEmail(email) });
+/** A 409 says the email belongs to someone: counted like GET /api/check?email=, which says the same. */
+export async function updateEmail(deps: AccountsDeps, caller: { userId: string; clientIp: string }, email: string | null): Promise<Profile> {
+  await deps.limiter.hit('checkIp', caller.clientIp);
+  return updated(deps, caller.userId, { email: checkEmail(email) });
 }
 
 export interface Preferences {

@@ -6,10 +6,12 @@ import { RateLimitedError } from '../errors.ts';
  * Every rate limit of the accounts API, in one table. Fixed windows, counted in the database
  * (RateLimitCounter) so they hold across instances. Limits marked "failures" take a hit back
  * when the attempt succeeds: a user who logs in correctly never uses up their account's limit.
+ * Limits marked "slows" never refuse: past their max each attempt waits SLOWDOWN_MS.
  */
 export const RATE_LIMIT_NAMES = [
   'loginIp',
-  'loginAccount',
+  'loginAccountIp',
+  'loginAccountSlow',
   'totpAccount',
   'registerIp',
   'checkIp',
@@ -33,8 +35,16 @@ const MINUTE = 60_000;
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   /** Every login attempt from one address (a shared NAT holds many people). */
   loginIp: { max: 100, windowMs: 15 * MINUTE },
-  /** Failed password attempts on one account name, from anywhere. */
-  loginAccount: { max: 10, windowMs: 15 * MINUTE },
+  /**
+   * Failed passwords for one account name from one address (failures). Per address, so nobody
+   * elsewhere can use up the owner's attempts and lock them out.
+   */
+  loginAccountIp: { max: 10, windowMs: 15 * MINUTE },
+  /**
+   * Failed passwords for one account name from anywhere (failures, slows): many addresses may
+   * guess, but each guess then waits; the owner's right password still gets in, late.
+   */
+  loginAccountSlow: { max: 20, windowMs: 15 * MINUTE },
   /** Failed TOTP codes of one account (login, confirm, disable): 3 codes of 10^6 are valid. */
   totpAccount: { max: 5, windowMs: 5 * MINUTE },
   registerIp: { max: 30, windowMs: 60 * MINUTE },
@@ -50,10 +60,15 @@ export const UNLIMITED: RateLimits = Object.fromEntries(
   RATE_LIMIT_NAMES.map((name) => [name, { max: Number.POSITIVE_INFINITY, windowMs: MINUTE }]),
 ) as RateLimits;
 
+/** How long an attempt past a "slows" limit waits before it is looked at. */
+export const SLOWDOWN_MS = 2000;
+
 export interface RateLimiterDeps {
   rateLimits: RateLimitCounter;
   limits: RateLimits;
   clock: () => number;
+  /** Waits past a "slows" limit; tests pass one that returns at once. */
+  sleep: (ms: number) => Promise<void>;
 }
 
 const SWEEP_EVERY_MS = 10 * MINUTE;
@@ -63,18 +78,28 @@ export function createRateLimiter(deps: RateLimiterDeps) {
   // The subject (an IP, a lowercased username) is hashed: the table holds no personal data.
   const keyOf = (name: RateLimitName, subject: string) => createHash('sha256').update(`${name}\0${subject}`).digest('hex');
 
+  /** Counts one attempt; past the max, the seconds until its window ends (else null). */
+  async function countAttempt(name: RateLimitName, subject: string): Promise<number | null> {
+    const limit = deps.limits[name];
+    if (!Number.isFinite(limit.max)) return null;
+    const now = deps.clock();
+    if (now - lastSweep > SWEEP_EVERY_MS) {
+      lastSweep = now;
+      void deps.rateLimits.sweep(now).catch(() => {});
+    }
+    const { count, windowEnd } = await deps.rateLimits.hit(keyOf(name, subject), limit.windowMs, now);
+    return count > limit.max ? Math.max(1, Math.ceil((windowEnd - now) / 1000)) : null;
+  }
+
   return {
     /** Counts one attempt; throws RATE_LIMITED (with Retry-After) once the window is full. */
     async hit(name: RateLimitName, subject: string): Promise<void> {
-      const limit = deps.limits[name];
-      if (!Number.isFinite(limit.max)) return;
-      const now = deps.clock();
-      if (now - lastSweep > SWEEP_EVERY_MS) {
-        lastSweep = now;
-        void deps.rateLimits.sweep(now).catch(() => {});
-      }
-      const { count, windowEnd } = await deps.rateLimits.hit(keyOf(name, subject), limit.windowMs, now);
-      if (count > limit.max) throw new RateLimitedError(Math.max(1, Math.ceil((windowEnd - now) / 1000)));
+      const retryAfter = await countAttempt(name, subject);
+      if (retryAfter !== null) throw new RateLimitedError(retryAfter);
+    },
+    /** Counts one attempt; once the window is full it waits SLOWDOWN_MS instead of refusing. */
+    async slow(name: RateLimitName, subject: string): Promise<void> {
+      if ((await countAttempt(name, subject)) !== null) await deps.sleep(SLOWDOWN_MS);
     },
     /** Takes back the hit of an attempt that succeeded. */
     async refund(name: RateLimitName, subject: string): Promise<void> {

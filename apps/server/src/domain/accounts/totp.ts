@@ -1,6 +1,7 @@
 import { generateSecret, generateURI, verify } from 'otplib';
 import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
+import { passwordMatches } from './password.ts';
 import type { UserChanges, UserRecord } from '../../ports/accounts.ts';
 import type { SealboxEvent } from '../../ports/event-bus.ts';
 
@@ -49,15 +50,34 @@ export async function acceptCode(
   return claimed;
 }
 
-export type TotpAction = { action: 'setup' } | { action: 'confirm'; code: string } | { action: 'disable'; code: string };
+/** `password` is the login hash, as at login: a session alone (a stolen cookie) cannot add or remove a factor. */
+export type TotpAction =
+  | { action: 'setup'; password: string }
+  | { action: 'confirm'; code: string }
+  | { action: 'disable'; code: string; password: string };
 
 export type TotpAnswer = { secret: string; uri: string } | { enabled: boolean };
 
-export async function changeTotp(deps: AccountsDeps, user: UserRecord, request: TotpAction): Promise<TotpAnswer> {
+export const WRONG_PASSWORD = 'Wrong password.';
+
+/** 403, not 401: the caller is signed in, and the web app reads 401 as signed out. */
+async function requirePassword(deps: AccountsDeps, user: UserRecord, password: string, clientIp: string): Promise<void> {
+  if (!(await passwordMatches(deps, user, { username: user.username, password, clientIp }))) {
+    throw new DomainError('FORBIDDEN', WRONG_PASSWORD);
+  }
+}
+
+export async function changeTotp(
+  deps: AccountsDeps,
+  caller: { user: UserRecord; clientIp: string },
+  request: TotpAction,
+): Promise<TotpAnswer> {
+  const { user, clientIp } = caller;
   const changed: SealboxEvent = { kind: 'profile.changed', userIds: [user.id] };
   switch (request.action) {
     case 'setup': {
       if (user.totpEnabled) throw new DomainError('VALIDATION', 'TOTP is already enabled.');
+      await requirePassword(deps, user, request.password, clientIp);
       const secret = newTotpSecret();
       // A new secret starts a new code sequence: steps used with an old secret say nothing about it.
       await deps.users.update(user.id, { totpSecret: secret, totpLastUsedStep: null });
@@ -72,6 +92,7 @@ export async function changeTotp(deps: AccountsDeps, user: UserRecord, request: 
     }
     case 'disable': {
       if (!user.totpEnabled || !user.totpSecret) throw new DomainError('VALIDATION', 'TOTP is not enabled.');
+      await requirePassword(deps, user, request.password, clientIp);
       const ok = await acceptCode(deps, user, user.totpSecret, request.code, { totpEnabled: false, totpSecret: null }, changed);
       if (!ok) throw new DomainError('VALIDATION', 'Invalid TOTP code.');
       return { enabled: false };

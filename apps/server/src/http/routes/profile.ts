@@ -22,7 +22,10 @@ export function profileRoutes(deps: { accounts: AccountsDeps; session: SessionPl
   return new Elysia({ name: 'profile-routes' })
     .use(deps.session)
     .get('/api/profile', ({ user }) => toProfile(user), { session: true })
-    .put('/api/profile', ({ body, user }) => updateEmail(accounts, user.id, body.email), { body: EmailBody, session: true })
+    .put('/api/profile', ({ body, user, clientIp }) => updateEmail(accounts, { userId: user.id, clientIp }, body.email), {
+      body: EmailBody,
+      session: true,
+    })
     .put('/api/profile/preferences', ({ body, user }) => updatePreferences(accounts, user.id, body), {
       body: PreferencesBody,
       session: true,

@@ -30,9 +30,12 @@ export const RegisterBody = t.Object({
   kdf: KdfSchema,
 });
 
+/** The argon2id login hash the browser derives (login, and TOTP setup and disable). */
+const LoginPassword = t.String({ minLength: 1, maxLength: 200 });
+
 export const LoginBody = t.Object({
   username: t.String({ minLength: 1, maxLength: 200 }),
-  password: t.String({ minLength: 1, maxLength: 200 }),
+  password: LoginPassword,
   totpCode: t.Optional(t.String({ maxLength: 16 })),
 });
 
@@ -44,9 +47,9 @@ export const CheckQuery = t.Object({
 const TotpCode = t.String({ pattern: '^[0-9]{6}$' });
 
 export const TotpBody = t.Union([
-  t.Object({ action: t.Literal('setup') }),
+  t.Object({ action: t.Literal('setup'), password: LoginPassword }),
   t.Object({ action: t.Literal('confirm'), code: TotpCode }),
-  t.Object({ action: t.Literal('disable'), code: TotpCode }),
+  t.Object({ action: t.Literal('disable'), code: TotpCode, password: LoginPassword }),
 ]);
 
 export const EmailBody = t.Object({ email: t.Union([t.String({ maxLength: 400 }), t.Null()]) });

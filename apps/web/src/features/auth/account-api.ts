@@ -71,16 +71,17 @@ export async function uploadAvatar(file: File): Promise<Answer<{ avatarExtension
   return answer(await api.api.profile.upload.put({ avatar: file }));
 }
 
-export async function totpSetup(): Promise<Answer<{ secret: string; uri: string }>> {
-  return answer(await api.api.totp.put({ action: 'setup' }));
+/** `loginHash`: deriveLoginHash's, as at sign-in; the server wants the password for setup and disable. */
+export async function totpSetup(loginHash: string): Promise<Answer<{ secret: string; uri: string }>> {
+  return answer(await api.api.totp.put({ action: 'setup', password: loginHash }));
 }
 
 export async function totpConfirm(code: string): Promise<Answer<{ enabled: boolean }>> {
   return answer(await api.api.totp.put({ action: 'confirm', code }));
 }
 
-export async function totpDisable(code: string): Promise<Answer<{ enabled: boolean }>> {
-  return answer(await api.api.totp.put({ action: 'disable', code }));
+export async function totpDisable(code: string, loginHash: string): Promise<Answer<{ enabled: boolean }>> {
+  return answer(await api.api.totp.put({ action: 'disable', code, password: loginHash }));
 }
 
 export async function listSessions(): Promise<Answer<SessionInfo[]>> {

@@ -45,15 +45,14 @@ export type LoginFailure = { message: string; display: 'inline' | 'toast' } | { 
 
 export type Stage = 'checking' | 'deriving' | 'signing-in' | 'unlocking';
 
-export type LoginOutcome =
-  | { kind: 'signed-in'; profile: Profile; fingerprint: string }
-  | { kind: 'totp'; loginHash: string }
-  | { kind: 'failed'; failure: LoginFailure };
+type Failed = { kind: 'failed'; failure: LoginFailure };
 
-const inline = (message: string): LoginOutcome => ({ kind: 'failed', failure: { message, display: 'inline' } });
-const toasted = (message: string): LoginOutcome => ({ kind: 'failed', failure: { message, display: 'toast' } });
+export type LoginOutcome = { kind: 'signed-in'; profile: Profile; fingerprint: string } | { kind: 'totp'; loginHash: string } | Failed;
+
+const inline = (message: string): Failed => ({ kind: 'failed', failure: { message, display: 'inline' } });
+const toasted = (message: string): Failed => ({ kind: 'failed', failure: { message, display: 'toast' } });
 /** 429: the API layer already showed SPEC 8's toast. */
-const silent: LoginOutcome = { kind: 'failed', failure: { message: null, display: 'none' } };
+const silent: Failed = { kind: 'failed', failure: { message: null, display: 'none' } };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -85,6 +84,41 @@ function sealedOf(data: unknown): (SealedAccountInput & { profile: Profile }) | 
   };
 }
 
+export type LoginHashOutcome =
+  | { kind: 'hash'; loginHash: string }
+  /** `status`: the lookup's, when it was the lookup that failed. */
+  | (Failed & { status?: number });
+
+function lookupFailed(lookup: { status: number; message: string | undefined }): Failed {
+  if (lookup.status === 404) return toasted(LOGIN_MESSAGES.noUser);
+  if (lookup.status === 429) return silent;
+  if (lookup.status >= 500) return toasted(LOGIN_MESSAGES.serverError);
+  return toasted(loginFailed(lookup.message));
+}
+
+/**
+ * The login hash of `password` (docs/protocol.md "Account"): the account's passwordSalt and KDF
+ * from the login lookup, argon2id in the crypto worker. Sign-in sends it, and so do the
+ * profile's TOTP changes, which the server guards with the password as well.
+ */
+export async function deriveLoginHash(
+  username: string,
+  password: string,
+  onStage?: (stage: Stage) => void,
+): Promise<LoginHashOutcome> {
+  onStage?.('checking');
+  const lookup = await lookupLogin(username);
+  if (!lookup.ok) return { ...lookupFailed(lookup), status: lookup.status };
+  const params = lookupOf(lookup.data);
+  if (!params) return inline(LOGIN_MESSAGES.missing);
+  onStage?.('deriving');
+  try {
+    return { kind: 'hash', loginHash: await cryptoWorker.call('login', password, params) };
+  } catch (error) {
+    return toasted(loginFailed(describeCryptoError(error)));
+  }
+}
+
 export interface LoginInput {
   username: string;
   password: string;
@@ -101,28 +135,15 @@ export async function signIn(input: LoginInput): Promise<LoginOutcome> {
   try {
     let loginHash = input.loginHash;
     if (loginHash === undefined) {
-      onStage?.('checking');
-      let lookup = await lookupLogin(username);
-      if (!lookup.ok && lookup.status === 401) {
+      let derived = await deriveLoginHash(username, password, onStage);
+      if (derived.kind === 'failed' && derived.status === 401) {
         // A sign-in left waiting for its TOTP code holds this browser's cookie, and the server
         // refuses everything else until it ends: end it and look up again.
         await postLogout().catch(() => undefined);
-        lookup = await lookupLogin(username);
+        derived = await deriveLoginHash(username, password, onStage);
       }
-      if (!lookup.ok) {
-        if (lookup.status === 404) return toasted(LOGIN_MESSAGES.noUser);
-        if (lookup.status === 429) return silent;
-        if (lookup.status >= 500) return toasted(LOGIN_MESSAGES.serverError);
-        return toasted(loginFailed(lookup.message));
-      }
-      const params = lookupOf(lookup.data);
-      if (!params) return inline(LOGIN_MESSAGES.missing);
-      onStage?.('deriving');
-      try {
-        loginHash = await cryptoWorker.call('login', password, params);
-      } catch (error) {
-        return toasted(loginFailed(describeCryptoError(error)));
-      }
+      if (derived.kind === 'failed') return { kind: 'failed', failure: derived.failure };
+      loginHash = derived.loginHash;
     }
 
     onStage?.('signing-in');

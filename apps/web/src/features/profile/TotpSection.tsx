@@ -1,12 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, toast } from '@sealbox/ui';
-import { totpConfirm, totpDisable, totpSetup, type Profile } from '../auth/account-api.ts';
+import { totpConfirm, totpDisable, totpSetup, type Answer, type Profile } from '../auth/account-api.ts';
 import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
+import { deriveLoginHash } from '../auth/login-flow.ts';
 import { TotpCodeInput } from '../auth/TotpCodeInput.tsx';
 import { QrCode } from './QrCode.tsx';
 
 export const TOTP_MESSAGES = {
+  passwordMissing: 'Enter the password you sign in with.',
+  wrongPassword: 'Wrong password. Enter the password you sign in with.',
   codeShape: 'Enter the 6-digit code from your authenticator app.',
   wrongCode: 'That code is not right (or was already used). Wait for the next one and try again.',
   enabled: 'Two-factor authentication is on.',
@@ -23,6 +26,7 @@ export function TotpSection({ profile }: { profile: Profile }) {
   const queryClient = useQueryClient();
   const [setup, setSetup] = useState<{ secret: string; uri: string }>();
   const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
@@ -30,45 +34,79 @@ export function TotpSection({ profile }: { profile: Profile }) {
     queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) => (old ? { ...old, totpEnabled: enabled } : old));
 
   const fail = (status: number) => {
-    if (status === 400) setError(TOTP_MESSAGES.wrongCode);
+    if (status === 403) setError(TOTP_MESSAGES.wrongPassword);
+    else if (status === 400) setError(TOTP_MESSAGES.wrongCode);
     else if (status !== 429 && status !== 401) toast(TOTP_MESSAGES.failed, 'error');
   };
 
-  const startSetup = async () => {
+  const fieldError = (needs: { code?: boolean; password?: boolean }): string | undefined => {
+    if (needs.code && !/^\d{6}$/.test(code)) return TOTP_MESSAGES.codeShape;
+    if (needs.password && password === '') return TOTP_MESSAGES.passwordMissing;
+    return undefined;
+  };
+
+  /** A form's submit: checks the fields it needs, then runs `task` while busy. */
+  const submit = (needs: { code?: boolean; password?: boolean }, task: () => Promise<void>) => async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const invalid = fieldError(needs);
+    setError(invalid);
+    if (invalid) return;
     setBusy(true);
-    setError(undefined);
     try {
-      const answer = await totpSetup();
-      if (answer.ok) {
-        setSetup(answer.data);
-        setCode('');
-      } else fail(answer.status);
+      await task();
     } finally {
       setBusy(false);
     }
   };
 
-  const submit = (action: 'confirm' | 'disable') => async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    if (!/^\d{6}$/.test(code)) {
-      setError(TOTP_MESSAGES.codeShape);
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
-      const answer = action === 'confirm' ? await totpConfirm(code) : await totpDisable(code);
-      if (answer.ok) {
-        setEnabled(answer.data.enabled);
-        setSetup(undefined);
-        setCode('');
-        toast(answer.data.enabled ? TOTP_MESSAGES.enabled : TOTP_MESSAGES.disabled, 'success');
-      } else fail(answer.status);
-    } finally {
-      setBusy(false);
-    }
+  /** The typed password's login hash, derived as sign-in does; undefined when that failed (and was shown). */
+  const typedLoginHash = async (): Promise<string | undefined> => {
+    const derived = await deriveLoginHash(profile.username, password);
+    if (derived.kind === 'hash') return derived.loginHash;
+    if (derived.failure.display === 'inline') setError(derived.failure.message);
+    else if (derived.failure.display === 'toast') toast(derived.failure.message, 'error');
+    return undefined;
   };
+
+  const changed = (answer: Answer<{ enabled: boolean }>) => {
+    if (!answer.ok) return fail(answer.status);
+    setEnabled(answer.data.enabled);
+    setSetup(undefined);
+    setCode('');
+    setPassword('');
+    toast(answer.data.enabled ? TOTP_MESSAGES.enabled : TOTP_MESSAGES.disabled, 'success');
+  };
+
+  const startSetup = submit({ password: true }, async () => {
+    const loginHash = await typedLoginHash();
+    if (loginHash === undefined) return;
+    const answer = await totpSetup(loginHash);
+    if (!answer.ok) return fail(answer.status);
+    setSetup(answer.data);
+    setCode('');
+    setPassword('');
+  });
+
+  const confirm = submit({ code: true }, async () => changed(await totpConfirm(code)));
+
+  const disable = submit({ code: true, password: true }, async () => {
+    const loginHash = await typedLoginHash();
+    if (loginHash !== undefined) changed(await totpDisable(code, loginHash));
+  });
+
+  const passwordField = (
+    <label className="field">
+      <span>Password</span>
+      <input
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+    </label>
+  );
 
   const errorLine = error && (
     <p className="form__error" role="alert">
@@ -84,8 +122,9 @@ export function TotpSection({ profile }: { profile: Profile }) {
           <p>
             <span className="badge badge--on">On</span> Signing in asks for a code from your authenticator app.
           </p>
-          <form className="form form--inline" onSubmit={(e) => void submit('disable')(e)} noValidate>
+          <form className="form form--inline" onSubmit={(e) => void disable(e)} noValidate aria-busy={busy}>
             <TotpCodeInput value={code} onChange={setCode} label="Code to turn it off" />
+            {passwordField}
             <Button type="submit" variant="danger" disabled={busy}>
               Disable TOTP
             </Button>
@@ -104,7 +143,7 @@ export function TotpSection({ profile }: { profile: Profile }) {
               </code>
             </div>
           </div>
-          <form className="form form--inline" onSubmit={(e) => void submit('confirm')(e)} noValidate>
+          <form className="form form--inline" onSubmit={(e) => void confirm(e)} noValidate>
             <TotpCodeInput value={code} onChange={setCode} label="Code from the app" />
             <Button type="submit" disabled={busy}>
               Confirm
@@ -120,9 +159,12 @@ export function TotpSection({ profile }: { profile: Profile }) {
           <p>
             <span className="badge">Off</span> Add a second step to signing in: a 6-digit code from an authenticator app.
           </p>
-          <Button onClick={() => void startSetup()} disabled={busy}>
-            Set up TOTP
-          </Button>
+          <form className="form form--inline" onSubmit={(e) => void startSetup(e)} noValidate aria-busy={busy}>
+            {passwordField}
+            <Button type="submit" disabled={busy}>
+              Set up TOTP
+            </Button>
+          </form>
           {errorLine}
         </>
       )}

@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { Profile } from '../auth/account-api.ts';
+import { TOTP_MESSAGES, TotpSection } from './TotpSection.tsx';
+
+const api = vi.hoisted(() => ({ lookupLogin: vi.fn(), totpSetup: vi.fn(), totpConfirm: vi.fn(), totpDisable: vi.fn() }));
+vi.mock('../auth/account-api.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../auth/account-api.ts')>()),
+  ...api,
+}));
+const call = vi.hoisted(() => vi.fn());
+vi.mock('../../crypto/client.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../crypto/client.ts')>()),
+  cryptoWorker: { call },
+}));
+
+const KDF = { version: 1, argon2id: { iterations: 256, memoryKiB: 512, parallelism: 1, hashLength: 32 }, pbkdf2: { iterations: 120000 } };
+const PROFILE = { id: 'u1', username: 'alice', totpEnabled: false } as Profile;
+
+beforeEach(() => {
+  api.lookupLogin.mockResolvedValue({ ok: true, status: 200, data: [{ id: 'u1', username: 'alice', passwordSalt: 'salt', kdf: KDF }] });
+  call.mockResolvedValue('login-hash');
+});
+
+afterEach(() => {
+  cleanup();
+  vi.clearAllMocks();
+});
+
+function show(profile: Profile) {
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <TotpSection profile={profile} />
+    </QueryClientProvider>,
+  );
+}
+
+const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+
+describe('TOTP on /profile asks for the password', () => {
+  it('set up sends the login hash derived as at sign-in; no password, no request', async () => {
+    show(PROFILE);
+    fireEvent.click(screen.getByRole('button', { name: 'Set up TOTP' }));
+    expect(await screen.findByText(TOTP_MESSAGES.passwordMissing)).toBeTruthy();
+    expect(api.totpSetup).not.toHaveBeenCalled();
+
+    api.totpSetup.mockResolvedValueOnce({ ok: true, status: 200, data: { secret: 'ABCDEFGH', uri: 'otpauth://totp/x?secret=ABCDEFGH' } });
+    type('Password', 'correct horse');
+    fireEvent.click(screen.getByRole('button', { name: 'Set up TOTP' }));
+    expect(await screen.findByText('ABCD EFGH')).toBeTruthy();
+    expect(api.lookupLogin).toHaveBeenCalledWith('alice');
+    expect(call).toHaveBeenCalledWith('login', 'correct horse', { passwordSalt: 'salt', kdf: KDF });
+    expect(api.totpSetup).toHaveBeenCalledWith('login-hash');
+  });
+
+  it('a wrong password (403) is said beside the form', async () => {
+    show(PROFILE);
+    api.totpSetup.mockResolvedValueOnce({ ok: false, status: 403, message: 'Wrong password.' });
+    type('Password', 'not my password');
+    fireEvent.click(screen.getByRole('button', { name: 'Set up TOTP' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(TOTP_MESSAGES.wrongPassword);
+    expect(screen.getByRole('button', { name: 'Set up TOTP' })).toBeTruthy();
+  });
+
+  it('disable needs the code and the password', async () => {
+    show({ ...PROFILE, totpEnabled: true });
+    type('Password', 'correct horse');
+    fireEvent.click(screen.getByRole('button', { name: 'Disable TOTP' }));
+    expect(await screen.findByText(TOTP_MESSAGES.codeShape)).toBeTruthy();
+    type('Code to turn it off', '123456');
+    api.totpDisable.mockResolvedValueOnce({ ok: false, status: 403, message: 'Wrong password.' });
+    fireEvent.click(screen.getByRole('button', { name: 'Disable TOTP' }));
+    expect(await screen.findByText(TOTP_MESSAGES.wrongPassword)).toBeTruthy();
+    expect(api.totpDisable).toHaveBeenCalledWith('123456', 'login-hash');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Disable TOTP' }).hasAttribute('disabled')).toBe(false));
+  });
+});
