@@ -1,6 +1,6 @@
 import { openAdapters, type Adapters } from './adapters.ts';
 import type { Config } from './config/config.ts';
-import { SHARED_SWEEP_GRACE_MS, sweep, type FilesDeps } from './domain/files/index.ts';
+import { SHARED_SWEEP_GRACE_MS, sweep, type FilesPorts } from './domain/files/index.ts';
 import { createApp, createAppLiveHub, type App } from './http/app.ts';
 import type { LiveHub } from './http/live/hub.ts';
 import { MAX_REQUEST_BODY_BYTES } from './http/plugins/body-limit.ts';
@@ -8,7 +8,10 @@ import { createJsonLogger } from './infra/log/json-logger.ts';
 import type { Logger } from './ports/logger.ts';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
-/** Expired uploads, orphan part blobs and expired sessions are swept at start and then this often. */
+/**
+ * Folder deletes cut short, expired uploads, orphan part blobs and expired sessions are swept at
+ * start and then this often.
+ */
 const FILES_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface RunningServer {
@@ -32,20 +35,15 @@ export async function startServer(
   const logger = options.logger ?? createJsonLogger(config.logLevel);
   const adapters = await openAdapters(config, logger);
   const maxBodyBytes = MAX_REQUEST_BODY_BYTES;
-  const files: FilesDeps = {
-    store: adapters.files,
-    blobs: adapters.blobs,
-    logger,
-    clock: Date.now,
-    maxFileBytes: config.maxFileBytes,
-  };
+  const files: FilesPorts = { store: adapters.files, blobs: adapters.blobs, logger, clock: Date.now };
   let app: App;
   const live = createAppLiveHub({ ...adapters, logger });
   let sweepTimer: ReturnType<typeof setInterval> | undefined;
   try {
-    // Crash safety (docs/protocol.md): before serving, expired uploads go and part blobs that
-    // no row names are deleted. Alone on SQLite nothing can be in flight, so no grace period;
-    // with PostgreSQL other instances may be about to commit a part they just stored.
+    // Crash safety (docs/protocol.md): before serving, folder deletes cut short are finished,
+    // expired uploads go and part blobs that no row names are deleted. Alone on SQLite nothing
+    // can be in flight, so no grace period; with PostgreSQL other instances may be about to
+    // commit a part they just stored.
     const shared = config.database.kind === 'postgres';
     await sweep(files, { graceMs: shared ? SHARED_SWEEP_GRACE_MS : 0 });
     // Expired sessions also go when presented or at a login; this catches the ones never seen again.
@@ -68,6 +66,7 @@ export async function startServer(
       trustProxy: config.trustProxy,
       rateLimits: config.rateLimits,
       maxFileBytes: config.maxFileBytes,
+      maxItemsPerUser: config.maxItemsPerUser,
       live,
     });
     app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: maxBodyBytes });

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       blobStore: { kind: 'disk', dir: '/srv/sealbox/data/blobs' },
       defaultQuotaBytes: 10 * 1024 ** 3,
       maxFileBytes: 1024 ** 3,
+      maxItemsPerUser: 1_000_000,
       publicOrigin: undefined,
       trustProxy: false,
       rateLimits: DEFAULT_RATE_LIMITS,
@@ -57,6 +58,7 @@ describe('loadConfig', () => {
         S3_SECRET_ACCESS_KEY: 'secret',
         DEFAULT_QUOTA_BYTES: '1000',
         MAX_FILE_BYTES: '500',
+        MAX_ITEMS_PER_USER: '2000',
         PUBLIC_ORIGIN: 'https://drive.example.org/',
         TRUST_PROXY: 'true',
         WEB_DIST: 'web',
@@ -77,6 +79,7 @@ describe('loadConfig', () => {
     });
     expect(config.defaultQuotaBytes).toBe(1000);
     expect(config.maxFileBytes).toBe(500);
+    expect(config.maxItemsPerUser).toBe(2000);
     expect(config.publicOrigin).toBe('https://drive.example.org');
     expect(config.trustProxy).toBe(true);
     expect(config.webDist).toBe('/srv/sealbox/web');
@@ -100,6 +103,8 @@ describe('loadConfig', () => {
     ['S3_SECRET_ACCESS_KEY', { BLOB_STORE: 's3://bucket', S3_ACCESS_KEY_ID: 'id' }],
     ['DEFAULT_QUOTA_BYTES', { DEFAULT_QUOTA_BYTES: '1.5' }],
     ['MAX_FILE_BYTES', { MAX_FILE_BYTES: '0' }],
+    ['MAX_ITEMS_PER_USER', { MAX_ITEMS_PER_USER: '0' }],
+    ['MAX_ITEMS_PER_USER', { MAX_ITEMS_PER_USER: 'lots' }],
     ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'drive.example.org' }],
     ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'https://drive.example.org/app' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
@@ -120,6 +125,7 @@ describe('loadConfig', () => {
     expect(limits.loginIp).toEqual({ max: 3, windowMs: 60_000 });
     expect(limits.totpAccount).toEqual({ max: 0, windowMs: 30_000 });
     expect(limits.checkIp).toEqual(DEFAULT_RATE_LIMITS.checkIp);
+    expect(loadConfig({ RATE_LIMIT_CREATE_ITEM_ACCOUNT: '5000/300' }, cwd).rateLimits.createItemAccount).toEqual({ max: 5000, windowMs: 300_000 });
     const off = loadConfig({ RATE_LIMITS: 'off', RATE_LIMIT_CHECK_IP: '5/60' }, cwd).rateLimits;
     expect(off.loginIp.max).toBe(Number.POSITIVE_INFINITY);
     expect(off.checkIp).toEqual({ max: 5, windowMs: 60_000 });

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { DEFAULT_RATE_LIMITS, RATE_LIMIT_NAMES, UNLIMITED, type RateLimits } from '../domain/accounts/rate-limits.ts';
+import { DEFAULT_MAX_ITEMS_PER_USER } from '../domain/files/limits.ts';
 import type { LogLevel } from '../ports/logger.ts';
 
 const GiB = 1024 ** 3;
@@ -27,6 +28,8 @@ export interface Config {
   blobStore: BlobStoreConfig;
   defaultQuotaBytes: number;
   maxFileBytes: number;
+  /** Items (files and folders) one user may own. */
+  maxItemsPerUser: number;
   /** Origin the browser sees (scheme://host[:port]), used for Origin checks and HSTS. */
   publicOrigin: string | undefined;
   trustProxy: boolean;
@@ -67,6 +70,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     blobStore: blobStoreConfig(read, dataDir),
     defaultQuotaBytes: integer('DEFAULT_QUOTA_BYTES', read('DEFAULT_QUOTA_BYTES'), 10 * GiB, { min: 0 }),
     maxFileBytes: integer('MAX_FILE_BYTES', read('MAX_FILE_BYTES'), GiB, { min: 1 }),
+    maxItemsPerUser: integer('MAX_ITEMS_PER_USER', read('MAX_ITEMS_PER_USER'), DEFAULT_MAX_ITEMS_PER_USER, { min: 1 }),
     publicOrigin: publicOrigin(read('PUBLIC_ORIGIN')),
     trustProxy: boolean('TRUST_PROXY', read('TRUST_PROXY'), false),
     rateLimits: rateLimits(read),

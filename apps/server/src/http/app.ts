@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import { createRateLimiter, DEFAULT_RATE_LIMITS, type RateLimits } from '../domain/accounts/rate-limits.ts';
 import type { AccountsDeps } from '../domain/accounts/deps.ts';
-import type { FilesDeps } from '../domain/files/index.ts';
+import { DEFAULT_MAX_ITEMS_PER_USER, type FilesDeps } from '../domain/files/index.ts';
 import { createFilesStore } from '../infra/db/files/files-store.ts';
 import type { AccountRepositories } from '../ports/accounts.ts';
 import type { BlobStore } from '../ports/blob-store.ts';
@@ -54,6 +54,8 @@ export interface AppDeps {
   files?: FilesStore;
   /** MAX_FILE_BYTES (largest plaintext of a file); defaults to 1 GiB. */
   maxFileBytes?: number;
+  /** MAX_ITEMS_PER_USER; defaults to DEFAULT_MAX_ITEMS_PER_USER. */
+  maxItemsPerUser?: number;
   /** Live-update sockets over `events`; the server passes its own so it can close them on stop. */
   live?: LiveHub;
 }
@@ -104,6 +106,8 @@ export function createApp(deps: AppDeps) {
     logger: deps.logger,
     clock,
     maxFileBytes: deps.maxFileBytes ?? 1024 ** 3,
+    maxItemsPerUser: deps.maxItemsPerUser ?? DEFAULT_MAX_ITEMS_PER_USER,
+    limiter: accounts.limiter,
   };
   const cookies = { secure: https };
   // One instance shared by every routes module, so its hooks run once per request.

@@ -38,6 +38,8 @@ export interface UsersTable {
   /** Bytes promised to unfinished uploads (migration 003). */
   reserved_space: Generated<number>;
   total_space: number;
+  /** Items the user owns, kept by the files store with every insert and delete (migration 006). */
+  item_count: Generated<number>;
   totp_secret: string | null;
   totp_enabled: Generated<Flag>;
   /** Last accepted TOTP time step, so one code cannot be replayed. */
@@ -76,6 +78,8 @@ export interface ItemsTable {
   state: ItemState;
   created_at: EpochMs;
   modified_at: EpochMs;
+  /** Set on the folder of a delete in progress (migration 006); its subtree goes in batches. */
+  deleting_since: EpochMs | null;
 }
 
 export interface AccessesTable {

@@ -6,7 +6,8 @@ import type { SealboxEvent } from './event-bus.ts';
  * `lockOwner` serialises the quota and tree changes of one owner across instances.
  */
 
-export type ItemState = 'uploading' | 'ready';
+/** 'deleting': a folder whose delete is in progress; it and its subtree go in batches. */
+export type ItemState = 'uploading' | 'ready' | 'deleting';
 
 export interface ItemRecord {
   id: string;
@@ -28,8 +29,11 @@ export interface ItemRecord {
   modifiedAt: number;
 }
 
+/** An item as it is created; a delete begins later, with `markDeleting`. */
+export type NewItem = ItemRecord & { state: Exclude<ItemState, 'deleting'> };
+
 export type ItemChanges = Partial<
-  Pick<ItemRecord, 'parentId' | 'encryptedFileName' | 'nameNonce' | 'encryptedKey' | 'keyNonce' | 'state' | 'modifiedAt'>
+  Pick<NewItem, 'parentId' | 'encryptedFileName' | 'nameNonce' | 'encryptedKey' | 'keyNonce' | 'state' | 'modifiedAt'>
 >;
 
 export interface PartRecord {
@@ -59,6 +63,8 @@ export interface QuotaRecord {
   usedSpace: number;
   reservedSpace: number;
   totalSpace: number;
+  /** Items the user owns, whatever their state. */
+  itemCount: number;
 }
 
 export interface UserSummary {
@@ -88,8 +94,15 @@ export interface FilesReader {
   childIds(parentId: string, options?: { state?: ItemState }): Promise<string[]>;
   /** The owner's top-level items of that state, in `byListingOrder`. */
   topLevel(ownerId: string, options?: { state?: ItemState; page?: Page }): Promise<ItemRecord[]>;
+  /** Up to `limit` children of one folder, any state, in no particular order (a delete's walk). */
+  someChildren(parentId: string, limit: number): Promise<ItemRecord[]>;
   /** Parent first, up to the top-level item. Stops at a missing parent. */
   ancestors(item: ItemRecord): Promise<ItemRecord[]>;
+  /**
+   * Levels of the subtree at this item, the item itself being level 1 (so 1 for a file or an
+   * empty folder). Counting stops past `atMost`: the answer is at most atMost + 1.
+   */
+  subtreeHeight(id: string, atMost: number): Promise<number>;
   parts(itemId: string): Promise<PartRecord[]>;
   upload(id: string): Promise<UploadRecord | undefined>;
   quota(userId: string): Promise<QuotaRecord | undefined>;
@@ -104,10 +117,15 @@ export interface FilesTransaction extends FilesReader {
   lockOwner(userId: string): Promise<QuotaRecord | undefined>;
   /** Locks and returns an upload row. */
   lockUpload(id: string): Promise<UploadRecord | undefined>;
-  /** CONFLICT when the id exists. */
-  insertItem(item: ItemRecord): Promise<void>;
+  /** CONFLICT when the id exists. Counts the item in its owner's itemCount. */
+  insertItem(item: NewItem): Promise<void>;
   updateItem(id: string, changes: ItemChanges): Promise<void>;
-  /** Deletes items whose children are already gone (or in the same list). */
+  /** The folder's state becomes 'deleting' (since `at`) until its rows are gone. */
+  markDeleting(id: string, at: number): Promise<void>;
+  /**
+   * Deletes items whose children are already gone (or in the same list, deepest first) and
+   * takes them off their owners' itemCount; ids already gone are skipped, so never counted twice.
+   */
   deleteItems(ids: readonly string[]): Promise<void>;
   /** Inserts or replaces part n of an item; returns the replaced part, if any. */
   putPart(part: PartRecord): Promise<PartRecord | undefined>;
@@ -129,6 +147,8 @@ export interface FilesStore extends FilesReader {
   transaction<T>(fn: (tx: FilesTransaction) => Promise<T>): Promise<T>;
   /** Uploads whose expiry is at or before `now`. */
   expiredUploads(now: number, limit: number): Promise<UploadRecord[]>;
+  /** Items in state 'deleting' (deletes a crash may have cut short), oldest first. */
+  deletesInProgress(limit: number): Promise<ItemRecord[]>;
   /** Which of these blob keys a part row names. */
   namedBlobKeys(keys: readonly string[]): Promise<Set<string>>;
 }

@@ -11,14 +11,17 @@ import {
   toBase64,
   wrapItemKey,
 } from '@sealbox/crypto';
-import type { FilesDeps } from '../../src/domain/files/index.ts';
+import { sql, type Insertable } from 'kysely';
+import { newPartKey } from '../../src/domain/files/blob-keys.ts';
+import type { FilesPorts } from '../../src/domain/files/index.ts';
 import type { createApp, AppDeps } from '../../src/http/app.ts';
 import { createFilesStore } from '../../src/infra/db/files/files-store.ts';
 import { silentLogger } from '../../src/infra/log/json-logger.ts';
 import type { BlobStore } from '../../src/ports/blob-store.ts';
 import type { Db } from '../../src/ports/db.ts';
+import type { ItemPartsTable, ItemsTable } from '../../src/ports/db-schema.ts';
 import type { EventBus } from '../../src/ports/event-bus.ts';
-import { Browser, registerAndLogin, uniqueName } from '../accounts/harness.ts';
+import { Browser, ORIGIN, registerAndLogin, uniqueName } from '../accounts/harness.ts';
 import { openAppHarness, type AppHarness } from '../support/app-harness.ts';
 
 export { Browser };
@@ -31,8 +34,8 @@ export type MakeFilesEnv = (events: EventBus) => Promise<{ db: Db; blobs: BlobSt
 
 export interface FilesHarness extends AppHarness {
   app: ReturnType<typeof createApp>;
-  /** The files domain's deps, for calling the sweep directly. */
-  files: FilesDeps;
+  /** The files domain's ports, for calling the sweep directly. */
+  files: FilesPorts;
 }
 
 export async function openFilesHarness(makeEnv: MakeFilesEnv): Promise<FilesHarness> {
@@ -44,7 +47,7 @@ export async function openFilesHarness(makeEnv: MakeFilesEnv): Promise<FilesHarn
     ...base,
     app: makeApp(),
     makeApp,
-    files: { store, blobs: base.blobs, logger: silentLogger, clock, maxFileBytes: MAX_FILE },
+    files: { store, blobs: base.blobs, logger: silentLogger, clock },
   };
 }
 
@@ -202,4 +205,92 @@ export async function space(h: FilesHarness, userId: string) {
 
 export async function setQuota(h: FilesHarness, userId: string, total: number): Promise<void> {
   await h.db.kysely.updateTable('users').set({ total_space: total }).where('id', '=', userId).execute();
+}
+
+/**
+ * A tree written straight into the database (tens of thousands of items in a second, where
+ * HTTP takes a minute): under `parentId`, shape[i] children per folder at depth i, the last
+ * level files. Every `partEvery`-th file has one stored part of `PART_SIZE` bytes (a real blob).
+ * The owner's itemCount and usedSpace follow, as the server keeps them.
+ */
+export async function seedTree(h: FilesHarness, ownerId: string, parentId: string, shape: number[], partEvery = 0) {
+  const PART_SIZE = 32;
+  const now = h.clock.now;
+  const text = toBase64(new Uint8Array(24));
+  const nonce = toBase64(new Uint8Array(12));
+  const items: Array<Insertable<ItemsTable>> = [];
+  const parts: Array<Insertable<ItemPartsTable>> = [];
+  let level = [parentId];
+  for (const [depth, width] of shape.entries()) {
+    const isDirectory = depth < shape.length - 1;
+    const next: string[] = [];
+    for (const parent of level) {
+      for (let i = 0; i < width; i++) {
+        const id = newItemId();
+        const stored = !isDirectory && partEvery > 0 && items.length % partEvery === 0;
+        items.push({
+          id,
+          parent_id: parent,
+          owner_id: ownerId,
+          uploader_id: ownerId,
+          is_directory: isDirectory ? 1 : 0,
+          encrypted_file_name: text,
+          name_nonce: nonce,
+          encrypted_key: toBase64(new Uint8Array(48)),
+          key_nonce: nonce,
+          file_nonce: isDirectory ? null : nonce,
+          size: stored ? PART_SIZE : 0,
+          state: 'ready',
+          created_at: now,
+          modified_at: now,
+        });
+        if (stored) parts.push({ item_id: id, n: 0, size: PART_SIZE, blob_key: newPartKey(now), created_at: now });
+        next.push(id);
+      }
+    }
+    level = next;
+  }
+  for (const part of parts) await h.blobs.put(part.blob_key, new Uint8Array(PART_SIZE));
+  const k = h.db.kysely;
+  for (let i = 0; i < items.length; i += 500) await k.insertInto('items').values(items.slice(i, i + 500)).execute();
+  for (let i = 0; i < parts.length; i += 500) await k.insertInto('item_parts').values(parts.slice(i, i + 500)).execute();
+  const bytes = parts.length * PART_SIZE;
+  await k
+    .updateTable('users')
+    .set({ item_count: sql`item_count + ${items.length}`, used_space: sql`used_space + ${bytes}` })
+    .where('id', '=', ownerId)
+    .execute();
+  return { ids: items.map((item) => item.id), folders: items.filter((item) => item.is_directory === 1).map((item) => item.id), bytes };
+}
+
+/** Rows the user owns, and the count the server keeps of them. */
+export async function itemCounts(h: FilesHarness, userId: string) {
+  const k = h.db.kysely;
+  const rows = await k.selectFrom('items').select(k.fn.countAll<number | string>().as('n')).where('owner_id', '=', userId).executeTakeFirstOrThrow();
+  const kept = await k.selectFrom('users').select('item_count').where('id', '=', userId).executeTakeFirstOrThrow();
+  return { rows: Number(rows.n), kept: Number(kept.item_count) };
+}
+
+/**
+ * An app of the harness listening on a real port, and browsers for signed-in users that reach
+ * it over TCP: requests then arrive as the event loop lets them, as in production.
+ */
+export function serveOverHttp(h: FilesHarness) {
+  const app = h.makeApp({ publicOrigin: ORIGIN });
+  app.listen({ hostname: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${app.server!.port}`;
+  const remote = {
+    handle(request: Request) {
+      const url = new URL(request.url);
+      return fetch(`${base}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body: request.body });
+    },
+  };
+  return {
+    browserOf(user: User): Browser {
+      const browser = new Browser(remote);
+      browser.cookie = user.browser.cookie;
+      return browser;
+    },
+    stop: () => app.stop(true),
+  };
 }

@@ -18,6 +18,7 @@ export const RATE_LIMIT_NAMES = [
   'lookupIp',
   'searchIp',
   'searchAccount',
+  'createItemAccount',
 ] as const;
 
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
@@ -54,6 +55,12 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   lookupIp: { max: 60, windowMs: MINUTE },
   searchIp: { max: 120, windowMs: MINUTE },
   searchAccount: { max: 60, windowMs: MINUTE },
+  /**
+   * Items (folders and files) one account creates, for the files domain. A long window with a
+   * high max: a drop of 10,000 small files goes through at full speed, while a script flooding
+   * the database is held to about 17 items a second.
+   */
+  createItemAccount: { max: 10_000, windowMs: 10 * MINUTE },
 };
 
 export const UNLIMITED: RateLimits = Object.fromEntries(

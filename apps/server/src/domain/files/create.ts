@@ -1,13 +1,14 @@
 import { PART_BYTES } from '@sealbox/crypto';
-import type { FilesReader, ItemRecord } from '../../ports/files.ts';
+import type { FilesReader, ItemRecord, NewItem, QuotaRecord } from '../../ports/files.ts';
 import { DomainError, isDomainError } from '../errors.ts';
-import { access, canCreateAtTop, canEdit, notFound, type Principal } from './access.ts';
+import { accessPath, canCreateAtTop, canEdit, notFound, type Principal } from './access.ts';
 import { newPartKey } from './blob-keys.ts';
 import { UPLOAD_TTL_MS, type FilesDeps } from './deps.ts';
 import { itemEvent, quotaChanged } from './events.ts';
-import { checkFileLimit, checkQuota } from './quota.ts';
+import { checkDepth, checkItemCount, countCreation } from './limits.ts';
+import { checkFileLimit, checkQuota, existingQuota } from './quota.ts';
 import { deleteBlobs, storeExactly } from './storage.ts';
-import { invalid, partsOf, type UploadMetadata } from './validation.ts';
+import { cipherSize, invalid, partsOf, type UploadMetadata } from './validation.ts';
 import { dataLink } from './view.ts';
 
 /** The `file` part of a single-shot upload: anything with a size and a byte stream (a File). */
@@ -23,8 +24,9 @@ export type CreateResult =
 /**
  * POST /api/upload. A folder, or a file sent whole (its ciphertext fits in one part), is
  * created ready; a larger file gets an upload whose parts come separately, the item staying
- * invisible until complete. Checks in this order: fields (400), parent (404 not visible,
- * 400 a file, 403 no edit right), MAX_FILE_BYTES (405), quota (402), duplicate id (409).
+ * invisible until complete. Checks in this order: the creator's rate limit (429), fields (400),
+ * parent (404 not visible, 400 a file, 403 no edit right, 400 too deep), MAX_FILE_BYTES (405),
+ * quota and item count (402), duplicate id (409).
  */
 export async function createItem(
   deps: FilesDeps,
@@ -32,10 +34,11 @@ export async function createItem(
   meta: UploadMetadata,
   file: IncomingFile | undefined,
 ): Promise<CreateResult> {
+  await countCreation(deps, principal);
   const parent = await writableParent(deps.store, principal, meta.parentId);
   const ownerId = parent ? parent.ownerId : principal.userId;
   const now = deps.clock();
-  const base: ItemRecord = {
+  const base: NewItem = {
     id: meta.id,
     parentId: meta.parentId,
     ownerId,
@@ -57,7 +60,7 @@ export async function createItem(
   if (meta.isDirectory) {
     if (file) throw invalid('a folder has no file');
     await deps.store.transaction(async (tx) => {
-      await tx.lockOwner(ownerId);
+      checkRoom(deps, await tx.lockOwner(ownerId), 0);
       await writableParent(tx, principal, meta.parentId);
       await tx.insertItem(base);
       tx.publish(itemEvent('item.created', base));
@@ -65,20 +68,21 @@ export async function createItem(
     return { id: base.id, size: 0, link: dataLink(base.id) };
   }
 
-  const size = meta.size ?? file?.size;
-  if (size === undefined) throw invalid('size is required for a file sent in parts');
+  if (meta.size === null && !file) throw invalid('size is required for a file sent in parts');
+  // Without `size` the length of `file` is the claim, and it is checked like one.
+  const size = meta.size ?? cipherSize(file!.size, 'the file\'s length');
   if (file && file.size !== size) throw invalid('size does not match the file sent');
   const parts = partsOf(size);
   if (file && parts !== 1) throw invalid(`a file larger than ${PART_BYTES} bytes is sent in parts`);
   checkFileLimit(deps, size);
-  checkQuota(await deps.store.quota(ownerId), size);
+  checkRoom(deps, await deps.store.quota(ownerId), size);
   if (await deps.store.item(meta.id)) throw new DomainError('CONFLICT', 'An item with this id exists');
-  const item: ItemRecord = { ...base, size };
+  const item: NewItem = { ...base, size };
 
   if (!file) {
     const uploadId = crypto.randomUUID();
     await deps.store.transaction(async (tx) => {
-      checkQuota(await tx.lockOwner(ownerId), size);
+      checkRoom(deps, await tx.lockOwner(ownerId), size);
       await writableParent(tx, principal, meta.parentId);
       await tx.insertItem({ ...item, state: 'uploading' });
       await tx.insertUpload({
@@ -103,7 +107,7 @@ export async function createItem(
   await storeExactly(deps, blobKey, file.stream(), size);
   try {
     await deps.store.transaction(async (tx) => {
-      checkQuota(await tx.lockOwner(ownerId), size);
+      checkRoom(deps, await tx.lockOwner(ownerId), size);
       await writableParent(tx, principal, meta.parentId);
       await tx.insertItem(item);
       await tx.putPart({ itemId: item.id, n: 0, size, blobKey, createdAt: now });
@@ -120,8 +124,16 @@ export async function createItem(
 }
 
 /**
- * The folder a new item goes into: visible (404), a folder (400), editable (403). Null for the
- * top level, which only the principal's own tree has.
+ * Room for one more item of `bytes`; a folder (0 bytes) fits even in a full quota. Checked once
+ * early and again on the quota read by `lockOwner`, so racing creates cannot pass either limit.
+ */
+function checkRoom(deps: FilesDeps, quota: QuotaRecord | undefined, bytes: number): void {
+  checkItemCount(deps, bytes === 0 ? existingQuota(quota) : checkQuota(quota, bytes));
+}
+
+/**
+ * The folder a new item goes into: visible (404), a folder (400), editable (403), with a level
+ * left below it (400). Null for the top level, which only the principal's own tree has.
  */
 export async function writableParent(reader: FilesReader, principal: Principal, parentId: string | null): Promise<ItemRecord | null> {
   if (parentId === null) {
@@ -129,9 +141,11 @@ export async function writableParent(reader: FilesReader, principal: Principal, 
     return null;
   }
   const parent = await reader.item(parentId);
-  const role = parent ? await access(reader, principal, parent) : null;
-  if (!parent || role === null) throw notFound('Parent folder');
+  const path = parent ? await accessPath(reader, principal, parent) : null;
+  if (!parent || path === null) throw notFound('Parent folder');
   if (!parent.isDirectory) throw invalid('parentId names a file, not a folder');
-  if (!canEdit(role)) throw new DomainError('FORBIDDEN', 'You do not have permission to create items here');
+  if (!canEdit(path.role)) throw new DomainError('FORBIDDEN', 'You do not have permission to create items here');
+  // The parent sits at level ancestors + 1; the new item one below.
+  checkDepth(path.ancestors.length + 2);
   return parent;
 }

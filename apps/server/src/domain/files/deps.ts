@@ -1,16 +1,25 @@
 import type { BlobStore } from '../../ports/blob-store.ts';
 import type { FilesStore } from '../../ports/files.ts';
 import type { Logger } from '../../ports/logger.ts';
+import type { RateLimiter } from '../accounts/rate-limits.ts';
 
-/** What every files service gets: ports, a clock and settings. Never the request. */
-export interface FilesDeps {
+/** What the files domain's background work (the sweep) needs: ports and a clock. */
+export interface FilesPorts {
   store: FilesStore;
   blobs: BlobStore;
   logger: Logger;
   /** Epoch milliseconds; tests move it to expire uploads. */
   clock: () => number;
+}
+
+/** What every files service gets: ports, a clock and settings. Never the request. */
+export interface FilesDeps extends FilesPorts {
   /** MAX_FILE_BYTES: the largest plaintext a file may have. */
   maxFileBytes: number;
+  /** MAX_ITEMS_PER_USER: items one owner may have, whatever their state. */
+  maxItemsPerUser: number;
+  /** The accounts API's limiter; item creation has its own entry (createItemAccount). */
+  limiter: Pick<RateLimiter, 'hit'>;
 }
 
 /** docs/protocol.md "Quota": an upload untouched this long expires. */

@@ -1,5 +1,5 @@
 import type { ItemRecord, UserSummary } from '../../ports/files.ts';
-import { access, visibleItem, type Principal, type Role } from './access.ts';
+import { ownRole, visibleItem, type Principal, type Role } from './access.ts';
 import type { FilesDeps } from './deps.ts';
 import { invalid, uuid } from './validation.ts';
 import { toItemView, type ItemView } from './view.ts';
@@ -41,7 +41,7 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
   const reader = deps.store;
   // One level deep (the browser's usual call), the database applies the window itself.
   const page = depth === 1 ? { limit, offset } : undefined;
-  let root: { item: ItemRecord; role: Role } | null = null;
+  let root: { item: ItemRecord; role: Role; ancestors: ItemRecord[] } | null = null;
   let level: ItemRecord[];
   // Rights inherit down a folder (sharing may only widen them further down), so within a level
   // an item's role is its parent's; the first level shares one role.
@@ -98,8 +98,9 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
   if (options.includeAncestors) {
     const ancestors: ItemView[] = [];
     if (root) {
-      for (const ancestor of await reader.ancestors(root.item)) {
-        const role = await access(reader, principal, ancestor);
+      // The root is visible, so no ancestor hides it: each shows with the role it gives itself.
+      for (const ancestor of root.ancestors) {
+        const role = ownRole(principal, ancestor);
         if (role === null) break;
         ancestors.unshift(toItemView(ancestor, role));
         addPeople(ancestor);

@@ -12,9 +12,15 @@ export function checkFileLimit(deps: FilesDeps, cipherSize: number): void {
   if (plaintextSize(cipherSize) > deps.maxFileBytes) throw new DomainError('FILE_TOO_LARGE', TOO_LARGE_MESSAGE);
 }
 
-/** used + reserved + extra must stay within total (docs/protocol.md "Quota"). */
-export function checkQuota(quota: QuotaRecord | undefined, extra: number): QuotaRecord {
+/** The quota of a user that exists. */
+export function existingQuota(quota: QuotaRecord | undefined): QuotaRecord {
   if (!quota) throw new DomainError('NOT_FOUND', 'User not found');
+  return quota;
+}
+
+/** used + reserved + extra must stay within total (docs/protocol.md "Quota"). */
+export function checkQuota(maybeQuota: QuotaRecord | undefined, extra: number): QuotaRecord {
+  const quota = existingQuota(maybeQuota);
   if (quota.usedSpace + quota.reservedSpace + extra > quota.totalSpace) throw new DomainError('QUOTA_EXCEEDED', QUOTA_MESSAGE);
   return quota;
 }

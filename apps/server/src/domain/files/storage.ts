@@ -1,5 +1,5 @@
 import { DomainError } from '../errors.ts';
-import type { FilesDeps } from './deps.ts';
+import type { FilesPorts } from './deps.ts';
 
 /** Deletions after commit run a few at a time. */
 const DELETE_CONCURRENCY = 8;
@@ -9,7 +9,7 @@ const DELETE_CONCURRENCY = 8;
  * write as soon as it does (nothing more is read or stored); a shorter one is removed again.
  * Either way nothing is left under the key.
  */
-export async function storeExactly(deps: FilesDeps, key: string, body: ReadableStream<Uint8Array> | null, expected: number): Promise<void> {
+export async function storeExactly(deps: FilesPorts, key: string, body: ReadableStream<Uint8Array> | null, expected: number): Promise<void> {
   let received = 0;
   const limited = (body ?? emptyStream()).pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -38,7 +38,7 @@ export async function storeExactly(deps: FilesDeps, key: string, body: ReadableS
 }
 
 /** Best effort: a blob that cannot be deleted now is an orphan the next sweep removes. */
-export async function deleteBlobs(deps: FilesDeps, keys: readonly string[]): Promise<void> {
+export async function deleteBlobs(deps: FilesPorts, keys: readonly string[]): Promise<void> {
   for (let i = 0; i < keys.length; i += DELETE_CONCURRENCY) {
     await Promise.all(
       keys.slice(i, i + DELETE_CONCURRENCY).map((key) =>

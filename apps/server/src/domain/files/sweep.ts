@@ -1,5 +1,6 @@
-import type { FilesDeps } from './deps.ts';
 import { PART_KEY_PREFIX, partKeyTime } from './blob-keys.ts';
+import { finishDeletes } from './deletion.ts';
+import type { FilesPorts } from './deps.ts';
 import { deleteBlobs } from './storage.ts';
 import { expireUploads, PART_COMMIT_DEADLINE_MS } from './uploads.ts';
 
@@ -15,23 +16,27 @@ const BATCH = 500;
 export const SHARED_SWEEP_GRACE_MS = 2 * PART_COMMIT_DEADLINE_MS;
 
 export interface SweepReport {
+  finishedDeletes: number;
   expiredUploads: number;
   orphanBlobs: number;
 }
 
 /**
- * The start-up (and periodic) sweep of docs/protocol.md "Crash safety": expired uploads go
- * with their parts and reserved bytes, then every part blob that no row names and that is
- * older than graceMs is deleted.
+ * The start-up (and periodic) sweep of docs/protocol.md "Crash safety": folder deletes cut
+ * short are finished, expired uploads go with their parts and reserved bytes, then every part
+ * blob that no row names and that is older than graceMs is deleted. A delete still running
+ * elsewhere is helped along rather than waited for: two purges of one tree are safe.
  */
-export async function sweep(deps: FilesDeps, options: { graceMs: number }): Promise<SweepReport> {
+export async function sweep(deps: FilesPorts, options: { graceMs: number }): Promise<SweepReport> {
+  const finishedDeletes = await finishDeletes(deps);
   const expiredUploads = await expireUploads(deps);
   const orphanBlobs = await sweepOrphanBlobs(deps, options.graceMs);
-  if (expiredUploads > 0 || orphanBlobs > 0) deps.logger.info('files sweep', { expiredUploads, orphanBlobs });
-  return { expiredUploads, orphanBlobs };
+  const report = { finishedDeletes, expiredUploads, orphanBlobs };
+  if (Object.values(report).some((count) => count > 0)) deps.logger.info('files sweep', report);
+  return report;
 }
 
-export async function sweepOrphanBlobs(deps: FilesDeps, graceMs: number): Promise<number> {
+export async function sweepOrphanBlobs(deps: FilesPorts, graceMs: number): Promise<number> {
   const cutoff = deps.clock() - graceMs;
   let removed = 0;
   let batch: string[] = [];

@@ -4,7 +4,8 @@ import { DomainError } from '../errors.ts';
 import type { Principal } from './access.ts';
 import { newPartKey, partKeyTime } from './blob-keys.ts';
 import { writableParent } from './create.ts';
-import { UPLOAD_TTL_MS, type FilesDeps } from './deps.ts';
+import { removeItems } from './deletion.ts';
+import { UPLOAD_TTL_MS, type FilesDeps, type FilesPorts } from './deps.ts';
 import { itemEvent, quotaChanged } from './events.ts';
 import { checkFileLimit, checkQuota, QUOTA_MESSAGE } from './quota.ts';
 import { deleteBlobs, storeExactly } from './storage.ts';
@@ -173,35 +174,22 @@ export async function abortUpload(deps: FilesDeps, principal: Principal, uploadI
   await deps.store.transaction(async (tx) => {
     const locked = await lockUpload(tx, uploadId);
     checkLive(deps, principal, locked?.upload);
-    await removeUpload(deps, tx, locked!.upload, locked!.item);
+    await removeItems(deps, tx, [locked!.item]);
   });
 }
 
-/** Removes an unfinished upload with its item and parts; blobs go after the commit. */
-async function removeUpload(deps: FilesDeps, tx: FilesTransaction, upload: UploadRecord, item: ItemRecord): Promise<void> {
-  const parts = await tx.deleteParts([upload.itemId]);
-  await tx.deleteUploads([upload.itemId]);
-  await tx.deleteItems([item.id]);
-  await tx.adjustSpace(item.ownerId, {
-    used: -parts.reduce((sum, p) => sum + p.size, 0),
-    reserved: -upload.reservedRemaining,
-  });
-  tx.publish(quotaChanged(item.ownerId));
-  tx.afterCommit(() => deleteBlobs(deps, parts.map((p) => p.blobKey)));
-}
-
-/** Expires one upload if it is still expired once locked. */
-async function expireUpload(deps: FilesDeps, uploadId: string): Promise<boolean> {
+/** Expires one upload (its item, parts and reservation) if it is still expired once locked. */
+async function expireUpload(deps: FilesPorts, uploadId: string): Promise<boolean> {
   return deps.store.transaction(async (tx) => {
     const locked = await lockUpload(tx, uploadId);
     if (!locked || locked.upload.expiresAt > deps.clock()) return false;
-    await removeUpload(deps, tx, locked.upload, locked.item);
+    await removeItems(deps, tx, [locked.item]);
     return true;
   });
 }
 
 /** Removes every upload untouched for UPLOAD_TTL_MS; returns how many. */
-export async function expireUploads(deps: FilesDeps): Promise<number> {
+export async function expireUploads(deps: FilesPorts): Promise<number> {
   let count = 0;
   for (;;) {
     const batch = await deps.store.expiredUploads(deps.clock(), 100);

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Database, Db, SqlDialect } from '../../../ports/db.ts';
 import type { ItemPartsTable, ItemsTable, UploadsTable } from '../../../ports/db-schema.ts';
 import type {
@@ -35,14 +35,28 @@ const ITEM_COLUMNS = [
   'state',
   'created_at',
   'modified_at',
+  'deleting_since',
 ] as const;
 
 type ItemColumn = (typeof ITEM_COLUMNS)[number];
 type ItemRow = Pick<Selectable<ItemsTable>, ItemColumn>;
 
-/** What a one-folder listing with a state filter reads: it knows the other two already. */
-type ListedColumn = Exclude<ItemColumn, 'parent_id' | 'state'>;
-const LISTED_COLUMNS = ITEM_COLUMNS.filter((c): c is ListedColumn => c !== 'parent_id' && c !== 'state');
+/** What a one-folder listing with a state filter reads: it knows the other three already. */
+type ListedColumn = Exclude<ItemColumn, 'parent_id' | 'state' | 'deleting_since'>;
+const LISTED_COLUMNS = ITEM_COLUMNS.filter((c): c is ListedColumn => c !== 'parent_id' && c !== 'state' && c !== 'deleting_since');
+
+/**
+ * 'deleting' is stored as deleting_since (items.state keeps its two values: SQLite cannot change
+ * a CHECK in place), so the other states also ask for deleting_since to be unset.
+ */
+function inState(state: ItemState) {
+  return (eb: ExpressionBuilder<Database, 'items'>) =>
+    state === 'deleting'
+      ? eb('deleting_since', 'is not', null)
+      : eb.and([eb('state', '=', state), eb('deleting_since', 'is', null)]);
+}
+
+const QUOTA_COLUMNS = ['id', 'used_space', 'reserved_space', 'total_space', 'item_count'] as const;
 
 /** The files domain's storage over either dialect. */
 export function createFilesStore(db: Db): FilesStore {
@@ -69,6 +83,16 @@ export function createFilesStore(db: Db): FilesStore {
       }
       return named;
     },
+    async deletesInProgress(limit) {
+      const rows = await db.kysely
+        .selectFrom('items')
+        .select(ITEM_COLUMNS)
+        .where('deleting_since', 'is not', null)
+        .orderBy('deleting_since')
+        .limit(limit)
+        .execute();
+      return rows.map(toItem);
+    },
   };
 }
 
@@ -89,8 +113,8 @@ function reader(k: Kysely<Database>): FilesReader {
     async children(parentIds, options = {}) {
       if (options.page && parentIds.length !== 1) throw new Error('a page applies to one folder only');
       const { state, page } = options;
-      // One folder with a state (the browser's whole-folder load, 10,000+ rows): both columns are
-      // known and not read, since turning string columns into JS strings is most of the read.
+      // One folder with a state (the browser's whole-folder load, 10,000+ rows): parent and state
+      // are known and not read, since turning string columns into JS strings is most of the read.
       const known = parentIds.length === 1 && state ? { parentId: parentIds[0]!, state } : undefined;
       const lists: ItemRecord[][] = [];
       for (const chunk of chunks(parentIds)) {
@@ -98,7 +122,7 @@ function reader(k: Kysely<Database>): FilesReader {
           .selectFrom('items')
           .select(known ? LISTED_COLUMNS : ITEM_COLUMNS)
           .where('parent_id', 'in', chunk);
-        if (state) query = query.where('state', '=', state);
+        if (state) query = query.where(inState(state));
         query = query.orderBy('created_at').orderBy('id');
         if (page) query = query.limit(page.limit).offset(page.offset);
         const rows = await query.execute();
@@ -109,15 +133,34 @@ function reader(k: Kysely<Database>): FilesReader {
     },
     async childIds(parentId, options = {}) {
       let query = k.selectFrom('items').select('id').where('parent_id', '=', parentId);
-      if (options.state) query = query.where('state', '=', options.state);
+      if (options.state) query = query.where(inState(options.state));
       return (await query.orderBy('created_at').orderBy('id').execute()).map((row) => row.id);
     },
     async topLevel(ownerId, options = {}) {
       let query = k.selectFrom('items').select(ITEM_COLUMNS).where('owner_id', '=', ownerId).where('parent_id', 'is', null);
-      if (options.state) query = query.where('state', '=', options.state);
+      if (options.state) query = query.where(inState(options.state));
       query = query.orderBy('created_at').orderBy('id');
       if (options.page) query = query.limit(options.page.limit).offset(options.page.offset);
       return (await query.execute()).map(toItem);
+    },
+    async someChildren(parentId, limit) {
+      const rows = await k.selectFrom('items').select(ITEM_COLUMNS).where('parent_id', '=', parentId).limit(limit).execute();
+      return rows.map(toItem);
+    },
+    async subtreeHeight(id, atMost) {
+      // Only folders are walked; a folder's height is its level, plus one if anything is in it.
+      // Files are never enumerated, so a folder of a million files costs one probe.
+      const { rows } = await sql<{ height: number | string | null }>`
+        with recursive sub(id, level) as (
+          select id, 1 from items where id = ${id} and is_directory = 1
+          union all
+          select items.id, sub.level + 1 from items join sub on items.parent_id = sub.id
+          where items.is_directory = 1 and sub.level <= ${atMost}
+        )
+        select max(level + case when exists (select 1 from items c where c.parent_id = sub.id) then 1 else 0 end) as height
+        from sub`.execute(k);
+      const height = rows[0]?.height;
+      return Math.min(height === null || height === undefined ? 1 : Number(height), atMost + 1);
     },
     async ancestors(start) {
       // One recursive query whatever the depth (a walk of one query per level let a deep chain
@@ -159,11 +202,7 @@ function reader(k: Kysely<Database>): FilesReader {
       return row && toUpload(row);
     },
     async quota(userId) {
-      const row = await k
-        .selectFrom('users')
-        .select(['id', 'used_space', 'reserved_space', 'total_space'])
-        .where('id', '=', userId)
-        .executeTakeFirst();
+      const row = await k.selectFrom('users').select(QUOTA_COLUMNS).where('id', '=', userId).executeTakeFirst();
       return row && toQuota(row);
     },
     async userSummaries(ids) {
@@ -188,7 +227,7 @@ function transactionOf(
     publish,
     afterCommit,
     async lockOwner(userId) {
-      let query = k.selectFrom('users').select(['id', 'used_space', 'reserved_space', 'total_space']).where('id', '=', userId);
+      let query = k.selectFrom('users').select(QUOTA_COLUMNS).where('id', '=', userId);
       if (dialect === 'postgres') query = query.forUpdate();
       const row = await query.executeTakeFirst();
       return row && toQuota(row);
@@ -222,6 +261,7 @@ function transactionOf(
           modified_at: item.modifiedAt,
         })
         .execute();
+      await countItems(k, item.ownerId, 1);
     },
     async updateItem(id, changes: ItemChanges) {
       const values: Record<string, unknown> = {};
@@ -235,8 +275,16 @@ function transactionOf(
       if (Object.keys(values).length === 0) return;
       await k.updateTable('items').set(values).where('id', '=', id).execute();
     },
+    async markDeleting(id, at) {
+      await k.updateTable('items').set({ deleting_since: at }).where('id', '=', id).execute();
+    },
     async deleteItems(ids) {
-      for (const chunk of chunks(ids)) await k.deleteFrom('items').where('id', 'in', chunk).execute();
+      const removed = new Map<string, number>();
+      for (const chunk of chunks(ids)) {
+        const rows = await k.deleteFrom('items').where('id', 'in', chunk).returning('owner_id').execute();
+        for (const { owner_id } of rows) removed.set(owner_id, (removed.get(owner_id) ?? 0) + 1);
+      }
+      for (const [ownerId, count] of removed) await countItems(k, ownerId, -count);
     },
     async putPart(part) {
       const existing = await k
@@ -316,12 +364,21 @@ function transactionOf(
   };
 }
 
+/** users.item_count follows every insert and delete of items, in the same transaction. */
+async function countItems(k: Kysely<Database>, ownerId: string, delta: number): Promise<void> {
+  await k
+    .updateTable('users')
+    .set((eb) => ({ item_count: eb('item_count', '+', delta) }))
+    .where('id', '=', ownerId)
+    .execute();
+}
+
 function* chunks<T>(list: readonly T[]): Generator<T[]> {
   for (let i = 0; i < list.length; i += IN_CHUNK) yield list.slice(i, i + IN_CHUNK);
 }
 
 function toItem(row: ItemRow): ItemRecord {
-  return toItemIn(row, row.parent_id, row.state as ItemState);
+  return toItemIn(row, row.parent_id, row.deleting_since === null ? row.state : 'deleting');
 }
 
 function toItemIn(row: Pick<Selectable<ItemsTable>, ListedColumn>, parentId: string | null, state: ItemState): ItemRecord {
@@ -363,11 +420,12 @@ function toUpload(row: Selectable<UploadsTable>): UploadRecord {
   };
 }
 
-function toQuota(row: { id: string; used_space: number; reserved_space: number; total_space: number }): QuotaRecord {
+function toQuota(row: { id: string; used_space: number; reserved_space: number; total_space: number; item_count: number }): QuotaRecord {
   return {
     userId: row.id,
     usedSpace: Number(row.used_space),
     reservedSpace: Number(row.reserved_space),
     totalSpace: Number(row.total_space),
+    itemCount: Number(row.item_count),
   };
 }

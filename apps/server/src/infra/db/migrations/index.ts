@@ -4,6 +4,7 @@ import * as accounts from './002-accounts.ts';
 import * as files from './003-files.ts';
 import * as listingIndex from './004-listing-index.ts';
 import * as nameKeys from './005-name-keys.ts';
+import * as treeLimits from './006-tree-limits.ts';
 
 /**
  * Listed by hand, not read from a folder, so a bundled or compiled server still finds every
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003-files': files,
   '004-listing-index': listingIndex,
   '005-name-keys': nameKeys,
+  '006-tree-limits': treeLimits,
 };
 
 export const migrationProvider: MigrationProvider = {
