@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Elysia, t } from 'elysia';
 import { DomainError } from '../domain/errors.ts';
 import { createDiskBlobStore } from '../infra/blobs/disk-blob-store.ts';
+import { createFilesStore } from '../infra/db/files/files-store.ts';
 import { createAccountRepositories } from '../infra/db/accounts/index.ts';
 import { openSqliteDb } from '../infra/db/sqlite/open-sqlite-db.ts';
 import { createMemoryEventBus } from '../infra/events/memory-event-bus.ts';
@@ -34,6 +35,7 @@ function makeApp(overrides: Partial<AppDeps> = {}) {
     publicOrigin: undefined,
     maxBodyBytes: 10 * 1024 * 1024,
     accounts: createAccountRepositories(db),
+    files: createFilesStore(db),
     defaultQuotaBytes: 1024,
     trustProxy: false,
     ...overrides,

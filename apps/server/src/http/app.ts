@@ -2,14 +2,13 @@ import { Elysia } from 'elysia';
 import { createRateLimiter, DEFAULT_RATE_LIMITS, type RateLimits } from '../domain/accounts/rate-limits.ts';
 import type { AccountsDeps } from '../domain/accounts/deps.ts';
 import { DEFAULT_MAX_ITEMS_PER_USER, type FilesDeps } from '../domain/files/index.ts';
-import { createFilesStore } from '../infra/db/files/files-store.ts';
 import type { AccountRepositories } from '../ports/accounts.ts';
 import type { BlobStore } from '../ports/blob-store.ts';
 import type { Db } from '../ports/db.ts';
 import type { EventBus } from '../ports/event-bus.ts';
 import type { FilesStore } from '../ports/files.ts';
 import type { Logger } from '../ports/logger.ts';
-import { createListingCache, type ListingCache } from './listing-cache.ts';
+import { createListingCache, type ListingCache } from './routes/listing-cache.ts';
 import { createLiveHub, type LiveHub } from './live/hub.ts';
 import { BACKPRESSURE_LIMIT_BYTES, MAX_CLIENT_MESSAGE_BYTES } from './live/protocol.ts';
 import { bodyLimit } from './plugins/body-limit.ts';
@@ -50,8 +49,8 @@ export interface AppDeps {
   clock?: () => number;
   /** The wait of a slowed-down login (rate-limits.ts); defaults to Bun.sleep. */
   sleep?: (ms: number) => Promise<void>;
-  /** Items, parts and uploads over `db` (infra/db/files); defaults to one over deps.db. */
-  files?: FilesStore;
+  /** Items, parts and uploads over `db` (infra/db/files). */
+  files: FilesStore;
   /** MAX_FILE_BYTES (largest plaintext of a file); defaults to 1 GiB. */
   maxFileBytes?: number;
   /** MAX_ITEMS_PER_USER; defaults to DEFAULT_MAX_ITEMS_PER_USER. */
@@ -62,7 +61,7 @@ export interface AppDeps {
 
 /**
  * Large listings are kept encoded between changes when this instance is the only one (SQLite):
- * see http/listing-cache.ts for why several instances must not.
+ * see http/routes/listing-cache.ts for why several instances must not.
  */
 function listingCacheFor(deps: AppDeps): ListingCache | undefined {
   if (deps.db.dialect !== 'sqlite') return undefined;
@@ -101,7 +100,7 @@ export function createApp(deps: AppDeps) {
     }),
   };
   const files: FilesDeps = {
-    store: deps.files ?? createFilesStore(deps.db),
+    store: deps.files,
     blobs: deps.blobs,
     logger: deps.logger,
     clock,

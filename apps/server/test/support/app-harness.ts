@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UNLIMITED } from '../../src/domain/accounts/rate-limits.ts';
 import { createApp, type AppDeps } from '../../src/http/app.ts';
+import { createFilesStore } from '../../src/infra/db/files/files-store.ts';
 import { createAccountRepositories } from '../../src/infra/db/accounts/index.ts';
 import { createMemoryEventBus } from '../../src/infra/events/memory-event-bus.ts';
 import { silentLogger } from '../../src/infra/log/json-logger.ts';
@@ -56,6 +57,7 @@ export async function openAppHarness(tempPrefix: string, openStorage: OpenStorag
       publicOrigin: undefined,
       maxBodyBytes: 64 * 1024 * 1024,
       accounts: createAccountRepositories(db),
+      files: createFilesStore(db),
       defaultQuotaBytes: QUOTA,
       trustProxy: true,
       rateLimits: UNLIMITED,

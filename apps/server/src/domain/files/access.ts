@@ -1,13 +1,23 @@
 import type { FilesReader, ItemRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
 
-/**
- * Who is asking. Today a signed-in user; share links add `{ kind: 'link', linkId }` and the
- * link's permission (docs/protocol.md: "link holders act with the link's permission").
- */
-export interface Principal {
+/** Who is asking: a signed-in user, or the holder of a share link. */
+export type Principal = UserPrincipal | LinkPrincipal;
+
+export interface UserPrincipal {
   kind: 'user';
   userId: string;
+}
+
+/**
+ * The holder of a share link acts with the link's permission on the linked item and below it
+ * only (docs/protocol.md "Share links"); `userId` is whoever is signed in meanwhile, if anyone.
+ * No route makes one until links exist.
+ */
+export interface LinkPrincipal {
+  kind: 'link';
+  linkId: string;
+  userId: string | null;
 }
 
 export type Role = 'owner' | 'editor' | 'viewer';
@@ -42,7 +52,7 @@ export async function accessPath(
 /** The role the item gives by itself, its ancestors aside. */
 export function ownRole(principal: Principal, item: ItemRecord): Role | null {
   if (item.state !== 'ready') return null;
-  if (item.ownerId === principal.userId) return 'owner';
+  if (principal.kind === 'user' && item.ownerId === principal.userId) return 'owner';
   return null;
 }
 
@@ -65,7 +75,24 @@ export async function visibleItem(
   return { item, ...path };
 }
 
-/** The principal may create items at the top level of their own tree only. */
-export function canCreateAtTop(principal: Principal): boolean {
-  return principal.kind === 'user';
+/**
+ * The user whose own tree's top level the principal means: only a signed-in user has one (a link
+ * holder sees the linked item and below it).
+ */
+export function topLevelOwner(principal: Principal): string {
+  if (principal.kind !== 'user') throw new DomainError('FORBIDDEN', 'Only the owner may create items at the top level');
+  return principal.userId;
+}
+
+/**
+ * Who an upload is recorded as coming from (and who may resume it): the signed-in user, or for
+ * an anonymous link holder the owner, who handed out the link.
+ */
+export function uploaderOf(principal: Principal, ownerId: string): string {
+  return principal.userId ?? ownerId;
+}
+
+/** What counts a principal's requests (rate limits): a user, or a link for its anonymous holders. */
+export function actorKey(principal: Principal): string {
+  return principal.kind === 'user' ? principal.userId : (principal.userId ?? `link:${principal.linkId}`);
 }

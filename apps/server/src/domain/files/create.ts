@@ -1,12 +1,12 @@
 import { PART_BYTES } from '@sealbox/crypto';
 import type { FilesReader, ItemRecord, NewItem, QuotaRecord } from '../../ports/files.ts';
 import { DomainError, isDomainError } from '../errors.ts';
-import { accessPath, canCreateAtTop, canEdit, notFound, type Principal } from './access.ts';
+import { accessPath, canEdit, notFound, topLevelOwner, uploaderOf, type Principal } from './access.ts';
 import { newPartKey } from './blob-keys.ts';
 import { UPLOAD_TTL_MS, type FilesDeps } from './deps.ts';
-import { itemEvent, quotaChanged } from './events.ts';
+import { itemEvent } from './events.ts';
 import { checkDepth, checkItemCount, countCreation } from './limits.ts';
-import { checkFileLimit, checkQuota, existingQuota } from './quota.ts';
+import { chargeWholeFile, checkFileLimit, checkQuota, existingQuota, reserveUpload } from './quota.ts';
 import { deleteBlobs, storeExactly } from './storage.ts';
 import { cipherSize, invalid, partsOf, type UploadMetadata } from './validation.ts';
 import { dataLink } from './view.ts';
@@ -36,13 +36,14 @@ export async function createItem(
 ): Promise<CreateResult> {
   await countCreation(deps, principal);
   const parent = await writableParent(deps.store, principal, meta.parentId);
-  const ownerId = parent ? parent.ownerId : principal.userId;
+  const ownerId = parent ? parent.ownerId : topLevelOwner(principal);
+  const uploaderId = uploaderOf(principal, ownerId);
   const now = deps.clock();
   const base: NewItem = {
     id: meta.id,
     parentId: meta.parentId,
     ownerId,
-    uploaderId: principal.userId,
+    uploaderId,
     isDirectory: meta.isDirectory,
     encryptedFileName: meta.encryptedFileName,
     nameNonce: meta.nameNonce,
@@ -88,7 +89,7 @@ export async function createItem(
       await tx.insertUpload({
         id: uploadId,
         itemId: item.id,
-        userId: principal.userId,
+        userId: uploaderId,
         size,
         parts,
         reservedRemaining: size,
@@ -96,7 +97,7 @@ export async function createItem(
         lastActivityAt: now,
         expiresAt: now + UPLOAD_TTL_MS,
       });
-      await tx.adjustSpace(ownerId, { reserved: size });
+      await reserveUpload(tx, ownerId, size);
     });
     return { id: item.id, size, uploadId, partBytes: PART_BYTES, parts };
   }
@@ -111,9 +112,8 @@ export async function createItem(
       await writableParent(tx, principal, meta.parentId);
       await tx.insertItem(item);
       await tx.putPart({ itemId: item.id, n: 0, size, blobKey, createdAt: now });
-      await tx.adjustSpace(ownerId, { used: size });
+      await chargeWholeFile(tx, ownerId, size);
       tx.publish(itemEvent('item.created', item));
-      tx.publish(quotaChanged(ownerId));
     });
   } catch (error) {
     await deleteBlobs(deps, [blobKey]);
@@ -137,7 +137,7 @@ function checkRoom(deps: FilesDeps, quota: QuotaRecord | undefined, bytes: numbe
  */
 export async function writableParent(reader: FilesReader, principal: Principal, parentId: string | null): Promise<ItemRecord | null> {
   if (parentId === null) {
-    if (!canCreateAtTop(principal)) throw new DomainError('FORBIDDEN', 'Only the owner may create items at the top level');
+    topLevelOwner(principal);
     return null;
   }
   const parent = await reader.item(parentId);

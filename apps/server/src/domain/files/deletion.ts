@@ -1,8 +1,9 @@
 import type { FilesTransaction, ItemRecord } from '../../ports/files.ts';
 import type { Principal } from './access.ts';
-import { lockedItem } from './changes.ts';
+import { lockedItem } from './editable.ts';
 import type { FilesDeps, FilesPorts } from './deps.ts';
-import { itemEvent, quotaChanged } from './events.ts';
+import { itemEvent } from './events.ts';
+import { freeDeleted } from './quota.ts';
 import { deleteBlobs } from './storage.ts';
 import { DeepestFirst } from './tree-walk.ts';
 import { uuid } from './validation.ts';
@@ -94,13 +95,6 @@ export async function removeItems(deps: FilesPorts, tx: FilesTransaction, items:
   const uploads = await tx.deleteUploads(ids);
   await tx.deleteItems(ids);
   const ownerOf = new Map(items.map((item) => [item.id, item.ownerId]));
-  const freed = new Map<string, { used: number; reserved: number }>();
-  const entry = (owner: string) => freed.get(owner) ?? freed.set(owner, { used: 0, reserved: 0 }).get(owner)!;
-  for (const part of parts) entry(ownerOf.get(part.itemId)!).used += part.size;
-  for (const upload of uploads) entry(ownerOf.get(upload.itemId)!).reserved += upload.reservedRemaining;
-  for (const [owner, space] of freed) {
-    await tx.adjustSpace(owner, { used: -space.used, reserved: -space.reserved });
-    tx.publish(quotaChanged(owner));
-  }
+  await freeDeleted(tx, (itemId) => ownerOf.get(itemId)!, parts, uploads);
   tx.afterCommit(() => deleteBlobs(deps, parts.map((part) => part.blobKey)));
 }

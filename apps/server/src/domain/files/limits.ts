@@ -1,6 +1,6 @@
 import type { QuotaRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
-import type { Principal } from './access.ts';
+import { actorKey, type Principal } from './access.ts';
 import type { FilesDeps } from './deps.ts';
 import { invalid } from './validation.ts';
 
@@ -33,5 +33,5 @@ export function checkItemCount(deps: FilesDeps, quota: QuotaRecord): void {
 
 /** Counts one item created by the principal; RATE_LIMITED (with Retry-After) past the limit. */
 export function countCreation(deps: FilesDeps, principal: Principal): Promise<void> {
-  return deps.limiter.hit('createItemAccount', principal.userId);
+  return deps.limiter.hit('createItemAccount', actorKey(principal));
 }

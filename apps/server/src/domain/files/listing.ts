@@ -1,5 +1,5 @@
 import type { ItemRecord, UserSummary } from '../../ports/files.ts';
-import { ownRole, visibleItem, type Principal, type Role } from './access.ts';
+import { ownRole, topLevelOwner, visibleItem, type Principal, type Role } from './access.ts';
 import type { FilesDeps } from './deps.ts';
 import { invalid, uuid } from './validation.ts';
 import { toItemView, type ItemView } from './view.ts';
@@ -52,7 +52,7 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
     level = root.item.isDirectory ? await reader.children([root.item.id], { state: 'ready', page }) : [];
     roleOf = () => rootRole;
   } else {
-    level = await reader.topLevel(principal.userId, { state: 'ready', page });
+    level = await reader.topLevel(topLevelOwner(principal), { state: 'ready', page });
     roleOf = () => 'owner';
   }
 
@@ -122,7 +122,7 @@ export interface Relisted {
 
 /**
  * What a kept whole depth-1 answer needs to follow changes to some of its items
- * (http/listing-cache.ts): the root read and its access checked again (a lost folder or lost
+ * (http/routes/listing-cache.ts): the root read and its access checked again (a lost folder or lost
  * access throws, as `listFiles` would), and each item's current view if it still belongs to
  * the level. "Belongs" is what `children` and `topLevel` select for `listFiles`: ready, and
  * under the folder, or at the top of the caller's own tree.

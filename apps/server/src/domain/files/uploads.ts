@@ -6,8 +6,8 @@ import { newPartKey, partKeyTime } from './blob-keys.ts';
 import { writableParent } from './create.ts';
 import { removeItems } from './deletion.ts';
 import { UPLOAD_TTL_MS, type FilesDeps, type FilesPorts } from './deps.ts';
-import { itemEvent, quotaChanged } from './events.ts';
-import { checkFileLimit, checkQuota, QUOTA_MESSAGE } from './quota.ts';
+import { itemEvent } from './events.ts';
+import { chargePart, checkFileLimit, checkQuota, releaseReserve } from './quota.ts';
 import { deleteBlobs, storeExactly } from './storage.ts';
 import { invalid, uuid } from './validation.ts';
 import { dataLink } from './view.ts';
@@ -112,12 +112,7 @@ export async function receivePart(
       if (replaced) {
         tx.afterCommit(() => deleteBlobs(deps, [replaced.blobKey]));
       } else {
-        const fromReserve = Math.min(expected, current.reservedRemaining);
-        const extra = expected - fromReserve;
-        if (extra > 0 && quota.usedSpace + quota.reservedSpace + extra > quota.totalSpace) {
-          throw new DomainError('QUOTA_EXCEEDED', QUOTA_MESSAGE);
-        }
-        await tx.adjustSpace(item.ownerId, { used: expected, reserved: -fromReserve });
+        const fromReserve = await chargePart(tx, quota, current, item.ownerId, expected);
         await tx.updateUpload(current.id, { reservedRemaining: current.reservedRemaining - fromReserve });
       }
       await tx.updateUpload(current.id, { lastActivityAt: now, expiresAt: now + UPLOAD_TTL_MS });
@@ -161,9 +156,8 @@ export async function completeUpload(
     const now = deps.clock();
     await tx.updateItem(item.id, { state: 'ready', modifiedAt: now });
     await tx.deleteUploads([item.id]);
-    await tx.adjustSpace(item.ownerId, { reserved: -upload.reservedRemaining });
+    await releaseReserve(tx, item.ownerId, upload.reservedRemaining);
     tx.publish(itemEvent('upload.completed', item));
-    tx.publish(quotaChanged(item.ownerId));
     return { id: item.id, size: item.size, link: dataLink(item.id) };
   });
 }

@@ -8,7 +8,7 @@ import {
   RangeNotSatisfiableError,
   type FilesDeps,
 } from '../../domain/files/index.ts';
-import type { ListingCache } from '../listing-cache.ts';
+import type { ListingCache } from './listing-cache.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
 import { ChangeBody, ItemParams, LinkOnlyQuery, ListQuery } from './file-schemas.ts';
 
@@ -21,13 +21,16 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
       '/api/file',
       async ({ query, principal }) => {
         const options = { id: query.id, depth: query.depth, limit: query.limit, offset: query.offset, includeAncestors: query.includeAncestors };
-        const key = deps.listingCache?.keyOf(principal, options);
-        if (!deps.listingCache || key === undefined) return listFiles(files, principal, options);
-        const cached = await deps.listingCache.get(key, (ids) => relistItems(files, principal, options, ids));
+        const cache = deps.listingCache;
+        // Only signed-in users' listings are kept: a link holder's are few and short-lived.
+        if (!cache || principal.kind !== 'user') return listFiles(files, principal, options);
+        const key = cache.keyOf(principal, options);
+        if (key === undefined) return listFiles(files, principal, options);
+        const cached = await cache.get(key, (ids) => relistItems(files, principal, options, ids));
         if (cached !== undefined) return jsonAnswer(cached);
-        const startedAt = deps.listingCache.epoch();
+        const startedAt = cache.epoch();
         const listing = await listFiles(files, principal, options);
-        return jsonAnswer(deps.listingCache.put(key, listing, principal, options, startedAt));
+        return jsonAnswer(cache.put(key, listing, principal, options, startedAt));
       },
       { query: ListQuery, principal: true },
     )

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
-import type { Listing, ListOptions, Relisted } from '../domain/files/listing.ts';
-import type { ItemView } from '../domain/files/view.ts';
-import { RESYNC_EVENT_KIND, type SealboxEvent } from '../ports/event-bus.ts';
+import type { Listing, ListOptions, Relisted } from '../../domain/files/listing.ts';
+import type { ItemView } from '../../domain/files/view.ts';
+import { RESYNC_EVENT_KIND, type SealboxEvent } from '../../ports/event-bus.ts';
 import { createListingCache, MAX_CACHED_CHARS, MAX_PENDING } from './listing-cache.ts';
 
 const me = { kind: 'user' as const, userId: 'u1' };

@@ -1,9 +1,9 @@
-import { DEFAULT_LIMIT, type ListOptions, type Listing, type Relisted } from '../domain/files/listing.ts';
-import type { Principal } from '../domain/files/access.ts';
-import { ITEM_EVENT_KINDS } from '../domain/files/events.ts';
-import type { ItemView } from '../domain/files/view.ts';
-import { RESYNC_EVENT_KIND, type SealboxEvent } from '../ports/event-bus.ts';
-import { byListingOrder } from '../ports/files.ts';
+import { DEFAULT_LIMIT, type ListOptions, type Listing, type Relisted } from '../../domain/files/listing.ts';
+import type { UserPrincipal } from '../../domain/files/access.ts';
+import { ITEM_EVENT_KINDS } from '../../domain/files/events.ts';
+import type { ItemView } from '../../domain/files/view.ts';
+import { RESYNC_EVENT_KIND, type SealboxEvent } from '../../ports/event-bus.ts';
+import { byListingOrder } from '../../ports/files.ts';
 
 /** Only answers this large are kept (about 400 items): smaller ones are quick to make anyway. */
 export const MIN_CACHED_CHARS = 256 * 1024;
@@ -62,7 +62,7 @@ interface Entry {
 }
 
 /** What an answer shows: the folder and its ancestors by id, the top level by owner, the people. */
-function dependencies(listing: Listing, principal: Principal, options: ListOptions): Set<string> {
+function dependencies(listing: Listing, principal: UserPrincipal, options: ListOptions): Set<string> {
   const deps = new Set<string>();
   if (options.id === undefined) deps.add(`top:${principal.userId}`);
   else deps.add(`item:${options.id}`);
@@ -84,7 +84,7 @@ function eventKeys(event: SealboxEvent): string[] {
 type Place = Pick<ItemView, 'createdAt' | 'id'>;
 
 /** A level from a fresh whole listing, or undefined when the answer is not one. */
-function levelOf(listing: Listing, principal: Principal, options: ListOptions): Level | undefined {
+function levelOf(listing: Listing, principal: UserPrincipal, options: ListOptions): Level | undefined {
   const limit = options.limit ?? DEFAULT_LIMIT;
   const whole = (options.offset ?? 0) === 0 && listing.files.length < limit;
   const folder = options.id === undefined ? listing.root === null : listing.root?.isDirectory === true;
@@ -287,7 +287,7 @@ export function createListingCache() {
      * Depth-1 listings only (deeper ones depend on every folder below), and of a folder only with
      * its ancestors: deleting or moving one of them must reach the answer (what the browser asks).
      */
-    keyOf(principal: Principal, options: ListOptions): string | undefined {
+    keyOf(principal: UserPrincipal, options: ListOptions): string | undefined {
       if ((options.depth ?? 1) !== 1) return undefined;
       if (options.id !== undefined && options.includeAncestors !== true) return undefined;
       return JSON.stringify([principal.userId, options.id ?? null, options.limit ?? null, options.offset ?? 0, options.includeAncestors ?? false]);
@@ -323,7 +323,7 @@ export function createListingCache() {
     /** Call before computing an answer; pass the result to `put`. */
     epoch: () => epoch,
     /** The answer encoded, and kept if it is large and nothing it shows changed meanwhile. */
-    put(key: string, listing: Listing, principal: Principal, options: ListOptions, startedAt: number): string {
+    put(key: string, listing: Listing, principal: UserPrincipal, options: ListOptions, startedAt: number): string {
       const level = levelOf(listing, principal, options);
       const json = level ? encodeLevel(level) : JSON.stringify(listing);
       // Held: the answer, and a level's blocks and views besides (about three times the answer).
