@@ -2,8 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { fakeSignIn, renderApp } from '../../test/render-app.tsx';
 import { returnPathOf, safeRedirectPath } from './redirect.ts';
+import { clearSession } from './session.ts';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  // A signed-in test leaves no session behind for the next file (bun test shares modules).
+  clearSession();
+});
 
 describe('returnPathOf', () => {
   it('keeps path, query and hash', () => {
