@@ -152,7 +152,12 @@ describe.skipIf(skipWithoutBrowser)('grid thumbnails', () => {
     if (media.webm) {
       const poster = card(page, 'clip.webm').locator('img.file-card__image');
       await poster.waitFor({ timeout: 30_000 });
-      expect(await poster.evaluate(async (el: HTMLImageElement) => (await el.decode(), el.naturalWidth))).toBeGreaterThan(0);
+      expect(
+        await poster.evaluate(async (el: HTMLImageElement) => {
+          await el.decode();
+          return el.naturalWidth;
+        }),
+      ).toBeGreaterThan(0);
       await card(page, 'clip.webm').locator('.file-card__badge').waitFor();
     } else {
       console.warn('MediaRecorder made no WebM here: the video poster frame is not checked');

@@ -41,7 +41,7 @@ async function main() {
     const session = await apiLogin(server.url, user)
     const folder = await apiCreateFolder(session, null, 'Bench')
 
-    let started = performance.now()
+    const started = performance.now()
     const names = Array.from({ length: ITEMS }, (_, i) => `item ${String(i).padStart(5, '0')}.txt`)
     await apiCreateFolders(session, folder, names, 32)
     console.log(`setup: ${ITEMS} folders created through POST /api/upload in ${((performance.now() - started) / 1000).toFixed(1)} s`)

@@ -81,7 +81,11 @@ async function ourProcesses(): Promise<Array<{ pid: number; args: string }>> {
   const ours = new Set([process.pid])
   for (let changed = true; changed; ) {
     changed = false
-    for (const r of rows) if (!ours.has(r.pid) && ours.has(r.ppid)) ours.add(r.pid), (changed = true)
+    for (const r of rows) {
+      if (ours.has(r.pid) || !ours.has(r.ppid)) continue
+      ours.add(r.pid)
+      changed = true
+    }
   }
   return rows.filter((r) => r.pid !== process.pid && ours.has(r.pid))
 }

@@ -1,8 +1,8 @@
-import { ConfigError, loadConfig } from './config/config.ts';
+import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { createJsonLogger } from './infra/log/json-logger.ts';
 import { startServer } from './server.ts';
 
-let config;
+let config: Config;
 try {
   config = loadConfig(process.env);
 } catch (error) {

@@ -61,7 +61,9 @@ if (availability.available) {
       try {
         const userIds = Array.from({ length: 600 }, () => crypto.randomUUID());
         const atB = new Set<string>();
-        b.subscribe((e) => e.userIds.forEach((id) => atB.add(id)));
+        b.subscribe((e) => {
+          for (const id of e.userIds) atB.add(id);
+        });
         await a.publish({ kind: 'item.updated', itemId: 'x', userIds });
         await waitFor(() => atB.size === userIds.length, 3000, 'all user ids');
       } finally {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { fromBase64, fromBase64Url, fromUtf8, toBase64, toBase64Url } from './bytes.ts'
-import { CryptoError } from './errors.ts'
+import type { CryptoError } from './errors.ts'
 
 const code = (fn: () => unknown) => {
   try {

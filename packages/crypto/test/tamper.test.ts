@@ -112,7 +112,10 @@ describe('chunked contents (unauthenticated modes and chunking)', () => {
   const join = (...parts: Uint8Array[]) => {
     const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0))
     let o = 0
-    for (const p of parts) (out.set(p, o), (o += p.length))
+    for (const p of parts) {
+      out.set(p, o)
+      o += p.length
+    }
     return out
   }
 
@@ -314,7 +317,7 @@ describe('link keys (link-sharing leaks)', () => {
     const k = newItemKey()
     const enc = encodeLinkKey(k)
     expect(toBase64(decodeLinkKey(enc))).toBe(toBase64(k))
-    for (const bad of ['', enc + '=', enc.slice(0, -1), enc + 'A', `${enc.slice(0, 10)}+${enc.slice(11)}`, `${enc.slice(0, 10)}/${enc.slice(11)}`]) {
+    for (const bad of ['', `${enc}=`, enc.slice(0, -1), `${enc}A`, `${enc.slice(0, 10)}+${enc.slice(11)}`, `${enc.slice(0, 10)}/${enc.slice(11)}`]) {
       await expectCode(() => decodeLinkKey(bad), 'BAD_LINK_KEY')
     }
     await expectCode(() => decodeLinkKey(toBase64Url(new Uint8Array(31))), 'BAD_LINK_KEY')

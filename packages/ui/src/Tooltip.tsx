@@ -23,6 +23,7 @@ export function Tooltip({ content, children, side = 'top' }: TooltipProps) {
   return (
     <RadixTooltip.Root>
       <RadixTooltip.Trigger asChild>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a disabled button takes no focus; its reason must stay reachable by keyboard. */}
         <span className="sb-tooltip-trigger" tabIndex={0}>
           {children}
         </span>

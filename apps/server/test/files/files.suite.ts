@@ -945,7 +945,11 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         const chain = await seedTree(h, user.id, root.id, Array.from({ length: 1500 }, () => 1), 1);
         let reads = 0;
         const store = h.files.store;
-        const counting = { ...store, someChildren: (id: string, limit: number) => (reads++, store.someChildren(id, limit)) };
+        const counting = { ...store, someChildren: (id: string, limit: number) => {
+            reads++;
+            return store.someChildren(id, limit);
+          },
+        };
         const browser = new Browser(h.makeApp({ files: counting }));
         browser.cookie = user.browser.cookie;
         expect((await browser.delete(`/api/file/${root.id}`)).status).toBe(204);

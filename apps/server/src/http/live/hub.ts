@@ -55,9 +55,8 @@ export function createLiveHub(deps: LiveHubDeps) {
   const bySession = new Map<string, Set<Entry>>();
 
   const add = (index: Map<string, Set<Entry>>, key: string, entry: Entry) => {
-    let set = index.get(key);
-    if (!set) index.set(key, (set = new Set()));
-    set.add(entry);
+    const set = index.get(key) ?? new Set<Entry>();
+    index.set(key, set.add(entry));
   };
   const remove = (index: Map<string, Set<Entry>>, key: string, entry: Entry) => {
     const set = index.get(key);
@@ -170,10 +169,10 @@ export function createLiveHub(deps: LiveHubDeps) {
         entry.windowStart = now;
         entry.messages = 0;
       }
-      if (++entry.messages > CLIENT_MESSAGE_LIMIT.count) return close(entry, CLOSE.tooMany);
-      const verdict = judgeClientMessage(message);
-      if (!verdict.ok) return close(entry, verdict.close);
-      send(entry, encode({ type: 'pong' }));
+      entry.messages += 1;
+      const verdict = entry.messages > CLIENT_MESSAGE_LIMIT.count ? { ok: false as const, close: CLOSE.tooMany } : judgeClientMessage(message);
+      if (verdict.ok) send(entry, encode({ type: 'pong' }));
+      else close(entry, verdict.close);
     },
     /** Open sockets on this instance (benchmarks, logs). */
     size: () => entries.size,

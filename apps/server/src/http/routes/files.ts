@@ -37,13 +37,10 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
     .get(
       '/api/file/data/:id',
       async ({ params, request, principal, set }) => {
-        let data;
-        try {
-          data = await openFileData(files, principal, params.id, request.headers.get('range'));
-        } catch (error) {
+        const data = await openFileData(files, principal, params.id, request.headers.get('range')).catch((error: unknown) => {
           if (error instanceof RangeNotSatisfiableError) set.headers['content-range'] = `bytes */${error.size}`;
           throw error;
-        }
+        });
         const headers: Record<string, string> = {
           'content-type': 'application/octet-stream',
           // Never rendered as a page, whatever a browser guesses (DESIGN 7).

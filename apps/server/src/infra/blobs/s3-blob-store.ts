@@ -31,19 +31,16 @@ export function createS3BlobStore(client: S3Client): BlobStore {
       }
       const writer = client.file(key).writer({ partSize: PART_SIZE, queueSize: PARTS_IN_FLIGHT, retry: 3 });
       let size = 0;
-      try {
-        for await (const chunk of chunksOf(body)) {
-          // Awaiting the pending write is the back-pressure that keeps memory bounded.
-          await writer.write(chunk);
-          size += chunk.byteLength;
-        }
-        await writer.end();
-      } catch (error) {
-        // Deliberately no writer.end(): Bun's end(error) still completes the upload, which would
-        // publish a truncated object. Unended, the multipart upload is never completed, so never
-        // visible; its parts are reclaimed by the bucket's AbortIncompleteMultipartUpload rule.
-        throw error;
+      for await (const chunk of chunksOf(body)) {
+        // Awaiting the pending write is the back-pressure that keeps memory bounded.
+        await writer.write(chunk);
+        size += chunk.byteLength;
       }
+      // Only reached when every chunk arrived. On an error there is deliberately no end():
+      // Bun's end(error) still completes the upload, which would publish a truncated object.
+      // Unended, the multipart upload is never completed, so never visible; its parts are
+      // reclaimed by the bucket's AbortIncompleteMultipartUpload rule.
+      await writer.end();
       return { size };
     },
 

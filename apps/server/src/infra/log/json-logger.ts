@@ -5,7 +5,7 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
 export type LogSink = (line: string) => void;
 
 /** One JSON object per line, so any log shipper can parse it without configuration. */
-export function createJsonLogger(level: LogLevel, sink: LogSink = (line) => process.stdout.write(line + '\n')): Logger {
+export function createJsonLogger(level: LogLevel, sink: LogSink = (line) => process.stdout.write(`${line}\n`)): Logger {
   const write = (at: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields) => {
     if (RANK[at] < RANK[level]) return;
     sink(JSON.stringify({ time: new Date().toISOString(), level: at, msg, ...fields }));
