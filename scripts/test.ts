@@ -58,7 +58,7 @@ const steps: Array<[string, () => Promise<Outcome>]> = [
     'bun',
     async () => {
       await buildWeb()
-      return run('bun test', [bun, 'test', '--timeout', '120000', 'packages/', 'apps/server/', 'e2e/'], root, bunCounts)
+      return run('bun test', [bun, 'test', '--timeout', '120000', 'packages/', 'apps/server/', 'scripts/', 'e2e/'], root, bunCounts)
     },
   ],
   ['vitest', () => run('vitest (web)', [bun, 'run', 'test'], `${root}apps/web`, vitestCounts)],
