@@ -15,7 +15,7 @@ import {
   uploadErrorMessage,
   withRetries,
   type PartGeometry,
-} from './plan.ts';
+} from './transfer-plan.ts';
 
 // The real protocol numbers (docs/protocol.md): CHUNK 256 KiB, tag 16, 32 chunks per part.
 const CHUNK = 262_144;

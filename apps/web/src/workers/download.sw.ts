@@ -11,8 +11,8 @@
  * ever rendered as a page. Every other request passes through untouched.
  */
 import { createDecryptStream } from '@sealbox/crypto';
-import { contentDisposition } from '../features/files/transfers/plan.ts';
-import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, type DownloadEntry, type DownloadJob } from '../features/files/transfers/types.ts';
+import { contentDisposition } from '../model/transfer-plan.ts';
+import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, type DownloadEntry, type DownloadJob } from '../model/transfers.ts';
 import { planZip, zipStream, type ZipEntry } from './zip.ts';
 
 /* The parts of ServiceWorkerGlobalScope used here (the app's TypeScript lib is DOM, not WebWorker). */

@@ -2,7 +2,7 @@
  * The listing request the crypto worker makes itself (downloads in transfers.ts, thumbnails in
  * thumbnails.ts): GET /api/file with the page's cookie, outside the page's query cache.
  */
-import type { ServerItem } from './items.ts';
+import type { ServerItem } from '../model/items.ts';
 import type { CodedError } from './coded-error.ts';
 
 export interface Listing {

@@ -20,12 +20,13 @@ import {
   thumbnailKind,
   videoTypeOf,
   type ThumbnailKind,
-} from '../features/files/thumbnail-cache.ts';
-import { itemKey, openItems, type ItemView, type ServerItem } from './items.ts';
+} from '../model/thumbnails.ts';
+import type { ItemView, ServerItem } from '../model/items.ts';
+import { itemKey, openItems } from './items.ts';
 import { CodedError } from './coded-error.ts';
 import { getListing, type Listing } from './listing-fetch.ts';
 
-// Kept importable from here (thumbnail-cache.test.ts); it lives in thumbnail-cache.ts, shared with the page.
+// Kept importable from here (thumbnail-cache.test.ts); it lives in model/thumbnails.ts, shared with the page.
 export { scaledSize };
 
 const thumbnailError = (code: string, message: string) => new CodedError('ThumbnailError', code, message);

@@ -39,9 +39,10 @@ import {
   uploadErrorMessage,
   withRetries,
   type PartGeometry,
-} from '../features/files/transfers/plan.ts';
-import type { DownloadEntry, DownloadJob, DownloadTarget, PendingUpload, UploadEvent, UploadRequest, UploadResult } from '../features/files/transfers/types.ts';
-import { itemKey, openItems, wrappingKeyFor, type ServerItem } from './items.ts';
+} from '../model/transfer-plan.ts';
+import type { DownloadEntry, DownloadJob, DownloadTarget, PendingUpload, UploadEvent, UploadRequest, UploadResult } from '../model/transfers.ts';
+import type { ServerItem } from '../model/items.ts';
+import { itemKey, openItems, wrappingKeyFor } from './items.ts';
 import { loadAnyAccount } from './key-store.ts';
 import { openPartFiles, type PartSlot } from './part-files.ts';
 import { deleteRecord, getRecord, listRecords, putRecord, recordPartHash, type UploadRecord } from './upload-records.ts';

@@ -6,9 +6,9 @@
 import { api, apiFetch } from '../../lib/api.ts';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { cryptoWorker } from '../../crypto/client.ts';
-import type { ItemView } from '../../workers/items.ts';
+import type { ItemView } from '../../model/items.ts';
 
-export type { ItemView } from '../../workers/items.ts';
+export type { ItemView } from '../../model/items.ts';
 
 /** SPEC 9: the initial load asks for 2147483648 items, i.e. the whole folder. */
 export const ALL_ITEMS = 2_147_483_648;

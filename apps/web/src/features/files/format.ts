@@ -1,5 +1,5 @@
 /** Display helpers of the file browser (SPEC 9: sizes in binary units). */
-import type { ItemView } from '../../workers/items.ts';
+import type { ItemView } from '../../model/items.ts';
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'] as const;
 

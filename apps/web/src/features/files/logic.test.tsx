@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ItemView } from '../../workers/items.ts';
+import type { ItemView } from '../../model/items.ts';
 import { collapseCrumbs, type Crumb } from './breadcrumbs.ts';
 import { displayName, formatBytes, kindOf, storagePercent } from './format.ts';
 import { canBrowseInto, moveProblem } from './move-rules.ts';

@@ -3,7 +3,7 @@
  * since a folder cannot contain itself, anything under it), and not the current parent. Moving
  * to the root requires the owner. The server refuses the same moves; the dialog says why first.
  */
-import type { ItemView } from '../../workers/items.ts';
+import type { ItemView } from '../../model/items.ts';
 
 export interface MoveTarget {
   /** null = the top level of the user's files. */

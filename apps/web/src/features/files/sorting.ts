@@ -2,7 +2,7 @@
  * Sorting, pagination and the responsive layout rules of the file browser (SPEC 2, 9).
  * Pure functions: the components only feed them the items, the URL state and the width.
  */
-import type { ItemView } from '../../workers/items.ts';
+import type { ItemView } from '../../model/items.ts';
 import type { SortKey, SortOrder } from './browser-search.ts';
 import { displayName } from './format.ts';
 

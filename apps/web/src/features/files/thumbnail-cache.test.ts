@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { ItemView } from '../../workers/items.ts';
-import { IMAGE_MAX_BYTES, LruCache, ThumbnailLoader, thumbnailKind, videoTypeOf, wantsThumbnail } from './thumbnail-cache.ts';
+import type { ItemView } from '../../model/items.ts';
+import { IMAGE_MAX_BYTES, thumbnailKind, videoTypeOf, wantsThumbnail } from '../../model/thumbnails.ts';
+import { LruCache, ThumbnailLoader } from './thumbnail-cache.ts';
 import { isRasterImage, scaledSize } from '../../workers/thumbnails.ts';
 
 function item(over: Partial<ItemView>): ItemView {

@@ -1,69 +1,13 @@
 /**
- * Grid thumbnails (SPEC 2 "previews of images and videos"): which items get one, and the page's
- * memory cache of the small encoded images the crypto worker makes (workers/thumbnails.ts).
+ * Grid thumbnails (SPEC 2 "previews of images and videos"; which items get one: model/thumbnails.ts):
+ * the page's memory cache of the small encoded images the crypto worker makes (workers/thumbnails.ts).
  *
  * The cache holds Blobs of thumbnails (never of the decrypted file), keyed by item id +
  * modifiedAt, least recently used first out. Loads run at most CONCURRENCY at once; one still
  * queued is dropped when every card that asked for it has gone (scrolled away, folder left).
  */
-import type { ItemView } from '../../workers/items.ts';
-
-/** Plaintext size above which an image is not fetched for a thumbnail. */
-export const IMAGE_MAX_BYTES = 20 * 1024 * 1024;
-/** How much of a video's start is decrypted for its poster frame. */
-export const VIDEO_HEAD_BYTES = 8 * 1024 * 1024;
-/** Longest edge of a thumbnail, in pixels. */
-export const THUMB_EDGE = 320;
-/** WebP quality of an encoded thumbnail (worker images and page-drawn video frames alike). */
-export const THUMB_QUALITY = 0.82;
 export const CACHE_ENTRIES = 200;
 export const CONCURRENCY = 3;
-
-const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/pjpeg', 'image/gif', 'image/webp', 'image/bmp', 'image/x-ms-bmp']);
-const IMAGE_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp']);
-const VIDEO_TYPES: Record<string, string> = { mp4: 'video/mp4', m4v: 'video/mp4', mov: 'video/mp4', webm: 'video/webm' };
-const VIDEO_MIMES = new Set(['video/mp4', 'video/webm', 'video/quicktime']);
-
-export type ThumbnailKind = 'image' | 'video';
-
-/**
- * 'image' for raster images (png, jpeg, gif, webp, bmp) by mime type or extension, 'video' for
- * mp4, webm and mov; null for anything else. SVG never gets one (a type icon instead): it is
- * only ever shown through <img> in the previewer, never rasterised here.
- */
-export function thumbnailKind(item: Pick<ItemView, 'isDirectory' | 'mimeType' | 'extension'>): ThumbnailKind | null {
-  if (item.isDirectory) return null;
-  const mime = (item.mimeType ?? '').toLowerCase().split(';')[0]!.trim();
-  if (mime.includes('svg') || item.extension === 'svg' || item.extension === 'svgz') return null;
-  if (IMAGE_MIMES.has(mime)) return 'image';
-  if (VIDEO_MIMES.has(mime)) return 'video';
-  if (IMAGE_EXTENSIONS.has(item.extension)) return 'image';
-  if (item.extension in VIDEO_TYPES) return 'video';
-  return null;
-}
-
-/** The type a video's bytes are given on the page (<video src> only). */
-export function videoTypeOf(item: Pick<ItemView, 'mimeType' | 'extension'>): string {
-  const mime = (item.mimeType ?? '').toLowerCase();
-  if (mime === 'video/webm') return 'video/webm';
-  return VIDEO_TYPES[item.extension] ?? 'video/mp4';
-}
-
-/** Whether a card should ask for a thumbnail at all. */
-export function wantsThumbnail(item: ItemView): boolean {
-  if (!item.decrypted || item.size <= 0) return false;
-  const kind = thumbnailKind(item);
-  if (kind === 'image') return item.size <= IMAGE_MAX_BYTES;
-  return kind === 'video';
-}
-
-/** `width` x `height` scaled down (never up) so its longest edge is at most `maxEdge`, 1 px at least. */
-export function scaledSize(width: number, height: number, maxEdge: number): { width: number; height: number } {
-  const scale = Math.min(1, maxEdge / Math.max(width, height));
-  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
-}
-
-export const thumbnailKey = (item: Pick<ItemView, 'id' | 'modifiedAt'>) => `${item.id}:${item.modifiedAt}`;
 
 /** A Map in recency order: get() refreshes, set() evicts the oldest past `capacity`. */
 export class LruCache<V> {

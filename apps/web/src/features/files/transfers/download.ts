@@ -7,9 +7,9 @@
  */
 import { toast } from '@sealbox/ui';
 import { cryptoWorker } from '../../../crypto/client.ts';
-import type { ItemView } from '../../../workers/items.ts';
-import { MSG_DECRYPT_FAILED, MSG_DOWNLOAD_FAILED, MSG_FOLDER_FAILED } from './plan.ts';
-import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, SW_URL, type DownloadTarget } from './types.ts';
+import type { ItemView } from '../../../model/items.ts';
+import { MSG_DECRYPT_FAILED, MSG_DOWNLOAD_FAILED, MSG_FOLDER_FAILED } from '../../../model/transfer-plan.ts';
+import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, SW_URL, type DownloadTarget } from '../../../model/transfers.ts';
 
 /** How long a first download waits for the service worker to install and activate. */
 const ACTIVATION_TIMEOUT_MS = 15_000;

@@ -6,4 +6,4 @@
 export { UploadOverlay, type UploadOverlayProps } from './UploadOverlay.tsx';
 export { downloadItems, registerDownloadWorker } from './download.ts';
 export { useUploads, type UploadRow } from './upload-store.ts';
-export { MAX_FILE_SIZE_LABEL } from './plan.ts';
+export { MAX_FILE_SIZE_LABEL } from '../../../model/transfer-plan.ts';

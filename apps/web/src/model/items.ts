@@ -1,0 +1,49 @@
+/**
+ * Items as the page and the workers both know them (docs/protocol.md "Items"): the server's
+ * form, the decrypted view the UI shows, and what the crypto worker hands back for a listing or
+ * a new folder. Types only: no keys, no I/O.
+ */
+import type { ItemView as ServerItemView } from '@sealbox/server/files-view';
+
+/** The server form of an item (docs/protocol.md "Files and uploads", `Item`): the server's own type. */
+export type ServerItem = ServerItemView;
+
+/** An item as the UI shows it: decrypted where its key opened, never any key material. */
+export interface ItemView {
+  id: string;
+  /** Null when the key or the name did not decrypt. */
+  name: string | null;
+  mimeType: string | null;
+  /** Lower-case extension of the name without the dot ('' for folders and names without one). */
+  extension: string;
+  isDirectory: boolean;
+  parentId: string | null;
+  /** Plaintext bytes (folders 0). */
+  size: number;
+  cipherSize: number;
+  createdAt: number;
+  modifiedAt: number;
+  ownerId: string;
+  uploaderId: string;
+  editPermission: boolean;
+  decrypted: boolean;
+}
+
+/** Folder creation metadata for POST /api/upload (docs/protocol.md). */
+export interface NewFolderMetadata {
+  id: string;
+  parentId: string | null;
+  isDirectory: true;
+  encryptedFileName: string;
+  nameNonce: string;
+  encryptedKey: string;
+  keyNonce: string;
+}
+
+/** What GET /api/file answers, opened: the same shape with views instead of server items. */
+export interface OpenedListing {
+  root: ItemView | null;
+  files: ItemView[];
+  ancestors: ItemView[];
+  users: Array<{ id: string; username: string; avatarExtension: string | null }>;
+}
