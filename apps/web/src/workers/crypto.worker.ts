@@ -20,7 +20,7 @@ import { exposeRpc, type RpcEndpoint } from '../lib/worker-rpc.ts';
 import { clearAccounts, loadAccount, loadAnyAccount, saveAccount } from './key-store.ts';
 import { forgetItems, itemMethods } from './items.ts';
 import { thumbnailMethods } from './thumbnails.ts';
-import { transferMethods } from './transfers.ts';
+import { transferMethods } from './transfers/index.ts';
 import { clearRecords } from './upload-records.ts';
 
 /** Opaque reference to a key held by this worker. */
@@ -69,7 +69,7 @@ export const cryptoMethods = {
   /** The key tree of the user's items (items.ts). */
   ...itemMethods,
 
-  /** Uploads and downloads (transfers.ts). */
+  /** Uploads and downloads (transfers/). */
   ...transferMethods,
 
   /** Grid thumbnails of images and the start of videos (thumbnails.ts). */

@@ -1,5 +1,5 @@
 /**
- * The listing request the crypto worker makes itself (downloads in transfers.ts, thumbnails in
+ * The listing request the crypto worker makes itself (downloads in transfers/download.ts, thumbnails in
  * thumbnails.ts): GET /api/file with the page's cookie, outside the page's query cache.
  */
 import type { ServerItem } from '../model/items.ts';

@@ -1,7 +1,7 @@
 /**
  * Encrypted, streamed, resumable uploads in parts and streamed downloads to disk
  * (docs/protocol.md "Part protocol", DESIGN.md 5). The work runs in the crypto worker
- * (workers/transfers.ts) and the download service worker (workers/download.sw.ts).
+ * (workers/transfers/) and the download service worker (workers/download.sw.ts).
  */
 export { UploadOverlay, type UploadOverlayProps } from './UploadOverlay.tsx';
 export { downloadItems, registerDownloadWorker } from './download.ts';

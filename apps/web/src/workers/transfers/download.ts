@@ -1,0 +1,110 @@
+/**
+ * Download, prepared inside the crypto worker: it gathers what the service worker needs (item
+ * keys, nonces, sizes, the paths of a folder's descendants) and posts it on a MessagePort whose
+ * other end the page gave the service worker. Key bytes go worker -> service worker and never
+ * through the page's state.
+ */
+import { fromBase64, plaintextSize } from '@sealbox/crypto';
+import type { ServerItem } from '../../model/items.ts';
+import { safeSegment, uniqueName } from '../../model/transfer-plan.ts';
+import type { DownloadEntry, DownloadJob, DownloadTarget } from '../../model/transfers.ts';
+import { itemKey, openItems } from '../items.ts';
+import { getListing } from '../listing-fetch.ts';
+import { TransferError, transferError } from './errors.ts';
+
+/** SPEC 9: a folder download gathers descendants to depth 20, 1000 per request. */
+export const FOLDER_DEPTH = 20;
+export const FOLDER_PAGE = 1000;
+
+function fileEntry(item: ServerItem, path: string): DownloadEntry {
+  if (item.fileNonce === null) throw new TransferError('BAD_ITEM', 'File nonce not found');
+  return {
+    kind: 'file',
+    path,
+    id: item.id,
+    key: new Uint8Array(itemKey(item.id)),
+    fileNonce: fromBase64(item.fileNonce, 'fileNonce'),
+    size: plaintextSize(item.size),
+  };
+}
+
+async function gatherFolder(target: DownloadTarget, rootPath: string, out: DownloadEntry[]): Promise<void> {
+  const items: ServerItem[] = [];
+  for (let offset = 0; ; offset += FOLDER_PAGE) {
+    const page = await getListing(target.id, FOLDER_DEPTH, FOLDER_PAGE, offset, transferError);
+    items.push(...page.files);
+    if (page.files.length < FOLDER_PAGE) break;
+  }
+  // Opens names and keys under the folder's key (breadth first, so parents come first).
+  const views = await openItems(items);
+  // Only items whose key opened under their parent are trusted (a planted one is left out).
+  const nameOf = new Map<string, string>();
+  for (const view of views) if (view.decrypted) nameOf.set(view.id, view.name ?? '');
+  const pathOf = new Map<string, string>([[target.id, rootPath]]);
+  const taken = new Map<string, Set<string>>();
+  out.push({ kind: 'dir', path: rootPath });
+  for (const item of items) {
+    const parentPath = item.parentId ? pathOf.get(item.parentId) : undefined;
+    if (parentPath === undefined || !nameOf.has(item.id)) continue;
+    const siblings = taken.get(parentPath) ?? new Set<string>();
+    taken.set(parentPath, siblings);
+    const base = safeSegment(nameOf.get(item.id) || (item.isDirectory ? 'Encrypted directory' : 'Encrypted file'));
+    const path = `${parentPath}/${uniqueName(base, siblings)}`;
+    if (item.isDirectory) {
+      pathOf.set(item.id, path);
+      out.push({ kind: 'dir', path });
+    } else {
+      out.push(fileEntry(item, path));
+    }
+  }
+}
+
+async function buildJob(targets: DownloadTarget[]): Promise<DownloadJob> {
+  if (targets.length === 1 && !targets[0]!.isDirectory) {
+    const target = targets[0]!;
+    const { root } = await getListing(target.id, 1, 1, 0, transferError);
+    if (!root || root.isDirectory) throw new TransferError('NOT_FOUND', 'File not found');
+    const entry = fileEntry(root, safeSegment(target.name || 'Encrypted file'));
+    return { kind: 'file', name: entry.path, entries: [entry] };
+  }
+  const entries: DownloadEntry[] = [];
+  const top = new Set<string>();
+  for (const target of targets) {
+    const name = uniqueName(safeSegment(target.name || (target.isDirectory ? 'Encrypted directory' : 'Encrypted file')), top);
+    if (target.isDirectory) await gatherFolder(target, name, entries);
+    else {
+      const { root } = await getListing(target.id, 1, 1, 0, transferError);
+      if (!root) throw new TransferError('NOT_FOUND', 'File not found');
+      entries.push(fileEntry(root, name));
+    }
+  }
+  const single = targets.length === 1 ? safeSegment(targets[0]!.name || 'Encrypted directory') : 'Sealbox files';
+  return { kind: 'zip', name: `${single}.zip`, entries };
+}
+
+/**
+ * Hands the service worker what it needs to stream `targets` to disk: posts the job on `port`
+ * (the page gave the other end to the service worker) and resolves once the service worker has
+ * it. The keys are copies; the ones posted are wiped here afterwards.
+ */
+export async function prepareDownload(targets: DownloadTarget[], port: MessagePort): Promise<{ name: string; kind: 'file' | 'zip' }> {
+  let job: DownloadJob | undefined;
+  try {
+    job = await buildJob(targets);
+    const ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new TransferError('SW_TIMEOUT', 'The download helper did not answer')), 10_000);
+      port.onmessage = (event: MessageEvent) => {
+        if ((event.data as { type?: string })?.type === 'ready') {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+    });
+    port.postMessage({ type: 'job', job });
+    await ready;
+    return { name: job.name, kind: job.kind };
+  } finally {
+    for (const entry of job?.entries ?? []) if (entry.kind === 'file') entry.key.fill(0);
+    port.close();
+  }
+}

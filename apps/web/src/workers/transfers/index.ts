@@ -1,0 +1,41 @@
+/**
+ * File transfers, run inside the crypto worker (DESIGN.md 5): upload.ts (encrypt and send in
+ * parts), resume.ts (continue an unfinished upload), download.ts (hand a download to the service
+ * worker). This is their RPC surface, spread into the crypto worker's methods.
+ */
+import type { DownloadTarget, PendingUpload, UploadRequest, UploadResult } from '../../model/transfers.ts';
+import { getRecord } from '../upload-records.ts';
+import { TransferError } from './errors.ts';
+import { prepareDownload } from './download.ts';
+import { forgetUpload, pendingUploads } from './resume.ts';
+import { running, uploadFile } from './upload.ts';
+
+export const transferMethods = {
+  /** Encrypts and uploads one file (or resumes `resumeUploadId`); progress events go to `progress`. */
+  uploadFile(request: UploadRequest, progress?: MessagePort): Promise<UploadResult> {
+    return uploadFile(request, progress);
+  },
+
+  /** Unfinished uploads of the signed-in user that can resume (no keys in the answer). */
+  pendingUploads(): Promise<PendingUpload[]> {
+    return pendingUploads();
+  },
+
+  /** Gives up an unfinished upload: the server frees its bytes, the record (and K) is deleted. */
+  async discardUpload(uploadId: string): Promise<void> {
+    running.forEach((controller, id) => {
+      void getRecord(uploadId).then((r) => r?.id === id && controller.abort());
+    });
+    await forgetUpload(uploadId);
+  },
+
+  cancelUpload(id: string): void {
+    running.get(id)?.abort(new TransferError('CANCELLED', 'Upload cancelled'));
+  },
+
+  prepareDownload(targets: DownloadTarget[], port: MessagePort): Promise<{ name: string; kind: 'file' | 'zip' }> {
+    return prepareDownload(targets, port);
+  },
+};
+
+export type TransferMethods = typeof transferMethods;

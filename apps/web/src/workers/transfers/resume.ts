@@ -1,0 +1,71 @@
+/**
+ * Resuming an upload this browser started (docs/protocol.md "Part protocol"): the record kept in
+ * IndexedDB (upload-records.ts) with its key, nonce and the hash of every part begun, checked
+ * against the file picked again before the same (K, fileNonce) stream continues.
+ */
+import { PART_BYTES } from '@sealbox/crypto';
+import { decideResume } from '../../model/transfer-plan.ts';
+import type { PendingUpload } from '../../model/transfers.ts';
+import { loadAnyAccount } from '../key-store.ts';
+import { deleteRecord, getRecord, listRecords, type UploadRecord } from '../upload-records.ts';
+import { geometryOf, hashParts } from './parts.ts';
+import { abortOnServer, uploadStatus } from './server.ts';
+
+export interface Prepared {
+  record: UploadRecord;
+  /** Parts the server already has (resume), else empty. */
+  received: number[];
+  resumed: boolean;
+}
+
+export async function currentUserId(): Promise<string | null> {
+  try {
+    return (await loadAnyAccount())?.userId ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A resumable upload, if `uploadId` names one this browser started for the same bytes; undefined
+ * when it must start afresh (the record and the server's upload are then deleted).
+ */
+export async function tryResume(uploadId: string, file: File): Promise<Prepared | undefined> {
+  const record = await getRecord(uploadId);
+  if (!record) return undefined;
+  const g = geometryOf(record.size);
+  const decision = decideResume(
+    record,
+    file,
+    file.size === record.size ? await hashParts(file, g, Object.keys(record.partHashes).map(Number)) : {},
+  );
+  const status = decision.resume ? await uploadStatus(uploadId).catch(() => undefined) : undefined;
+  if (!decision.resume || !status) {
+    await abortOnServer(uploadId);
+    await deleteRecord(uploadId);
+    return undefined;
+  }
+  return { record, received: status.received, resumed: true };
+}
+
+/** Unfinished uploads of the signed-in user that can resume (no keys in the answer). */
+export async function pendingUploads(): Promise<PendingUpload[]> {
+  const records = await listRecords(await currentUserId());
+  return records.map((r) => ({
+    uploadId: r.uploadId,
+    id: r.id,
+    parentId: r.parentId,
+    name: r.name,
+    size: r.size,
+    lastModified: r.lastModified,
+    partsStarted: Object.keys(r.partHashes).length,
+    parts: Math.ceil(r.cipherSize / PART_BYTES),
+    createdAt: r.createdAt,
+  }));
+}
+
+/** The server frees the upload's bytes and the record (with K) is deleted. */
+export async function forgetUpload(uploadId: string): Promise<void> {
+  await abortOnServer(uploadId);
+  await deleteRecord(uploadId);
+}
