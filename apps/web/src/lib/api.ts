@@ -1,15 +1,13 @@
 /**
- * The typed API client (DESIGN.md 1): Eden treaty over the server's exported
- * `App` type, so routes, bodies and answers cannot drift from the server.
- * Same origin, so the session cookie rides along and CSP connect-src 'self' holds.
- *
- * Every request goes through `apiFetch`, which applies the app-wide rules:
+ * The page's API client (DESIGN.md 1): the one Eden client of api-client.ts, typed from the
+ * server's `App`, sending through `apiFetch`, which applies the app-wide rules:
  * - 429 anywhere shows SPEC 8's rate-limit toast (once while it is on screen);
  * - 401 is reported to the handler the auth feature installs (a session ended elsewhere).
+ * The page's byte calls (the listing for the crypto worker) go through `apiFetch` too.
  */
-import { treaty } from '@elysiajs/eden';
-import type { App } from '@sealbox/server';
 import { TOAST_DURATION_MS, toast } from '@sealbox/ui';
+import { createApiClient } from './api-client.ts';
+import { byteCalls } from './byte-calls.ts';
 
 export const TOO_MANY_REQUESTS = 'You are sending too many requests. Please slow down.';
 
@@ -64,9 +62,10 @@ export const apiFetch = async (input: RequestInfo | URL, init?: RequestInit): Pr
   return response;
 };
 
-export const api = treaty<App>(globalThis.location?.origin ?? 'http://localhost', {
-  fetcher: apiFetch as typeof fetch,
-});
+export const api = createApiClient(apiFetch);
+
+/** Byte streams under the same rules (lib/byte-calls.ts). */
+export const apiBytes = byteCalls(apiFetch);
 
 /** The `message` of a JSON error answer `{ error, message }`, if there is one. */
 export function errorMessageOf(error: { value?: unknown } | null | undefined): string | undefined {

@@ -11,6 +11,7 @@
  * ever rendered as a page. Every other request passes through untouched.
  */
 import { createDecryptStream } from '@sealbox/crypto';
+import { byteCalls, sameOriginFetch } from '../lib/byte-calls.ts';
 import { contentDisposition } from '../model/transfer-plan.ts';
 import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, type DownloadEntry, type DownloadJob } from '../model/transfers.ts';
 import { planZip, zipStream, type ZipEntry } from './zip.ts';
@@ -39,6 +40,7 @@ interface SwScope {
   addEventListener(type: 'message', listener: (event: ExtendableMessageEvent) => void): void;
 }
 const sw = self as unknown as SwScope;
+const bytes = byteCalls(sameOriginFetch);
 
 /** A job not claimed within this time is dropped (and its keys wiped). */
 const JOB_TTL_MS = 60_000;
@@ -134,7 +136,7 @@ async function tellPages(token: string, code: string): Promise<void> {
 
 /** Ciphertext of one file from the server, as a stream (session cookie rides along). */
 async function fetchCipher(id: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-  const response = await fetch(`/api/file/data/${encodeURIComponent(id)}`, { credentials: 'same-origin', cache: 'no-store', signal });
+  const response = await bytes.fileData(id, { cache: 'no-store', ...(signal ? { signal } : {}) });
   if (!response.ok || !response.body) {
     await response.body?.cancel().catch(() => {});
     throw Object.assign(new Error(`data ${response.status}`), { code: 'FETCH_FAILED' });

@@ -2,7 +2,9 @@
  * The listing request the crypto worker makes itself (downloads in transfers/download.ts, thumbnails in
  * thumbnails.ts): GET /api/file with the page's cookie, outside the page's query cache.
  */
+import { answered } from '../lib/api-client.ts';
 import type { ServerItem } from '../model/items.ts';
+import { api } from './api.ts';
 import type { CodedError } from './coded-error.ts';
 
 export interface Listing {
@@ -21,8 +23,9 @@ export async function getListing(
   offset: number,
   error: (code: string, message: string) => CodedError,
 ): Promise<Listing> {
-  const query = new URLSearchParams({ id, depth: String(depth), limit: String(limit), offset: String(offset) });
-  const response = await fetch(`/api/file?${query}`, { credentials: 'same-origin' });
-  if (!response.ok) throw error(`HTTP_${response.status}`, `Listing failed (${response.status})`);
-  return (await response.json()) as Listing;
+  const { data, status } = await answered(api.api.file.get({ query: { id, depth, limit, offset } }));
+  if (!data) throw error(`HTTP_${status}`, `Listing failed (${status})`);
+  // The route sends a kept listing as an encoded Response (its type joins the union); Eden
+  // parses that JSON like any other answer.
+  return data as Exclude<typeof data, Response>;
 }

@@ -23,6 +23,7 @@ import {
 } from '../model/thumbnails.ts';
 import type { ItemView, ServerItem } from '../model/items.ts';
 import { itemKey, openItems } from './items.ts';
+import { bytes } from './api.ts';
 import { CodedError } from './coded-error.ts';
 import { getListing, type Listing } from './listing-fetch.ts';
 
@@ -81,10 +82,7 @@ async function decryptHead(target: Target, limit: number): Promise<Uint8Array<Ar
   const { item, plainSize } = target;
   const { lastChunk, end } = cipherRangeForPlain(0, Math.ceil(Math.min(limit, plainSize)), plainSize);
   const chunks = lastChunk + 1;
-  const response = await fetch(`/api/file/data/${encodeURIComponent(item.id)}`, {
-    credentials: 'same-origin',
-    headers: { range: `bytes=0-${end - 1}` },
-  });
+  const response = await bytes.fileData(item.id, { range: { start: 0, end } });
   if (!response.ok) throw thumbnailError(`HTTP_${response.status}`, `Download failed (${response.status})`);
   let cipher = new Uint8Array(await response.arrayBuffer());
   // A 200 (no range support in between) carries the whole blob: keep what was asked for.

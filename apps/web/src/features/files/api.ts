@@ -3,7 +3,7 @@
  * every key operation in the crypto worker (workers/items.ts): the UI sends names in and gets
  * decrypted views back, never keys.
  */
-import { api, apiFetch } from '../../lib/api.ts';
+import { api, apiBytes } from '../../lib/api.ts';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { cryptoWorker } from '../../crypto/client.ts';
 import type { ItemView } from '../../model/items.ts';
@@ -35,13 +35,16 @@ export interface FolderListing {
 /**
  * GET /api/file. The answer's bytes go to the crypto worker untouched (transferred, not copied):
  * it parses the JSON and opens every item there, so a folder of 10,000 items costs the UI thread
- * almost nothing. Goes through `apiFetch`, so the app-wide 401/429 rules apply.
+ * almost nothing. A byte call through `apiFetch`, so the app-wide 401/429 rules apply.
  */
 async function fetchListing(query: { id?: string; depth: number; includeAncestors?: boolean }): Promise<{ listing: FolderListing; decryptMs: number }> {
-  const params = new URLSearchParams({ depth: String(query.depth), limit: String(ALL_ITEMS), offset: '0' });
-  if (query.id) params.set('id', query.id);
-  if (query.includeAncestors) params.set('includeAncestors', 'true');
-  const response = await apiFetch(`/api/file?${params}`);
+  const response = await apiBytes.listing({
+    depth: query.depth,
+    limit: ALL_ITEMS,
+    offset: 0,
+    ...(query.id ? { id: query.id } : {}),
+    ...(query.includeAncestors ? { includeAncestors: true } : {}),
+  });
   if (!response.ok) throw new HttpStatusError(response.status, 'Error fetching files.');
   const body = await response.arrayBuffer();
   const fetched = performance.now();
@@ -72,12 +75,9 @@ export async function fetchTree(): Promise<FolderListing> {
 /** POST /api/upload with folder metadata (multipart, no file). Answers the new folder's id. */
 export async function createFolder(parentId: string | null, name: string): Promise<string> {
   const metadata = await cryptoWorker.call('newFolder', parentId, name);
-  const body = new FormData();
-  body.set('metadata', JSON.stringify(metadata));
-  const response = await apiFetch('/api/upload', { method: 'POST', body });
-  if (!response.ok) throw new HttpStatusError(response.status, 'Error creating folder');
-  const created = (await response.json()) as { id: string };
-  return created.id;
+  const { data, error, status } = await api.api.upload.post({ metadata: JSON.stringify(metadata) });
+  if (error) throw new HttpStatusError(status, 'Error creating folder');
+  return data.id;
 }
 
 export async function renameItem(id: string, name: string): Promise<void> {

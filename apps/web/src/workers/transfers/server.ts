@@ -1,50 +1,45 @@
 /**
  * The upload endpoints of docs/protocol.md ("Part protocol") as the transfers use them: create
- * (with the whole ciphertext of a one-part file), status, part, complete and abort.
+ * (with the whole ciphertext of a one-part file), status, part, complete and abort. JSON calls
+ * go through the Eden client, parts through the byte calls; an answer that is not 2xx becomes a
+ * TransferError, a request that got no answer throws as fetch does (network, cancel).
  */
+import { answered } from '../../lib/api-client.ts';
 import { withRetries } from '../../model/transfer-plan.ts';
+import { api, bytes } from '../api.ts';
 import { statusError } from './errors.ts';
 
-export async function postUpload(metadata: Record<string, unknown>, file: Blob | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
-  const form = new FormData();
-  form.set('metadata', JSON.stringify(metadata));
-  if (file) form.set('file', file, 'blob');
-  const response = await fetch('/api/upload', { method: 'POST', body: form, credentials: 'same-origin', signal });
-  if (!response.ok) throw statusError(response.status);
-  return (await response.json()) as Record<string, unknown>;
+/** POST /api/upload: the item's metadata, with the whole ciphertext when it fits one part. */
+export async function postUpload(metadata: Record<string, unknown>, file: Blob | undefined, signal: AbortSignal): Promise<{ id: string; uploadId?: string }> {
+  const body = { metadata: JSON.stringify(metadata), ...(file ? { file: new File([file], 'blob') } : {}) };
+  const { data, error, status } = await answered(api.api.upload.post(body, { fetch: { signal } }));
+  if (error) throw statusError(status);
+  return data;
 }
 
+/** GET /api/upload/{uploadId}: the parts the server has; undefined when the upload is gone. */
 export async function uploadStatus(uploadId: string): Promise<{ received: number[]; parts: number } | undefined> {
-  const response = await fetch(`/api/upload/${uploadId}`, { credentials: 'same-origin' });
-  if (response.status === 404) return undefined;
-  if (!response.ok) throw statusError(response.status);
-  const body = (await response.json()) as { received: number[]; parts: number };
-  return { received: body.received, parts: body.parts };
+  const { data, error, status } = await answered(api.api.upload({ uploadId }).get());
+  if (status === 404) return undefined;
+  if (error) throw statusError(status);
+  return { received: data.received, parts: data.parts };
 }
 
+/** DELETE /api/upload/{uploadId}: the server frees what it holds (best effort). */
 export async function abortOnServer(uploadId: string): Promise<void> {
-  await fetch(`/api/upload/${uploadId}`, { method: 'DELETE', credentials: 'same-origin' }).catch(() => undefined);
+  await api.api.upload({ uploadId }).delete().catch(() => undefined);
 }
 
+/** PUT of one part, retried (plan.ts's policy). */
 export async function sendPart(uploadId: string, n: number, body: Blob | Uint8Array<ArrayBuffer>, signal: AbortSignal): Promise<void> {
-  const response = await withRetries(
-    () =>
-      fetch(`/api/upload/${uploadId}/part/${n}`, {
-        method: 'PUT',
-        body,
-        headers: { 'content-type': 'application/octet-stream' },
-        credentials: 'same-origin',
-        signal,
-      }),
-    { signal },
-  );
+  const response = await withRetries(() => bytes.putPart(uploadId, n, body, signal), { signal });
   if (!response.ok) throw statusError(response.status);
 }
 
 /** POST /api/upload/{uploadId}/complete, retried like a part. */
 export async function completeUpload(uploadId: string, signal: AbortSignal): Promise<void> {
   const response = await withRetries(
-    () => fetch(`/api/upload/${uploadId}/complete`, { method: 'POST', credentials: 'same-origin', signal }),
+    async () => (await answered(api.api.upload({ uploadId }).complete.post(undefined, { fetch: { signal } }))).response,
     { signal },
   );
   if (!response.ok) throw statusError(response.status);

@@ -1,0 +1,47 @@
+/**
+ * The calls that carry bytes rather than JSON, so they bypass the Eden client (api-client.ts):
+ * file data (whole or a range), upload parts, and a listing whose answer goes unparsed to the
+ * crypto worker (a folder of 10,000 items is megabytes of JSON the UI thread should not parse).
+ * Typed from the same `App` routes; each answers the raw Response.
+ */
+import type { ApiClient, ApiFetcher } from './api-client.ts';
+
+/** GET /api/file's query, as the server declares it. */
+export type ListingQuery = NonNullable<NonNullable<Parameters<ApiClient['api']['file']['get']>[0]>['query']>;
+
+/** fetch with the session cookie (same origin), for the workers. */
+export const sameOriginFetch: ApiFetcher = (input, init) => fetch(input, { credentials: 'same-origin', ...init });
+
+export interface ByteCalls {
+  /** GET /api/file: the listing's bytes, unparsed. */
+  listing(query: ListingQuery): Promise<Response>;
+  /** GET /api/file/data/{id}: the ciphertext, or its bytes [start, end) with a Range header. */
+  fileData(id: string, options?: { range?: { start: number; end: number }; cache?: RequestCache; signal?: AbortSignal }): Promise<Response>;
+  /** PUT /api/upload/{uploadId}/part/{n}: one part's ciphertext. */
+  putPart(uploadId: string, n: number, body: Blob | Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<Response>;
+}
+
+export function byteCalls(fetcher: ApiFetcher): ByteCalls {
+  return {
+    listing(query) {
+      const params = new URLSearchParams();
+      for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+      return fetcher(`/api/file?${params}`);
+    },
+    fileData(id, { range, cache, signal } = {}) {
+      return fetcher(`/api/file/data/${encodeURIComponent(id)}`, {
+        ...(range ? { headers: { range: `bytes=${range.start}-${range.end - 1}` } } : {}),
+        ...(cache ? { cache } : {}),
+        ...(signal ? { signal } : {}),
+      });
+    },
+    putPart(uploadId, n, body, signal) {
+      return fetcher(`/api/upload/${uploadId}/part/${n}`, {
+        method: 'PUT',
+        body,
+        headers: { 'content-type': 'application/octet-stream' },
+        ...(signal ? { signal } : {}),
+      });
+    },
+  };
+}
