@@ -6,7 +6,7 @@ import { applyThemePreference, readThemePreference } from '@sealbox/ui';
 import '@sealbox/ui/tokens.css';
 import '@sealbox/ui/components.css';
 import './app.css';
-import { createAuth } from './features/auth/auth-state.ts';
+import { createAuth } from './features/auth/index.ts';
 import { createAppRouter } from './router.tsx';
 
 // Before the first render, so a stored light/dark choice does not flash the OS theme.

@@ -1,6 +1,6 @@
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { QueryClient } from '@tanstack/react-query';
-import { auth as defaultAuth, type AuthContext } from './features/auth/session.ts';
+import { auth as defaultAuth, type AuthContext } from './features/auth/index.ts';
 import { parseSearch, stringifySearch } from './lib/search-params.ts';
 import { aboutRoute } from './routes/about.tsx';
 import { ErrorPage } from './routes/error.tsx';

@@ -1,6 +1,5 @@
 import { createRoute } from '@tanstack/react-router';
-import { AboutSection } from '../features/about/AboutSection.tsx';
-import { BoxIcon, HandshakeIcon, LinkIcon, MaskIcon, ShieldIcon } from '../features/about/icons.tsx';
+import { AboutSection, BoxIcon, HandshakeIcon, LinkIcon, MaskIcon, ShieldIcon } from '../features/about/index.ts';
 import { rootRoute } from './root.tsx';
 
 function AboutPage() {

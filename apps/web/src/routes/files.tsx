@@ -1,19 +1,123 @@
 import { createRoute } from '@tanstack/react-router';
-import { protectedPage } from '../features/auth/protected-page.tsx';
-import { FileBrowser } from '../features/files/FileBrowser.tsx';
-import { validateBrowserSearch, type BrowserSearch } from '../features/files/browser-search.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { toast } from '@sealbox/ui';
+import { PROFILE_QUERY_KEY, protectedPage } from '../features/auth/index.ts';
+import {
+  BrowserBody,
+  BrowserControls,
+  BrowserFrame,
+  BrowserHeader,
+  BrowserMain,
+  BrowserPath,
+  BrowserToolbar,
+  FolderContents,
+  ItemDialogs,
+  Pagination,
+  SearchResults,
+  UploadButton,
+  editRights,
+  filesKeys,
+  folderCrumbs,
+  locationIn,
+  nextSort,
+  useBrowserView,
+  useDialogState,
+  useFolderListing,
+  usePages,
+  useSortedItems,
+  useTreeSearch,
+  validateBrowserSearch,
+  type BrowserSearch,
+  type ItemAction,
+  type ItemView,
+} from '../features/files/index.ts';
+import { useLiveStatus } from '../features/live/index.ts';
+import { DOWNLOAD_BLOCKED, UploadOverlay, downloadItems } from '../features/transfers/index.ts';
 import { rootRoute } from './root.tsx';
 
+/** SPEC 2 'My Files': a folder of the user's tree with its path, search, pages, item actions and uploads. */
 function FilesPage() {
   const search = filesRoute.useSearch();
   const navigate = filesRoute.useNavigate();
+  const onSearchChange = (patch: Partial<BrowserSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) });
+  const queryClient = useQueryClient();
+  const parentId = search.parentId ?? null;
+  const { view, sort, myUserId } = useBrowserView(search);
+  const listing = useFolderListing(parentId, { poll: useLiveStatus() !== 'online' });
+  const finder = useTreeSearch(sort);
+  const sorted = useSortedItems(listing.data, sort);
+  const pages = usePages(sorted, [parentId, sort?.sortBy, sort?.sortOrder]);
+  const { dialog, open: openDialog, close: closeDialog } = useDialogState();
+  const rights = editRights(parentId, listing.data?.folder ?? null, myUserId);
+  const locationOf = locationIn(listing.data, finder.tree.data);
+
+  const go = (id: string | null) => {
+    finder.setQuery('');
+    onSearchChange({ parentId: id ?? undefined });
+  };
+  const openItem = (item: ItemView) => {
+    if (item.isDirectory) go(item.id);
+  };
+  const onAction = (action: ItemAction, item: ItemView) => {
+    if (action === 'open') openItem(item);
+    else if (action === 'download') downloadItems([item]).catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
+    else openDialog({ kind: action, item });
+  };
+
   return (
-    <FileBrowser
-      mode="files"
-      title="My Files"
-      search={search}
-      onSearchChange={(patch: Partial<BrowserSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) })}
-    />
+    <BrowserFrame active="files" folderId={parentId} onNewFolder={() => openDialog({ kind: 'create' })} newFolderBlocked={rights.newFolderBlocked}>
+      <BrowserMain>
+        <BrowserHeader title="My Files">
+          <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
+        </BrowserHeader>
+        <BrowserToolbar>
+          <BrowserPath
+            crumbs={folderCrumbs(listing.data, parentId)}
+            onNavigate={go}
+            onRefresh={() => {
+              listing.refresh();
+              finder.refresh();
+            }}
+            busy={listing.isFetching || finder.tree.isFetching}
+          />
+          <BrowserControls search={{ query: finder.query, onQuery: finder.setQuery }} view={view} sort={sort} onSearchChange={onSearchChange} />
+        </BrowserToolbar>
+        <BrowserBody view={view}>
+          {finder.searching ? (
+            <SearchResults pending={finder.tree.isPending} results={finder.results} locationOf={locationOf} onJump={go} />
+          ) : (
+            <FolderContents
+              status={listing.isPending ? 'pending' : listing.isError && !listing.data ? 'error' : 'ready'}
+              total={sorted.length}
+              items={pages.items}
+              users={listing.data?.users ?? {}}
+              myUserId={myUserId}
+              view={view}
+              sort={sort}
+              onSort={(column) => {
+                const next = nextSort(sort ?? {}, column);
+                onSearchChange({ sortBy: next.sortBy, sortOrder: next.sortOrder });
+              }}
+              onOpen={openItem}
+              onAction={onAction}
+              onHome={() => go(null)}
+              downloadBlocked={DOWNLOAD_BLOCKED}
+            />
+          )}
+        </BrowserBody>
+        {!finder.searching && sorted.length > 0 && <Pagination {...pages} />}
+      </BrowserMain>
+      <ItemDialogs dialog={dialog} onClose={closeDialog} parentId={parentId} users={listing.data?.users ?? {}} myUserId={myUserId} locationOf={locationOf} />
+      <UploadOverlay
+        parentId={parentId}
+        open={dialog.kind === 'upload'}
+        onClose={() => {
+          closeDialog();
+          void queryClient.invalidateQueries({ queryKey: filesKeys.folder(parentId), exact: true });
+          void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+        }}
+      />
+    </BrowserFrame>
   );
 }
 

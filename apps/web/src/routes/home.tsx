@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, createRoute } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { Button } from '@sealbox/ui';
-import { signedInAtom } from '../features/auth/session.ts';
+import { signedInAtom } from '../features/auth/index.ts';
 import { rootRoute } from './root.tsx';
 
 const icon = {

@@ -3,19 +3,20 @@ import { Link, createRoute, useRouter } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Spinner, toast } from '@sealbox/ui';
 import { warmCrypto } from '../crypto/client.ts';
-import { postLogout } from '../features/auth/account-api.ts';
-import { PROFILE_QUERY_KEY } from '../features/auth/auth-state.ts';
 import {
+  DEFAULT_AFTER_LOGIN,
   LOGIN_MESSAGES,
+  PROFILE_QUERY_KEY,
+  TotpCodeInput,
+  postLogout,
+  safeRedirectPath,
+  setSession,
   signIn,
   validateLogin,
   validateTotpCode,
   type LoginFailure,
   type Stage,
-} from '../features/auth/login-flow.ts';
-import { DEFAULT_AFTER_LOGIN, safeRedirectPath } from '../features/auth/redirect.ts';
-import { setSession } from '../features/auth/session.ts';
-import { TotpCodeInput } from '../features/auth/TotpCodeInput.tsx';
+} from '../features/auth/index.ts';
 import { rootRoute } from './root.tsx';
 
 export interface LoginSearch {

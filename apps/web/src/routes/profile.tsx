@@ -1,13 +1,15 @@
 import { createRoute } from '@tanstack/react-router';
 import { Card, Spinner } from '@sealbox/ui';
-import { protectedPage } from '../features/auth/protected-page.tsx';
-import { useAvatarUrl, useProfile } from '../features/auth/useProfile.ts';
-import { AvatarSection } from '../features/profile/AvatarSection.tsx';
-import { FingerprintSection } from '../features/profile/FingerprintSection.tsx';
-import { formatBytes, formatDate } from '../features/profile/format.ts';
-import { PreferencesSection } from '../features/profile/PreferencesSection.tsx';
-import { SessionsSection } from '../features/profile/SessionsSection.tsx';
-import { TotpSection } from '../features/profile/TotpSection.tsx';
+import { protectedPage, useAvatarUrl, useProfile } from '../features/auth/index.ts';
+import {
+  AvatarSection,
+  FingerprintSection,
+  PreferencesSection,
+  SessionsSection,
+  TotpSection,
+  formatBytes,
+  formatDate,
+} from '../features/profile/index.ts';
 import { rootRoute } from './root.tsx';
 
 function ProfilePage() {

@@ -2,15 +2,16 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, createRoute, useNavigate } from '@tanstack/react-router';
 import { Button, Card, Spinner, toast } from '@sealbox/ui';
 import { cryptoWorker } from '../crypto/client.ts';
-import { postRegister } from '../features/auth/account-api.ts';
 import {
   REGISTER_MESSAGES,
+  postRegister,
+  useAvailability,
   validateConfirmation,
   validateEmail,
   validatePassword,
   validateUsername,
-} from '../features/auth/register-validation.ts';
-import { useAvailability, type Availability } from '../features/auth/useAvailability.ts';
+  type Availability,
+} from '../features/auth/index.ts';
 import { rootRoute } from './root.tsx';
 
 type FieldName = 'username' | 'email' | 'password' | 'confirmPassword';

@@ -1,10 +1,9 @@
 import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { Toaster } from '@sealbox/ui';
-import type { AuthContext } from '../features/auth/session.ts';
-import { useAuthSync } from '../features/auth/useAuthSync.ts';
-import { useLiveUpdates } from '../features/live/useLiveUpdates.ts';
-import { Navbar } from '../features/navigation/Navbar.tsx';
+import { useAuthSync, type AuthContext } from '../features/auth/index.ts';
+import { useLiveUpdates } from '../features/live/index.ts';
+import { Navbar } from '../features/navigation/index.ts';
 import { NotFoundPage } from './not-found.tsx';
 
 export interface RouterContext {

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { createRoute, useLocation } from '@tanstack/react-router';
 import { Card, Spinner } from '@sealbox/ui';
-import { validateShareBrowserSearch } from '../features/files/browser-search.ts';
-import { useLinkKey } from '../features/sharing/useLinkKey.ts';
+import { validateShareBrowserSearch } from '../features/files/index.ts';
+import { useLinkKey } from '../features/sharing/index.ts';
 import { rootRoute } from './root.tsx';
 
 export const INVALID_LINK_MESSAGE = 'This link is invalid or incomplete.';

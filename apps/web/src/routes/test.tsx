@@ -1,5 +1,5 @@
 import { createRoute } from '@tanstack/react-router';
-import { protectedPage } from '../features/auth/protected-page.tsx';
+import { protectedPage } from '../features/auth/index.ts';
 import { rootRoute } from './root.tsx';
 
 /** SPEC.md 2: a protected test page whose content the spec leaves open. */

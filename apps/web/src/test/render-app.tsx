@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { clearSession, setSession, type AuthContext } from '../features/auth/session.ts';
+import { clearSession, setSession, type AuthContext } from '../features/auth/index.ts';
 import { createAppRouter } from '../router.tsx';
 
 /** Renders the whole app at `url` on a memory history, with sign-in state faked. */

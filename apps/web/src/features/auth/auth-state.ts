@@ -10,27 +10,11 @@
  * - A 401 from any call while signed in means the session ended elsewhere: forget the keys,
  *   clear the state, go to /login.
  */
-import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { cryptoWorker } from '../../crypto/client.ts';
-import { getProfile, postLogout, type Profile } from './account-api.ts';
+import { postLogout, type Profile } from './account-api.ts';
+import { PROFILE_QUERY_KEY, profileQuery } from './queries.ts';
 import { clearSession, isSignedIn, readSessionMarker, setSession, type AuthContext } from './session.ts';
-
-export const PROFILE_QUERY_KEY = ['profile'] as const;
-
-/** The signed-in user's profile, or null when the server says there is no session. */
-export async function fetchProfile(): Promise<Profile | null> {
-  const result = await getProfile();
-  if (result.ok) return result.data;
-  if (result.status === 401) return null;
-  throw new Error(result.message ?? `Could not load your profile (${result.status}).`);
-}
-
-export const profileQuery = queryOptions({
-  queryKey: PROFILE_QUERY_KEY,
-  queryFn: fetchProfile,
-  staleTime: 5_000,
-  retry: false,
-});
 
 export type SyncResult =
   /** The server confirmed the session and this browser holds the keys. */

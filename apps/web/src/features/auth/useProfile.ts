@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { atom, useAtomValue } from 'jotai';
-import { profileQuery } from './auth-state.ts';
+import { profileQuery } from './queries.ts';
 import { avatarUrl, type Profile } from './account-api.ts';
 import { signedInAtom } from './session.ts';
 

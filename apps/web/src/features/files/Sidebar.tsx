@@ -1,8 +1,7 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { atom, useAtom } from 'jotai';
 import { Menu, MenuItem, MenuSeparator, Tooltip, cx } from '@sealbox/ui';
-import { useLogout } from '../auth/useLogout.ts';
-import { useAvatarUrl, useProfile } from '../auth/useProfile.ts';
+import { useAvatarUrl, useLogout, useProfile } from '../auth/index.ts';
 import { formatBytes, storagePercent } from './format.ts';
 import { Icon } from './icons.tsx';
 

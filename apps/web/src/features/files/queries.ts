@@ -1,13 +1,11 @@
 /**
- * Server state of the file browser through TanStack Query: one query per folder listing, one
- * for the whole tree (search), and mutations that invalidate exactly what they changed.
- * Other features (uploads) invalidate through `filesKeys` too.
+ * Server state of the file browser through TanStack Query: one query per folder listing and one
+ * for the whole tree (search), as `queryOptions` the routes' loaders and the components share.
+ * Other features (uploads, live updates) invalidate through `filesKeys` (mutations.ts changes).
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { toast } from '@sealbox/ui';
-import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
-import { createFolder, deleteItem, fetchFolder, fetchTree, moveItem, renameItem, type ItemView } from './api.ts';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
+import { fetchFolder, fetchTree } from './api.ts';
 
 export const filesKeys = {
   all: ['files'] as const,
@@ -20,12 +18,20 @@ export const filesKeys = {
 /** SPEC 4 and 9: file metadata refreshes every 5 seconds while live updates are down. */
 export const REFRESH_MS = 5_000;
 
-export function folderQuery(parentId: string | null) {
-  return {
+/** One folder's listing (null: the top level of My Files), with the path above it. */
+export function folderQueryOptions(parentId: string | null) {
+  return queryOptions({
     queryKey: filesKeys.folder(parentId),
     queryFn: () => fetchFolder(parentId),
     staleTime: REFRESH_MS,
-  };
+    // A 4xx (gone, not yours) will not change by asking again.
+    retry: (count, error) => !(error instanceof HttpStatusError && error.status >= 400 && error.status < 500) && count < 2,
+  });
+}
+
+/** Everything under the top level, 20 levels deep (search over decrypted names). */
+export function treeQueryOptions() {
+  return queryOptions({ queryKey: filesKeys.tree, queryFn: fetchTree, staleTime: REFRESH_MS });
 }
 
 /**
@@ -34,80 +40,15 @@ export function folderQuery(parentId: string | null) {
  */
 export function useFolder(parentId: string | null, { shown = false, poll = false, enabled = true } = {}) {
   return useQuery({
-    ...folderQuery(parentId),
+    ...folderQueryOptions(parentId),
     enabled,
     // A refresh is skipped while one is still running (the fetch is shared), so slow answers never pile up.
     refetchInterval: poll ? REFRESH_MS : false,
     refetchIntervalInBackground: false,
     placeholderData: shown ? keepPreviousData : undefined,
-    retry: (count, error) => !(error instanceof HttpStatusError && error.status >= 400 && error.status < 500) && count < 2,
   });
 }
 
 export function useTree(enabled: boolean) {
-  return useQuery({ queryKey: filesKeys.tree, queryFn: fetchTree, enabled, staleTime: REFRESH_MS });
-}
-
-/** The message of SPEC 8 for a failed action (permission answers get their own for folders). */
-function messageOf(error: unknown, fallback: string): string {
-  return error instanceof HttpStatusError ? error.message : fallback;
-}
-
-function refreshAfterChange(queryClient: QueryClient, folders: Array<string | null>) {
-  const unique = [...new Set(folders)];
-  return Promise.all([
-    ...unique.map((id) => queryClient.invalidateQueries({ queryKey: filesKeys.folder(id), exact: true })),
-    queryClient.invalidateQueries({ queryKey: filesKeys.tree, exact: true }),
-  ]);
-}
-
-export function useCreateFolder() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ parentId, name }: { parentId: string | null; name: string }) => createFolder(parentId, name),
-    onSuccess: (_id, { parentId }) => refreshAfterChange(queryClient, [parentId]),
-    onError: (error) => {
-      const status = error instanceof HttpStatusError ? error.status : 0;
-      toast(status === 403 || status === 404 ? 'You cannot create folders here!' : 'Error creating folder', 'error');
-    },
-  });
-}
-
-export function useRenameItem() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ item, name }: { item: ItemView; name: string }) => renameItem(item.id, name),
-    // A folder's own listing shows its name in the breadcrumbs.
-    onSuccess: (_r, { item }) => refreshAfterChange(queryClient, item.isDirectory ? [item.parentId, item.id] : [item.parentId]),
-    onError: (error) => toast(messageOf(error, 'Error renaming file. Please try again later.'), 'error'),
-  });
-}
-
-export function useMoveItem() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ item, parentId }: { item: ItemView; parentId: string | null }) => moveItem(item.id, parentId),
-    onSuccess: async (_r, { item, parentId }) => {
-      await refreshAfterChange(queryClient, [item.parentId, parentId]);
-      // Everything under a moved folder has a new path (breadcrumbs) and its K a new wrapping.
-      if (item.isDirectory) await queryClient.invalidateQueries({ queryKey: filesKeys.folders });
-    },
-    onError: (error) => toast(messageOf(error, 'Error moving file.'), 'error'),
-  });
-}
-
-export function useDeleteItem() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (item: ItemView) => deleteItem(item.id),
-    onSuccess: async (_r, item) => {
-      if (item.isDirectory) queryClient.removeQueries({ queryKey: filesKeys.folder(item.id), exact: true });
-      await Promise.all([
-        refreshAfterChange(queryClient, [item.parentId]),
-        // The quota shown in the sidebar (usedSpace) went down.
-        queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY }),
-      ]);
-    },
-    onError: (error) => toast(messageOf(error, 'Error deleting file'), 'error'),
-  });
+  return useQuery({ ...treeQueryOptions(), enabled });
 }

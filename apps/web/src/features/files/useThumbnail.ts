@@ -12,7 +12,7 @@ import { useEffect, useState, type RefObject } from 'react';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { whenFirstSeen } from '../../lib/first-seen.ts';
 import type { ItemView } from '../../model/items.ts';
-import { onSignOut } from '../auth/auth-state.ts';
+import { onSignOut } from '../auth/index.ts';
 import { THUMB_EDGE, THUMB_QUALITY, VIDEO_HEAD_BYTES, scaledSize, thumbnailKey, thumbnailKind, wantsThumbnail } from '../../model/thumbnails.ts';
 import { CACHE_ENTRIES, CONCURRENCY, ThumbnailLoader } from './thumbnail-cache.ts';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { signedInAtom } from '../auth/session.ts';
+import { signedInAtom } from '../auth/index.ts';
 import { useLiveStatus } from './status.ts';
 import './live.css';
 

@@ -1,8 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
-import { filesKeys } from '../files/queries.ts';
-import { SESSIONS_QUERY_KEY } from '../profile/SessionsSection.tsx';
+import { PROFILE_QUERY_KEY } from '../auth/index.ts';
+import { filesKeys } from '../files/index.ts';
+import { SESSIONS_QUERY_KEY } from '../profile/index.ts';
 import { COALESCE_MS, createInvalidator, invalidationsFor } from './invalidations.ts';
 
 const listing = (ancestors: string[]) => ({ folder: null, items: [], users: [], ancestors: ancestors.map((id) => ({ id })) });

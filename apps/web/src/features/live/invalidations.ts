@@ -5,10 +5,9 @@
  */
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { ITEM_EVENT_KINDS } from '@sealbox/server/live-protocol';
-import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
-import type { FolderListing } from '../files/api.ts';
-import { filesKeys } from '../files/queries.ts';
-import { SESSIONS_QUERY_KEY } from '../profile/SessionsSection.tsx';
+import { PROFILE_QUERY_KEY } from '../auth/index.ts';
+import { filesKeys, type FolderListing } from '../files/index.ts';
+import { SESSIONS_QUERY_KEY } from '../profile/index.ts';
 import type { LiveEvent } from './connection.ts';
 
 export type Invalidation =

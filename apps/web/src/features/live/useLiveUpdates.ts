@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { signedInAtom } from '../auth/session.ts';
-import { reportSessionEnded } from '../auth/useAuthSync.ts';
+import { reportSessionEnded, signedInAtom } from '../auth/index.ts';
 import { startLiveConnection } from './connection.ts';
 import { createInvalidator, invalidationsFor } from './invalidations.ts';
 import { liveStatusAtom } from './status.ts';

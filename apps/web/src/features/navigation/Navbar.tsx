@@ -2,10 +2,8 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { Button, cx } from '@sealbox/ui';
-import { useLogout } from '../auth/useLogout.ts';
-import { signedInAtom } from '../auth/session.ts';
-import { useAvatarUrl, useProfile } from '../auth/useProfile.ts';
-import { LiveStatusIndicator } from '../live/LiveStatusIndicator.tsx';
+import { signedInAtom, useAvatarUrl, useLogout, useProfile } from '../auth/index.ts';
+import { LiveStatusIndicator } from '../live/index.ts';
 import { ThemeSwitcher } from './ThemeSwitcher.tsx';
 import { useScrolledPast } from './useScrolledPast.ts';
 

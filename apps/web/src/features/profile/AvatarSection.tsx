@@ -2,9 +2,7 @@ import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
 import { Button, toast } from '@sealbox/ui';
-import { uploadAvatar, type Profile } from '../auth/account-api.ts';
-import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
-import { avatarVersionAtom, useAvatarUrl } from '../auth/useProfile.ts';
+import { PROFILE_QUERY_KEY, avatarVersionAtom, uploadAvatar, useAvatarUrl, type Profile } from '../auth/index.ts';
 
 /** What PUT /api/profile/upload accepts; the server checks the bytes, this only spares a round trip. */
 export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;

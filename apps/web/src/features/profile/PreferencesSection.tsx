@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast, useTheme, type ThemePreference } from '@sealbox/ui';
-import { putPreferences, SORT_BY_VALUES, type Preferences, type Profile, type SortBy, type SortOrder } from '../auth/account-api.ts';
-import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
-import { SORT_LABELS } from '../files/sorting.ts';
+import { PROFILE_QUERY_KEY, putPreferences, SORT_BY_VALUES, type Preferences, type Profile, type SortBy, type SortOrder } from '../auth/index.ts';
+import { SORT_LABELS } from '../files/index.ts';
 
 const THEME_LABELS: Record<ThemePreference, string> = { light: 'Light', dark: 'Dark', system: 'System' };
 

@@ -1,22 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Spinner, toast } from '@sealbox/ui';
-import { endSession, listSessions } from '../auth/account-api.ts';
+import { endSession } from '../auth/index.ts';
 import { formatDateTime } from './format.ts';
-
-export const SESSIONS_QUERY_KEY = ['sessions'] as const;
+import { SESSIONS_QUERY_KEY, sessionsQueryOptions } from './queries.ts';
 
 export function SessionsSection() {
   const queryClient = useQueryClient();
-  const sessions = useQuery({
-    queryKey: SESSIONS_QUERY_KEY,
-    queryFn: async () => {
-      const answer = await listSessions();
-      if (!answer.ok) throw new Error(answer.message ?? 'Could not load your sessions.');
-      // This device first, then the most recently seen.
-      return [...answer.data].sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt - a.lastSeenAt);
-    },
-    retry: false,
-  });
+  const sessions = useQuery(sessionsQueryOptions());
   const end = useMutation({
     mutationFn: async (id: string) => {
       const answer = await endSession(id);

@@ -1,10 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, toast } from '@sealbox/ui';
-import { totpConfirm, totpDisable, totpSetup, type Answer, type Profile } from '../auth/account-api.ts';
-import { PROFILE_QUERY_KEY } from '../auth/auth-state.ts';
-import { deriveLoginHash } from '../auth/login-flow.ts';
-import { TotpCodeInput } from '../auth/TotpCodeInput.tsx';
+import { PROFILE_QUERY_KEY, TotpCodeInput, deriveLoginHash, totpConfirm, totpDisable, totpSetup, type Answer, type Profile } from '../auth/index.ts';
 import { QrCode } from './QrCode.tsx';
 
 export const TOTP_MESSAGES = {

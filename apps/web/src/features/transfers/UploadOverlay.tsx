@@ -6,11 +6,11 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog } from '@sealbox/ui';
-import { cryptoWorker } from '../../../crypto/client.ts';
-import { useProfile } from '../../auth/useProfile.ts';
-import { MAX_FILE_SIZE_LABEL, MSG_NO_FILE, MSG_PROFILE_LOADING, formatBytes, formatSpeed } from '../../../model/transfer-plan.ts';
+import { cryptoWorker } from '../../crypto/client.ts';
+import { useProfile } from '../auth/index.ts';
+import { MAX_FILE_SIZE_LABEL, MSG_NO_FILE, MSG_PROFILE_LOADING, formatBytes, formatSpeed } from '../../model/transfer-plan.ts';
 import { registerDownloadWorker } from './download.ts';
-import type { PendingUpload } from '../../../model/transfers.ts';
+import type { PendingUpload } from '../../model/transfers.ts';
 import { addFiles, batchSummary, clearFinished, queuedCount, removeRow, startQueued, useUploads, type UploadRow } from './upload-store.ts';
 import './transfers.css';
 

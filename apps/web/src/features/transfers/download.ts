@@ -6,10 +6,13 @@
  * No key bytes, and no decrypted bytes, pass through this thread or React state.
  */
 import { toast } from '@sealbox/ui';
-import { cryptoWorker } from '../../../crypto/client.ts';
-import type { ItemView } from '../../../model/items.ts';
-import { MSG_DECRYPT_FAILED, MSG_DOWNLOAD_FAILED, MSG_FOLDER_FAILED } from '../../../model/transfer-plan.ts';
-import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, SW_URL, type DownloadTarget } from '../../../model/transfers.ts';
+import { cryptoWorker } from '../../crypto/client.ts';
+import type { ItemView } from '../../model/items.ts';
+import { MSG_DECRYPT_FAILED, MSG_DOWNLOAD_FAILED, MSG_FOLDER_FAILED } from '../../model/transfer-plan.ts';
+import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, SW_URL, type DownloadTarget } from '../../model/transfers.ts';
+
+/** Why downloads are unavailable (undefined: they are available). */
+export const DOWNLOAD_BLOCKED: string | undefined = undefined;
 
 /** How long a first download waits for the service worker to install and activate. */
 const ACTIVATION_TIMEOUT_MS = 15_000;

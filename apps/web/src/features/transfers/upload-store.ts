@@ -5,11 +5,11 @@
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
-import { cryptoWorker } from '../../../crypto/client.ts';
-import { PROFILE_QUERY_KEY } from '../../auth/auth-state.ts';
-import { filesKeys } from '../queries.ts';
-import { MSG_NO_SPACE, MSG_TOO_LARGE, SpeedMeter, summaryText } from '../../../model/transfer-plan.ts';
-import type { UploadEvent } from '../../../model/transfers.ts';
+import { cryptoWorker } from '../../crypto/client.ts';
+import { PROFILE_QUERY_KEY } from '../auth/index.ts';
+import { filesKeys } from '../files/index.ts';
+import { MSG_NO_SPACE, MSG_TOO_LARGE, SpeedMeter, summaryText } from '../../model/transfer-plan.ts';
+import type { UploadEvent } from '../../model/transfers.ts';
 
 export type RowStatus = 'queued' | 'encrypting' | 'uploading' | 'done' | 'error';
 

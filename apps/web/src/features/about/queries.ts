@@ -1,0 +1,2 @@
+/** The about page is static: no server state. */
+export {};

@@ -1,0 +1,41 @@
+/**
+ * Accounts and sessions (SPEC 5, 8): sign-in and registration flows, who is signed in, the
+ * guard of protected pages, and the accounts endpoints the profile screens use.
+ */
+export {
+  SORT_BY_VALUES,
+  avatarUrl,
+  endSession,
+  listSessions,
+  postLogout,
+  postRegister,
+  putPreferences,
+  totpConfirm,
+  totpDisable,
+  totpSetup,
+  uploadAvatar,
+  type Answer,
+  type Preferences,
+  type Profile,
+  type SessionInfo,
+  type SortBy,
+  type SortOrder,
+} from './account-api.ts';
+export { createAuth, onSignOut } from './auth-state.ts';
+export { LOGIN_MESSAGES, deriveLoginHash, signIn, validateLogin, validateTotpCode, type LoginFailure, type Stage } from './login-flow.ts';
+export { protectedPage } from './protected-page.tsx';
+export { PROFILE_QUERY_KEY, profileQuery } from './queries.ts';
+export { DEFAULT_AFTER_LOGIN, safeRedirectPath } from './redirect.ts';
+export {
+  REGISTER_MESSAGES,
+  validateConfirmation,
+  validateEmail,
+  validatePassword,
+  validateUsername,
+} from './register-validation.ts';
+export { auth, clearSession, sessionAtom, setSession, signedInAtom, type AuthContext } from './session.ts';
+export { TotpCodeInput } from './TotpCodeInput.tsx';
+export { reportSessionEnded, useAuthSync } from './useAuthSync.ts';
+export { useAvailability, type Availability } from './useAvailability.ts';
+export { useLogout } from './useLogout.ts';
+export { avatarVersionAtom, useAvatarUrl, useProfile } from './useProfile.ts';

@@ -1,0 +1,96 @@
+/**
+ * The frame every browser screen shares (SPEC 2): the sidebar (an overlay under the mobile
+ * breakpoint) beside the main column. Routes fill it with the parts they show.
+ */
+import { useEffect, type ReactNode } from 'react';
+import { useAtom, useAtomValue } from 'jotai';
+import { Button, Tooltip, TooltipProvider, cx } from '@sealbox/ui';
+import { Icon } from './icons.tsx';
+import { Sidebar, sidebarCollapsedAtom, sidebarOpenAtom, type SidebarProps } from './Sidebar.tsx';
+import { MOBILE_BREAKPOINT, useViewportWidth } from './useViewportWidth.ts';
+import type { ViewMode } from './browser-search.ts';
+import './files.css';
+
+export interface BrowserFrameProps extends Omit<SidebarProps, 'mobile'> {
+  /** The folder shown: the overlay sidebar closes when it changes. */
+  folderId: string | null;
+  children: ReactNode;
+}
+
+export function BrowserFrame({ folderId, children, ...sidebar }: BrowserFrameProps) {
+  const mobile = useViewportWidth() < MOBILE_BREAKPOINT;
+  const collapsed = useAtomValue(sidebarCollapsedAtom);
+  const [sidebarOpen, setSidebarOpen] = useAtom(sidebarOpenAtom);
+
+  // The overlay sidebar closes on navigation and when the screen grows past the breakpoint.
+  useEffect(() => setSidebarOpen(false), [folderId, sidebar.active, mobile, setSidebarOpen]);
+  useEffect(() => {
+    if (!(mobile && sidebarOpen)) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setSidebarOpen(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [mobile, sidebarOpen, setSidebarOpen]);
+
+  const sidebarShift = mobile ? 'browser--mobile' : collapsed ? 'browser--collapsed' : 'browser--expanded';
+  return (
+    <TooltipProvider>
+      <div className={cx('browser', sidebarShift)}>
+        <Sidebar {...sidebar} mobile={mobile} />
+        {mobile && sidebarOpen && <div className="browser__scrim" onClick={() => setSidebarOpen(false)} aria-hidden="true" />}
+        {children}
+      </div>
+    </TooltipProvider>
+  );
+}
+
+/** The main column: header, toolbar, body and pagination, named by the header's title. */
+export function BrowserMain({ children }: { children: ReactNode }) {
+  return (
+    <section className="browser__main" aria-labelledby="browser-title">
+      {children}
+    </section>
+  );
+}
+
+/** The title (with the sidebar's menu button on small screens) and the screen's main action. */
+export function BrowserHeader({ title, children }: { title: string; children?: ReactNode }) {
+  const mobile = useViewportWidth() < MOBILE_BREAKPOINT;
+  const [sidebarOpen, setSidebarOpen] = useAtom(sidebarOpenAtom);
+  return (
+    <header className="browser__header">
+      <div className="browser__heading">
+        {mobile && (
+          <button
+            type="button"
+            className="icon-button"
+            onClick={() => setSidebarOpen(true)}
+            aria-label="Open sidebar"
+            aria-expanded={sidebarOpen}
+            aria-controls="files-sidebar"
+          >
+            {Icon.menu(20)}
+          </button>
+        )}
+        <h1 id="browser-title">{title}</h1>
+      </div>
+      {children}
+    </header>
+  );
+}
+
+/** Upload File, disabled with the reason as its tooltip where uploads are not allowed. */
+export function UploadButton({ blocked, onClick }: { blocked: string | undefined; onClick: () => void }) {
+  return (
+    <Tooltip content={blocked}>
+      <Button onClick={onClick} disabled={blocked !== undefined}>
+        {Icon.upload(18)}
+        Upload File
+      </Button>
+    </Tooltip>
+  );
+}
+
+/** Where the listing, the search results or an empty state go. */
+export function BrowserBody({ view, children }: { view: ViewMode; children: ReactNode }) {
+  return <div className={`browser__body browser__body--${view}`}>{children}</div>;
+}

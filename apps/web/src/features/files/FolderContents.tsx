@@ -1,0 +1,64 @@
+/** What a folder shows: its items as a table or a grid, or why there are none (SPEC 2, 8). */
+import { Button, Spinner } from '@sealbox/ui';
+import type { ItemView } from '../../model/items.ts';
+import type { SortKey, ViewMode } from './browser-search.ts';
+import { Icon } from './icons.tsx';
+import type { ItemAction } from './ItemMenu.tsx';
+import { FileGrid, FileTable } from './ItemViews.tsx';
+import { gridColumns, visibleColumns, type Sort } from './sorting.ts';
+import { useViewportWidth } from './useViewportWidth.ts';
+
+export function EmptyState({ title = 'No files found', text }: { title?: string; text?: string }) {
+  return (
+    <div className="empty-state">
+      <span className="empty-state__icon" aria-hidden="true">
+        {Icon.folder(40)}
+      </span>
+      <strong>{title}</strong>
+      {text && <span>{text}</span>}
+    </div>
+  );
+}
+
+export interface FolderContentsProps {
+  /** The listing's state: loading, failed with nothing to show, or its items. */
+  status: 'pending' | 'error' | 'ready';
+  /** How many items the folder has (the page shown may hold fewer). */
+  total: number;
+  items: ItemView[];
+  users: Record<string, string>;
+  myUserId: string | undefined;
+  view: ViewMode;
+  sort: Sort | undefined;
+  onSort: (column: SortKey) => void;
+  onOpen: (item: ItemView) => void;
+  onAction: (action: ItemAction, item: ItemView) => void;
+  /** "Back to My Files" after a failed listing. */
+  onHome: () => void;
+  /** Why downloads are unavailable (undefined: they are available). */
+  downloadBlocked: string | undefined;
+}
+
+export function FolderContents({ status, total, view, sort, onSort, onHome, ...items }: FolderContentsProps) {
+  const width = useViewportWidth();
+  if (status === 'pending') {
+    return (
+      <div className="browser__loading">
+        <Spinner label="Loading files" />
+      </div>
+    );
+  }
+  if (status === 'error') {
+    return (
+      <div className="empty-state">
+        <strong>Error fetching files.</strong>
+        <Button variant="secondary" onClick={onHome}>
+          Back to My Files
+        </Button>
+      </div>
+    );
+  }
+  if (total === 0) return <EmptyState text="Upload a file to get started" />;
+  if (view === 'grid') return <FileGrid {...items} columns={gridColumns(width)} />;
+  return <FileTable {...items} columns={visibleColumns(width)} sort={sort} onSort={onSort} />;
+}

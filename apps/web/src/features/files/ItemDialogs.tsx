@@ -1,0 +1,74 @@
+/** The dialogs of the file browser (SPEC 5): create folder, rename, delete, move and info, each wired to its change. */
+import { useState } from 'react';
+import type { ItemView } from '../../model/items.ts';
+import { CreateFolderDialog, DeleteDialog, InfoDialog, MoveDialog, RenameDialog } from './dialogs.tsx';
+import { useCreateFolder, useDeleteItem, useMoveItem, useRenameItem } from './mutations.ts';
+
+/** Which dialog is open; 'upload' is the transfers feature's, opened by the route beside these. */
+export type DialogState =
+  | { kind: 'none' }
+  | { kind: 'create' }
+  | { kind: 'rename' | 'delete' | 'move' | 'info'; item: ItemView }
+  | { kind: 'upload' };
+
+export function useDialogState() {
+  const [dialog, setDialog] = useState<DialogState>({ kind: 'none' });
+  return { dialog, open: setDialog, close: () => setDialog({ kind: 'none' }) };
+}
+
+export interface ItemDialogsProps {
+  dialog: DialogState;
+  onClose: () => void;
+  /** Where a new folder goes. */
+  parentId: string | null;
+  users: Record<string, string>;
+  myUserId: string | undefined;
+  locationOf: (item: ItemView) => string;
+}
+
+export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locationOf }: ItemDialogsProps) {
+  const createFolder = useCreateFolder();
+  const renameItem = useRenameItem();
+  const moveItem = useMoveItem();
+  const deleteItem = useDeleteItem();
+  switch (dialog.kind) {
+    case 'create':
+      return (
+        <CreateFolderDialog
+          open
+          onClose={onClose}
+          busy={createFolder.isPending}
+          onCreate={(name) => createFolder.mutate({ parentId, name }, { onSuccess: onClose })}
+        />
+      );
+    case 'rename':
+      return (
+        <RenameDialog
+          open
+          item={dialog.item}
+          onClose={onClose}
+          busy={renameItem.isPending}
+          onRename={(name) => renameItem.mutate({ item: dialog.item, name }, { onSuccess: onClose })}
+        />
+      );
+    case 'delete':
+      return (
+        <DeleteDialog open item={dialog.item} onClose={onClose} busy={deleteItem.isPending} onDelete={() => deleteItem.mutate(dialog.item, { onSuccess: onClose })} />
+      );
+    case 'move':
+      return (
+        <MoveDialog
+          open
+          item={dialog.item}
+          myUserId={myUserId}
+          onClose={onClose}
+          busy={moveItem.isPending}
+          onMove={(target) => moveItem.mutate({ item: dialog.item, parentId: target }, { onSuccess: onClose })}
+        />
+      );
+    case 'info':
+      return <InfoDialog open item={dialog.item} users={users} myUserId={myUserId} location={locationOf(dialog.item)} onClose={onClose} />;
+    default:
+      return null;
+  }
+}

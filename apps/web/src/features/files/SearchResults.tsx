@@ -1,0 +1,43 @@
+/** SPEC 2 search over the whole tree: matches with where they are, and a jump to their folder. */
+import { Button, Spinner, cx } from '@sealbox/ui';
+import type { ItemView } from '../../model/items.ts';
+import { EmptyState } from './FolderContents.tsx';
+import { displayName } from './format.ts';
+import { Icon } from './icons.tsx';
+
+export interface SearchResultsProps {
+  pending: boolean;
+  results: ItemView[];
+  /** "My Files / a / b" of an item. */
+  locationOf: (item: ItemView) => string;
+  onJump: (folderId: string | null) => void;
+}
+
+export function SearchResults({ pending, results, locationOf, onJump }: SearchResultsProps) {
+  if (pending) {
+    return (
+      <div className="browser__loading">
+        <Spinner label="Searching your files" />
+      </div>
+    );
+  }
+  if (results.length === 0) return <EmptyState title="No files found" />;
+  return (
+    <ul className="search-results" aria-label="Search results">
+      {results.map((item) => (
+        <li key={item.id} className="search-result">
+          <span className={cx('item-icon')} aria-hidden="true">
+            {item.isDirectory ? Icon.folder() : Icon.file()}
+          </span>
+          <span className="search-result__text">
+            <span className="search-result__name">{displayName(item)}</span>
+            <span className="search-result__where">{locationOf(item)}</span>
+          </span>
+          <Button size="sm" variant="secondary" onClick={() => onJump(item.parentId)}>
+            Jump to Folder
+          </Button>
+        </li>
+      ))}
+    </ul>
+  );
+}

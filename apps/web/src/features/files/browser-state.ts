@@ -1,0 +1,125 @@
+/**
+ * The state a browser screen derives from the URL, the profile and its listings: view and sort
+ * (the profile's preferences are the defaults when the URL has none), the listing with its SPEC 8
+ * toasts, the tree search, the page shown, the path, the edit rights and where an item lives.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { toast } from '@sealbox/ui';
+import type { ItemView } from '../../model/items.ts';
+import { PROFILE_QUERY_KEY, sessionAtom, useProfile } from '../auth/index.ts';
+import type { FolderListing } from './api.ts';
+import type { Crumb } from './breadcrumbs.ts';
+import type { BrowserSearch, ViewMode } from './browser-search.ts';
+import { ENCRYPTED_DIRECTORY, displayName } from './format.ts';
+import { useFolder, useTree } from './queries.ts';
+import { DEFAULT_PAGE_SIZE, effectiveSort, paginate, searchItems, sortItems, type PageSize, type Sort } from './sorting.ts';
+
+export const UPLOAD_BLOCKED_TEXT = 'You do not have permission to upload files here';
+export const NEW_FOLDER_BLOCKED_TEXT = "You don't have permission to create folders here";
+
+/** View and sort from the URL, else the profile's preferences; and who is looking. */
+export function useBrowserView(search: BrowserSearch): { view: ViewMode; sort: Sort | undefined; myUserId: string | undefined } {
+  const profile = useProfile();
+  const session = useAtomValue(sessionAtom);
+  const view: ViewMode = search.view ?? (profile?.gridView ? 'grid' : 'list');
+  const sort = effectiveSort(search, profile ? { sortBy: profile.sortBy, sortOrder: profile.sortOrder } : undefined);
+  return { view, sort, myUserId: profile?.id ?? session?.userId };
+}
+
+/**
+ * The folder on screen (kept while the next one loads; polled every 5 s when `poll`), with
+ * SPEC 8's toasts: a failed listing once per failure, undecryptable items once per folder.
+ * `refresh` fetches it again and the profile (its quota) with it.
+ */
+export function useFolderListing(parentId: string | null, { poll }: { poll: boolean }) {
+  const listing = useFolder(parentId, { shown: true, poll });
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (listing.isError) toast('Error fetching files.', 'error');
+  }, [listing.isError, listing.errorUpdatedAt]);
+  const warnedFolders = useRef(new Set<string>());
+  useEffect(() => {
+    const data = listing.data;
+    if (!data) return;
+    const key = parentId ?? 'root';
+    const broken = data.items.some((i) => !i.decrypted) || (data.folder !== null && !data.folder.decrypted);
+    if (broken && !warnedFolders.current.has(key)) {
+      warnedFolders.current.add(key);
+      toast('Error decrypting file', 'error');
+    }
+  }, [listing.data, parentId]);
+  const refresh = () => {
+    void listing.refetch();
+    void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+  };
+  return { ...listing, refresh };
+}
+
+/** A listing's items in the order shown. */
+export function useSortedItems(listing: FolderListing | undefined, sort: Sort | undefined): ItemView[] {
+  return useMemo(
+    () => sortItems(listing?.items ?? [], sort, new Map(Object.entries(listing?.users ?? {}))),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- sort is derived from these
+    [listing, sort?.sortBy, sort?.sortOrder],
+  );
+}
+
+/** SPEC 2 search over every decrypted name of the tree (fetched once a query is typed). */
+export function useTreeSearch(sort: Sort | undefined) {
+  const [query, setQuery] = useState('');
+  const searching = query.trim() !== '';
+  const tree = useTree(searching);
+  const results = useMemo(() => (searching ? sortItems(searchItems(tree.data?.items ?? [], query), sort) : []), [searching, tree.data, query, sort?.sortBy, sort?.sortOrder]); // eslint-disable-line react-hooks/exhaustive-deps
+  return {
+    query,
+    setQuery,
+    searching,
+    tree,
+    results,
+    refresh: () => {
+      if (searching) void tree.refetch();
+    },
+  };
+}
+
+/** The page shown of `items`; back to the first page whenever `resetOn` (what is listed, its order) changes. */
+export function usePages<T>(items: readonly T[], resetOn: readonly unknown[]) {
+  const [pageSize, setPageSize] = useState<PageSize>(DEFAULT_PAGE_SIZE);
+  const [page, setPage] = useState(0);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller names what resets the page
+  useEffect(() => setPage(0), [...resetOn, pageSize]);
+  return { ...paginate(items, pageSize, page), pageSize, onPage: setPage, onPageSize: setPageSize };
+}
+
+/** Home, the folders above, and the folder itself ('…' until its listing arrives). */
+export function folderCrumbs(listing: FolderListing | undefined, parentId: string | null): Crumb[] {
+  const crumbs: Crumb[] = [{ id: null, label: 'Home' }];
+  for (const ancestor of listing?.ancestors ?? []) crumbs.push({ id: ancestor.id, label: ancestor.name ?? ENCRYPTED_DIRECTORY });
+  const folder = listing?.folder ?? null;
+  if (parentId) crumbs.push({ id: parentId, label: folder ? (folder.name ?? ENCRYPTED_DIRECTORY) : '…' });
+  return crumbs;
+}
+
+/** SPEC 5 and 6: own files always take uploads and folders; elsewhere the folder's edit right decides. */
+export function editRights(parentId: string | null, folder: ItemView | null, myUserId: string | undefined) {
+  const canEdit = parentId === null || folder?.ownerId === myUserId || folder?.editPermission === true;
+  return { uploadBlocked: canEdit ? undefined : UPLOAD_BLOCKED_TEXT, newFolderBlocked: canEdit ? undefined : NEW_FOLDER_BLOCKED_TEXT };
+}
+
+/** "My Files / a / b": where an item lives, from the path of the folder shown and the tree (search). */
+export function locationIn(listing: FolderListing | undefined, tree: FolderListing | undefined): (item: ItemView) => string {
+  return (item) => {
+    const names = new Map<string, ItemView>();
+    for (const i of [...(listing?.ancestors ?? []), ...(listing?.folder ? [listing.folder] : []), ...(tree?.items ?? [])]) names.set(i.id, i);
+    const parts: string[] = [];
+    let at = item.parentId;
+    while (at && parts.length < 25) {
+      const parent = names.get(at);
+      parts.unshift(parent ? displayName(parent) : ENCRYPTED_DIRECTORY);
+      at = parent?.parentId ?? null;
+    }
+    return ['My Files', ...parts].join(' / ');
+  };
+}

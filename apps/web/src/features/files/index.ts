@@ -1,0 +1,35 @@
+/**
+ * The file browser (SPEC 2, 4-6, 9): its parts, which each route composes into what it shows
+ * (/files, /shared, and later /share), the state they derive, and the files' server state.
+ */
+export type { FolderListing, UserSummary } from './api.ts';
+export { BrowserBody, BrowserFrame, BrowserHeader, BrowserMain, UploadButton } from './BrowserFrame.tsx';
+export { BrowserControls, BrowserPath, BrowserToolbar } from './BrowserToolbar.tsx';
+export {
+  NEW_FOLDER_BLOCKED_TEXT,
+  UPLOAD_BLOCKED_TEXT,
+  editRights,
+  folderCrumbs,
+  locationIn,
+  useBrowserView,
+  useFolderListing,
+  usePages,
+  useSortedItems,
+  useTreeSearch,
+} from './browser-state.ts';
+export {
+  validateBrowserSearch,
+  validateShareBrowserSearch,
+  type BrowserSearch,
+  type ShareBrowserSearch,
+  type SortKey,
+  type ViewMode,
+} from './browser-search.ts';
+export { EmptyState, FolderContents } from './FolderContents.tsx';
+export { ItemDialogs, useDialogState, type DialogState } from './ItemDialogs.tsx';
+export type { ItemAction } from './ItemMenu.tsx';
+export { Pagination } from './Pagination.tsx';
+export { REFRESH_MS, filesKeys, folderQueryOptions, treeQueryOptions } from './queries.ts';
+export { SearchResults } from './SearchResults.tsx';
+export { SORT_LABELS, nextSort, type Sort } from './sorting.ts';
+export type { ItemView } from '../../model/items.ts';

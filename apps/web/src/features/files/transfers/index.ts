@@ -1,9 +1,0 @@
-/**
- * Encrypted, streamed, resumable uploads in parts and streamed downloads to disk
- * (docs/protocol.md "Part protocol", DESIGN.md 5). The work runs in the crypto worker
- * (workers/transfers/) and the download service worker (workers/download.sw.ts).
- */
-export { UploadOverlay, type UploadOverlayProps } from './UploadOverlay.tsx';
-export { downloadItems, registerDownloadWorker } from './download.ts';
-export { useUploads, type UploadRow } from './upload-store.ts';
-export { MAX_FILE_SIZE_LABEL } from '../../../model/transfer-plan.ts';
