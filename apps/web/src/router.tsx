@@ -46,6 +46,10 @@ export function createAppRouter({ auth = defaultAuth, queryClient = new QueryCli
     ...(history ? { history } : {}),
     parseSearch,
     stringifySearch,
+    // Links load the next screen's data while the pointer rests on them (or they get focus).
+    defaultPreload: 'intent',
+    // The query cache decides freshness: every load and preload runs the loader, which asks it.
+    defaultPreloadStaleTime: 0,
     defaultErrorComponent: ErrorPage,
     defaultNotFoundComponent: NotFoundPage,
     scrollRestoration: true,

@@ -18,6 +18,7 @@ import {
   editRights,
   filesKeys,
   folderCrumbs,
+  folderQueryOptions,
   locationIn,
   nextSort,
   useBrowserView,
@@ -125,5 +126,9 @@ export const filesRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/files',
   validateSearch: validateBrowserSearch,
+  loaderDeps: ({ search }) => ({ parentId: search.parentId ?? null }),
+  // Primes the folder's listing (a link's preload on intent too) without holding the navigation:
+  // the page reads the same query and shows its own loading and error states.
+  loader: ({ context, deps }) => void context.queryClient.ensureQueryData(folderQueryOptions(deps.parentId)).catch(() => undefined),
   ...protectedPage(FilesPage),
 });

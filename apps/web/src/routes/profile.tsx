@@ -1,6 +1,6 @@
 import { createRoute } from '@tanstack/react-router';
 import { Card, Spinner } from '@sealbox/ui';
-import { protectedPage, useAvatarUrl, useProfile } from '../features/auth/index.ts';
+import { profileQuery, protectedPage, useAvatarUrl, useProfile } from '../features/auth/index.ts';
 import {
   AvatarSection,
   FingerprintSection,
@@ -9,6 +9,7 @@ import {
   TotpSection,
   formatBytes,
   formatDate,
+  sessionsQueryOptions,
 } from '../features/profile/index.ts';
 import { rootRoute } from './root.tsx';
 
@@ -69,5 +70,10 @@ function ProfilePage() {
 export const profileRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/profile',
+  // Primes the profile and the sessions list without holding the navigation (the sections show their own states).
+  loader: ({ context: { queryClient } }) => {
+    void queryClient.ensureQueryData(profileQuery).catch(() => undefined);
+    void queryClient.ensureQueryData(sessionsQueryOptions()).catch(() => undefined);
+  },
   ...protectedPage(ProfilePage),
 });
