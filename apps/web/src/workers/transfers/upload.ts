@@ -14,17 +14,16 @@ import {
   newItemId,
   newItemKey,
   toBase64,
-  toHex,
   wrapItemKey,
 } from '@sealbox/crypto';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
-import { PARTS_IN_FLIGHT, cipherLengthOfPart, planParts, plainRangeOfPart } from '../../model/transfer-plan.ts';
+import { PARTS_IN_FLIGHT, cipherLengthOfPart, planParts } from '../../model/transfer-plan.ts';
 import type { UploadEvent, UploadRequest, UploadResult } from '../../model/transfers.ts';
 import { wrappingKeyFor } from '../items.ts';
 import { openPartFiles, type PartSlot } from '../part-files.ts';
 import { deleteRecord, putRecord, recordPartHash, type UploadRecord } from '../upload-records.ts';
 import { TransferError } from './errors.ts';
-import { geometryOf } from './parts.ts';
+import { geometryOf, partHasher } from './parts.ts';
 import { currentUserId, forgetUpload, tryResume } from './resume.ts';
 import { completeUpload, postUpload, sendPart } from './server.ts';
 
@@ -82,38 +81,10 @@ async function sendParts(
   if (toSend.size === 0) return 0;
 
   // Plaintext tap: SHA-256 of each part's plaintext, recorded before that part is sent.
-  const recorded = new Map<number, Promise<void>>();
-  let tapPart = plan.startPart;
-  let tapLength = plainRangeOfPart(g, tapPart).end - plainRangeOfPart(g, tapPart).start;
-  let tapBuffer = new Uint8Array(tapLength);
-  let tapFill = 0;
-  const finishTapPart = () => {
-    const n = tapPart;
-    if (toSend.has(n)) {
-      // digest() copies its input before returning, so the buffer may be reused at once.
-      const hashing = crypto.subtle.digest('SHA-256', tapBuffer.subarray(0, tapFill));
-      const done = hashing.then((digest) => recordPartHash(record.uploadId, n, toHex(new Uint8Array(digest))));
-      done.catch(() => {});
-      recorded.set(n, done);
-    }
-    tapPart++;
-    if (tapPart < plan.total) {
-      const r = plainRangeOfPart(g, tapPart);
-      tapLength = r.end - r.start;
-      if (tapBuffer.length < tapLength) tapBuffer = new Uint8Array(tapLength);
-    }
-    tapFill = 0;
-  };
+  const hashes = partHasher(g, plan.startPart, plan.total, toSend, (n, hash) => recordPartHash(record.uploadId, n, hash));
   const tap = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
-      let offset = 0;
-      while (offset < chunk.length) {
-        const n = Math.min(tapLength - tapFill, chunk.length - offset);
-        tapBuffer.set(chunk.subarray(offset, offset + n), tapFill);
-        tapFill += n;
-        offset += n;
-        if (tapFill === tapLength) finishTapPart();
-      }
+      hashes.push(chunk);
       encrypted += chunk.length;
       report({ type: 'progress', phase: sentBytes > 0 ? 'uploading' : 'encrypting', encrypted, sent: sentBytes, plainSize: g.plainSize, cipherSize: g.cipherSize });
       controller.enqueue(chunk);
@@ -130,7 +101,7 @@ async function sendParts(
   const launch = (n: number, slot: PartSlot, body: Blob | Uint8Array<ArrayBuffer>) => {
     const size = body instanceof Blob ? body.size : body.length;
     const task = (async () => {
-      await recorded.get(n);
+      await hashes.recorded(n);
       await sendPart(record.uploadId, n, body, signal);
       sentBytes += size;
       partsSent++;
