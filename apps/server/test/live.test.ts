@@ -34,7 +34,7 @@ describe('live updates over /api/ws', () => {
 
   beforeAll(async () => {
     h = await openFilesHarness((events) => sqliteDiskEnv(events, 'sealbox-live-'));
-    hub = createAppLiveHub({ events: h.events, accounts: createAccountRepositories(h.db), logger: silentLogger, clock: () => h.clock.now });
+    hub = createAppLiveHub({ events: h.events, accounts: createAccountRepositories(h.db), files: h.files.store, logger: silentLogger, clock: () => h.clock.now });
     app = h.makeApp({ live: hub });
     app.listen({ hostname: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${app.server!.port}`;

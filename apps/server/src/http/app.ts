@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import { createRateLimiter, DEFAULT_RATE_LIMITS, type RateLimits } from '../domain/accounts/rate-limits.ts';
 import type { AccountsDeps } from '../domain/accounts/deps.ts';
-import { DEFAULT_MAX_ITEMS_PER_USER, type FilesDeps } from '../domain/files/index.ts';
+import { DEFAULT_MAX_ITEMS_PER_USER, linkState, type FilesDeps } from '../domain/files/index.ts';
 import type { AccountRepositories } from '../ports/accounts.ts';
 import type { BlobStore } from '../ports/blob-store.ts';
 import type { Db } from '../ports/db.ts';
@@ -25,6 +25,7 @@ import { healthRoutes } from './routes/health.ts';
 import { liveRoutes } from './routes/live.ts';
 import { profileRoutes } from './routes/profile.ts';
 import { sessionRoutes } from './routes/sessions.ts';
+import { sharingRoutes } from './routes/sharing.ts';
 import { uploadRoutes } from './routes/uploads.ts';
 import { userRoutes } from './routes/users.ts';
 
@@ -70,13 +71,14 @@ function listingCacheFor(deps: AppDeps): ListingCache | undefined {
   return cache;
 }
 
-/** The sockets of /api/ws, over the app's event bus and sessions. */
-export function createAppLiveHub(deps: Pick<AppDeps, 'events' | 'accounts' | 'logger' | 'clock'>): LiveHub {
+/** The sockets of /api/ws, over the app's event bus, sessions and links. */
+export function createAppLiveHub(deps: Pick<AppDeps, 'events' | 'accounts' | 'files' | 'logger' | 'clock'>): LiveHub {
   return createLiveHub({
     events: deps.events,
     logger: deps.logger,
     clock: deps.clock,
     sessionExpiry: async (id) => (await deps.accounts.sessions.findById(id))?.expiresAt ?? null,
+    linkState: (id) => linkState(deps.files, id),
   });
 }
 
@@ -110,7 +112,7 @@ export function createApp(deps: AppDeps) {
   };
   const cookies = { secure: https };
   // One instance shared by every routes module, so its hooks run once per request.
-  const session = sessionPlugin({ accounts, cookies, trustProxy: deps.trustProxy });
+  const session = sessionPlugin({ accounts, files, cookies, trustProxy: deps.trustProxy });
   const live = deps.live ?? createAppLiveHub(deps);
   return new Elysia({
     name: 'sealbox',
@@ -138,7 +140,8 @@ export function createApp(deps: AppDeps) {
     .use(sessionRoutes({ accounts, session }))
     .use(fileRoutes({ files, session, listingCache: listingCacheFor(deps) }))
     .use(uploadRoutes({ files, session }))
-    .use(liveRoutes({ hub: live, session, publicOrigin: deps.publicOrigin }))
+    .use(sharingRoutes({ files, session, cookies }))
+    .use(liveRoutes({ hub: live, session, files, publicOrigin: deps.publicOrigin }))
     .use(staticWeb(deps.web));
 }
 

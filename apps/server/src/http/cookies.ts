@@ -38,3 +38,25 @@ export function readCookie(header: string | null, name: string): string | undefi
   }
   return undefined;
 }
+
+/**
+ * A share link's access proof (docs/protocol.md "Share links"): one cookie per link, named for
+ * it, so a proof for one link is never sent as, or mistaken for, another's. HttpOnly; sent with
+ * the API calls only (Path=/api) and only by our own pages (SameSite=Strict).
+ */
+export const LINK_PROOF_COOKIE_PREFIX = 'sealbox_link_';
+
+export function linkProofCookieName(linkId: string): string {
+  return `${LINK_PROOF_COOKIE_PREFIX}${linkId}`;
+}
+
+export function linkProofCookie(linkId: string, value: string, maxAgeMs: number, settings: CookieSettings): string {
+  return [
+    `${linkProofCookieName(linkId)}=${value}`,
+    'Path=/api',
+    `Max-Age=${Math.max(0, Math.floor(maxAgeMs / 1000))}`,
+    'HttpOnly',
+    'SameSite=Strict',
+    ...(settings.secure ? ['Secure'] : []),
+  ].join('; ');
+}

@@ -82,20 +82,29 @@ export interface ItemsTable {
   deleting_since: EpochMs | null;
 }
 
+/** One item shared with one user (migration 001; sharer_id 007). */
 export interface AccessesTable {
   item_id: string;
   user_id: string;
+  /** K under the recipient's RSA-OAEP key (docs/protocol.md "Sharing with a user"). */
   encrypted_key: string;
+  /** The sharer's signature over the grant; the server keeps it for the recipient to check. */
   signature: string;
   edit_permission: Flag;
+  /** Who signed the grant; null on rows from before migration 007 (the owner shared those). */
+  sharer_id: string | null;
   created_at: EpochMs;
 }
 
+/** A share link (migration 001; password_epoch 007). `id` is 128 random bits, base64url. */
 export interface LinksTable {
   id: string;
   item_id: string;
   edit_permission: Flag;
+  /** argon2id (Bun.password) of the link password; null: no password. */
   password_hash: string | null;
+  /** Bumped by every password change: access proofs name the epoch they were made for. */
+  password_epoch: Generated<number>;
   expires_at: EpochMs | null;
   created_at: EpochMs;
   modified_at: EpochMs;
@@ -107,6 +116,8 @@ export interface UploadsTable {
   item_id: string;
   /** The uploader; the quota charged is the item owner's. */
   user_id: string;
+  /** The link the upload was started through (migration 007), null for a signed-in user's own. */
+  link_id: string | null;
   /** Ciphertext size of the whole file. */
   size: number;
   parts: number;

@@ -47,8 +47,10 @@ export interface PartRecord {
 export interface UploadRecord {
   id: string;
   itemId: string;
-  /** The uploader. */
+  /** The uploader (for an anonymous link holder: the owner, who handed out the link). */
   userId: string;
+  /** The link it was started through; null when started by a signed-in user without one. */
+  linkId: string | null;
   size: number;
   parts: number;
   /** Bytes of the item owner's reserved space this upload still holds. */
@@ -65,6 +67,49 @@ export interface QuotaRecord {
   totalSpace: number;
   /** Items the user owns, whatever their state. */
   itemCount: number;
+}
+
+/** One item shared with one user: the grant the recipient verifies, and the role it gives. */
+export interface AccessRecord {
+  itemId: string;
+  userId: string;
+  /** K under the recipient's RSA-OAEP key. */
+  encryptedKey: string;
+  /** The sharer's signature over the grant, base64. */
+  signature: string;
+  edit: boolean;
+  /** Who signed the grant; null on entries from before it was recorded (the owner's). */
+  sharerId: string | null;
+  createdAt: number;
+}
+
+export type AccessChanges = Pick<AccessRecord, 'edit' | 'signature'>;
+
+/** A share link to one item (and everything below it). */
+export interface LinkRecord {
+  /** 128 random bits, unpadded base64url (22 characters). */
+  id: string;
+  itemId: string;
+  edit: boolean;
+  /** argon2id of the link password, or null. */
+  passwordHash: string | null;
+  /** Counts password changes; an access proof is good for one epoch only. */
+  passwordEpoch: number;
+  /** Epoch milliseconds, or null for never. */
+  expiresAt: number | null;
+  createdAt: number;
+  modifiedAt: number;
+}
+
+export type LinkChanges = Partial<Pick<LinkRecord, 'edit' | 'passwordHash' | 'passwordEpoch' | 'modifiedAt'>>;
+
+/** What a sharer needs of a person: who they are and their public keys. */
+export interface PublicUser {
+  id: string;
+  username: string;
+  publicKey: string;
+  signingPublicKey: string;
+  avatarExtension: string | null;
 }
 
 export interface UserSummary {
@@ -107,6 +152,16 @@ export interface FilesReader {
   upload(id: string): Promise<UploadRecord | undefined>;
   quota(userId: string): Promise<QuotaRecord | undefined>;
   userSummaries(ids: readonly string[]): Promise<UserSummary[]>;
+  publicUsers(ids: readonly string[]): Promise<PublicUser[]>;
+  /** The user's access entries on these items (those that exist). */
+  accessesFor(userId: string, itemIds: readonly string[]): Promise<AccessRecord[]>;
+  /** Every access entry on these items, oldest first. */
+  accessesOn(itemIds: readonly string[]): Promise<AccessRecord[]>;
+  /** The user's access entries, oldest first (then by item id), one page. */
+  sharedWith(userId: string, page: Page): Promise<AccessRecord[]>;
+  link(id: string): Promise<LinkRecord | undefined>;
+  /** Every link on these items, oldest first. */
+  linksOn(itemIds: readonly string[]): Promise<LinkRecord[]>;
 }
 
 export interface FilesTransaction extends FilesReader {
@@ -135,6 +190,14 @@ export interface FilesTransaction extends FilesReader {
   updateUpload(id: string, changes: Partial<Pick<UploadRecord, 'reservedRemaining' | 'lastActivityAt' | 'expiresAt'>>): Promise<void>;
   /** Deletes the uploads of these items and returns them. */
   deleteUploads(itemIds: readonly string[]): Promise<UploadRecord[]>;
+  /** CONFLICT when the user has an entry on the item already. */
+  insertAccess(access: AccessRecord): Promise<void>;
+  /** False when there was no such entry. */
+  updateAccess(itemId: string, userId: string, changes: AccessChanges): Promise<boolean>;
+  deleteAccess(itemId: string, userId: string): Promise<boolean>;
+  insertLink(link: LinkRecord): Promise<void>;
+  updateLink(id: string, changes: LinkChanges): Promise<void>;
+  deleteLink(id: string): Promise<boolean>;
   /** Adds the deltas to the user's used and reserved space. */
   adjustSpace(userId: string, delta: { used?: number; reserved?: number }): Promise<void>;
   /** Queued until commit; dropped on rollback. */

@@ -39,6 +39,8 @@ type Json = Record<string, unknown> | unknown[] | null;
 /** A browser as the server sees it: one cookie jar, an address, a User-Agent, an Origin. */
 export class Browser {
   cookie: string | undefined;
+  /** Share-link access proofs (`sealbox_link_<linkId>` cookies), by cookie name. */
+  linkCookies = new Map<string, string>();
   lastSetCookie: string | null = null;
 
   constructor(
@@ -54,7 +56,8 @@ export class Browser {
     };
     const origin = this.options.origin === undefined ? ORIGIN : this.options.origin;
     if (origin !== null && method !== 'GET') headers.origin = origin;
-    if (this.cookie) headers.cookie = `sealbox_session=${this.cookie}`;
+    const jar = [...(this.cookie ? [`sealbox_session=${this.cookie}`] : []), ...[...this.linkCookies].map(([name, value]) => `${name}=${value}`)];
+    if (jar.length > 0) headers.cookie = jar.join('; ');
     let body = init.body;
     if (init.json !== undefined) {
       body = JSON.stringify(init.json);
@@ -66,6 +69,11 @@ export class Browser {
     this.lastSetCookie = response.headers.get('set-cookie');
     const match = this.lastSetCookie?.match(/^sealbox_session=([^;]*)/);
     if (match) this.cookie = match[1] === '' ? undefined : match[1];
+    const proof = this.lastSetCookie?.match(/^(sealbox_link_[A-Za-z0-9_-]+)=([^;]*)/);
+    if (proof) {
+      if (proof[2] === '') this.linkCookies.delete(proof[1]!);
+      else this.linkCookies.set(proof[1]!, proof[2]!);
+    }
     return response;
   }
 

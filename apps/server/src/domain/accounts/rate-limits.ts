@@ -19,6 +19,10 @@ export const RATE_LIMIT_NAMES = [
   'searchIp',
   'searchAccount',
   'createItemAccount',
+  'shareAccount',
+  'linkPasswordIp',
+  'linkPasswordLinkIp',
+  'linkPasswordLinkSlow',
 ] as const;
 
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
@@ -61,6 +65,20 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
    * the database is held to about 17 items a second.
    */
   createItemAccount: { max: 10_000, windowMs: 10 * MINUTE },
+  /**
+   * Shares and links one account creates or changes (POST and PUT /api/share): far more than a
+   * person clicks, few enough that nobody can flood another user's "Shared with me".
+   */
+  shareAccount: { max: 1000, windowMs: 10 * MINUTE },
+  /** Every link password attempt from one address, whatever the link. */
+  linkPasswordIp: { max: 100, windowMs: 15 * MINUTE },
+  /** Wrong passwords for one link from one address (failures): guessing hits 429 here. */
+  linkPasswordLinkIp: { max: 10, windowMs: 15 * MINUTE },
+  /**
+   * Wrong passwords for one link from anywhere (failures, slows): many addresses may guess, but
+   * each guess then waits; the visitor with the right password still gets in, late.
+   */
+  linkPasswordLinkSlow: { max: 20, windowMs: 15 * MINUTE },
 };
 
 export const UNLIMITED: RateLimits = Object.fromEntries(

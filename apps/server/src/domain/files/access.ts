@@ -1,4 +1,4 @@
-import type { FilesReader, ItemRecord } from '../../ports/files.ts';
+import type { FilesReader, ItemRecord, LinkRecord, UploadRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
 
 /** Who is asking: a signed-in user, or the holder of a share link. */
@@ -12,48 +12,125 @@ export interface UserPrincipal {
 /**
  * The holder of a share link acts with the link's permission on the linked item and below it
  * only (docs/protocol.md "Share links"); `userId` is whoever is signed in meanwhile, if anyone.
- * No route makes one until links exist.
+ * Made by `linkPrincipal` (links.ts) from `?linkId=` and the link's access proof.
  */
 export interface LinkPrincipal {
   kind: 'link';
   linkId: string;
   userId: string | null;
+  /** When the request began (epoch ms): the link must not have expired by then. */
+  at: number;
+  /** The password epoch the request's access proof was made for; null without a proof. */
+  proofEpoch: number | null;
 }
 
 export type Role = 'owner' | 'editor' | 'viewer';
 
 /**
- * The one place that decides what a principal may do with an item (DESIGN 7: "owner, access
- * entry, or link, with editor rights inherited down folders"). Items still uploading, and
- * everything in a folder being deleted, are visible to nobody. Today only the owner has a role;
- * sharing extends `ownRole` with the access entries and links of the item and its ancestors
- * (the nearest grant counts, and an editor grant on a folder makes its whole subtree
- * editable), and every route follows.
+ * Whether a link lets this principal in at all: it exists, has not expired and, when it has a
+ * password, the principal proved it for the password as it is now (a change bumps the epoch).
  */
+export function linkAdmits(link: LinkRecord | undefined, principal: LinkPrincipal): link is LinkRecord {
+  return (
+    link !== undefined &&
+    link.id === principal.linkId &&
+    (link.expiresAt === null || link.expiresAt > principal.at) &&
+    (link.passwordHash === null || principal.proofEpoch === link.passwordEpoch)
+  );
+}
+
+const grantRole = (edit: boolean): Role => (edit ? 'editor' : 'viewer');
+
+/**
+ * The one place that decides what a principal may do with an item (DESIGN 7: "owner, access
+ * entry, or link, with editor rights inherited down folders"). `path` is an item and its
+ * ancestors, nearest first; the answer is the role on each of them (null: not visible):
+ * - the owner of the tree is owner everywhere in it;
+ * - another user has the role of the nearest access entry on the item or above it (an editor
+ *   entry on a folder makes its whole subtree editable, a viewer entry further down narrows
+ *   that part again);
+ * - a link holder has the link's role on the linked item and below it, nothing above or beside
+ *   it, and only while the link admits them (`linkAdmits`). A link holder's own account, if
+ *   signed in, adds nothing: they act with the link's permission.
+ * States are not looked at here (see `accessPath`).
+ */
+export async function rolesAlong(reader: FilesReader, principal: Principal, path: readonly ItemRecord[]): Promise<Array<Role | null>> {
+  const roles: Array<Role | null> = path.map(() => null);
+  if (path.length === 0) return roles;
+  if (principal.kind === 'user') {
+    // One owner per tree: moves stay within it and items made by others inside belong to it.
+    if (path[0]!.ownerId === principal.userId) return path.map((item) => (item.ownerId === principal.userId ? 'owner' : null));
+    const grants = new Map((await reader.accessesFor(principal.userId, path.map((item) => item.id))).map((a) => [a.itemId, a]));
+    if (grants.size === 0) return roles;
+    let role: Role | null = null;
+    for (let i = path.length - 1; i >= 0; i--) {
+      const grant = grants.get(path[i]!.id);
+      if (grant) role = grantRole(grant.edit);
+      roles[i] = role;
+    }
+    return roles;
+  }
+  const link = await reader.link(principal.linkId);
+  if (!linkAdmits(link, principal)) return roles;
+  const at = path.findIndex((item) => item.id === link.itemId);
+  for (let i = 0; i <= at; i++) roles[i] = grantRole(link.edit);
+  return roles;
+}
+
+/**
+ * The roles of items listed under folders the principal sees: `inherited` (their parent's),
+ * except where a user has an access entry on the item itself (the nearest grant counts).
+ */
+export async function childRoles(
+  reader: FilesReader,
+  principal: Principal,
+  inherited: Role | ((item: ItemRecord) => Role),
+  items: readonly ItemRecord[],
+): Promise<(item: ItemRecord) => Role> {
+  const parentRole = typeof inherited === 'function' ? inherited : () => inherited;
+  if (principal.kind !== 'user' || items.length === 0 || items[0]!.ownerId === principal.userId) return parentRole;
+  const grants = new Map((await reader.accessesFor(principal.userId, items.map((item) => item.id))).map((a) => [a.itemId, a]));
+  if (grants.size === 0) return parentRole;
+  return (item) => {
+    const grant = grants.get(item.id);
+    return grant ? grantRole(grant.edit) : parentRole(item);
+  };
+}
+
+/** `access`: the role on an item, or null when the principal may not see it. */
 export async function access(reader: FilesReader, principal: Principal, item: ItemRecord): Promise<Role | null> {
   return (await accessPath(reader, principal, item))?.role ?? null;
 }
 
-/** `access`, with the item's ancestors (parent first) it read on the way. */
-export async function accessPath(
-  reader: FilesReader,
-  principal: Principal,
-  item: ItemRecord,
-): Promise<{ role: Role; ancestors: ItemRecord[] } | null> {
-  const role = ownRole(principal, item);
-  if (role === null) return null;
+export interface AccessPath {
+  role: Role;
+  /** The item's ancestors, parent first. */
+  ancestors: ItemRecord[];
+  /** The role on each ancestor (null where the principal sees no further up). */
+  ancestorRoles: Array<Role | null>;
+}
+
+/**
+ * `access`, with the item's ancestors (parent first) it read on the way and the roles on them.
+ * Items still uploading, and everything in a folder being deleted, are visible to nobody.
+ */
+export async function accessPath(reader: FilesReader, principal: Principal, item: ItemRecord): Promise<AccessPath | null> {
+  if (item.state !== 'ready') return null;
+  // A stranger is turned away before any further read.
+  if (principal.kind === 'user' && item.ownerId !== principal.userId && !(await mayHaveGrant(reader, principal, item))) return null;
   const ancestors = item.parentId === null ? [] : await reader.ancestors(item);
   // A delete marks only its folder and removes the rest in batches (deletion.ts): the whole
   // subtree must vanish with the mark, and nothing may be added, moved or changed under it.
   if (ancestors.some((ancestor) => ancestor.state !== 'ready')) return null;
-  return { role, ancestors };
+  const [role, ...ancestorRoles] = await rolesAlong(reader, principal, [item, ...ancestors]);
+  if (!role) return null;
+  return { role, ancestors, ancestorRoles };
 }
 
-/** The role the item gives by itself, its ancestors aside. */
-export function ownRole(principal: Principal, item: ItemRecord): Role | null {
-  if (item.state !== 'ready') return null;
-  if (principal.kind === 'user' && item.ownerId === principal.userId) return 'owner';
-  return null;
+/** Cheap first look: a top-level item of someone else is visible only through an entry on it. */
+async function mayHaveGrant(reader: FilesReader, principal: UserPrincipal, item: ItemRecord): Promise<boolean> {
+  if (item.parentId !== null) return true;
+  return (await reader.accessesFor(principal.userId, [item.id])).length > 0;
 }
 
 export const canEdit = (role: Role | null): boolean => role === 'owner' || role === 'editor';
@@ -68,11 +145,18 @@ export async function visibleItem(
   reader: FilesReader,
   principal: Principal,
   id: string,
-): Promise<{ item: ItemRecord; role: Role; ancestors: ItemRecord[] }> {
+): Promise<{ item: ItemRecord } & AccessPath> {
   const item = await reader.item(id);
   const path = item ? await accessPath(reader, principal, item) : null;
   if (!item || path === null) throw notFound();
   return { item, ...path };
+}
+
+/** The item a link principal's link names; NOT_FOUND when the link does not admit them. */
+export async function linkedItemId(reader: FilesReader, principal: LinkPrincipal): Promise<string> {
+  const link = await reader.link(principal.linkId);
+  if (!linkAdmits(link, principal)) throw notFound('Link');
+  return link.itemId;
 }
 
 /**
@@ -90,6 +174,21 @@ export function topLevelOwner(principal: Principal): string {
  */
 export function uploaderOf(principal: Principal, ownerId: string): string {
   return principal.userId ?? ownerId;
+}
+
+/** The link an upload is started through, recorded with it (`ownsUpload`). */
+export function uploadLinkOf(principal: Principal): string | null {
+  return principal.kind === 'link' ? principal.linkId : null;
+}
+
+/**
+ * Whether the principal may send, resume, complete or abort this upload: whoever started it,
+ * the same way (a signed-in user on their own, or the holders of the link it came through; an
+ * anonymous holder is known by the link alone).
+ */
+export function ownsUpload(principal: Principal, upload: Pick<UploadRecord, 'userId' | 'linkId'>): boolean {
+  if (principal.kind === 'user') return upload.linkId === null && upload.userId === principal.userId;
+  return upload.linkId === principal.linkId && (principal.userId === null || upload.userId === principal.userId);
 }
 
 /** What counts a principal's requests (rate limits): a user, or a link for its anonymous holders. */

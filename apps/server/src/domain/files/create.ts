@@ -1,10 +1,10 @@
 import { PART_BYTES } from '@sealbox/crypto';
 import type { FilesReader, ItemRecord, NewItem, QuotaRecord } from '../../ports/files.ts';
 import { DomainError, isDomainError } from '../errors.ts';
-import { accessPath, canEdit, notFound, topLevelOwner, uploaderOf, type Principal } from './access.ts';
+import { accessPath, canEdit, notFound, topLevelOwner, uploaderOf, uploadLinkOf, type Principal } from './access.ts';
 import { newPartKey } from './blob-keys.ts';
 import { UPLOAD_TTL_MS, type FilesDeps } from './deps.ts';
-import { itemEvent } from './events.ts';
+import { audienceOf, itemEvent } from './events.ts';
 import { checkDepth, checkItemCount, countCreation } from './limits.ts';
 import { chargeWholeFile, checkFileLimit, checkQuota, existingQuota, reserveUpload } from './quota.ts';
 import { deleteBlobs, storeExactly } from './storage.ts';
@@ -35,7 +35,7 @@ export async function createItem(
   file: IncomingFile | undefined,
 ): Promise<CreateResult> {
   await countCreation(deps, principal);
-  const parent = await writableParent(deps.store, principal, meta.parentId);
+  const parent = (await writableParent(deps.store, principal, meta.parentId))[0];
   const ownerId = parent ? parent.ownerId : topLevelOwner(principal);
   const uploaderId = uploaderOf(principal, ownerId);
   const now = deps.clock();
@@ -62,9 +62,9 @@ export async function createItem(
     if (file) throw invalid('a folder has no file');
     await deps.store.transaction(async (tx) => {
       checkRoom(deps, await tx.lockOwner(ownerId), 0);
-      await writableParent(tx, principal, meta.parentId);
+      const ancestors = await writableParent(tx, principal, meta.parentId);
       await tx.insertItem(base);
-      tx.publish(itemEvent('item.created', base));
+      tx.publish(itemEvent('item.created', base, await audienceOf(tx, base, ancestors)));
     });
     return { id: base.id, size: 0, link: dataLink(base.id) };
   }
@@ -90,6 +90,7 @@ export async function createItem(
         id: uploadId,
         itemId: item.id,
         userId: uploaderId,
+        linkId: uploadLinkOf(principal),
         size,
         parts,
         reservedRemaining: size,
@@ -109,11 +110,11 @@ export async function createItem(
   try {
     await deps.store.transaction(async (tx) => {
       checkRoom(deps, await tx.lockOwner(ownerId), size);
-      await writableParent(tx, principal, meta.parentId);
+      const ancestors = await writableParent(tx, principal, meta.parentId);
       await tx.insertItem(item);
       await tx.putPart({ itemId: item.id, n: 0, size, blobKey, createdAt: now });
       await chargeWholeFile(tx, ownerId, size);
-      tx.publish(itemEvent('item.created', item));
+      tx.publish(itemEvent('item.created', item, await audienceOf(tx, item, ancestors)));
     });
   } catch (error) {
     await deleteBlobs(deps, [blobKey]);
@@ -133,12 +134,13 @@ function checkRoom(deps: FilesDeps, quota: QuotaRecord | undefined, bytes: numbe
 
 /**
  * The folder a new item goes into: visible (404), a folder (400), editable (403), with a level
- * left below it (400). Null for the top level, which only the principal's own tree has.
+ * left below it (400). Returns the new item's ancestors, parent first: none for the top level,
+ * which only the principal's own tree has.
  */
-export async function writableParent(reader: FilesReader, principal: Principal, parentId: string | null): Promise<ItemRecord | null> {
+export async function writableParent(reader: FilesReader, principal: Principal, parentId: string | null): Promise<ItemRecord[]> {
   if (parentId === null) {
     topLevelOwner(principal);
-    return null;
+    return [];
   }
   const parent = await reader.item(parentId);
   const path = parent ? await accessPath(reader, principal, parent) : null;
@@ -147,5 +149,5 @@ export async function writableParent(reader: FilesReader, principal: Principal, 
   if (!canEdit(path.role)) throw new DomainError('FORBIDDEN', 'You do not have permission to create items here');
   // The parent sits at level ancestors + 1; the new item one below.
   checkDepth(path.ancestors.length + 2);
-  return parent;
+  return [parent, ...path.ancestors];
 }

@@ -2,7 +2,7 @@ import type { FilesTransaction, ItemRecord } from '../../ports/files.ts';
 import type { Principal } from './access.ts';
 import { lockedItem } from './editable.ts';
 import type { FilesDeps, FilesPorts } from './deps.ts';
-import { itemEvent } from './events.ts';
+import { audienceOf, itemEvent, linkEvent, shareEvent } from './events.ts';
 import { freeDeleted } from './quota.ts';
 import { deleteBlobs } from './storage.ts';
 import { DeepestFirst } from './tree-walk.ts';
@@ -25,10 +25,10 @@ export const PURGE_BATCH = 500;
 export async function deleteItem(deps: FilesDeps, principal: Principal, id: string): Promise<void> {
   uuid(id, 'id');
   const folder = await deps.store.transaction(async (tx) => {
-    const { item } = await lockedItem(tx, principal, id);
+    const { item, ancestors } = await lockedItem(tx, principal, id);
+    tx.publish(itemEvent('item.deleted', item, await audienceOf(tx, item, ancestors)));
     if (item.isDirectory) await tx.markDeleting(item.id, deps.clock());
     else await removeItems(deps, tx, [item]);
-    tx.publish(itemEvent('item.deleted', item));
     return item.isDirectory ? item : null;
   });
   if (folder) await purge(deps, folder);
@@ -91,6 +91,11 @@ export async function finishDeletes(deps: FilesPorts): Promise<number> {
  */
 export async function removeItems(deps: FilesPorts, tx: FilesTransaction, items: readonly ItemRecord[]): Promise<void> {
   const ids = items.map((item) => item.id);
+  // Their access entries and links go with them (the database cascades): recipients and link
+  // visitors hear of it, and kept listings of whoever lost access are dropped.
+  const byId = new Map(items.map((item) => [item.id, item]));
+  for (const entry of await tx.accessesOn(ids)) tx.publish(shareEvent('share.deleted', byId.get(entry.itemId)!, entry));
+  for (const link of await tx.linksOn(ids)) tx.publish(linkEvent('link.deleted', byId.get(link.itemId)!, link));
   const parts = await tx.deleteParts(ids);
   const uploads = await tx.deleteUploads(ids);
   await tx.deleteItems(ids);

@@ -18,8 +18,11 @@ export interface FilesDeps extends FilesPorts {
   maxFileBytes: number;
   /** MAX_ITEMS_PER_USER: items one owner may have, whatever their state. */
   maxItemsPerUser: number;
-  /** The accounts API's limiter; item creation has its own entry (createItemAccount). */
-  limiter: Pick<RateLimiter, 'hit'>;
+  /**
+   * The accounts API's limiter; item creation, sharing and link passwords have their own
+   * entries (createItemAccount, shareAccount, linkPassword*).
+   */
+  limiter: Pick<RateLimiter, 'hit' | 'slow' | 'refund'>;
 }
 
 /** docs/protocol.md "Quota": an upload untouched this long expires. */

@@ -1,21 +1,65 @@
 import type { SealboxEvent } from '../../ports/event-bus.ts';
-import type { ItemRecord } from '../../ports/files.ts';
+import type { AccessRecord, FilesReader, ItemRecord, LinkRecord } from '../../ports/files.ts';
 
 /**
- * Events name the item, its parent and the users who can see it, nothing more (ports/event-bus).
- * Today that is the owner and the uploader; sharing adds the users with access entries on the
- * item or an ancestor, and the links.
+ * Events name the item, its parent and who can see it, nothing more (ports/event-bus): the
+ * owner, the uploader, the users with an access entry on the item or an ancestor, and the links
+ * on the item or an ancestor (their visitors' sockets).
  */
-export function audience(item: Pick<ItemRecord, 'ownerId' | 'uploaderId'>): string[] {
-  return [...new Set([item.ownerId, item.uploaderId])];
+export interface Audience {
+  userIds: string[];
+  linkIds: string[];
+}
+
+/** Who can see `item`; `ancestors` (parent first) when the caller has read them already. */
+export async function audienceOf(reader: FilesReader, item: ItemRecord, ancestors?: readonly ItemRecord[]): Promise<Audience> {
+  const above = ancestors ?? (item.parentId === null ? [] : await reader.ancestors(item));
+  const path = [item.id, ...above.map((ancestor) => ancestor.id)];
+  const accesses = await reader.accessesOn(path);
+  const links = await reader.linksOn(path);
+  return {
+    userIds: [...new Set([item.ownerId, item.uploaderId, ...accesses.map((entry) => entry.userId)])],
+    linkIds: links.map((link) => link.id),
+  };
+}
+
+export function mergeAudiences(a: Audience, b: Audience): Audience {
+  return { userIds: [...new Set([...a.userIds, ...b.userIds])], linkIds: [...new Set([...a.linkIds, ...b.linkIds])] };
 }
 
 /** Events about one item; clients and the listing cache follow them by that item. */
 export const ITEM_EVENT_KINDS = ['item.created', 'upload.completed', 'item.renamed', 'item.moved', 'item.deleted'] as const;
 export type ItemEventKind = (typeof ITEM_EVENT_KINDS)[number];
 
-export function itemEvent(kind: ItemEventKind, item: ItemRecord, parentId: string | null = item.parentId): SealboxEvent {
-  return { kind, itemId: item.id, parentId, userIds: audience(item) };
+/**
+ * Sharing with a user: created, switched between viewer and editor, removed (revoked by the
+ * owner, dropped by the recipient, or gone with its item). Audience: the owner and the recipient.
+ */
+export const SHARE_EVENT_KINDS = ['share.created', 'share.changed', 'share.deleted'] as const;
+export type ShareEventKind = (typeof SHARE_EVENT_KINDS)[number];
+
+/**
+ * Share links: created, changed (permission switched, password removed), password set or changed
+ * (every access proof void: the link's sockets are closed), deleted (with its item, too).
+ * Audience: the owner, and for all but created the link's own sockets.
+ */
+export const LINK_EVENT_KINDS = ['link.created', 'link.changed', 'link.password', 'link.deleted'] as const;
+export type LinkEventKind = (typeof LINK_EVENT_KINDS)[number];
+
+export function itemEvent(kind: ItemEventKind, item: ItemRecord, audience: Audience, parentId: string | null = item.parentId): SealboxEvent {
+  return withLinks({ kind, itemId: item.id, parentId, userIds: audience.userIds }, audience.linkIds);
+}
+
+export function shareEvent(kind: ShareEventKind, item: Pick<ItemRecord, 'id' | 'ownerId'>, access: Pick<AccessRecord, 'userId'>): SealboxEvent {
+  return { kind, itemId: item.id, userIds: [...new Set([item.ownerId, access.userId])] };
+}
+
+export function linkEvent(kind: LinkEventKind, item: Pick<ItemRecord, 'id' | 'ownerId'>, link: Pick<LinkRecord, 'id'>): SealboxEvent {
+  return withLinks({ kind, itemId: item.id, userIds: [item.ownerId] }, kind === 'link.created' ? [] : [link.id]);
+}
+
+function withLinks(event: SealboxEvent, linkIds: string[]): SealboxEvent {
+  return linkIds.length > 0 ? { ...event, linkIds } : event;
 }
 
 export function quotaChanged(userId: string): SealboxEvent {

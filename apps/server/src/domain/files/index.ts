@@ -10,3 +10,34 @@ export { sweep, SHARED_SWEEP_GRACE_MS, type SweepReport } from './sweep.ts';
 export { abortUpload, completeUpload, partNumber, receivePart, uploadStatus, type UploadStatus } from './uploads.ts';
 export { parseUploadMetadata, type UploadMetadata } from './validation.ts';
 export type { ItemView } from './view.ts';
+export { linkAdmits, type LinkPrincipal, type UserPrincipal } from './access.ts';
+export {
+  changeLink,
+  createLink,
+  deleteLink,
+  LINK_PROOF_LIFETIME_MS,
+  linkInfo,
+  linkPrincipal,
+  linksOf,
+  linkState,
+  linkSubscriber,
+  subscriptionStanding,
+  type LinkState,
+  type LinkSubscription,
+  MAX_LINK_EXPIRY_SECONDS,
+  MAX_LINK_PASSWORD_CHARS,
+  openLink,
+  type LinkInfo,
+  type LinkView,
+} from './links.ts';
+export {
+  accessList,
+  changeUserShare,
+  removeUserShare,
+  SHARED_MAX_LIMIT,
+  sharedWithMe,
+  shareWithUser,
+  type AccessView,
+  type SharedItemView,
+} from './sharing.ts';
+export { LINK_EVENT_KINDS, SHARE_EVENT_KINDS } from './events.ts';

@@ -1,5 +1,5 @@
 import type { ItemRecord, UserSummary } from '../../ports/files.ts';
-import { ownRole, topLevelOwner, visibleItem, type Principal, type Role } from './access.ts';
+import { childRoles, linkedItemId, topLevelOwner, visibleItem, type AccessPath, type Principal, type Role } from './access.ts';
 import type { FilesDeps } from './deps.ts';
 import { invalid, uuid } from './validation.ts';
 import { toItemView, type ItemView } from './view.ts';
@@ -29,6 +29,7 @@ export interface Listing {
  * GET /api/file: the items under a folder (or the caller's top level), breadth first, level by
  * level, each level ordered by creation time then id, `offset` and `limit` applied to that whole
  * sequence. Only ready items are listed. Asked for a file, `root` is the file and `files` empty.
+ * A link holder has no top level: without `id` the linked item is listed.
  */
 export async function listFiles(deps: FilesDeps, principal: Principal, options: ListOptions): Promise<Listing> {
   const depth = options.depth ?? DEFAULT_DEPTH;
@@ -41,16 +42,16 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
   const reader = deps.store;
   // One level deep (the browser's usual call), the database applies the window itself.
   const page = depth === 1 ? { limit, offset } : undefined;
-  let root: { item: ItemRecord; role: Role; ancestors: ItemRecord[] } | null = null;
+  let root: ({ item: ItemRecord } & AccessPath) | null = null;
   let level: ItemRecord[];
-  // Rights inherit down a folder (sharing may only widen them further down), so within a level
-  // an item's role is its parent's; the first level shares one role.
+  // Rights inherit down a folder, so an item's role is its parent's unless the caller has an
+  // access entry on the item itself (access.ts `childRoles`).
   let roleOf: (item: ItemRecord) => Role;
-  if (options.id !== undefined) {
-    root = await visibleItem(reader, principal, uuid(options.id, 'id'));
-    const rootRole = root.role;
+  const id = options.id !== undefined ? uuid(options.id, 'id') : principal.kind === 'link' ? await linkedItemId(reader, principal) : undefined;
+  if (id !== undefined) {
+    root = await visibleItem(reader, principal, id);
     level = root.item.isDirectory ? await reader.children([root.item.id], { state: 'ready', page }) : [];
-    roleOf = () => rootRole;
+    roleOf = await childRoles(reader, principal, root.role, level);
   } else {
     level = await reader.topLevel(topLevelOwner(principal), { state: 'ready', page });
     roleOf = () => 'owner';
@@ -87,7 +88,7 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
     for (const item of level) if (item.isDirectory) parentRoles.set(item.id, roleOf(item));
     if (parentRoles.size === 0) break;
     level = await reader.children([...parentRoles.keys()], { state: 'ready' });
-    roleOf = (item) => parentRoles.get(item.parentId!)!;
+    roleOf = await childRoles(reader, principal, (item) => parentRoles.get(item.parentId!)!, level);
   }
 
   const listing: Listing = {
@@ -98,10 +99,10 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
   if (options.includeAncestors) {
     const ancestors: ItemView[] = [];
     if (root) {
-      // The root is visible, so no ancestor hides it: each shows with the role it gives itself.
-      for (const ancestor of root.ancestors) {
-        const role = ownRole(principal, ancestor);
-        if (role === null) break;
+      // Up to the highest the caller sees (a shared folder, a linked item, or the top level).
+      for (const [i, ancestor] of root.ancestors.entries()) {
+        const role = root.ancestorRoles[i];
+        if (!role) break;
         ancestors.unshift(toItemView(ancestor, role));
         addPeople(ancestor);
       }
@@ -130,10 +131,11 @@ export interface Relisted {
 export async function relistItems(deps: FilesDeps, principal: Principal, options: ListOptions, ids: readonly string[]): Promise<Relisted> {
   const reader = deps.store;
   const root = options.id === undefined ? null : await visibleItem(reader, principal, uuid(options.id, 'id'));
-  const role: Role = root ? root.role : 'owner';
   const belongs = (item: ItemRecord) =>
     item.state === 'ready' && (root ? item.parentId === root.item.id : item.parentId === null && item.ownerId === principal.userId);
   const items = new Map<string, ItemView | null>(ids.map((id) => [id, null]));
-  for (const item of await reader.items(ids)) if (belongs(item)) items.set(item.id, toItemView(item, role));
+  const level = (await reader.items(ids)).filter(belongs);
+  const roleOf = await childRoles(reader, principal, root ? root.role : 'owner', level);
+  for (const item of level) items.set(item.id, toItemView(item, roleOf(item)));
   return { root: root && toItemView(root.item, root.role), items };
 }

@@ -3,7 +3,7 @@ import { DomainError } from '../errors.ts';
 import { accessPath, canEdit, notFound, type Principal } from './access.ts';
 import type { FilesDeps } from './deps.ts';
 import { lockedItem } from './editable.ts';
-import { itemEvent } from './events.ts';
+import { audienceOf, itemEvent, mergeAudiences } from './events.ts';
 import { checkDepth, MAX_TREE_DEPTH } from './limits.ts';
 import { invalid } from './validation.ts';
 import { toItemView, type ItemView } from './view.ts';
@@ -23,7 +23,8 @@ export async function moveItem(
   keyNonce: string,
 ): Promise<ItemView> {
   return deps.store.transaction(async (tx) => {
-    const { item, role } = await lockedItem(tx, principal, id);
+    const { item, role, ancestors } = await lockedItem(tx, principal, id);
+    let newAncestors: ItemRecord[] = [];
     if (parentId === item.parentId) throw invalid('The item is already in that folder');
     if (parentId === item.id) throw invalid('An item cannot be moved into itself');
     if (parentId === null) {
@@ -40,12 +41,14 @@ export async function moveItem(
       const targetLevel = path.ancestors.length + 1;
       checkDepth(targetLevel + 1);
       if (item.isDirectory) checkDepth(targetLevel + (await tx.subtreeHeight(item.id, MAX_TREE_DEPTH - targetLevel)));
+      newAncestors = [target, ...path.ancestors];
     }
     const moved: ItemRecord = { ...item, parentId, encryptedKey, keyNonce, modifiedAt: deps.clock() };
     await tx.updateItem(id, { parentId, encryptedKey, keyNonce, modifiedAt: moved.modifiedAt });
-    // Both folders' listings changed.
-    tx.publish(itemEvent('item.moved', moved, item.parentId));
-    tx.publish(itemEvent('item.moved', moved, parentId));
+    // Both folders' listings changed; whoever could see it before or can now hears of both.
+    const audience = mergeAudiences(await audienceOf(tx, item, ancestors), await audienceOf(tx, moved, newAncestors));
+    tx.publish(itemEvent('item.moved', moved, audience, item.parentId));
+    tx.publish(itemEvent('item.moved', moved, audience, parentId));
     return toItemView(moved, role);
   });
 }

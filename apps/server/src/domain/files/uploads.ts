@@ -1,12 +1,12 @@
 import { PART_BYTES, partRange } from '@sealbox/crypto';
 import type { FilesTransaction, ItemRecord, QuotaRecord, UploadRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
-import type { Principal } from './access.ts';
+import { ownsUpload, type Principal } from './access.ts';
 import { newPartKey, partKeyTime } from './blob-keys.ts';
 import { writableParent } from './create.ts';
 import { removeItems } from './deletion.ts';
 import { UPLOAD_TTL_MS, type FilesDeps, type FilesPorts } from './deps.ts';
-import { itemEvent } from './events.ts';
+import { audienceOf, itemEvent } from './events.ts';
 import { chargePart, checkFileLimit, checkQuota, releaseReserve } from './quota.ts';
 import { deleteBlobs, storeExactly } from './storage.ts';
 import { invalid, uuid } from './validation.ts';
@@ -39,7 +39,7 @@ export function partNumber(raw: string): number {
 async function liveUpload(deps: FilesDeps, principal: Principal, uploadId: string): Promise<UploadRecord> {
   uuid(uploadId, 'uploadId');
   const upload = await deps.store.upload(uploadId);
-  if (!upload || upload.userId !== principal.userId) throw uploadNotFound();
+  if (!upload || !ownsUpload(principal, upload)) throw uploadNotFound();
   if (upload.expiresAt <= deps.clock()) {
     await expireUpload(deps, upload.id);
     throw uploadNotFound();
@@ -62,7 +62,7 @@ async function lockUpload(tx: FilesTransaction, uploadId: string): Promise<{ upl
 }
 
 function checkLive(deps: FilesDeps, principal: Principal, upload: UploadRecord | undefined): UploadRecord {
-  if (!upload || upload.userId !== principal.userId || upload.expiresAt <= deps.clock()) throw uploadNotFound();
+  if (!upload || !ownsUpload(principal, upload) || upload.expiresAt <= deps.clock()) throw uploadNotFound();
   return upload;
 }
 
@@ -94,6 +94,9 @@ export async function receivePart(
   checkFileLimit(deps, upload.size);
   const item = await deps.store.item(upload.itemId);
   if (!item) throw uploadNotFound();
+  // Bytes go into the owner's quota only while the uploader may still write there (a revoked
+  // editor, a link switched to viewer or moved out of reach: 404 or 403 before any byte).
+  await writableParent(deps.store, principal, item.parentId);
   checkQuota(await deps.store.quota(item.ownerId), 0);
 
   const started = deps.clock();
@@ -152,12 +155,12 @@ export async function completeUpload(
     const missing = parts.length !== upload.parts || parts.some((p) => p.size !== expectedPartLength(p.n, upload.size));
     if (missing) throw new DomainError('CONFLICT', `${upload.parts - parts.length} of ${upload.parts} parts are missing`);
     // The uploader must still be allowed to write where the file goes.
-    await writableParent(tx, principal, item.parentId);
+    const ancestors = await writableParent(tx, principal, item.parentId);
     const now = deps.clock();
     await tx.updateItem(item.id, { state: 'ready', modifiedAt: now });
     await tx.deleteUploads([item.id]);
     await releaseReserve(tx, item.ownerId, upload.reservedRemaining);
-    tx.publish(itemEvent('upload.completed', item));
+    tx.publish(itemEvent('upload.completed', item, await audienceOf(tx, item, ancestors)));
     return { id: item.id, size: item.size, link: dataLink(item.id) };
   });
 }

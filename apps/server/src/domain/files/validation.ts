@@ -52,6 +52,23 @@ export function base64Between(value: unknown, field: string, min: number, max: n
   return value as string;
 }
 
+/** K under a recipient's RSA-OAEP-4096 key (the only key size the server accepts at registration). */
+export const RSA_WRAPPED_KEY_BYTES = 512;
+/** An Ed25519 signature, or an ECDSA P-256 one as WebCrypto writes it (r || s): 64 bytes either way. */
+export const SIGNATURE_BYTES = 64;
+
+/** Link ids: 128 random bits as unpadded base64url, 22 characters, the last holding 2 bits. */
+const LINK_ID = /^[A-Za-z0-9_-]{21}[AQgw]$/;
+
+export function isLinkId(value: unknown): value is string {
+  return typeof value === 'string' && LINK_ID.test(value);
+}
+
+export function linkId(value: unknown, field = 'linkId'): string {
+  if (!isLinkId(value)) throw invalid(`${field} must be a link id (22 characters of base64url)`);
+  return value;
+}
+
 export const nonce = (value: unknown, field: string) => base64Exact(value, field, NONCE_BYTES);
 export const wrappedKey = (value: unknown, field: string) => base64Exact(value, field, WRAPPED_KEY_BYTES);
 /** A sealed name: at least one byte of UTF-8 plus the tag. */

@@ -1,3 +1,4 @@
+import { subscriptionStanding, type LinkState, type LinkSubscription } from '../../domain/files/index.ts';
 import { RESYNC_EVENT_KIND, type EventBus, type SealboxEvent } from '../../ports/event-bus.ts';
 import type { Logger } from '../../ports/logger.ts';
 import {
@@ -6,6 +7,7 @@ import {
   CLOSE,
   encode,
   judgeClientMessage,
+  MAX_SOCKETS_PER_LINK_ADDRESS,
   MAX_SOCKETS_PER_SESSION,
   toClientEvent,
 } from './protocol.ts';
@@ -17,13 +19,17 @@ export interface LiveSocket {
   close(code?: number, reason?: string): void;
 }
 
-/** Who holds a socket. Link visitors (sharing) subscribe by linkId instead of userId. */
-export type LiveAudience = { kind: 'user'; userId: string; sessionId: string; sessionExpiresAt: number } | { kind: 'link'; linkId: string };
+/** Who holds a socket. Link visitors subscribe by linkId (what they proved, from which address). */
+export type LiveAudience =
+  | { kind: 'user'; userId: string; sessionId: string; sessionExpiresAt: number }
+  | ({ kind: 'link'; address: string } & LinkSubscription);
 
 export interface LiveHubDeps {
   events: EventBus;
   /** The session's expiry now, or null when it has ended or expired. */
   sessionExpiry(sessionId: string): Promise<number | null>;
+  /** A link as it is now, or null once deleted (re-checked after a resync). */
+  linkState?(linkId: string): Promise<LinkState | null>;
   logger: Logger;
   clock?: () => number;
   /** How often sessions past their known expiry are looked up again; defaults to one minute. */
@@ -36,7 +42,12 @@ interface Entry {
   audience: LiveAudience;
   windowStart: number;
   messages: number;
+  /** A link socket's expiry timer. */
+  timer?: ReturnType<typeof setTimeout>;
 }
+
+/** setTimeout's longest delay (about 24.8 days); a later expiry waits in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export type LiveHub = ReturnType<typeof createLiveHub>;
 
@@ -53,6 +64,9 @@ export function createLiveHub(deps: LiveHubDeps) {
   const entries = new Map<LiveSocket, Entry>();
   const byAudience = new Map<string, Set<Entry>>();
   const bySession = new Map<string, Set<Entry>>();
+  /** Link sockets by link and address, for MAX_SOCKETS_PER_LINK_ADDRESS. */
+  const byLinkAddress = new Map<string, Set<Entry>>();
+  const linkAddressKey = (audience: { linkId: string; address: string }) => `${audience.linkId}\0${audience.address}`;
 
   const add = (index: Map<string, Set<Entry>>, key: string, entry: Entry) => {
     const set = index.get(key) ?? new Set<Entry>();
@@ -70,6 +84,8 @@ export function createLiveHub(deps: LiveHubDeps) {
     entries.delete(socket);
     remove(byAudience, entry.key, entry);
     if (entry.audience.kind === 'user') remove(bySession, entry.audience.sessionId, entry);
+    else remove(byLinkAddress, linkAddressKey(entry.audience), entry);
+    if (entry.timer) clearTimeout(entry.timer);
   }
 
   function close(entry: Entry, how: { code: number; reason: string }): void {
@@ -90,8 +106,47 @@ export function createLiveHub(deps: LiveHubDeps) {
     for (const entry of [...(bySession.get(sessionId) ?? [])]) close(entry, CLOSE.sessionEnded);
   }
 
+  function closeLink(linkId: string, how: { code: number; reason: string }): void {
+    for (const entry of [...(byAudience.get(`link:${linkId}`) ?? [])]) close(entry, how);
+  }
+
+  /** A link socket past its link's expiry is closed; one before it waits for it. */
+  function watchExpiry(entry: Entry): void {
+    if (entry.audience.kind !== 'link' || entry.audience.expiresAt === null) return;
+    const left = entry.audience.expiresAt - clock();
+    if (left <= 0) return close(entry, CLOSE.linkGone);
+    entry.timer = setTimeout(() => {
+      if (entries.get(entry.socket) === entry) watchExpiry(entry);
+    }, Math.min(left, MAX_TIMER_MS));
+    entry.timer.unref?.();
+  }
+
+  /** Links can change without an event reaching us (a lost notification): look again. */
+  async function revalidateLinks(all: boolean): Promise<void> {
+    const now = clock();
+    const due = new Map<string, LinkSubscription[]>();
+    for (const entry of entries.values()) {
+      if (entry.audience.kind !== 'link') continue;
+      if (entry.audience.expiresAt !== null && entry.audience.expiresAt <= now) close(entry, CLOSE.linkGone);
+      else if (all && deps.linkState) due.set(entry.audience.linkId, [...(due.get(entry.audience.linkId) ?? []), entry.audience]);
+    }
+    for (const linkId of due.keys()) {
+      const state = await deps.linkState!(linkId).catch((error: unknown) => {
+        deps.logger.warn('live link check failed', { error: String(error) });
+        return undefined;
+      });
+      if (state === undefined) continue;
+      for (const entry of [...(byAudience.get(`link:${linkId}`) ?? [])]) {
+        if (entry.audience.kind !== 'link') continue;
+        const standing = subscriptionStanding(entry.audience, state, clock());
+        if (standing !== 'ok') close(entry, standing === 'gone' ? CLOSE.linkGone : CLOSE.linkLocked);
+      }
+    }
+  }
+
   /** Sessions can end without an event reaching us (expiry, a lost notification): look again. */
   async function revalidate(all: boolean): Promise<void> {
+    await revalidateLinks(all);
     const now = clock();
     const due = new Set<string>();
     for (const entry of entries.values()) {
@@ -128,6 +183,9 @@ export function createLiveHub(deps: LiveHubDeps) {
       for (const entry of recipients) send(entry, text);
     }
     if (event.kind === 'session.ended' && event.sessionId !== undefined) endSession(event.sessionId);
+    // The link's visitors got the event above; now their sockets go.
+    if (event.kind === 'link.deleted') for (const linkId of event.linkIds ?? []) closeLink(linkId, CLOSE.linkGone);
+    if (event.kind === 'link.password') for (const linkId of event.linkIds ?? []) closeLink(linkId, CLOSE.linkLocked);
   }
 
   /**
@@ -137,6 +195,15 @@ export function createLiveHub(deps: LiveHubDeps) {
   async function confirmSession(sessionId: string): Promise<void> {
     const expiresAt = await deps.sessionExpiry(sessionId).catch(() => undefined);
     if (expiresAt === null || (expiresAt !== undefined && expiresAt <= clock())) endSession(sessionId);
+  }
+
+  /** Like confirmSession: the link may have changed between the upgrade and the open. */
+  async function confirmLink(entry: Entry): Promise<void> {
+    if (entry.audience.kind !== 'link' || !deps.linkState) return;
+    const state = await deps.linkState(entry.audience.linkId).catch(() => undefined);
+    if (state === undefined || entries.get(entry.socket) !== entry) return;
+    const standing = subscriptionStanding(entry.audience, state, clock());
+    if (standing !== 'ok') close(entry, standing === 'gone' ? CLOSE.linkGone : CLOSE.linkLocked);
   }
 
   let closed = false;
@@ -153,11 +220,19 @@ export function createLiveHub(deps: LiveHubDeps) {
       if (audience.kind === 'user' && (bySession.get(audience.sessionId)?.size ?? 0) >= MAX_SOCKETS_PER_SESSION) {
         return void socket.close(CLOSE.tooManySockets.code, CLOSE.tooManySockets.reason);
       }
+      if (audience.kind === 'link' && (byLinkAddress.get(linkAddressKey(audience))?.size ?? 0) >= MAX_SOCKETS_PER_LINK_ADDRESS) {
+        return void socket.close(CLOSE.tooManyLinkSockets.code, CLOSE.tooManyLinkSockets.reason);
+      }
       entries.set(socket, entry);
       add(byAudience, entry.key, entry);
       if (audience.kind === 'user') add(bySession, audience.sessionId, entry);
+      else add(byLinkAddress, linkAddressKey(audience), entry);
       send(entry, encode({ type: 'hello', pingIntervalMs: CLIENT_PING_INTERVAL_MS }));
       if (audience.kind === 'user') void confirmSession(audience.sessionId);
+      else {
+        watchExpiry(entry);
+        void confirmLink(entry);
+      }
     },
     detach,
     /** One client frame: a ping is answered; anything else, or too many, closes this socket only. */

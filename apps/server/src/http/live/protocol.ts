@@ -1,6 +1,6 @@
 import type { SealboxEvent } from '../../ports/event-bus.ts';
 
-export { ITEM_EVENT_KINDS } from '../../domain/files/events.ts';
+export { ITEM_EVENT_KINDS, LINK_EVENT_KINDS, SHARE_EVENT_KINDS } from '../../domain/files/events.ts';
 
 /**
  * The wire protocol of /api/ws (docs/protocol.md "Live updates"). The server speaks JSON text
@@ -30,6 +30,8 @@ export const MAX_CLIENT_MESSAGE_BYTES = 1024;
 export const CLIENT_MESSAGE_LIMIT = { count: 20, windowMs: 10_000 };
 /** One browser's tabs share a session; more sockets than this on one session are refused. */
 export const MAX_SOCKETS_PER_SESSION = 32;
+/** Link visitors have no session: at most this many sockets per link from one address. */
+export const MAX_SOCKETS_PER_LINK_ADDRESS = 32;
 /** A socket whose unsent frames pile up past this is too slow to follow; it is closed. */
 export const BACKPRESSURE_LIMIT_BYTES = 1024 * 1024;
 
@@ -42,6 +44,11 @@ export const CLOSE = {
   tooManySockets: { code: 1008, reason: 'Too many sockets for this session' },
   /** The client signs out when it sees this one. */
   sessionEnded: { code: 4401, reason: 'Session ended' },
+  tooManyLinkSockets: { code: 1008, reason: 'Too many sockets for this link' },
+  /** A link visitor's link was deleted or expired (or its item is gone): do not reconnect. */
+  linkGone: { code: 4404, reason: 'Link not found' },
+  /** The link's password was set or changed: ask for it again (GET /api/shared/{linkId} is 401). */
+  linkLocked: { code: 4403, reason: 'Link password changed' },
 } as const;
 
 export function toClientEvent(event: SealboxEvent): ClientEvent {

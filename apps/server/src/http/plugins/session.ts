@@ -2,14 +2,16 @@ import { Elysia } from 'elysia';
 import type { AccountsDeps } from '../../domain/accounts/deps.ts';
 import { resolveSession, SESSION_LIFETIME_MS, type ActiveSession } from '../../domain/accounts/sessions.ts';
 import { DomainError } from '../../domain/errors.ts';
-import type { Principal } from '../../domain/files/index.ts';
+import { linkPrincipal, type FilesDeps, type Principal } from '../../domain/files/index.ts';
 import { clientIp } from '../client-ip.ts';
-import { readCookie, SESSION_COOKIE, sessionCookie, type CookieSettings } from '../cookies.ts';
+import { linkProofCookieName, readCookie, SESSION_COOKIE, sessionCookie, type CookieSettings } from '../cookies.ts';
 
 export const SIGN_IN_REQUIRED = 'Sign in first.';
 
 export interface SessionPluginOptions {
   accounts: AccountsDeps;
+  /** Resolves `?linkId=` holders (their link and its access proof). */
+  files: FilesDeps;
   cookies: CookieSettings;
   trustProxy: boolean;
 }
@@ -35,6 +37,7 @@ export function sessionPlugin(options: SessionPluginOptions) {
   const principals = new WeakMap<Request, Promise<Principal>>();
 
   const tokenOf = (request: Request) => readCookie(request.headers.get('cookie'), SESSION_COOKIE);
+  const linkProofOf = (request: Request, linkId: string) => readCookie(request.headers.get('cookie'), linkProofCookieName(linkId));
 
   const sessionOf = ({ request, set }: Pick<RequestContext, 'request' | 'set'>): Promise<ActiveSession | null> => {
     const token = tokenOf(request);
@@ -58,14 +61,21 @@ export function sessionPlugin(options: SessionPluginOptions) {
   };
 
   /**
-   * The signed-in user, or (once sharing lands) the holder of `linkId`. Until links exist every
-   * linkId is unknown, which answers like a missing link: 404.
+   * The signed-in user, or the holder of `linkId` (with the link's access proof cookie when it
+   * has a password). A link that is missing, expired, malformed or lacks its proof answers 404
+   * alike. A link holder needs no session; one who has a full session is recorded as uploader.
    */
   const principalOf = (context: RequestContext): Promise<Principal> => {
     let found = principals.get(context.request);
     if (!found) {
       found = (async (): Promise<Principal> => {
-        if (context.query.linkId !== undefined) throw new DomainError('NOT_FOUND', 'Link not found');
+        const linkId = context.query.linkId;
+        if (linkId !== undefined) {
+          if (typeof linkId !== 'string') throw new DomainError('NOT_FOUND', 'Link not found');
+          const active = tokenOf(context.request) === undefined ? null : await sessionOf(context).catch(() => null);
+          const userId = active && !active.session.totpPending ? active.user.id : null;
+          return linkPrincipal(options.files, linkId, linkProofOf(context.request, linkId), userId);
+        }
         const { user } = await signedInOf(context);
         return { kind: 'user', userId: user.id };
       })();
@@ -76,6 +86,7 @@ export function sessionPlugin(options: SessionPluginOptions) {
 
   return new Elysia({ name: 'session' })
     .decorate('principalOf', principalOf)
+    .decorate('linkProofOf', linkProofOf)
     .derive({ as: 'global' }, ({ request, server, set }) => ({
       clientIp: clientIp(request, server, options.trustProxy),
       sessionToken: tokenOf(request),

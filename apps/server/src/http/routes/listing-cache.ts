@@ -1,6 +1,6 @@
 import { DEFAULT_LIMIT, type ListOptions, type Listing, type Relisted } from '../../domain/files/listing.ts';
 import type { UserPrincipal } from '../../domain/files/access.ts';
-import { ITEM_EVENT_KINDS } from '../../domain/files/events.ts';
+import { ITEM_EVENT_KINDS, SHARE_EVENT_KINDS } from '../../domain/files/events.ts';
 import type { ItemView } from '../../domain/files/view.ts';
 import { RESYNC_EVENT_KIND, type SealboxEvent } from '../../ports/event-bus.ts';
 import { byListingOrder } from '../../ports/files.ts';
@@ -15,6 +15,11 @@ const RECENT_EVENTS = 1024;
 export const MAX_PENDING = 256;
 /** Events about one item of a level: the level follows them by re-reading that item. */
 const ITEM_EVENTS: ReadonlySet<string> = new Set(ITEM_EVENT_KINDS);
+/**
+ * A share created, switched or removed changes what its users may see and do anywhere below
+ * the item, and a kept answer skips the access check: every answer kept for them is dropped.
+ */
+const SHARE_EVENTS: ReadonlySet<string> = new Set(SHARE_EVENT_KINDS);
 
 /** Items per block: a change re-encodes one block, not the whole level. */
 const BLOCK_ITEMS = 256;
@@ -61,13 +66,17 @@ interface Entry {
   level: Level | undefined;
 }
 
-/** What an answer shows: the folder and its ancestors by id, the top level by owner, the people. */
+/**
+ * What an answer shows: the folder and its ancestors by id, the top level by owner, the people;
+ * and whose it is (`caller:`), for the share events that change what that caller may see.
+ */
 function dependencies(listing: Listing, principal: UserPrincipal, options: ListOptions): Set<string> {
   const deps = new Set<string>();
   if (options.id === undefined) deps.add(`top:${principal.userId}`);
   else deps.add(`item:${options.id}`);
   for (const ancestor of listing.ancestors ?? []) deps.add(`item:${ancestor.id}`);
   for (const user of listing.users) deps.add(`user:${user.id}`);
+  deps.add(`caller:${principal.userId}`);
   return deps;
 }
 
@@ -78,6 +87,7 @@ function eventKeys(event: SealboxEvent): string[] {
   if (event.parentId) keys.push(`item:${event.parentId}`);
   else if (event.parentId === null) for (const userId of event.userIds) keys.push(`top:${userId}`);
   if (event.kind === 'profile.changed') for (const userId of event.userIds) keys.push(`user:${userId}`);
+  if (SHARE_EVENTS.has(event.kind)) for (const userId of event.userIds) keys.push(`caller:${userId}`);
   return keys;
 }
 

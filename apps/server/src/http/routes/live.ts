@@ -1,26 +1,36 @@
 import { Elysia, t } from 'elysia';
 import { DomainError } from '../../domain/errors.ts';
-import type { LiveHub } from '../live/hub.ts';
+import { linkSubscriber, type FilesDeps } from '../../domain/files/index.ts';
+import type { LiveAudience, LiveHub } from '../live/hub.ts';
 import { refuseCrossOrigin } from '../plugins/origin-check.ts';
-import type { SessionPlugin } from '../plugins/session.ts';
+import { SIGN_IN_REQUIRED, type SessionPlugin } from '../plugins/session.ts';
 
 /**
- * GET /api/ws: live updates for the signed-in user (docs/protocol.md "Live updates"). The
- * session cookie authenticates the upgrade; without one the answer is a plain 401 and no socket.
+ * GET /api/ws: live updates (docs/protocol.md "Live updates"). The session cookie authenticates
+ * a user's upgrade; `?linkId=` a link visitor's (with the link's access proof cookie when it has
+ * a password), no session needed. Without either the answer is a plain 401 or 404, and no socket.
  */
-export function liveRoutes(deps: { hub: LiveHub; session: SessionPlugin; publicOrigin: string | undefined }) {
+export function liveRoutes(deps: { hub: LiveHub; session: SessionPlugin; files: FilesDeps; publicOrigin: string | undefined }) {
   const { hub } = deps;
+  // Who each admitted upgrade is, from beforeHandle to open (same Request object).
+  const admitted = new WeakMap<Request, LiveAudience>();
   return new Elysia({ name: 'live-routes' }).use(deps.session).ws('/api/ws', {
-    session: true,
     query: t.Object({ linkId: t.Optional(t.String({ maxLength: 64 })) }),
-    beforeHandle({ request, query }) {
+    async beforeHandle({ request, query, currentSession, linkProofOf, clientIp }) {
       refuseCrossOrigin(request, deps.publicOrigin);
-      // Link visitors will subscribe by linkId once links exist (sharing); none exists yet.
-      if (query.linkId !== undefined) throw new DomainError('NOT_FOUND', 'Link not found');
+      if (query.linkId !== undefined) {
+        const subscription = await linkSubscriber(deps.files, query.linkId, linkProofOf(request, query.linkId));
+        admitted.set(request, { kind: 'link', address: clientIp, ...subscription });
+        return;
+      }
+      const found = await currentSession();
+      if (!found || found.session.totpPending) throw new DomainError('UNAUTHORIZED', SIGN_IN_REQUIRED);
+      admitted.set(request, { kind: 'user', userId: found.user.id, sessionId: found.session.id, sessionExpiresAt: found.session.expiresAt });
     },
     open(ws) {
-      const { user, session } = ws.data;
-      hub.attach(ws.raw, { kind: 'user', userId: user.id, sessionId: session.id, sessionExpiresAt: session.expiresAt });
+      const audience = admitted.get(ws.data.request);
+      if (!audience) return void ws.raw.close(1011, 'Not admitted');
+      hub.attach(ws.raw, audience);
     },
     message(ws, message) {
       hub.receive(ws.raw, message);

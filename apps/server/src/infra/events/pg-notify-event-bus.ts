@@ -83,7 +83,10 @@ export function envelopes(instance: string, event: SealboxEvent): string[] {
   if (new TextEncoder().encode(payload).length <= MAX_PAYLOAD_BYTES) return [payload];
   const split = (list: string[]) => [list.slice(0, list.length >> 1), list.slice(list.length >> 1)] as const;
   if (event.userIds.length > 1) {
-    return split(event.userIds).flatMap((userIds) => envelopes(instance, { ...event, userIds }));
+    // The links go with the first half only, so their sockets get the event once.
+    return split(event.userIds).flatMap((userIds, half) =>
+      envelopes(instance, half === 0 || !event.linkIds ? { ...event, userIds } : { ...event, userIds, linkIds: [] }),
+    );
   }
   if (event.linkIds && event.linkIds.length > 1) {
     return split(event.linkIds).flatMap((linkIds) => envelopes(instance, { ...event, linkIds }));

@@ -1,13 +1,15 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Database, Db, SqlDialect } from '../../../ports/db.ts';
-import type { ItemPartsTable, ItemsTable, UploadsTable } from '../../../ports/db-schema.ts';
+import type { AccessesTable, ItemPartsTable, ItemsTable, LinksTable, UploadsTable } from '../../../ports/db-schema.ts';
 import type {
+  AccessRecord,
   FilesReader,
   FilesStore,
   FilesTransaction,
   ItemChanges,
   ItemRecord,
   ItemState,
+  LinkRecord,
   PartRecord,
   QuotaRecord,
   UploadRecord,
@@ -213,8 +215,68 @@ function reader(k: Kysely<Database>): FilesReader {
       }
       return out;
     },
+    async publicUsers(ids) {
+      const out = [];
+      for (const chunk of chunks([...new Set(ids)])) {
+        const rows = await k
+          .selectFrom('users')
+          .select(['id', 'username', 'public_key', 'signing_public_key', 'avatar_extension'])
+          .where('id', 'in', chunk)
+          .execute();
+        out.push(
+          ...rows.map((r) => ({
+            id: r.id,
+            username: r.username,
+            publicKey: r.public_key,
+            signingPublicKey: r.signing_public_key,
+            avatarExtension: r.avatar_extension,
+          })),
+        );
+      }
+      return out;
+    },
+    async accessesFor(userId, itemIds) {
+      const out: AccessRecord[] = [];
+      for (const chunk of chunks([...new Set(itemIds)])) {
+        const rows = await k.selectFrom('accesses').selectAll().where('user_id', '=', userId).where('item_id', 'in', chunk).execute();
+        out.push(...rows.map(toAccess));
+      }
+      return out;
+    },
+    async accessesOn(itemIds) {
+      const out: AccessRecord[] = [];
+      for (const chunk of chunks([...new Set(itemIds)])) {
+        out.push(...(await k.selectFrom('accesses').selectAll().where('item_id', 'in', chunk).execute()).map(toAccess));
+      }
+      return out.sort((a, b) => a.createdAt - b.createdAt || compare(a.userId, b.userId));
+    },
+    async sharedWith(userId, page) {
+      const rows = await k
+        .selectFrom('accesses')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('item_id')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return rows.map(toAccess);
+    },
+    async link(id) {
+      const row = await k.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toLink(row);
+    },
+    async linksOn(itemIds) {
+      const out: LinkRecord[] = [];
+      for (const chunk of chunks([...new Set(itemIds)])) {
+        out.push(...(await k.selectFrom('links').selectAll().where('item_id', 'in', chunk).execute()).map(toLink));
+      }
+      return out.sort((a, b) => a.createdAt - b.createdAt || compare(a.id, b.id));
+    },
   };
 }
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function transactionOf(
   k: Kysely<Database>,
@@ -323,6 +385,7 @@ function transactionOf(
           id: upload.id,
           item_id: upload.itemId,
           user_id: upload.userId,
+          link_id: upload.linkId,
           size: upload.size,
           parts: upload.parts,
           reserved_remaining: upload.reservedRemaining,
@@ -347,6 +410,62 @@ function transactionOf(
         out.push(...rows.map(toUpload));
       }
       return out;
+    },
+    async insertAccess(access) {
+      await k
+        .insertInto('accesses')
+        .values({
+          item_id: access.itemId,
+          user_id: access.userId,
+          encrypted_key: access.encryptedKey,
+          signature: access.signature,
+          edit_permission: access.edit ? 1 : 0,
+          sharer_id: access.sharerId,
+          created_at: access.createdAt,
+        })
+        .execute();
+    },
+    async updateAccess(itemId, userId, changes) {
+      const rows = await k
+        .updateTable('accesses')
+        .set({ edit_permission: changes.edit ? 1 : 0, signature: changes.signature })
+        .where('item_id', '=', itemId)
+        .where('user_id', '=', userId)
+        .returning('item_id')
+        .execute();
+      return rows.length > 0;
+    },
+    async deleteAccess(itemId, userId) {
+      const rows = await k.deleteFrom('accesses').where('item_id', '=', itemId).where('user_id', '=', userId).returning('item_id').execute();
+      return rows.length > 0;
+    },
+    async insertLink(link) {
+      await k
+        .insertInto('links')
+        .values({
+          id: link.id,
+          item_id: link.itemId,
+          edit_permission: link.edit ? 1 : 0,
+          password_hash: link.passwordHash,
+          password_epoch: link.passwordEpoch,
+          expires_at: link.expiresAt,
+          created_at: link.createdAt,
+          modified_at: link.modifiedAt,
+        })
+        .execute();
+    },
+    async updateLink(id, changes) {
+      const values: Record<string, unknown> = {};
+      if (changes.edit !== undefined) values.edit_permission = changes.edit ? 1 : 0;
+      if (changes.passwordHash !== undefined) values.password_hash = changes.passwordHash;
+      if (changes.passwordEpoch !== undefined) values.password_epoch = changes.passwordEpoch;
+      if (changes.modifiedAt !== undefined) values.modified_at = changes.modifiedAt;
+      if (Object.keys(values).length === 0) return;
+      await k.updateTable('links').set(values).where('id', '=', id).execute();
+    },
+    async deleteLink(id) {
+      const rows = await k.deleteFrom('links').where('id', '=', id).returning('id').execute();
+      return rows.length > 0;
     },
     async adjustSpace(userId, delta) {
       const used = delta.used ?? 0;
@@ -411,12 +530,38 @@ function toUpload(row: Selectable<UploadsTable>): UploadRecord {
     id: row.id,
     itemId: row.item_id,
     userId: row.user_id,
+    linkId: row.link_id ?? null,
     size: Number(row.size),
     parts: Number(row.parts),
     reservedRemaining: Number(row.reserved_remaining),
     createdAt: Number(row.created_at),
     lastActivityAt: Number(row.last_activity_at),
     expiresAt: Number(row.expires_at),
+  };
+}
+
+function toAccess(row: Selectable<AccessesTable>): AccessRecord {
+  return {
+    itemId: row.item_id,
+    userId: row.user_id,
+    encryptedKey: row.encrypted_key,
+    signature: row.signature,
+    edit: row.edit_permission === 1,
+    sharerId: row.sharer_id,
+    createdAt: Number(row.created_at),
+  };
+}
+
+function toLink(row: Selectable<LinksTable>): LinkRecord {
+  return {
+    id: row.id,
+    itemId: row.item_id,
+    edit: row.edit_permission === 1,
+    passwordHash: row.password_hash,
+    passwordEpoch: Number(row.password_epoch),
+    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+    createdAt: Number(row.created_at),
+    modifiedAt: Number(row.modified_at),
   };
 }
 

@@ -5,6 +5,7 @@ import * as files from './003-files.ts';
 import * as listingIndex from './004-listing-index.ts';
 import * as nameKeys from './005-name-keys.ts';
 import * as treeLimits from './006-tree-limits.ts';
+import * as sharing from './007-sharing.ts';
 
 /**
  * Listed by hand, not read from a folder, so a bundled or compiled server still finds every
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '004-listing-index': listingIndex,
   '005-name-keys': nameKeys,
   '006-tree-limits': treeLimits,
+  '007-sharing': sharing,
 };
 
 export const migrationProvider: MigrationProvider = {

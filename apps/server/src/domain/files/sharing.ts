@@ -1,0 +1,183 @@
+import type { AccessRecord, FilesReader, ItemRecord, PublicUser, UserSummary } from '../../ports/files.ts';
+import { DomainError, isDomainError } from '../errors.ts';
+import { accessPath, visibleItem, type Role } from './access.ts';
+import type { FilesDeps } from './deps.ts';
+import { shareEvent } from './events.ts';
+import { base64Exact, invalid, RSA_WRAPPED_KEY_BYTES, SIGNATURE_BYTES, uuid } from './validation.ts';
+import { toItemView, type ItemView } from './view.ts';
+
+/**
+ * Sharing with named users (SPEC 6 and 7, docs/protocol.md "Sharing"). Only the owner shares:
+ * an access entry holds K wrapped to the recipient's RSA key and the sharer's signature over the
+ * grant, which the server stores but cannot make (it has no private key) and the recipient
+ * verifies. The entry gives the recipient its role on the item and below it (access.ts).
+ */
+
+/** SPEC 6's text, for anyone but the owner who tries to share or to see who has access. */
+export const NOT_OWNER_MESSAGE = 'You cannot share files you do not own';
+
+/** One access entry as its owner and its recipient see it. */
+export interface AccessView {
+  type: 'user';
+  itemId: string;
+  userId: string;
+  editPermission: boolean;
+  /** K under the recipient's RSA-OAEP key. */
+  encryptedKey: string;
+  /** The sharer's signature over the grant (docs/protocol.md "Sharing with a user"). */
+  signature: string;
+  sharerId: string;
+  createdAt: number;
+}
+
+/** An item shared with the caller, with the grant to verify and unwrap its key from. */
+export type SharedItemView = ItemView & { grant: AccessView };
+
+export interface ShareUserInput {
+  id: string;
+  userId: string;
+  encryptedKey: string;
+  edit: boolean;
+  signature: string;
+}
+
+export interface ChangeUserShareInput {
+  fileId: string;
+  userId: string;
+  edit: boolean;
+  signature: string;
+}
+
+/** Default and largest page of GET /api/shared. */
+export const SHARED_DEFAULT_LIMIT = 1000;
+export const SHARED_MAX_LIMIT = 10_000;
+
+function toAccessView(entry: AccessRecord, ownerId: string): AccessView {
+  return {
+    type: 'user',
+    itemId: entry.itemId,
+    userId: entry.userId,
+    editPermission: entry.edit,
+    encryptedKey: entry.encryptedKey,
+    signature: entry.signature,
+    sharerId: entry.sharerId ?? ownerId,
+    createdAt: entry.createdAt,
+  };
+}
+
+function checkEdit(value: unknown): boolean {
+  if (typeof value !== 'boolean') throw invalid('edit must be a boolean');
+  return value;
+}
+
+/** The item, when the caller owns it: NOT_FOUND if they cannot see it, FORBIDDEN if not theirs. */
+export async function ownedItem(reader: FilesReader, ownerId: string, id: string): Promise<ItemRecord> {
+  const { item, role } = await visibleItem(reader, { kind: 'user', userId: ownerId }, id);
+  if (role !== 'owner') throw new DomainError('FORBIDDEN', NOT_OWNER_MESSAGE);
+  return item;
+}
+
+const shareNotFound = () => new DomainError('NOT_FOUND', 'Share not found');
+
+/** POST /api/share type user. 409 if the recipient has an entry on this item already. */
+export async function shareWithUser(deps: FilesDeps, callerId: string, input: ShareUserInput): Promise<AccessView> {
+  const itemId = uuid(input.id, 'id');
+  const userId = uuid(input.userId, 'userId');
+  const encryptedKey = base64Exact(input.encryptedKey, 'encryptedKey', RSA_WRAPPED_KEY_BYTES);
+  const signature = base64Exact(input.signature, 'signature', SIGNATURE_BYTES);
+  const edit = checkEdit(input.edit);
+  if (userId === callerId) throw invalid('You cannot share with yourself');
+  await deps.limiter.hit('shareAccount', callerId);
+  try {
+    return await deps.store.transaction(async (tx) => {
+      const item = await ownedItem(tx, callerId, itemId);
+      await tx.lockOwner(item.ownerId);
+      await ownedItem(tx, callerId, itemId);
+      if ((await tx.publicUsers([userId])).length === 0) throw new DomainError('NOT_FOUND', 'User does not exist');
+      const entry: AccessRecord = { itemId, userId, encryptedKey, signature, edit, sharerId: callerId, createdAt: deps.clock() };
+      await tx.insertAccess(entry);
+      tx.publish(shareEvent('share.created', item, entry));
+      return toAccessView(entry, item.ownerId);
+    });
+  } catch (error) {
+    if (isDomainError(error, 'CONFLICT')) throw new DomainError('CONFLICT', 'This item is already shared with this user');
+    throw error;
+  }
+}
+
+/**
+ * PUT /api/share type user: switches viewer/editor. The grant signs the edit flag, so the new
+ * signature comes with it (over the same wrapped key).
+ */
+export async function changeUserShare(deps: FilesDeps, callerId: string, input: ChangeUserShareInput): Promise<AccessView> {
+  const itemId = uuid(input.fileId, 'fileId');
+  const userId = uuid(input.userId, 'userId');
+  const signature = base64Exact(input.signature, 'signature', SIGNATURE_BYTES);
+  const edit = checkEdit(input.edit);
+  await deps.limiter.hit('shareAccount', callerId);
+  return deps.store.transaction(async (tx) => {
+    const item = await ownedItem(tx, callerId, itemId);
+    const [entry] = await tx.accessesFor(userId, [itemId]);
+    if (!entry || !(await tx.updateAccess(itemId, userId, { edit, signature }))) throw shareNotFound();
+    const changed: AccessRecord = { ...entry, edit, signature };
+    tx.publish(shareEvent('share.changed', item, changed));
+    return toAccessView(changed, item.ownerId);
+  });
+}
+
+/**
+ * DELETE /api/shared type user: the owner revokes anyone's entry on their item; a recipient may
+ * drop their own entry from their list (whatever else they can see). Anyone else: 404 when they
+ * cannot see the item, 403 when they can.
+ */
+export async function removeUserShare(deps: FilesDeps, callerId: string, input: { fileId: string; userId: string }): Promise<void> {
+  const itemId = uuid(input.fileId, 'fileId');
+  const userId = uuid(input.userId, 'userId');
+  await deps.store.transaction(async (tx) => {
+    const item = await tx.item(itemId);
+    if (!item) throw shareNotFound();
+    if (userId !== callerId) await ownedItem(tx, callerId, itemId);
+    const [entry] = await tx.accessesFor(userId, [itemId]);
+    if (!entry || !(await tx.deleteAccess(itemId, userId))) throw shareNotFound();
+    tx.publish(shareEvent('share.deleted', item, entry));
+  });
+}
+
+/**
+ * GET /api/shared: the caller's access entries whose items they can see now, oldest share
+ * first, each item with its grant; `users` covers owners, uploaders and sharers.
+ */
+export async function sharedWithMe(
+  deps: FilesDeps,
+  callerId: string,
+  options: { limit?: number | undefined; offset?: number | undefined },
+): Promise<{ files: SharedItemView[]; users: UserSummary[] }> {
+  const limit = options.limit ?? SHARED_DEFAULT_LIMIT;
+  const offset = options.offset ?? 0;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > SHARED_MAX_LIMIT) throw invalid(`limit must be 1 to ${SHARED_MAX_LIMIT}`);
+  if (!Number.isSafeInteger(offset) || offset < 0) throw invalid('offset must be a whole number');
+  const reader = deps.store;
+  const entries = await reader.sharedWith(callerId, { limit, offset });
+  const items = new Map((await reader.items(entries.map((entry) => entry.itemId))).map((item) => [item.id, item]));
+  const files: SharedItemView[] = [];
+  const people = new Set<string>();
+  for (const entry of entries) {
+    const item = items.get(entry.itemId);
+    const path = item && (await accessPath(reader, { kind: 'user', userId: callerId }, item));
+    if (!item || !path) continue;
+    const role: Role = path.role;
+    files.push({ ...toItemView(item, role), grant: toAccessView(entry, item.ownerId) });
+    for (const person of [item.ownerId, item.uploaderId, entry.sharerId ?? item.ownerId]) people.add(person);
+  }
+  return { files, users: await reader.userSummaries([...people]) };
+}
+
+/** GET /api/shared/{fileId}/users: the owner's view of who has an entry on the item. */
+export async function accessList(deps: FilesDeps, callerId: string, fileId: string): Promise<{ access: AccessView[]; users: PublicUser[] }> {
+  const item = await ownedItem(deps.store, callerId, uuid(fileId, 'fileId'));
+  const entries = await deps.store.accessesOn([item.id]);
+  return {
+    access: entries.map((entry) => toAccessView(entry, item.ownerId)),
+    users: await deps.store.publicUsers(entries.map((entry) => entry.userId)),
+  };
+}
