@@ -2,9 +2,10 @@ import { describe, expect, test } from 'bun:test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PART_BYTES } from '@sealbox/crypto';
+import { PART_BYTES, signGrant, wrapKeyForUser } from '@sealbox/crypto';
 import { Browser, registerAndLogin, uniqueName } from './accounts/harness.ts';
 import { decrypt, download, fileMeta, folderMeta, partBytes, patternBytes, postUpload, putPart, type User } from './files/harness.ts';
+import { sharingAccount } from './sharing/harness.ts';
 import { LiveClient } from './support/live-client.ts';
 import { isolatedEnv, spawnMain, type MainProcess } from './support/main-process.ts';
 import { s3Env, startLocalS3, type LocalS3 } from './support/s3rver.ts';
@@ -102,6 +103,22 @@ if (availability.available) {
           const range = await download(onB, file.id, 'bytes=8388000-8389000');
           expect(range.status).toBe(206);
           expect(range.bytes).toEqual(file.cipher.subarray(8_388_000, 8_389_001));
+
+          // Sharing through A reaches the recipient's tab on B; a link deleted through A closes
+          // its visitor's socket on B.
+          const bob = await userOn(a);
+          const bobOnB = await LiveClient.open(b.url, bob.browser.cookie);
+          const { keys } = await sharingAccount();
+          const encryptedKey = await wrapKeyForUser(keys.publicKey, folder.key);
+          const signature = await signGrant(keys.signingPrivateKey, { itemId: folder.id, recipientId: bob.id, encryptedKey, edit: false });
+          const shared = await alice.browser.post('/api/share', { type: 'user', id: folder.id, userId: bob.id, encryptedKey, signature, edit: false });
+          expect(shared.status).toBe(201);
+          expect((await bobOnB.event('share.created', folder.id)).event).toEqual({ kind: 'share.created', itemId: folder.id });
+          const link = await alice.browser.post('/api/share', { type: 'link', id: folder.id, expires: 0, edit: false });
+          const visitorOnB = await LiveClient.open(b.url, undefined, { path: `/api/ws?linkId=${link.body.linkId}` });
+          expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'link', linkId: link.body.linkId } })).status).toBe(204);
+          expect((await visitorOnB.closed).code).toBe(4404);
+          bobOnB.close();
 
           // Deleted through B, gone from A.
           expect((await onB.delete(`/api/file/${folder.id}`)).status).toBe(204);

@@ -371,6 +371,57 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         expect(again.body.files.every((f: { editPermission: boolean }) => f.editPermission)).toBe(true);
       });
 
+      test('a revoked editor cannot go on with an upload begun before, nor complete it', async () => {
+        const folder = await folderMeta(alice.rootKey, null);
+        await create(alice, folder);
+        await shareWith(alice, folder, carol.id, true);
+        const big = await fileMeta(folder.key, folder.id, patternBytes(PART_BYTES + 7, 12));
+        const started = await postUpload(carol.browser, big.meta);
+        expect(started.status).toBe(201);
+        expect((await putPart(carol.browser, started.body.uploadId, 0, partBytes(big.cipher, 0))).status).toBe(204);
+        expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: carol.id } })).status).toBe(204);
+        await unchanged(async () => {
+          expect((await putPart(carol.browser, started.body.uploadId, 1, partBytes(big.cipher, 1))).status).toBe(404);
+          expect((await carol.browser.post(`/api/upload/${started.body.uploadId}/complete`)).status).toBe(404);
+        });
+        // Giving up is still theirs to do, and frees the owner's bytes.
+        expect((await carol.browser.delete(`/api/upload/${started.body.uploadId}`)).status).toBe(204);
+        expect((await space(h, alice.id)).used).toBe(await storedBytes(h, alice.id));
+      });
+
+      test('hostile input: oversized bodies, fields and cookies, nested JSON; items in a folder being deleted', async () => {
+        await unchanged(async () => {
+          const huge = 'A'.repeat(2 * 1024 * 1024);
+          expect((await alice.browser.post('/api/share', { type: 'user', id: F.id, userId: bob.id, edit: false, encryptedKey: huge, signature: b64(64) })).status).toBe(413);
+          expect((await alice.browser.post('/api/share', { type: 'user', id: F.id, userId: bob.id, edit: false, encryptedKey: 'A'.repeat(1028), signature: b64(64) })).status).toBe(400);
+          expect((await alice.browser.post('/api/share', { type: 'link', id: F.id, expires: 0, edit: false, password: { a: { b: { c: { d: { e: { f: { g: { h: 1 } } } } } } } } })).status).toBe(400);
+          expect((await anonymous(h).post(`/api/shared/${'A'.repeat(22)}`, { password: 'x'.repeat(100_000) })).status).toBe(400);
+          const visitor = anonymous(h);
+          const linkId = await makeLink(alice, G, { password: 'pw' }).then(async (id) => {
+            await h.db.kysely.deleteFrom('links').where('id', '=', id).execute();
+            return id;
+          });
+          visitor.linkCookies.set(`sealbox_link_${linkId}`, 'x'.repeat(4000));
+          expect((await visitor.get(withLink('/api/file', linkId))).status).toBe(404);
+        });
+        // A folder being deleted hides its shares and links at once, before its rows go.
+        const folder = await folderMeta(alice.rootKey, null);
+        await create(alice, folder);
+        const inside = await folderMeta(folder.key, folder.id);
+        await create(alice, inside);
+        await shareWith(alice, inside, carol.id, false);
+        const linkId = await makeLink(alice, inside);
+        await h.db.kysely.updateTable('items').set({ deleting_since: h.clock.now }).where('id', '=', folder.id).execute();
+        try {
+          expect(ids((await carol.browser.get('/api/shared')).body.files)).not.toContain(inside.id);
+          expect((await carol.browser.get(`/api/file?id=${inside.id}`)).status).toBe(404);
+          expect((await anonymous(h).get(`/api/shared/${linkId}`)).status).toBe(404);
+          expect((await anonymous(h).get(withLink('/api/file', linkId))).status).toBe(404);
+        } finally {
+          await h.db.kysely.updateTable('items').set({ deleting_since: null }).where('id', '=', folder.id).execute();
+        }
+      });
+
       test('GET /api/shared pages and validates', async () => {
         const all = (await bob.browser.get('/api/shared')).body.files;
         expect(all.length).toBeGreaterThan(1);

@@ -24,9 +24,15 @@ export class LiveClient {
   }
 
   /** Opens /api/ws with the session cookie and waits for the server's hello. */
-  static async open(baseUrl: string, cookie: string | undefined, options: { origin?: string; path?: string } = {}): Promise<LiveClient> {
+  static async open(
+    baseUrl: string,
+    cookie: string | undefined,
+    options: { origin?: string; path?: string; cookies?: Map<string, string> } = {},
+  ): Promise<LiveClient> {
     const headers: Record<string, string> = {};
-    if (cookie) headers.cookie = `sealbox_session=${cookie}`;
+    // The session cookie, and any others (a share link's access proof) as a browser's jar sends them.
+    const jar = [...(cookie ? [`sealbox_session=${cookie}`] : []), ...[...(options.cookies ?? [])].map(([name, value]) => `${name}=${value}`)];
+    if (jar.length > 0) headers.cookie = jar.join('; ');
     if (options.origin) headers.origin = options.origin;
     const url = `${baseUrl.replace(/^http/, 'ws')}${options.path ?? '/api/ws'}`;
     // Bun's WebSocket takes headers, as a browser sends its cookie jar.

@@ -151,11 +151,11 @@ export async function completeUpload(
     const locked = await lockUpload(tx, uploadId);
     const upload = checkLive(deps, principal, locked?.upload);
     const item = locked!.item;
+    // The uploader must still be allowed to write where the file goes.
+    const ancestors = await writableParent(tx, principal, item.parentId);
     const parts = await tx.parts(item.id);
     const missing = parts.length !== upload.parts || parts.some((p) => p.size !== expectedPartLength(p.n, upload.size));
     if (missing) throw new DomainError('CONFLICT', `${upload.parts - parts.length} of ${upload.parts} parts are missing`);
-    // The uploader must still be allowed to write where the file goes.
-    const ancestors = await writableParent(tx, principal, item.parentId);
     const now = deps.clock();
     await tx.updateItem(item.id, { state: 'ready', modifiedAt: now });
     await tx.deleteUploads([item.id]);
