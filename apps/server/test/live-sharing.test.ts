@@ -112,10 +112,21 @@ describe('live updates of sharing', () => {
     const socket = await open(undefined, { path: `/api/ws?linkId=${linkId}`, cookies: visitor.linkCookies });
     const other = await open(undefined, { path: withLink('/api/ws', await makeLink(alice, F)) });
     expect((await alice.browser.put('/api/share', { type: 'link', linkId, password: 'new' })).status).toBe(200);
-    expect(await socket.closed).toEqual({ code: 4403, reason: 'Link password changed' });
+    expect(await socket.closed).toEqual({ code: 4403, reason: 'Link password needed' });
     // With the old proof the upgrade is refused from now on; the other link's socket stays.
     expect((await upgrade(`/api/ws?linkId=${linkId}`, { cookie: `sealbox_link_${linkId}=${visitor.linkCookies.get(`sealbox_link_${linkId}`)}` })).status).toBe(404);
     await Bun.sleep(50);
+    expect(other.socket.readyState).toBe(WebSocket.OPEN);
+    // A socket lives no longer than the proof it came with (a day): then it must ask again.
+    expect((await visitor.post(`/api/shared/${linkId}`, { password: 'new' })).status).toBe(200);
+    const again = await open(undefined, { path: `/api/ws?linkId=${linkId}`, cookies: visitor.linkCookies });
+    h.clock.advance(24 * 60 * 60 * 1000);
+    try {
+      (h.events as unknown as { publish(e: unknown): Promise<void> }).publish({ kind: RESYNC_EVENT_KIND, userIds: [] }).catch(() => {});
+      expect(await again.closed).toEqual({ code: 4403, reason: 'Link password needed' });
+    } finally {
+      h.clock.advance(-24 * 60 * 60 * 1000);
+    }
     expect(other.socket.readyState).toBe(WebSocket.OPEN);
   });
 

@@ -21,6 +21,7 @@ export {
   linksOf,
   linkState,
   linkSubscriber,
+  subscriptionDeadline,
   subscriptionStanding,
   type LinkState,
   type LinkSubscription,

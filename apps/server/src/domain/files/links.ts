@@ -202,6 +202,10 @@ function makeProof(link: LinkRecord, now: number): { value: string; maxAgeMs: nu
 
 /** The epoch a proof was made for, if it is this link's, for its current password, and unexpired. */
 function provenEpoch(link: LinkRecord, proof: string | undefined, now: number): number | null {
+  return validProof(link, proof, now)?.epoch ?? null;
+}
+
+function validProof(link: LinkRecord, proof: string | undefined, now: number): { epoch: number; expiresAt: number } | null {
   if (link.passwordHash === null || proof === undefined || proof.length > 200) return null;
   const match = /^(\d{1,15})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(proof);
   if (!match) return null;
@@ -210,7 +214,7 @@ function provenEpoch(link: LinkRecord, proof: string | undefined, now: number): 
   if (epoch !== link.passwordEpoch || expiresAt <= now) return null;
   const expected = Buffer.from(proofMac(link, epoch, expiresAt));
   const given = Buffer.from(match[3]!);
-  return expected.length === given.length && timingSafeEqual(expected, given) ? epoch : null;
+  return expected.length === given.length && timingSafeEqual(expected, given) ? { epoch, expiresAt } : null;
 }
 
 /** GET /api/shared/{linkId}: 404 for any link that cannot be used, 401 while a password is due. */
@@ -277,6 +281,8 @@ export interface LinkSubscription {
   /** The password epoch proven, or null for a link without a password. */
   passwordEpoch: number | null;
   expiresAt: number | null;
+  /** When the proof it was admitted on lapses (a password link), else null. */
+  proofExpiresAt: number | null;
 }
 
 /**
@@ -286,9 +292,9 @@ export interface LinkSubscription {
 export async function linkSubscriber(deps: FilesDeps, id: unknown, proof: string | undefined): Promise<LinkSubscription> {
   const now = deps.clock();
   const { link } = await usableLink(deps, id, now);
-  const epoch = provenEpoch(link, proof, now);
-  if (link.passwordHash !== null && epoch === null) throw linkNotFound();
-  return { linkId: link.id, passwordEpoch: epoch, expiresAt: link.expiresAt };
+  const proven = validProof(link, proof, now);
+  if (link.passwordHash !== null && proven === null) throw linkNotFound();
+  return { linkId: link.id, passwordEpoch: proven?.epoch ?? null, expiresAt: link.expiresAt, proofExpiresAt: proven?.expiresAt ?? null };
 }
 
 export interface LinkState {
@@ -303,9 +309,21 @@ export async function linkState(reader: FilesReader, id: string): Promise<LinkSt
   return link ? { expiresAt: link.expiresAt, passwordEpoch: link.passwordEpoch, passwordProtected: link.passwordHash !== null } : null;
 }
 
-/** Whether a socket subscribed as `subscription` may stay: 'ok', or why it must close. */
-export function subscriptionStanding(subscription: LinkSubscription, state: LinkState | null, now: number): 'ok' | 'gone' | 'locked' {
-  if (!state || (state.expiresAt !== null && state.expiresAt <= now)) return 'gone';
-  if (state.passwordProtected && subscription.passwordEpoch !== state.passwordEpoch) return 'locked';
+/**
+ * Whether a socket subscribed as `subscription` may stay: 'ok', or why it must close ('gone': the
+ * link was deleted or expired; 'locked': its password changed, or the proof it came with lapsed).
+ * Without `state`, only the times known at the subscription are looked at.
+ */
+export function subscriptionStanding(subscription: LinkSubscription, state: LinkState | null | undefined, now: number): 'ok' | 'gone' | 'locked' {
+  const expiresAt = state === undefined ? subscription.expiresAt : state?.expiresAt;
+  if (state === null || (expiresAt !== null && expiresAt !== undefined && expiresAt <= now)) return 'gone';
+  if (state?.passwordProtected && subscription.passwordEpoch !== state.passwordEpoch) return 'locked';
+  if (subscription.proofExpiresAt !== null && subscription.proofExpiresAt <= now) return 'locked';
   return 'ok';
+}
+
+/** The next moment a subscription's standing may change by time alone, or null. */
+export function subscriptionDeadline(subscription: LinkSubscription): number | null {
+  const times = [subscription.expiresAt, subscription.proofExpiresAt].filter((t): t is number => t !== null);
+  return times.length === 0 ? null : Math.min(...times);
 }

@@ -45,7 +45,7 @@ describe('live hub', () => {
     const [u1, u2, visitor] = [new FakeSocket(), new FakeSocket(), new FakeSocket()];
     hub.attach(u1, { kind: 'user', userId: 'u1', sessionId: 's1', sessionExpiresAt: 10_000 });
     hub.attach(u2, { kind: 'user', userId: 'u2', sessionId: 's2', sessionExpiresAt: 10_000 });
-    hub.attach(visitor, { kind: 'link', linkId: 'l1', address: '203.0.113.9', passwordEpoch: null, expiresAt: null });
+    hub.attach(visitor, { kind: 'link', linkId: 'l1', address: '203.0.113.9', passwordEpoch: null, expiresAt: null, proofExpiresAt: null });
     await events.publish({ kind: 'item.renamed', itemId: 'i1', parentId: 'p1', userIds: ['u1', 'other'], linkIds: ['l1'] });
     expect(u1.sent.at(-1)).toEqual({ type: 'event', event: { kind: 'item.renamed', itemId: 'i1', parentId: 'p1' } });
     expect(visitor.sent.at(-1)).toEqual(u1.sent.at(-1)!);

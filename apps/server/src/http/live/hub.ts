@@ -1,4 +1,4 @@
-import { subscriptionStanding, type LinkState, type LinkSubscription } from '../../domain/files/index.ts';
+import { subscriptionDeadline, subscriptionStanding, type LinkState, type LinkSubscription } from '../../domain/files/index.ts';
 import { RESYNC_EVENT_KIND, type EventBus, type SealboxEvent } from '../../ports/event-bus.ts';
 import type { Logger } from '../../ports/logger.ts';
 import {
@@ -110,11 +110,21 @@ export function createLiveHub(deps: LiveHubDeps) {
     for (const entry of [...(byAudience.get(`link:${linkId}`) ?? [])]) close(entry, how);
   }
 
-  /** A link socket past its link's expiry is closed; one before it waits for it. */
+  /** Closes a link socket whose standing is lost; true if it did. */
+  function judge(entry: Entry, state?: LinkState | null): boolean {
+    if (entry.audience.kind !== 'link') return false;
+    const standing = subscriptionStanding(entry.audience, state, clock());
+    if (standing === 'ok') return false;
+    close(entry, standing === 'gone' ? CLOSE.linkGone : CLOSE.linkLocked);
+    return true;
+  }
+
+  /** A link socket past its link's expiry (or its proof's) is closed; one before it waits for it. */
   function watchExpiry(entry: Entry): void {
-    if (entry.audience.kind !== 'link' || entry.audience.expiresAt === null) return;
-    const left = entry.audience.expiresAt - clock();
-    if (left <= 0) return close(entry, CLOSE.linkGone);
+    if (entry.audience.kind !== 'link' || judge(entry)) return;
+    const deadline = subscriptionDeadline(entry.audience);
+    if (deadline === null) return;
+    const left = Math.max(1, deadline - clock());
     entry.timer = setTimeout(() => {
       if (entries.get(entry.socket) === entry) watchExpiry(entry);
     }, Math.min(left, MAX_TIMER_MS));
@@ -123,24 +133,18 @@ export function createLiveHub(deps: LiveHubDeps) {
 
   /** Links can change without an event reaching us (a lost notification): look again. */
   async function revalidateLinks(all: boolean): Promise<void> {
-    const now = clock();
-    const due = new Map<string, LinkSubscription[]>();
-    for (const entry of entries.values()) {
-      if (entry.audience.kind !== 'link') continue;
-      if (entry.audience.expiresAt !== null && entry.audience.expiresAt <= now) close(entry, CLOSE.linkGone);
-      else if (all && deps.linkState) due.set(entry.audience.linkId, [...(due.get(entry.audience.linkId) ?? []), entry.audience]);
+    const due = new Set<string>();
+    for (const entry of [...entries.values()]) {
+      if (entry.audience.kind !== 'link' || judge(entry)) continue;
+      if (all && deps.linkState) due.add(entry.audience.linkId);
     }
-    for (const linkId of due.keys()) {
+    for (const linkId of due) {
       const state = await deps.linkState!(linkId).catch((error: unknown) => {
         deps.logger.warn('live link check failed', { error: String(error) });
         return undefined;
       });
       if (state === undefined) continue;
-      for (const entry of [...(byAudience.get(`link:${linkId}`) ?? [])]) {
-        if (entry.audience.kind !== 'link') continue;
-        const standing = subscriptionStanding(entry.audience, state, clock());
-        if (standing !== 'ok') close(entry, standing === 'gone' ? CLOSE.linkGone : CLOSE.linkLocked);
-      }
+      for (const entry of [...(byAudience.get(`link:${linkId}`) ?? [])]) judge(entry, state);
     }
   }
 
@@ -202,8 +206,7 @@ export function createLiveHub(deps: LiveHubDeps) {
     if (entry.audience.kind !== 'link' || !deps.linkState) return;
     const state = await deps.linkState(entry.audience.linkId).catch(() => undefined);
     if (state === undefined || entries.get(entry.socket) !== entry) return;
-    const standing = subscriptionStanding(entry.audience, state, clock());
-    if (standing !== 'ok') close(entry, standing === 'gone' ? CLOSE.linkGone : CLOSE.linkLocked);
+    judge(entry, state);
   }
 
   let closed = false;

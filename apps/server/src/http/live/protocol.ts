@@ -47,8 +47,8 @@ export const CLOSE = {
   tooManyLinkSockets: { code: 1008, reason: 'Too many sockets for this link' },
   /** A link visitor's link was deleted or expired (or its item is gone): do not reconnect. */
   linkGone: { code: 4404, reason: 'Link not found' },
-  /** The link's password was set or changed: ask for it again (GET /api/shared/{linkId} is 401). */
-  linkLocked: { code: 4403, reason: 'Link password changed' },
+  /** The link's password was set or changed, or the socket's proof lapsed: ask for it again (GET /api/shared/{linkId} is 401). */
+  linkLocked: { code: 4403, reason: 'Link password needed' },
 } as const;
 
 export function toClientEvent(event: SealboxEvent): ClientEvent {
