@@ -116,6 +116,29 @@ describe('listing cache', () => {
     }
   });
 
+  test("a share event drops every answer kept for the users it names, whatever it is about", async () => {
+    for (const kind of ['share.created', 'share.changed', 'share.deleted']) {
+      const { cache, get } = kept();
+      const topKey = cache.keyOf(me, top)!;
+      const w = world(500);
+      cache.put(topKey, w.fresh(top), me, top, cache.epoch());
+      // About an item this answer does not show, naming someone else: kept.
+      cache.apply(event(kind, 'elsewhere', undefined, ['u2', 'u3']));
+      expect(await get()).toBeString();
+      // Naming its caller (who gained or lost access somewhere): both answers go.
+      cache.apply(event(kind, 'elsewhere', undefined, ['u2', 'u1']));
+      expect([kind, await get(), await cache.get(topKey, w.relist(top))]).toEqual([kind, undefined, undefined]);
+    }
+    // An answer computed while such an event arrived is not kept either.
+    const cache = createListingCache();
+    const w = world(500);
+    const key = cache.keyOf(me, folder)!;
+    const startedAt = cache.epoch();
+    cache.apply(event('share.deleted', 'X', undefined, ['u1']));
+    cache.put(key, w.fresh(folder), me, folder, startedAt);
+    expect(await cache.get(key, w.relist(folder))).toBeUndefined();
+  });
+
   test('a whole level follows changes to its items by re-reading just those', async () => {
     const { w, cache, get } = kept();
     const change = async (e: SealboxEvent, apply: () => void) => {
