@@ -52,7 +52,10 @@ module.exports = {
       severity: 'error',
       comment: 'A feature is used only through its public index.ts; its inside may change freely.',
       from: { path: '^apps/web/src/features/([^/]+)/', pathNot: TESTS },
-      to: { path: '^apps/web/src/features/[^/]+/', pathNot: ['^apps/web/src/features/$1/', '^apps/web/src/features/[^/]+/index\\.tsx?$'] },
+      to: {
+        path: '^apps/web/src/features/[^/]+/',
+        pathNot: ['^apps/web/src/features/$1/', '^apps/web/src/features/[^/]+/index\\.tsx?$'],
+      },
     },
     {
       name: 'web-outside-features-through-index',
@@ -67,6 +70,10 @@ module.exports = {
     exclude: { path: '(^|/)(node_modules|dist|\\.tools)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'bun', 'default'], extensions: ['.ts', '.tsx', '.js'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'bun', 'default'],
+      extensions: ['.ts', '.tsx', '.js'],
+    },
   },
 };

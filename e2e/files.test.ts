@@ -36,7 +36,9 @@ async function names(page: Page): Promise<string[]> {
 }
 
 async function crumbTexts(page: Page): Promise<string[]> {
-  return (await page.getByRole('navigation', { name: 'Breadcrumb' }).locator('li').allTextContents()).map((t) => t.replace('/', '').trim());
+  return (await page.getByRole('navigation', { name: 'Breadcrumb' }).locator('li').allTextContents()).map((t) =>
+    t.replace('/', '').trim(),
+  );
 }
 
 async function expectDisabled(locator: Locator, disabled = true) {

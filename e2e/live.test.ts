@@ -36,82 +36,94 @@ async function appearsWithinASecond(page: Page, name: string) {
 }
 
 describe.skipIf(skipWithoutBrowser)('live updates, one instance', () => {
-  test('a change in one tab appears in the other tab of the same browser, without a reload', async () => {
-    const user = await createUser(suite.server.url);
-    const first = await signedIn(suite.server.url, user);
-    const second = await first.context().newPage();
-    await second.goto(`${suite.server.url}/files`);
-    await second.getByRole('heading', { name: 'My Files' }).waitFor();
-    await waitOnline(second);
-    const reloads: string[] = [];
-    second.on('framenavigated', (frame) => reloads.push(frame.url()));
+  test(
+    'a change in one tab appears in the other tab of the same browser, without a reload',
+    async () => {
+      const user = await createUser(suite.server.url);
+      const first = await signedIn(suite.server.url, user);
+      const second = await first.context().newPage();
+      await second.goto(`${suite.server.url}/files`);
+      await second.getByRole('heading', { name: 'My Files' }).waitFor();
+      await waitOnline(second);
+      const reloads: string[] = [];
+      second.on('framenavigated', (frame) => reloads.push(frame.url()));
 
-    await createFolderViaUi(first, 'Made in tab one');
-    await appearsWithinASecond(second, 'Made in tab one');
+      await createFolderViaUi(first, 'Made in tab one');
+      await appearsWithinASecond(second, 'Made in tab one');
 
-    // Renamed in the second tab: the first follows.
-    await second.getByRole('button', { name: 'Actions for Made in tab one', exact: true }).click();
-    await second.getByRole('menuitem', { name: /^Rename/ }).click();
-    const rename = second.getByRole('dialog', { name: /Rename/ });
-    await rename.getByRole('textbox').fill('Renamed in tab two');
-    await rename.getByRole('button', { name: /Rename|Save/ }).click();
-    await appearsWithinASecond(first, 'Renamed in tab two');
-    expect(await folderLink(first, 'Made in tab one').count()).toBe(0);
-    expect(reloads).toEqual([]);
-    await saveScreenshot(first, 'live-1280-two-tabs');
-  }, SLOW);
+      // Renamed in the second tab: the first follows.
+      await second.getByRole('button', { name: 'Actions for Made in tab one', exact: true }).click();
+      await second.getByRole('menuitem', { name: /^Rename/ }).click();
+      const rename = second.getByRole('dialog', { name: /Rename/ });
+      await rename.getByRole('textbox').fill('Renamed in tab two');
+      await rename.getByRole('button', { name: /Rename|Save/ }).click();
+      await appearsWithinASecond(first, 'Renamed in tab two');
+      expect(await folderLink(first, 'Made in tab one').count()).toBe(0);
+      expect(reloads).toEqual([]);
+      await saveScreenshot(first, 'live-1280-two-tabs');
+    },
+    SLOW,
+  );
 
-  test('ending a session from another browser signs that tab out at once', async () => {
-    const user = await createUser(suite.server.url);
-    const phone = await signedIn(suite.server.url, user);
-    const laptop = await signedIn(suite.server.url, user);
-    await laptop.goto(`${suite.server.url}/profile`);
-    const end = laptop.getByRole('button', { name: /^End session on/ });
-    await end.first().waitFor();
-    expect(await end.count()).toBe(1);
-    await end.click();
-    await phone.waitForURL((url) => url.pathname === '/login', { timeout: 3000 });
-    await phone.getByText('Your session has ended. Please sign in again.').waitFor();
-    // The laptop, still signed in, saw its session list change.
-    await laptop.getByRole('button', { name: /^End session on/ }).waitFor({ state: 'detached' });
-  }, SLOW);
+  test(
+    'ending a session from another browser signs that tab out at once',
+    async () => {
+      const user = await createUser(suite.server.url);
+      const phone = await signedIn(suite.server.url, user);
+      const laptop = await signedIn(suite.server.url, user);
+      await laptop.goto(`${suite.server.url}/profile`);
+      const end = laptop.getByRole('button', { name: /^End session on/ });
+      await end.first().waitFor();
+      expect(await end.count()).toBe(1);
+      await end.click();
+      await phone.waitForURL((url) => url.pathname === '/login', { timeout: 3000 });
+      await phone.getByText('Your session has ended. Please sign in again.').waitFor();
+      // The laptop, still signed in, saw its session list change.
+      await laptop.getByRole('button', { name: /^End session on/ }).waitFor({ state: 'detached' });
+    },
+    SLOW,
+  );
 
-  test('socket down: a quiet "Offline", the 5 s refresh meanwhile, and catching up once back', async () => {
-    const user = await createUser(suite.server.url);
-    const page = await newBrowser();
-    let refuse = false;
-    let current: WebSocketRoute | undefined;
-    await page.context().routeWebSocket(/\/api\/ws$/, (ws) => {
-      current = ws;
-      if (refuse) void ws.close({ code: 1011, reason: 'test: refused' });
-      else ws.connectToServer();
-    });
-    await signedIn(suite.server.url, user, page);
-    expect(await page.getByText('Offline', { exact: true }).count()).toBe(0);
+  test(
+    'socket down: a quiet "Offline", the 5 s refresh meanwhile, and catching up once back',
+    async () => {
+      const user = await createUser(suite.server.url);
+      const page = await newBrowser();
+      let refuse = false;
+      let current: WebSocketRoute | undefined;
+      await page.context().routeWebSocket(/\/api\/ws$/, (ws) => {
+        current = ws;
+        if (refuse) void ws.close({ code: 1011, reason: 'test: refused' });
+        else ws.connectToServer();
+      });
+      await signedIn(suite.server.url, user, page);
+      expect(await page.getByText('Offline', { exact: true }).count()).toBe(0);
 
-    refuse = true;
-    // Drop the live socket as a network change would: the app's next attempts are refused.
-    await current!.close({ code: 1011, reason: 'test: dropped' });
-    await page.getByText('Offline', { exact: true }).waitFor({ timeout: 10_000 });
-    expect(await liveState(page)).toBe('offline');
-    await saveScreenshot(page, 'live-1280-offline', { fullPage: false });
-    await page.setViewportSize({ width: 375, height: 700 });
-    await page.getByText('Offline', { exact: true }).waitFor();
-    await saveScreenshot(page, 'live-375-offline', { fullPage: false });
-    await page.setViewportSize({ width: 1280, height: 800 });
+      refuse = true;
+      // Drop the live socket as a network change would: the app's next attempts are refused.
+      await current!.close({ code: 1011, reason: 'test: dropped' });
+      await page.getByText('Offline', { exact: true }).waitFor({ timeout: 10_000 });
+      expect(await liveState(page)).toBe('offline');
+      await saveScreenshot(page, 'live-1280-offline', { fullPage: false });
+      await page.setViewportSize({ width: 375, height: 700 });
+      await page.getByText('Offline', { exact: true }).waitFor();
+      await saveScreenshot(page, 'live-375-offline', { fullPage: false });
+      await page.setViewportSize({ width: 1280, height: 800 });
 
-    // A change made elsewhere still shows up, through the 5 s refresh.
-    const api = await apiLogin(suite.server.url, user);
-    await apiCreateFolder(api, null, 'While offline');
-    await folderLink(page, 'While offline').waitFor({ timeout: 8000 });
+      // A change made elsewhere still shows up, through the 5 s refresh.
+      const api = await apiLogin(suite.server.url, user);
+      await apiCreateFolder(api, null, 'While offline');
+      await folderLink(page, 'While offline').waitFor({ timeout: 8000 });
 
-    refuse = false;
-    await page.evaluate(() => window.dispatchEvent(new Event('online')));
-    await waitOnline(page);
-    expect(await page.getByText('Offline', { exact: true }).count()).toBe(0);
-    await apiCreateFolder(api, null, 'Back online');
-    await appearsWithinASecond(page, 'Back online');
-  }, SLOW);
+      refuse = false;
+      await page.evaluate(() => window.dispatchEvent(new Event('online')));
+      await waitOnline(page);
+      expect(await page.getByText('Offline', { exact: true }).count()).toBe(0);
+      await apiCreateFolder(api, null, 'Back online');
+      await appearsWithinASecond(page, 'Back online');
+    },
+    SLOW,
+  );
 });
 
 const pg = await postgresAvailability();
@@ -126,17 +138,20 @@ if (!pg.available && !skipWithoutBrowser) {
     }, SLOW);
     afterAll(() => cluster?.stop(), SLOW);
 
-    test('a folder created through instance A appears within a second in a tab on instance B', async () => {
-      const [a, b] = cluster.instances as [RunningServer, RunningServer];
-      const user = await createUser(a.url);
-      const onA = await signedIn(a.url, user);
-      const onB = await signedIn(b.url, user);
-      await createFolderViaUi(onA, 'Through instance A');
-      await appearsWithinASecond(onB, 'Through instance A');
-      await createFolderViaUi(onB, 'Through instance B');
-      await appearsWithinASecond(onA, 'Through instance B');
-      await saveScreenshot(onB, 'live-1280-instance-b');
-    }, SLOW);
+    test(
+      'a folder created through instance A appears within a second in a tab on instance B',
+      async () => {
+        const [a, b] = cluster.instances as [RunningServer, RunningServer];
+        const user = await createUser(a.url);
+        const onA = await signedIn(a.url, user);
+        const onB = await signedIn(b.url, user);
+        await createFolderViaUi(onA, 'Through instance A');
+        await appearsWithinASecond(onB, 'Through instance A');
+        await createFolderViaUi(onB, 'Through instance B');
+        await appearsWithinASecond(onA, 'Through instance B');
+        await saveScreenshot(onB, 'live-1280-instance-b');
+      },
+      SLOW,
+    );
   });
 }
-

@@ -55,56 +55,82 @@ const at = (path: string) => `${server!.url}${path}`;
 const pathOf = (p: Page) => new URL(p.url()).pathname;
 
 describe.skipIf(skipWithoutBrowser)('smoke', () => {
-  test('/ sends a visitor to /home', async () => {
-    await openPage();
-    await page.goto(at('/'));
-    await page.waitForURL((url) => url.pathname === '/home');
-    await page.getByRole('link', { name: 'Get Started' }).first().waitFor();
-    expect(await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).isVisible()).toBe(true);
-  }, SLOW);
+  test(
+    '/ sends a visitor to /home',
+    async () => {
+      await openPage();
+      await page.goto(at('/'));
+      await page.waitForURL((url) => url.pathname === '/home');
+      await page.getByRole('link', { name: 'Get Started' }).first().waitFor();
+      expect(await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).isVisible()).toBe(true);
+    },
+    SLOW,
+  );
 
-  test('/about shows its five sections', async () => {
-    await openPage();
-    await page.goto(at('/about'));
-    for (const title of ABOUT_TITLES) {
-      await page.getByRole('heading', { name: title, exact: true }).waitFor({ state: 'visible' });
-    }
-    expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(ABOUT_TITLES);
-    // Sections fade in as they scroll into view: the last one must end fully shown.
-    const last = page.locator('section', { has: page.getByRole('heading', { name: 'Our Commitment to You' }) });
-    await last.scrollIntoViewIfNeeded();
-    await page.waitForFunction((el) => el && getComputedStyle(el).opacity === '1', await last.elementHandle(), { timeout: 5000 });
-  }, SLOW);
+  test(
+    '/about shows its five sections',
+    async () => {
+      await openPage();
+      await page.goto(at('/about'));
+      for (const title of ABOUT_TITLES) {
+        await page.getByRole('heading', { name: title, exact: true }).waitFor({ state: 'visible' });
+      }
+      expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(ABOUT_TITLES);
+      // Sections fade in as they scroll into view: the last one must end fully shown.
+      const last = page.locator('section', { has: page.getByRole('heading', { name: 'Our Commitment to You' }) });
+      await last.scrollIntoViewIfNeeded();
+      await page.waitForFunction((el) => el && getComputedStyle(el).opacity === '1', await last.elementHandle(), {
+        timeout: 5000,
+      });
+    },
+    SLOW,
+  );
 
-  test('an unknown path shows the 404 page and Go Back leads to /home', async () => {
-    await openPage();
-    const response = await page.goto(at('/no/such/page'));
-    expect(response?.ok()).toBe(true);
-    await page.getByText(NOT_FOUND).waitFor();
-    await page.getByRole('button', { name: 'Go Back' }).click();
-    await page.waitForURL((url) => url.pathname === '/home');
-  }, SLOW);
+  test(
+    'an unknown path shows the 404 page and Go Back leads to /home',
+    async () => {
+      await openPage();
+      const response = await page.goto(at('/no/such/page'));
+      expect(response?.ok()).toBe(true);
+      await page.getByText(NOT_FOUND).waitFor();
+      await page.getByRole('button', { name: 'Go Back' }).click();
+      await page.waitForURL((url) => url.pathname === '/home');
+    },
+    SLOW,
+  );
 
-  test('a protected URL goes to /login with the full original address', async () => {
-    await openPage();
-    await page.goto(at('/files?view=grid#frag'));
-    await page.waitForURL((url) => url.pathname === '/login');
-    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/files?view=grid#frag');
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  }, SLOW);
+  test(
+    'a protected URL goes to /login with the full original address',
+    async () => {
+      await openPage();
+      await page.goto(at('/files?view=grid#frag'));
+      await page.waitForURL((url) => url.pathname === '/login');
+      expect(new URL(page.url()).searchParams.get('redirect')).toBe('/files?view=grid#frag');
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    },
+    SLOW,
+  );
 
-  test('/share refuses a link key that is not 32 bytes (decoded in the crypto worker)', async () => {
-    await openPage();
-    await page.goto(at(`/share?linkId=x#${Buffer.alloc(31, 7).toString('base64url')}`));
-    await page.getByText(INVALID_LINK).waitFor();
-  }, SLOW);
+  test(
+    '/share refuses a link key that is not 32 bytes (decoded in the crypto worker)',
+    async () => {
+      await openPage();
+      await page.goto(at(`/share?linkId=x#${Buffer.alloc(31, 7).toString('base64url')}`));
+      await page.getByText(INVALID_LINK).waitFor();
+    },
+    SLOW,
+  );
 
-  test('/share accepts a 32-byte link key', async () => {
-    await openPage();
-    await page.goto(at(`/share?linkId=x#${Buffer.alloc(32, 7).toString('base64url')}`));
-    await page.getByRole('heading', { name: 'Shared files' }).waitFor();
-    expect(pathOf(page)).toBe('/share');
-  }, SLOW);
+  test(
+    '/share accepts a 32-byte link key',
+    async () => {
+      await openPage();
+      await page.goto(at(`/share?linkId=x#${Buffer.alloc(32, 7).toString('base64url')}`));
+      await page.getByRole('heading', { name: 'Shared files' }).waitFor();
+      expect(pathOf(page)).toBe('/share');
+    },
+    SLOW,
+  );
 
   const shots: Array<{ name: string; path: string; ready: (p: Page) => Promise<unknown> }> = [
     { name: 'home', path: '/home', ready: (p) => p.getByRole('heading', { level: 1 }).waitFor() },
@@ -115,21 +141,25 @@ describe.skipIf(skipWithoutBrowser)('smoke', () => {
   ];
   for (const width of [375, 1280]) {
     for (const scheme of ['light', 'dark'] as const) {
-      test(`screenshots at ${width} px, ${scheme}`, async () => {
-        await openPage(width, scheme);
-        // Reduced motion shows the About sections without waiting for scroll-in animations.
-        await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
-        for (const shot of shots) {
-          await page.goto(at(shot.path));
-          await shot.ready(page);
-          await saveScreenshot(page, `${shot.name}-${width}-${scheme}`);
-        }
-        if (width < 768) {
-          await page.getByRole('button', { name: 'Menu' }).click();
-          await page.getByRole('link', { name: 'Get Started' }).first().waitFor();
-          await saveScreenshot(page, `menu-open-${width}-${scheme}`, { fullPage: false });
-        }
-      }, SLOW);
+      test(
+        `screenshots at ${width} px, ${scheme}`,
+        async () => {
+          await openPage(width, scheme);
+          // Reduced motion shows the About sections without waiting for scroll-in animations.
+          await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+          for (const shot of shots) {
+            await page.goto(at(shot.path));
+            await shot.ready(page);
+            await saveScreenshot(page, `${shot.name}-${width}-${scheme}`);
+          }
+          if (width < 768) {
+            await page.getByRole('button', { name: 'Menu' }).click();
+            await page.getByRole('link', { name: 'Get Started' }).first().waitFor();
+            await saveScreenshot(page, `menu-open-${width}-${scheme}`, { fullPage: false });
+          }
+        },
+        SLOW,
+      );
     }
   }
 });

@@ -100,87 +100,110 @@ function makeMedia(page: Page): Promise<Made> {
 }
 
 describe.skipIf(skipWithoutBrowser)('grid thumbnails', () => {
-  test('images and a video show thumbnails from the worker; SVG and a text file keep their icons', async () => {
-    const page = await suite.newBrowser();
-    const media = await makeMedia(page);
-    expect(media.jpeg.length).toBeGreaterThan(300_000);
+  test(
+    'images and a video show thumbnails from the worker; SVG and a text file keep their icons',
+    async () => {
+      const page = await suite.newBrowser();
+      const media = await makeMedia(page);
+      expect(media.jpeg.length).toBeGreaterThan(300_000);
 
-    const dataRequests: string[] = [];
-    page.on('request', (request) => {
-      if (/\/api\/file\/data\//.test(new URL(request.url()).pathname)) dataRequests.push(request.url());
-    });
-
-    await loginViaUi(page, suite.server.url, user);
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><script>parent.__svgRan = 1</script><rect width="40" height="40" fill="red"/></svg>';
-    const chosen = [
-      { name: 'harbour-sunset.png', mimeType: 'image/png', buffer: solidPng(800, 600, [231, 111, 81]) },
-      { name: 'mountain-noise.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(media.jpeg) },
-      { name: 'portrait.webp', mimeType: 'image/webp', buffer: Buffer.from(media.webp) },
-      { name: 'drawing.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(svg) },
-      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a picture\n'.repeat(50)) },
-      ...(media.webm ? [{ name: 'clip.webm', mimeType: 'video/webm', buffer: Buffer.from(media.webm) }] : []),
-    ];
-    await page.getByRole('button', { name: 'Upload File' }).click();
-    await overlay(page).waitFor();
-    await overlay(page).locator('input[type="file"][multiple]').setInputFiles(chosen);
-    await overlay(page).getByRole('button', { name: `Upload ${chosen.length}` }).click();
-    await overlay(page).getByText(`All ${chosen.length} files uploaded successfully!`, { exact: true }).waitFor({ timeout: 60_000 });
-    await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
-
-    await page.getByRole('button', { name: 'Grid', exact: true }).click();
-    await page.waitForURL((url) => url.searchParams.get('view') === 'grid');
-    await page.locator('.file-grid').waitFor();
-
-    const images = ['harbour-sunset.png', 'mountain-noise.jpg', 'portrait.webp'];
-    for (const name of images) {
-      const img = card(page, name).locator('img.file-card__image');
-      await img.waitFor({ timeout: 30_000 });
-      const shown = await img.evaluate(async (el: HTMLImageElement) => {
-        await el.decode();
-        return { src: el.src, alt: el.alt, width: el.naturalWidth, height: el.naturalHeight, fit: getComputedStyle(el).objectFit };
+      const dataRequests: string[] = [];
+      page.on('request', (request) => {
+        if (/\/api\/file\/data\//.test(new URL(request.url()).pathname)) dataRequests.push(request.url());
       });
-      expect(shown.src.startsWith('blob:')).toBe(true);
-      expect(shown.alt).toBe(name);
-      expect(shown.width).toBeGreaterThan(0);
-      expect(Math.max(shown.width, shown.height)).toBeLessThanOrEqual(320);
-      expect(shown.fit).toBe('cover');
-    }
-    // Aspect ratio kept: the 1600x1200 JPEG becomes 320x240, the 480x640 WebP 240x320.
-    expect(await card(page, 'mountain-noise.jpg').locator('img').evaluate((el: HTMLImageElement) => [el.naturalWidth, el.naturalHeight])).toEqual([320, 240]);
-    expect(await card(page, 'portrait.webp').locator('img').evaluate((el: HTMLImageElement) => [el.naturalWidth, el.naturalHeight])).toEqual([240, 320]);
 
-    if (media.webm) {
-      const poster = card(page, 'clip.webm').locator('img.file-card__image');
-      await poster.waitFor({ timeout: 30_000 });
-      expect(
-        await poster.evaluate(async (el: HTMLImageElement) => {
+      await loginViaUi(page, suite.server.url, user);
+      const svg =
+        '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><script>parent.__svgRan = 1</script><rect width="40" height="40" fill="red"/></svg>';
+      const chosen = [
+        { name: 'harbour-sunset.png', mimeType: 'image/png', buffer: solidPng(800, 600, [231, 111, 81]) },
+        { name: 'mountain-noise.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(media.jpeg) },
+        { name: 'portrait.webp', mimeType: 'image/webp', buffer: Buffer.from(media.webp) },
+        { name: 'drawing.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(svg) },
+        { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a picture\n'.repeat(50)) },
+        ...(media.webm ? [{ name: 'clip.webm', mimeType: 'video/webm', buffer: Buffer.from(media.webm) }] : []),
+      ];
+      await page.getByRole('button', { name: 'Upload File' }).click();
+      await overlay(page).waitFor();
+      await overlay(page).locator('input[type="file"][multiple]').setInputFiles(chosen);
+      await overlay(page)
+        .getByRole('button', { name: `Upload ${chosen.length}` })
+        .click();
+      await overlay(page)
+        .getByText(`All ${chosen.length} files uploaded successfully!`, { exact: true })
+        .waitFor({ timeout: 60_000 });
+      await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
+
+      await page.getByRole('button', { name: 'Grid', exact: true }).click();
+      await page.waitForURL((url) => url.searchParams.get('view') === 'grid');
+      await page.locator('.file-grid').waitFor();
+
+      const images = ['harbour-sunset.png', 'mountain-noise.jpg', 'portrait.webp'];
+      for (const name of images) {
+        const img = card(page, name).locator('img.file-card__image');
+        await img.waitFor({ timeout: 30_000 });
+        const shown = await img.evaluate(async (el: HTMLImageElement) => {
           await el.decode();
-          return el.naturalWidth;
-        }),
-      ).toBeGreaterThan(0);
-      await card(page, 'clip.webm').locator('.file-card__badge').waitFor();
-    } else {
-      console.warn('MediaRecorder made no WebM here: the video poster frame is not checked');
-    }
+          return {
+            src: el.src,
+            alt: el.alt,
+            width: el.naturalWidth,
+            height: el.naturalHeight,
+            fit: getComputedStyle(el).objectFit,
+          };
+        });
+        expect(shown.src.startsWith('blob:')).toBe(true);
+        expect(shown.alt).toBe(name);
+        expect(shown.width).toBeGreaterThan(0);
+        expect(Math.max(shown.width, shown.height)).toBeLessThanOrEqual(320);
+        expect(shown.fit).toBe('cover');
+      }
+      // Aspect ratio kept: the 1600x1200 JPEG becomes 320x240, the 480x640 WebP 240x320.
+      expect(
+        await card(page, 'mountain-noise.jpg')
+          .locator('img')
+          .evaluate((el: HTMLImageElement) => [el.naturalWidth, el.naturalHeight]),
+      ).toEqual([320, 240]);
+      expect(
+        await card(page, 'portrait.webp')
+          .locator('img')
+          .evaluate((el: HTMLImageElement) => [el.naturalWidth, el.naturalHeight]),
+      ).toEqual([240, 320]);
 
-    // SVG and the text file: the type icon, no <img>, and their bytes are never fetched.
-    for (const name of ['drawing.svg', 'notes.txt']) {
-      const thumb = card(page, name).locator('.file-card__thumb');
-      expect(await thumb.locator('svg').count()).toBe(1);
-      expect(await thumb.locator('img').count()).toBe(0);
-    }
-    expect(await page.evaluate(() => (window as unknown as { __svgRan?: number }).__svgRan)).toBeUndefined();
-    expect(dataRequests.length).toBe(images.length + (media.webm ? 1 : 0));
+      if (media.webm) {
+        const poster = card(page, 'clip.webm').locator('img.file-card__image');
+        await poster.waitFor({ timeout: 30_000 });
+        expect(
+          await poster.evaluate(async (el: HTMLImageElement) => {
+            await el.decode();
+            return el.naturalWidth;
+          }),
+        ).toBeGreaterThan(0);
+        await card(page, 'clip.webm').locator('.file-card__badge').waitFor();
+      } else {
+        console.warn('MediaRecorder made no WebM here: the video poster frame is not checked');
+      }
 
-    // No blob: URL of a decrypted file stays open as a page or a frame.
-    expect(await page.locator('iframe, embed, object').count()).toBe(0);
-    await saveScreenshot(page, 'thumbnails-grid-1280', { fullPage: false });
+      // SVG and the text file: the type icon, no <img>, and their bytes are never fetched.
+      for (const name of ['drawing.svg', 'notes.txt']) {
+        const thumb = card(page, name).locator('.file-card__thumb');
+        expect(await thumb.locator('svg').count()).toBe(1);
+        expect(await thumb.locator('img').count()).toBe(0);
+      }
+      expect(await page.evaluate(() => (window as unknown as { __svgRan?: number }).__svgRan)).toBeUndefined();
+      expect(dataRequests.length).toBe(images.length + (media.webm ? 1 : 0));
 
-    // Narrow: two columns, thumbnails straight from the cache (no new fetch).
-    await page.setViewportSize({ width: 375, height: 800 });
-    await page.locator('.file-grid[data-columns="2"]').waitFor();
-    await card(page, 'harbour-sunset.png').locator('img.file-card__image').waitFor();
-    expect(dataRequests.length).toBe(images.length + (media.webm ? 1 : 0));
-    await saveScreenshot(page, 'thumbnails-grid-375', { fullPage: true });
-  }, SLOW);
+      // No blob: URL of a decrypted file stays open as a page or a frame.
+      expect(await page.locator('iframe, embed, object').count()).toBe(0);
+      await saveScreenshot(page, 'thumbnails-grid-1280', { fullPage: false });
+
+      // Narrow: two columns, thumbnails straight from the cache (no new fetch).
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.locator('.file-grid[data-columns="2"]').waitFor();
+      await card(page, 'harbour-sunset.png').locator('img.file-card__image').waitFor();
+      expect(dataRequests.length).toBe(images.length + (media.webm ? 1 : 0));
+      await saveScreenshot(page, 'thumbnails-grid-375', { fullPage: true });
+    },
+    SLOW,
+  );
 });

@@ -49,8 +49,16 @@ function textBytes(marker: string, repeat: number): Uint8Array {
 const BIG_NAME = 'delta-fifty-mebibytes.bin';
 const RESUME_NAME = 'epsilon-resumable-video.bin';
 const smallFiles = [
-  { name: 'alpha-secret-notes.txt', mimeType: 'text/x-sealbox-alpha', buffer: Buffer.from(textBytes('SEALBOX-PLAINTEXT-ALPHA the quick brown fox', 200)) },
-  { name: 'beta ledger é.csv', mimeType: 'application/x-sealbox-beta', buffer: Buffer.from(textBytes('SEALBOX-PLAINTEXT-BETA,1,2,3', 30_000)) },
+  {
+    name: 'alpha-secret-notes.txt',
+    mimeType: 'text/x-sealbox-alpha',
+    buffer: Buffer.from(textBytes('SEALBOX-PLAINTEXT-ALPHA the quick brown fox', 200)),
+  },
+  {
+    name: 'beta ledger é.csv',
+    mimeType: 'application/x-sealbox-beta',
+    buffer: Buffer.from(textBytes('SEALBOX-PLAINTEXT-BETA,1,2,3', 30_000)),
+  },
   { name: 'gamma-empty.dat', mimeType: 'application/x-sealbox-gamma', buffer: Buffer.alloc(0) },
 ];
 
@@ -95,7 +103,10 @@ async function chooseFiles(page: Page, chosen: Parameters<Page['setInputFiles']>
 }
 
 async function download(page: Page, name: string): Promise<{ download: Download; bytes: Uint8Array }> {
-  await page.getByRole('button', { name: `Actions for ${name}` }).first().click();
+  await page
+    .getByRole('button', { name: `Actions for ${name}` })
+    .first()
+    .click();
   const started = page.waitForEvent('download', { timeout: 60_000 });
   await page.getByRole('menuitem', { name: 'Download' }).click();
   const got = await started;
@@ -105,237 +116,290 @@ async function download(page: Page, name: string): Promise<{ download: Download;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
+  return (
+    a.length === b.length &&
+    Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0
+  );
 }
 
 describe.skipIf(skipWithoutBrowser)('transfers', () => {
-  test('uploads several files and one of 50 MiB with progress; they are there after a reload; a file downloads byte for byte', async () => {
-    const page = await newBrowser();
-    await loginViaUi(page, suite.server.url, user);
-    await openOverlay(page);
-
-    // SPEC 5: confirming without files.
-    await overlay(page).getByRole('button', { name: /^Upload/ }).click();
-    await overlay(page).getByText('No file selected.', { exact: true }).waitFor();
-
-    await chooseFiles(page, smallFiles);
-    await chooseFiles(page, join(files, BIG_NAME));
-    // Progress is visible on the big one while it goes up. On a quick machine the whole upload
-    // takes well under a second, too short to poll for: the page records every state it shows.
-    await page.evaluate((name) => {
-      const seen = new Set<string>();
-      (window as unknown as { __bigRowSeen: Set<string> }).__bigRowSeen = seen;
-      new MutationObserver(() => {
-        const row = [...document.querySelectorAll('.upload-row')].find((r) => r.textContent?.includes(name));
-        if (!row) return;
-        const state = row.querySelector('.upload-row__state')?.textContent;
-        if (state) seen.add(state);
-        const value = Number(row.querySelector('progress')?.getAttribute('value'));
-        if (value > 0 && value < 100) seen.add('partial progress');
-      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-    }, BIG_NAME);
-    await overlay(page).getByRole('button', { name: 'Upload 4' }).click();
-    await saveScreenshot(page, 'transfers-overlay-during-1280', { fullPage: false });
-
-    const bigRow = overlay(page).locator('.upload-row', { hasText: BIG_NAME });
-    await overlay(page).getByText('All 4 files uploaded successfully!', { exact: true }).waitFor({ timeout: 120_000 });
-    expect(await bigRow.locator('progress').getAttribute('value')).toBe('100');
-    const seen = await page.evaluate(() => [...(window as unknown as { __bigRowSeen: Set<string> }).__bigRowSeen]);
-    expect(seen).toEqual(expect.arrayContaining(['Encrypting...', 'Uploading...', 'partial progress']));
-    await saveScreenshot(page, 'transfers-overlay-after-1280', { fullPage: false });
-    await page.setViewportSize({ width: 375, height: 800 });
-    await saveScreenshot(page, 'transfers-overlay-after-375', { fullPage: false });
-    await page.setViewportSize({ width: 1280, height: 800 });
-
-    await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
-    await page.reload();
-    for (const f of [...smallFiles.map((s) => s.name), BIG_NAME]) await fileRow(page, f).waitFor({ timeout: 30_000 });
-
-    const alpha = await download(page, smallFiles[0]!.name);
-    expect(alpha.download.suggestedFilename()).toBe(smallFiles[0]!.name);
-    expect(sameBytes(alpha.bytes, new Uint8Array(smallFiles[0]!.buffer))).toBe(true);
-
-    const empty = await download(page, smallFiles[2]!.name);
-    expect(empty.bytes.length).toBe(0);
-
-    const big = await download(page, BIG_NAME);
-    expect(big.download.suggestedFilename()).toBe(BIG_NAME);
-    expect(sameBytes(big.bytes, uploaded.find((u) => u.name === BIG_NAME)!.bytes!)).toBe(true);
-  }, SLOW);
-
-  test('an upload interrupted by a reload resumes after the same file is picked again, sending only the missing parts', async () => {
-    const page = await newBrowser({ width: 375 });
-    await loginViaUi(page, suite.server.url, user);
-    const bytes = uploaded.find((u) => u.name === RESUME_NAME)!.bytes!;
-    const total = Math.ceil((bytes.length + 16 * Math.ceil(bytes.length / 262_144)) / PART_BYTES);
-
-    const stored = new Set<number>();
-    const sentAfterReload: number[] = [];
-    let reloaded = false;
-    let counting = false;
-    const partOf = (url: string) => Number(/\/api\/upload\/[0-9a-f-]+\/part\/(\d+)$/.exec(new URL(url).pathname)?.[1] ?? NaN);
-    let uploadId = '';
-    page.on('requestfinished', async (request) => {
-      if (request.method() !== 'PUT' || Number.isNaN(partOf(request.url()))) return;
-      uploadId = /\/api\/upload\/([0-9a-f-]+)\//.exec(request.url())![1]!;
-      const response = await request.response();
-      if (!reloaded && response?.status() === 204) stored.add(partOf(request.url()));
-    });
-    page.on('request', (request) => {
-      if (counting && request.method() === 'PUT' && !Number.isNaN(partOf(request.url()))) sentAfterReload.push(partOf(request.url()));
-    });
-
-    // Slow the parts down so the reload lands in the middle; while the page reloads, the old
-    // page's parts are cut off (as a closing tab would), so the upload cannot finish meanwhile.
-    let phase: 'uploading' | 'reloading' | 'resumed' = 'uploading';
-    await page.route('**/api/upload/*/part/*', async (route) => {
-      if (phase === 'uploading') await new Promise((r) => setTimeout(r, 400));
-      if (phase === 'reloading') return route.abort();
-      await route.continue();
-    });
-
-    await openOverlay(page);
-    await chooseFiles(page, join(files, RESUME_NAME));
-    await overlay(page).getByRole('button', { name: 'Upload 1' }).click();
-    await overlay(page).locator('.upload-row', { hasText: RESUME_NAME }).getByText('Uploading...', { exact: true }).waitFor({ timeout: 60_000 });
-    await saveScreenshot(page, 'transfers-overlay-during-375', { fullPage: false });
-    for (const deadline = Date.now() + 60_000; stored.size < 2; ) {
-      if (Date.now() > deadline) throw new Error('no part was stored before the reload');
-      await Bun.sleep(50);
-    }
-    reloaded = true;
-    phase = 'reloading';
-    const before = new Set(stored);
-    expect(before.size).toBeLessThan(total);
-    await page.reload();
-    phase = 'resumed';
-    counting = true;
-    // What the server holds after the reload (parts cut off mid-way may or may not be among them).
-    const status = await page.request.get(at(`/api/upload/${uploadId}`));
-    expect(status.status()).toBe(200);
-    const { received, parts } = (await status.json()) as { received: number[]; parts: number };
-    expect(parts).toBe(total);
-    for (const n of before) expect(received).toContain(n);
-    expect(received.length).toBeLessThan(total);
-
-    await openOverlay(page);
-    const pending = overlay(page).getByRole('region', { name: 'Unfinished uploads' });
-    await pending.getByText(RESUME_NAME, { exact: true }).waitFor({ timeout: 30_000 });
-    await saveScreenshot(page, 'transfers-overlay-resume-375', { fullPage: false });
-    const chooser = page.waitForEvent('filechooser');
-    await pending.getByRole('button', { name: `Resume ${RESUME_NAME}` }).click();
-    await (await chooser).setFiles(join(files, RESUME_NAME));
-    await overlay(page).getByText('All 1 files uploaded successfully!', { exact: true }).waitFor({ timeout: 120_000 });
-    await overlay(page).locator('.upload-row', { hasText: RESUME_NAME }).getByText('Uploaded (resumed)').waitFor();
-
-    // Exactly the parts the server lacked went up again, each once.
-    const missing = Array.from({ length: total }, (_, n) => n).filter((n) => !received.includes(n));
-    expect([...sentAfterReload].sort((a, b) => a - b)).toEqual(missing);
-
-    await page.unroute('**/api/upload/*/part/*');
-    await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
-    await page.reload();
-    await fileRow(page, RESUME_NAME).waitFor({ timeout: 30_000 });
-    const got = await download(page, RESUME_NAME);
-    expect(sameBytes(got.bytes, bytes)).toBe(true);
-  }, SLOW);
-
-  test('a folder downloads as a zip with every file byte for byte', async () => {
-    const page = await newBrowser();
-    await loginViaUi(page, suite.server.url, user);
-    const makeFolder = async (name: string) => {
-      await page.getByRole('button', { name: 'New Folder' }).first().click();
-      const dialog = page.getByRole('dialog', { name: 'Create folder' });
-      await dialog.getByLabel('Folder name').fill(name);
-      await dialog.getByRole('button', { name: 'Create' }).click();
-      await dialog.waitFor({ state: 'hidden' });
-      await page.locator('.file-row', { has: page.getByRole('button', { name, exact: true }) }).waitFor();
-    };
-    const enter = async (name: string) => {
-      await page.getByRole('button', { name, exact: true }).click();
-      await page.waitForURL((url) => url.searchParams.has('parentId'));
-    };
-    const put = async (chosen: Array<{ name: string; mimeType: string; buffer: Buffer }>) => {
+  test(
+    'uploads several files and one of 50 MiB with progress; they are there after a reload; a file downloads byte for byte',
+    async () => {
+      const page = await newBrowser();
+      await loginViaUi(page, suite.server.url, user);
       await openOverlay(page);
-      await chooseFiles(page, chosen);
-      await overlay(page).getByRole('button', { name: `Upload ${chosen.length}` }).click();
-      await overlay(page).getByText(`All ${chosen.length} files uploaded successfully!`, { exact: true }).waitFor({ timeout: 60_000 });
-      await overlay(page).getByRole('button', { name: 'Clear finished' }).click();
+
+      // SPEC 5: confirming without files.
+      await overlay(page)
+        .getByRole('button', { name: /^Upload/ })
+        .click();
+      await overlay(page).getByText('No file selected.', { exact: true }).waitFor();
+
+      await chooseFiles(page, smallFiles);
+      await chooseFiles(page, join(files, BIG_NAME));
+      // Progress is visible on the big one while it goes up. On a quick machine the whole upload
+      // takes well under a second, too short to poll for: the page records every state it shows.
+      await page.evaluate((name) => {
+        const seen = new Set<string>();
+        (window as unknown as { __bigRowSeen: Set<string> }).__bigRowSeen = seen;
+        new MutationObserver(() => {
+          const row = [...document.querySelectorAll('.upload-row')].find((r) => r.textContent?.includes(name));
+          if (!row) return;
+          const state = row.querySelector('.upload-row__state')?.textContent;
+          if (state) seen.add(state);
+          const value = Number(row.querySelector('progress')?.getAttribute('value'));
+          if (value > 0 && value < 100) seen.add('partial progress');
+        }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      }, BIG_NAME);
+      await overlay(page).getByRole('button', { name: 'Upload 4' }).click();
+      await saveScreenshot(page, 'transfers-overlay-during-1280', { fullPage: false });
+
+      const bigRow = overlay(page).locator('.upload-row', { hasText: BIG_NAME });
+      await overlay(page).getByText('All 4 files uploaded successfully!', { exact: true }).waitFor({ timeout: 120_000 });
+      expect(await bigRow.locator('progress').getAttribute('value')).toBe('100');
+      const seen = await page.evaluate(() => [...(window as unknown as { __bigRowSeen: Set<string> }).__bigRowSeen]);
+      expect(seen).toEqual(expect.arrayContaining(['Encrypting...', 'Uploading...', 'partial progress']));
+      await saveScreenshot(page, 'transfers-overlay-after-1280', { fullPage: false });
+      await page.setViewportSize({ width: 375, height: 800 });
+      await saveScreenshot(page, 'transfers-overlay-after-375', { fullPage: false });
+      await page.setViewportSize({ width: 1280, height: 800 });
+
       await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
-    };
-    const inner = [
-      { name: 'zeta-report.txt', mimeType: 'text/x-sealbox-zeta', buffer: Buffer.from(textBytes('SEALBOX-PLAINTEXT-ZETA', 5000)) },
-      { name: 'eta-image.raw', mimeType: 'application/x-sealbox-eta', buffer: Buffer.from(pseudoRandom(9 * MIB, 7)) },
-    ];
-    const deeper = [{ name: 'theta-deep.txt', mimeType: 'text/x-sealbox-theta', buffer: Buffer.from(textBytes('SEALBOX-PLAINTEXT-THETA', 100)) }];
-    for (const f of [...inner, ...deeper]) uploaded.push({ name: f.name, mime: f.mimeType, bytes: new Uint8Array(f.buffer) });
-    uploaded.push({ name: 'Project Iota' }, { name: 'Nested Kappa' });
+      await page.reload();
+      for (const f of [...smallFiles.map((s) => s.name), BIG_NAME]) await fileRow(page, f).waitFor({ timeout: 30_000 });
 
-    await makeFolder('Project Iota');
-    await enter('Project Iota');
-    await put(inner);
-    await makeFolder('Nested Kappa');
-    await enter('Nested Kappa');
-    await put(deeper);
-    await page.goto(at('/files'));
+      const alpha = await download(page, smallFiles[0]!.name);
+      expect(alpha.download.suggestedFilename()).toBe(smallFiles[0]!.name);
+      expect(sameBytes(alpha.bytes, new Uint8Array(smallFiles[0]!.buffer))).toBe(true);
 
-    const { download: zip, bytes } = await download(page, 'Project Iota');
-    expect(zip.suggestedFilename()).toBe('Project Iota.zip');
-    const entries = unzipSync(bytes);
-    expect(Object.keys(entries).sort()).toEqual(
-      ['Project Iota/', 'Project Iota/Nested Kappa/', 'Project Iota/Nested Kappa/theta-deep.txt', 'Project Iota/eta-image.raw', 'Project Iota/zeta-report.txt'].sort(),
-    );
-    for (const f of inner) expect(sameBytes(entries[`Project Iota/${f.name}`]!, new Uint8Array(f.buffer))).toBe(true);
-    expect(sameBytes(entries['Project Iota/Nested Kappa/theta-deep.txt']!, new Uint8Array(deeper[0]!.buffer))).toBe(true);
-  }, SLOW);
+      const empty = await download(page, smallFiles[2]!.name);
+      expect(empty.bytes.length).toBe(0);
 
-  test('over quota: the upload fails with "Not enough storage space"', async () => {
-    const small = await startServer({ env: { RATE_LIMITS: 'off', DEFAULT_QUOTA_BYTES: String(1 * MIB), ...webDistEnv() } });
-    try {
-      const owner = await createUser(small.url);
-      const page = await newBrowser({ expectHttpErrors: [{ status: 402, path: '/api/upload' }] });
-      await loginViaUi(page, small.url, owner);
+      const big = await download(page, BIG_NAME);
+      expect(big.download.suggestedFilename()).toBe(BIG_NAME);
+      expect(sameBytes(big.bytes, uploaded.find((u) => u.name === BIG_NAME)!.bytes!)).toBe(true);
+    },
+    SLOW,
+  );
+
+  test(
+    'an upload interrupted by a reload resumes after the same file is picked again, sending only the missing parts',
+    async () => {
+      const page = await newBrowser({ width: 375 });
+      await loginViaUi(page, suite.server.url, user);
+      const bytes = uploaded.find((u) => u.name === RESUME_NAME)!.bytes!;
+      const total = Math.ceil((bytes.length + 16 * Math.ceil(bytes.length / 262_144)) / PART_BYTES);
+
+      const stored = new Set<number>();
+      const sentAfterReload: number[] = [];
+      let reloaded = false;
+      let counting = false;
+      const partOf = (url: string) => Number(/\/api\/upload\/[0-9a-f-]+\/part\/(\d+)$/.exec(new URL(url).pathname)?.[1] ?? NaN);
+      let uploadId = '';
+      page.on('requestfinished', async (request) => {
+        if (request.method() !== 'PUT' || Number.isNaN(partOf(request.url()))) return;
+        uploadId = /\/api\/upload\/([0-9a-f-]+)\//.exec(request.url())![1]!;
+        const response = await request.response();
+        if (!reloaded && response?.status() === 204) stored.add(partOf(request.url()));
+      });
+      page.on('request', (request) => {
+        if (counting && request.method() === 'PUT' && !Number.isNaN(partOf(request.url())))
+          sentAfterReload.push(partOf(request.url()));
+      });
+
+      // Slow the parts down so the reload lands in the middle; while the page reloads, the old
+      // page's parts are cut off (as a closing tab would), so the upload cannot finish meanwhile.
+      let phase: 'uploading' | 'reloading' | 'resumed' = 'uploading';
+      await page.route('**/api/upload/*/part/*', async (route) => {
+        if (phase === 'uploading') await new Promise((r) => setTimeout(r, 400));
+        if (phase === 'reloading') return route.abort();
+        await route.continue();
+      });
+
       await openOverlay(page);
-      await chooseFiles(page, [{ name: 'lambda-too-big.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(pseudoRandom(2 * MIB, 3)) }]);
+      await chooseFiles(page, join(files, RESUME_NAME));
       await overlay(page).getByRole('button', { name: 'Upload 1' }).click();
-      await toast(page, 'Not enough storage space').waitFor({ timeout: 30_000 });
-      await overlay(page).getByText('All 1 files failed to upload. Check errors below.', { exact: true }).waitFor();
-      expect(await overlay(page).locator('.upload-row', { hasText: 'lambda-too-big.bin' }).getByRole('alert').textContent()).toBe('Not enough storage space');
-      await saveScreenshot(page, 'transfers-overlay-quota-1280', { fullPage: false });
-    } finally {
-      await small.stop();
-    }
-  }, SLOW);
-
-  test('nothing the server stored or logged holds an uploaded name, mime type or content', async () => {
-    expect(uploaded.length).toBeGreaterThan(5);
-    const stored: Array<{ path: string; bytes: Buffer }> = [];
-    const walk = async (dir: string) => {
-      for (const entry of await readdir(dir, { withFileTypes: true })) {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) await walk(path);
-        else if (entry.isFile()) stored.push({ path, bytes: await readFile(path) });
+      await overlay(page)
+        .locator('.upload-row', { hasText: RESUME_NAME })
+        .getByText('Uploading...', { exact: true })
+        .waitFor({ timeout: 60_000 });
+      await saveScreenshot(page, 'transfers-overlay-during-375', { fullPage: false });
+      for (const deadline = Date.now() + 60_000; stored.size < 2; ) {
+        if (Date.now() > deadline) throw new Error('no part was stored before the reload');
+        await Bun.sleep(50);
       }
-    };
-    await walk(suite.server.dataDir);
-    stored.push({ path: 'server log', bytes: Buffer.from(suite.server.output()) });
-    expect(stored.some((s) => s.path.includes('blobs'))).toBe(true);
-    expect(stored.reduce((n, s) => n + s.bytes.length, 0)).toBeGreaterThan(100 * MIB);
+      reloaded = true;
+      phase = 'reloading';
+      const before = new Set(stored);
+      expect(before.size).toBeLessThan(total);
+      await page.reload();
+      phase = 'resumed';
+      counting = true;
+      // What the server holds after the reload (parts cut off mid-way may or may not be among them).
+      const status = await page.request.get(at(`/api/upload/${uploadId}`));
+      expect(status.status()).toBe(200);
+      const { received, parts } = (await status.json()) as { received: number[]; parts: number };
+      expect(parts).toBe(total);
+      for (const n of before) expect(received).toContain(n);
+      expect(received.length).toBeLessThan(total);
 
-    const needles: Array<{ what: string; bytes: Buffer }> = [];
-    for (const u of uploaded) {
-      needles.push({ what: `name ${u.name}`, bytes: Buffer.from(u.name) });
-      if (u.mime) needles.push({ what: `mime ${u.mime}`, bytes: Buffer.from(u.mime) });
-      if (u.bytes && u.bytes.length >= 64) {
-        for (const at of [0, Math.floor(u.bytes.length / 2), u.bytes.length - 48]) {
-          needles.push({ what: `content of ${u.name} at ${at}`, bytes: Buffer.from(u.bytes.subarray(at, at + 48)) });
+      await openOverlay(page);
+      const pending = overlay(page).getByRole('region', { name: 'Unfinished uploads' });
+      await pending.getByText(RESUME_NAME, { exact: true }).waitFor({ timeout: 30_000 });
+      await saveScreenshot(page, 'transfers-overlay-resume-375', { fullPage: false });
+      const chooser = page.waitForEvent('filechooser');
+      await pending.getByRole('button', { name: `Resume ${RESUME_NAME}` }).click();
+      await (await chooser).setFiles(join(files, RESUME_NAME));
+      await overlay(page).getByText('All 1 files uploaded successfully!', { exact: true }).waitFor({ timeout: 120_000 });
+      await overlay(page).locator('.upload-row', { hasText: RESUME_NAME }).getByText('Uploaded (resumed)').waitFor();
+
+      // Exactly the parts the server lacked went up again, each once.
+      const missing = Array.from({ length: total }, (_, n) => n).filter((n) => !received.includes(n));
+      expect([...sentAfterReload].sort((a, b) => a - b)).toEqual(missing);
+
+      await page.unroute('**/api/upload/*/part/*');
+      await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
+      await page.reload();
+      await fileRow(page, RESUME_NAME).waitFor({ timeout: 30_000 });
+      const got = await download(page, RESUME_NAME);
+      expect(sameBytes(got.bytes, bytes)).toBe(true);
+    },
+    SLOW,
+  );
+
+  test(
+    'a folder downloads as a zip with every file byte for byte',
+    async () => {
+      const page = await newBrowser();
+      await loginViaUi(page, suite.server.url, user);
+      const makeFolder = async (name: string) => {
+        await page.getByRole('button', { name: 'New Folder' }).first().click();
+        const dialog = page.getByRole('dialog', { name: 'Create folder' });
+        await dialog.getByLabel('Folder name').fill(name);
+        await dialog.getByRole('button', { name: 'Create' }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        await page.locator('.file-row', { has: page.getByRole('button', { name, exact: true }) }).waitFor();
+      };
+      const enter = async (name: string) => {
+        await page.getByRole('button', { name, exact: true }).click();
+        await page.waitForURL((url) => url.searchParams.has('parentId'));
+      };
+      const put = async (chosen: Array<{ name: string; mimeType: string; buffer: Buffer }>) => {
+        await openOverlay(page);
+        await chooseFiles(page, chosen);
+        await overlay(page)
+          .getByRole('button', { name: `Upload ${chosen.length}` })
+          .click();
+        await overlay(page)
+          .getByText(`All ${chosen.length} files uploaded successfully!`, { exact: true })
+          .waitFor({ timeout: 60_000 });
+        await overlay(page).getByRole('button', { name: 'Clear finished' }).click();
+        await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
+      };
+      const inner = [
+        {
+          name: 'zeta-report.txt',
+          mimeType: 'text/x-sealbox-zeta',
+          buffer: Buffer.from(textBytes('SEALBOX-PLAINTEXT-ZETA', 5000)),
+        },
+        { name: 'eta-image.raw', mimeType: 'application/x-sealbox-eta', buffer: Buffer.from(pseudoRandom(9 * MIB, 7)) },
+      ];
+      const deeper = [
+        {
+          name: 'theta-deep.txt',
+          mimeType: 'text/x-sealbox-theta',
+          buffer: Buffer.from(textBytes('SEALBOX-PLAINTEXT-THETA', 100)),
+        },
+      ];
+      for (const f of [...inner, ...deeper]) uploaded.push({ name: f.name, mime: f.mimeType, bytes: new Uint8Array(f.buffer) });
+      uploaded.push({ name: 'Project Iota' }, { name: 'Nested Kappa' });
+
+      await makeFolder('Project Iota');
+      await enter('Project Iota');
+      await put(inner);
+      await makeFolder('Nested Kappa');
+      await enter('Nested Kappa');
+      await put(deeper);
+      await page.goto(at('/files'));
+
+      const { download: zip, bytes } = await download(page, 'Project Iota');
+      expect(zip.suggestedFilename()).toBe('Project Iota.zip');
+      const entries = unzipSync(bytes);
+      expect(Object.keys(entries).sort()).toEqual(
+        [
+          'Project Iota/',
+          'Project Iota/Nested Kappa/',
+          'Project Iota/Nested Kappa/theta-deep.txt',
+          'Project Iota/eta-image.raw',
+          'Project Iota/zeta-report.txt',
+        ].sort(),
+      );
+      for (const f of inner) expect(sameBytes(entries[`Project Iota/${f.name}`]!, new Uint8Array(f.buffer))).toBe(true);
+      expect(sameBytes(entries['Project Iota/Nested Kappa/theta-deep.txt']!, new Uint8Array(deeper[0]!.buffer))).toBe(true);
+    },
+    SLOW,
+  );
+
+  test(
+    'over quota: the upload fails with "Not enough storage space"',
+    async () => {
+      const small = await startServer({ env: { RATE_LIMITS: 'off', DEFAULT_QUOTA_BYTES: String(1 * MIB), ...webDistEnv() } });
+      try {
+        const owner = await createUser(small.url);
+        const page = await newBrowser({ expectHttpErrors: [{ status: 402, path: '/api/upload' }] });
+        await loginViaUi(page, small.url, owner);
+        await openOverlay(page);
+        await chooseFiles(page, [
+          { name: 'lambda-too-big.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(pseudoRandom(2 * MIB, 3)) },
+        ]);
+        await overlay(page).getByRole('button', { name: 'Upload 1' }).click();
+        await toast(page, 'Not enough storage space').waitFor({ timeout: 30_000 });
+        await overlay(page).getByText('All 1 files failed to upload. Check errors below.', { exact: true }).waitFor();
+        expect(
+          await overlay(page).locator('.upload-row', { hasText: 'lambda-too-big.bin' }).getByRole('alert').textContent(),
+        ).toBe('Not enough storage space');
+        await saveScreenshot(page, 'transfers-overlay-quota-1280', { fullPage: false });
+      } finally {
+        await small.stop();
+      }
+    },
+    SLOW,
+  );
+
+  test(
+    'nothing the server stored or logged holds an uploaded name, mime type or content',
+    async () => {
+      expect(uploaded.length).toBeGreaterThan(5);
+      const stored: Array<{ path: string; bytes: Buffer }> = [];
+      const walk = async (dir: string) => {
+        for (const entry of await readdir(dir, { withFileTypes: true })) {
+          const path = join(dir, entry.name);
+          if (entry.isDirectory()) await walk(path);
+          else if (entry.isFile()) stored.push({ path, bytes: await readFile(path) });
+        }
+      };
+      await walk(suite.server.dataDir);
+      stored.push({ path: 'server log', bytes: Buffer.from(suite.server.output()) });
+      expect(stored.some((s) => s.path.includes('blobs'))).toBe(true);
+      expect(stored.reduce((n, s) => n + s.bytes.length, 0)).toBeGreaterThan(100 * MIB);
+
+      const needles: Array<{ what: string; bytes: Buffer }> = [];
+      for (const u of uploaded) {
+        needles.push({ what: `name ${u.name}`, bytes: Buffer.from(u.name) });
+        if (u.mime) needles.push({ what: `mime ${u.mime}`, bytes: Buffer.from(u.mime) });
+        if (u.bytes && u.bytes.length >= 64) {
+          for (const at of [0, Math.floor(u.bytes.length / 2), u.bytes.length - 48]) {
+            needles.push({ what: `content of ${u.name} at ${at}`, bytes: Buffer.from(u.bytes.subarray(at, at + 48)) });
+          }
         }
       }
-    }
-    const found: string[] = [];
-    for (const needle of needles) {
-      for (const s of stored) if (s.bytes.includes(needle.bytes)) found.push(`${needle.what} in ${s.path}`);
-    }
-    expect(found).toEqual([]);
-  }, SLOW);
+      const found: string[] = [];
+      for (const needle of needles) {
+        for (const s of stored) if (s.bytes.includes(needle.bytes)) found.push(`${needle.what} in ${s.path}`);
+      }
+      expect(found).toEqual([]);
+    },
+    SLOW,
+  );
 });

@@ -49,7 +49,11 @@ beforeAll(async () => {
   await writeFile(join(scratch, '.dependency-cruiser.cjs'), await Bun.file(join(root, '.dependency-cruiser.cjs')).text());
   await writeFile(join(scratch, 'tsconfig.base.json'), await Bun.file(join(root, 'tsconfig.base.json')).text());
   const cruise = async (...extra: string[]) => {
-    const run = Bun.spawn([process.execPath, cli, '--config', '.dependency-cruiser.cjs', ...extra, 'apps'], { cwd: scratch, stdout: 'pipe', stderr: 'pipe' });
+    const run = Bun.spawn([process.execPath, cli, '--config', '.dependency-cruiser.cjs', ...extra, 'apps'], {
+      cwd: scratch,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
     const [out, code] = await Promise.all([new Response(run.stdout).text(), run.exited]);
     return { out, code };
   };

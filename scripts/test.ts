@@ -3,76 +3,88 @@
  * Typecheck, web build, bun test (crypto, server, e2e in Chromium), vitest (web components).
  * Set SEALBOX_REQUIRE_SERVICES=1 (CI does) to make PostgreSQL, S3 and Chromium suites mandatory.
  */
-import { buildWeb } from './build-web.ts'
+import { buildWeb } from './build-web.ts';
 
-const root = new URL('..', import.meta.url).pathname
-const bun = process.execPath
-const only = process.argv.slice(2)
+const root = new URL('..', import.meta.url).pathname;
+const bun = process.execPath;
+const only = process.argv.slice(2);
 
 interface Outcome {
-  name: string
-  passed: number
-  failed: number
-  skipped: number
-  code: number
-  seconds: number
+  name: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+  code: number;
+  seconds: number;
 }
 
-async function run(name: string, cmd: string[], cwd = root, parse?: (out: string) => Omit<Outcome, 'name' | 'code' | 'seconds'>): Promise<Outcome> {
-  console.log(`\n=== ${name}: ${cmd.join(' ')}`)
-  const started = performance.now()
-  const proc = Bun.spawn(cmd, { cwd, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } })
-  let captured = ''
+async function run(
+  name: string,
+  cmd: string[],
+  cwd = root,
+  parse?: (out: string) => Omit<Outcome, 'name' | 'code' | 'seconds'>,
+): Promise<Outcome> {
+  console.log(`\n=== ${name}: ${cmd.join(' ')}`);
+  const started = performance.now();
+  const proc = Bun.spawn(cmd, { cwd, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
+  let captured = '';
   const pump = async (stream: ReadableStream<Uint8Array>, sink: { write(text: string): unknown }) => {
-    const decoder = new TextDecoder()
-    const reader = stream.getReader()
+    const decoder = new TextDecoder();
+    const reader = stream.getReader();
     for (let r = await reader.read(); !r.done; r = await reader.read()) {
-      const text = decoder.decode(r.value, { stream: true })
-      captured += text
-      sink.write(text)
+      const text = decoder.decode(r.value, { stream: true });
+      captured += text;
+      sink.write(text);
     }
-  }
-  await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)])
-  const code = await proc.exited
-  const counts = parse ? parse(captured) : { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 }
+  };
+  await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
+  const code = await proc.exited;
+  const counts = parse ? parse(captured) : { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 };
   // A runner that crashed before counting must still fail the run.
-  if (code !== 0 && counts.failed === 0) counts.failed = 1
-  return { name, ...counts, code, seconds: (performance.now() - started) / 1000 }
+  if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  return { name, ...counts, code, seconds: (performance.now() - started) / 1000 };
 }
 
-const num = (out: string, re: RegExp) => Number(out.match(re)?.[1] ?? 0)
+const num = (out: string, re: RegExp) => Number(out.match(re)?.[1] ?? 0);
 const bunCounts = (out: string) => ({
   passed: num(out, /^\s*(\d+) pass$/m),
   failed: num(out, /^\s*(\d+) fail$/m),
   skipped: num(out, /^\s*(\d+) skip$/m),
-})
+});
 const vitestCounts = (out: string) => ({
   passed: num(out, /Tests\s+.*?(\d+) passed/),
   failed: num(out, /Tests\s+.*?(\d+) failed/),
   skipped: num(out, /Tests\s+.*?(\d+) skipped/),
-})
+});
 
 const steps: Array<[string, () => Promise<Outcome>]> = [
   ['typecheck', () => run('typecheck', [bun, 'x', 'tsc', '-p', 'tsconfig.json'])],
   [
     'bun',
     async () => {
-      await buildWeb()
-      return run('bun test', [bun, 'test', '--timeout', '120000', 'packages/', 'apps/server/', 'scripts/', 'e2e/'], root, bunCounts)
+      await buildWeb();
+      return run(
+        'bun test',
+        [bun, 'test', '--timeout', '120000', 'packages/', 'apps/server/', 'scripts/', 'e2e/'],
+        root,
+        bunCounts,
+      );
     },
   ],
   ['vitest', () => run('vitest (web)', [bun, 'run', 'test'], `${root}apps/web`, vitestCounts)],
-]
+];
 
-const outcomes: Outcome[] = []
-for (const [key, step] of steps) if (only.length === 0 || only.includes(key)) outcomes.push(await step())
+const outcomes: Outcome[] = [];
+for (const [key, step] of steps) if (only.length === 0 || only.includes(key)) outcomes.push(await step());
 
-console.log('\n=== summary')
+console.log('\n=== summary');
 for (const o of outcomes) {
-  console.log(`${o.name.padEnd(14)} ${o.code === 0 ? 'ok  ' : 'FAIL'}  ${o.passed} passed, ${o.failed} failed, ${o.skipped} skipped  (${o.seconds.toFixed(1)} s)`)
+  console.log(
+    `${o.name.padEnd(14)} ${o.code === 0 ? 'ok  ' : 'FAIL'}  ${o.passed} passed, ${o.failed} failed, ${o.skipped} skipped  (${o.seconds.toFixed(1)} s)`,
+  );
 }
-const passed = outcomes.reduce((s, o) => s + o.passed, 0)
-const failed = outcomes.reduce((s, o) => s + o.failed, 0)
-const skipped = outcomes.reduce((s, o) => s + o.skipped, 0)
-console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`)
-process.exit(outcomes.every((o) => o.code === 0) ? 0 : 1)
+const passed = outcomes.reduce((s, o) => s + o.passed, 0);
+const failed = outcomes.reduce((s, o) => s + o.failed, 0);
+const skipped = outcomes.reduce((s, o) => s + o.skipped, 0);
+console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(outcomes.every((o) => o.code === 0) ? 0 : 1);

@@ -3,85 +3,96 @@
  * Workers) and in Bun, per chunk size, beside `openssl speed -evp aes-256-gcm` on one core,
  * measured in the same run. Run: bun bench/crypto/run.ts [--bytes=MiB]
  */
-import { launchBrowser } from '../../e2e/support/browser.ts'
-import { serveWorkerPage } from '../../e2e/support/worker-page.ts'
-import { CHUNK } from '../../packages/crypto/src/index.ts'
-import { PIPELINE_DEPTH } from '../../packages/crypto/src/content.ts'
-import { measure, type MeasureRequest, type MeasureResult } from './measure.ts'
+import { launchBrowser } from '../../e2e/support/browser.ts';
+import { serveWorkerPage } from '../../e2e/support/worker-page.ts';
+import { CHUNK } from '../../packages/crypto/src/index.ts';
+import { PIPELINE_DEPTH } from '../../packages/crypto/src/content.ts';
+import { measure, type MeasureRequest, type MeasureResult } from './measure.ts';
 
-const MiB = 1024 * 1024
-const arg = process.argv.find((a) => a.startsWith('--bytes='))
-const TOTAL = (arg ? Number(arg.slice(8)) : 256) * MiB
-const SIZES = [64 * 1024, 256 * 1024, 1024 * 1024, 4 * 1024 * 1024]
-const TARGET = 0.4
+const MiB = 1024 * 1024;
+const arg = process.argv.find((a) => a.startsWith('--bytes='));
+const TOTAL = (arg ? Number(arg.slice(8)) : 256) * MiB;
+const SIZES = [64 * 1024, 256 * 1024, 1024 * 1024, 4 * 1024 * 1024];
+const TARGET = 0.4;
 
-const gbps = (r: MeasureResult) => r.bytes / (r.ms / 1000) / 1e9
-const label = (size: number) => (size >= MiB ? `${size / MiB} MiB` : `${size / 1024} KiB`)
+const gbps = (r: MeasureResult) => r.bytes / (r.ms / 1000) / 1e9;
+const label = (size: number) => (size >= MiB ? `${size / MiB} MiB` : `${size / 1024} KiB`);
 
 function opensslSpeed(bytes: number): number {
-  const out = Bun.spawnSync(['openssl', 'speed', '-evp', 'aes-256-gcm', '-seconds', '2', '-bytes', String(bytes), '-mr'], { stderr: 'pipe' })
-  const line = out.stdout.toString().split('\n').find((l) => l.startsWith('+F:'))
-  if (!line) throw new Error('openssl speed printed no result')
-  return Number(line.split(':').pop()) / 1e9
+  const out = Bun.spawnSync(['openssl', 'speed', '-evp', 'aes-256-gcm', '-seconds', '2', '-bytes', String(bytes), '-mr'], {
+    stderr: 'pipe',
+  });
+  const line = out.stdout
+    .toString()
+    .split('\n')
+    .find((l) => l.startsWith('+F:'));
+  if (!line) throw new Error('openssl speed printed no result');
+  return Number(line.split(':').pop()) / 1e9;
 }
 
-type CallWorker = (i: number, m: MeasureRequest) => Promise<MeasureResult>
+type CallWorker = (i: number, m: MeasureRequest) => Promise<MeasureResult>;
 
 async function main() {
-  const server = await serveWorkerPage(new URL('./worker.ts', import.meta.url).pathname)
-  const context = await launchBrowser()
-  if (!context) throw new Error('Chromium is required for this benchmark')
-  const page = await context.newPage()
-  await page.goto(server.url)
-  await page.waitForFunction(() => (window as unknown as { pageReady?: boolean }).pageReady === true)
+  const server = await serveWorkerPage(new URL('./worker.ts', import.meta.url).pathname);
+  const context = await launchBrowser();
+  if (!context) throw new Error('Chromium is required for this benchmark');
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForFunction(() => (window as unknown as { pageReady?: boolean }).pageReady === true);
 
   async function browser(workers: number, req: MeasureRequest): Promise<number> {
-    const share = { ...req, bytes: Math.round(req.bytes / workers) }
+    const share = { ...req, bytes: Math.round(req.bytes / workers) };
     const r = await page.evaluate(
       async ({ n, m }) => {
-        const call = (window as unknown as { callWorker: CallWorker }).callWorker
-        const start = performance.now()
-        const results = await Promise.all(Array.from({ length: n }, (_, i) => call(i, m)))
-        return { bytes: results.reduce((s, x) => s + x.bytes, 0), ms: performance.now() - start }
+        const call = (window as unknown as { callWorker: CallWorker }).callWorker;
+        const start = performance.now();
+        const results = await Promise.all(Array.from({ length: n }, (_, i) => call(i, m)));
+        return { bytes: results.reduce((s, x) => s + x.bytes, 0), ms: performance.now() - start };
       },
       { n: workers, m: share },
-    )
-    return gbps(r)
+    );
+    return gbps(r);
   }
 
-  const rows: string[][] = []
-  let best2 = { ratio: 0, size: 0 }
-  let atChunk = 0
+  const rows: string[][] = [];
+  let best2 = { ratio: 0, size: 0 };
+  let atChunk = 0;
   const runs: Array<{ mode: MeasureRequest['mode']; size: number }> = [
     ...SIZES.map((size) => ({ mode: 'chunks' as const, size })),
     { mode: 'stream', size: CHUNK },
-  ]
+  ];
   for (const { mode, size } of runs) {
-    const ssl = opensslSpeed(size)
+    const ssl = opensslSpeed(size);
     for (const direction of ['encrypt', 'decrypt'] as const) {
-      const req: MeasureRequest = { mode, direction, chunkSize: size, bytes: TOTAL, depth: PIPELINE_DEPTH }
-      await browser(2, { ...req, bytes: 16 * MiB }) // warm both workers
-      const b1 = await browser(1, req)
-      const b2 = await browser(2, req)
-      const bun = gbps(await measure(req))
-      const ratio = b2 / ssl
-      if (mode === 'chunks' && ratio > best2.ratio) best2 = { ratio, size }
-      if (mode === 'stream') atChunk = Math.min(atChunk || Infinity, ratio)
-      const name = mode === 'stream' ? `stream ${label(size)}` : label(size)
-      rows.push([name, direction, ssl, b1, b2, bun, b1 / ssl, ratio, bun / ssl].map((x) => (typeof x === 'number' ? x.toFixed(2) : x)))
+      const req: MeasureRequest = { mode, direction, chunkSize: size, bytes: TOTAL, depth: PIPELINE_DEPTH };
+      await browser(2, { ...req, bytes: 16 * MiB }); // warm both workers
+      const b1 = await browser(1, req);
+      const b2 = await browser(2, req);
+      const bun = gbps(await measure(req));
+      const ratio = b2 / ssl;
+      if (mode === 'chunks' && ratio > best2.ratio) best2 = { ratio, size };
+      if (mode === 'stream') atChunk = Math.min(atChunk || Infinity, ratio);
+      const name = mode === 'stream' ? `stream ${label(size)}` : label(size);
+      rows.push(
+        [name, direction, ssl, b1, b2, bun, b1 / ssl, ratio, bun / ssl].map((x) => (typeof x === 'number' ? x.toFixed(2) : x)),
+      );
     }
   }
-  await context.close()
-  await server.stop()
+  await context.close();
+  await server.stop();
 
-  const head = ['chunk', 'op', 'openssl GB/s', 'chromium 1w', 'chromium 2w', 'bun', '1w/ssl', '2w/ssl', 'bun/ssl']
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
-  const fmt = (r: string[]) => r.map((c, i) => c.padStart(widths[i]!)).join('  ')
-  console.log(`\nbench/crypto: ${TOTAL / MiB} MiB per cell, ${PIPELINE_DEPTH} AES-GCM calls in flight per worker; openssl = one core, same run\n`)
-  console.log(fmt(head))
-  for (const r of rows) console.log(fmt(r))
-  console.log(`\nbest chunk size for 2 Chromium workers: ${label(best2.size)} (${best2.ratio.toFixed(2)} of one OpenSSL core)`)
-  console.log(`real streams at CHUNK=${label(CHUNK)}, 2 workers: ${atChunk.toFixed(2)} of one OpenSSL core; target >= ${TARGET}: ${atChunk >= TARGET ? 'met' : 'NOT met'}`)
+  const head = ['chunk', 'op', 'openssl GB/s', 'chromium 1w', 'chromium 2w', 'bun', '1w/ssl', '2w/ssl', 'bun/ssl'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const fmt = (r: string[]) => r.map((c, i) => c.padStart(widths[i]!)).join('  ');
+  console.log(
+    `\nbench/crypto: ${TOTAL / MiB} MiB per cell, ${PIPELINE_DEPTH} AES-GCM calls in flight per worker; openssl = one core, same run\n`,
+  );
+  console.log(fmt(head));
+  for (const r of rows) console.log(fmt(r));
+  console.log(`\nbest chunk size for 2 Chromium workers: ${label(best2.size)} (${best2.ratio.toFixed(2)} of one OpenSSL core)`);
+  console.log(
+    `real streams at CHUNK=${label(CHUNK)}, 2 workers: ${atChunk.toFixed(2)} of one OpenSSL core; target >= ${TARGET}: ${atChunk >= TARGET ? 'met' : 'NOT met'}`,
+  );
 }
 
-await main()
+await main();

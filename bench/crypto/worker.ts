@@ -1,5 +1,5 @@
-import { measure, type MeasureRequest } from './measure.ts'
+import { measure, type MeasureRequest } from './measure.ts';
 
 self.onmessage = async (event: MessageEvent<MeasureRequest>) => {
-  self.postMessage(await measure(event.data))
-}
+  self.postMessage(await measure(event.data));
+};

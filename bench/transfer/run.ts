@@ -20,111 +20,113 @@
  * --skip-download measures the upload half only (the app's upload is then checked by the e2e tests, not here);
  * --threads adds the renderer's CPU seconds by thread (renderer:DedicatedWorker is the crypto worker).
  */
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
-import { createReadStream } from 'node:fs'
-import { createHash } from 'node:crypto'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { buildWeb } from '../../scripts/build-web.ts'
-import { createUser } from '../../e2e/support/accounts.ts'
-import { startServer } from '../../e2e/support/server.ts'
-import { launchBare, type BarePage } from './cdp.ts'
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildWeb } from '../../scripts/build-web.ts';
+import { createUser } from '../../e2e/support/accounts.ts';
+import { startServer } from '../../e2e/support/server.ts';
+import { launchBare, type BarePage } from './cdp.ts';
 
-export const MIB = 1024 * 1024
-const mibArg = process.argv.find((a) => a.startsWith('--mib='))
-const SIZE = (mibArg ? Number(mibArg.slice(6)) : 1024) * MIB
-const SKIP_DOWNLOAD = process.argv.includes('--skip-download')
+export const MIB = 1024 * 1024;
+const mibArg = process.argv.find((a) => a.startsWith('--mib='));
+const SIZE = (mibArg ? Number(mibArg.slice(6)) : 1024) * MIB;
+const SKIP_DOWNLOAD = process.argv.includes('--skip-download');
 /** --threads: the renderer's CPU seconds split by thread name as well. */
-const THREADS = process.argv.includes('--threads')
-const RATIO_TARGET = 0.7
-const MEMORY_LIMIT = 256 * MIB
-const CHUNK = 262_144
-const PART_BYTES = 32 * (CHUNK + 16)
-const cipherSize = (p: number) => p + 16 * Math.max(1, Math.ceil(p / CHUNK))
+const THREADS = process.argv.includes('--threads');
+const RATIO_TARGET = 0.7;
+const MEMORY_LIMIT = 256 * MIB;
+const CHUNK = 262_144;
+const PART_BYTES = 32 * (CHUNK + 16);
+const cipherSize = (p: number) => p + 16 * Math.max(1, Math.ceil(p / CHUNK));
 
 /** Writes `size` pseudo-random bytes (xorshift) in 8 MiB slices. */
 export async function makeFile(path: string, size: number) {
-  const writer = Bun.file(path).writer()
-  let x = 0x2545f491
-  const block = new Uint8Array(8 * MIB)
-  const words = new Uint32Array(block.buffer)
+  const writer = Bun.file(path).writer();
+  let x = 0x2545f491;
+  const block = new Uint8Array(8 * MIB);
+  const words = new Uint32Array(block.buffer);
   for (let written = 0; written < size; written += block.length) {
     for (let i = 0; i < words.length; i++) {
-      x ^= x << 13
-      x ^= x >>> 17
-      x ^= x << 5
-      words[i] = x >>> 0
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      words[i] = x >>> 0;
     }
-    writer.write(block.subarray(0, Math.min(block.length, size - written)))
-    await writer.flush()
+    writer.write(block.subarray(0, Math.min(block.length, size - written)));
+    await writer.flush();
   }
-  await writer.end()
+  await writer.end();
 }
 
 export async function sha256File(path: string): Promise<string> {
-  const hash = createHash('sha256')
-  for await (const chunk of createReadStream(path, { highWaterMark: 8 * MIB })) hash.update(chunk as Buffer)
-  return hash.digest('hex')
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 8 * MIB })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 /** This process's descendants (the server, Chromium and all its processes). */
 async function ourProcesses(): Promise<Array<{ pid: number; args: string }>> {
-  const out = await new Response(Bun.spawn(['ps', '-eo', 'pid=,ppid=,args='], { stdout: 'pipe' }).stdout).text()
+  const out = await new Response(Bun.spawn(['ps', '-eo', 'pid=,ppid=,args='], { stdout: 'pipe' }).stdout).text();
   const rows = out
     .trim()
     .split('\n')
     .map((line) => {
-      const m = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line)
-      return m ? { pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! } : undefined
+      const m = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
+      return m ? { pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! } : undefined;
     })
-    .filter((r) => r !== undefined)
-  const ours = new Set([process.pid])
+    .filter((r) => r !== undefined);
+  const ours = new Set([process.pid]);
   for (let changed = true; changed; ) {
-    changed = false
+    changed = false;
     for (const r of rows) {
-      if (ours.has(r.pid) || !ours.has(r.ppid)) continue
-      ours.add(r.pid)
-      changed = true
+      if (ours.has(r.pid) || !ours.has(r.ppid)) continue;
+      ours.add(r.pid);
+      changed = true;
     }
   }
-  return rows.filter((r) => r.pid !== process.pid && ours.has(r.pid))
+  return rows.filter((r) => r.pid !== process.pid && ours.has(r.pid));
 }
 
 /** Renderer memory by kind, summed over our Chromium's renderer processes (Linux /proc). */
 export interface Memory {
   /** Heap and other private memory: what the page itself holds. */
-  anon: number
+  anon: number;
   /** Shared memory: Chromium's data pipes carrying file and network bytes between processes. */
-  shmem: number
-  rss: number
+  shmem: number;
+  rss: number;
   /**
    * Private memory of Chromium's other processes (browser, network service, ...): where a Blob's
    * bytes live, so memory moved out of the renderer shows up here rather than vanishing.
    */
-  others: number
+  others: number;
 }
 
 export async function rendererMemory(): Promise<Memory> {
-  const total: Memory = { anon: 0, shmem: 0, rss: 0, others: 0 }
+  const total: Memory = { anon: 0, shmem: 0, rss: 0, others: 0 };
   for (const r of await ourProcesses()) {
-    if (r.args.includes('apps/server') || !r.args.includes('chromium')) continue
-    const status = await Bun.file(`/proc/${r.pid}/status`).text().catch(() => '')
-    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024
+    if (r.args.includes('apps/server') || !r.args.includes('chromium')) continue;
+    const status = await Bun.file(`/proc/${r.pid}/status`)
+      .text()
+      .catch(() => '');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
     if (!r.args.includes('--type=renderer')) {
-      total.others += kib('RssAnon')
-      continue
+      total.others += kib('RssAnon');
+      continue;
     }
-    total.anon += kib('RssAnon')
-    total.shmem += kib('RssShmem')
-    total.rss += kib('VmRSS')
+    total.anon += kib('RssAnon');
+    total.shmem += kib('RssShmem');
+    total.rss += kib('VmRSS');
   }
-  return total
+  return total;
 }
 
 /** CPU seconds of our child processes so far, by kind (server, Chromium browser / renderer / network ...). */
 export async function cpuByKind(): Promise<Record<string, number>> {
-  const tick = 100 // USER_HZ
-  const total: Record<string, number> = {}
+  const tick = 100; // USER_HZ
+  const total: Record<string, number> = {};
   for (const r of await ourProcesses()) {
     const kind = r.args.includes('apps/server')
       ? 'server'
@@ -132,62 +134,72 @@ export async function cpuByKind(): Promise<Record<string, number>> {
         ? /--utility-sub-type=network/.test(r.args)
           ? 'network'
           : (/--type=(\S+)/.exec(r.args)?.[1] ?? 'browser')
-        : 'other'
-    const stat = await Bun.file(`/proc/${r.pid}/stat`).text().catch(() => '')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    total[kind] = (total[kind] ?? 0) + (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / tick
+        : 'other';
+    const stat = await Bun.file(`/proc/${r.pid}/stat`)
+      .text()
+      .catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    total[kind] = (total[kind] ?? 0) + (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / tick;
     if (THREADS && kind === 'renderer') {
       // Per-thread split of the renderer (main thread, the crypto worker, WebCrypto's pool, ...).
       for (const tid of await readdir(`/proc/${r.pid}/task`).catch(() => [] as string[])) {
-        const t = await Bun.file(`/proc/${r.pid}/task/${tid}/stat`).text().catch(() => '')
-        const name = /\((.*)\)/.exec(t)?.[1]?.replace(/[\d/]+$/, '') ?? '?'
-        const f = t.slice(t.lastIndexOf(')') + 2).split(' ')
-        const key = `renderer:${name}`
-        total[key] = (total[key] ?? 0) + (Number(f[11] ?? 0) + Number(f[12] ?? 0)) / tick
+        const t = await Bun.file(`/proc/${r.pid}/task/${tid}/stat`)
+          .text()
+          .catch(() => '');
+        const name = /\((.*)\)/.exec(t)?.[1]?.replace(/[\d/]+$/, '') ?? '?';
+        const f = t.slice(t.lastIndexOf(')') + 2).split(' ');
+        const key = `renderer:${name}`;
+        total[key] = (total[key] ?? 0) + (Number(f[11] ?? 0) + Number(f[12] ?? 0)) / tick;
       }
     }
   }
-  return total
+  return total;
 }
 
 /** Runs `work` while sampling renderer memory; returns its duration and each kind's peak growth. */
-export async function measured<T>(work: () => Promise<T>): Promise<{ ms: number; growth: Memory; cpu: Record<string, number>; value: T }> {
-  await Bun.sleep(500)
-  const base = await rendererMemory()
-  const cpuBase = await cpuByKind()
-  const peak = { ...base }
-  let running = true
+export async function measured<T>(
+  work: () => Promise<T>,
+): Promise<{ ms: number; growth: Memory; cpu: Record<string, number>; value: T }> {
+  await Bun.sleep(500);
+  const base = await rendererMemory();
+  const cpuBase = await cpuByKind();
+  const peak = { ...base };
+  let running = true;
   const sampler = (async () => {
     while (running) {
-      const now = await rendererMemory()
-      for (const key of ['anon', 'shmem', 'rss', 'others'] as const) peak[key] = Math.max(peak[key], now[key])
-      await Bun.sleep(200)
+      const now = await rendererMemory();
+      for (const key of ['anon', 'shmem', 'rss', 'others'] as const) peak[key] = Math.max(peak[key], now[key]);
+      await Bun.sleep(200);
     }
-  })()
-  const start = performance.now()
+  })();
+  const start = performance.now();
   try {
-    const value = await work()
-    const ms = performance.now() - start
-    const growth = { anon: peak.anon - base.anon, shmem: peak.shmem - base.shmem, rss: peak.rss - base.rss, others: peak.others - base.others }
-    const cpu: Record<string, number> = {}
-    for (const [kind, seconds] of Object.entries(await cpuByKind())) cpu[kind] = seconds - (cpuBase[kind] ?? 0)
-    return { ms, growth, cpu, value }
+    const value = await work();
+    const ms = performance.now() - start;
+    const growth = {
+      anon: peak.anon - base.anon,
+      shmem: peak.shmem - base.shmem,
+      rss: peak.rss - base.rss,
+      others: peak.others - base.others,
+    };
+    const cpu: Record<string, number> = {};
+    for (const [kind, seconds] of Object.entries(await cpuByKind())) cpu[kind] = seconds - (cpuBase[kind] ?? 0);
+    return { ms, growth, cpu, value };
   } finally {
-    running = false
-    await sampler
+    running = false;
+    await sampler;
   }
 }
 
-const mbps = (bytes: number, ms: number) => bytes / MIB / (ms / 1000)
-
+const mbps = (bytes: number, ms: number) => bytes / MIB / (ms / 1000);
 
 /** Finds an element by its text (buttons, menu items) in the page. */
 export const byText = (selector: string, text: string) =>
-  `[...document.querySelectorAll(${JSON.stringify(selector)})].find((e) => e.textContent.trim() === ${JSON.stringify(text)})`
+  `[...document.querySelectorAll(${JSON.stringify(selector)})].find((e) => e.textContent.trim() === ${JSON.stringify(text)})`;
 
 export async function login(page: BarePage, origin: string, username: string, password: string) {
-  await page.navigate(`${origin}/login`)
-  await page.waitFor(byText('button', 'Sign in'))
+  await page.navigate(`${origin}/login`);
+  await page.waitFor(byText('button', 'Sign in'));
   await page.eval(`(() => {
     const set = (labelText, value) => {
       const label = [...document.querySelectorAll('label')].find((l) => l.querySelector('span')?.textContent.trim() === labelText)
@@ -197,9 +209,9 @@ export async function login(page: BarePage, origin: string, username: string, pa
     }
     set('Username', ${JSON.stringify(username)})
     set('Password', ${JSON.stringify(password)})
-  })()`)
-  await page.eval(`${byText('button', 'Sign in')}.click()`)
-  await page.waitFor(`location.pathname === '/files' && ${byText('button', 'Upload File')}`, 60_000)
+  })()`);
+  await page.eval(`${byText('button', 'Sign in')}.click()`);
+  await page.waitFor(`location.pathname === '/files' && ${byText('button', 'Upload File')}`, 60_000);
 }
 
 /**
@@ -234,57 +246,73 @@ const PLAIN_UPLOAD = (partBytes: number, size: number) => `(async () => {
   const done = await fetch('/api/upload/' + created.uploadId + '/complete', { method: 'POST' })
   if (!done.ok) throw new Error('complete: ' + done.status)
   return id
-})()`
+})()`;
 
 async function main() {
-  if (!process.argv.includes('--no-build') && !process.env.SEALBOX_E2E_WEB_DIST) await buildWeb()
-  const dir = await mkdtemp(join(tmpdir(), 'sealbox-bench-transfer-'))
-  const name = 'bench-transfer.bin'
-  const path = join(dir, name)
-  await makeFile(path, SIZE)
-  const original = SKIP_DOWNLOAD ? '' : await sha256File(path)
+  if (!process.argv.includes('--no-build') && !process.env.SEALBOX_E2E_WEB_DIST) await buildWeb();
+  const dir = await mkdtemp(join(tmpdir(), 'sealbox-bench-transfer-'));
+  const name = 'bench-transfer.bin';
+  const path = join(dir, name);
+  await makeFile(path, SIZE);
+  const original = SKIP_DOWNLOAD ? '' : await sha256File(path);
   const server = await startServer({
     env: {
       RATE_LIMITS: 'off',
       DEFAULT_QUOTA_BYTES: String(8 * SIZE + 64 * MIB),
       ...(process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {}),
     },
-  })
-  const page = await launchBare()
-  const results: string[] = []
-  let failed = false
+  });
+  const page = await launchBare();
+  const results: string[] = [];
+  let failed = false;
   try {
-    const user = await createUser(server.url)
-    await login(page, server.url, user.username, user.password)
-    console.log(`transfer: ${SIZE / MIB} MiB, Chromium (bare DevTools connection), server on 127.0.0.1 (SQLite + disk), same run`)
+    const user = await createUser(server.url);
+    await login(page, server.url, user.username, user.password);
+    console.log(
+      `transfer: ${SIZE / MIB} MiB, Chromium (bare DevTools connection), server on 127.0.0.1 (SQLite + disk), same run`,
+    );
 
     // Upload: plain first, then the app.
-    await page.eval(`(() => { const i = document.createElement('input'); i.type = 'file'; i.id = 'bench-plain'; i.hidden = true; document.body.append(i) })()`)
-    await page.setFiles(`document.getElementById('bench-plain')`, [path])
-    const plainUp = await measured(() => page.eval<string>(PLAIN_UPLOAD(PART_BYTES, cipherSize(SIZE))))
+    await page.eval(
+      `(() => { const i = document.createElement('input'); i.type = 'file'; i.id = 'bench-plain'; i.hidden = true; document.body.append(i) })()`,
+    );
+    await page.setFiles(`document.getElementById('bench-plain')`, [path]);
+    const plainUp = await measured(() => page.eval<string>(PLAIN_UPLOAD(PART_BYTES, cipherSize(SIZE))));
 
-    await page.navigate(`${server.url}/files`)
-    await page.waitFor(byText('button', 'Upload File'))
-    await page.eval(`${byText('button', 'Upload File')}.click()`)
-    const dialog = `document.querySelector('dialog[open]')`
-    await page.waitFor(`${dialog}?.querySelector('input[type=file][multiple]')`)
-    await page.setFiles(`${dialog}.querySelector('input[type=file][multiple]')`, [path])
-    await page.waitFor(byText('dialog[open] button', 'Upload 1'))
+    await page.navigate(`${server.url}/files`);
+    await page.waitFor(byText('button', 'Upload File'));
+    await page.eval(`${byText('button', 'Upload File')}.click()`);
+    const dialog = `document.querySelector('dialog[open]')`;
+    await page.waitFor(`${dialog}?.querySelector('input[type=file][multiple]')`);
+    await page.setFiles(`${dialog}.querySelector('input[type=file][multiple]')`, [path]);
+    await page.waitFor(byText('dialog[open] button', 'Upload 1'));
     const appUp = await measured(async () => {
-      await page.eval(`${byText('dialog[open] button', 'Upload 1')}.click()`)
-      await page.waitFor(`${dialog}.textContent.includes('All 1 files uploaded successfully!') || ${dialog}.querySelector('[role=alert]')`, 900_000)
-    })
-    const upError = await page.eval<string | null>(`${dialog}.querySelector('[role=alert]')?.textContent ?? null`)
-    if (upError) throw new Error(`app upload failed: ${upError}`)
+      await page.eval(`${byText('dialog[open] button', 'Upload 1')}.click()`);
+      await page.waitFor(
+        `${dialog}.textContent.includes('All 1 files uploaded successfully!') || ${dialog}.querySelector('[role=alert]')`,
+        900_000,
+      );
+    });
+    const upError = await page.eval<string | null>(`${dialog}.querySelector('[role=alert]')?.textContent ?? null`);
+    if (upError) throw new Error(`app upload failed: ${upError}`);
 
-    const mib = (bytes: number) => `${(bytes / MIB).toFixed(0)} MiB`
-    const memory = (g: Memory) => `private ${mib(g.anon)}, shared ${mib(g.shmem)}, rss ${mib(g.rss)} (other Chromium processes: private ${mib(g.others)})`
+    const mib = (bytes: number) => `${(bytes / MIB).toFixed(0)} MiB`;
+    const memory = (g: Memory) =>
+      `private ${mib(g.anon)}, shared ${mib(g.shmem)}, rss ${mib(g.rss)} (other Chromium processes: private ${mib(g.others)})`;
     const cpu = (c: Record<string, number>) =>
-      Object.entries(c).filter(([, s]) => s >= 0.05).sort((a, b) => b[1] - a[1]).map(([k, s]) => `${k} ${s.toFixed(1)}`).join(', ')
-    const line = (label: string, app: { ms: number; growth: Memory; cpu: Record<string, number> }, plain: { ms: number; growth: Memory; cpu: Record<string, number> }) => {
-      const ratio = plain.ms / app.ms
-      const ok = ratio >= RATIO_TARGET && app.growth.anon <= MEMORY_LIMIT
-      if (!ok) failed = true
+      Object.entries(c)
+        .filter(([, s]) => s >= 0.05)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, s]) => `${k} ${s.toFixed(1)}`)
+        .join(', ');
+    const line = (
+      label: string,
+      app: { ms: number; growth: Memory; cpu: Record<string, number> },
+      plain: { ms: number; growth: Memory; cpu: Record<string, number> },
+    ) => {
+      const ratio = plain.ms / app.ms;
+      const ok = ratio >= RATIO_TARGET && app.growth.anon <= MEMORY_LIMIT;
+      if (!ok) failed = true;
       return (
         `${label.padEnd(16)} app ${(app.ms / 1000).toFixed(2).padStart(6)} s ${mbps(SIZE, app.ms).toFixed(0).padStart(4)} MiB/s` +
         ` | plain ${(plain.ms / 1000).toFixed(2).padStart(6)} s ${mbps(SIZE, plain.ms).toFixed(0).padStart(4)} MiB/s` +
@@ -292,37 +320,41 @@ async function main() {
         `\n${' '.repeat(17)}renderer growth: app ${memory(app.growth)}; plain ${memory(plain.growth)} (limit ${MEMORY_LIMIT / MIB} MiB private)` +
         `\n${' '.repeat(17)}cpu seconds: app ${cpu(app.cpu)}; plain ${cpu(plain.cpu)}` +
         (ok ? '' : '  << MISSED')
-      )
-    }
-    results.push(line('upload', appUp, plainUp))
+      );
+    };
+    results.push(line('upload', appUp, plainUp));
     if (!SKIP_DOWNLOAD) {
       // Download and save: plain (the server's attachment), then the app (service worker).
       const plainDown = await measured(() =>
         page.download(() =>
-          page.eval(`(() => { const a = document.createElement('a'); a.href = '/api/file/data/${plainUp.value}'; document.body.append(a); a.click(); a.remove() })()`),
+          page.eval(
+            `(() => { const a = document.createElement('a'); a.href = '/api/file/data/${plainUp.value}'; document.body.append(a); a.click(); a.remove() })()`,
+          ),
         ),
-      )
-      await page.navigate(`${server.url}/files`)
-      const row = `[...document.querySelectorAll('.file-row')].find((r) => r.textContent.includes(${JSON.stringify(name)}))`
-      await page.waitFor(row, 30_000)
-      await page.eval(`${row}.querySelector('button[aria-label^="Actions for"]').dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 0, pointerType: 'mouse' }))`)
-      await page.waitFor(`${byText('[role=menuitem]', 'Download')}`)
-      const appDown = await measured(() => page.download(() => page.eval(`${byText('[role=menuitem]', 'Download')}.click()`)))
-      const saved = (await stat(appDown.value)).size
-      if (saved !== SIZE) throw new Error(`app download saved ${saved} bytes, expected ${SIZE}`)
-      const same = (await sha256File(appDown.value)) === original
-      if (!same) throw new Error('app download differs from the original')
+      );
+      await page.navigate(`${server.url}/files`);
+      const row = `[...document.querySelectorAll('.file-row')].find((r) => r.textContent.includes(${JSON.stringify(name)}))`;
+      await page.waitFor(row, 30_000);
+      await page.eval(
+        `${row}.querySelector('button[aria-label^="Actions for"]').dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 0, pointerType: 'mouse' }))`,
+      );
+      await page.waitFor(`${byText('[role=menuitem]', 'Download')}`);
+      const appDown = await measured(() => page.download(() => page.eval(`${byText('[role=menuitem]', 'Download')}.click()`)));
+      const saved = (await stat(appDown.value)).size;
+      if (saved !== SIZE) throw new Error(`app download saved ${saved} bytes, expected ${SIZE}`);
+      const same = (await sha256File(appDown.value)) === original;
+      if (!same) throw new Error('app download differs from the original');
 
-      results.push(line('download + save', appDown, plainDown))
-      results.push(`app download sha-256 matches the original: ${same}`)
+      results.push(line('download + save', appDown, plainDown));
+      results.push(`app download sha-256 matches the original: ${same}`);
     }
   } finally {
-    await page.close()
-    await server.stop()
-    await rm(dir, { recursive: true, force: true })
+    await page.close();
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
   }
-  for (const r of results) console.log(r)
-  if (failed) process.exitCode = 1
+  for (const r of results) console.log(r);
+  if (failed) process.exitCode = 1;
 }
 
-if (import.meta.main) await main()
+if (import.meta.main) await main();

@@ -37,7 +37,10 @@ export async function freshCode(secret: string, afterStep?: number): Promise<{ c
   return { code: await totp(secret), step };
 }
 
-export async function createUser(baseUrl: string, options: { username?: string; password?: string; totp?: boolean } = {}): Promise<TestUser> {
+export async function createUser(
+  baseUrl: string,
+  options: { username?: string; password?: string; totp?: boolean } = {},
+): Promise<TestUser> {
   const username = options.username ?? uniqueName('user');
   const password = options.password ?? 'correct horse battery';
   const { registration } = await createAccount(password);
@@ -60,9 +63,16 @@ export async function createUser(baseUrl: string, options: { username?: string; 
     body: JSON.stringify({ username, password: hash }),
   });
   await json(login, 'login');
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const put = (body: unknown) =>
-    fetch(`${baseUrl}/api/totp`, { method: 'PUT', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
+    fetch(`${baseUrl}/api/totp`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify(body),
+    });
   const { secret } = await json(await put({ action: 'setup', password: hash }), 'totp setup');
   await json(await put({ action: 'confirm', code: (await freshCode(secret)).code }), 'totp confirm');
   await fetch(`${baseUrl}/api/logout`, { method: 'POST', headers: { cookie } });
@@ -90,22 +100,22 @@ export function storedKeyCount(page: Page): Promise<number> {
     // Opening a database that does not exist would create it: look first.
     if (!(await indexedDB.databases()).some((db) => db.name === 'sealbox-keys')) return 0;
     return new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('sealbox-keys');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('account')) {
-            db.close();
-            resolve(0);
-            return;
-          }
-          const count = db.transaction('account', 'readonly').objectStore('account').count();
-          count.onsuccess = () => {
-            db.close();
-            resolve(count.result);
-          };
-          count.onerror = () => reject(count.error);
+      const open = indexedDB.open('sealbox-keys');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        if (!db.objectStoreNames.contains('account')) {
+          db.close();
+          resolve(0);
+          return;
+        }
+        const count = db.transaction('account', 'readonly').objectStore('account').count();
+        count.onsuccess = () => {
+          db.close();
+          resolve(count.result);
         };
+        count.onerror = () => reject(count.error);
+      };
     });
   });
 }

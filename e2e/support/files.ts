@@ -4,7 +4,15 @@
  * key, then create folders under it. Much faster than clicking through dialogs. The UI helpers
  * at the end drive the file browser itself, for journeys that are about the pages.
  */
-import { deriveLoginPassword, encryptName, newItemId, newItemKey, unlockAccount, wrapItemKey, type KdfParams } from '@sealbox/crypto';
+import {
+  deriveLoginPassword,
+  encryptName,
+  newItemId,
+  newItemKey,
+  unlockAccount,
+  wrapItemKey,
+  type KdfParams,
+} from '@sealbox/crypto';
 import type { Page } from 'playwright-core';
 import { loginViaUi, type TestUser } from './accounts.ts';
 
@@ -30,7 +38,10 @@ export async function apiLogin(baseUrl: string, user: Pick<TestUser, 'username' 
     body: JSON.stringify({ username: user.username, password: hash }),
   });
   const answer = await ok(response, 'login');
-  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const keys = await unlockAccount(user.password, answer);
   return { baseUrl, cookie, userId: answer.user.id, rootKey: keys.rootKey };
 }
@@ -52,12 +63,20 @@ export async function apiCreateFolder(session: ApiSession, parent: ApiFolder | n
   const { metadata, key } = await folderMetadata(parent ? parent.key : session.rootKey, parent?.id ?? null, name);
   const body = new FormData();
   body.set('metadata', JSON.stringify(metadata));
-  await ok(await fetch(`${session.baseUrl}/api/upload`, { method: 'POST', headers: { cookie: session.cookie }, body }), `create folder ${name}`);
+  await ok(
+    await fetch(`${session.baseUrl}/api/upload`, { method: 'POST', headers: { cookie: session.cookie }, body }),
+    `create folder ${name}`,
+  );
   return { id: metadata.id, key };
 }
 
 /** Creates `names` under `parent`, `concurrency` requests at a time. */
-export async function apiCreateFolders(session: ApiSession, parent: ApiFolder | null, names: string[], concurrency = 16): Promise<ApiFolder[]> {
+export async function apiCreateFolders(
+  session: ApiSession,
+  parent: ApiFolder | null,
+  names: string[],
+  concurrency = 16,
+): Promise<ApiFolder[]> {
   const out: ApiFolder[] = new Array(names.length);
   let next = 0;
   await Promise.all(

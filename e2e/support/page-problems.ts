@@ -39,7 +39,9 @@ export async function watchPageProblems(page: Page, options: WatchOptions = {}):
     } catch {
       return false;
     }
-    return expected.some((e) => e.status === Number(status) && (typeof e.path === 'string' ? e.path === path : e.path.test(path)));
+    return expected.some(
+      (e) => e.status === Number(status) && (typeof e.path === 'string' ? e.path === path : e.path.test(path)),
+    );
   };
   page.on('console', (message) => {
     if (message.type() !== 'error') return;

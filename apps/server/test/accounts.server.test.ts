@@ -25,7 +25,11 @@ describe('accounts over a real server', () => {
   test('register, log in, use the cookie, upload an avatar, log out', async () => {
     const username = uniqueName('wire');
     const registration = await registrationFor(username);
-    const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify(body) });
+    const json = (body: unknown) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify(body),
+    });
     expect((await fetch(`${server.url}/api/register`, json(registration))).status).toBe(201);
     const login = await fetch(`${server.url}/api/login`, json({ username, password: registration.password }));
     expect(login.status).toBe(200);
@@ -34,7 +38,11 @@ describe('accounts over a real server', () => {
     const { id } = (await profile.json()) as { id: string };
     const form = new FormData();
     form.append('avatar', new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3])], 'me.jpg'));
-    const upload = await fetch(`${server.url}/api/profile/upload`, { method: 'PUT', headers: { cookie, origin: server.url }, body: form });
+    const upload = await fetch(`${server.url}/api/profile/upload`, {
+      method: 'PUT',
+      headers: { cookie, origin: server.url },
+      body: form,
+    });
     expect(await upload.json()).toEqual({ avatarExtension: 'jpg' });
     const avatar = await fetch(`${server.url}/api/avatars/${id}.jpg?x=1`);
     expect(avatar.headers.get('content-type')).toBe('image/jpeg');
@@ -48,7 +56,7 @@ describe('accounts over a real server', () => {
       })(),
     });
     expect(tooBig.status).toBe(413);
-    expect(((await tooBig.json()) as { error: string }).error).toBe("TOO_LARGE");
+    expect(((await tooBig.json()) as { error: string }).error).toBe('TOO_LARGE');
     const logout = await fetch(`${server.url}/api/logout`, { method: 'POST', headers: { cookie, origin: server.url } });
     expect(logout.status).toBe(204);
     expect((await fetch(`${server.url}/api/profile`, { headers: { cookie } })).status).toBe(401);

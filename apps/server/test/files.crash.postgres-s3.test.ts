@@ -45,7 +45,10 @@ if (availability.available) {
         const [reservedByUploads] = await sql`
           select coalesce(sum(u.reserved_remaining), 0) as total from uploads u join items i on i.id = u.item_id where i.owner_id = ${userId}`;
         const named = (await sql<Array<{ blob_key: string }>>`select blob_key from item_parts`).map((r) => r.blob_key).sort();
-        const items = [...(await sql<Array<{ id: string; state: string }>>`select id, state from items`)].map((r) => ({ id: r.id, state: r.state }));
+        const items = [...(await sql<Array<{ id: string; state: string }>>`select id, state from items`)].map((r) => ({
+          id: r.id,
+          state: r.state,
+        }));
         return {
           used: Number(user!.used_space),
           reserved: Number(user!.reserved_space),

@@ -16,16 +16,32 @@ crashScenarios('crash safety on SQLite + disk', async (dataDir): Promise<CrashBa
     async inspect(userId) {
       const db = new Database(join(dataDir, 'sealbox.db'), { readonly: true });
       try {
-        const user = db.query('select used_space, reserved_space from users where id = ?').get(userId) as { used_space: number; reserved_space: number };
+        const user = db.query('select used_space, reserved_space from users where id = ?').get(userId) as {
+          used_space: number;
+          reserved_space: number;
+        };
         const stored = db
-          .query('select coalesce(sum(p.size), 0) as total from item_parts p join items i on i.id = p.item_id where i.owner_id = ?')
+          .query(
+            'select coalesce(sum(p.size), 0) as total from item_parts p join items i on i.id = p.item_id where i.owner_id = ?',
+          )
           .get(userId) as { total: number };
         const reservedByUploads = db
-          .query('select coalesce(sum(u.reserved_remaining), 0) as total from uploads u join items i on i.id = u.item_id where i.owner_id = ?')
+          .query(
+            'select coalesce(sum(u.reserved_remaining), 0) as total from uploads u join items i on i.id = u.item_id where i.owner_id = ?',
+          )
           .get(userId) as { total: number };
-        const named = (db.query('select blob_key from item_parts').all() as Array<{ blob_key: string }>).map((r) => r.blob_key).sort();
+        const named = (db.query('select blob_key from item_parts').all() as Array<{ blob_key: string }>)
+          .map((r) => r.blob_key)
+          .sort();
         const items = db.query('select id, state from items').all() as Array<{ id: string; state: string }>;
-        return { used: user.used_space, reserved: user.reserved_space, stored: stored.total, reservedByUploads: reservedByUploads.total, named, items };
+        return {
+          used: user.used_space,
+          reserved: user.reserved_space,
+          stored: stored.total,
+          reservedByUploads: reservedByUploads.total,
+          named,
+          items,
+        };
       } finally {
         db.close();
       }

@@ -35,7 +35,11 @@ beforeAll(async () => {
   });
   const username = uniqueName('hard');
   const registration = await registrationFor(username);
-  const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (body: unknown) => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect((await fetch(`${server.url}/api/register`, json(registration))).status).toBe(201);
   const login = await fetch(`${server.url}/api/login`, json({ username, password: registration.password }));
   expect(login.status).toBe(200);
@@ -59,7 +63,11 @@ async function timedWithHealth(method: string, path: string, body: string, heade
     }
   })();
   const started = performance.now();
-  const response = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body });
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   const answer = { status: response.status, body: (await response.json()) as { error: string; message: string } };
   const ms = performance.now() - started;
   done = true;
@@ -73,13 +81,17 @@ describe('deeply nested JSON', () => {
     ['anonymous PUT /api/file/{id}', 'PUT', `/api/file/${ITEM}`, false, 401],
     ['signed-in PUT /api/file/{id}', 'PUT', `/api/file/${ITEM}`, true, 400],
     ['signed-in PUT /api/profile', 'PUT', '/api/profile', true, 400],
-  ] as const)('%s at depth 30,000 answers 4xx within 100 ms; /api/health stays fast', async (_name, method, path, signedIn, status) => {
-    const result = await timedWithHealth(method, path, deepJson(30_000), signedIn ? { cookie } : {});
-    expect(result.status).toBe(status);
-    if (status === 400) expect(result.body).toEqual({ error: 'VALIDATION', message: 'Request body nested deeper than 8 levels' });
-    expect(result.ms).toBeLessThan(100);
-    expect(result.slowestHealth).toBeLessThan(100);
-  });
+  ] as const)(
+    '%s at depth 30,000 answers 4xx within 100 ms; /api/health stays fast',
+    async (_name, method, path, signedIn, status) => {
+      const result = await timedWithHealth(method, path, deepJson(30_000), signedIn ? { cookie } : {});
+      expect(result.status).toBe(status);
+      if (status === 400)
+        expect(result.body).toEqual({ error: 'VALIDATION', message: 'Request body nested deeper than 8 levels' });
+      expect(result.ms).toBeLessThan(100);
+      expect(result.slowestHealth).toBeLessThan(100);
+    },
+  );
 
   test('a body nested as deep as the API uses still goes through', async () => {
     const response = await fetch(`${server.url}/api/profile/preferences`, {

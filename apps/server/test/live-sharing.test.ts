@@ -31,14 +31,30 @@ describe('live updates of sharing', () => {
   };
   const upgrade = (path: string, headers: Record<string, string> = {}) =>
     fetch(`${base}${path}`, {
-      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers },
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        ...headers,
+      },
     });
   const rename = (user: { browser: Browser }, item: Made) =>
-    user.browser.put(`/api/file/${item.id}`, { type: 'rename', encryptedName: btoa('x'.repeat(30)), nameNonce: btoa('y'.repeat(12)) });
+    user.browser.put(`/api/file/${item.id}`, {
+      type: 'rename',
+      encryptedName: btoa('x'.repeat(30)),
+      nameNonce: btoa('y'.repeat(12)),
+    });
 
   beforeAll(async () => {
     h = await openFilesHarness((events) => sqliteDiskEnv(events, 'sealbox-live-sharing-'));
-    hub = createAppLiveHub({ events: h.events, accounts: createAccountRepositories(h.db), files: h.files.store, logger: silentLogger, clock: () => h.clock.now });
+    hub = createAppLiveHub({
+      events: h.events,
+      accounts: createAccountRepositories(h.db),
+      files: h.files.store,
+      logger: silentLogger,
+      clock: () => h.clock.now,
+    });
     app = h.makeApp({ live: hub });
     app.listen({ hostname: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${app.server!.port}`;
@@ -65,7 +81,9 @@ describe('live updates of sharing', () => {
     expect((await b.event('item.renamed', inner.id)).event).toEqual({ kind: 'item.renamed', itemId: inner.id, parentId: F.id });
     // A change outside what is shared with bob never reaches him.
     await rename(alice, G);
-    expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: F.id, userId: bob.id } })).status).toBe(204);
+    expect(
+      (await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: F.id, userId: bob.id } })).status,
+    ).toBe(204);
     await b.event('share.deleted', F.id);
     await rename(alice, inner);
     await Bun.sleep(100);
@@ -85,7 +103,11 @@ describe('live updates of sharing', () => {
     const owner = await open(alice.browser.cookie);
     const sub = await folderMeta(inner.key, inner.id);
     await create(alice, sub);
-    expect((await visitor.event('item.created', sub.id)).event).toEqual({ kind: 'item.created', itemId: sub.id, parentId: inner.id });
+    expect((await visitor.event('item.created', sub.id)).event).toEqual({
+      kind: 'item.created',
+      itemId: sub.id,
+      parentId: inner.id,
+    });
     // Above the linked item (F itself), beside it (G), the owner's quota: none of it.
     await rename(alice, F);
     await rename(alice, G);
@@ -114,7 +136,13 @@ describe('live updates of sharing', () => {
     expect((await alice.browser.put('/api/share', { type: 'link', linkId, password: 'new' })).status).toBe(200);
     expect(await socket.closed).toEqual({ code: 4403, reason: 'Link password needed' });
     // With the old proof the upgrade is refused from now on; the other link's socket stays.
-    expect((await upgrade(`/api/ws?linkId=${linkId}`, { cookie: `sealbox_link_${linkId}=${visitor.linkCookies.get(`sealbox_link_${linkId}`)}` })).status).toBe(404);
+    expect(
+      (
+        await upgrade(`/api/ws?linkId=${linkId}`, {
+          cookie: `sealbox_link_${linkId}=${visitor.linkCookies.get(`sealbox_link_${linkId}`)}`,
+        })
+      ).status,
+    ).toBe(404);
     await Bun.sleep(50);
     expect(other.socket.readyState).toBe(WebSocket.OPEN);
     // A socket lives no longer than the proof it came with (a day): then it must ask again.
@@ -122,7 +150,9 @@ describe('live updates of sharing', () => {
     const again = await open(undefined, { path: `/api/ws?linkId=${linkId}`, cookies: visitor.linkCookies });
     h.clock.advance(24 * 60 * 60 * 1000);
     try {
-      (h.events as unknown as { publish(e: unknown): Promise<void> }).publish({ kind: RESYNC_EVENT_KIND, userIds: [] }).catch(() => {});
+      (h.events as unknown as { publish(e: unknown): Promise<void> })
+        .publish({ kind: RESYNC_EVENT_KIND, userIds: [] })
+        .catch(() => {});
       expect(await again.closed).toEqual({ code: 4403, reason: 'Link password needed' });
     } finally {
       h.clock.advance(-24 * 60 * 60 * 1000);
@@ -146,17 +176,22 @@ describe('live updates of sharing', () => {
     await Bun.sleep(50);
     expect(orphan.socket.readyState).toBe(WebSocket.OPEN);
     // Delivered as the bus delivers its own resync to local subscribers.
-    (h.events as unknown as { publish(e: unknown): Promise<void> }).publish({ kind: RESYNC_EVENT_KIND, userIds: [] }).catch(() => {});
+    (h.events as unknown as { publish(e: unknown): Promise<void> })
+      .publish({ kind: RESYNC_EVENT_KIND, userIds: [] })
+      .catch(() => {});
     expect(await orphan.closed).toEqual({ code: 4404, reason: 'Link not found' });
   });
 
   test(`at most ${MAX_SOCKETS_PER_LINK_ADDRESS} sockets per link from one address`, async () => {
     const linkId = await makeLink(alice, F);
     const opened: LiveClient[] = [];
-    for (let i = 0; i < MAX_SOCKETS_PER_LINK_ADDRESS; i++) opened.push(await open(undefined, { path: `/api/ws?linkId=${linkId}` }));
+    for (let i = 0; i < MAX_SOCKETS_PER_LINK_ADDRESS; i++)
+      opened.push(await open(undefined, { path: `/api/ws?linkId=${linkId}` }));
     const url = `${base.replace(/^http/, 'ws')}/api/ws?linkId=${linkId}`;
     const extra = new WebSocket(url);
-    const closed = await new Promise<{ code: number; reason: string }>((resolve) => extra.addEventListener('close', (e) => resolve({ code: e.code, reason: e.reason })));
+    const closed = await new Promise<{ code: number; reason: string }>((resolve) =>
+      extra.addEventListener('close', (e) => resolve({ code: e.code, reason: e.reason })),
+    );
     expect(closed).toEqual({ code: 1008, reason: 'Too many sockets for this link' });
     for (const socket of opened) socket.close();
   });

@@ -6,7 +6,17 @@ import { CLIENT_MESSAGE_LIMIT, MAX_CLIENT_MESSAGE_BYTES } from '../src/http/live
 import { createAccountRepositories } from '../src/infra/db/accounts/index.ts';
 import { silentLogger } from '../src/infra/log/json-logger.ts';
 import { registerAndLogin } from './accounts/harness.ts';
-import { Browser, fileMeta, folderMeta, openFilesHarness, patternBytes, signedInUser, uploadFile, type FilesHarness, type User } from './files/harness.ts';
+import {
+  Browser,
+  fileMeta,
+  folderMeta,
+  openFilesHarness,
+  patternBytes,
+  signedInUser,
+  uploadFile,
+  type FilesHarness,
+  type User,
+} from './files/harness.ts';
 import { LiveClient } from './support/live-client.ts';
 import { sqliteDiskEnv } from './support/sqlite-env.ts';
 import { PART_BYTES } from '@sealbox/crypto';
@@ -19,7 +29,8 @@ describe('live updates over /api/ws', () => {
   let base: string;
   let alice: User;
   let bob: User;
-  const open = (user: { browser: Browser }, options?: Parameters<typeof LiveClient.open>[2]) => LiveClient.open(base, user.browser.cookie, options);
+  const open = (user: { browser: Browser }, options?: Parameters<typeof LiveClient.open>[2]) =>
+    LiveClient.open(base, user.browser.cookie, options);
   const createFolder = async (user: User, parentId: string | null = null) => {
     const made = await folderMeta(user.rootKey, parentId);
     const { status } = await user.browser.call('POST', '/api/upload', { body: form(made.meta) });
@@ -34,7 +45,13 @@ describe('live updates over /api/ws', () => {
 
   beforeAll(async () => {
     h = await openFilesHarness((events) => sqliteDiskEnv(events, 'sealbox-live-'));
-    hub = createAppLiveHub({ events: h.events, accounts: createAccountRepositories(h.db), files: h.files.store, logger: silentLogger, clock: () => h.clock.now });
+    hub = createAppLiveHub({
+      events: h.events,
+      accounts: createAccountRepositories(h.db),
+      files: h.files.store,
+      logger: silentLogger,
+      clock: () => h.clock.now,
+    });
     app = h.makeApp({ live: hub });
     app.listen({ hostname: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${app.server!.port}`;
@@ -50,7 +67,13 @@ describe('live updates over /api/ws', () => {
   test('the upgrade needs a session, our origin, and no link (yet)', async () => {
     const upgrade = (headers: Record<string, string>, path = '/api/ws') =>
       fetch(`${base}${path}`, {
-        headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers },
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          ...headers,
+        },
       });
     const cookie = `sealbox_session=${alice.browser.cookie}`;
     expect((await upgrade({})).status).toBe(401);
@@ -98,11 +121,28 @@ describe('live updates over /api/ws', () => {
       const parent = await createFolder(alice);
       const child = await createFolder(alice);
       const rename = await folderMeta(alice.rootKey, null, 'renamed');
-      expect((await alice.browser.put(`/api/file/${child.id}`, { type: 'rename', encryptedName: rename.meta.encryptedFileName, nameNonce: rename.meta.nameNonce })).status).toBe(200);
+      expect(
+        (
+          await alice.browser.put(`/api/file/${child.id}`, {
+            type: 'rename',
+            encryptedName: rename.meta.encryptedFileName,
+            nameNonce: rename.meta.nameNonce,
+          })
+        ).status,
+      ).toBe(200);
       expect(await a.event('item.renamed', child.id)).toMatchObject({ event: { parentId: null } });
 
       const wrapped = await folderMeta(parent.key, parent.id);
-      expect((await alice.browser.put(`/api/file/${child.id}`, { type: 'move', parentId: parent.id, encryptedKey: wrapped.meta.encryptedKey, keyNonce: wrapped.meta.keyNonce })).status).toBe(200);
+      expect(
+        (
+          await alice.browser.put(`/api/file/${child.id}`, {
+            type: 'move',
+            parentId: parent.id,
+            encryptedKey: wrapped.meta.encryptedKey,
+            keyNonce: wrapped.meta.keyNonce,
+          })
+        ).status,
+      ).toBe(200);
       await a.next((m) => m.event?.kind === 'item.moved' && m.event.parentId === null);
       await a.next((m) => m.event?.kind === 'item.moved' && m.event.parentId === parent.id);
 
@@ -121,7 +161,7 @@ describe('live updates over /api/ws', () => {
     }
   });
 
-  test('ending a session closes its sockets (4401) and tells the user\'s other tabs', async () => {
+  test("ending a session closes its sockets (4401) and tells the user's other tabs", async () => {
     const laptop = new Browser(app);
     const username = `s${Date.now() % 1e8}`;
     const { password } = await registerAndLogin(laptop, username);

@@ -4,7 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PART_BYTES, signGrant, wrapKeyForUser } from '@sealbox/crypto';
 import { Browser, registerAndLogin, uniqueName } from './accounts/harness.ts';
-import { decrypt, download, fileMeta, folderMeta, partBytes, patternBytes, postUpload, putPart, type User } from './files/harness.ts';
+import {
+  decrypt,
+  download,
+  fileMeta,
+  folderMeta,
+  partBytes,
+  patternBytes,
+  postUpload,
+  putPart,
+  type User,
+} from './files/harness.ts';
 import { sharingAccount } from './sharing/harness.ts';
 import { LiveClient } from './support/live-client.ts';
 import { isolatedEnv, spawnMain, type MainProcess } from './support/main-process.ts';
@@ -15,7 +25,10 @@ const availability = await postgresAvailability();
 
 /** A client of one instance over real HTTP, with no Origin (not a browser: nothing to forge). */
 function browserOf(server: MainProcess, cookie?: string): Browser {
-  const browser = new Browser({ handle: (request) => fetch(new Request(server.url + new URL(request.url).pathname, request)) }, { origin: null });
+  const browser = new Browser(
+    { handle: (request) => fetch(new Request(server.url + new URL(request.url).pathname, request)) },
+    { origin: null },
+  );
   browser.cookie = cookie;
   return browser;
 }
@@ -73,7 +86,12 @@ if (availability.available) {
     test('a change through A reaches a socket on B, B serves the bytes, and an upload started on A completes on B', async () => {
       await withCluster(async ({ a, b }) => {
         for (const server of [a, b]) {
-          expect(await (await fetch(`${server.url}/api/health`)).json()).toEqual({ status: 'ok', db: 'ok', blobs: 'ok', events: 'ok' });
+          expect(await (await fetch(`${server.url}/api/health`)).json()).toEqual({
+            status: 'ok',
+            db: 'ok',
+            blobs: 'ok',
+            events: 'ok',
+          });
         }
         const alice = await userOn(a);
         // The session made on A works on B: sessions live in the database, no stickiness needed.
@@ -82,7 +100,11 @@ if (availability.available) {
         try {
           const folder = await folderMeta(alice.rootKey, null);
           expect((await postUpload(alice.browser, folder.meta)).status).toBe(201);
-          expect((await socketOnB.event('item.created', folder.id)).event).toEqual({ kind: 'item.created', itemId: folder.id, parentId: null });
+          expect((await socketOnB.event('item.created', folder.id)).event).toEqual({
+            kind: 'item.created',
+            itemId: folder.id,
+            parentId: null,
+          });
 
           const file = await fileMeta(folder.key, folder.id, patternBytes(2 * PART_BYTES + 12_345));
           const created = await postUpload(alice.browser, file.meta);
@@ -110,13 +132,27 @@ if (availability.available) {
           const bobOnB = await LiveClient.open(b.url, bob.browser.cookie);
           const { keys } = await sharingAccount();
           const encryptedKey = await wrapKeyForUser(keys.publicKey, folder.key);
-          const signature = await signGrant(keys.signingPrivateKey, { itemId: folder.id, recipientId: bob.id, encryptedKey, edit: false });
-          const shared = await alice.browser.post('/api/share', { type: 'user', id: folder.id, userId: bob.id, encryptedKey, signature, edit: false });
+          const signature = await signGrant(keys.signingPrivateKey, {
+            itemId: folder.id,
+            recipientId: bob.id,
+            encryptedKey,
+            edit: false,
+          });
+          const shared = await alice.browser.post('/api/share', {
+            type: 'user',
+            id: folder.id,
+            userId: bob.id,
+            encryptedKey,
+            signature,
+            edit: false,
+          });
           expect(shared.status).toBe(201);
           expect((await bobOnB.event('share.created', folder.id)).event).toEqual({ kind: 'share.created', itemId: folder.id });
           const link = await alice.browser.post('/api/share', { type: 'link', id: folder.id, expires: 0, edit: false });
           const visitorOnB = await LiveClient.open(b.url, undefined, { path: `/api/ws?linkId=${link.body.linkId}` });
-          expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'link', linkId: link.body.linkId } })).status).toBe(204);
+          expect(
+            (await alice.browser.call('DELETE', '/api/shared', { json: { type: 'link', linkId: link.body.linkId } })).status,
+          ).toBe(204);
           expect((await visitorOnB.closed).code).toBe(4404);
           bobOnB.close();
 
@@ -148,7 +184,11 @@ if (availability.available) {
           while (!delivered && Date.now() < deadline) {
             const folder = await folderMeta(alice.rootKey, null);
             const answer = await postUpload(alice.browser, folder.meta);
-            if (answer.status === 201) delivered = await socketOnB.event('item.created', folder.id, 1000).then(() => true, () => false);
+            if (answer.status === 201)
+              delivered = await socketOnB.event('item.created', folder.id, 1000).then(
+                () => true,
+                () => false,
+              );
             else await Bun.sleep(200);
           }
           expect(delivered).toBe(true);

@@ -111,23 +111,27 @@ describe('startServer (in-process)', () => {
 });
 
 describe('bun src/main.ts', () => {
-  test.each(['SIGTERM', 'SIGINT'] as const)('exits 0 promptly on %s after serving', async (signal) => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-main-'));
-    const { child, url } = await spawnMain(serverEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }));
-    try {
-      const health = await fetch(`${url}/api/health`);
-      expect(health.status).toBe(200);
-      const started = Date.now();
-      child.kill(signal);
-      const code = await Promise.race([child.exited, Bun.sleep(5000).then(() => 'timeout' as const)]);
-      expect(code).toBe(0);
-      expect(Date.now() - started).toBeLessThan(5000);
-      await expect(fetch(`${url}/api/health`)).rejects.toThrow();
-    } finally {
-      child.kill('SIGKILL');
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  }, 30_000);
+  test.each(['SIGTERM', 'SIGINT'] as const)(
+    'exits 0 promptly on %s after serving',
+    async (signal) => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-main-'));
+      const { child, url } = await spawnMain(serverEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }));
+      try {
+        const health = await fetch(`${url}/api/health`);
+        expect(health.status).toBe(200);
+        const started = Date.now();
+        child.kill(signal);
+        const code = await Promise.race([child.exited, Bun.sleep(5000).then(() => 'timeout' as const)]);
+        expect(code).toBe(0);
+        expect(Date.now() - started).toBeLessThan(5000);
+        await expect(fetch(`${url}/api/health`)).rejects.toThrow();
+      } finally {
+        child.kill('SIGKILL');
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
 
   test('refuses to start on invalid configuration, naming the variable', async () => {
     const child = Bun.spawn([process.execPath, MAIN], { env: serverEnv({ PORT: 'eighty' }), stdout: 'pipe', stderr: 'pipe' });

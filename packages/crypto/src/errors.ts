@@ -7,22 +7,22 @@ export type CryptoErrorCode =
   | 'KDF_TOO_WEAK' // KDF parameters below the built-in minimum (downgrade attempt)
   | 'BAD_SIGNATURE' // a share grant whose signature is wrong or missing
   | 'KEY_CHANGED' // a user's public keys differ from the ones pinned on first use
-  | 'UNSUPPORTED' // the runtime lacks a required primitive
+  | 'UNSUPPORTED'; // the runtime lacks a required primitive
 
 export class CryptoError extends Error {
-  override readonly name = 'CryptoError'
+  override readonly name = 'CryptoError';
   constructor(
     readonly code: CryptoErrorCode,
     message: string,
   ) {
-    super(message)
+    super(message);
   }
 }
 
 export function fail(code: CryptoErrorCode, message: string): never {
-  throw new CryptoError(code, message)
+  throw new CryptoError(code, message);
 }
 
 export function isCryptoError(error: unknown, code?: CryptoErrorCode): error is CryptoError {
-  return error instanceof CryptoError && (code === undefined || error.code === code)
+  return error instanceof CryptoError && (code === undefined || error.code === code);
 }

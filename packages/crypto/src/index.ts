@@ -2,10 +2,10 @@
  * @sealbox/crypto: the key hierarchy and formats of DESIGN.md section 4, as pure functions over
  * globalThis.crypto and hash-wasm. Runs unchanged in Bun, browser workers and service workers.
  */
-export { CryptoError, isCryptoError, type CryptoErrorCode } from './errors.ts'
-export { type Bytes, toBase64, fromBase64, toBase64Url, fromBase64Url, toHex } from './bytes.ts'
-export { type KdfParams, KDF_V1, KDF_MINIMUM, checkKdfParams, deriveLoginPassword, deriveWrappingKey } from './kdf.ts'
-export { type AccountKeys, type SealedAccount, type Registration, createAccount, unlockAccount } from './account.ts'
+export { CryptoError, isCryptoError, type CryptoErrorCode } from './errors.ts';
+export { type Bytes, toBase64, fromBase64, toBase64Url, fromBase64Url, toHex } from './bytes.ts';
+export { type KdfParams, KDF_V1, KDF_MINIMUM, checkKdfParams, deriveLoginPassword, deriveWrappingKey } from './kdf.ts';
+export { type AccountKeys, type SealedAccount, type Registration, createAccount, unlockAccount } from './account.ts';
 export {
   newItemId,
   newItemKey,
@@ -16,10 +16,10 @@ export {
   decryptMime,
   wrapItemKey,
   unwrapItemKey,
-} from './item.ts'
-export { type ShareGrant, wrapKeyForUser, unwrapKeyFromUser, signGrant, verifyGrant } from './share.ts'
-export { sha256Hex, fingerprint, formatFingerprint, checkPinnedKey, type PinCheck } from './fingerprint.ts'
-export { encodeLinkKey, decodeLinkKey } from './link.ts'
+} from './item.ts';
+export { type ShareGrant, wrapKeyForUser, unwrapKeyFromUser, signGrant, verifyGrant } from './share.ts';
+export { sha256Hex, fingerprint, formatFingerprint, checkPinnedKey, type PinCheck } from './fingerprint.ts';
+export { encodeLinkKey, decodeLinkKey } from './link.ts';
 export {
   CHUNK,
   CIPHER_CHUNK,
@@ -37,4 +37,4 @@ export {
   createEncryptStream,
   createDecryptStream,
   type StreamOptions,
-} from './content.ts'
+} from './content.ts';

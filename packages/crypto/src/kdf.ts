@@ -1,78 +1,78 @@
-import { argon2id } from 'hash-wasm'
-import { type Bytes, fromBase64, own, toBase64, utf8 } from './bytes.ts'
-import { fail } from './errors.ts'
+import { argon2id } from 'hash-wasm';
+import { type Bytes, fromBase64, own, toBase64, utf8 } from './bytes.ts';
+import { fail } from './errors.ts';
 
 /**
  * Versioned KDF parameters, stored per account by the server. The server is not trusted with
  * them: a client refuses anything below its built-in minimum before touching the password.
  */
 export interface KdfParams {
-  version: number
+  version: number;
   /** argon2id for the login password the server verifies. */
-  argon2id: { iterations: number; memoryKiB: number; parallelism: number; hashLength: number }
+  argon2id: { iterations: number; memoryKiB: number; parallelism: number; hashLength: number };
   /** PBKDF2-SHA256 for the key that unwraps the account's secrets. */
-  pbkdf2: { iterations: number }
+  pbkdf2: { iterations: number };
 }
 
 export const KDF_V1: KdfParams = Object.freeze({
   version: 1,
   argon2id: Object.freeze({ iterations: 256, memoryKiB: 512, parallelism: 1, hashLength: 32 }),
   pbkdf2: Object.freeze({ iterations: 120_000 }),
-})
+});
 
 /** The weakest parameters this client accepts; raising them is how a future version hardens. */
-export const KDF_MINIMUM: KdfParams = KDF_V1
+export const KDF_MINIMUM: KdfParams = KDF_V1;
 
-const SALT_BYTES = 16
-const LIMITS = { iterations: 1 << 16, memoryKiB: 1 << 22, parallelism: 16, pbkdf2: 10_000_000 }
+const SALT_BYTES = 16;
+const LIMITS = { iterations: 1 << 16, memoryKiB: 1 << 22, parallelism: 16, pbkdf2: 10_000_000 };
 
 function isInt(value: unknown, min: number, max: number): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }
 
 /** Validates untrusted parameters (for example from the server) and returns a clean copy. */
 export function checkKdfParams(input: unknown): KdfParams {
-  const p = input as Partial<KdfParams> | null
-  const a = p?.argon2id
-  const min = KDF_MINIMUM
+  const p = input as Partial<KdfParams> | null;
+  const a = p?.argon2id;
+  const min = KDF_MINIMUM;
   if (!p || typeof p !== 'object' || !a || typeof a !== 'object' || !p.pbkdf2 || typeof p.pbkdf2 !== 'object') {
-    fail('BAD_INPUT', 'KDF parameters are missing')
+    fail('BAD_INPUT', 'KDF parameters are missing');
   }
-  if (!isInt(p.version, 0, 1000)) fail('BAD_INPUT', 'KDF version is invalid')
-  if (p.version < min.version) fail('KDF_TOO_WEAK', `KDF version ${p.version} is below ${min.version}`)
+  if (!isInt(p.version, 0, 1000)) fail('BAD_INPUT', 'KDF version is invalid');
+  if (p.version < min.version) fail('KDF_TOO_WEAK', `KDF version ${p.version} is below ${min.version}`);
   const checks: Array<[string, unknown, number, number]> = [
     ['argon2id.iterations', a.iterations, min.argon2id.iterations, LIMITS.iterations],
     ['argon2id.memoryKiB', a.memoryKiB, min.argon2id.memoryKiB, LIMITS.memoryKiB],
     ['argon2id.hashLength', a.hashLength, min.argon2id.hashLength, 64],
     ['pbkdf2.iterations', p.pbkdf2.iterations, min.pbkdf2.iterations, LIMITS.pbkdf2],
-  ]
+  ];
   for (const [name, value, lo, hi] of checks) {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value > hi) fail('BAD_INPUT', `${name} is invalid`)
-    if (value < lo) fail('KDF_TOO_WEAK', `${name} ${value} is below the minimum ${lo}`)
+    if (typeof value !== 'number' || !Number.isInteger(value) || value > hi) fail('BAD_INPUT', `${name} is invalid`);
+    if (value < lo) fail('KDF_TOO_WEAK', `${name} ${value} is below the minimum ${lo}`);
   }
-  if (!isInt(a.parallelism, 1, LIMITS.parallelism)) fail('BAD_INPUT', 'argon2id.parallelism is invalid')
+  if (!isInt(a.parallelism, 1, LIMITS.parallelism)) fail('BAD_INPUT', 'argon2id.parallelism is invalid');
   return {
     version: p.version,
     argon2id: { iterations: a.iterations!, memoryKiB: a.memoryKiB!, parallelism: a.parallelism, hashLength: a.hashLength! },
     pbkdf2: { iterations: p.pbkdf2.iterations },
-  }
+  };
 }
 
 function checkSalt(salt: string, field: string): Bytes {
-  const bytes = fromBase64(salt, field)
-  if (bytes.length !== SALT_BYTES) fail('BAD_INPUT', `${field} must be ${SALT_BYTES} bytes`)
-  return bytes
+  const bytes = fromBase64(salt, field);
+  if (bytes.length !== SALT_BYTES) fail('BAD_INPUT', `${field} must be ${SALT_BYTES} bytes`);
+  return bytes;
 }
 
 function checkPassword(password: string): void {
-  if (typeof password !== 'string' || password.length === 0) fail('BAD_INPUT', 'password is required')
+  if (typeof password !== 'string' || password.length === 0) fail('BAD_INPUT', 'password is required');
 }
 
 /** The login password the server sees: base64(argon2id(password, passwordSalt)). */
 export async function deriveLoginPassword(password: string, passwordSalt: string, params: unknown): Promise<string> {
-  const p = checkKdfParams(params)
-  const salt = checkSalt(passwordSalt, 'passwordSalt')
-  checkPassword(password)
+  const p = checkKdfParams(params);
+  const salt = checkSalt(passwordSalt, 'passwordSalt');
+  checkPassword(password);
   const hash = await argon2id({
     password: utf8(password),
     salt,
@@ -81,32 +81,32 @@ export async function deriveLoginPassword(password: string, passwordSalt: string
     parallelism: p.argon2id.parallelism,
     hashLength: p.argon2id.hashLength,
     outputType: 'binary',
-  })
-  return toBase64(hash)
+  });
+  return toBase64(hash);
 }
 
 /** Raw PBKDF2 output; only tests and the key import below need the bytes. */
 export async function deriveWrappingKeyBits(password: string, salt: string, params: unknown): Promise<Bytes> {
-  const p = checkKdfParams(params)
-  const saltBytes = checkSalt(salt, 'salt')
-  checkPassword(password)
-  const base = await crypto.subtle.importKey('raw', utf8(password), 'PBKDF2', false, ['deriveBits'])
+  const p = checkKdfParams(params);
+  const saltBytes = checkSalt(salt, 'salt');
+  checkPassword(password);
+  const base = await crypto.subtle.importKey('raw', utf8(password), 'PBKDF2', false, ['deriveBits']);
   const bits = await crypto.subtle.deriveBits(
     { name: 'PBKDF2', salt: saltBytes, iterations: p.pbkdf2.iterations, hash: 'SHA-256' },
     base,
     256,
-  )
-  return new Uint8Array(bits)
+  );
+  return new Uint8Array(bits);
 }
 
 /** The AES-GCM key that seals the account bundle; never extractable. */
 export async function deriveWrappingKey(password: string, salt: string, params: unknown): Promise<CryptoKey> {
-  const bits = await deriveWrappingKeyBits(password, salt, params)
-  const key = await crypto.subtle.importKey('raw', own(bits), 'AES-GCM', false, ['encrypt', 'decrypt'])
-  bits.fill(0)
-  return key
+  const bits = await deriveWrappingKeyBits(password, salt, params);
+  const key = await crypto.subtle.importKey('raw', own(bits), 'AES-GCM', false, ['encrypt', 'decrypt']);
+  bits.fill(0);
+  return key;
 }
 
 export function newSalt(): string {
-  return toBase64(crypto.getRandomValues(new Uint8Array(SALT_BYTES)))
+  return toBase64(crypto.getRandomValues(new Uint8Array(SALT_BYTES)));
 }

@@ -1,4 +1,4 @@
-import { test } from 'bun:test'
-import { runtimeChecks } from './runtime-checks.ts'
+import { test } from 'bun:test';
+import { runtimeChecks } from './runtime-checks.ts';
 
-for (const check of runtimeChecks) test(`runtime (Bun): ${check.name}`, check.run, 60_000)
+for (const check of runtimeChecks) test(`runtime (Bun): ${check.name}`, check.run, 60_000);

@@ -2,11 +2,11 @@
  * Known-answer checks against vectors from an independent implementation. Plain async functions
  * with their own asserts, so the same list runs under `bun test` and inside a browser worker.
  */
-import vectors from './sealbox-v1.json'
-import { fromBase64, toBase64, utf8 } from '../src/bytes.ts'
-import { seal } from '../src/aead.ts'
-import { deriveLoginPassword, deriveWrappingKeyBits, KDF_V1 } from '../src/kdf.ts'
-import { decryptMime, decryptName, keyAad, mimeAad, nameAad, unwrapItemKey } from '../src/item.ts'
+import vectors from './sealbox-v1.json';
+import { fromBase64, toBase64, utf8 } from '../src/bytes.ts';
+import { seal } from '../src/aead.ts';
+import { deriveLoginPassword, deriveWrappingKeyBits, KDF_V1 } from '../src/kdf.ts';
+import { decryptMime, decryptName, keyAad, mimeAad, nameAad, unwrapItemKey } from '../src/item.ts';
 import {
   CHUNK,
   chunkCipherRange,
@@ -16,152 +16,171 @@ import {
   createEncryptStream,
   decryptChunkAt,
   plaintextSize,
-} from '../src/content.ts'
-import { decodeLinkKey, encodeLinkKey } from '../src/link.ts'
-import { formatFingerprint, sha256Hex } from '../src/fingerprint.ts'
-import { CryptoError } from '../src/errors.ts'
+} from '../src/content.ts';
+import { decodeLinkKey, encodeLinkKey } from '../src/link.ts';
+import { formatFingerprint, sha256Hex } from '../src/fingerprint.ts';
+import { CryptoError } from '../src/errors.ts';
 
 export interface Check {
-  name: string
-  run: () => Promise<void>
+  name: string;
+  run: () => Promise<void>;
 }
 
 function assertEqual(actual: unknown, expected: unknown, what: string): void {
-  if (actual !== expected) throw new Error(`${what}: expected ${String(expected)}, got ${String(actual)}`)
+  if (actual !== expected) throw new Error(`${what}: expected ${String(expected)}, got ${String(actual)}`);
 }
 
 export async function assertRejects(fn: () => unknown, code: string, what: string): Promise<void> {
   try {
-    await fn()
+    await fn();
   } catch (error) {
-    if (error instanceof CryptoError && error.code === code) return
-    throw new Error(`${what}: expected ${code}, got ${String(error)}`)
+    if (error instanceof CryptoError && error.code === code) return;
+    throw new Error(`${what}: expected ${code}, got ${String(error)}`);
   }
-  throw new Error(`${what}: expected ${code}, but it succeeded`)
+  throw new Error(`${what}: expected ${code}, but it succeeded`);
 }
 
 /** byte j = (7 + j) mod 256, as the vectors' plaintext descriptions say. */
 export function patternBytes(length: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(length)
-  for (let j = 0; j < length; j++) out[j] = (7 + j) & 0xff
-  return out
+  const out = new Uint8Array(length);
+  for (let j = 0; j < length; j++) out[j] = (7 + j) & 0xff;
+  return out;
 }
 
 /** Feeds `data` through `transform` in uneven pieces, so re-chunking is exercised too. */
-export async function pipeBytes(data: Uint8Array, transform: TransformStream<Uint8Array, Uint8Array>, piece = 100_003): Promise<Uint8Array> {
+export async function pipeBytes(
+  data: Uint8Array,
+  transform: TransformStream<Uint8Array, Uint8Array>,
+  piece = 100_003,
+): Promise<Uint8Array> {
   const source = new ReadableStream<Uint8Array>({
     start(controller) {
-      for (let i = 0; i < data.length; i += piece) controller.enqueue(data.slice(i, i + piece))
-      controller.close()
+      for (let i = 0; i < data.length; i += piece) controller.enqueue(data.slice(i, i + piece));
+      controller.close();
     },
-  })
-  const parts: Uint8Array[] = []
-  let total = 0
-  const reader = source.pipeThrough(transform).getReader()
+  });
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  const reader = source.pipeThrough(transform).getReader();
   for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    parts.push(value)
-    total += value.length
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    total += value.length;
   }
-  const out = new Uint8Array(total)
-  let offset = 0
+  const out = new Uint8Array(total);
+  let offset = 0;
   for (const p of parts) {
-    out.set(p, offset)
-    offset += p.length
+    out.set(p, offset);
+    offset += p.length;
   }
-  return out
+  return out;
 }
 
-const v = vectors.vectors
-const b = (s: string) => fromBase64(s)
+const v = vectors.vectors;
+const b = (s: string) => fromBase64(s);
 
 export const vectorChecks: Check[] = [
   {
     name: 'login hash: argon2id(password, passwordSalt)',
     run: async () => {
-      const lh = v.loginHash
-      const params = { ...KDF_V1, argon2id: { iterations: lh.iterations, memoryKiB: lh.memoryKiB, parallelism: lh.parallelism, hashLength: 32 } }
-      assertEqual(await deriveLoginPassword(lh.password, lh.passwordSalt, params), lh.loginPassword, 'loginPassword')
+      const lh = v.loginHash;
+      const params = {
+        ...KDF_V1,
+        argon2id: { iterations: lh.iterations, memoryKiB: lh.memoryKiB, parallelism: lh.parallelism, hashLength: 32 },
+      };
+      assertEqual(await deriveLoginPassword(lh.password, lh.passwordSalt, params), lh.loginPassword, 'loginPassword');
     },
   },
   {
     name: 'wrapping key: PBKDF2-SHA256(password, salt, 120000)',
     run: async () => {
-      const wk = v.wrappingKey
-      const params = { ...KDF_V1, pbkdf2: { iterations: wk.iterations } }
-      assertEqual(toBase64(await deriveWrappingKeyBits(wk.password, wk.salt, params)), wk.key, 'wrapping key')
+      const wk = v.wrappingKey;
+      const params = { ...KDF_V1, pbkdf2: { iterations: wk.iterations } };
+      assertEqual(toBase64(await deriveWrappingKeyBits(wk.password, wk.salt, params)), wk.key, 'wrapping key');
     },
   },
   {
     name: 'item name: AES-GCM with AAD sealbox:v1:name:<id>',
     run: async () => {
-      const it = v.item
-      assertEqual(nameAad(it.id), it.nameAad, 'name AAD')
-      assertEqual(toBase64(await seal(b(it.key), b(it.nameNonce), nameAad(it.id), utf8(it.name))), it.encryptedFileName, 'encryptedFileName')
-      assertEqual(await decryptName(b(it.key), it.id, it.encryptedFileName, it.nameNonce), it.name, 'decrypted name')
+      const it = v.item;
+      assertEqual(nameAad(it.id), it.nameAad, 'name AAD');
+      assertEqual(
+        toBase64(await seal(b(it.key), b(it.nameNonce), nameAad(it.id), utf8(it.name))),
+        it.encryptedFileName,
+        'encryptedFileName',
+      );
+      assertEqual(await decryptName(b(it.key), it.id, it.encryptedFileName, it.nameNonce), it.name, 'decrypted name');
     },
   },
   {
     name: 'item mime type: AES-GCM with AAD sealbox:v1:mime:<id>',
     run: async () => {
-      const it = v.item
-      assertEqual(mimeAad(it.id), it.mimeAad, 'mime AAD')
-      assertEqual(toBase64(await seal(b(it.key), b(it.mimeTypeNonce), mimeAad(it.id), utf8(it.mimeType))), it.encryptedMimeType, 'encryptedMimeType')
-      assertEqual(await decryptMime(b(it.key), it.id, it.encryptedMimeType, it.mimeTypeNonce), it.mimeType, 'decrypted mime')
+      const it = v.item;
+      assertEqual(mimeAad(it.id), it.mimeAad, 'mime AAD');
+      assertEqual(
+        toBase64(await seal(b(it.key), b(it.mimeTypeNonce), mimeAad(it.id), utf8(it.mimeType))),
+        it.encryptedMimeType,
+        'encryptedMimeType',
+      );
+      assertEqual(await decryptMime(b(it.key), it.id, it.encryptedMimeType, it.mimeTypeNonce), it.mimeType, 'decrypted mime');
     },
   },
   {
     name: 'key wrap: K under the parent key with AAD sealbox:v1:key:<id>',
     run: async () => {
-      const it = v.item
-      assertEqual(keyAad(it.id), it.keyAad, 'key AAD')
-      assertEqual(toBase64(await seal(b(it.parentKey), b(it.keyNonce), keyAad(it.id), b(it.key))), it.encryptedKey, 'encryptedKey')
-      assertEqual(toBase64(await unwrapItemKey(b(it.parentKey), it.id, it.encryptedKey, it.keyNonce)), it.key, 'unwrapped key')
+      const it = v.item;
+      assertEqual(keyAad(it.id), it.keyAad, 'key AAD');
+      assertEqual(
+        toBase64(await seal(b(it.parentKey), b(it.keyNonce), keyAad(it.id), b(it.key))),
+        it.encryptedKey,
+        'encryptedKey',
+      );
+      assertEqual(toBase64(await unwrapItemKey(b(it.parentKey), it.id, it.encryptedKey, it.keyNonce)), it.key, 'unwrapped key');
     },
   },
   ...v.contents.map(
     (c): Check => ({
       name: `contents: ${c.label} (${c.plaintextLength} bytes)`,
       run: async () => {
-        assertEqual(vectors.chunkSize, CHUNK, 'chunk size')
-        const plain = patternBytes(c.plaintextLength)
-        const cipher = await pipeBytes(plain, createEncryptStream(b(c.key), b(c.fileNonce)))
-        assertEqual(cipher.length, c.ciphertextLength, 'ciphertext length')
-        assertEqual(ciphertextSize(c.plaintextLength), c.ciphertextLength, 'ciphertextSize()')
-        assertEqual(plaintextSize(c.ciphertextLength), c.plaintextLength, 'plaintextSize()')
-        assertEqual(await sha256Hex(cipher), c.ciphertextSha256, 'ciphertext sha256')
-        if ('ciphertext' in c) assertEqual(toBase64(cipher), c.ciphertext, 'ciphertext')
-        assertEqual(chunkCount(c.plaintextLength), c.chunkTags.length, 'chunk count')
+        assertEqual(vectors.chunkSize, CHUNK, 'chunk size');
+        const plain = patternBytes(c.plaintextLength);
+        const cipher = await pipeBytes(plain, createEncryptStream(b(c.key), b(c.fileNonce)));
+        assertEqual(cipher.length, c.ciphertextLength, 'ciphertext length');
+        assertEqual(ciphertextSize(c.plaintextLength), c.ciphertextLength, 'ciphertextSize()');
+        assertEqual(plaintextSize(c.ciphertextLength), c.plaintextLength, 'plaintextSize()');
+        assertEqual(await sha256Hex(cipher), c.ciphertextSha256, 'ciphertext sha256');
+        if ('ciphertext' in c) assertEqual(toBase64(cipher), c.ciphertext, 'ciphertext');
+        assertEqual(chunkCount(c.plaintextLength), c.chunkTags.length, 'chunk count');
         for (let i = 0; i < c.chunkTags.length; i++) {
-          const { start, end } = chunkCipherRange(i, c.plaintextLength)
-          const chunk = cipher.subarray(start, end)
-          assertEqual(toBase64(chunk.subarray(chunk.length - 16)), c.chunkTags[i], `tag of chunk ${i}`)
-          const alone = await decryptChunkAt(b(c.key), b(c.fileNonce), i, chunk, c.plaintextLength)
-          assertEqual(toBase64(alone), toBase64(plain.subarray(i * CHUNK, i * CHUNK + alone.length)), `chunk ${i} alone`)
+          const { start, end } = chunkCipherRange(i, c.plaintextLength);
+          const chunk = cipher.subarray(start, end);
+          assertEqual(toBase64(chunk.subarray(chunk.length - 16)), c.chunkTags[i], `tag of chunk ${i}`);
+          const alone = await decryptChunkAt(b(c.key), b(c.fileNonce), i, chunk, c.plaintextLength);
+          assertEqual(toBase64(alone), toBase64(plain.subarray(i * CHUNK, i * CHUNK + alone.length)), `chunk ${i} alone`);
         }
-        const back = await pipeBytes(cipher, createDecryptStream(b(c.key), b(c.fileNonce)), 65_536)
-        assertEqual(toBase64(back), toBase64(plain), 'round trip')
+        const back = await pipeBytes(cipher, createDecryptStream(b(c.key), b(c.fileNonce)), 65_536);
+        assertEqual(toBase64(back), toBase64(plain), 'round trip');
       },
     }),
   ),
   {
     name: 'link key: base64url of exactly 32 bytes, others refused',
     run: async () => {
-      const lk = v.linkKey
-      assertEqual(encodeLinkKey(b(lk.key)), lk.fragment, 'fragment')
-      assertEqual(toBase64(decodeLinkKey(lk.fragment)), lk.key, 'decoded key')
-      for (const bad of lk.refused) await assertRejects(() => decodeLinkKey(bad), 'BAD_LINK_KEY', `fragment ${bad}`)
+      const lk = v.linkKey;
+      assertEqual(encodeLinkKey(b(lk.key)), lk.fragment, 'fragment');
+      assertEqual(toBase64(decodeLinkKey(lk.fragment)), lk.key, 'decoded key');
+      for (const bad of lk.refused) await assertRejects(() => decodeLinkKey(bad), 'BAD_LINK_KEY', `fragment ${bad}`);
     },
   },
   {
     name: 'fingerprint: SHA-256 hex in groups of 4',
     run: async () => {
-      const fp = v.fingerprint.example
-      const hex = await sha256Hex(b(fp.input))
-      assertEqual(hex, fp.sha256Hex, 'sha256')
-      assertEqual(formatFingerprint(hex).split(' ').join(''), hex, 'grouping keeps every digit')
-      assertEqual(formatFingerprint(hex).split(' ').length, 16, 'sixteen groups of 4')
+      const fp = v.fingerprint.example;
+      const hex = await sha256Hex(b(fp.input));
+      assertEqual(hex, fp.sha256Hex, 'sha256');
+      assertEqual(formatFingerprint(hex).split(' ').join(''), hex, 'grouping keeps every digit');
+      assertEqual(formatFingerprint(hex).split(' ').length, 16, 'sixteen groups of 4');
     },
   },
-]
+];

@@ -35,7 +35,9 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
       opener.current = document.activeElement;
       dialog.showModal();
       // Focus the first field (or the first button) rather than the close button.
-      const first = dialog.querySelector<HTMLElement>('[data-autofocus], input, select, textarea, .sb-dialog__body button, .sb-dialog__footer button');
+      const first = dialog.querySelector<HTMLElement>(
+        '[data-autofocus], input, select, textarea, .sb-dialog__body button, .sb-dialog__footer button',
+      );
       first?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
@@ -78,7 +80,16 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
               {title}
             </h2>
             <button type="button" className="sb-dialog__close" aria-label="Close" onClick={() => onOpenChange(false)}>
-              <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+              <svg
+                width="18"
+                height="18"
+                viewBox="0 0 24 24"
+                aria-hidden="true"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+              >
                 <path d="M6 6l12 12M18 6 6 18" />
               </svg>
             </button>

@@ -22,7 +22,14 @@ export function Menu({ trigger, children, align = 'end', side = 'bottom', label 
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>{trigger}</DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content className="sb-menu" align={align} side={side} sideOffset={4} collisionPadding={8} aria-label={label}>
+        <DropdownMenu.Content
+          className="sb-menu"
+          align={align}
+          side={side}
+          sideOffset={4}
+          collisionPadding={8}
+          aria-label={label}
+        >
           {children}
         </DropdownMenu.Content>
       </DropdownMenu.Portal>

@@ -125,7 +125,10 @@ describe('loadConfig', () => {
     expect(limits.loginIp).toEqual({ max: 3, windowMs: 60_000 });
     expect(limits.totpAccount).toEqual({ max: 0, windowMs: 30_000 });
     expect(limits.checkIp).toEqual(DEFAULT_RATE_LIMITS.checkIp);
-    expect(loadConfig({ RATE_LIMIT_CREATE_ITEM_ACCOUNT: '5000/300' }, cwd).rateLimits.createItemAccount).toEqual({ max: 5000, windowMs: 300_000 });
+    expect(loadConfig({ RATE_LIMIT_CREATE_ITEM_ACCOUNT: '5000/300' }, cwd).rateLimits.createItemAccount).toEqual({
+      max: 5000,
+      windowMs: 300_000,
+    });
     const off = loadConfig({ RATE_LIMITS: 'off', RATE_LIMIT_CHECK_IP: '5/60' }, cwd).rateLimits;
     expect(off.loginIp.max).toBe(Number.POSITIVE_INFINITY);
     expect(off.checkIp).toEqual({ max: 5, windowMs: 60_000 });

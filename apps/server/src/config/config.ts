@@ -5,9 +5,7 @@ import type { LogLevel } from '../ports/logger.ts';
 
 const GiB = 1024 ** 3;
 
-export type DatabaseConfig =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string };
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 export type BlobStoreConfig =
   | { kind: 'disk'; dir: string }
@@ -159,7 +157,6 @@ function publicOrigin(raw: string | undefined): string | undefined {
   }
   return url.origin;
 }
-
 
 /** RATE_LIMIT_LOGIN_IP=100/900 means 100 per 900 seconds; RATE_LIMITS=off disables all. */
 function rateLimits(read: (name: string) => string | undefined): RateLimits {

@@ -194,19 +194,29 @@ describe('error mapping', () => {
     expect(response.status).toBe(413);
     expect(((await response.json()) as { error: string }).error).toBe('TOO_LARGE');
     expectSecurityHeaders(response);
-    const json = await get(makeApp().post('/api/echo', () => 'ok'), '/api/echo', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) },
-      body: '{}'.padEnd(2 * 1024 * 1024, ' '),
-    });
+    const json = await get(
+      makeApp().post('/api/echo', () => 'ok'),
+      '/api/echo',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) },
+        body: '{}'.padEnd(2 * 1024 * 1024, ' '),
+      },
+    );
     expect(json.status).toBe(413);
   });
 
   test('outside the upload routes every body is held to the JSON limit, whatever its type', async () => {
-    const app = makeApp().put('/api/profile', () => 'ok').put('/api/profile/upload', () => 'ok');
+    const app = makeApp()
+      .put('/api/profile', () => 'ok')
+      .put('/api/profile/upload', () => 'ok');
     const big = { 'content-length': String(2 * 1024 * 1024) };
     for (const type of ['text/plain', 'application/octet-stream', 'multipart/form-data; boundary=x']) {
-      const response = await get(app, '/api/profile', { method: 'PUT', headers: { 'content-type': type, ...big }, body: 'x'.repeat(2 * 1024 * 1024) });
+      const response = await get(app, '/api/profile', {
+        method: 'PUT',
+        headers: { 'content-type': type, ...big },
+        body: 'x'.repeat(2 * 1024 * 1024),
+      });
       expect(response.status).toBe(413);
     }
     // The avatar route takes binary bodies up to the request limit.
@@ -278,16 +288,21 @@ describe('web app serving', () => {
     expect(response.status).toBe(404);
   });
 
-  test.each(['/../../etc/passwd', '/..%2f..%2fetc%2fpasswd', '/assets/..%2f..%2f..%2fetc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/a%5c..%5c..%5cetc', '/x%00.js', '/%E0%A4%A'])(
-    'path traversal %s never reaches outside the web root',
-    async (path) => {
-      const response = await get(makeApp(), path);
-      const text = await response.text();
-      expect(text).not.toContain('root:');
-      expect([200, 400]).toContain(response.status);
-      if (response.status === 200) expect(text).toBe(INDEX_HTML);
-    },
-  );
+  test.each([
+    '/../../etc/passwd',
+    '/..%2f..%2fetc%2fpasswd',
+    '/assets/..%2f..%2f..%2fetc/passwd',
+    '/%2e%2e/%2e%2e/etc/passwd',
+    '/a%5c..%5c..%5cetc',
+    '/x%00.js',
+    '/%E0%A4%A',
+  ])('path traversal %s never reaches outside the web root', async (path) => {
+    const response = await get(makeApp(), path);
+    const text = await response.text();
+    expect(text).not.toContain('root:');
+    expect([200, 400]).toContain(response.status);
+    if (response.status === 200) expect(text).toBe(INDEX_HTML);
+  });
 
   test('encoded traversal is refused with 400', async () => {
     const response = await get(makeApp(), '/..%2f..%2fetc%2fpasswd');
@@ -341,7 +356,18 @@ describe('request log', () => {
         return JSON.stringify(rest);
       })
       .join('\n');
-    for (const secret of ['alice', 'wonder', 'files', 's3cr3t', 'topsecretcookie', 'hunter2', 'Bearer', 'frag', 'parentId', '123']) {
+    for (const secret of [
+      'alice',
+      'wonder',
+      'files',
+      's3cr3t',
+      'topsecretcookie',
+      'hunter2',
+      'Bearer',
+      'frag',
+      'parentId',
+      '123',
+    ]) {
       expect(all).not.toContain(secret);
     }
   });

@@ -4,7 +4,13 @@ import { addressKey, clientIp } from './client-ip.ts';
 describe('addressKey: what per-address rate limits count', () => {
   test('an IPv6 client counts by its /64, however the address is written', () => {
     const key = '2001:db8:aa:bb::/64';
-    for (const address of ['2001:db8:aa:bb::1', '2001:0db8:00aa:00bb:ffff:ffff:ffff:ffff', '2001:DB8:AA:BB:1:2:3:4', '[2001:db8:aa:bb::9]', '2001:db8:aa:bb::1%eth0']) {
+    for (const address of [
+      '2001:db8:aa:bb::1',
+      '2001:0db8:00aa:00bb:ffff:ffff:ffff:ffff',
+      '2001:DB8:AA:BB:1:2:3:4',
+      '[2001:db8:aa:bb::9]',
+      '2001:db8:aa:bb::1%eth0',
+    ]) {
       expect(addressKey(address)).toBe(key);
     }
     expect(addressKey('2001:db8:aa:bc::1')).not.toBe(key);

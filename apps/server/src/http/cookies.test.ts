@@ -4,7 +4,9 @@ import { clearedSessionCookie, readCookie, sessionCookie } from './cookies.ts';
 
 describe('session cookie', () => {
   test('attributes of the contract; Secure only when asked', () => {
-    expect(sessionCookie('tok', 30 * 86_400_000, { secure: false })).toBe('sealbox_session=tok; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax');
+    expect(sessionCookie('tok', 30 * 86_400_000, { secure: false })).toBe(
+      'sealbox_session=tok; Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax',
+    );
     expect(sessionCookie('tok', 1000, { secure: true })).toEndWith('; Secure');
     expect(clearedSessionCookie({ secure: false })).toStartWith('sealbox_session=; Path=/; Max-Age=0');
   });

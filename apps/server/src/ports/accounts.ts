@@ -35,10 +35,16 @@ export interface UserRecord {
   createdAt: number;
 }
 
-export type NewUser = Omit<UserRecord, 'gridView' | 'sortBy' | 'sortOrder' | 'avatarExtension' | 'usedSpace' | 'totpSecret' | 'totpEnabled' | 'totpLastUsedStep'>;
+export type NewUser = Omit<
+  UserRecord,
+  'gridView' | 'sortBy' | 'sortOrder' | 'avatarExtension' | 'usedSpace' | 'totpSecret' | 'totpEnabled' | 'totpLastUsedStep'
+>;
 
 export type UserChanges = Partial<
-  Pick<UserRecord, 'email' | 'gridView' | 'sortBy' | 'sortOrder' | 'avatarExtension' | 'totpSecret' | 'totpEnabled' | 'totpLastUsedStep'>
+  Pick<
+    UserRecord,
+    'email' | 'gridView' | 'sortBy' | 'sortOrder' | 'avatarExtension' | 'totpSecret' | 'totpEnabled' | 'totpLastUsedStep'
+  >
 >;
 
 /** Which unique rule a conflicting write broke. */

@@ -187,7 +187,10 @@ export interface FilesTransaction extends FilesReader {
   /** Deletes every part of these items and returns them. */
   deleteParts(itemIds: readonly string[]): Promise<PartRecord[]>;
   insertUpload(upload: UploadRecord): Promise<void>;
-  updateUpload(id: string, changes: Partial<Pick<UploadRecord, 'reservedRemaining' | 'lastActivityAt' | 'expiresAt'>>): Promise<void>;
+  updateUpload(
+    id: string,
+    changes: Partial<Pick<UploadRecord, 'reservedRemaining' | 'lastActivityAt' | 'expiresAt'>>,
+  ): Promise<void>;
   /** Deletes the uploads of these items and returns them. */
   deleteUploads(itemIds: readonly string[]): Promise<UploadRecord[]>;
   /** CONFLICT when the user has an entry on the item already. */

@@ -64,9 +64,18 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
       await h?.cleanup();
     });
 
-    const userCount = async () => Number((await h.db.kysely.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const userCount = async () =>
+      Number(
+        (
+          await h.db.kysely
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const userRow = (id: string) => h.db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const sessionRows = (userId: string) => h.db.kysely.selectFrom('sessions').selectAll().where('user_id', '=', userId).execute();
+    const sessionRows = (userId: string) =>
+      h.db.kysely.selectFrom('sessions').selectAll().where('user_id', '=', userId).execute();
     const codeAt = (secret: string, ms: number) => generate({ secret, epoch: Math.floor(ms / 1000) });
     const eventsOf = (userId: string, kind: string) => h.delivered.filter((e) => e.kind === kind && e.userIds.includes(userId));
 
@@ -142,14 +151,26 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         ['an empty encryptedPrivateKey', () => ({ encryptedPrivateKey: '' }), /encryptedPrivateKey/],
         ['a publicKey of random bytes', () => ({ publicKey: b64(550) }), /publicKey must be an RSA-OAEP SPKI/],
         ['a signing key as publicKey', async () => ({ publicKey: (await registrationMaterial()).signingPublicKey }), /publicKey/],
-        ['an RSA key as signingPublicKey', async () => ({ signingPublicKey: (await registrationMaterial()).publicKey }), /signingPublicKey/],
+        [
+          'an RSA key as signingPublicKey',
+          async () => ({ signingPublicKey: (await registrationMaterial()).publicKey }),
+          /signingPublicKey/,
+        ],
         ['kdf missing', () => ({ kdf: undefined }), /kdf/],
         ['kdf of the wrong type', () => ({ kdf: 'argon2id' }), /kdf/],
         ['kdf version 0', weakKdf((k) => (k.version = 0)), /kdf.version is below the minimum 1/],
-        ['argon2id iterations below 256', weakKdf((k) => (k.argon2id.iterations = 255)), /kdf.argon2id.iterations is below the minimum 256/],
+        [
+          'argon2id iterations below 256',
+          weakKdf((k) => (k.argon2id.iterations = 255)),
+          /kdf.argon2id.iterations is below the minimum 256/,
+        ],
         ['argon2id memory below 512 KiB', weakKdf((k) => (k.argon2id.memoryKiB = 256)), /memoryKiB is below/],
         ['argon2id hash length below 32', weakKdf((k) => (k.argon2id.hashLength = 16)), /hashLength is below/],
-        ['PBKDF2 iterations below 120000', weakKdf((k) => (k.pbkdf2.iterations = 100_000)), /pbkdf2.iterations is below the minimum 120000/],
+        [
+          'PBKDF2 iterations below 120000',
+          weakKdf((k) => (k.pbkdf2.iterations = 100_000)),
+          /pbkdf2.iterations is below the minimum 120000/,
+        ],
         ['absurd PBKDF2 iterations', weakKdf((k) => (k.pbkdf2.iterations = 1e9)), /above the maximum/],
         ['fractional iterations', weakKdf((k) => (k.argon2id.iterations = 256.5)), /kdf/],
       ];
@@ -163,7 +184,10 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
       test('malformed JSON and an oversize body are refused; nothing is created', async () => {
         const before = await userCount();
         const browser = h.browser();
-        const malformed = await browser.call('POST', '/api/register', { body: '{"username":', headers: { 'content-type': 'application/json' } });
+        const malformed = await browser.call('POST', '/api/register', {
+          body: '{"username":',
+          headers: { 'content-type': 'application/json' },
+        });
         expect(malformed.status).toBe(400);
         expect(malformed.body.error).toBe('VALIDATION');
         const huge = { ...(await registrationFor(uniqueName())), encryptedPrivateKey: 'A'.repeat(2 * 1024 * 1024) };
@@ -181,7 +205,12 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         const browser = h.browser();
         expect((await browser.post('/api/register', await registrationFor(username, { email }))).status).toBe(201);
         const before = await userCount();
-        await expectError(browser.post('/api/register', await registrationFor(username.toUpperCase())), 409, 'CONFLICT', 'Username is already in use!');
+        await expectError(
+          browser.post('/api/register', await registrationFor(username.toUpperCase())),
+          409,
+          'CONFLICT',
+          'Username is already in use!',
+        );
         await expectError(
           browser.post('/api/register', await registrationFor(uniqueName(), { email: email.toLowerCase() })),
           409,
@@ -197,17 +226,31 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         expect((await browser.post('/api/register', await registrationFor(base))).status).toBe(201);
         const before = await userCount();
         for (const twin of [base.replace('Å', 'å'), base.replace('Å', 'A\u030A')]) {
-          await expectError(browser.post('/api/register', await registrationFor(twin)), 409, 'CONFLICT', 'Username is already in use!');
+          await expectError(
+            browser.post('/api/register', await registrationFor(twin)),
+            409,
+            'CONFLICT',
+            'Username is already in use!',
+          );
         }
-        expect((await browser.get(`/api/check?username=${encodeURIComponent(base.replace('Å', 'å'))}`)).body).toEqual({ ok: false });
-        await expectError(browser.post('/api/register', await registrationFor(`al\u200Bice${uniqueName().slice(-4)}`)), 400, 'VALIDATION');
+        expect((await browser.get(`/api/check?username=${encodeURIComponent(base.replace('Å', 'å'))}`)).body).toEqual({
+          ok: false,
+        });
+        await expectError(
+          browser.post('/api/register', await registrationFor(`al\u200Bice${uniqueName().slice(-4)}`)),
+          400,
+          'VALIDATION',
+        );
         expect(await userCount()).toBe(before);
       });
 
       test('two registrations racing for one name: one 201, one 409', async () => {
         const username = uniqueName('race');
         const payload = await registrationFor(username);
-        const results = await Promise.all([h.browser().post('/api/register', payload), h.browser().post('/api/register', payload)]);
+        const results = await Promise.all([
+          h.browser().post('/api/register', payload),
+          h.browser().post('/api/register', payload),
+        ]);
         expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
       });
     });
@@ -219,7 +262,9 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         const browser = h.browser();
         expect((await browser.get(`/api/check?username=${username.toLowerCase()}`)).body).toEqual({ ok: false });
         expect((await browser.get(`/api/check?username=${uniqueName('free')}`)).body).toEqual({ ok: true });
-        expect((await browser.get(`/api/check?email=${encodeURIComponent(`${username.toUpperCase()}@EXAMPLE.org`)}`)).body).toEqual({ ok: false });
+        expect(
+          (await browser.get(`/api/check?email=${encodeURIComponent(`${username.toUpperCase()}@EXAMPLE.org`)}`)).body,
+        ).toEqual({ ok: false });
         expect((await browser.get('/api/check?email=nobody%40example.org')).body).toEqual({ ok: true });
       });
 
@@ -248,7 +293,12 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         const username = uniqueName('Prefix');
         await h.browser().post('/api/register', await registrationFor(username));
         await expectError(h.browser().get('/api/users/search/nobody-like-this?limit=1'), 404, 'NOT_FOUND', 'User does not exist');
-        await expectError(h.browser().get(`/api/users/search/${username.slice(0, -1)}?limit=1`), 404, 'NOT_FOUND', 'User does not exist');
+        await expectError(
+          h.browser().get(`/api/users/search/${username.slice(0, -1)}?limit=1`),
+          404,
+          'NOT_FOUND',
+          'User does not exist',
+        );
       });
     });
 
@@ -258,9 +308,20 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         const registration = await registrationFor(username);
         const browser = h.browser();
         const { body: created } = await browser.post('/api/register', registration);
-        const { status, body, response } = await browser.post('/api/login', { username: username.toUpperCase(), password: registration.password });
+        const { status, body, response } = await browser.post('/api/login', {
+          username: username.toUpperCase(),
+          password: registration.password,
+        });
         expect(status).toBe(200);
-        expect(Object.keys(body).sort()).toEqual(['encryptedPrivateKey', 'iv', 'kdf', 'publicKey', 'salt', 'signingPublicKey', 'user']);
+        expect(Object.keys(body).sort()).toEqual([
+          'encryptedPrivateKey',
+          'iv',
+          'kdf',
+          'publicKey',
+          'salt',
+          'signingPublicKey',
+          'user',
+        ]);
         expect(body).toMatchObject({
           salt: registration.salt,
           iv: registration.iv,
@@ -273,7 +334,8 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         expect(body.user).toMatchObject({ id: created.id, username, usedSpace: 0, totalSpace: QUOTA, totpEnabled: false });
         const cookie = response.headers.get('set-cookie')!;
         expect(cookie).toMatch(/^sealbox_session=[A-Za-z0-9_-]{43}; /);
-        for (const part of ['HttpOnly', 'SameSite=Lax', 'Path=/', `Max-Age=${SESSION_LIFETIME_MS / 1000}`]) expect(cookie).toContain(part);
+        for (const part of ['HttpOnly', 'SameSite=Lax', 'Path=/', `Max-Age=${SESSION_LIFETIME_MS / 1000}`])
+          expect(cookie).toContain(part);
         expect(cookie).not.toContain('Secure');
         // The database keeps the token's SHA-256, never the token.
         const [session] = await sessionRows(created.id);
@@ -294,9 +356,19 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         const { username, id } = await signedInUser(h);
         const before = (await sessionRows(id)).length;
         const browser = h.browser();
-        await expectError(browser.post('/api/login', { username, password: b64(32) }), 401, 'UNAUTHORIZED', 'Invalid username or password.');
+        await expectError(
+          browser.post('/api/login', { username, password: b64(32) }),
+          401,
+          'UNAUTHORIZED',
+          'Invalid username or password.',
+        );
         expect(browser.lastSetCookie).toBeNull();
-        await expectError(browser.post('/api/login', { username: 'no-such-user', password: b64(32) }), 401, 'UNAUTHORIZED', 'Invalid username or password.');
+        await expectError(
+          browser.post('/api/login', { username: 'no-such-user', password: b64(32) }),
+          401,
+          'UNAUTHORIZED',
+          'Invalid username or password.',
+        );
         expect((await sessionRows(id)).length).toBe(before);
       });
 
@@ -365,7 +437,18 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         const { status, body } = await browser.get('/api/profile');
         expect(status).toBe(200);
         expect(Object.keys(body).sort()).toEqual(PROFILE_KEYS);
-        expect(body).toMatchObject({ id, username, email: null, gridView: false, sortBy: 'name', sortOrder: 'asc', avatarExtension: null, usedSpace: 0, totalSpace: QUOTA, totpEnabled: false });
+        expect(body).toMatchObject({
+          id,
+          username,
+          email: null,
+          gridView: false,
+          sortBy: 'name',
+          sortOrder: 'asc',
+          avatarExtension: null,
+          usedSpace: 0,
+          totalSpace: QUOTA,
+          totpEnabled: false,
+        });
         expect(typeof body.createdAt).toBe('number');
       });
 
@@ -378,7 +461,12 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         expect(status).toBe(200);
         expect(body.email).toBe(mine);
         expect(eventsOf(id, 'profile.changed').length).toBeGreaterThan(0);
-        await expectError(browser.put('/api/profile', { email: `${other.username.toUpperCase()}@example.org` }), 409, 'CONFLICT', 'Email is already in use!');
+        await expectError(
+          browser.put('/api/profile', { email: `${other.username.toUpperCase()}@example.org` }),
+          409,
+          'CONFLICT',
+          'Email is already in use!',
+        );
         await expectError(browser.put('/api/profile', { email: 'broken' }), 400, 'VALIDATION', 'Invalid email!');
         await expectError(browser.put('/api/profile', {}), 400, 'VALIDATION');
         expect((await userRow(id)).email).toBe(mine);
@@ -388,8 +476,16 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
       test('preferences: partial updates, bad values 400 and unchanged, an event naming only ids', async () => {
         const { browser, id } = await signedInUser(h);
         const before = eventsOf(id, 'profile.changed').length;
-        expect((await browser.put('/api/profile/preferences', { gridView: true })).body).toMatchObject({ gridView: true, sortBy: 'name', sortOrder: 'asc' });
-        expect((await browser.put('/api/profile/preferences', { sortBy: 'modified', sortOrder: 'desc' })).body).toMatchObject({ gridView: true, sortBy: 'modified', sortOrder: 'desc' });
+        expect((await browser.put('/api/profile/preferences', { gridView: true })).body).toMatchObject({
+          gridView: true,
+          sortBy: 'name',
+          sortOrder: 'asc',
+        });
+        expect((await browser.put('/api/profile/preferences', { sortBy: 'modified', sortOrder: 'desc' })).body).toMatchObject({
+          gridView: true,
+          sortBy: 'modified',
+          sortOrder: 'desc',
+        });
         await expectError(browser.put('/api/profile/preferences', { sortBy: 'colour' }), 400, 'VALIDATION');
         await expectError(browser.put('/api/profile/preferences', { sortOrder: 'up' }), 400, 'VALIDATION');
         await expectError(browser.put('/api/profile/preferences', { gridView: 'yes' }), 400, 'VALIDATION');
@@ -423,7 +519,9 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         expect(eventsOf(id, 'profile.changed').length).toBeGreaterThan(0);
 
         // Password right, no code: 307 and a half-logged-in session.
-        const phone = h.browser({ userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Version/18.0 Mobile/15E148 Safari/604.1' });
+        const phone = h.browser({
+          userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Version/18.0 Mobile/15E148 Safari/604.1',
+        });
         const pending = await phone.post('/api/login', { username, password });
         expect(pending.status).toBe(307);
         expect(pending.body).toEqual({ error: 'TOTP_REQUIRED', message: expect.any(String) });
@@ -438,17 +536,30 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
           ['GET', `/api/user/${id}`],
           ['GET', '/api/users/search/who?limit=5'],
         ]) {
-          await expectError(phone.call(method!, path!, method === 'PUT' ? { json: { action: 'setup' } } : {}), 401, 'UNAUTHORIZED');
+          await expectError(
+            phone.call(method!, path!, method === 'PUT' ? { json: { action: 'setup' } } : {}),
+            401,
+            'UNAUTHORIZED',
+          );
         }
         // Public routes ignore the session: a half login does not lock this browser out of them.
         for (const path of ['/api/check?username=whoever', `/api/users/search/${username}?limit=1`, `/api/avatars/${id}.png`]) {
           expect((await phone.request('GET', path)).status).toBe(200);
         }
         // Wrong password still 401 even with a good code; wrong code 401.
-        await expectError(phone.post('/api/login', { username, password: b64(32), totpCode: await codeAt(secret, h.clock.now) }), 401, 'UNAUTHORIZED');
+        await expectError(
+          phone.post('/api/login', { username, password: b64(32), totpCode: await codeAt(secret, h.clock.now) }),
+          401,
+          'UNAUTHORIZED',
+        );
         const again = await phone.post('/api/login', { username, password });
         expect(again.status).toBe(307);
-        await expectError(phone.post('/api/login', { username, password, totpCode: wrong }), 401, 'UNAUTHORIZED', 'Invalid TOTP code.');
+        await expectError(
+          phone.post('/api/login', { username, password, totpCode: wrong }),
+          401,
+          'UNAUTHORIZED',
+          'Invalid TOTP code.',
+        );
 
         // The confirm used this time step; the next one logs in, once.
         h.clock.advance(30_000);
@@ -462,8 +573,17 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         const replay = h.browser();
         await expectError(replay.post('/api/login', { username, password, totpCode: code }), 401, 'UNAUTHORIZED');
         // A code from the previous step (inside the window) is refused too: steps only move forward.
-        await expectError(replay.post('/api/login', { username, password, totpCode: await codeAt(secret, h.clock.now - 30_000) }), 401, 'UNAUTHORIZED');
-        await expectError(browser.put('/api/totp', { action: 'disable', code, password }), 400, 'VALIDATION', 'Invalid TOTP code.');
+        await expectError(
+          replay.post('/api/login', { username, password, totpCode: await codeAt(secret, h.clock.now - 30_000) }),
+          401,
+          'UNAUTHORIZED',
+        );
+        await expectError(
+          browser.put('/api/totp', { action: 'disable', code, password }),
+          400,
+          'VALIDATION',
+          'Invalid TOTP code.',
+        );
 
         h.clock.advance(30_000);
         const disable = await browser.put('/api/totp', { action: 'disable', code: await codeAt(secret, h.clock.now), password });
@@ -475,16 +595,36 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
       test('a code one step early or late is accepted, two steps is not', async () => {
         const { browser, id, password } = await signedInUser(h);
         const { secret } = (await browser.put('/api/totp', { action: 'setup', password })).body;
-        await expectError(browser.put('/api/totp', { action: 'confirm', code: await codeAt(secret, h.clock.now + 60_000) }), 400, 'VALIDATION');
-        await expectError(browser.put('/api/totp', { action: 'confirm', code: await codeAt(secret, h.clock.now - 60_000) }), 400, 'VALIDATION');
-        expect((await browser.put('/api/totp', { action: 'confirm', code: await codeAt(secret, h.clock.now + 30_000) })).status).toBe(200);
+        await expectError(
+          browser.put('/api/totp', { action: 'confirm', code: await codeAt(secret, h.clock.now + 60_000) }),
+          400,
+          'VALIDATION',
+        );
+        await expectError(
+          browser.put('/api/totp', { action: 'confirm', code: await codeAt(secret, h.clock.now - 60_000) }),
+          400,
+          'VALIDATION',
+        );
+        expect(
+          (await browser.put('/api/totp', { action: 'confirm', code: await codeAt(secret, h.clock.now + 30_000) })).status,
+        ).toBe(200);
         expect((await userRow(id)).totp_enabled).toBe(1);
       });
 
       test('wrong states and malformed bodies are 400 and change nothing', async () => {
         const { browser, id, password } = await signedInUser(h);
-        await expectError(browser.put('/api/totp', { action: 'confirm', code: '123456' }), 400, 'VALIDATION', 'Set up TOTP first.');
-        await expectError(browser.put('/api/totp', { action: 'disable', code: '123456', password }), 400, 'VALIDATION', 'TOTP is not enabled.');
+        await expectError(
+          browser.put('/api/totp', { action: 'confirm', code: '123456' }),
+          400,
+          'VALIDATION',
+          'Set up TOTP first.',
+        );
+        await expectError(
+          browser.put('/api/totp', { action: 'disable', code: '123456', password }),
+          400,
+          'VALIDATION',
+          'TOTP is not enabled.',
+        );
         await expectError(browser.put('/api/totp', { action: 'enable' }), 400, 'VALIDATION');
         await expectError(browser.put('/api/totp', { action: 'confirm' }), 400, 'VALIDATION');
         await expectError(browser.put('/api/totp', { action: 'confirm', code: '12345a' }), 400, 'VALIDATION');
@@ -501,7 +641,12 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         thief.cookie = browser.cookie;
         const wrongPassword = b64(32);
         await expectError(thief.put('/api/totp', { action: 'setup' }), 400, 'VALIDATION');
-        await expectError(thief.put('/api/totp', { action: 'setup', password: wrongPassword }), 403, 'FORBIDDEN', 'Wrong password.');
+        await expectError(
+          thief.put('/api/totp', { action: 'setup', password: wrongPassword }),
+          403,
+          'FORBIDDEN',
+          'Wrong password.',
+        );
         expect(await userRow(id)).toMatchObject({ totp_enabled: 0, totp_secret: null });
 
         const { secret } = (await browser.put('/api/totp', { action: 'setup', password })).body;
@@ -509,11 +654,19 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         h.clock.advance(30_000);
         const code = await codeAt(secret, h.clock.now);
         await expectError(thief.put('/api/totp', { action: 'disable', code }), 400, 'VALIDATION');
-        await expectError(thief.put('/api/totp', { action: 'disable', code, password: wrongPassword }), 403, 'FORBIDDEN', 'Wrong password.');
+        await expectError(
+          thief.put('/api/totp', { action: 'disable', code, password: wrongPassword }),
+          403,
+          'FORBIDDEN',
+          'Wrong password.',
+        );
         expect(await userRow(id)).toMatchObject({ totp_enabled: 1, totp_secret: secret });
         // 403, not 401: the session lives on, and the refused attempt did not use the code up.
         expect((await thief.get('/api/profile')).status).toBe(200);
-        expect(await browser.put('/api/totp', { action: 'disable', code, password })).toMatchObject({ status: 200, body: { enabled: false } });
+        expect(await browser.put('/api/totp', { action: 'disable', code, password })).toMatchObject({
+          status: 200,
+          body: { enabled: false },
+        });
       });
 
       test('a half login expires after 5 minutes', async () => {
@@ -626,23 +779,26 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
     });
 
     describe('avatars', () => {
-      test.each(Object.keys(IMAGES) as Array<keyof typeof IMAGES>)('a %s is accepted by its content and served with its type', async (ext) => {
-        const { browser, id } = await signedInUser(h);
-        const upload = await browser.call('PUT', '/api/profile/upload', { body: avatarForm(IMAGES[ext], 'picture.bin') });
-        expect(upload.status).toBe(200);
-        expect(upload.body).toEqual({ avatarExtension: ext });
-        expect((await browser.get('/api/profile')).body.avatarExtension).toBe(ext);
-        expect(eventsOf(id, 'profile.changed').length).toBeGreaterThan(0);
-        const served = await h.browser().request('GET', `/api/avatars/${id}.${ext}?v=${Math.random()}`);
-        expect(served.status).toBe(200);
-        expect(served.headers.get('content-type')).toBe(TYPES[ext]);
-        expect(served.headers.get('x-content-type-options')).toBe('nosniff');
-        expect(served.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
-        expect(new Uint8Array(await served.arrayBuffer())).toEqual(IMAGES[ext]);
-        // Another extension than the stored one is the default.
-        const other = await h.browser().request('GET', `/api/avatars/${id}.${ext === 'png' ? 'gif' : 'png'}`);
-        expect(other.headers.get('content-type')).toBe('image/svg+xml');
-      });
+      test.each(Object.keys(IMAGES) as Array<keyof typeof IMAGES>)(
+        'a %s is accepted by its content and served with its type',
+        async (ext) => {
+          const { browser, id } = await signedInUser(h);
+          const upload = await browser.call('PUT', '/api/profile/upload', { body: avatarForm(IMAGES[ext], 'picture.bin') });
+          expect(upload.status).toBe(200);
+          expect(upload.body).toEqual({ avatarExtension: ext });
+          expect((await browser.get('/api/profile')).body.avatarExtension).toBe(ext);
+          expect(eventsOf(id, 'profile.changed').length).toBeGreaterThan(0);
+          const served = await h.browser().request('GET', `/api/avatars/${id}.${ext}?v=${Math.random()}`);
+          expect(served.status).toBe(200);
+          expect(served.headers.get('content-type')).toBe(TYPES[ext]);
+          expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+          expect(served.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
+          expect(new Uint8Array(await served.arrayBuffer())).toEqual(IMAGES[ext]);
+          // Another extension than the stored one is the default.
+          const other = await h.browser().request('GET', `/api/avatars/${id}.${ext === 'png' ? 'gif' : 'png'}`);
+          expect(other.headers.get('content-type')).toBe('image/svg+xml');
+        },
+      );
 
       test('the default avatar when none: our SVG, nosniff', async () => {
         const { id } = await signedInUser(h);
@@ -673,7 +829,14 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
           expect({ status: result.status, error: result.body.error }).toEqual({ status, error });
         };
         await refuse(avatarForm(new TextEncoder().encode('just some text, not an image'), 'photo.png'), 400, 'VALIDATION');
-        await refuse(avatarForm(new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'a.svg'), 400, 'VALIDATION');
+        await refuse(
+          avatarForm(
+            new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+            'a.svg',
+          ),
+          400,
+          'VALIDATION',
+        );
         await refuse(avatarForm(new Uint8Array(0), 'empty.png'), 400, 'VALIDATION');
         await refuse(avatarForm(IMAGES.png, 'a.png', 'picture'), 400, 'VALIDATION');
         const big = new Uint8Array(2 * 1024 * 1024 + 1);
@@ -752,13 +915,20 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         const slept: number[] = [];
         const sleep = async (ms: number) => void slept.push(ms);
         // Two instances over one database: the counters are shared.
-        const [a, b] = [h.makeApp({ rateLimits: DEFAULT_RATE_LIMITS, sleep }), h.makeApp({ rateLimits: DEFAULT_RATE_LIMITS, sleep })];
+        const [a, b] = [
+          h.makeApp({ rateLimits: DEFAULT_RATE_LIMITS, sleep }),
+          h.makeApp({ rateLimits: DEFAULT_RATE_LIMITS, sleep }),
+        ];
         const attacker = h.browser({ app: a, ip: '192.0.2.10' });
         const owner = h.browser({ app: b, ip: '192.0.2.20' });
         const { max } = DEFAULT_RATE_LIMITS.loginAccountIp;
 
         const statuses: number[] = [];
-        for (let i = 0; i < 30; i++) statuses.push((await attacker.post('/api/login', { username: i % 2 ? username : username.toUpperCase(), password: b64(32) })).status);
+        for (let i = 0; i < 30; i++)
+          statuses.push(
+            (await attacker.post('/api/login', { username: i % 2 ? username : username.toUpperCase(), password: b64(32) }))
+              .status,
+          );
         expect(statuses).toEqual([...Array<number>(max).fill(401), ...Array<number>(30 - max).fill(429)]);
         await expect429(attacker.post('/api/login', { username, password }), DEFAULT_RATE_LIMITS.loginAccountIp.windowMs / 1000);
         expect((await owner.post('/api/login', { username, password })).status).toBe(200);
@@ -767,7 +937,9 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
         // Many addresses together pass the account's slow limit: every attempt now waits, none is refused.
         const { max: slowMax } = DEFAULT_RATE_LIMITS.loginAccountSlow;
         for (let i = max; i < slowMax + 3; i++) {
-          expect((await h.browser({ app: a, ip: `192.0.2.${100 + i}` }).post('/api/login', { username, password: b64(32) })).status).toBe(401);
+          expect(
+            (await h.browser({ app: a, ip: `192.0.2.${100 + i}` }).post('/api/login', { username, password: b64(32) })).status,
+          ).toBe(401);
         }
         expect(slept).toEqual([SLOWDOWN_MS, SLOWDOWN_MS, SLOWDOWN_MS]);
         expect((await owner.post('/api/login', { username, password })).status).toBe(200);

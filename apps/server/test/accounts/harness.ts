@@ -50,13 +50,18 @@ export class Browser {
 
   async request(method: string, path: string, init: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
     const headers: Record<string, string> = {
-      'user-agent': this.options.userAgent ?? 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36',
+      'user-agent':
+        this.options.userAgent ??
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36',
       'x-forwarded-for': this.options.ip ?? '203.0.113.1',
       ...init.headers,
     };
     const origin = this.options.origin === undefined ? ORIGIN : this.options.origin;
     if (origin !== null && method !== 'GET') headers.origin = origin;
-    const jar = [...(this.cookie ? [`sealbox_session=${this.cookie}`] : []), ...[...this.linkCookies].map(([name, value]) => `${name}=${value}`)];
+    const jar = [
+      ...(this.cookie ? [`sealbox_session=${this.cookie}`] : []),
+      ...[...this.linkCookies].map(([name, value]) => `${name}=${value}`),
+    ];
     if (jar.length > 0) headers.cookie = jar.join('; ');
     let body = init.body;
     if (init.json !== undefined) {
@@ -78,7 +83,11 @@ export class Browser {
   }
 
   /** Status and parsed JSON body (null for an empty body). */
-  async call(method: string, path: string, init: Parameters<Browser['request']>[2] = {}): Promise<{ status: number; body: any; response: Response }> {
+  async call(
+    method: string,
+    path: string,
+    init: Parameters<Browser['request']>[2] = {},
+  ): Promise<{ status: number; body: any; response: Response }> {
     const response = await this.request(method, path, init);
     const text = await response.text();
     return { status: response.status, body: text === '' ? null : (JSON.parse(text) as Json), response };

@@ -82,31 +82,69 @@ export function dbContract(name: string, makeDb: MakeDb): void {
     test('a duplicate primary key is CONFLICT', async () => {
       const user = userRow();
       await db.kysely.insertInto('users').values(user).execute();
-      const error = await caught(db.kysely.insertInto('users').values(userRow({ id: user.id })).execute());
+      const error = await caught(
+        db.kysely
+          .insertInto('users')
+          .values(userRow({ id: user.id }))
+          .execute(),
+      );
       expect(error).toBeInstanceOf(DomainError);
       expect((error as DomainError).code).toBe('CONFLICT');
     });
 
     test('usernames and emails are unique regardless of case: CONFLICT naming the constraint', async () => {
-      await db.kysely.insertInto('users').values(userRow({ username: 'Alice', email: 'Alice@Example.org' })).execute();
-      const byName = await caught(db.kysely.insertInto('users').values(userRow({ username: 'aLICE' })).execute());
+      await db.kysely
+        .insertInto('users')
+        .values(userRow({ username: 'Alice', email: 'Alice@Example.org' }))
+        .execute();
+      const byName = await caught(
+        db.kysely
+          .insertInto('users')
+          .values(userRow({ username: 'aLICE' }))
+          .execute(),
+      );
       expect((byName as DomainError).code).toBe('CONFLICT');
       expect((byName as DomainError).detail).toContain('username');
-      const byEmail = await caught(db.kysely.insertInto('users').values(userRow({ email: 'alice@example.ORG' })).execute());
+      const byEmail = await caught(
+        db.kysely
+          .insertInto('users')
+          .values(userRow({ email: 'alice@example.ORG' }))
+          .execute(),
+      );
       expect((byEmail as DomainError).code).toBe('CONFLICT');
       expect((byEmail as DomainError).detail).toContain('email');
       // Beyond ASCII too, and whatever the Unicode normalisation form ('A' + combining ring).
-      await db.kysely.insertInto('users').values(userRow({ username: 'Åsa' })).execute();
+      await db.kysely
+        .insertInto('users')
+        .values(userRow({ username: 'Åsa' }))
+        .execute();
       for (const twin of ['åsa', 'ÅSA', 'A\u030Asa']) {
-        expect(((await caught(db.kysely.insertInto('users').values(userRow({ username: twin })).execute())) as DomainError).code).toBe('CONFLICT');
+        expect(
+          (
+            (await caught(
+              db.kysely
+                .insertInto('users')
+                .values(userRow({ username: twin }))
+                .execute(),
+            )) as DomainError
+          ).code,
+        ).toBe('CONFLICT');
       }
       // Many users may have no email.
       await db.kysely.insertInto('users').values([userRow(), userRow()]).execute();
     });
 
     test('a conflict message does not quote the conflicting value', async () => {
-      await db.kysely.insertInto('users').values(userRow({ username: 'secretname' })).execute();
-      const error = (await caught(db.kysely.insertInto('users').values(userRow({ username: 'secretname' })).execute())) as Error;
+      await db.kysely
+        .insertInto('users')
+        .values(userRow({ username: 'secretname' }))
+        .execute();
+      const error = (await caught(
+        db.kysely
+          .insertInto('users')
+          .values(userRow({ username: 'secretname' }))
+          .execute(),
+      )) as Error;
       expect(error.message).not.toContain('secretname');
     });
 
@@ -128,7 +166,10 @@ export function dbContract(name: string, makeDb: MakeDb): void {
         .values({ id: 's1', user_id: user.id, created_at: NOW, last_seen_at: NOW, expires_at: NOW + 1 })
         .execute();
       const folder = itemRow(user.id, null, { is_directory: 1 });
-      await db.kysely.insertInto('items').values([folder, itemRow(user.id, folder.id)]).execute();
+      await db.kysely
+        .insertInto('items')
+        .values([folder, itemRow(user.id, folder.id)])
+        .execute();
       const error = await caught(db.kysely.deleteFrom('items').where('id', '=', folder.id).execute());
       expect((error as DomainError).code).toBe('REFERENCE_MISSING');
       await db.kysely.deleteFrom('items').where('parent_id', '=', folder.id).execute();
@@ -141,7 +182,10 @@ export function dbContract(name: string, makeDb: MakeDb): void {
       const big = 2 ** 40 + 12_345;
       const user = userRow({ total_space: big, used_space: 2 ** 33 + 1, totp_last_used_step: 2 ** 35, grid_view: 1 });
       await db.kysely.insertInto('users').values(user).execute();
-      await db.kysely.insertInto('items').values(itemRow(user.id, null, { size: 5 * 2 ** 32 + 7 })).execute();
+      await db.kysely
+        .insertInto('items')
+        .values(itemRow(user.id, null, { size: 5 * 2 ** 32 + 7 }))
+        .execute();
       const row = await db.kysely
         .selectFrom('users')
         .select(['total_space', 'used_space', 'totp_last_used_step', 'grid_view', 'totp_enabled', 'created_at'])
@@ -184,7 +228,10 @@ export function dbContract(name: string, makeDb: MakeDb): void {
       const error = await caught(
         db.transaction(async (tx) => {
           await tx.kysely.insertInto('users').values(other).execute();
-          await tx.kysely.insertInto('users').values(userRow({ username: 'TAKEN' })).execute();
+          await tx.kysely
+            .insertInto('users')
+            .values(userRow({ username: 'TAKEN' }))
+            .execute();
         }),
       );
       expect((error as DomainError).code).toBe('CONFLICT');

@@ -169,7 +169,11 @@ export function crashScenarios(name: string, openBackend: (dataDir: string) => P
         });
         const pending = fetch(`${server!.url}/api/upload/${uploadId}/part/1`, {
           method: 'PUT',
-          headers: { cookie: `sealbox_session=${user.browser.cookie}`, origin: ORIGIN, 'content-type': 'application/octet-stream' },
+          headers: {
+            cookie: `sealbox_session=${user.browser.cookie}`,
+            origin: ORIGIN,
+            'content-type': 'application/octet-stream',
+          },
           body,
           // @ts-expect-error Bun supports streaming request bodies
           duplex: 'half',
@@ -180,7 +184,11 @@ export function crashScenarios(name: string, openBackend: (dataDir: string) => P
           await halfSent;
           await Bun.sleep(1000);
         } else {
-          await waitFor(async () => ((await backend!.inFlightBytes()) ?? 0) > 1024 * 1024, 10_000, 'half a part to reach a temp file');
+          await waitFor(
+            async () => ((await backend!.inFlightBytes()) ?? 0) > 1024 * 1024,
+            10_000,
+            'half a part to reach a temp file',
+          );
         }
         // And a blob stored under its real name whose row never committed (a crash between the
         // two), old enough for the start-up sweep to take.

@@ -246,7 +246,9 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
           expect((await putPart(alice.browser, uploadId, '1e0', part1)).status).toBe(400);
           // The length header lies: the body is longer than the part. Refused once passed.
           const longer = new Uint8Array(part1.byteLength + 10);
-          expect((await putPart(alice.browser, uploadId, 1, longer, { 'content-length': String(part1.byteLength) })).status).toBe(400);
+          expect((await putPart(alice.browser, uploadId, 1, longer, { 'content-length': String(part1.byteLength) })).status).toBe(
+            400,
+          );
           // No length announced, streamed: too long, then too short.
           const stream = (bytes: Uint8Array) =>
             new ReadableStream<Uint8Array>({
@@ -333,7 +335,13 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         expect(deep.body.ancestors).toBeUndefined();
         expect(ids((await user.browser.get(`/api/file?id=${a.id}&depth=2`)).body)).toEqual([b.id, f1.id, c.id]);
         expect(ids((await user.browser.get(`/api/file?id=${a.id}&depth=20&limit=2&offset=1`)).body)).toEqual([f1.id, c.id]);
-        expect(ids((await user.browser.get(`/api/file?depth=20&limit=2147483648`)).body)).toEqual([a.id, b.id, f1.id, c.id, f2.id]);
+        expect(ids((await user.browser.get(`/api/file?depth=20&limit=2147483648`)).body)).toEqual([
+          a.id,
+          b.id,
+          f1.id,
+          c.id,
+          f2.id,
+        ]);
         // One level deep the database pages; root.children still names every child.
         const paged = await user.browser.get(`/api/file?id=${a.id}&limit=1&offset=1`);
         expect(ids(paged.body)).toEqual([f1.id]);
@@ -354,7 +362,16 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         expect(single.body.root.size).toBe(f1.cipher.byteLength);
         expect(single.body.files).toEqual([]);
 
-        for (const query of ['depth=0', 'depth=21', 'limit=0', 'limit=2147483649', 'offset=-1', 'depth=x', 'includeAncestors=maybe', 'id=nope']) {
+        for (const query of [
+          'depth=0',
+          'depth=21',
+          'limit=0',
+          'limit=2147483649',
+          'offset=-1',
+          'depth=x',
+          'includeAncestors=maybe',
+          'id=nope',
+        ]) {
           expect((await user.browser.get(`/api/file?${query}`)).status).toBe(400);
         }
       });
@@ -382,7 +399,9 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         let asked = 0;
         const sameAsFresh = async () => {
           const kept = await (await user.browser.request('GET', url)).text();
-          const fresh = await (await user.browser.request('GET', url.replace('limit=2147483648', `limit=${2147483000 + asked++}`))).text();
+          const fresh = await (
+            await user.browser.request('GET', url.replace('limit=2147483648', `limit=${2147483000 + asked++}`))
+          ).text();
           expect(kept).toBe(fresh);
           return JSON.parse(kept);
         };
@@ -390,9 +409,13 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         const added = await folderMeta(big.key, big.id, 'added');
         await postUpload(user.browser, added.meta);
         expect((await sameAsFresh()).files.map((f: { id: string }) => f.id)).toContain(added.id);
-        expect((await user.browser.put(`/api/file/${children[0]!.id}`, { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) })).status).toBe(200);
+        expect(
+          (await user.browser.put(`/api/file/${children[0]!.id}`, { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) }))
+            .status,
+        ).toBe(200);
         expect((await sameAsFresh()).files.find((f: { id: string }) => f.id === children[0]!.id).encryptedFileName).toBe(b64(30));
-        const move = (id: string, parentId: string) => user.browser.put(`/api/file/${id}`, { type: 'move', parentId, encryptedKey: b64(48), keyNonce: b64(12) });
+        const move = (id: string, parentId: string) =>
+          user.browser.put(`/api/file/${id}`, { type: 'move', parentId, encryptedKey: b64(48), keyNonce: b64(12) });
         expect((await move(children[2]!.id, outer.id)).status).toBe(200);
         expect((await sameAsFresh()).root.children).not.toContain(children[2]!.id);
         expect((await move(children[2]!.id, big.id)).status).toBe(200);
@@ -400,7 +423,10 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         const file = await fileMeta(big.key, big.id, patternBytes(100));
         await uploadFile(user, file);
         expect((await sameAsFresh()).files.find((f: { id: string }) => f.id === file.id).size).toBe(file.cipher.byteLength);
-        expect((await user.browser.put(`/api/file/${outer.id}`, { type: 'rename', encryptedName: b64(31), nameNonce: b64(12) })).status).toBe(200);
+        expect(
+          (await user.browser.put(`/api/file/${outer.id}`, { type: 'rename', encryptedName: b64(31), nameNonce: b64(12) }))
+            .status,
+        ).toBe(200);
         expect((await sameAsFresh()).ancestors[0].encryptedFileName).toBe(b64(31));
         expect((await user.browser.delete(`/api/file/${children[1]!.id}`)).status).toBe(204);
         expect((await sameAsFresh()).files).toHaveLength(701);
@@ -420,7 +446,11 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         const renamed = { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) };
         const answer = await alice.browser.put(`/api/file/${folder.id}`, renamed);
         expect(answer.status).toBe(200);
-        expect(answer.body).toMatchObject({ id: folder.id, encryptedFileName: renamed.encryptedName, nameNonce: renamed.nameNonce });
+        expect(answer.body).toMatchObject({
+          id: folder.id,
+          encryptedFileName: renamed.encryptedName,
+          nameNonce: renamed.nameNonce,
+        });
         await unchanged(async () => {
           for (const body of [
             { ...renamed, nameNonce: b64(11) },
@@ -465,7 +495,12 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
           }
         });
         h.delivered.length = 0;
-        const moved = await alice.browser.put(`/api/file/${a.id}`, { type: 'move', parentId: d.id, encryptedKey: b64(48), keyNonce: b64(12) });
+        const moved = await alice.browser.put(`/api/file/${a.id}`, {
+          type: 'move',
+          parentId: d.id,
+          encryptedKey: b64(48),
+          keyNonce: b64(12),
+        });
         expect(moved.status).toBe(200);
         expect(moved.body).toMatchObject({ id: a.id, parentId: d.id, encryptedKey: b64(48), keyNonce: b64(12) });
         await Bun.sleep(5);
@@ -495,7 +530,12 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         const listed = await alice.browser.get(`/api/file?id=${bottom.id}&includeAncestors=true`);
         expect(listed.body.ancestors.map((a: { id: string }) => a.id)).toEqual(chain.slice(0, -1));
         await unchanged(async () => {
-          const res = await alice.browser.put(`/api/file/${top.id}`, { type: 'move', parentId: bottom.id, encryptedKey: b64(48), keyNonce: b64(12) });
+          const res = await alice.browser.put(`/api/file/${top.id}`, {
+            type: 'move',
+            parentId: bottom.id,
+            encryptedKey: b64(48),
+            keyNonce: b64(12),
+          });
           expect(res.status).toBe(400);
         });
         expect((await alice.browser.delete(`/api/file/${top.id}`)).status).toBe(204);
@@ -577,7 +617,11 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
             { ...m, size: 1.5 },
           ];
           for (const meta of bad) {
-            const answer = await postUpload(alice.browser, meta, typeof meta === 'object' && meta && !(meta as { isDirectory?: unknown }).isDirectory ? file.cipher : undefined);
+            const answer = await postUpload(
+              alice.browser,
+              meta,
+              typeof meta === 'object' && meta && !(meta as { isDirectory?: unknown }).isDirectory ? file.cipher : undefined,
+            );
             expect([answer.status, JSON.stringify(meta).slice(0, 80)]).toEqual([400, JSON.stringify(meta).slice(0, 80)]);
           }
           // Size that does not match the file; a folder with a file; no metadata at all.
@@ -630,7 +674,9 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
           expect((await postUpload(alice.browser, { ...dupFolder.meta, id: file.id })).status).toBe(409);
           const dupFile = await fileMeta(alice.rootKey, null, patternBytes(50));
           expect((await postUpload(alice.browser, { ...dupFile.meta, id: file.id }, dupFile.cipher)).status).toBe(409);
-          expect((await postUpload(alice.browser, { ...dupFile.meta, id: big.id, size: ciphertextSize(PART_BYTES) })).status).toBe(409);
+          expect(
+            (await postUpload(alice.browser, { ...dupFile.meta, id: big.id, size: ciphertextSize(PART_BYTES) })).status,
+          ).toBe(409);
         });
       });
 
@@ -638,7 +684,9 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         await unchanged(async () => {
           for (const id of ['nope', big.id.toUpperCase(), '00000000-0000-0000-0000-000000000000']) {
             expect((await download(alice.browser, id)).status).toBe(400);
-            expect((await alice.browser.put(`/api/file/${id}`, { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) })).status).toBe(400);
+            expect(
+              (await alice.browser.put(`/api/file/${id}`, { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) })).status,
+            ).toBe(400);
             expect((await alice.browser.delete(`/api/file/${id}`)).status).toBe(400);
             expect((await alice.browser.get(`/api/file?id=${id}`)).status).toBe(400);
             expect((await alice.browser.get(`/api/upload/${id}`)).status).toBe(400);
@@ -670,13 +718,42 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
             expect((await bob.browser.get(`/api/file?id=${id}&includeAncestors=true`)).status).toBe(404);
             expect((await download(bob.browser, id)).status).toBe(404);
             expect((await download(bob.browser, id, 'bytes=0-10')).status).toBe(404);
-            expect((await bob.browser.put(`/api/file/${id}`, { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) })).status).toBe(404);
-            expect((await bob.browser.put(`/api/file/${id}`, { type: 'move', parentId: mine.id, encryptedKey: b64(48), keyNonce: b64(12) })).status).toBe(404);
-            expect((await bob.browser.put(`/api/file/${id}`, { type: 'move', parentId: null, encryptedKey: b64(48), keyNonce: b64(12) })).status).toBe(404);
+            expect(
+              (await bob.browser.put(`/api/file/${id}`, { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) })).status,
+            ).toBe(404);
+            expect(
+              (
+                await bob.browser.put(`/api/file/${id}`, {
+                  type: 'move',
+                  parentId: mine.id,
+                  encryptedKey: b64(48),
+                  keyNonce: b64(12),
+                })
+              ).status,
+            ).toBe(404);
+            expect(
+              (
+                await bob.browser.put(`/api/file/${id}`, {
+                  type: 'move',
+                  parentId: null,
+                  encryptedKey: b64(48),
+                  keyNonce: b64(12),
+                })
+              ).status,
+            ).toBe(404);
             expect((await bob.browser.delete(`/api/file/${id}`)).status).toBe(404);
           }
           // Bob's own item into alice's folder: the target is not visible.
-          expect((await bob.browser.put(`/api/file/${mine.id}`, { type: 'move', parentId: folder.id, encryptedKey: b64(48), keyNonce: b64(12) })).status).toBe(404);
+          expect(
+            (
+              await bob.browser.put(`/api/file/${mine.id}`, {
+                type: 'move',
+                parentId: folder.id,
+                encryptedKey: b64(48),
+                keyNonce: b64(12),
+              })
+            ).status,
+          ).toBe(404);
           const intoAlice = await folderMeta(bob.rootKey, folder.id);
           expect((await postUpload(bob.browser, intoAlice.meta)).status).toBe(404);
           const fileIntoAlice = await fileMeta(bob.rootKey, folder.id, patternBytes(10));
@@ -780,7 +857,16 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
           expect(answer.body).toEqual({ error: 'FILE_TOO_LARGE', message: 'File is too large' });
         });
         // Exactly the limit is allowed (it bounds the plaintext).
-        expect((await postUpload(user.browser, { ...(await fileMeta(user.rootKey, null, new Uint8Array(1))).meta, size: ciphertextSize(PART_BYTES) })).status).toBe(201);
+        expect(
+          (
+            await postUpload(user.browser, {
+              ...(
+                await fileMeta(user.rootKey, null, new Uint8Array(1))
+              ).meta,
+              size: ciphertextSize(PART_BYTES),
+            })
+          ).status,
+        ).toBe(201);
         const tiny = h.makeApp({ maxFileBytes: 10 });
         const small = await signedInUser(h, tiny);
         const whole = await fileMeta(small.rootKey, null, patternBytes(11));
@@ -790,7 +876,9 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         // An upload begun under a higher limit meets the lower one at its next part.
         const roomy = await fileMeta(alice.rootKey, null, patternBytes(PART_BYTES + 99, 41));
         const { uploadId } = (await postUpload(alice.browser, roomy.meta)).body;
-        const strict = new (alice.browser.constructor as typeof import('./harness.ts').Browser)(h.makeApp({ maxFileBytes: PART_BYTES }));
+        const strict = new (alice.browser.constructor as typeof import('./harness.ts').Browser)(
+          h.makeApp({ maxFileBytes: PART_BYTES }),
+        );
         strict.cookie = alice.browser.cookie;
         await unchanged(async () => {
           expect((await putPart(strict, uploadId, 0, partBytes(roomy.cipher, 0))).status).toBe(405);
@@ -853,10 +941,15 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         const { uploadId } = (await postUpload(user.browser, pending.meta)).body;
         // Three left; eight at once: exactly three get in, whatever the interleaving.
         const racing = await Promise.all(
-          Array.from({ length: 8 }, async (_, i) => postUpload(user.browser, (await folderMeta(folder.key, folder.id, `r${i}`)).meta)),
+          Array.from({ length: 8 }, async (_, i) =>
+            postUpload(user.browser, (await folderMeta(folder.key, folder.id, `r${i}`)).meta),
+          ),
         );
         expect(racing.map((a) => a.status).sort()).toEqual([201, 201, 201, 402, 402, 402, 402, 402]);
-        expect(racing.find((a) => a.status === 402)!.body).toEqual({ error: 'QUOTA_EXCEEDED', message: 'Too many items: an account holds at most 6' });
+        expect(racing.find((a) => a.status === 402)!.body).toEqual({
+          error: 'QUOTA_EXCEEDED',
+          message: 'Too many items: an account holds at most 6',
+        });
         expect(await itemCounts(h, user.id)).toEqual({ rows: 6, kept: 6 });
         await unchanged(async () => {
           const file = await fileMeta(user.rootKey, null, patternBytes(10));
@@ -875,7 +968,8 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         const limited = h.makeApp({ rateLimits: { ...UNLIMITED, createItemAccount: { max: 3, windowMs: 60_000 } } });
         const user = await signedInUser(h, limited);
         const other = await signedInUser(h, limited);
-        for (let i = 0; i < 3; i++) expect((await postUpload(user.browser, (await folderMeta(user.rootKey, null)).meta)).status).toBe(201);
+        for (let i = 0; i < 3; i++)
+          expect((await postUpload(user.browser, (await folderMeta(user.rootKey, null)).meta)).status).toBe(201);
         await unchanged(async () => {
           const refused = await postUpload(user.browser, (await folderMeta(user.rootKey, null)).meta);
           expect([refused.status, refused.body.error]).toEqual([429, 'RATE_LIMITED']);
@@ -942,10 +1036,18 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         const user = await signedInUser(h);
         const root = await folderMeta(user.rootKey, null, 'legacy');
         expect((await postUpload(user.browser, root.meta)).status).toBe(201);
-        const chain = await seedTree(h, user.id, root.id, Array.from({ length: 1500 }, () => 1), 1);
+        const chain = await seedTree(
+          h,
+          user.id,
+          root.id,
+          Array.from({ length: 1500 }, () => 1),
+          1,
+        );
         let reads = 0;
         const store = h.files.store;
-        const counting = { ...store, someChildren: (id: string, limit: number) => {
+        const counting = {
+          ...store,
+          someChildren: (id: string, limit: number) => {
             reads++;
             return store.someChildren(id, limit);
           },
@@ -992,7 +1094,9 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
           expect((await owner.browser.get('/api/file')).body.files.map((f: { id: string }) => f.id)).toEqual([keep.id]);
           for (const id of [root.id, sub.id, tree.folders.at(-1)!]) {
             expect((await owner.browser.get(`/api/file?id=${id}`)).status).toBe(404);
-            expect((await owner.browser.put(`/api/file/${id}`, { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) })).status).toBe(404);
+            expect(
+              (await owner.browser.put(`/api/file/${id}`, { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) })).status,
+            ).toBe(404);
             expect((await owner.browser.delete(`/api/file/${id}`)).status).toBe(404);
             expect((await move(owner, keep.id, id)).status).toBe(404);
           }

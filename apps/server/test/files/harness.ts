@@ -88,11 +88,18 @@ export interface Encrypted extends Made {
 }
 
 /** Real ciphertext from @sealbox/crypto's stream, plus the file's metadata. */
-export async function fileMeta(wrapping: Uint8Array, parentId: string | null, plain: Bytes, name = 'file.bin'): Promise<Encrypted> {
+export async function fileMeta(
+  wrapping: Uint8Array,
+  parentId: string | null,
+  plain: Bytes,
+  name = 'file.bin',
+): Promise<Encrypted> {
   const id = newItemId();
   const key = newItemKey();
   const fileNonce = newFileNonce();
-  const cipher = new Uint8Array(await new Response(new Blob([plain]).stream().pipeThrough(createEncryptStream(key, fileNonce))).arrayBuffer());
+  const cipher = new Uint8Array(
+    await new Response(new Blob([plain]).stream().pipeThrough(createEncryptStream(key, fileNonce))).arrayBuffer(),
+  );
   return {
     id,
     key,
@@ -135,7 +142,13 @@ export function postUpload(browser: Browser, metadata: unknown, file?: Bytes, pa
   return browser.call('POST', path, { body: form });
 }
 
-export function putPart(browser: Browser, uploadId: string, n: number | string, bytes: Bytes, headers: Record<string, string> = {}) {
+export function putPart(
+  browser: Browser,
+  uploadId: string,
+  n: number | string,
+  bytes: Bytes,
+  headers: Record<string, string> = {},
+) {
   return browser.call('PUT', `/api/upload/${uploadId}/part/${n}`, {
     body: bytes,
     headers: { 'content-type': 'application/octet-stream', 'content-length': String(bytes.byteLength), ...headers },
@@ -252,21 +265,37 @@ export async function seedTree(h: FilesHarness, ownerId: string, parentId: strin
   }
   for (const part of parts) await h.blobs.put(part.blob_key, new Uint8Array(PART_SIZE));
   const k = h.db.kysely;
-  for (let i = 0; i < items.length; i += 500) await k.insertInto('items').values(items.slice(i, i + 500)).execute();
-  for (let i = 0; i < parts.length; i += 500) await k.insertInto('item_parts').values(parts.slice(i, i + 500)).execute();
+  for (let i = 0; i < items.length; i += 500)
+    await k
+      .insertInto('items')
+      .values(items.slice(i, i + 500))
+      .execute();
+  for (let i = 0; i < parts.length; i += 500)
+    await k
+      .insertInto('item_parts')
+      .values(parts.slice(i, i + 500))
+      .execute();
   const bytes = parts.length * PART_SIZE;
   await k
     .updateTable('users')
     .set({ item_count: sql`item_count + ${items.length}`, used_space: sql`used_space + ${bytes}` })
     .where('id', '=', ownerId)
     .execute();
-  return { ids: items.map((item) => item.id), folders: items.filter((item) => item.is_directory === 1).map((item) => item.id), bytes };
+  return {
+    ids: items.map((item) => item.id),
+    folders: items.filter((item) => item.is_directory === 1).map((item) => item.id),
+    bytes,
+  };
 }
 
 /** Rows the user owns, and the count the server keeps of them. */
 export async function itemCounts(h: FilesHarness, userId: string) {
   const k = h.db.kysely;
-  const rows = await k.selectFrom('items').select(k.fn.countAll<number | string>().as('n')).where('owner_id', '=', userId).executeTakeFirstOrThrow();
+  const rows = await k
+    .selectFrom('items')
+    .select(k.fn.countAll<number | string>().as('n'))
+    .where('owner_id', '=', userId)
+    .executeTakeFirstOrThrow();
   const kept = await k.selectFrom('users').select('item_count').where('id', '=', userId).executeTakeFirstOrThrow();
   return { rows: Number(rows.n), kept: Number(kept.item_count) };
 }
@@ -282,7 +311,11 @@ export function serveOverHttp(h: FilesHarness) {
   const remote = {
     handle(request: Request) {
       const url = new URL(request.url);
-      return fetch(`${base}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body: request.body });
+      return fetch(`${base}${url.pathname}${url.search}`, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+      });
     },
   };
   return {

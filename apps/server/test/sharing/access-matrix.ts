@@ -1,7 +1,16 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { PART_BYTES, toBase64 } from '@sealbox/crypto';
 import type { Browser } from '../accounts/harness.ts';
-import { fileMeta, folderMeta, partBytes, patternBytes, postUpload, type Encrypted, type FilesHarness, type Made } from '../files/harness.ts';
+import {
+  fileMeta,
+  folderMeta,
+  partBytes,
+  patternBytes,
+  postUpload,
+  type Encrypted,
+  type FilesHarness,
+  type Made,
+} from '../files/harness.ts';
 import { anonymous, create, grant, keyedUser, makeLink, shareWith, snapshot, withLink, type KeyedUser } from './harness.ts';
 
 const b64 = (n: number) => toBase64(new Uint8Array(n).fill(1));
@@ -35,7 +44,13 @@ type Expectation = Record<Kind, 'ok' | 401 | 403 | 404>;
  * changes nothing (rows, quota, blobs, access entries, links).
  */
 export function accessMatrix(
-  context: () => { h: FilesHarness; alice: KeyedUser; bob: KeyedUser; carol: KeyedUser; unchanged: (fn: () => Promise<void>) => Promise<void> },
+  context: () => {
+    h: FilesHarness;
+    alice: KeyedUser;
+    bob: KeyedUser;
+    carol: KeyedUser;
+    unchanged: (fn: () => Promise<void>) => Promise<void>;
+  },
 ) {
   describe('access matrix', () => {
     let h: FilesHarness;
@@ -67,7 +82,9 @@ export function accessMatrix(
       await shareWith(alice, W, editor.id, true);
       await shareWith(alice, W, viewer.id, false);
       await shareWith(alice, W, revoked.id, true);
-      expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: W.id, userId: revoked.id } })).status).toBe(204);
+      expect(
+        (await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: W.id, userId: revoked.id } })).status,
+      ).toBe(204);
       const expired = await makeLink(alice, W, { edit: true, expires: 1 });
       h.clock.advance(2000);
       const read: Expectation = { read: 'ok', write: 403, share: 403 };
@@ -81,19 +98,37 @@ export function accessMatrix(
         { caller: { name: 'revoked user', browser: revoked.browser }, expect: none },
         { caller: { name: 'stranger', browser: stranger.browser }, expect: none },
         { caller: { name: 'viewer link', browser: anonymous(h), linkId: await makeLink(alice, W) }, expect: anon(read) },
-        { caller: { name: 'editor link', browser: anonymous(h), linkId: await makeLink(alice, W, { edit: true }) }, expect: anon(edit) },
+        {
+          caller: { name: 'editor link', browser: anonymous(h), linkId: await makeLink(alice, W, { edit: true }) },
+          expect: anon(edit),
+        },
         { caller: { name: 'expired link', browser: anonymous(h), linkId: expired }, expect: anon(none) },
         {
-          caller: { name: 'link without its password proof', browser: anonymous(h), linkId: await makeLink(alice, W, { edit: true, password: 'pw' }) },
+          caller: {
+            name: 'link without its password proof',
+            browser: anonymous(h),
+            linkId: await makeLink(alice, W, { edit: true, password: 'pw' }),
+          },
           expect: anon(none),
         },
-        { caller: { name: 'link used outside its subtree', browser: anonymous(h), linkId: await makeLink(alice, inner, { edit: true }) }, expect: anon(none) },
+        {
+          caller: {
+            name: 'link used outside its subtree',
+            browser: anonymous(h),
+            linkId: await makeLink(alice, inner, { edit: true }),
+          },
+          expect: anon(none),
+        },
       );
     });
 
     /** The data route answers bytes, not JSON. */
     const fetchData = async (c: Caller, id: string, range?: string) => {
-      const response = await c.browser.request('GET', withLink(`/api/file/data/${id}`, c.linkId), range ? { headers: { range } } : {});
+      const response = await c.browser.request(
+        'GET',
+        withLink(`/api/file/data/${id}`, c.linkId),
+        range ? { headers: { range } } : {},
+      );
       await response.arrayBuffer();
       return response.status;
     };
@@ -113,7 +148,12 @@ export function accessMatrix(
     };
 
     const ops: Op[] = [
-      { name: 'GET /api/file?id=W', kind: 'read', ok: 200, run: async (c) => (await call(c, 'GET', `/api/file?id=${W.id}`)).status },
+      {
+        name: 'GET /api/file?id=W',
+        kind: 'read',
+        ok: 200,
+        run: async (c) => (await call(c, 'GET', `/api/file?id=${W.id}`)).status,
+      },
       {
         name: 'GET /api/file?id=doc&includeAncestors&depth=2',
         kind: 'read',
@@ -131,7 +171,9 @@ export function accessMatrix(
         name: 'POST /api/upload (folder in W)',
         kind: 'write',
         ok: 201,
-        run: async (c) => (await postUpload(c.browser, (await folderMeta(W.key, W.id)).meta, undefined, withLink('/api/upload', c.linkId))).status,
+        run: async (c) =>
+          (await postUpload(c.browser, (await folderMeta(W.key, W.id)).meta, undefined, withLink('/api/upload', c.linkId)))
+            .status,
       },
       {
         name: 'POST /api/upload (whole file in W)',
@@ -167,14 +209,23 @@ export function accessMatrix(
         kind: 'write',
         ok: 200,
         prepare: async () => ({ id: await freshFile() }),
-        run: async (c, f) => (await call(c, 'PUT', `/api/file/${f.id}`, { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) })).status,
+        run: async (c, f) =>
+          (await call(c, 'PUT', `/api/file/${f.id}`, { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) })).status,
       },
       {
         name: 'PUT /api/file/{id} move into inner',
         kind: 'write',
         ok: 200,
         prepare: async () => ({ id: await freshFile() }),
-        run: async (c, f) => (await call(c, 'PUT', `/api/file/${f.id}`, { type: 'move', parentId: inner.id, encryptedKey: b64(48), keyNonce: b64(12) })).status,
+        run: async (c, f) =>
+          (
+            await call(c, 'PUT', `/api/file/${f.id}`, {
+              type: 'move',
+              parentId: inner.id,
+              encryptedKey: b64(48),
+              keyNonce: b64(12),
+            })
+          ).status,
       },
       {
         name: 'DELETE /api/file/{id} (a file)',
@@ -205,22 +256,39 @@ export function accessMatrix(
           return { id: made.id, ...(await grant(alice, made, erin.id, false)) };
         },
         run: async (c, f) =>
-          (await call(c, 'POST', '/api/share', { type: 'user', id: f.id, userId: erin.id, edit: false, encryptedKey: f.encryptedKey, signature: f.signature })).status,
+          (
+            await call(c, 'POST', '/api/share', {
+              type: 'user',
+              id: f.id,
+              userId: erin.id,
+              edit: false,
+              encryptedKey: f.encryptedKey,
+              signature: f.signature,
+            })
+          ).status,
       },
-      { name: 'POST /api/share type link', kind: 'share', ok: 201, run: async (c) => (await call(c, 'POST', '/api/share', { type: 'link', id: W.id, expires: 0, edit: true })).status },
+      {
+        name: 'POST /api/share type link',
+        kind: 'share',
+        ok: 201,
+        run: async (c) => (await call(c, 'POST', '/api/share', { type: 'link', id: W.id, expires: 0, edit: true })).status,
+      },
       {
         name: 'PUT /api/share type user',
         kind: 'share',
         ok: 200,
         prepare: sharedWithErin,
-        run: async (c, f) => (await call(c, 'PUT', '/api/share', { type: 'user', fileId: f.id, userId: erin.id, edit: true, signature: b64(64) })).status,
+        run: async (c, f) =>
+          (await call(c, 'PUT', '/api/share', { type: 'user', fileId: f.id, userId: erin.id, edit: true, signature: b64(64) }))
+            .status,
       },
       {
         name: 'PUT /api/share type link',
         kind: 'share',
         ok: 200,
         prepare: async () => ({ linkId: await makeLink(alice, W) }),
-        run: async (c, f) => (await call(c, 'PUT', '/api/share', { type: 'link', linkId: f.linkId, edit: true, password: 'x' })).status,
+        run: async (c, f) =>
+          (await call(c, 'PUT', '/api/share', { type: 'link', linkId: f.linkId, edit: true, password: 'x' })).status,
       },
       {
         name: 'DELETE /api/shared type user (erin)',
@@ -236,8 +304,18 @@ export function accessMatrix(
         prepare: async () => ({ linkId: await makeLink(alice, W) }),
         run: async (c, f) => (await call(c, 'DELETE', '/api/shared', { type: 'link', linkId: f.linkId })).status,
       },
-      { name: 'GET /api/shared/{W}/users', kind: 'share', ok: 200, run: async (c) => (await call(c, 'GET', `/api/shared/${W.id}/users`)).status },
-      { name: 'GET /api/shared/{W}/links', kind: 'share', ok: 200, run: async (c) => (await call(c, 'GET', `/api/shared/${W.id}/links`)).status },
+      {
+        name: 'GET /api/shared/{W}/users',
+        kind: 'share',
+        ok: 200,
+        run: async (c) => (await call(c, 'GET', `/api/shared/${W.id}/users`)).status,
+      },
+      {
+        name: 'GET /api/shared/{W}/links',
+        kind: 'share',
+        ok: 200,
+        run: async (c) => (await call(c, 'GET', `/api/shared/${W.id}/links`)).status,
+      },
     ];
 
     test('every route for every caller: allowed calls succeed, the rest are refused and change nothing', async () => {
@@ -250,7 +328,8 @@ export function accessMatrix(
           const status = await op.run(caller, fixture);
           const expected = want === 'ok' ? op.ok : want;
           if (status !== expected) wrong.push(`${caller.name} / ${op.name}: ${status}, expected ${expected}`);
-          if (before && JSON.stringify(await snapshot(h)) !== JSON.stringify(before)) wrong.push(`${caller.name} / ${op.name}: changed something`);
+          if (before && JSON.stringify(await snapshot(h)) !== JSON.stringify(before))
+            wrong.push(`${caller.name} / ${op.name}: changed something`);
         }
       }
       expect(wrong).toEqual([]);
@@ -264,7 +343,11 @@ export function accessMatrix(
       expect(listing.body.files.map((f: { id: string }) => f.id)).toContain(doc2.id);
       expect(await fetchData(outside, doc2.id)).toBe(200);
       // Nothing above it, even the folder holding it: no ancestors shown, W itself 404.
-      expect((await call(outside, 'GET', `/api/file?id=${doc2.id}&includeAncestors=true`)).body.ancestors.map((a: { id: string }) => a.id)).toEqual([inner.id]);
+      expect(
+        (await call(outside, 'GET', `/api/file?id=${doc2.id}&includeAncestors=true`)).body.ancestors.map(
+          (a: { id: string }) => a.id,
+        ),
+      ).toEqual([inner.id]);
       expect((await call(outside, 'GET', `/api/file?id=${W.id}`)).status).toBe(404);
       // Users without a top-level share of W do not see it in their own top level.
       for (const { caller } of callers.filter((c) => c.caller.linkId === undefined && c.caller.name !== 'owner')) {

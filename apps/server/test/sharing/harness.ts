@@ -44,7 +44,11 @@ export async function shareWith(sharer: KeyedUser, item: Made, recipientId: stri
   return answer.body;
 }
 
-export async function makeLink(owner: User, item: Made, options: { edit?: boolean; expires?: number; password?: string } = {}): Promise<string> {
+export async function makeLink(
+  owner: User,
+  item: Made,
+  options: { edit?: boolean; expires?: number; password?: string } = {},
+): Promise<string> {
   const answer = await owner.browser.post('/api/share', {
     type: 'link',
     id: item.id,

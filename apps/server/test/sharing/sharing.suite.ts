@@ -77,7 +77,11 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
 
     const delivered = async (match: Record<string, unknown>) => {
       await Bun.sleep(5);
-      return h.delivered.filter((e) => Object.entries(match).every(([k, v]) => JSON.stringify((e as unknown as Record<string, unknown>)[k]) === JSON.stringify(v)));
+      return h.delivered.filter((e) =>
+        Object.entries(match).every(
+          ([k, v]) => JSON.stringify((e as unknown as Record<string, unknown>)[k]) === JSON.stringify(v),
+        ),
+      );
     };
 
     describe('with users', () => {
@@ -98,17 +102,33 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
           sharerId: alice.id,
           createdAt: h.clock.now,
         });
-        expect(await delivered({ kind: 'share.created' })).toEqual([{ kind: 'share.created', itemId: folder.id, userIds: [alice.id, bob.id] }]);
+        expect(await delivered({ kind: 'share.created' })).toEqual([
+          { kind: 'share.created', itemId: folder.id, userIds: [alice.id, bob.id] },
+        ]);
 
         const shared = await bob.browser.get('/api/shared');
         expect(shared.status).toBe(200);
         const entry = shared.body.files.find((f: { id: string }) => f.id === folder.id);
-        expect(entry).toMatchObject({ id: folder.id, ownerId: alice.id, isDirectory: true, editPermission: false, grant: created.body });
+        expect(entry).toMatchObject({
+          id: folder.id,
+          ownerId: alice.id,
+          isDirectory: true,
+          editPermission: false,
+          grant: created.body,
+        });
         expect(shared.body.users.map((u: { id: string }) => u.id)).toContain(alice.id);
         // The recipient checks the grant against the sharer's (pinned) signing key.
-        await verifyGrant(alice.keys.signingPublicKey, { itemId: folder.id, recipientId: bob.id, encryptedKey: entry.grant.encryptedKey, edit: false }, entry.grant.signature);
+        await verifyGrant(
+          alice.keys.signingPublicKey,
+          { itemId: folder.id, recipientId: bob.id, encryptedKey: entry.grant.encryptedKey, edit: false },
+          entry.grant.signature,
+        );
         await expect(
-          verifyGrant(alice.keys.signingPublicKey, { itemId: folder.id, recipientId: bob.id, encryptedKey: entry.grant.encryptedKey, edit: true }, entry.grant.signature),
+          verifyGrant(
+            alice.keys.signingPublicKey,
+            { itemId: folder.id, recipientId: bob.id, encryptedKey: entry.grant.encryptedKey, edit: true },
+            entry.grant.signature,
+          ),
         ).rejects.toThrow();
         // Nothing shared with carol; bob's own top level is still only his.
         expect((await carol.browser.get('/api/shared')).body).toEqual({ files: [], users: [] });
@@ -150,10 +170,22 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         await create(alice, folder);
         await shareWith(alice, folder, bob.id, true);
         await unchanged(async () => {
-          const again = await bob.browser.post('/api/share', { type: 'user', id: folder.id, userId: carol.id, edit: false, ...(await grant(bob, folder, carol.id, false)) });
+          const again = await bob.browser.post('/api/share', {
+            type: 'user',
+            id: folder.id,
+            userId: carol.id,
+            edit: false,
+            ...(await grant(bob, folder, carol.id, false)),
+          });
           expect(again.status).toBe(403);
           expect(again.body.message).toBe('You cannot share files you do not own');
-          const twice = await alice.browser.post('/api/share', { type: 'user', id: folder.id, userId: bob.id, edit: false, ...(await grant(alice, folder, bob.id, false)) });
+          const twice = await alice.browser.post('/api/share', {
+            type: 'user',
+            id: folder.id,
+            userId: bob.id,
+            edit: false,
+            ...(await grant(alice, folder, bob.id, false)),
+          });
           expect(twice.status).toBe(409);
         });
       });
@@ -180,18 +212,40 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
           ]) {
             expect((await alice.browser.put('/api/share', body)).status).toBe(400);
           }
-          expect((await alice.browser.put('/api/share', { type: 'user', fileId: folder.id, userId: bob.id, edit: true, signature })).status).toBe(404);
-          expect((await carol.browser.put('/api/share', { type: 'user', fileId: folder.id, userId: carol.id, edit: true, signature })).status).toBe(403);
-          expect((await bob.browser.put('/api/share', { type: 'user', fileId: folder.id, userId: carol.id, edit: true, signature })).status).toBe(404);
+          expect(
+            (await alice.browser.put('/api/share', { type: 'user', fileId: folder.id, userId: bob.id, edit: true, signature }))
+              .status,
+          ).toBe(404);
+          expect(
+            (await carol.browser.put('/api/share', { type: 'user', fileId: folder.id, userId: carol.id, edit: true, signature }))
+              .status,
+          ).toBe(403);
+          expect(
+            (await bob.browser.put('/api/share', { type: 'user', fileId: folder.id, userId: carol.id, edit: true, signature }))
+              .status,
+          ).toBe(404);
         });
-        const switched = await alice.browser.put('/api/share', { type: 'user', fileId: folder.id, userId: carol.id, edit: true, signature });
+        const switched = await alice.browser.put('/api/share', {
+          type: 'user',
+          fileId: folder.id,
+          userId: carol.id,
+          edit: true,
+          signature,
+        });
         expect(switched.status).toBe(200);
         expect(switched.body).toMatchObject({ editPermission: true, signature, encryptedKey: entry.encryptedKey });
-        expect(await delivered({ kind: 'share.changed' })).toEqual([{ kind: 'share.changed', itemId: folder.id, userIds: [alice.id, carol.id] }]);
+        expect(await delivered({ kind: 'share.changed' })).toEqual([
+          { kind: 'share.changed', itemId: folder.id, userIds: [alice.id, carol.id] },
+        ]);
         expect((await postUpload(carol.browser, inside.meta)).status).toBe(201);
         const listed = await carol.browser.get(`/api/file?id=${folder.id}`);
         expect(listed.body.root.editPermission).toBe(true);
-        expect(listed.body.files[0]).toMatchObject({ id: inside.id, ownerId: alice.id, uploaderId: carol.id, editPermission: true });
+        expect(listed.body.files[0]).toMatchObject({
+          id: inside.id,
+          ownerId: alice.id,
+          uploaderId: carol.id,
+          editPermission: true,
+        });
       });
 
       test('the owner sees who has access, with their public keys; nobody else does', async () => {
@@ -201,7 +255,11 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         await shareWith(alice, folder, carol.id, true);
         const list = await alice.browser.get(`/api/shared/${folder.id}/users`);
         expect(list.status).toBe(200);
-        expect(Object.fromEntries(list.body.access.map((a: { userId: string; editPermission: boolean }) => [a.userId, a.editPermission]))).toEqual({
+        expect(
+          Object.fromEntries(
+            list.body.access.map((a: { userId: string; editPermission: boolean }) => [a.userId, a.editPermission]),
+          ),
+        ).toEqual({
           [bob.id]: false,
           [carol.id]: true,
         });
@@ -224,17 +282,38 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         await shareWith(alice, folder, bob.id, false);
         await shareWith(alice, folder, carol.id, true);
         await unchanged(async () => {
-          expect((await bob.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: carol.id } })).status).toBe(403);
-          expect((await carol.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: G.id, userId: alice.id } })).status).toBe(404);
-          expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: G.id, userId: bob.id } })).status).toBe(404);
-          expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id } })).status).toBe(400);
-          expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: 'x' } })).status).toBe(400);
+          expect(
+            (await bob.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: carol.id } }))
+              .status,
+          ).toBe(403);
+          expect(
+            (await carol.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: G.id, userId: alice.id } }))
+              .status,
+          ).toBe(404);
+          expect(
+            (await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: G.id, userId: bob.id } })).status,
+          ).toBe(404);
+          expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id } })).status).toBe(
+            400,
+          );
+          expect(
+            (await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: 'x' } }))
+              .status,
+          ).toBe(400);
           expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'link', linkId: 'x' } })).status).toBe(400);
-          expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'link', linkId: 'A'.repeat(22) } })).status).toBe(404);
+          expect(
+            (await alice.browser.call('DELETE', '/api/shared', { json: { type: 'link', linkId: 'A'.repeat(22) } })).status,
+          ).toBe(404);
         });
         h.delivered.length = 0;
-        expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: bob.id } })).status).toBe(204);
-        expect((await carol.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: carol.id } })).status).toBe(204);
+        expect(
+          (await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: bob.id } }))
+            .status,
+        ).toBe(204);
+        expect(
+          (await carol.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: carol.id } }))
+            .status,
+        ).toBe(204);
         expect(await delivered({ kind: 'share.deleted' })).toEqual([
           { kind: 'share.deleted', itemId: folder.id, userIds: [alice.id, bob.id] },
           { kind: 'share.deleted', itemId: folder.id, userIds: [alice.id, carol.id] },
@@ -244,7 +323,10 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
           expect(ids((await user.browser.get('/api/shared')).body.files)).not.toContain(folder.id);
           expect((await user.browser.get(`/api/file?id=${folder.id}`)).status).toBe(404);
         }
-        expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: bob.id } })).status).toBe(404);
+        expect(
+          (await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: bob.id } }))
+            .status,
+        ).toBe(404);
       });
 
       test('the nearest grant counts: a viewer folder with an editor subfolder, and the reverse', async () => {
@@ -259,7 +341,9 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         await shareWith(alice, top, carol.id, false);
         await shareWith(alice, sub, carol.id, true);
         const listing = await carol.browser.get(`/api/file?id=${top.id}&depth=3`);
-        const roles = Object.fromEntries(listing.body.files.map((f: { id: string; editPermission: boolean }) => [f.id, f.editPermission]));
+        const roles = Object.fromEntries(
+          listing.body.files.map((f: { id: string; editPermission: boolean }) => [f.id, f.editPermission]),
+        );
         expect(roles).toEqual({ [sub.id]: true, [other.id]: false, [deep.id]: true });
         expect(listing.body.root.editPermission).toBe(false);
         // Depth 1 of sub, with its ancestors: carol sees up to top, each with its own role.
@@ -292,7 +376,8 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         const started = await postUpload(bob.browser, big.meta);
         expect(started.status).toBe(201);
         expect((await space(h, alice.id)).reserved).toBe(aliceBefore.reserved + big.cipher.byteLength);
-        for (let n = 0; n < started.body.parts; n++) expect((await putPart(bob.browser, started.body.uploadId, n, partBytes(big.cipher, n))).status).toBe(204);
+        for (let n = 0; n < started.body.parts; n++)
+          expect((await putPart(bob.browser, started.body.uploadId, n, partBytes(big.cipher, n))).status).toBe(204);
         // Only the uploader may go on with it, not the owner.
         expect((await alice.browser.get(`/api/upload/${started.body.uploadId}`)).status).toBe(404);
         expect((await bob.browser.post(`/api/upload/${started.body.uploadId}/complete`)).status).toBe(200);
@@ -318,14 +403,17 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         await shareWith(alice, folder, bob.id, true);
         const mine = await folderMeta(bob.rootKey, null, 'bobs');
         await create(bob, mine);
-        const move = (parentId: string | null) => bob.browser.put(`/api/file/${doc.id}`, { type: 'move', parentId, encryptedKey: b64(48), keyNonce: b64(12) });
+        const move = (parentId: string | null) =>
+          bob.browser.put(`/api/file/${doc.id}`, { type: 'move', parentId, encryptedKey: b64(48), keyNonce: b64(12) });
         await unchanged(async () => {
           expect((await move(null)).status).toBe(403);
           expect((await move(mine.id)).status).toBe(403);
           expect((await move(G.id)).status).toBe(404);
         });
         h.delivered.length = 0;
-        expect((await bob.browser.put(`/api/file/${doc.id}`, { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) })).status).toBe(200);
+        expect(
+          (await bob.browser.put(`/api/file/${doc.id}`, { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) })).status,
+        ).toBe(200);
         expect((await move(sub.id)).status).toBe(200);
         // The events reach the editor too (audience: owner, uploader, access entries above).
         const renamed = await delivered({ kind: 'item.renamed' });
@@ -362,7 +450,10 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         const first = await carol.browser.get(query);
         expect(first.body.files).toHaveLength(600);
         expect((await carol.browser.get(query)).body).toEqual(first.body);
-        expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: carol.id } })).status).toBe(204);
+        expect(
+          (await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: carol.id } }))
+            .status,
+        ).toBe(204);
         expect((await carol.browser.get(query)).status).toBe(404);
         // Shared again as editor: the kept answer does not come back with the old role.
         await shareWith(alice, folder, carol.id, true);
@@ -379,7 +470,10 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         const started = await postUpload(carol.browser, big.meta);
         expect(started.status).toBe(201);
         expect((await putPart(carol.browser, started.body.uploadId, 0, partBytes(big.cipher, 0))).status).toBe(204);
-        expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: carol.id } })).status).toBe(204);
+        expect(
+          (await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: carol.id } }))
+            .status,
+        ).toBe(204);
         await unchanged(async () => {
           expect((await putPart(carol.browser, started.body.uploadId, 1, partBytes(big.cipher, 1))).status).toBe(404);
           expect((await carol.browser.post(`/api/upload/${started.body.uploadId}/complete`)).status).toBe(404);
@@ -392,9 +486,41 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
       test('hostile input: oversized bodies, fields and cookies, nested JSON; items in a folder being deleted', async () => {
         await unchanged(async () => {
           const huge = 'A'.repeat(2 * 1024 * 1024);
-          expect((await alice.browser.post('/api/share', { type: 'user', id: F.id, userId: bob.id, edit: false, encryptedKey: huge, signature: b64(64) })).status).toBe(413);
-          expect((await alice.browser.post('/api/share', { type: 'user', id: F.id, userId: bob.id, edit: false, encryptedKey: 'A'.repeat(1028), signature: b64(64) })).status).toBe(400);
-          expect((await alice.browser.post('/api/share', { type: 'link', id: F.id, expires: 0, edit: false, password: { a: { b: { c: { d: { e: { f: { g: { h: 1 } } } } } } } } })).status).toBe(400);
+          expect(
+            (
+              await alice.browser.post('/api/share', {
+                type: 'user',
+                id: F.id,
+                userId: bob.id,
+                edit: false,
+                encryptedKey: huge,
+                signature: b64(64),
+              })
+            ).status,
+          ).toBe(413);
+          expect(
+            (
+              await alice.browser.post('/api/share', {
+                type: 'user',
+                id: F.id,
+                userId: bob.id,
+                edit: false,
+                encryptedKey: 'A'.repeat(1028),
+                signature: b64(64),
+              })
+            ).status,
+          ).toBe(400);
+          expect(
+            (
+              await alice.browser.post('/api/share', {
+                type: 'link',
+                id: F.id,
+                expires: 0,
+                edit: false,
+                password: { a: { b: { c: { d: { e: { f: { g: { h: 1 } } } } } } } },
+              })
+            ).status,
+          ).toBe(400);
           expect((await anonymous(h).post(`/api/shared/${'A'.repeat(22)}`, { password: 'x'.repeat(100_000) })).status).toBe(400);
           const visitor = anonymous(h);
           const linkId = await makeLink(alice, G, { password: 'pw' }).then(async (id) => {
@@ -426,7 +552,8 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         const all = (await bob.browser.get('/api/shared')).body.files;
         expect(all.length).toBeGreaterThan(1);
         expect(ids((await bob.browser.get('/api/shared?limit=1&offset=1')).body.files)).toEqual([all[1].id]);
-        for (const q of ['limit=0', 'limit=10001', 'offset=-1', 'limit=x']) expect((await bob.browser.get(`/api/shared?${q}`)).status).toBe(400);
+        for (const q of ['limit=0', 'limit=10001', 'offset=-1', 'limit=x'])
+          expect((await bob.browser.get(`/api/shared?${q}`)).status).toBe(400);
         expect((await anonymous(h).get('/api/shared')).status).toBe(401);
       });
     });
@@ -471,7 +598,15 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
           expect((await download(visitor, `${id}?linkId=${linkId}`)).status).toBe(404);
         }
         // A signed-in user using the link acts with the link's permission, not their own.
-        expect((await alice.browser.put(withLink(`/api/file/${file0.id}`, linkId), { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) })).status).toBe(403);
+        expect(
+          (
+            await alice.browser.put(withLink(`/api/file/${file0.id}`, linkId), {
+              type: 'rename',
+              encryptedName: b64(30),
+              nameNonce: b64(12),
+            })
+          ).status,
+        ).toBe(403);
         expect((await bob.browser.get(withLink(`/api/file?id=${file0.id}`, linkId))).status).toBe(200);
       });
 
@@ -531,7 +666,12 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         expect((await thief.get(`/api/shared/${other}`)).status).toBe(401);
         // Tampered or stretched proofs are nothing.
         const [epoch, expires, mac] = proof.split('.');
-        for (const forged of [`${epoch}.${Number(expires) + 1000}.${mac}`, `${Number(epoch) + 1}.${expires}.${mac}`, `${epoch}.${expires}.${mac!.slice(0, -1)}${mac!.endsWith('A') ? 'E' : 'A'}`, 'x']) {
+        for (const forged of [
+          `${epoch}.${Number(expires) + 1000}.${mac}`,
+          `${Number(epoch) + 1}.${expires}.${mac}`,
+          `${epoch}.${expires}.${mac!.slice(0, -1)}${mac!.endsWith('A') ? 'E' : 'A'}`,
+          'x',
+        ]) {
           thief.linkCookies.set(`sealbox_link_${linkId}`, forged!);
           expect((await thief.get(withLink('/api/file', linkId))).status).toBe(404);
         }
@@ -544,7 +684,9 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         const changed = await alice.browser.put('/api/share', { type: 'link', linkId, password: 'new one' });
         expect(changed.status).toBe(200);
         expect(changed.body).toMatchObject({ passwordProtected: true });
-        expect(await delivered({ kind: 'link.password' })).toEqual([{ kind: 'link.password', itemId: F.id, userIds: [alice.id], linkIds: [linkId] }]);
+        expect(await delivered({ kind: 'link.password' })).toEqual([
+          { kind: 'link.password', itemId: F.id, userIds: [alice.id], linkIds: [linkId] },
+        ]);
         expect((await visitor.get(withLink('/api/file', linkId))).status).toBe(404);
         expect((await visitor.post(`/api/shared/${linkId}`, { password: 'open sesame' })).status).toBe(401);
         expect((await visitor.post(`/api/shared/${linkId}`, { password: 'new one' })).status).toBe(200);
@@ -593,7 +735,8 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         expect((await space(h, alice.id)).used).toBe(before.used + small.cipher.byteLength + big.cipher.byteLength);
         const rename = { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) };
         expect((await visitor.put(withLink(`/api/file/${small.id}`, linkId), rename)).status).toBe(200);
-        const move = (id: string, parentId: string | null) => visitor.put(withLink(`/api/file/${id}`, linkId), { type: 'move', parentId, encryptedKey: b64(48), keyNonce: b64(12) });
+        const move = (id: string, parentId: string | null) =>
+          visitor.put(withLink(`/api/file/${id}`, linkId), { type: 'move', parentId, encryptedKey: b64(48), keyNonce: b64(12) });
         expect((await move(small.id, sub.id)).status).toBe(200);
         await unchanged(async () => {
           expect((await move(small.id, null)).status).toBe(403);
@@ -607,7 +750,9 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         // A signed-in visitor is recorded as themselves.
         const byCarol = await folderMeta(folder.key, folder.id);
         expect((await postUpload(carol.browser, byCarol.meta, undefined, withLink('/api/upload', linkId))).status).toBe(201);
-        const carols = (await alice.browser.get(`/api/file?id=${folder.id}`)).body.files.find((f: { id: string }) => f.id === byCarol.id);
+        const carols = (await alice.browser.get(`/api/file?id=${folder.id}`)).body.files.find(
+          (f: { id: string }) => f.id === byCarol.id,
+        );
         expect(carols.uploaderId).toBe(carol.id);
         // Switched to viewer: writes are 403 from then on, parts of an upload already begun too.
         const again = await fileMeta(folder.key, folder.id, patternBytes(PART_BYTES + 5, 7));
@@ -615,7 +760,9 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         h.delivered.length = 0;
         const switched = await alice.browser.put('/api/share', { type: 'link', linkId, edit: false });
         expect(switched.body.editPermission).toBe(false);
-        expect(await delivered({ kind: 'link.changed' })).toEqual([{ kind: 'link.changed', itemId: folder.id, userIds: [alice.id], linkIds: [linkId] }]);
+        expect(await delivered({ kind: 'link.changed' })).toEqual([
+          { kind: 'link.changed', itemId: folder.id, userIds: [alice.id], linkIds: [linkId] },
+        ]);
         await unchanged(async () => {
           expect((await visitor.put(withLink(`/api/file/${small.id}`, linkId), rename)).status).toBe(403);
           expect((await partVia(visitor, second.uploadId, 0, partBytes(again.cipher, 0), linkId)).status).toBe(403);
@@ -648,7 +795,9 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
           ]) {
             expect([(await alice.browser.put('/api/share', body)).status, body]).toEqual([400, body]);
           }
-          expect((await alice.browser.put('/api/share', { type: 'link', linkId: `${'B'.repeat(21)}A`, edit: true })).status).toBe(404);
+          expect((await alice.browser.put('/api/share', { type: 'link', linkId: `${'B'.repeat(21)}A`, edit: true })).status).toBe(
+            404,
+          );
           expect((await bob.browser.post('/api/share', { type: 'link', id: G.id, expires: 0, edit: true })).status).toBe(404);
           expect((await bob.browser.put('/api/share', { type: 'link', linkId, edit: true })).status).toBe(404);
           expect((await bob.browser.call('DELETE', '/api/shared', { json: { type: 'link', linkId } })).status).toBe(404);
@@ -659,7 +808,9 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         expect(links.map((l: { linkId: string }) => l.linkId)).toContain(linkId);
         h.delivered.length = 0;
         expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'link', linkId } })).status).toBe(204);
-        expect(await delivered({ kind: 'link.deleted' })).toEqual([{ kind: 'link.deleted', itemId: F.id, userIds: [alice.id], linkIds: [linkId] }]);
+        expect(await delivered({ kind: 'link.deleted' })).toEqual([
+          { kind: 'link.deleted', itemId: F.id, userIds: [alice.id], linkIds: [linkId] },
+        ]);
         expect((await anonymous(h).get(`/api/shared/${linkId}`)).status).toBe(404);
         expect((await anonymous(h).get(withLink('/api/file', linkId))).status).toBe(404);
         expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'link', linkId } })).status).toBe(404);
@@ -673,11 +824,18 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
       });
 
       test('password guessing hits 429 per link and address; the right password from elsewhere still works', async () => {
-        const app = h.makeApp({ rateLimits: { ...UNLIMITED, linkPasswordLinkIp: DEFAULT_RATE_LIMITS.linkPasswordLinkIp, linkPasswordIp: { max: 15, windowMs: HOUR } } });
+        const app = h.makeApp({
+          rateLimits: {
+            ...UNLIMITED,
+            linkPasswordLinkIp: DEFAULT_RATE_LIMITS.linkPasswordLinkIp,
+            linkPasswordIp: { max: 15, windowMs: HOUR },
+          },
+        });
         const linkId = await makeLink(alice, F, { password: 'hunter22' });
         const guesser = new Browser(app, { ip: '192.0.2.50' });
         const statuses: number[] = [];
-        for (let i = 0; i < 12; i++) statuses.push((await guesser.post(`/api/shared/${linkId}`, { password: `guess${i}` })).status);
+        for (let i = 0; i < 12; i++)
+          statuses.push((await guesser.post(`/api/shared/${linkId}`, { password: `guess${i}` })).status);
         expect(statuses).toEqual([...Array(10).fill(401), 429, 429]);
         const refused = await guesser.post(`/api/shared/${linkId}`, { password: 'hunter22' });
         expect(refused.status).toBe(429);
@@ -687,7 +845,8 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         // One address trying many links is held by the per-address limit.
         const sprayer = new Browser(app, { ip: '192.0.2.77' });
         const sprayed: number[] = [];
-        for (let i = 0; i < 16; i++) sprayed.push((await sprayer.post(`/api/shared/${'C'.repeat(21)}${'AQgw'[i % 4]}`, { password: 'x' })).status);
+        for (let i = 0; i < 16; i++)
+          sprayed.push((await sprayer.post(`/api/shared/${'C'.repeat(21)}${'AQgw'[i % 4]}`, { password: 'x' })).status);
         expect(sprayed.slice(0, 15)).toEqual(Array(15).fill(404));
         expect(sprayed[15]).toBe(429);
       });

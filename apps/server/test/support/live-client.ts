@@ -31,7 +31,10 @@ export class LiveClient {
   ): Promise<LiveClient> {
     const headers: Record<string, string> = {};
     // The session cookie, and any others (a share link's access proof) as a browser's jar sends them.
-    const jar = [...(cookie ? [`sealbox_session=${cookie}`] : []), ...[...(options.cookies ?? [])].map(([name, value]) => `${name}=${value}`)];
+    const jar = [
+      ...(cookie ? [`sealbox_session=${cookie}`] : []),
+      ...[...(options.cookies ?? [])].map(([name, value]) => `${name}=${value}`),
+    ];
     if (jar.length > 0) headers.cookie = jar.join('; ');
     if (options.origin) headers.origin = options.origin;
     const url = `${baseUrl.replace(/^http/, 'ws')}${options.path ?? '/api/ws'}`;
@@ -53,7 +56,8 @@ export class LiveClient {
       const check = () => {
         const found = this.messages.find(match);
         if (found) return done(() => resolve(found));
-        if (closed || this.socket.readyState === WebSocket.CLOSED) return done(() => reject(new Error('socket closed while waiting')));
+        if (closed || this.socket.readyState === WebSocket.CLOSED)
+          return done(() => reject(new Error('socket closed while waiting')));
       };
       const timer = setTimeout(() => done(() => reject(new Error(`no matching message in ${timeoutMs} ms`))), timeoutMs);
       const done = (finish: () => void) => {
@@ -67,7 +71,10 @@ export class LiveClient {
   }
 
   event(kind: string, itemId?: string, timeoutMs?: number): Promise<LiveMessage> {
-    return this.next((m) => m.type === 'event' && m.event?.kind === kind && (itemId === undefined || m.event.itemId === itemId), timeoutMs);
+    return this.next(
+      (m) => m.type === 'event' && m.event?.kind === kind && (itemId === undefined || m.event.itemId === itemId),
+      timeoutMs,
+    );
   }
 
   events(): NonNullable<LiveMessage['event']>[] {

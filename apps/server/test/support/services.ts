@@ -7,8 +7,7 @@ import postgres from 'postgres';
  */
 export const servicesRequired = process.env.CI === 'true' || process.env.SEALBOX_REQUIRE_SERVICES === '1';
 
-export const TEST_DATABASE_URL =
-  process.env.TEST_DATABASE_URL ?? 'postgres://sealbox:sealbox@127.0.0.1:5432/sealbox_test';
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://sealbox:sealbox@127.0.0.1:5432/sealbox_test';
 
 export type Availability = { available: true } | { available: false; reason: string };
 
@@ -92,11 +91,7 @@ export async function throwawayDatabase(prefix: string, baseUrl = TEST_DATABASE_
   };
 }
 
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 3000,
-  what = 'condition',
-): Promise<void> {
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 3000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);

@@ -16,7 +16,10 @@ export interface ByteCalls {
   /** GET /api/file: the listing's bytes, unparsed. */
   listing(query: ListingQuery): Promise<Response>;
   /** GET /api/file/data/{id}: the ciphertext, or its bytes [start, end) with a Range header. */
-  fileData(id: string, options?: { range?: { start: number; end: number }; cache?: RequestCache; signal?: AbortSignal }): Promise<Response>;
+  fileData(
+    id: string,
+    options?: { range?: { start: number; end: number }; cache?: RequestCache; signal?: AbortSignal },
+  ): Promise<Response>;
   /** PUT /api/upload/{uploadId}/part/{n}: one part's ciphertext. */
   putPart(uploadId: string, n: number, body: Blob | Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<Response>;
 }

@@ -4,7 +4,11 @@
  */
 
 /** Opens `name` (at `version`, or the current one when undefined), running `upgrade` when asked. */
-export function openDatabase(name: string, version: number | undefined, upgrade: (db: IDBDatabase) => void): Promise<IDBDatabase> {
+export function openDatabase(
+  name: string,
+  version: number | undefined,
+  upgrade: (db: IDBDatabase) => void,
+): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     const req = version === undefined ? indexedDB.open(name) : indexedDB.open(name, version);
     req.onupgradeneeded = () => upgrade(req.result);

@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRpcClient, exposeRpc, RpcError, type RpcEndpoint } from './worker-rpc.ts';
 
 class CodedError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'CryptoError';
   }

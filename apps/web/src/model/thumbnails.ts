@@ -13,7 +13,16 @@ export const THUMB_EDGE = 320;
 /** WebP quality of an encoded thumbnail (worker images and page-drawn video frames alike). */
 export const THUMB_QUALITY = 0.82;
 
-const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/pjpeg', 'image/gif', 'image/webp', 'image/bmp', 'image/x-ms-bmp']);
+const IMAGE_MIMES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/jpg',
+  'image/pjpeg',
+  'image/gif',
+  'image/webp',
+  'image/bmp',
+  'image/x-ms-bmp',
+]);
 const IMAGE_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp']);
 const VIDEO_TYPES: Record<string, string> = { mp4: 'video/mp4', m4v: 'video/mp4', mov: 'video/mp4', webm: 'video/webm' };
 const VIDEO_MIMES = new Set(['video/mp4', 'video/webm', 'video/quicktime']);

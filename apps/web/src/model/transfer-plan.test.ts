@@ -23,7 +23,12 @@ const CIPHER_CHUNK = CHUNK + 16;
 const PART_BYTES = 32 * CIPHER_CHUNK;
 const PART_PLAIN = 32 * CHUNK;
 const cipherSize = (p: number) => p + 16 * Math.max(1, Math.ceil(p / CHUNK));
-const geometry = (plainSize: number): PartGeometry => ({ plainSize, cipherSize: cipherSize(plainSize), partBytes: PART_BYTES, partPlainBytes: PART_PLAIN });
+const geometry = (plainSize: number): PartGeometry => ({
+  plainSize,
+  cipherSize: cipherSize(plainSize),
+  partBytes: PART_BYTES,
+  partPlainBytes: PART_PLAIN,
+});
 
 describe('part planning', () => {
   it('sends a ciphertext of at most one part in one POST', () => {
@@ -53,7 +58,7 @@ describe('part planning', () => {
     expect(cipherLengthOfPart(g, 1)).toBe(17);
   });
 
-  it('resumes at the first missing part, from that part\'s first chunk, sending only the missing ones', () => {
+  it("resumes at the first missing part, from that part's first chunk, sending only the missing ones", () => {
     const g = geometry(50 * 1024 * 1024);
     const plan = planParts(g, [0, 1, 3, 6], CHUNK);
     expect(plan).toEqual({ kind: 'parts', total: 7, send: [2, 4, 5], startPart: 2, startChunk: 64, startByte: 2 * PART_PLAIN });
@@ -108,10 +113,13 @@ describe('retry policy', () => {
 
     calls = 0;
     await expect(
-      withRetries(async () => {
-        calls++;
-        throw new TypeError('offline');
-      }, { sleep: async () => {} }),
+      withRetries(
+        async () => {
+          calls++;
+          throw new TypeError('offline');
+        },
+        { sleep: async () => {} },
+      ),
     ).rejects.toThrow('offline');
     expect(calls).toBe(3);
   });
@@ -133,14 +141,14 @@ describe('resume decision', () => {
 });
 
 describe('messages', () => {
-  it('summaries are SPEC 4\'s texts', () => {
+  it("summaries are SPEC 4's texts", () => {
     expect(summaryText(0, 0)).toBeUndefined();
     expect(summaryText(3, 0)).toBe('All 3 files uploaded successfully!');
     expect(summaryText(2, 1)).toBe('2 files uploaded successfully, 1 files failed.');
     expect(summaryText(0, 4)).toBe('All 4 files failed to upload. Check errors below.');
   });
 
-  it('402 and 405 are SPEC 8\'s upload messages', () => {
+  it("402 and 405 are SPEC 8's upload messages", () => {
     expect(uploadErrorMessage(402)).toBe('Not enough storage space');
     expect(uploadErrorMessage(405)).toBe('File is too large');
   });
@@ -148,7 +156,9 @@ describe('messages', () => {
   it('download names: unique, and a UTF-8 Content-Disposition attachment', () => {
     const taken = new Set<string>();
     expect(['a.txt', 'A.txt', 'a.txt', 'b'].map((n) => uniqueName(n, taken))).toEqual(['a.txt', 'A (2).txt', 'a (3).txt', 'b']);
-    expect(contentDisposition('résumé "1".pdf')).toBe(`attachment; filename="r_sum_ _1_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%221%22.pdf`);
+    expect(contentDisposition('résumé "1".pdf')).toBe(
+      `attachment; filename="r_sum_ _1_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%221%22.pdf`,
+    );
     expect(contentDisposition('../x/y')).toContain('filename=".._x_y"');
   });
 

@@ -122,16 +122,18 @@ export interface ResumeRecordShape {
   partHashes: Record<number, string>;
 }
 
-export type ResumeDecision =
-  | { resume: true }
-  | { resume: false; reason: 'size' | 'hash' };
+export type ResumeDecision = { resume: true } | { resume: false; reason: 'size' | 'hash' };
 
 /**
  * A resumed upload continues the same (K, fileNonce) stream, which is safe only over the same
  * plaintext: every part that ever started must hash the same in the re-picked file.
  * `pickedHashes` are the picked file's hashes for exactly the parts in `record.partHashes`.
  */
-export function decideResume(record: ResumeRecordShape, picked: { size: number }, pickedHashes: Record<number, string>): ResumeDecision {
+export function decideResume(
+  record: ResumeRecordShape,
+  picked: { size: number },
+  pickedHashes: Record<number, string>,
+): ResumeDecision {
   if (picked.size !== record.size) return { resume: false, reason: 'size' };
   for (const [n, hash] of Object.entries(record.partHashes)) {
     if (pickedHashes[Number(n)] !== hash) return { resume: false, reason: 'hash' };
@@ -225,7 +227,12 @@ export function uniqueName(name: string, taken: Set<string>): string {
 
 /** Content-Disposition for a download: an ASCII fallback plus the UTF-8 name (RFC 6266 / 5987). */
 export function contentDisposition(name: string): string {
-  const fallback = safeSegment(name).replace(/[^\x20-\x7e]/g, '_').replace(/["%;]/g, '_');
-  const encoded = encodeURIComponent(safeSegment(name)).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const fallback = safeSegment(name)
+    .replace(/[^\x20-\x7e]/g, '_')
+    .replace(/["%;]/g, '_');
+  const encoded = encodeURIComponent(safeSegment(name)).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

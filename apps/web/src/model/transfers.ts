@@ -53,7 +53,7 @@ export interface DownloadTarget {
 /** One entry of a download, as the service worker receives it from the crypto worker. */
 export type DownloadEntry =
   | { kind: 'dir'; path: string }
-  | { kind: 'file'; path: string; id: string; key: Uint8Array; fileNonce: Uint8Array; /** plaintext */ size: number };
+  | { kind: 'file'; path: string; id: string; key: Uint8Array; fileNonce: Uint8Array /** plaintext */; size: number };
 
 export interface DownloadJob {
   kind: 'file' | 'zip';

@@ -61,12 +61,18 @@ function FilesPage() {
   };
   const onAction = (action: ItemAction, item: ItemView) => {
     if (action === 'open') openItem(item);
-    else if (action === 'download') downloadItems([item]).catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
+    else if (action === 'download')
+      downloadItems([item]).catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
     else openDialog({ kind: action, item });
   };
 
   return (
-    <BrowserFrame active="files" folderId={parentId} onNewFolder={() => openDialog({ kind: 'create' })} newFolderBlocked={rights.newFolderBlocked}>
+    <BrowserFrame
+      active="files"
+      folderId={parentId}
+      onNewFolder={() => openDialog({ kind: 'create' })}
+      newFolderBlocked={rights.newFolderBlocked}
+    >
       <BrowserMain>
         <BrowserHeader title="My Files">
           <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
@@ -81,7 +87,12 @@ function FilesPage() {
             }}
             busy={listing.isFetching || finder.tree.isFetching}
           />
-          <BrowserControls search={{ query: finder.query, onQuery: finder.setQuery }} view={view} sort={sort} onSearchChange={onSearchChange} />
+          <BrowserControls
+            search={{ query: finder.query, onQuery: finder.setQuery }}
+            view={view}
+            sort={sort}
+            onSearchChange={onSearchChange}
+          />
         </BrowserToolbar>
         <BrowserBody view={view}>
           {finder.searching ? (
@@ -108,7 +119,14 @@ function FilesPage() {
         </BrowserBody>
         {!finder.searching && sorted.length > 0 && <Pagination {...pages} />}
       </BrowserMain>
-      <ItemDialogs dialog={dialog} onClose={closeDialog} parentId={parentId} users={listing.data?.users ?? {}} myUserId={myUserId} locationOf={locationOf} />
+      <ItemDialogs
+        dialog={dialog}
+        onClose={closeDialog}
+        parentId={parentId}
+        users={listing.data?.users ?? {}}
+        myUserId={myUserId}
+        locationOf={locationOf}
+      />
       <UploadOverlay
         parentId={parentId}
         open={dialog.kind === 'upload'}
@@ -129,6 +147,7 @@ export const filesRoute = createRoute({
   loaderDeps: ({ search }) => ({ parentId: search.parentId ?? null }),
   // Primes the folder's listing (a link's preload on intent too) without holding the navigation:
   // the page reads the same query and shows its own loading and error states.
-  loader: ({ context, deps }) => void context.queryClient.ensureQueryData(folderQueryOptions(deps.parentId)).catch(() => undefined),
+  loader: ({ context, deps }) =>
+    void context.queryClient.ensureQueryData(folderQueryOptions(deps.parentId)).catch(() => undefined),
   ...protectedPage(FilesPage),
 });

@@ -82,8 +82,8 @@ function HomePage() {
         <p className="hero__eyebrow">End-to-end encrypted drive you can host yourself</p>
         <h1 className="hero__title">Your files, sealed before they leave your device.</h1>
         <p className="hero__lead">
-          Sealbox encrypts names, types and contents in your browser. The server only ever stores what it cannot read,
-          and that server can be your own.
+          Sealbox encrypts names, types and contents in your browser. The server only ever stores what it cannot read, and that
+          server can be your own.
         </p>
         <div className="hero__actions">{actions}</div>
       </section>
@@ -92,16 +92,16 @@ function HomePage() {
         <h2 id="how-title">How the encryption works, in plain words</h2>
         <ol className="home-steps">
           <Step n={1} icon={KeyIcon} title="Your password stays with you">
-            When you sign in, your browser turns your password into a one-way hash and only that is sent. Your private
-            keys travel sealed, and only your password opens them, on your device.
+            When you sign in, your browser turns your password into a one-way hash and only that is sent. Your private keys travel
+            sealed, and only your password opens them, on your device.
           </Step>
           <Step n={2} icon={LockIcon} title="Everything is locked before upload">
-            Each file and folder gets its own random key. Contents, file names and types are encrypted with it before a
-            single byte is uploaded, and any tampering is detected when you open them.
+            Each file and folder gets its own random key. Contents, file names and types are encrypted with it before a single
+            byte is uploaded, and any tampering is detected when you open them.
           </Step>
           <Step n={3} icon={ShareIcon} title="Sharing hands over keys, not trust">
-            Sharing with someone wraps the file’s key for them alone. A share link carries its key after the{' '}
-            <code>#</code>, the part of an address browsers never send to a server.
+            Sharing with someone wraps the file’s key for them alone. A share link carries its key after the <code>#</code>, the
+            part of an address browsers never send to a server.
           </Step>
         </ol>
       </section>
@@ -135,10 +135,9 @@ function HomePage() {
         <div>
           <h2 id="host-title">Yours to host</h2>
           <p>
-            Sealbox runs on your own machine with a single command: an embedded database and local disk are all it needs.
-            When you outgrow one machine, point it at PostgreSQL and any S3-compatible store and run as many instances as
-            you like. Your data stays on hardware you choose, and the encryption formats are documented so nothing is
-            locked in.
+            Sealbox runs on your own machine with a single command: an embedded database and local disk are all it needs. When you
+            outgrow one machine, point it at PostgreSQL and any S3-compatible store and run as many instances as you like. Your
+            data stays on hardware you choose, and the encryption formats are documented so nothing is locked in.
           </p>
         </div>
       </section>

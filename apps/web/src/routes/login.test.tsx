@@ -15,12 +15,20 @@ vi.mock('../crypto/client.ts', async (importOriginal) => ({
   cryptoWorker: { call },
 }));
 
-const KDF = { version: 1, argon2id: { iterations: 256, memoryKiB: 512, parallelism: 1, hashLength: 32 }, pbkdf2: { iterations: 120000 } };
+const KDF = {
+  version: 1,
+  argon2id: { iterations: 256, memoryKiB: 512, parallelism: 1, hashLength: 32 },
+  pbkdf2: { iterations: 120000 },
+};
 const USER = { id: 'u1', username: 'alice', email: null, avatarExtension: null, totpEnabled: false };
 const SEALED = { user: USER, salt: 's', iv: 'i', encryptedPrivateKey: 'e', publicKey: 'p', signingPublicKey: 'q', kdf: KDF };
 
 beforeEach(() => {
-  api.lookupLogin.mockResolvedValue({ ok: true, status: 200, data: [{ id: 'u1', username: 'alice', passwordSalt: 'salt', kdf: KDF }] });
+  api.lookupLogin.mockResolvedValue({
+    ok: true,
+    status: 200,
+    data: [{ id: 'u1', username: 'alice', passwordSalt: 'salt', kdf: KDF }],
+  });
   api.postLogout.mockResolvedValue({ ok: true, status: 204, data: null });
   api.getProfile.mockResolvedValue({ ok: true, status: 200, data: USER });
   call.mockImplementation(async (method: string) => {
@@ -148,7 +156,11 @@ describe('/login messages (SPEC 5, 8)', () => {
     // The argon2id hash of the first step is reused, not derived again.
     expect(call.mock.calls.filter(([method]) => method === 'login')).toHaveLength(1);
     expect(api.postLogin).toHaveBeenLastCalledWith({ username: 'alice', password: 'login-hash', totpCode: '123456' });
-    expect(call).toHaveBeenCalledWith('unlock', 'long enough', expect.objectContaining({ userId: 'u1', salt: 's', publicKey: 'p' }));
+    expect(call).toHaveBeenCalledWith(
+      'unlock',
+      'long enough',
+      expect.objectContaining({ userId: 'u1', salt: 's', publicKey: 'p' }),
+    );
     expect(isSignedIn()).toBe(true);
     await vi.waitFor(() => expect(router.state.location.pathname).toBe('/about'));
     expect(router.state.location.searchStr).toBe('?x=1');

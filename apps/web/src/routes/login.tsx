@@ -67,7 +67,11 @@ function LoginPage() {
   };
 
   const run = async (code?: string) => {
-    for (const name of [LOGIN_MARKS.click, LOGIN_MARKS.unlocked, ...Object.keys(STAGE_LABELS).map((s) => stageMark(s as Stage))]) {
+    for (const name of [
+      LOGIN_MARKS.click,
+      LOGIN_MARKS.unlocked,
+      ...Object.keys(STAGE_LABELS).map((s) => stageMark(s as Stage)),
+    ]) {
       performance.clearMarks(name);
     }
     performance.mark(LOGIN_MARKS.click);

@@ -42,7 +42,14 @@ function ProfilePage() {
         <Card>
           <section className="profile-section" aria-labelledby="storage-title">
             <h2 id="storage-title">Storage</h2>
-            <div className="meter" role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-label="Storage used">
+            <div
+              className="meter"
+              role="meter"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={percent}
+              aria-label="Storage used"
+            >
               <progress value={percent} max={100} />
             </div>
             <p className="muted">

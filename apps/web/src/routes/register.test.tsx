@@ -103,7 +103,16 @@ describe('/register validation (SPEC 5)', () => {
 
   it('registers through the worker and goes to /login', async () => {
     const { router } = await openRegister();
-    call.mockResolvedValue({ password: 'h', passwordSalt: 's', salt: 's', iv: 'i', encryptedPrivateKey: 'e', publicKey: 'p', signingPublicKey: 'q', kdf: {} });
+    call.mockResolvedValue({
+      password: 'h',
+      passwordSalt: 's',
+      salt: 's',
+      iv: 'i',
+      encryptedPrivateKey: 'e',
+      publicKey: 'p',
+      signingPublicKey: 'q',
+      kdf: {},
+    });
     api.postRegister.mockResolvedValue({ ok: true, status: 201, data: { id: 'u1' } });
     type('username', 'alice');
     type('password', 'long enough');

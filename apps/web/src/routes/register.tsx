@@ -97,7 +97,11 @@ function RegisterPage() {
   const set = (name: FieldName) => (value: string) => setValues((prev) => ({ ...prev, [name]: value }));
   const touch = (name: FieldName) => () => setTouched((prev) => ({ ...prev, [name]: true }));
 
-  const usernameAvailability = availabilityMessage(username.state, REGISTER_MESSAGES.usernameChecking, REGISTER_MESSAGES.usernameTaken);
+  const usernameAvailability = availabilityMessage(
+    username.state,
+    REGISTER_MESSAGES.usernameChecking,
+    REGISTER_MESSAGES.usernameTaken,
+  );
   const emailAvailability = availabilityMessage(email.state, REGISTER_MESSAGES.emailChecking, REGISTER_MESSAGES.emailTaken);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -111,7 +115,11 @@ function RegisterPage() {
       if (usernameState === 'taken' || emailState === 'taken') return;
 
       const registration = await cryptoWorker.call('register', values.password);
-      const answer = await postRegister({ username: values.username, email: values.email === '' ? null : values.email, ...registration });
+      const answer = await postRegister({
+        username: values.username,
+        email: values.email === '' ? null : values.email,
+        ...registration,
+      });
       if (answer.ok) {
         toast(REGISTER_MESSAGES.success, 'success');
         await navigate({ to: '/login' });

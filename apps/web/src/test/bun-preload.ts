@@ -26,7 +26,10 @@ function install(name: string, descriptor: PropertyDescriptor): void {
   if ('value' in descriptor) {
     const value: unknown = descriptor.value;
     // Window functions (getComputedStyle, requestAnimationFrame, ...) need their window; classes do not.
-    const bound = typeof value === 'function' && !/^class[\s{]/.test(Function.prototype.toString.call(value)) && !value.prototype ? value.bind(window) : value;
+    const bound =
+      typeof value === 'function' && !/^class[\s{]/.test(Function.prototype.toString.call(value)) && !value.prototype
+        ? value.bind(window)
+        : value;
     Object.defineProperty(globalThis, name, { value: bound, writable: true, configurable: true });
   } else {
     Object.defineProperty(globalThis, name, {
@@ -75,7 +78,10 @@ function mockModule(specifier: string, factory?: Factory): void {
 }
 
 /** vitest's `vi.waitFor`: runs `check` until it stops throwing (or the time is up). */
-async function waitFor<T>(check: () => T | Promise<T>, options: number | { timeout?: number; interval?: number } = {}): Promise<T> {
+async function waitFor<T>(
+  check: () => T | Promise<T>,
+  options: number | { timeout?: number; interval?: number } = {},
+): Promise<T> {
   const { timeout = 1000, interval = 50 } = typeof options === 'number' ? { timeout: options } : options;
   const until = performance.now() + timeout;
   for (;;) {

@@ -144,7 +144,10 @@ async function fetchCipher(id: string, signal?: AbortSignal): Promise<ReadableSt
   return response.body;
 }
 
-function decrypted(entry: Extract<DownloadEntry, { kind: 'file' }>, cipher: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+function decrypted(
+  entry: Extract<DownloadEntry, { kind: 'file' }>,
+  cipher: ReadableStream<Uint8Array>,
+): ReadableStream<Uint8Array> {
   const stream = cipher.pipeThrough(createDecryptStream(entry.key, entry.fileNonce));
   entry.key.fill(0); // the stream imported its own CryptoKey at start; wait for that below
   return stream;
@@ -207,7 +210,9 @@ function wipeLater(key: Uint8Array): void {
  * only as the download reads on.
  */
 function zipOf(job: DownloadJob): { stream: ReadableStream<Uint8Array>; length: number } {
-  const entries: ZipEntry[] = job.entries.map((entry) => (entry.kind === 'dir' ? entry : { kind: 'file', path: entry.path, size: entry.size }));
+  const entries: ZipEntry[] = job.entries.map((entry) =>
+    entry.kind === 'dir' ? entry : { kind: 'file', path: entry.path, size: entry.size },
+  );
   // Cancelling the download also aborts a fetch still waiting for the server.
   const stop = new AbortController();
   const open = async (index: number) => {

@@ -91,13 +91,7 @@ function plainSize(item: ServerItem): number {
   }
 }
 
-async function openText(
-  kind: 'name' | 'mime',
-  key: CryptoKey,
-  id: string,
-  ciphertext: string,
-  nonce: string,
-): Promise<string> {
+async function openText(kind: 'name' | 'mime', key: CryptoKey, id: string, ciphertext: string, nonce: string): Promise<string> {
   const memo = `${kind}:${id}:${nonce}:${ciphertext}`;
   const known = texts.get(memo);
   if (known !== undefined) return known;
@@ -150,7 +144,12 @@ export async function openItems(items: ServerItem[]): Promise<ItemView[]> {
     }
     const wrappedBy = item.parentId;
     const cached = held.get(item.id);
-    if (cached && cached.wrappedBy === wrappedBy && cached.encryptedKey === item.encryptedKey && cached.keyNonce === item.keyNonce) {
+    if (
+      cached &&
+      cached.wrappedBy === wrappedBy &&
+      cached.encryptedKey === item.encryptedKey &&
+      cached.keyNonce === item.keyNonce
+    ) {
       keyOk.add(item.id);
       return;
     }
@@ -208,10 +207,12 @@ export async function openItems(items: ServerItem[]): Promise<ItemView[]> {
     if (!level) continue;
     for (let i = 0; i < level.length; i += BATCH) {
       const slice = level.slice(i, i + BATCH);
-      const done = await Promise.all(slice.map(async (item) => {
-        await openKey(item);
-        return view(item);
-      }));
+      const done = await Promise.all(
+        slice.map(async (item) => {
+          await openKey(item);
+          return view(item);
+        }),
+      );
       for (const v of done) views.set(v.id, v);
     }
   }

@@ -84,7 +84,9 @@ async function opfsParts(uploadId: string, slots: number): Promise<PartFiles> {
   void sweepStale(directory).catch(() => {});
   const created = Date.now().toString(36);
   const names = Array.from({ length: slots }, (_, i) => `${created}-${uploadId}-${i}`);
-  const handles = await Promise.all(names.map((name) => directory.getFileHandle(name, { create: true }) as Promise<SyncFileHandle>));
+  const handles = await Promise.all(
+    names.map((name) => directory.getFileHandle(name, { create: true }) as Promise<SyncFileHandle>),
+  );
   // Proves sync access works here before any part depends on it.
   (await handles[0]!.createSyncAccessHandle()).close();
   const free = handles.map((_, i) => i);

@@ -26,7 +26,10 @@ function chunks(bytes: Uint8Array): ReadableStream<Uint8Array> {
 
 async function build(entries: ZipEntry[], contents: Record<string, Uint8Array>, limits?: ZipLimits): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
-  for await (const part of zipStream(planZip(entries, limits), async (i) => chunks(contents[entries[i]!.path]!), { now: new Date(2026, 10, 22, 12, 30, 10) })) parts.push(part);
+  for await (const part of zipStream(planZip(entries, limits), async (i) => chunks(contents[entries[i]!.path]!), {
+    now: new Date(2026, 10, 22, 12, 30, 10),
+  }))
+    parts.push(part);
   const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
   let at = 0;
   for (const part of parts) {
@@ -56,7 +59,9 @@ describe('zip', () => {
       expect([length, crc32Final(crc32Update(0xffffffff, bytes))]).toEqual([length, bitwiseCrc(bytes)]);
       // Fed in two pieces at an odd split: the same.
       const split = Math.floor(length / 3);
-      expect(crc32Final(crc32Update(crc32Update(0xffffffff, bytes.subarray(0, split)), bytes.subarray(split)))).toBe(bitwiseCrc(bytes));
+      expect(crc32Final(crc32Update(crc32Update(0xffffffff, bytes.subarray(0, split)), bytes.subarray(split)))).toBe(
+        bitwiseCrc(bytes),
+      );
     }
   });
 
@@ -77,7 +82,9 @@ describe('zip', () => {
     const zip = await build(entries, contents);
     expect(zip.length).toBe(planZip(entries).length);
     const files = unzipSync(zip);
-    expect(Object.keys(files).sort()).toEqual(['Project/', 'Project/empty', 'Project/notes.txt', 'Project/Ünïcødé 写真/', 'Project/Ünïcødé 写真/photo.jpg'].sort());
+    expect(Object.keys(files).sort()).toEqual(
+      ['Project/', 'Project/empty', 'Project/notes.txt', 'Project/Ünïcødé 写真/', 'Project/Ünïcødé 写真/photo.jpg'].sort(),
+    );
     for (const [path, bytes] of Object.entries(contents)) expect([path, files[path]]).toEqual([path, bytes]);
     // No zip64 records: the end record is the last 22 bytes and nothing precedes it but the directory.
     const end = zip.length - 22;

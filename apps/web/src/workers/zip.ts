@@ -287,7 +287,8 @@ const CRC_TABLES = (() => {
     tables[n] = c;
   }
   for (let n = 0; n < 256; n++) {
-    for (let t = 1; t < 8; t++) tables[t * 256 + n] = (tables[(t - 1) * 256 + n]! >>> 8) ^ tables[tables[(t - 1) * 256 + n]! & 0xff]!;
+    for (let t = 1; t < 8; t++)
+      tables[t * 256 + n] = (tables[(t - 1) * 256 + n]! >>> 8) ^ tables[tables[(t - 1) * 256 + n]! & 0xff]!;
   }
   return tables;
 })();

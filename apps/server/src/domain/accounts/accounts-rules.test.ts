@@ -22,9 +22,12 @@ describe('usernames (SPEC 5)', () => {
   test.each(['abc', 'a'.repeat(20), 'Åsa', 'jo jo', '名前です', '😀😀😀'])('%p is accepted', (name) => {
     expect(checkUsername(name)).toBe(name);
   });
-  test.each(['ab', 'a'.repeat(21), '😀😀', ' abc', 'abc ', 'a\tb', 'a\nbc', 'ab\u0000c', 'ab\u2028c'])('%p is refused', (name) => {
-    fails(() => checkUsername(name));
-  });
+  test.each(['ab', 'a'.repeat(21), '😀😀', ' abc', 'abc ', 'a\tb', 'a\nbc', 'ab\u0000c', 'ab\u2028c'])(
+    '%p is refused',
+    (name) => {
+      fails(() => checkUsername(name));
+    },
+  );
 });
 
 describe('emails', () => {
@@ -77,10 +80,22 @@ describe('avatar content', () => {
 describe('devices', () => {
   test.each([
     ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36', 'Chrome on Linux'],
-    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36 Edg/140.0', 'Edge on Windows'],
-    ['Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15', 'Safari on macOS'],
-    ['Mozilla/5.0 (Linux; Android 15) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Mobile Safari/537.36', 'Chrome on Android'],
-    ['Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1', 'Safari on iOS'],
+    [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36 Edg/140.0',
+      'Edge on Windows',
+    ],
+    [
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15',
+      'Safari on macOS',
+    ],
+    [
+      'Mozilla/5.0 (Linux; Android 15) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Mobile Safari/537.36',
+      'Chrome on Android',
+    ],
+    [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
+      'Safari on iOS',
+    ],
     ['curl/8.5.0', 'Unknown device'],
     [null, 'Unknown device'],
   ])('%p is %p', (ua, device) => expect(describeDevice(ua)).toBe(device));

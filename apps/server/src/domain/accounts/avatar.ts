@@ -32,7 +32,11 @@ export function avatarBlobKey(userId: string): string {
   return `avatar-${userId}`;
 }
 
-export async function uploadAvatar(deps: AccountsDeps, userId: string, bytes: Uint8Array): Promise<{ avatarExtension: AvatarExtension }> {
+export async function uploadAvatar(
+  deps: AccountsDeps,
+  userId: string,
+  bytes: Uint8Array,
+): Promise<{ avatarExtension: AvatarExtension }> {
   if (bytes.length > AVATAR_MAX_BYTES) throw new DomainError('TOO_LARGE', 'Avatar is larger than 2 MiB');
   const extension = sniffImage(bytes);
   if (extension === null) throw new DomainError('VALIDATION', 'Avatar must be a PNG, JPEG, WebP or GIF image');

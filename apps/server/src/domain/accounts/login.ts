@@ -41,7 +41,10 @@ export async function login(deps: AccountsDeps, input: LoginInput): Promise<Logi
 
   if (user.totpEnabled && user.totpSecret) {
     if (input.totpCode === undefined || input.totpCode === '') {
-      return { kind: 'totp-required', issued: await startSession(deps, user.id, { totpPending: true, userAgent: input.userAgent }) };
+      return {
+        kind: 'totp-required',
+        issued: await startSession(deps, user.id, { totpPending: true, userAgent: input.userAgent }),
+      };
     }
     if (!(await acceptCode(deps, user, user.totpSecret, input.totpCode))) {
       throw new DomainError('UNAUTHORIZED', INVALID_TOTP);

@@ -18,7 +18,11 @@ let decoyVerifier: Promise<string> | undefined;
  * failing on an account is refused (429), all addresses together only slow the account down, so
  * failures from elsewhere never refuse the owner's right password. A right one takes both hits back.
  */
-export async function passwordMatches(deps: AccountsDeps, user: UserRecord | undefined, attempt: PasswordAttempt): Promise<boolean> {
+export async function passwordMatches(
+  deps: AccountsDeps,
+  user: UserRecord | undefined,
+  attempt: PasswordAttempt,
+): Promise<boolean> {
   const account = nameKey(attempt.username);
   const accountAtAddress = `${account}\0${attempt.clientIp}`;
   await deps.limiter.hit('loginAccountIp', accountAtAddress);

@@ -50,7 +50,10 @@ export const USERNAME_TAKEN = 'Username is already in use!';
 /** A unique-index CONFLICT from the repository, with SPEC 5's message for the field. */
 export function conflictMessage(error: unknown): never {
   if (isDomainError(error, 'CONFLICT')) {
-    throw new DomainError('CONFLICT', error.detail === 'email' ? EMAIL_TAKEN : USERNAME_TAKEN, { cause: error, detail: error.detail ?? 'username' });
+    throw new DomainError('CONFLICT', error.detail === 'email' ? EMAIL_TAKEN : USERNAME_TAKEN, {
+      cause: error,
+      detail: error.detail ?? 'username',
+    });
   }
   throw error;
 }
@@ -59,14 +62,22 @@ function profileChanged(userId: string) {
   return { kind: 'profile.changed', userIds: [userId] };
 }
 
-async function updated(deps: AccountsDeps, userId: string, changes: Parameters<AccountsDeps['users']['update']>[1]): Promise<Profile> {
+async function updated(
+  deps: AccountsDeps,
+  userId: string,
+  changes: Parameters<AccountsDeps['users']['update']>[1],
+): Promise<Profile> {
   const user = await deps.users.update(userId, changes, profileChanged(userId)).catch(conflictMessage);
   if (!user) throw new DomainError('UNAUTHORIZED', 'Account no longer exists');
   return toProfile(user);
 }
 
 /** A 409 says the email belongs to someone: counted like GET /api/check?email=, which says the same. */
-export async function updateEmail(deps: AccountsDeps, caller: { userId: string; clientIp: string }, email: string | null): Promise<Profile> {
+export async function updateEmail(
+  deps: AccountsDeps,
+  caller: { userId: string; clientIp: string },
+  email: string | null,
+): Promise<Profile> {
   await deps.limiter.hit('checkIp', caller.clientIp);
   return updated(deps, caller.userId, { email: checkEmail(email) });
 }

@@ -54,13 +54,24 @@ const grantRole = (edit: boolean): Role => (edit ? 'editor' : 'viewer');
  *   signed in, adds nothing: they act with the link's permission.
  * States are not looked at here (see `accessPath`).
  */
-export async function rolesAlong(reader: FilesReader, principal: Principal, path: readonly ItemRecord[]): Promise<Array<Role | null>> {
+export async function rolesAlong(
+  reader: FilesReader,
+  principal: Principal,
+  path: readonly ItemRecord[],
+): Promise<Array<Role | null>> {
   const roles: Array<Role | null> = path.map(() => null);
   if (path.length === 0) return roles;
   if (principal.kind === 'user') {
     // One owner per tree: moves stay within it and items made by others inside belong to it.
     if (path[0]!.ownerId === principal.userId) return path.map((item) => (item.ownerId === principal.userId ? 'owner' : null));
-    const grants = new Map((await reader.accessesFor(principal.userId, path.map((item) => item.id))).map((a) => [a.itemId, a]));
+    const grants = new Map(
+      (
+        await reader.accessesFor(
+          principal.userId,
+          path.map((item) => item.id),
+        )
+      ).map((a) => [a.itemId, a]),
+    );
     if (grants.size === 0) return roles;
     let role: Role | null = null;
     for (let i = path.length - 1; i >= 0; i--) {
@@ -89,7 +100,14 @@ export async function childRoles(
 ): Promise<(item: ItemRecord) => Role> {
   const parentRole = typeof inherited === 'function' ? inherited : () => inherited;
   if (principal.kind !== 'user' || items.length === 0 || items[0]!.ownerId === principal.userId) return parentRole;
-  const grants = new Map((await reader.accessesFor(principal.userId, items.map((item) => item.id))).map((a) => [a.itemId, a]));
+  const grants = new Map(
+    (
+      await reader.accessesFor(
+        principal.userId,
+        items.map((item) => item.id),
+      )
+    ).map((a) => [a.itemId, a]),
+  );
   if (grants.size === 0) return parentRole;
   return (item) => {
     const grant = grants.get(item.id);
@@ -117,7 +135,8 @@ export interface AccessPath {
 export async function accessPath(reader: FilesReader, principal: Principal, item: ItemRecord): Promise<AccessPath | null> {
   if (item.state !== 'ready') return null;
   // A stranger is turned away before any further read.
-  if (principal.kind === 'user' && item.ownerId !== principal.userId && !(await mayHaveGrant(reader, principal, item))) return null;
+  if (principal.kind === 'user' && item.ownerId !== principal.userId && !(await mayHaveGrant(reader, principal, item)))
+    return null;
   const ancestors = item.parentId === null ? [] : await reader.ancestors(item);
   // A delete marks only its folder and removes the rest in batches (deletion.ts): the whole
   // subtree must vanish with the mark, and nothing may be added, moved or changed under it.

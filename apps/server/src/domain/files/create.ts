@@ -71,7 +71,7 @@ export async function createItem(
 
   if (meta.size === null && !file) throw invalid('size is required for a file sent in parts');
   // Without `size` the length of `file` is the claim, and it is checked like one.
-  const size = meta.size ?? cipherSize(file!.size, 'the file\'s length');
+  const size = meta.size ?? cipherSize(file!.size, "the file's length");
   if (file && file.size !== size) throw invalid('size does not match the file sent');
   const parts = partsOf(size);
   if (file && parts !== 1) throw invalid(`a file larger than ${PART_BYTES} bytes is sent in parts`);

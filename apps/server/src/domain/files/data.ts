@@ -48,7 +48,12 @@ export function parseRange(header: string | null | undefined, size: number): Byt
  * GET /api/file/data/{id}: the ciphertext, whole or one range, streamed part by part from the
  * blob store (each part read only over the bytes the range needs).
  */
-export async function openFileData(deps: FilesDeps, principal: Principal, id: string, rangeHeader: string | null): Promise<FileData> {
+export async function openFileData(
+  deps: FilesDeps,
+  principal: Principal,
+  id: string,
+  rangeHeader: string | null,
+): Promise<FileData> {
   uuid(id, 'id');
   const { item } = await visibleItem(deps.store, principal, id);
   if (item.isDirectory) throw invalid('A folder has no data');
@@ -74,7 +79,10 @@ export function segmentsFor(parts: readonly PartRecord[], start: number, end: nu
   for (const part of parts) {
     const partEnd = offset + part.size - 1;
     if (partEnd >= start && offset <= end) {
-      segments.push({ key: part.blobKey, range: { start: Math.max(start, offset) - offset, end: Math.min(end, partEnd) - offset } });
+      segments.push({
+        key: part.blobKey,
+        range: { start: Math.max(start, offset) - offset, end: Math.min(end, partEnd) - offset },
+      });
     }
     offset += part.size;
   }

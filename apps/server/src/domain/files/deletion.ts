@@ -101,5 +101,10 @@ export async function removeItems(deps: FilesPorts, tx: FilesTransaction, items:
   await tx.deleteItems(ids);
   const ownerOf = new Map(items.map((item) => [item.id, item.ownerId]));
   await freeDeleted(tx, (itemId) => ownerOf.get(itemId)!, parts, uploads);
-  tx.afterCommit(() => deleteBlobs(deps, parts.map((part) => part.blobKey)));
+  tx.afterCommit(() =>
+    deleteBlobs(
+      deps,
+      parts.map((part) => part.blobKey),
+    ),
+  );
 }

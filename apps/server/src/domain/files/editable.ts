@@ -8,7 +8,11 @@ const noEditRight = () => new DomainError('FORBIDDEN', 'You do not have permissi
  * Reads the item and locks its owner's row, then reads it again under the lock: every change
  * to one owner's tree (and quota) happens one at a time, so two moves cannot make a cycle.
  */
-export async function lockedItem(tx: FilesTransaction, principal: Principal, id: string): Promise<{ item: ItemRecord } & AccessPath> {
+export async function lockedItem(
+  tx: FilesTransaction,
+  principal: Principal,
+  id: string,
+): Promise<{ item: ItemRecord } & AccessPath> {
   const first = await visibleItem(tx, principal, id);
   await tx.lockOwner(first.item.ownerId);
   const found = await visibleItem(tx, principal, id);

@@ -46,15 +46,28 @@ export type ShareEventKind = (typeof SHARE_EVENT_KINDS)[number];
 export const LINK_EVENT_KINDS = ['link.created', 'link.changed', 'link.password', 'link.deleted'] as const;
 export type LinkEventKind = (typeof LINK_EVENT_KINDS)[number];
 
-export function itemEvent(kind: ItemEventKind, item: ItemRecord, audience: Audience, parentId: string | null = item.parentId): SealboxEvent {
+export function itemEvent(
+  kind: ItemEventKind,
+  item: ItemRecord,
+  audience: Audience,
+  parentId: string | null = item.parentId,
+): SealboxEvent {
   return withLinks({ kind, itemId: item.id, parentId, userIds: audience.userIds }, audience.linkIds);
 }
 
-export function shareEvent(kind: ShareEventKind, item: Pick<ItemRecord, 'id' | 'ownerId'>, access: Pick<AccessRecord, 'userId'>): SealboxEvent {
+export function shareEvent(
+  kind: ShareEventKind,
+  item: Pick<ItemRecord, 'id' | 'ownerId'>,
+  access: Pick<AccessRecord, 'userId'>,
+): SealboxEvent {
   return { kind, itemId: item.id, userIds: [...new Set([item.ownerId, access.userId])] };
 }
 
-export function linkEvent(kind: LinkEventKind, item: Pick<ItemRecord, 'id' | 'ownerId'>, link: Pick<LinkRecord, 'id'>): SealboxEvent {
+export function linkEvent(
+  kind: LinkEventKind,
+  item: Pick<ItemRecord, 'id' | 'ownerId'>,
+  link: Pick<LinkRecord, 'id'>,
+): SealboxEvent {
   return withLinks({ kind, itemId: item.id, userIds: [item.ownerId] }, kind === 'link.created' ? [] : [link.id]);
 }
 

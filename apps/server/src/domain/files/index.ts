@@ -5,7 +5,16 @@ export { deleteItem } from './deletion.ts';
 export { openFileData, parseRange, RangeNotSatisfiableError, type FileData } from './data.ts';
 export { UPLOAD_TTL_MS, type FilesDeps, type FilesPorts } from './deps.ts';
 export { DEFAULT_MAX_ITEMS_PER_USER, MAX_TREE_DEPTH } from './limits.ts';
-export { DEFAULT_LIMIT, listFiles, MAX_DEPTH, MAX_LIMIT, relistItems, type Listing, type ListOptions, type Relisted } from './listing.ts';
+export {
+  DEFAULT_LIMIT,
+  listFiles,
+  MAX_DEPTH,
+  MAX_LIMIT,
+  relistItems,
+  type Listing,
+  type ListOptions,
+  type Relisted,
+} from './listing.ts';
 export { sweep, SHARED_SWEEP_GRACE_MS, type SweepReport } from './sweep.ts';
 export { abortUpload, completeUpload, partNumber, receivePart, uploadStatus, type UploadStatus } from './uploads.ts';
 export { parseUploadMetadata, type UploadMetadata } from './validation.ts';

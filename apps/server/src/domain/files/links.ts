@@ -197,7 +197,10 @@ function proofMac(link: LinkRecord, epoch: number, expiresAt: number): string {
 /** `${epoch}.${expiresAt}.${mac}`: the link's access proof (an HttpOnly cookie named for the link). */
 function makeProof(link: LinkRecord, now: number): { value: string; maxAgeMs: number } {
   const expiresAt = Math.min(now + LINK_PROOF_LIFETIME_MS, link.expiresAt ?? Number.POSITIVE_INFINITY);
-  return { value: `${link.passwordEpoch}.${expiresAt}.${proofMac(link, link.passwordEpoch, expiresAt)}`, maxAgeMs: expiresAt - now };
+  return {
+    value: `${link.passwordEpoch}.${expiresAt}.${proofMac(link, link.passwordEpoch, expiresAt)}`,
+    maxAgeMs: expiresAt - now,
+  };
 }
 
 /** The epoch a proof was made for, if it is this link's, for its current password, and unexpired. */
@@ -265,7 +268,12 @@ export async function openLink(
  * when it has a password, come with a valid proof; anything else is 404 like a missing link.
  * Whether the link reaches the item asked for is decided per item (access.ts).
  */
-export async function linkPrincipal(deps: FilesDeps, id: unknown, proof: string | undefined, userId: string | null): Promise<LinkPrincipal> {
+export async function linkPrincipal(
+  deps: FilesDeps,
+  id: unknown,
+  proof: string | undefined,
+  userId: string | null,
+): Promise<LinkPrincipal> {
   if (!isLinkId(id)) throw linkNotFound();
   const now = deps.clock();
   const link = await deps.store.link(id);
@@ -294,7 +302,12 @@ export async function linkSubscriber(deps: FilesDeps, id: unknown, proof: string
   const { link } = await usableLink(deps, id, now);
   const proven = validProof(link, proof, now);
   if (link.passwordHash !== null && proven === null) throw linkNotFound();
-  return { linkId: link.id, passwordEpoch: proven?.epoch ?? null, expiresAt: link.expiresAt, proofExpiresAt: proven?.expiresAt ?? null };
+  return {
+    linkId: link.id,
+    passwordEpoch: proven?.epoch ?? null,
+    expiresAt: link.expiresAt,
+    proofExpiresAt: proven?.expiresAt ?? null,
+  };
 }
 
 export interface LinkState {
@@ -306,7 +319,9 @@ export interface LinkState {
 /** What the live hub re-checks of a link's sockets (after a resync); null once it is gone. */
 export async function linkState(reader: FilesReader, id: string): Promise<LinkState | null> {
   const link = await reader.link(id);
-  return link ? { expiresAt: link.expiresAt, passwordEpoch: link.passwordEpoch, passwordProtected: link.passwordHash !== null } : null;
+  return link
+    ? { expiresAt: link.expiresAt, passwordEpoch: link.passwordEpoch, passwordProtected: link.passwordHash !== null }
+    : null;
 }
 
 /**
@@ -314,7 +329,11 @@ export async function linkState(reader: FilesReader, id: string): Promise<LinkSt
  * link was deleted or expired; 'locked': its password changed, or the proof it came with lapsed).
  * Without `state`, only the times known at the subscription are looked at.
  */
-export function subscriptionStanding(subscription: LinkSubscription, state: LinkState | null | undefined, now: number): 'ok' | 'gone' | 'locked' {
+export function subscriptionStanding(
+  subscription: LinkSubscription,
+  state: LinkState | null | undefined,
+  now: number,
+): 'ok' | 'gone' | 'locked' {
   const expiresAt = state === undefined ? subscription.expiresAt : state?.expiresAt;
   if (state === null || (expiresAt !== null && expiresAt !== undefined && expiresAt <= now)) return 'gone';
   if (state?.passwordProtected && subscription.passwordEpoch !== state.passwordEpoch) return 'locked';

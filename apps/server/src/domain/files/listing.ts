@@ -47,7 +47,12 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
   // Rights inherit down a folder, so an item's role is its parent's unless the caller has an
   // access entry on the item itself (access.ts `childRoles`).
   let roleOf: (item: ItemRecord) => Role;
-  const id = options.id !== undefined ? uuid(options.id, 'id') : principal.kind === 'link' ? await linkedItemId(reader, principal) : undefined;
+  const id =
+    options.id !== undefined
+      ? uuid(options.id, 'id')
+      : principal.kind === 'link'
+        ? await linkedItemId(reader, principal)
+        : undefined;
   if (id !== undefined) {
     root = await visibleItem(reader, principal, id);
     level = root.item.isDirectory ? await reader.children([root.item.id], { state: 'ready', page }) : [];
@@ -128,11 +133,17 @@ export interface Relisted {
  * the level. "Belongs" is what `children` and `topLevel` select for `listFiles`: ready, and
  * under the folder, or at the top of the caller's own tree.
  */
-export async function relistItems(deps: FilesDeps, principal: Principal, options: ListOptions, ids: readonly string[]): Promise<Relisted> {
+export async function relistItems(
+  deps: FilesDeps,
+  principal: Principal,
+  options: ListOptions,
+  ids: readonly string[],
+): Promise<Relisted> {
   const reader = deps.store;
   const root = options.id === undefined ? null : await visibleItem(reader, principal, uuid(options.id, 'id'));
   const belongs = (item: ItemRecord) =>
-    item.state === 'ready' && (root ? item.parentId === root.item.id : item.parentId === null && item.ownerId === principal.userId);
+    item.state === 'ready' &&
+    (root ? item.parentId === root.item.id : item.parentId === null && item.ownerId === principal.userId);
   const items = new Map<string, ItemView | null>(ids.map((id) => [id, null]));
   const level = (await reader.items(ids)).filter(belongs);
   const roleOf = await childRoles(reader, principal, root ? root.role : 'owner', level);

@@ -35,7 +35,7 @@ export async function moveItem(
       if (!target || path === null) throw notFound('Target folder');
       if (!target.isDirectory) throw invalid('The target is a file, not a folder');
       if (!canEdit(path.role)) throw new DomainError('FORBIDDEN', 'You do not have permission to move items there');
-      if (target.ownerId !== item.ownerId) throw new DomainError('FORBIDDEN', 'Items can only move within their owner\'s files');
+      if (target.ownerId !== item.ownerId) throw new DomainError('FORBIDDEN', "Items can only move within their owner's files");
       if (path.ancestors.some((a) => a.id === item.id)) throw invalid('A folder cannot be moved into one of its own subfolders');
       // The item lands one level below the target, and its subtree's deepest item with it.
       const targetLevel = path.ancestors.length + 1;

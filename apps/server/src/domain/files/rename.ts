@@ -6,7 +6,13 @@ import { audienceOf, itemEvent } from './events.ts';
 import { toItemView, type ItemView } from './view.ts';
 
 /** PUT /api/file/{id} type rename: the client sealed the new name under the item's own key. */
-export async function renameItem(deps: FilesDeps, principal: Principal, id: string, encryptedName: string, nameNonce: string): Promise<ItemView> {
+export async function renameItem(
+  deps: FilesDeps,
+  principal: Principal,
+  id: string,
+  encryptedName: string,
+  nameNonce: string,
+): Promise<ItemView> {
   return deps.store.transaction(async (tx) => {
     const { item, role, ancestors } = await lockedItem(tx, principal, id);
     const renamed: ItemRecord = { ...item, encryptedFileName: encryptedName, nameNonce, modifiedAt: deps.clock() };

@@ -130,7 +130,11 @@ export async function changeUserShare(deps: FilesDeps, callerId: string, input: 
  * drop their own entry from their list (whatever else they can see). Anyone else: 404 when they
  * cannot see the item, 403 when they can.
  */
-export async function removeUserShare(deps: FilesDeps, callerId: string, input: { fileId: string; userId: string }): Promise<void> {
+export async function removeUserShare(
+  deps: FilesDeps,
+  callerId: string,
+  input: { fileId: string; userId: string },
+): Promise<void> {
   const itemId = uuid(input.fileId, 'fileId');
   const userId = uuid(input.userId, 'userId');
   await deps.store.transaction(async (tx) => {
@@ -154,7 +158,8 @@ export async function sharedWithMe(
 ): Promise<{ files: SharedItemView[]; users: UserSummary[] }> {
   const limit = options.limit ?? SHARED_DEFAULT_LIMIT;
   const offset = options.offset ?? 0;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > SHARED_MAX_LIMIT) throw invalid(`limit must be 1 to ${SHARED_MAX_LIMIT}`);
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > SHARED_MAX_LIMIT)
+    throw invalid(`limit must be 1 to ${SHARED_MAX_LIMIT}`);
   if (!Number.isSafeInteger(offset) || offset < 0) throw invalid('offset must be a whole number');
   const reader = deps.store;
   const entries = await reader.sharedWith(callerId, { limit, offset });
@@ -173,7 +178,11 @@ export async function sharedWithMe(
 }
 
 /** GET /api/shared/{fileId}/users: the owner's view of who has an entry on the item. */
-export async function accessList(deps: FilesDeps, callerId: string, fileId: string): Promise<{ access: AccessView[]; users: PublicUser[] }> {
+export async function accessList(
+  deps: FilesDeps,
+  callerId: string,
+  fileId: string,
+): Promise<{ access: AccessView[]; users: PublicUser[] }> {
   const item = await ownedItem(deps.store, callerId, uuid(fileId, 'fileId'));
   const entries = await deps.store.accessesOn([item.id]);
   return {

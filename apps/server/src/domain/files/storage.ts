@@ -9,7 +9,12 @@ const DELETE_CONCURRENCY = 8;
  * write as soon as it does (nothing more is read or stored); a shorter one is removed again.
  * Either way nothing is left under the key.
  */
-export async function storeExactly(deps: FilesPorts, key: string, body: ReadableStream<Uint8Array> | null, expected: number): Promise<void> {
+export async function storeExactly(
+  deps: FilesPorts,
+  key: string,
+  body: ReadableStream<Uint8Array> | null,
+  expected: number,
+): Promise<void> {
   let received = 0;
   const limited = (body ?? emptyStream()).pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -41,9 +46,11 @@ export async function storeExactly(deps: FilesPorts, key: string, body: Readable
 export async function deleteBlobs(deps: FilesPorts, keys: readonly string[]): Promise<void> {
   for (let i = 0; i < keys.length; i += DELETE_CONCURRENCY) {
     await Promise.all(
-      keys.slice(i, i + DELETE_CONCURRENCY).map((key) =>
-        deps.blobs.delete(key).catch((error: unknown) => deps.logger.warn('blob delete failed', { key, error: String(error) })),
-      ),
+      keys
+        .slice(i, i + DELETE_CONCURRENCY)
+        .map((key) =>
+          deps.blobs.delete(key).catch((error: unknown) => deps.logger.warn('blob delete failed', { key, error: String(error) })),
+        ),
     );
   }
 }

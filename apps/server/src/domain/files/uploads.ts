@@ -51,7 +51,10 @@ async function liveUpload(deps: FilesDeps, principal: Principal, uploadId: strin
  * Locks in one order everywhere, the owner's row first and then the upload's, so a delete of
  * the folder around an upload (which locks the owner) cannot deadlock with a part arriving.
  */
-async function lockUpload(tx: FilesTransaction, uploadId: string): Promise<{ upload: UploadRecord; item: ItemRecord; quota: QuotaRecord } | undefined> {
+async function lockUpload(
+  tx: FilesTransaction,
+  uploadId: string,
+): Promise<{ upload: UploadRecord; item: ItemRecord; quota: QuotaRecord } | undefined> {
   const seen = await tx.upload(uploadId);
   const item = seen && (await tx.item(seen.itemId));
   if (!item) return undefined;

@@ -137,7 +137,8 @@ export function parseUploadMetadata(text: string): UploadMetadata {
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid('metadata must be a JSON object');
   const fields = raw as Record<string, unknown>;
-  for (const key of Object.keys(fields)) if (!METADATA_FIELDS.has(key)) throw invalid(`metadata has an unknown field ${key.slice(0, 40)}`);
+  for (const key of Object.keys(fields))
+    if (!METADATA_FIELDS.has(key)) throw invalid(`metadata has an unknown field ${key.slice(0, 40)}`);
   const present = (key: string) => fields[key] !== undefined && fields[key] !== null;
 
   if (typeof fields.isDirectory !== 'boolean') throw invalid('isDirectory must be a boolean');

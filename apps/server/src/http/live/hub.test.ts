@@ -35,7 +35,10 @@ function setup(sessions: Map<string, number | null>, options: { revalidateEveryM
     sessionExpiry: async (id) => sessions.get(id) ?? null,
     ...options,
   });
-  cleanups.push(() => hub.close(), () => events.close());
+  cleanups.push(
+    () => hub.close(),
+    () => events.close(),
+  );
   return { events, hub, now };
 }
 
@@ -45,7 +48,14 @@ describe('live hub', () => {
     const [u1, u2, visitor] = [new FakeSocket(), new FakeSocket(), new FakeSocket()];
     hub.attach(u1, { kind: 'user', userId: 'u1', sessionId: 's1', sessionExpiresAt: 10_000 });
     hub.attach(u2, { kind: 'user', userId: 'u2', sessionId: 's2', sessionExpiresAt: 10_000 });
-    hub.attach(visitor, { kind: 'link', linkId: 'l1', address: '203.0.113.9', passwordEpoch: null, expiresAt: null, proofExpiresAt: null });
+    hub.attach(visitor, {
+      kind: 'link',
+      linkId: 'l1',
+      address: '203.0.113.9',
+      passwordEpoch: null,
+      expiresAt: null,
+      proofExpiresAt: null,
+    });
     await events.publish({ kind: 'item.renamed', itemId: 'i1', parentId: 'p1', userIds: ['u1', 'other'], linkIds: ['l1'] });
     expect(u1.sent.at(-1)).toEqual({ type: 'event', event: { kind: 'item.renamed', itemId: 'i1', parentId: 'p1' } });
     expect(visitor.sent.at(-1)).toEqual(u1.sent.at(-1)!);
@@ -99,7 +109,10 @@ describe('live hub', () => {
   });
 
   test('sessions past their known expiry are looked up again on the timer', async () => {
-    const sessions = new Map<string, number | null>([['slid', 90_000], ['expired', 1_500]]);
+    const sessions = new Map<string, number | null>([
+      ['slid', 90_000],
+      ['expired', 1_500],
+    ]);
     const { hub, now } = setup(sessions, { revalidateEveryMs: 5 });
     const [slid, expired] = [new FakeSocket(), new FakeSocket()];
     hub.attach(slid, { kind: 'user', userId: 'u1', sessionId: 'slid', sessionExpiresAt: 2_000 });

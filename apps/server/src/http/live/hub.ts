@@ -51,7 +51,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export type LiveHub = ReturnType<typeof createLiveHub>;
 
-const audienceKey = (audience: LiveAudience) => (audience.kind === 'user' ? `user:${audience.userId}` : `link:${audience.linkId}`);
+const audienceKey = (audience: LiveAudience) =>
+  audience.kind === 'user' ? `user:${audience.userId}` : `link:${audience.linkId}`;
 
 /**
  * Routes bus events to the sockets of this instance. One subscription to the bus, whatever
@@ -125,9 +126,12 @@ export function createLiveHub(deps: LiveHubDeps) {
     const deadline = subscriptionDeadline(entry.audience);
     if (deadline === null) return;
     const left = Math.max(1, deadline - clock());
-    entry.timer = setTimeout(() => {
-      if (entries.get(entry.socket) === entry) watchExpiry(entry);
-    }, Math.min(left, MAX_TIMER_MS));
+    entry.timer = setTimeout(
+      () => {
+        if (entries.get(entry.socket) === entry) watchExpiry(entry);
+      },
+      Math.min(left, MAX_TIMER_MS),
+    );
     entry.timer.unref?.();
   }
 
@@ -248,7 +252,8 @@ export function createLiveHub(deps: LiveHubDeps) {
         entry.messages = 0;
       }
       entry.messages += 1;
-      const verdict = entry.messages > CLIENT_MESSAGE_LIMIT.count ? { ok: false as const, close: CLOSE.tooMany } : judgeClientMessage(message);
+      const verdict =
+        entry.messages > CLIENT_MESSAGE_LIMIT.count ? { ok: false as const, close: CLOSE.tooMany } : judgeClientMessage(message);
       if (verdict.ok) send(entry, encode({ type: 'pong' }));
       else close(entry, verdict.close);
     },

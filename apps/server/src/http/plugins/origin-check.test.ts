@@ -6,7 +6,10 @@ import { errorMapping } from './error-mapping.ts';
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 function app(publicOrigin: string | undefined) {
-  return new Elysia().use(errorMapping(silent)).use(originCheck({ publicOrigin })).post('/api/x', () => 'ok');
+  return new Elysia()
+    .use(errorMapping(silent))
+    .use(originCheck({ publicOrigin }))
+    .post('/api/x', () => 'ok');
 }
 
 const post = (a: ReturnType<typeof app>, url: string, headers: Record<string, string>) =>

@@ -37,7 +37,8 @@ export function sessionPlugin(options: SessionPluginOptions) {
   const principals = new WeakMap<Request, Promise<Principal>>();
 
   const tokenOf = (request: Request) => readCookie(request.headers.get('cookie'), SESSION_COOKIE);
-  const linkProofOf = (request: Request, linkId: string) => readCookie(request.headers.get('cookie'), linkProofCookieName(linkId));
+  const linkProofOf = (request: Request, linkId: string) =>
+    readCookie(request.headers.get('cookie'), linkProofCookieName(linkId));
 
   const sessionOf = ({ request, set }: Pick<RequestContext, 'request' | 'set'>): Promise<ActiveSession | null> => {
     const token = tokenOf(request);

@@ -56,5 +56,8 @@ export function accountRoutes(deps: AccountRoutesDeps) {
       set.headers['set-cookie'] = clearedSessionCookie(cookies);
       set.status = 204;
     })
-    .put('/api/totp', ({ body, user, clientIp }) => changeTotp(accounts, { user, clientIp }, body), { body: TotpBody, session: true });
+    .put('/api/totp', ({ body, user, clientIp }) => changeTotp(accounts, { user, clientIp }, body), {
+      body: TotpBody,
+      session: true,
+    });
 }

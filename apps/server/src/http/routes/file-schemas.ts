@@ -26,10 +26,7 @@ export const UploadParams = t.Object({ uploadId: text(64) });
 export const PartParams = t.Object({ uploadId: text(64), n: text(16) });
 
 export const ChangeBody = t.Union([
-  t.Object(
-    { type: t.Literal('rename'), encryptedName: text(8192), nameNonce: text(64) },
-    { additionalProperties: false },
-  ),
+  t.Object({ type: t.Literal('rename'), encryptedName: text(8192), nameNonce: text(64) }, { additionalProperties: false }),
   t.Object(
     { type: t.Literal('move'), parentId: t.Union([text(64), t.Null()]), encryptedKey: text(128), keyNonce: text(64) },
     { additionalProperties: false },

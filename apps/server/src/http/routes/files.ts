@@ -20,7 +20,13 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
     .get(
       '/api/file',
       async ({ query, principal }) => {
-        const options = { id: query.id, depth: query.depth, limit: query.limit, offset: query.offset, includeAncestors: query.includeAncestors };
+        const options = {
+          id: query.id,
+          depth: query.depth,
+          limit: query.limit,
+          offset: query.offset,
+          includeAncestors: query.includeAncestors,
+        };
         const cache = deps.listingCache;
         // Only signed-in users' listings are kept: a link holder's are few and short-lived.
         if (!cache || principal.kind !== 'user') return listFiles(files, principal, options);
@@ -54,11 +60,12 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
       },
       { params: ItemParams, query: LinkOnlyQuery, principal: true },
     )
-    .put(
-      '/api/file/:id',
-      ({ params, body, principal }) => changeItem(files, principal, params.id, body),
-      { params: ItemParams, query: LinkOnlyQuery, body: ChangeBody, principal: true },
-    )
+    .put('/api/file/:id', ({ params, body, principal }) => changeItem(files, principal, params.id, body), {
+      params: ItemParams,
+      query: LinkOnlyQuery,
+      body: ChangeBody,
+      principal: true,
+    })
     .delete(
       '/api/file/:id',
       async ({ params, principal, set }) => {

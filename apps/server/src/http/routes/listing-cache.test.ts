@@ -36,9 +36,11 @@ function world(count = 500) {
   const ancestor = view('A', null, 1);
   const root = view('F', 'A', 2);
   // Equal creation times on purpose: the id orders them then.
-  for (let i = 0; i < count; i++) items.set(`c${String(i).padStart(4, '0')}`, view(`c${String(i).padStart(4, '0')}`, 'F', 10 + Math.floor(i / 3)));
+  for (let i = 0; i < count; i++)
+    items.set(`c${String(i).padStart(4, '0')}`, view(`c${String(i).padStart(4, '0')}`, 'F', 10 + Math.floor(i / 3)));
   const order = (a: ItemView, b: ItemView) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
-  const inLevel = (item: ItemView, options: ListOptions) => (options.id === undefined ? item.parentId === null : item.parentId === options.id);
+  const inLevel = (item: ItemView, options: ListOptions) =>
+    options.id === undefined ? item.parentId === null : item.parentId === options.id;
   const reads: string[][] = [];
   return {
     items,
@@ -75,7 +77,12 @@ function kept(options: ListOptions = folder, count = 500) {
   return { w, cache, key, get };
 }
 
-const event = (kind: string, itemId: string | undefined, parentId: string | null | undefined, userIds = ['u1']): SealboxEvent => ({
+const event = (
+  kind: string,
+  itemId: string | undefined,
+  parentId: string | null | undefined,
+  userIds = ['u1'],
+): SealboxEvent => ({
   kind,
   itemId,
   parentId,
@@ -116,7 +123,7 @@ describe('listing cache', () => {
     }
   });
 
-  test("a share event drops every answer kept for the users it names, whatever it is about", async () => {
+  test('a share event drops every answer kept for the users it names, whatever it is about', async () => {
     for (const kind of ['share.created', 'share.changed', 'share.deleted']) {
       const { cache, get } = kept();
       const topKey = cache.keyOf(me, top)!;

@@ -168,7 +168,8 @@ function patchLevel(level: Level, relisted: Relisted): boolean {
   };
   // Each new view is counted before its old one is let go, so an unchanged person stays shown.
   if (level.root && relisted.root) {
-    if (!shift([relisted.root.ownerId, relisted.root.uploaderId], 1) || !shift([level.root.ownerId, level.root.uploaderId], -1)) return false;
+    if (!shift([relisted.root.ownerId, relisted.root.uploaderId], 1) || !shift([level.root.ownerId, level.root.uploaderId], -1))
+      return false;
     level.root = relisted.root;
   }
   for (const [id, view] of relisted.items) {
@@ -205,7 +206,11 @@ function insert(blocks: Block[], view: ItemView): void {
   const views = blocks[b]!.views;
   views.splice(indexOf(views, view), 0, view);
   const half = views.length >> 1;
-  blocks.splice(b, 1, ...(views.length >= 2 * BLOCK_ITEMS ? [changed(views.slice(0, half)), changed(views.slice(half))] : [changed(views)]));
+  blocks.splice(
+    b,
+    1,
+    ...(views.length >= 2 * BLOCK_ITEMS ? [changed(views.slice(0, half)), changed(views.slice(half))] : [changed(views)]),
+  );
 }
 
 /** The block a view is in, or belongs in: the first whose last view is not before it, else the last. */
@@ -236,7 +241,9 @@ function indexOf(views: readonly ItemView[], place: Place): number {
 function followedBy(level: Level, deps: Set<string>, event: SealboxEvent): boolean {
   if (!ITEM_EVENTS.has(event.kind) || event.itemId === undefined || deps.has(`item:${event.itemId}`)) return false;
   if (level.pending.size >= MAX_PENDING) return false;
-  return level.parentId === null ? event.parentId === null && event.userIds.includes(level.userId) : event.parentId === level.parentId;
+  return level.parentId === null
+    ? event.parentId === null && event.userIds.includes(level.userId)
+    : event.parentId === level.parentId;
 }
 
 export type ListingCache = ReturnType<typeof createListingCache>;
@@ -300,7 +307,13 @@ export function createListingCache() {
     keyOf(principal: UserPrincipal, options: ListOptions): string | undefined {
       if ((options.depth ?? 1) !== 1) return undefined;
       if (options.id !== undefined && options.includeAncestors !== true) return undefined;
-      return JSON.stringify([principal.userId, options.id ?? null, options.limit ?? null, options.offset ?? 0, options.includeAncestors ?? false]);
+      return JSON.stringify([
+        principal.userId,
+        options.id ?? null,
+        options.limit ?? null,
+        options.offset ?? 0,
+        options.includeAncestors ?? false,
+      ]);
     },
     /**
      * The kept answer, if any. `relist` re-reads changed items of a whole level for the caller

@@ -25,7 +25,12 @@ export function liveRoutes(deps: { hub: LiveHub; session: SessionPlugin; files: 
       }
       const found = await currentSession();
       if (!found || found.session.totpPending) throw new DomainError('UNAUTHORIZED', SIGN_IN_REQUIRED);
-      admitted.set(request, { kind: 'user', userId: found.user.id, sessionId: found.session.id, sessionExpiresAt: found.session.expiresAt });
+      admitted.set(request, {
+        kind: 'user',
+        userId: found.user.id,
+        sessionId: found.session.id,
+        sessionExpiresAt: found.session.expiresAt,
+      });
     },
     open(ws) {
       const audience = admitted.get(ws.data.request);

@@ -11,7 +11,14 @@ const Password = text(MAX_LINK_PASSWORD_CHARS);
 
 export const ShareBody = t.Union([
   t.Object(
-    { type: t.Literal('user'), id: text(64), userId: text(64), encryptedKey: text(1024), edit: t.Boolean(), signature: text(256) },
+    {
+      type: t.Literal('user'),
+      id: text(64),
+      userId: text(64),
+      encryptedKey: text(1024),
+      edit: t.Boolean(),
+      signature: text(256),
+    },
     strict,
   ),
   t.Object(
@@ -29,7 +36,12 @@ export const ShareBody = t.Union([
 export const ChangeShareBody = t.Union([
   t.Object({ type: t.Literal('user'), fileId: text(64), userId: text(64), edit: t.Boolean(), signature: text(256) }, strict),
   t.Object(
-    { type: t.Literal('link'), linkId: text(64), edit: t.Optional(t.Boolean()), password: t.Optional(t.Union([Password, t.Null()])) },
+    {
+      type: t.Literal('link'),
+      linkId: text(64),
+      edit: t.Optional(t.Boolean()),
+      password: t.Optional(t.Union([Password, t.Null()])),
+    },
     strict,
   ),
 ]);

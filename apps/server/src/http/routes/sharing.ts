@@ -36,10 +36,14 @@ export function sharingRoutes(deps: { files: FilesDeps; session: SessionPlugin; 
     )
     .put(
       '/api/share',
-      async ({ body, user }) => (body.type === 'user' ? await changeUserShare(files, user.id, body) : await changeLink(files, user.id, body)),
+      async ({ body, user }) =>
+        body.type === 'user' ? await changeUserShare(files, user.id, body) : await changeLink(files, user.id, body),
       { body: ChangeShareBody, session: true },
     )
-    .get('/api/shared', async ({ query, user }) => await sharedWithMe(files, user.id, query), { query: SharedQuery, session: true })
+    .get('/api/shared', async ({ query, user }) => await sharedWithMe(files, user.id, query), {
+      query: SharedQuery,
+      session: true,
+    })
     .delete(
       '/api/shared',
       async ({ body, user, set }) => {
@@ -49,16 +53,32 @@ export function sharingRoutes(deps: { files: FilesDeps; session: SessionPlugin; 
       },
       { body: RevokeBody, session: true },
     )
-    .get('/api/shared/:id/users', async ({ params, user }) => await accessList(files, user.id, params.id), { params: SharedParams, session: true })
-    .get('/api/shared/:id/links', async ({ params, user }) => await linksOf(files, user.id, params.id), { params: SharedParams, session: true })
-    .get('/api/shared/:id', async ({ params, request, linkProofOf }) => await linkInfo(files, params.id, linkProofOf(request, params.id)), {
+    .get('/api/shared/:id/users', async ({ params, user }) => await accessList(files, user.id, params.id), {
       params: SharedParams,
+      session: true,
     })
+    .get('/api/shared/:id/links', async ({ params, user }) => await linksOf(files, user.id, params.id), {
+      params: SharedParams,
+      session: true,
+    })
+    .get(
+      '/api/shared/:id',
+      async ({ params, request, linkProofOf }) => await linkInfo(files, params.id, linkProofOf(request, params.id)),
+      {
+        params: SharedParams,
+      },
+    )
     .post(
       '/api/shared/:id',
       async ({ params, body, clientIp, set }) => {
         const opened = await openLink(files, params.id, body.password, clientIp);
-        if (opened.proof) set.headers['set-cookie'] = linkProofCookie(opened.info.linkId, opened.proof.value, opened.proof.maxAgeMs, deps.cookies);
+        if (opened.proof)
+          set.headers['set-cookie'] = linkProofCookie(
+            opened.info.linkId,
+            opened.proof.value,
+            opened.proof.maxAgeMs,
+            deps.cookies,
+          );
         return opened.info;
       },
       { params: SharedParams, body: OpenLinkBody },

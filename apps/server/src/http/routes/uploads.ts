@@ -65,16 +65,16 @@ export function uploadRoutes(deps: { files: FilesDeps; session: SessionPlugin })
       },
       { parse: 'none', params: PartParams, query: LinkOnlyQuery, principal: true },
     )
-    .get(
-      '/api/upload/:uploadId',
-      ({ params, principal }) => uploadStatus(files, principal, params.uploadId),
-      { params: UploadParams, query: LinkOnlyQuery, principal: true },
-    )
-    .post(
-      '/api/upload/:uploadId/complete',
-      ({ params, principal }) => completeUpload(files, principal, params.uploadId),
-      { params: UploadParams, query: LinkOnlyQuery, principal: true },
-    )
+    .get('/api/upload/:uploadId', ({ params, principal }) => uploadStatus(files, principal, params.uploadId), {
+      params: UploadParams,
+      query: LinkOnlyQuery,
+      principal: true,
+    })
+    .post('/api/upload/:uploadId/complete', ({ params, principal }) => completeUpload(files, principal, params.uploadId), {
+      params: UploadParams,
+      query: LinkOnlyQuery,
+      principal: true,
+    })
     .delete(
       '/api/upload/:uploadId',
       async ({ params, principal, set }) => {

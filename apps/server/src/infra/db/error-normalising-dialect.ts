@@ -1,10 +1,4 @@
-import type {
-  DatabaseConnection,
-  Dialect,
-  Driver,
-  QueryCompiler,
-  TransactionSettings,
-} from 'kysely';
+import type { DatabaseConnection, Dialect, Driver, QueryCompiler, TransactionSettings } from 'kysely';
 import type { AbortableOperationOptions } from 'kysely';
 import { normaliseDbError } from './normalise-db-error.ts';
 

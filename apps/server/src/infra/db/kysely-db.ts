@@ -6,12 +6,7 @@ import type { Logger } from '../../ports/logger.ts';
 type AfterCommitJob = () => void | Promise<void>;
 
 /** The dialect-independent half of a Db: transactions with deferred events, health, close. */
-export function createKyselyDb(options: {
-  kysely: Kysely<Database>;
-  dialect: SqlDialect;
-  events: EventBus;
-  logger: Logger;
-}): Db {
+export function createKyselyDb(options: { kysely: Kysely<Database>; dialect: SqlDialect; events: EventBus; logger: Logger }): Db {
   const { kysely, dialect, events, logger } = options;
   let closed = false;
   return {

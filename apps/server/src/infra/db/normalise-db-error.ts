@@ -11,7 +11,11 @@ const PG_CHECK = '23514';
  */
 export function normaliseDbError(error: unknown): unknown {
   if (typeof error !== 'object' || error === null || error instanceof DomainError) return error;
-  const { code, constraint_name: pgConstraint, message } = error as {
+  const {
+    code,
+    constraint_name: pgConstraint,
+    message,
+  } = error as {
     code?: unknown;
     constraint_name?: unknown;
     message?: unknown;

@@ -19,11 +19,7 @@ interface Envelope {
  * notifications sent while it was disconnected are lost, so after each reconnect subscribers get
  * a local RESYNC_EVENT_KIND event and the live hub tells every client to fetch again.
  */
-export async function createPgNotifyEventBus(options: {
-  url: string;
-  logger: Logger;
-  channel?: string;
-}): Promise<EventBus> {
+export async function createPgNotifyEventBus(options: { url: string; logger: Logger; channel?: string }): Promise<EventBus> {
   const { logger } = options;
   const channel = options.channel ?? DEFAULT_EVENT_CHANNEL;
   const sql = createPostgresClient(options.url, { max: 2, applicationName: 'sealbox-events' });

@@ -21,7 +21,15 @@ type ProfileGet = Awaited<ReturnType<typeof api.api.profile.get>>;
 export type Profile = NonNullable<ProfileGet['data']>;
 export type SortBy = Profile['sortBy'];
 export type SortOrder = Profile['sortOrder'];
-export const SORT_BY_VALUES = ['name', 'size', 'created', 'modified', 'owner', 'uploader', 'extension'] as const satisfies readonly SortBy[];
+export const SORT_BY_VALUES = [
+  'name',
+  'size',
+  'created',
+  'modified',
+  'owner',
+  'uploader',
+  'extension',
+] as const satisfies readonly SortBy[];
 
 type LoginPost = Awaited<ReturnType<typeof api.api.login.post>>;
 export type LoginSuccess = NonNullable<LoginPost['data']>;

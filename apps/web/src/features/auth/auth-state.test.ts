@@ -4,7 +4,10 @@ import { applyProfile, syncProfile } from './auth-state.ts';
 import { SESSION_MARKER_KEY, clearSession, isSignedIn, setSession } from './session.ts';
 
 const api = vi.hoisted(() => ({ getProfile: vi.fn(), postLogout: vi.fn() }));
-vi.mock('./account-api.ts', async (importOriginal) => ({ ...(await importOriginal<typeof import('./account-api.ts')>()), ...api }));
+vi.mock('./account-api.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./account-api.ts')>()),
+  ...api,
+}));
 const call = vi.hoisted(() => vi.fn());
 vi.mock('../../crypto/client.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../crypto/client.ts')>()),

@@ -22,7 +22,15 @@ export {
   type SortOrder,
 } from './account-api.ts';
 export { createAuth, onSignOut } from './auth-state.ts';
-export { LOGIN_MESSAGES, deriveLoginHash, signIn, validateLogin, validateTotpCode, type LoginFailure, type Stage } from './login-flow.ts';
+export {
+  LOGIN_MESSAGES,
+  deriveLoginHash,
+  signIn,
+  validateLogin,
+  validateTotpCode,
+  type LoginFailure,
+  type Stage,
+} from './login-flow.ts';
 export { protectedPage } from './protected-page.tsx';
 export { PROFILE_QUERY_KEY, profileQuery } from './queries.ts';
 export { DEFAULT_AFTER_LOGIN, safeRedirectPath } from './redirect.ts';

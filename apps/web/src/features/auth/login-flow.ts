@@ -21,8 +21,7 @@ export const LOGIN_MESSAGES = {
   totpPrompt: 'Enter the TOTP code from your authenticator app',
 } as const;
 
-export const loginFailed = (reason: string | undefined): string =>
-  reason ? `Login failed. ${reason}` : LOGIN_MESSAGES.failed;
+export const loginFailed = (reason: string | undefined): string => (reason ? `Login failed. ${reason}` : LOGIN_MESSAGES.failed);
 
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 20;
@@ -47,7 +46,10 @@ export type Stage = 'checking' | 'deriving' | 'signing-in' | 'unlocking';
 
 type Failed = { kind: 'failed'; failure: LoginFailure };
 
-export type LoginOutcome = { kind: 'signed-in'; profile: Profile; fingerprint: string } | { kind: 'totp'; loginHash: string } | Failed;
+export type LoginOutcome =
+  | { kind: 'signed-in'; profile: Profile; fingerprint: string }
+  | { kind: 'totp'; loginHash: string }
+  | Failed;
 
 const inline = (message: string): Failed => ({ kind: 'failed', failure: { message, display: 'inline' } });
 const toasted = (message: string): Failed => ({ kind: 'failed', failure: { message, display: 'toast' } });

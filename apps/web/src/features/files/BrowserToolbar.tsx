@@ -25,7 +25,14 @@ export function BrowserPath({ crumbs, onNavigate, onRefresh, busy }: BrowserPath
   return (
     <div className="browser__path">
       <Breadcrumbs crumbs={crumbs} compact={width < 600} onNavigate={onNavigate} />
-      <Button size="sm" variant="ghost" onClick={onRefresh} aria-label="Refresh" title="Refresh" className={cx('refresh', busy && 'refresh--busy')}>
+      <Button
+        size="sm"
+        variant="ghost"
+        onClick={onRefresh}
+        aria-label="Refresh"
+        title="Refresh"
+        className={cx('refresh', busy && 'refresh--busy')}
+      >
         {Icon.refresh(16)}
       </Button>
     </div>
@@ -71,7 +78,9 @@ function SortControl({ sort, onSearchChange }: Pick<BrowserControlsProps, 'sort'
           value={sort?.sortBy ?? ''}
           onChange={(e) => {
             const value = e.target.value as SortKey | '';
-            onSearchChange(value ? { sortBy: value, sortOrder: sort?.sortOrder ?? 'asc' } : { sortBy: undefined, sortOrder: undefined });
+            onSearchChange(
+              value ? { sortBy: value, sortOrder: sort?.sortOrder ?? 'asc' } : { sortBy: undefined, sortOrder: undefined },
+            );
           }}
         >
           <option value="">Sort by…</option>

@@ -53,7 +53,13 @@ export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locati
       );
     case 'delete':
       return (
-        <DeleteDialog open item={dialog.item} onClose={onClose} busy={deleteItem.isPending} onDelete={() => deleteItem.mutate(dialog.item, { onSuccess: onClose })} />
+        <DeleteDialog
+          open
+          item={dialog.item}
+          onClose={onClose}
+          busy={deleteItem.isPending}
+          onDelete={() => deleteItem.mutate(dialog.item, { onSuccess: onClose })}
+        />
       );
     case 'move':
       return (
@@ -67,7 +73,16 @@ export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locati
         />
       );
     case 'info':
-      return <InfoDialog open item={dialog.item} users={users} myUserId={myUserId} location={locationOf(dialog.item)} onClose={onClose} />;
+      return (
+        <InfoDialog
+          open
+          item={dialog.item}
+          users={users}
+          myUserId={myUserId}
+          location={locationOf(dialog.item)}
+          onClose={onClose}
+        />
+      );
     default:
       return null;
   }

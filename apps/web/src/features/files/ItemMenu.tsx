@@ -42,17 +42,32 @@ export function ItemMenu({ item, myUserId, onAction, downloadBlocked }: ItemMenu
           Preview
         </MenuItem>
       )}
-      <MenuItem icon={Icon.download(16)} disabled={downloadBlocked !== undefined || !item.decrypted} hint={downloadBlocked ?? noKey} onSelect={() => onAction('download', item)}>
+      <MenuItem
+        icon={Icon.download(16)}
+        disabled={downloadBlocked !== undefined || !item.decrypted}
+        hint={downloadBlocked ?? noKey}
+        onSelect={() => onAction('download', item)}
+      >
         Download
       </MenuItem>
       <MenuItem icon={Icon.share(16)} disabled hint={shareHint}>
         Share
       </MenuItem>
       <MenuSeparator />
-      <MenuItem icon={Icon.pencil(16)} disabled={!!(noEdit ?? noKey)} hint={noEdit ?? noKey} onSelect={() => onAction('rename', item)}>
+      <MenuItem
+        icon={Icon.pencil(16)}
+        disabled={!!(noEdit ?? noKey)}
+        hint={noEdit ?? noKey}
+        onSelect={() => onAction('rename', item)}
+      >
         Rename
       </MenuItem>
-      <MenuItem icon={Icon.move(16)} disabled={!!(noEdit ?? noKey)} hint={noEdit ?? noKey} onSelect={() => onAction('move', item)}>
+      <MenuItem
+        icon={Icon.move(16)}
+        disabled={!!(noEdit ?? noKey)}
+        hint={noEdit ?? noKey}
+        onSelect={() => onAction('move', item)}
+      >
         Move
       </MenuItem>
       <MenuItem icon={Icon.info(16)} onSelect={() => onAction('info', item)}>

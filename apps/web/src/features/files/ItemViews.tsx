@@ -41,7 +41,12 @@ function ItemName({ item, onOpen }: { item: ItemView; onOpen: (item: ItemView) =
   );
   if (item.isDirectory) {
     return (
-      <button type="button" className={cx('item-name', 'item-name--link', !item.decrypted && 'item-name--encrypted')} onClick={() => onOpen(item)} title={name}>
+      <button
+        type="button"
+        className={cx('item-name', 'item-name--link', !item.decrypted && 'item-name--encrypted')}
+        onClick={() => onOpen(item)}
+        title={name}
+      >
         {icon}
         <span className="item-name__text">{name}</span>
       </button>
@@ -136,7 +141,14 @@ function CardThumb({ item, kind, onOpen }: { item: ItemView; kind: ItemKind; onO
     >
       {shown ? (
         <>
-          <img className="file-card__image" src={shown} alt={displayName(item)} decoding="async" draggable={false} onError={() => setFailed(shown)} />
+          <img
+            className="file-card__image"
+            src={shown}
+            alt={displayName(item)}
+            decoding="async"
+            draggable={false}
+            onError={() => setFailed(shown)}
+          />
           {kind === 'video' && <span className="file-card__badge">{Icon.video(16)}</span>}
         </>
       ) : item.decrypted ? (
@@ -163,7 +175,12 @@ export function FileGrid({ items, myUserId, onOpen, onAction, columns, downloadB
       {items.map((item) => {
         const kind = kindOf(item);
         return (
-          <li key={item.id} className={cx('file-card', item.isDirectory && 'file-card--folder')} data-item-id={item.id} onKeyDown={(e) => onKey(e, item)}>
+          <li
+            key={item.id}
+            className={cx('file-card', item.isDirectory && 'file-card--folder')}
+            data-item-id={item.id}
+            onKeyDown={(e) => onKey(e, item)}
+          >
             <CardThumb item={item} kind={kind} onOpen={onOpen} />
             <div className="file-card__footer">
               <ItemName item={item} onOpen={onOpen} />

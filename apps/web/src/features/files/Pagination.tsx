@@ -44,7 +44,13 @@ export function Pagination({
         <span className="pagination__page">
           Page {page + 1} of {pageCount}
         </span>
-        <Button size="sm" variant="secondary" onClick={() => onPage(page + 1)} disabled={page >= pageCount - 1} aria-label="Next page">
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() => onPage(page + 1)}
+          disabled={page >= pageCount - 1}
+          aria-label="Next page"
+        >
           {Icon.chevronRight(16)}
         </Button>
       </div>

@@ -36,7 +36,12 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
   return (
     <aside
       id="files-sidebar"
-      className={cx('sidebar', collapsed && 'sidebar--collapsed', mobile && 'sidebar--overlay', mobile && open && 'sidebar--open')}
+      className={cx(
+        'sidebar',
+        collapsed && 'sidebar--collapsed',
+        mobile && 'sidebar--overlay',
+        mobile && open && 'sidebar--open',
+      )}
       aria-label="Files"
       {...(mobile && !open ? { inert: true, 'aria-hidden': true } : {})}
     >
@@ -76,13 +81,23 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
 
       <nav className="sidebar__nav" aria-label="Folders">
         <Tooltip content={tip('My Files')} side="right">
-          <Link to="/files" className={cx('sidebar__link', active === 'files' && 'sidebar__link--active')} aria-current={active === 'files' ? 'page' : undefined} onClick={close}>
+          <Link
+            to="/files"
+            className={cx('sidebar__link', active === 'files' && 'sidebar__link--active')}
+            aria-current={active === 'files' ? 'page' : undefined}
+            onClick={close}
+          >
             {Icon.home(20)}
             {label('My Files')}
           </Link>
         </Tooltip>
         <Tooltip content={tip('Shared with me')} side="right">
-          <Link to="/shared" className={cx('sidebar__link', active === 'shared' && 'sidebar__link--active')} aria-current={active === 'shared' ? 'page' : undefined} onClick={close}>
+          <Link
+            to="/shared"
+            className={cx('sidebar__link', active === 'shared' && 'sidebar__link--active')}
+            aria-current={active === 'shared' ? 'page' : undefined}
+            onClick={close}
+          >
             {Icon.users(20)}
             {label('Shared with me')}
           </Link>
@@ -98,7 +113,15 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
                 <span>{percent}% used</span>
               </div>
             )}
-            <div className="storage__bar" role="meter" aria-label="Storage used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={`${percent}% used`}>
+            <div
+              className="storage__bar"
+              role="meter"
+              aria-label="Storage used"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={percent}
+              aria-valuetext={`${percent}% used`}
+            >
               <progress value={percent} max={100} />
             </div>
             {!collapsed && (
@@ -113,8 +136,16 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
           side="top"
           label="Account"
           trigger={
-            <button type="button" className="sidebar__account" aria-label={`Account menu${profile ? ` for ${profile.username}` : ''}`}>
-              {avatar ? <img src={avatar} alt="" width={32} height={32} className="sidebar__avatar" /> : <span className="sidebar__avatar" />}
+            <button
+              type="button"
+              className="sidebar__account"
+              aria-label={`Account menu${profile ? ` for ${profile.username}` : ''}`}
+            >
+              {avatar ? (
+                <img src={avatar} alt="" width={32} height={32} className="sidebar__avatar" />
+              ) : (
+                <span className="sidebar__avatar" />
+              )}
               {!collapsed && <span className="sidebar__username">{profile?.username ?? ''}</span>}
             </button>
           }

@@ -37,7 +37,11 @@ export interface FolderListing {
  * it parses the JSON and opens every item there, so a folder of 10,000 items costs the UI thread
  * almost nothing. A byte call through `apiFetch`, so the app-wide 401/429 rules apply.
  */
-async function fetchListing(query: { id?: string; depth: number; includeAncestors?: boolean }): Promise<{ listing: FolderListing; decryptMs: number }> {
+async function fetchListing(query: {
+  id?: string;
+  depth: number;
+  includeAncestors?: boolean;
+}): Promise<{ listing: FolderListing; decryptMs: number }> {
   const response = await apiBytes.listing({
     depth: query.depth,
     limit: ALL_ITEMS,

@@ -71,7 +71,10 @@ export function useTreeSearch(sort: Sort | undefined) {
   const [query, setQuery] = useState('');
   const searching = query.trim() !== '';
   const tree = useTree(searching);
-  const results = useMemo(() => (searching ? sortItems(searchItems(tree.data?.items ?? [], query), sort) : []), [searching, tree.data, query, sort?.sortBy, sort?.sortOrder]); // eslint-disable-line react-hooks/exhaustive-deps
+  const results = useMemo(
+    () => (searching ? sortItems(searchItems(tree.data?.items ?? [], query), sort) : []),
+    [searching, tree.data, query, sort?.sortBy, sort?.sortOrder],
+  ); // eslint-disable-line react-hooks/exhaustive-deps
   return {
     query,
     setQuery,
@@ -105,14 +108,18 @@ export function folderCrumbs(listing: FolderListing | undefined, parentId: strin
 /** SPEC 5 and 6: own files always take uploads and folders; elsewhere the folder's edit right decides. */
 export function editRights(parentId: string | null, folder: ItemView | null, myUserId: string | undefined) {
   const canEdit = parentId === null || folder?.ownerId === myUserId || folder?.editPermission === true;
-  return { uploadBlocked: canEdit ? undefined : UPLOAD_BLOCKED_TEXT, newFolderBlocked: canEdit ? undefined : NEW_FOLDER_BLOCKED_TEXT };
+  return {
+    uploadBlocked: canEdit ? undefined : UPLOAD_BLOCKED_TEXT,
+    newFolderBlocked: canEdit ? undefined : NEW_FOLDER_BLOCKED_TEXT,
+  };
 }
 
 /** "My Files / a / b": where an item lives, from the path of the folder shown and the tree (search). */
 export function locationIn(listing: FolderListing | undefined, tree: FolderListing | undefined): (item: ItemView) => string {
   return (item) => {
     const names = new Map<string, ItemView>();
-    for (const i of [...(listing?.ancestors ?? []), ...(listing?.folder ? [listing.folder] : []), ...(tree?.items ?? [])]) names.set(i.id, i);
+    for (const i of [...(listing?.ancestors ?? []), ...(listing?.folder ? [listing.folder] : []), ...(tree?.items ?? [])])
+      names.set(i.id, i);
     const parts: string[] = [];
     let at = item.parentId;
     while (at && parts.length < 25) {

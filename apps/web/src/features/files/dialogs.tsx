@@ -64,11 +64,25 @@ function NameDialog({ open, onClose, title, label, submitLabel, initial = '', bu
   );
 }
 
-export function CreateFolderDialog(props: { open: boolean; onClose: () => void; busy: boolean; onCreate: (name: string) => void }) {
+export function CreateFolderDialog(props: {
+  open: boolean;
+  onClose: () => void;
+  busy: boolean;
+  onCreate: (name: string) => void;
+}) {
   return <NameDialog {...props} title="Create folder" label="Folder name" submitLabel="Create" onSubmit={props.onCreate} />;
 }
 
-export function RenameDialog({ item, ...props }: { item: ItemView; open: boolean; onClose: () => void; busy: boolean; onRename: (name: string) => void }) {
+export function RenameDialog({
+  item,
+  ...props
+}: {
+  item: ItemView;
+  open: boolean;
+  onClose: () => void;
+  busy: boolean;
+  onRename: (name: string) => void;
+}) {
   return (
     <NameDialog
       {...props}
@@ -81,7 +95,19 @@ export function RenameDialog({ item, ...props }: { item: ItemView; open: boolean
   );
 }
 
-export function DeleteDialog({ item, open, onClose, busy, onDelete }: { item: ItemView; open: boolean; onClose: () => void; busy: boolean; onDelete: () => void }) {
+export function DeleteDialog({
+  item,
+  open,
+  onClose,
+  busy,
+  onDelete,
+}: {
+  item: ItemView;
+  open: boolean;
+  onClose: () => void;
+  busy: boolean;
+  onDelete: () => void;
+}) {
   return (
     <Dialog
       open={open}
@@ -136,7 +162,10 @@ export function MoveDialog({
   const [path, setPath] = useState<Place[]>([{ id: null, label: 'My Files', item: null }]);
   const here = path.at(-1)!;
   const listing = useFolder(here.id, { enabled: open });
-  const folders = sortItems((listing.data?.items ?? []).filter((i) => i.isDirectory), { sortBy: 'name', sortOrder: 'asc' });
+  const folders = sortItems(
+    (listing.data?.items ?? []).filter((i) => i.isDirectory),
+    { sortBy: 'name', sortOrder: 'asc' },
+  );
   const target = { folder: here.item, path: path.flatMap((p) => (p.id ? [p.id] : [])) };
   const problem = moveProblem(item, target, myUserId);
 

@@ -42,14 +42,50 @@ describe('sortItems', () => {
     expect(names(sortItems(all, undefined))).toEqual(['zz folder', 'b.txt', 'A.pdf', 'file10', 'file9']);
   });
   it('sorts names case-insensitively and numerically, both ways', () => {
-    expect(names(sortItems(all, { sortBy: 'name', sortOrder: 'asc' }))).toEqual(['zz folder', 'A.pdf', 'b.txt', 'file9', 'file10']);
-    expect(names(sortItems(all, { sortBy: 'name', sortOrder: 'desc' }))).toEqual(['zz folder', 'file10', 'file9', 'b.txt', 'A.pdf']);
+    expect(names(sortItems(all, { sortBy: 'name', sortOrder: 'asc' }))).toEqual([
+      'zz folder',
+      'A.pdf',
+      'b.txt',
+      'file9',
+      'file10',
+    ]);
+    expect(names(sortItems(all, { sortBy: 'name', sortOrder: 'desc' }))).toEqual([
+      'zz folder',
+      'file10',
+      'file9',
+      'b.txt',
+      'A.pdf',
+    ]);
   });
   it('sorts by size with ties by name, by dates and by extension', () => {
-    expect(names(sortItems(all, { sortBy: 'size', sortOrder: 'asc' }))).toEqual(['zz folder', 'A.pdf', 'file9', 'file10', 'b.txt']);
-    expect(names(sortItems(all, { sortBy: 'created', sortOrder: 'desc' }))).toEqual(['zz folder', 'file9', 'b.txt', 'file10', 'A.pdf']);
-    expect(names(sortItems(all, { sortBy: 'modified', sortOrder: 'asc' }))).toEqual(['zz folder', 'b.txt', 'file10', 'A.pdf', 'file9']);
-    expect(names(sortItems(all, { sortBy: 'extension', sortOrder: 'asc' }))).toEqual(['zz folder', 'file9', 'file10', 'A.pdf', 'b.txt']);
+    expect(names(sortItems(all, { sortBy: 'size', sortOrder: 'asc' }))).toEqual([
+      'zz folder',
+      'A.pdf',
+      'file9',
+      'file10',
+      'b.txt',
+    ]);
+    expect(names(sortItems(all, { sortBy: 'created', sortOrder: 'desc' }))).toEqual([
+      'zz folder',
+      'file9',
+      'b.txt',
+      'file10',
+      'A.pdf',
+    ]);
+    expect(names(sortItems(all, { sortBy: 'modified', sortOrder: 'asc' }))).toEqual([
+      'zz folder',
+      'b.txt',
+      'file10',
+      'A.pdf',
+      'file9',
+    ]);
+    expect(names(sortItems(all, { sortBy: 'extension', sortOrder: 'asc' }))).toEqual([
+      'zz folder',
+      'file9',
+      'file10',
+      'A.pdf',
+      'b.txt',
+    ]);
   });
   it('sorts by owner and uploader names', () => {
     const x = item({ name: 'x', ownerId: OTHER, uploaderId: ME });
@@ -76,7 +112,10 @@ describe('header sort cycle', () => {
     expect(nextSort({ sortBy: 'name', sortOrder: 'desc' }, 'size')).toEqual({ sortBy: 'size', sortOrder: 'asc' });
   });
   it('uses the URL first, then the profile preference', () => {
-    expect(effectiveSort({ sortBy: 'size', sortOrder: 'desc' }, { sortBy: 'name', sortOrder: 'asc' })).toEqual({ sortBy: 'size', sortOrder: 'desc' });
+    expect(effectiveSort({ sortBy: 'size', sortOrder: 'desc' }, { sortBy: 'name', sortOrder: 'asc' })).toEqual({
+      sortBy: 'size',
+      sortOrder: 'desc',
+    });
     expect(effectiveSort({ sortBy: 'size' }, undefined)).toEqual({ sortBy: 'size', sortOrder: 'asc' });
     expect(effectiveSort({}, { sortBy: 'modified', sortOrder: 'desc' })).toEqual({ sortBy: 'modified', sortOrder: 'desc' });
     expect(effectiveSort({}, undefined)).toBeUndefined();

@@ -62,7 +62,9 @@ describe('which items get a thumbnail', () => {
 
   test('magic bytes: only PNG, JPEG, GIF, WebP and BMP reach the decoder', () => {
     const bytes = (...parts: Array<number[] | string>) =>
-      new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)).concat(new Array(32).fill(0)));
+      new Uint8Array(
+        parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)).concat(new Array(32).fill(0)),
+      );
     expect(isRasterImage(bytes([0x89], 'PNG'))).toBe(true);
     expect(isRasterImage(bytes([0xff, 0xd8, 0xff]))).toBe(true);
     expect(isRasterImage(bytes('GIF89a'))).toBe(true);

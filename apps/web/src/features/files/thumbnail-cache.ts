@@ -69,7 +69,10 @@ export class ThumbnailLoader<V> {
   #running = 0;
   #peak = 0;
 
-  constructor(capacity: number, readonly concurrency: number) {
+  constructor(
+    capacity: number,
+    readonly concurrency: number,
+  ) {
     this.cache = new LruCache<V>(capacity);
   }
 

@@ -13,7 +13,15 @@ import { cryptoWorker } from '../../crypto/client.ts';
 import { whenFirstSeen } from '../../lib/first-seen.ts';
 import type { ItemView } from '../../model/items.ts';
 import { onSignOut } from '../auth/index.ts';
-import { THUMB_EDGE, THUMB_QUALITY, VIDEO_HEAD_BYTES, scaledSize, thumbnailKey, thumbnailKind, wantsThumbnail } from '../../model/thumbnails.ts';
+import {
+  THUMB_EDGE,
+  THUMB_QUALITY,
+  VIDEO_HEAD_BYTES,
+  scaledSize,
+  thumbnailKey,
+  thumbnailKind,
+  wantsThumbnail,
+} from '../../model/thumbnails.ts';
 import { CACHE_ENTRIES, CONCURRENCY, ThumbnailLoader } from './thumbnail-cache.ts';
 
 const loader = new ThumbnailLoader<Blob | null>(CACHE_ENTRIES, CONCURRENCY);
@@ -134,14 +142,16 @@ export function useThumbnail(item: ItemView, target: RefObject<Element | null>):
     setBlob(null);
     if (!visible) return;
     const controller = new AbortController();
-    loader.request(key, () => loadThumbnail(item), controller.signal).then(
-      (made) => {
-        if (!controller.signal.aborted) setBlob(made);
-      },
-      () => {
-        // No thumbnail this time (the icon stays); a later mount tries again.
-      },
-    );
+    loader
+      .request(key, () => loadThumbnail(item), controller.signal)
+      .then(
+        (made) => {
+          if (!controller.signal.aborted) setBlob(made);
+        },
+        () => {
+          // No thumbnail this time (the icon stays); a later mount tries again.
+        },
+      );
     return () => controller.abort();
     // `item` is captured for the load; the key (id + modifiedAt) decides when it changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps

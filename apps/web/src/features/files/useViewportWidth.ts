@@ -15,7 +15,11 @@ function subscribe(listener: () => void) {
 
 /** The viewport width in CSS pixels, following resizes (one update per frame). */
 export function useViewportWidth(): number {
-  return useSyncExternalStore(subscribe, () => globalThis.innerWidth ?? 1280, () => 1280);
+  return useSyncExternalStore(
+    subscribe,
+    () => globalThis.innerWidth ?? 1280,
+    () => 1280,
+  );
 }
 
 /** SPEC 9: the mobile breakpoint (sidebar overlay, collapsed breadcrumbs). */

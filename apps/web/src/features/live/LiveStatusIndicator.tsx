@@ -26,7 +26,10 @@ export function LiveStatusIndicator() {
   return (
     <span role="status" className="live-status" data-live={status}>
       {shown && (
-        <span className="live-status__pill" title="Live updates are paused. Reconnecting; the file list refreshes every 5 seconds meanwhile.">
+        <span
+          className="live-status__pill"
+          title="Live updates are paused. Reconnecting; the file list refreshes every 5 seconds meanwhile."
+        >
           <span className="live-status__dot" aria-hidden="true" />
           Offline
         </span>

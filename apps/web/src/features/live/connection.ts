@@ -99,7 +99,10 @@ export function startLiveConnection(options: LiveConnectionOptions): { stop(): v
         // First socket of the page: only data fetched before the server began sending is in doubt.
         options.onCatchUp(everOnline ? Number.POSITIVE_INFINITY : now());
         everOnline = true;
-        const every = typeof parsed.pingIntervalMs === 'number' && parsed.pingIntervalMs >= 1000 ? parsed.pingIntervalMs : CLIENT_PING_INTERVAL_MS;
+        const every =
+          typeof parsed.pingIntervalMs === 'number' && parsed.pingIntervalMs >= 1000
+            ? parsed.pingIntervalMs
+            : CLIENT_PING_INTERVAL_MS;
         pingTimer = setInterval(() => {
           current.send('{"type":"ping"}');
           // A dead path may take a minute to report the close: give up on it now.
@@ -125,7 +128,10 @@ export function startLiveConnection(options: LiveConnectionOptions): { stop(): v
         return;
       }
       const random = options.random ?? Math.random;
-      lost(current, event.code === CLOSE.goingAway.code ? random() * GOING_AWAY_SPREAD_MS : backoffDelay(attempt++, options.random));
+      lost(
+        current,
+        event.code === CLOSE.goingAway.code ? random() * GOING_AWAY_SPREAD_MS : backoffDelay(attempt++, options.random),
+      );
     };
   };
 

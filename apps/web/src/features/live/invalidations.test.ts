@@ -42,7 +42,10 @@ describe('invalidations', () => {
 
   test('a new item: its folder and the search tree, nothing else', () => {
     expect(apply(seeded(), { kind: 'item.created', itemId: 'x', parentId: 'a' })).toEqual(['files/folder/a', 'files/tree']);
-    expect(apply(seeded(), { kind: 'upload.completed', itemId: 'x', parentId: null })).toEqual(['files/folder/root', 'files/tree']);
+    expect(apply(seeded(), { kind: 'upload.completed', itemId: 'x', parentId: null })).toEqual([
+      'files/folder/root',
+      'files/tree',
+    ]);
   });
 
   test('a renamed or moved folder: its parent, itself and every listing below it', () => {
@@ -52,7 +55,11 @@ describe('invalidations', () => {
       'files/folder/root',
       'files/tree',
     ]);
-    expect(apply(seeded(), { kind: 'item.moved', itemId: 'b', parentId: 'other' })).toEqual(['files/folder/b', 'files/folder/other', 'files/tree']);
+    expect(apply(seeded(), { kind: 'item.moved', itemId: 'b', parentId: 'other' })).toEqual([
+      'files/folder/b',
+      'files/folder/other',
+      'files/tree',
+    ]);
   });
 
   test('quota, profile and sessions have their own entries', () => {

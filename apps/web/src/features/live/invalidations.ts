@@ -59,7 +59,8 @@ export function createInvalidator(queryClient: QueryClient, now: () => number = 
     const batch = [...pending.values()];
     pending.clear();
     for (const item of batch) {
-      const filter = 'below' in item ? { predicate: (q: Query) => isListingBelow(q, item.below) } : { queryKey: item.key, exact: item.exact };
+      const filter =
+        'below' in item ? { predicate: (q: Query) => isListingBelow(q, item.below) } : { queryKey: item.key, exact: item.exact };
       void queryClient.invalidateQueries(filter);
     }
   };

@@ -85,7 +85,13 @@ export function AvatarSection({ profile }: { profile: Profile }) {
     <section className="profile-section" aria-labelledby="avatar-title">
       <h2 id="avatar-title">Avatar</h2>
       <div className="avatar-editor">
-        <img className="avatar avatar--large" src={preview ?? current} alt={preview ? 'New avatar preview' : 'Your avatar'} width={96} height={96} />
+        <img
+          className="avatar avatar--large"
+          src={preview ?? current}
+          alt={preview ? 'New avatar preview' : 'Your avatar'}
+          width={96}
+          height={96}
+        />
         <div className="avatar-editor__controls">
           <label className="file-picker">
             <input ref={input} type="file" name="avatar" accept={AVATAR_TYPES.join(',')} onChange={onPick} />

@@ -13,8 +13,8 @@ export function FingerprintSection({ userId }: { userId: string }) {
     <section className="profile-section" aria-labelledby="fingerprint-title">
       <h2 id="fingerprint-title">Key fingerprint</h2>
       <p className="muted">
-        Made from your public keys in this browser. When someone shares with you, they can compare it with the one
-        their browser shows for you.
+        Made from your public keys in this browser. When someone shares with you, they can compare it with the one their browser
+        shows for you.
       </p>
       {fingerprint.isPending ? (
         <Spinner label="Computing fingerprint" />

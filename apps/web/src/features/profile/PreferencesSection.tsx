@@ -1,7 +1,15 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast, useTheme, type ThemePreference } from '@sealbox/ui';
-import { PROFILE_QUERY_KEY, putPreferences, SORT_BY_VALUES, type Preferences, type Profile, type SortBy, type SortOrder } from '../auth/index.ts';
+import {
+  PROFILE_QUERY_KEY,
+  putPreferences,
+  SORT_BY_VALUES,
+  type Preferences,
+  type Profile,
+  type SortBy,
+  type SortOrder,
+} from '../auth/index.ts';
 import { SORT_LABELS } from '../files/index.ts';
 
 const THEME_LABELS: Record<ThemePreference, string> = { light: 'Light', dark: 'Dark', system: 'System' };
@@ -27,7 +35,13 @@ function Segmented<T extends string>({
       <div className="segmented__options">
         {options.map((option) => (
           <label key={option.value} className="segmented__option">
-            <input type="radio" name={name} value={option.value} checked={value === option.value} onChange={() => onChange(option.value)} />
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              checked={value === option.value}
+              onChange={() => onChange(option.value)}
+            />
             <span>{option.label}</span>
           </label>
         ))}
@@ -55,11 +69,15 @@ export function PreferencesSection({ profile }: { profile: Profile }) {
     },
     onSuccess: (updated, { change }) => {
       // Only the field this request changed: a later change may already be on screen.
-      queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) => (old ? { ...old, ...pick(updated, change) } : updated));
+      queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) =>
+        old ? { ...old, ...pick(updated, change) } : updated,
+      );
       toast('Preferences saved.', 'success');
     },
     onError: (error, { change, before }) => {
-      queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) => (old && before ? { ...old, ...pick(before, change) } : old));
+      queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) =>
+        old && before ? { ...old, ...pick(before, change) } : old,
+      );
       const status = (error as { status?: number }).status;
       if (status !== 429 && status !== 401) toast('Could not save your preferences. Please try again.', 'error');
     },
@@ -100,11 +118,7 @@ export function PreferencesSection({ profile }: { profile: Profile }) {
         />
         <label className="field">
           <span>Sort by</span>
-          <select
-            name="sortBy"
-            value={shown.sortBy}
-            onChange={(e) => choose({ sortBy: e.target.value as SortBy })}
-          >
+          <select name="sortBy" value={shown.sortBy} onChange={(e) => choose({ sortBy: e.target.value as SortBy })}>
             {SORT_BY_VALUES.map((value) => (
               <option key={value} value={value}>
                 {SORT_LABELS[value]}

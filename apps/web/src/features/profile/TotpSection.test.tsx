@@ -15,11 +15,19 @@ vi.mock('../../crypto/client.ts', async (importOriginal) => ({
   cryptoWorker: { call },
 }));
 
-const KDF = { version: 1, argon2id: { iterations: 256, memoryKiB: 512, parallelism: 1, hashLength: 32 }, pbkdf2: { iterations: 120000 } };
+const KDF = {
+  version: 1,
+  argon2id: { iterations: 256, memoryKiB: 512, parallelism: 1, hashLength: 32 },
+  pbkdf2: { iterations: 120000 },
+};
 const PROFILE = { id: 'u1', username: 'alice', totpEnabled: false } as Profile;
 
 beforeEach(() => {
-  api.lookupLogin.mockResolvedValue({ ok: true, status: 200, data: [{ id: 'u1', username: 'alice', passwordSalt: 'salt', kdf: KDF }] });
+  api.lookupLogin.mockResolvedValue({
+    ok: true,
+    status: 200,
+    data: [{ id: 'u1', username: 'alice', passwordSalt: 'salt', kdf: KDF }],
+  });
   call.mockResolvedValue('login-hash');
 });
 
@@ -45,7 +53,11 @@ describe('TOTP on /profile asks for the password', () => {
     expect(await screen.findByText(TOTP_MESSAGES.passwordMissing)).toBeTruthy();
     expect(api.totpSetup).not.toHaveBeenCalled();
 
-    api.totpSetup.mockResolvedValueOnce({ ok: true, status: 200, data: { secret: 'ABCDEFGH', uri: 'otpauth://totp/x?secret=ABCDEFGH' } });
+    api.totpSetup.mockResolvedValueOnce({
+      ok: true,
+      status: 200,
+      data: { secret: 'ABCDEFGH', uri: 'otpauth://totp/x?secret=ABCDEFGH' },
+    });
     type('Password', 'correct horse');
     fireEvent.click(screen.getByRole('button', { name: 'Set up TOTP' }));
     expect(await screen.findByText('ABCD EFGH')).toBeTruthy();

@@ -1,7 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, toast } from '@sealbox/ui';
-import { PROFILE_QUERY_KEY, TotpCodeInput, deriveLoginHash, totpConfirm, totpDisable, totpSetup, type Answer, type Profile } from '../auth/index.ts';
+import {
+  PROFILE_QUERY_KEY,
+  TotpCodeInput,
+  deriveLoginHash,
+  totpConfirm,
+  totpDisable,
+  totpSetup,
+  type Answer,
+  type Profile,
+} from '../auth/index.ts';
 import { QrCode } from './QrCode.tsx';
 
 export const TOTP_MESSAGES = {
@@ -16,7 +25,12 @@ export const TOTP_MESSAGES = {
 
 /** The secret in groups of 4, easier to type into an authenticator by hand. */
 export function groupSecret(secret: string): string {
-  return secret.replace(/\s+/g, '').match(/.{1,4}/g)?.join(' ') ?? secret;
+  return (
+    secret
+      .replace(/\s+/g, '')
+      .match(/.{1,4}/g)
+      ?.join(' ') ?? secret
+  );
 }
 
 export function TotpSection({ profile }: { profile: Profile }) {
@@ -43,19 +57,20 @@ export function TotpSection({ profile }: { profile: Profile }) {
   };
 
   /** A form's submit: checks the fields it needs, then runs `task` while busy. */
-  const submit = (needs: { code?: boolean; password?: boolean }, task: () => Promise<void>) => async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (busy) return;
-    const invalid = fieldError(needs);
-    setError(invalid);
-    if (invalid) return;
-    setBusy(true);
-    try {
-      await task();
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit =
+    (needs: { code?: boolean; password?: boolean }, task: () => Promise<void>) => async (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      if (busy) return;
+      const invalid = fieldError(needs);
+      setError(invalid);
+      if (invalid) return;
+      setBusy(true);
+      try {
+        await task();
+      } finally {
+        setBusy(false);
+      }
+    };
 
   /** The typed password's login hash, derived as sign-in does; undefined when that failed (and was shown). */
   const typedLoginHash = async (): Promise<string | undefined> => {

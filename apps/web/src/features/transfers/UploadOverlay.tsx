@@ -11,7 +11,16 @@ import { useProfile } from '../auth/index.ts';
 import { MAX_FILE_SIZE_LABEL, MSG_NO_FILE, MSG_PROFILE_LOADING, formatBytes, formatSpeed } from '../../model/transfer-plan.ts';
 import { registerDownloadWorker } from './download.ts';
 import type { PendingUpload } from '../../model/transfers.ts';
-import { addFiles, batchSummary, clearFinished, queuedCount, removeRow, startQueued, useUploads, type UploadRow } from './upload-store.ts';
+import {
+  addFiles,
+  batchSummary,
+  clearFinished,
+  queuedCount,
+  removeRow,
+  startQueued,
+  useUploads,
+  type UploadRow,
+} from './upload-store.ts';
 import './transfers.css';
 
 export interface UploadOverlayProps {
@@ -56,12 +65,7 @@ function Row({ row }: { row: UploadRow }) {
         )}
       </div>
       {row.status !== 'queued' && (
-        <progress
-          className="upload-row__bar"
-          max={100}
-          value={percent}
-          aria-label={`${row.file.name} progress`}
-        />
+        <progress className="upload-row__bar" max={100} value={percent} aria-label={`${row.file.name} progress`} />
       )}
       <div className="upload-row__status">
         <span className="upload-row__state" role={row.status === 'error' ? 'alert' : undefined}>
@@ -78,7 +82,15 @@ function Row({ row }: { row: UploadRow }) {
   );
 }
 
-function PendingList({ pending, onResume, onDiscard }: { pending: PendingUpload[]; onResume(p: PendingUpload, file: File): void; onDiscard(p: PendingUpload): void }) {
+function PendingList({
+  pending,
+  onResume,
+  onDiscard,
+}: {
+  pending: PendingUpload[];
+  onResume(p: PendingUpload, file: File): void;
+  onDiscard(p: PendingUpload): void;
+}) {
   const inputs = useRef(new Map<string, HTMLInputElement>());
   if (pending.length === 0) return null;
   return (
@@ -200,7 +212,11 @@ export function UploadOverlay({ parentId, open, onClose }: UploadOverlayProps) {
 
   const summary = batchSummary(uploads);
   const batchRows = uploads.rows.filter((r) => r.batch === uploads.batch);
-  const summaryTone = batchRows.some((r) => r.status === 'error') ? (batchRows.some((r) => r.status === 'done') ? 'mixed' : 'error') : 'success';
+  const summaryTone = batchRows.some((r) => r.status === 'error')
+    ? batchRows.some((r) => r.status === 'done')
+      ? 'mixed'
+      : 'error'
+    : 'success';
   const hasFinished = uploads.rows.some((r) => r.status === 'done' || r.status === 'error');
   const waiting = uploads.rows.some((r) => r.status === 'queued' && r.batch === -1);
 
@@ -246,7 +262,18 @@ export function UploadOverlay({ parentId, open, onClose }: UploadOverlayProps) {
           onDrop={onDrop}
           data-testid="upload-drop"
         >
-          <svg className="upload-drop__icon" width="40" height="40" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+          <svg
+            className="upload-drop__icon"
+            width="40"
+            height="40"
+            viewBox="0 0 24 24"
+            aria-hidden="true"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.6"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          >
             <path d="M12 16V4m0 0-4 4m4-4 4 4" />
             <path d="M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
           </svg>

@@ -94,7 +94,8 @@ export function addFiles(files: Iterable<File>, parentId: string | null, resumeU
 export function removeRow(key: string): void {
   const row = state.rows.find((r) => r.key === key);
   if (!row) return;
-  if (row.itemId && (row.status === 'encrypting' || row.status === 'uploading')) void cryptoWorker.call('cancelUpload', row.itemId);
+  if (row.itemId && (row.status === 'encrypting' || row.status === 'uploading'))
+    void cryptoWorker.call('cancelUpload', row.itemId);
   emit({ ...state, rows: state.rows.filter((r) => r.key !== key) });
 }
 

@@ -87,7 +87,10 @@ async function buildJob(targets: DownloadTarget[]): Promise<DownloadJob> {
  * (the page gave the other end to the service worker) and resolves once the service worker has
  * it. The keys are copies; the ones posted are wiped here afterwards.
  */
-export async function prepareDownload(targets: DownloadTarget[], port: MessagePort): Promise<{ name: string; kind: 'file' | 'zip' }> {
+export async function prepareDownload(
+  targets: DownloadTarget[],
+  port: MessagePort,
+): Promise<{ name: string; kind: 'file' | 'zip' }> {
   let job: DownloadJob | undefined;
   try {
     job = await buildJob(targets);

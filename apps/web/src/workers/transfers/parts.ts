@@ -28,7 +28,13 @@ export async function hashParts(file: File, g: PartGeometry, parts: number[]): P
  * a part in `toSend` is handed to `record` (IndexedDB) before that part may be sent, which
  * waits on `recorded(n)`. One buffer of a part's size is reused throughout.
  */
-export function partHasher(g: PartGeometry, first: number, total: number, toSend: ReadonlySet<number>, record: (n: number, hash: string) => Promise<void>) {
+export function partHasher(
+  g: PartGeometry,
+  first: number,
+  total: number,
+  toSend: ReadonlySet<number>,
+  record: (n: number, hash: string) => Promise<void>,
+) {
   const recorded = new Map<number, Promise<void>>();
   let part = first;
   let length = plainRangeOfPart(g, part).end - plainRangeOfPart(g, part).start;

@@ -10,7 +10,11 @@ import { api, bytes } from '../api.ts';
 import { statusError } from './errors.ts';
 
 /** POST /api/upload: the item's metadata, with the whole ciphertext when it fits one part. */
-export async function postUpload(metadata: Record<string, unknown>, file: Blob | undefined, signal: AbortSignal): Promise<{ id: string; uploadId?: string }> {
+export async function postUpload(
+  metadata: Record<string, unknown>,
+  file: Blob | undefined,
+  signal: AbortSignal,
+): Promise<{ id: string; uploadId?: string }> {
   const body = { metadata: JSON.stringify(metadata), ...(file ? { file: new File([file], 'blob') } : {}) };
   const { data, error, status } = await answered(api.api.upload.post(body, { fetch: { signal } }));
   if (error) throw statusError(status);
@@ -27,11 +31,19 @@ export async function uploadStatus(uploadId: string): Promise<{ received: number
 
 /** DELETE /api/upload/{uploadId}: the server frees what it holds (best effort). */
 export async function abortOnServer(uploadId: string): Promise<void> {
-  await api.api.upload({ uploadId }).delete().catch(() => undefined);
+  await api.api
+    .upload({ uploadId })
+    .delete()
+    .catch(() => undefined);
 }
 
 /** PUT of one part, retried (plan.ts's policy). */
-export async function sendPart(uploadId: string, n: number, body: Blob | Uint8Array<ArrayBuffer>, signal: AbortSignal): Promise<void> {
+export async function sendPart(
+  uploadId: string,
+  n: number,
+  body: Blob | Uint8Array<ArrayBuffer>,
+  signal: AbortSignal,
+): Promise<void> {
   const response = await withRetries(() => bytes.putPart(uploadId, n, body, signal), { signal });
   if (!response.ok) throw statusError(response.status);
 }

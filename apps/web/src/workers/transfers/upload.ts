@@ -86,13 +86,22 @@ async function sendParts(
     transform(chunk, controller) {
       hashes.push(chunk);
       encrypted += chunk.length;
-      report({ type: 'progress', phase: sentBytes > 0 ? 'uploading' : 'encrypting', encrypted, sent: sentBytes, plainSize: g.plainSize, cipherSize: g.cipherSize });
+      report({
+        type: 'progress',
+        phase: sentBytes > 0 ? 'uploading' : 'encrypting',
+        encrypted,
+        sent: sentBytes,
+        plainSize: g.plainSize,
+        cipherSize: g.cipherSize,
+      });
       controller.enqueue(chunk);
     },
   });
 
   const source = (plan.startByte === 0 ? file : file.slice(plan.startByte)).stream();
-  const cipher = source.pipeThrough(tap, { signal }).pipeThrough(createEncryptStream(record.key, record.fileNonce, { startChunk: plan.startChunk }));
+  const cipher = source
+    .pipeThrough(tap, { signal })
+    .pipeThrough(createEncryptStream(record.key, record.fileNonce, { startChunk: plan.startChunk }));
   const reader = cipher.getReader();
 
   const inFlight = new Set<Promise<void>>();
@@ -105,7 +114,14 @@ async function sendParts(
       await sendPart(record.uploadId, n, body, signal);
       sentBytes += size;
       partsSent++;
-      report({ type: 'progress', phase: 'uploading', encrypted, sent: sentBytes, plainSize: g.plainSize, cipherSize: g.cipherSize });
+      report({
+        type: 'progress',
+        phase: 'uploading',
+        encrypted,
+        sent: sentBytes,
+        plainSize: g.plainSize,
+        cipherSize: g.cipherSize,
+      });
     })();
     const tracked = task.then(
       () => {
@@ -181,14 +197,18 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
   const controller = new AbortController();
   const signal = controller.signal;
   port?.addEventListener('message', (event: MessageEvent) => {
-    if ((event.data as { type?: string })?.type === 'cancel') controller.abort(new TransferError('CANCELLED', 'Upload cancelled'));
+    if ((event.data as { type?: string })?.type === 'cancel')
+      controller.abort(new TransferError('CANCELLED', 'Upload cancelled'));
   });
   port?.start();
 
   let prepared = request.resumeUploadId ? await tryResume(request.resumeUploadId, file) : undefined;
   const parentId = prepared?.record.parentId ?? request.parentId;
   const g = geometryOf(file.size);
-  report({ type: 'progress', phase: 'encrypting', encrypted: 0, sent: 0, plainSize: g.plainSize, cipherSize: g.cipherSize }, true);
+  report(
+    { type: 'progress', phase: 'encrypting', encrypted: 0, sent: 0, plainSize: g.plainSize, cipherSize: g.cipherSize },
+    true,
+  );
 
   let id: string;
   try {
@@ -204,9 +224,29 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
       if (planParts(g, [], CHUNK).kind === 'single') {
         // One part: encrypt into memory (at most PART_BYTES) and send it with the metadata.
         const blob = await new Response(file.stream().pipeThrough(createEncryptStream(key, fileNonce), { signal })).blob();
-        report({ type: 'progress', phase: 'uploading', encrypted: g.plainSize, sent: 0, plainSize: g.plainSize, cipherSize: g.cipherSize }, true);
+        report(
+          {
+            type: 'progress',
+            phase: 'uploading',
+            encrypted: g.plainSize,
+            sent: 0,
+            plainSize: g.plainSize,
+            cipherSize: g.cipherSize,
+          },
+          true,
+        );
         await postUpload(metadata, blob, signal);
-        report({ type: 'progress', phase: 'uploading', encrypted: g.plainSize, sent: g.cipherSize, plainSize: g.plainSize, cipherSize: g.cipherSize }, true);
+        report(
+          {
+            type: 'progress',
+            phase: 'uploading',
+            encrypted: g.plainSize,
+            sent: g.cipherSize,
+            plainSize: g.plainSize,
+            cipherSize: g.cipherSize,
+          },
+          true,
+        );
         await rememberUploaded(id);
         return { id, size: g.cipherSize, resumed: false, partsSent: 1 };
       }
@@ -253,7 +293,17 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
     }
     await deleteRecord(record.uploadId);
     record.key.fill(0);
-    report({ type: 'progress', phase: 'uploading', encrypted: g.plainSize, sent: g.cipherSize, plainSize: g.plainSize, cipherSize: g.cipherSize }, true);
+    report(
+      {
+        type: 'progress',
+        phase: 'uploading',
+        encrypted: g.plainSize,
+        sent: g.cipherSize,
+        plainSize: g.plainSize,
+        cipherSize: g.cipherSize,
+      },
+      true,
+    );
     await rememberUploaded(id);
     return { id, size: g.cipherSize, resumed: prepared.resumed, partsSent };
   } catch (error) {

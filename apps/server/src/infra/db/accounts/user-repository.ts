@@ -1,9 +1,16 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import { DomainError, isDomainError } from '../../../domain/errors.ts';
-import { nameKey, type NewUser, type SortBy, type SortOrder, type UserChanges, type UserRecord, type UserRepository } from '../../../ports/accounts.ts';
+import {
+  nameKey,
+  type NewUser,
+  type SortBy,
+  type SortOrder,
+  type UserChanges,
+  type UserRecord,
+  type UserRepository,
+} from '../../../ports/accounts.ts';
 import type { Db } from '../../../ports/db.ts';
 import type { UsersTable } from '../../../ports/db-schema.ts';
-
 
 type UserRow = Selectable<UsersTable>;
 
@@ -52,7 +59,9 @@ export function createUserRepository(db: Db): UserRepository {
     },
 
     async usernameTaken(username) {
-      return (await k.selectFrom('users').select('id').where('username_key', '=', nameKey(username)).executeTakeFirst()) !== undefined;
+      return (
+        (await k.selectFrom('users').select('id').where('username_key', '=', nameKey(username)).executeTakeFirst()) !== undefined
+      );
     },
 
     async emailTaken(email) {
@@ -157,4 +166,3 @@ function toRecord(row: UserRow): UserRecord {
     createdAt: Number(row.created_at),
   };
 }
-

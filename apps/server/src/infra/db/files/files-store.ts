@@ -45,7 +45,9 @@ type ItemRow = Pick<Selectable<ItemsTable>, ItemColumn>;
 
 /** What a one-folder listing with a state filter reads: it knows the other three already. */
 type ListedColumn = Exclude<ItemColumn, 'parent_id' | 'state' | 'deleting_since'>;
-const LISTED_COLUMNS = ITEM_COLUMNS.filter((c): c is ListedColumn => c !== 'parent_id' && c !== 'state' && c !== 'deleting_since');
+const LISTED_COLUMNS = ITEM_COLUMNS.filter(
+  (c): c is ListedColumn => c !== 'parent_id' && c !== 'state' && c !== 'deleting_since',
+);
 
 /**
  * 'deleting' is stored as deleting_since (items.state keeps its two values: SQLite cannot change
@@ -210,7 +212,11 @@ function reader(k: Kysely<Database>): FilesReader {
     async userSummaries(ids) {
       const out = [];
       for (const chunk of chunks([...new Set(ids)])) {
-        const rows = await k.selectFrom('users').select(['id', 'username', 'avatar_extension']).where('id', 'in', chunk).execute();
+        const rows = await k
+          .selectFrom('users')
+          .select(['id', 'username', 'avatar_extension'])
+          .where('id', 'in', chunk)
+          .execute();
         out.push(...rows.map((r) => ({ id: r.id, username: r.username, avatarExtension: r.avatar_extension })));
       }
       return out;
@@ -238,7 +244,12 @@ function reader(k: Kysely<Database>): FilesReader {
     async accessesFor(userId, itemIds) {
       const out: AccessRecord[] = [];
       for (const chunk of chunks([...new Set(itemIds)])) {
-        const rows = await k.selectFrom('accesses').selectAll().where('user_id', '=', userId).where('item_id', 'in', chunk).execute();
+        const rows = await k
+          .selectFrom('accesses')
+          .selectAll()
+          .where('user_id', '=', userId)
+          .where('item_id', 'in', chunk)
+          .execute();
         out.push(...rows.map(toAccess));
       }
       return out;
@@ -436,7 +447,12 @@ function transactionOf(
       return rows.length > 0;
     },
     async deleteAccess(itemId, userId) {
-      const rows = await k.deleteFrom('accesses').where('item_id', '=', itemId).where('user_id', '=', userId).returning('item_id').execute();
+      const rows = await k
+        .deleteFrom('accesses')
+        .where('item_id', '=', itemId)
+        .where('user_id', '=', userId)
+        .returning('item_id')
+        .execute();
       return rows.length > 0;
     },
     async insertLink(link) {
@@ -522,7 +538,13 @@ function toItemIn(row: Pick<Selectable<ItemsTable>, ListedColumn>, parentId: str
 }
 
 function toPart(row: Selectable<ItemPartsTable>): PartRecord {
-  return { itemId: row.item_id, n: Number(row.n), size: Number(row.size), blobKey: row.blob_key, createdAt: Number(row.created_at) };
+  return {
+    itemId: row.item_id,
+    n: Number(row.n),
+    size: Number(row.size),
+    blobKey: row.blob_key,
+    createdAt: Number(row.created_at),
+  };
 }
 
 function toUpload(row: Selectable<UploadsTable>): UploadRecord {
@@ -565,7 +587,13 @@ function toLink(row: Selectable<LinksTable>): LinkRecord {
   };
 }
 
-function toQuota(row: { id: string; used_space: number; reserved_space: number; total_space: number; item_count: number }): QuotaRecord {
+function toQuota(row: {
+  id: string;
+  used_space: number;
+  reserved_space: number;
+  total_space: number;
+  item_count: number;
+}): QuotaRecord {
   return {
     userId: row.id,
     usedSpace: Number(row.used_space),

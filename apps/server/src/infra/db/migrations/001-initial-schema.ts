@@ -29,12 +29,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addCheckConstraint('users_used_space_non_negative', sql`used_space >= 0`)
     .execute();
   // Usernames and emails are unique regardless of case: "Alice" must not shadow "alice".
-  await db.schema
-    .createIndex('users_username_ci_unique')
-    .on('users')
-    .unique()
-    .expression(sql`lower(username)`)
-    .execute();
+  await db.schema.createIndex('users_username_ci_unique').on('users').unique().expression(sql`lower(username)`).execute();
   await db.schema.createIndex('users_email_ci_unique').on('users').unique().expression(sql`lower(email)`).execute();
 
   await db.schema

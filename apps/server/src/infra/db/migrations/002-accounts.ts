@@ -5,7 +5,10 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   // 001 stored the sort as one 'name-asc' value; the contract has sortBy and sortOrder apart.
   // SQLite cannot change a column default, so new rows always write sort_order explicitly.
-  await db.schema.alterTable('users').addColumn('sort_by', 'text', (c) => c.notNull().defaultTo('name')).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('sort_by', 'text', (c) => c.notNull().defaultTo('name'))
+    .execute();
   await db.updateTable('users').set({ sort_order: 'asc' }).where('sort_order', 'not in', ['asc', 'desc']).execute();
 
   // Fixed-window counters shared by every instance. One row per limited subject (a SHA-256 of

@@ -15,10 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .alterTable('users')
     .addColumn('item_count', 'bigint', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db
-    .updateTable('users')
-    .set({ item_count: sql`(select count(*) from items where items.owner_id = users.id)` })
-    .execute();
+  await db.updateTable('users').set({ item_count: sql`(select count(*) from items where items.owner_id = users.id)` }).execute();
   await db.schema.alterTable('items').addColumn('deleting_since', 'bigint').execute();
   await db.schema
     .createIndex('items_deleting')

@@ -14,7 +14,10 @@ import { sql, type Kysely } from 'kysely';
  * - accesses (user_id, created_at, item_id): "what was shared with me" in order, without a sort.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('accesses').addColumn('sharer_id', 'text', (c) => c.references('users.id')).execute();
+  await db.schema
+    .alterTable('accesses')
+    .addColumn('sharer_id', 'text', (c) => c.references('users.id'))
+    .execute();
   await db.schema
     .alterTable('links')
     .addColumn('password_epoch', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`password_epoch >= 0`))

@@ -48,7 +48,15 @@ describe('sqlite adapter', () => {
       await first.close();
       const second = await openSqliteDb({ path, events, logger: silentLogger });
       const migrations = await sql<{ name: string }>`select name from kysely_migration`.execute(second.kysely);
-      expect(migrations.rows.map((r) => r.name)).toEqual(['001-initial-schema', '002-accounts', '003-files', '004-listing-index', '005-name-keys', '006-tree-limits', '007-sharing']);
+      expect(migrations.rows.map((r) => r.name)).toEqual([
+        '001-initial-schema',
+        '002-accounts',
+        '003-files',
+        '004-listing-index',
+        '005-name-keys',
+        '006-tree-limits',
+        '007-sharing',
+      ]);
       expect(await second.kysely.selectFrom('users').select('id').execute()).toEqual([{ id: user.id }]);
       await second.close();
       await expect(second.health()).rejects.toThrow();
