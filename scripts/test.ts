@@ -1,6 +1,7 @@
 /**
  * `npm test`: every suite of the repo, in order, with one summary line at the end.
- * Typecheck, web build, bun test (crypto, server, e2e in Chromium), vitest (web components).
+ * Typecheck, lint and import boundaries, web build, bun test (crypto, server, e2e in Chromium),
+ * vitest (web components).
  * Set SEALBOX_REQUIRE_SERVICES=1 (CI does) to make PostgreSQL, S3 and Chromium suites mandatory.
  */
 import { buildWeb } from './build-web.ts';
@@ -59,6 +60,8 @@ const vitestCounts = (out: string) => ({
 
 const steps: Array<[string, () => Promise<Outcome>]> = [
   ['typecheck', () => run('typecheck', [bun, 'x', 'tsc', '-p', 'tsconfig.json'])],
+  // Biome (format and lint) and the import boundaries of .dependency-cruiser.cjs.
+  ['lint', () => run('lint', [bun, 'run', 'lint'])],
   [
     'bun',
     async () => {

@@ -108,7 +108,13 @@ describe('retry policy', () => {
     expect([calls, ok.status]).toEqual([3, 204]);
 
     calls = 0;
-    const quota = await withRetries(async () => (calls++, new Response(null, { status: 402 })), { sleep: async () => {} });
+    const quota = await withRetries(
+      async () => {
+        calls++;
+        return new Response(null, { status: 402 });
+      },
+      { sleep: async () => {} },
+    );
     expect([calls, quota.status]).toEqual([1, 402]);
 
     calls = 0;

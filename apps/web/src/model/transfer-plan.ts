@@ -208,7 +208,7 @@ export class SpeedMeter {
 
 /** A name safe as one path segment of a zip entry or a saved file. */
 export function safeSegment(name: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed
   const cleaned = name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').trim();
   if (cleaned === '' || cleaned === '.' || cleaned === '..') return '_';
   return cleaned.slice(0, 255);

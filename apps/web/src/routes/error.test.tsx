@@ -6,6 +6,13 @@ import { ErrorPage } from './error.tsx';
 
 afterEach(cleanup);
 
+/** A page that throws until the test lets it recover. */
+let fail = true;
+const Flaky = () => {
+  if (fail) throw new Error('boom');
+  return <p>recovered</p>;
+};
+
 describe('error boundary', () => {
   it('is the app router’s default error component', () => {
     expect(createAppRouter().options.defaultErrorComponent).toBe(ErrorPage);
@@ -15,11 +22,7 @@ describe('error boundary', () => {
     // React and the router log the caught error; expected here.
     vi.spyOn(console, 'error').mockImplementation(() => {});
     vi.spyOn(console, 'warn').mockImplementation(() => {});
-    let fail = true;
-    const Flaky = () => {
-      if (fail) throw new Error('boom');
-      return <p>recovered</p>;
-    };
+    fail = true;
     const router = createRouter({
       routeTree: createRootRoute({ component: Flaky }),
       history: createMemoryHistory({ initialEntries: ['/'] }),

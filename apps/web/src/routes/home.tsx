@@ -14,23 +14,22 @@ const icon = {
   strokeWidth: 1.7,
   strokeLinecap: 'round',
   strokeLinejoin: 'round',
-  'aria-hidden': true,
 } as const;
 
 const KeyIcon = () => (
-  <svg {...icon}>
+  <svg {...icon} aria-hidden="true">
     <circle cx="8" cy="15" r="4" />
     <path d="m10.8 12.2 8.2-8.2M16 7l2 2M14 9l2 2" />
   </svg>
 );
 const LockIcon = () => (
-  <svg {...icon}>
+  <svg {...icon} aria-hidden="true">
     <rect x="4" y="10" width="16" height="11" rx="2" />
     <path d="M8 10V7a4 4 0 0 1 8 0v3M12 14v3" />
   </svg>
 );
 const ShareIcon = () => (
-  <svg {...icon}>
+  <svg {...icon} aria-hidden="true">
     <circle cx="6" cy="12" r="2.5" />
     <circle cx="18" cy="6" r="2.5" />
     <circle cx="18" cy="18" r="2.5" />
@@ -38,7 +37,7 @@ const ShareIcon = () => (
   </svg>
 );
 const ServerIcon = () => (
-  <svg {...icon}>
+  <svg {...icon} aria-hidden="true">
     <rect x="3" y="4" width="18" height="7" rx="1.5" />
     <rect x="3" y="13" width="18" height="7" rx="1.5" />
     <path d="M7 7.5h.01M7 16.5h.01M11 7.5h6M11 16.5h6" />

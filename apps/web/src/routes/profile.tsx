@@ -42,6 +42,7 @@ function ProfilePage() {
         <Card>
           <section className="profile-section" aria-labelledby="storage-title">
             <h2 id="storage-title">Storage</h2>
+            {/* biome-ignore lint/a11y/useSemanticElements: <meter> cannot take the warning colours the bar changes to */}
             <div
               className="meter"
               role="meter"

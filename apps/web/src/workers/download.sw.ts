@@ -182,7 +182,7 @@ async function serve(token: string, job: DownloadJob): Promise<Response> {
   try {
     if (job.kind === 'file') {
       const entry = job.entries[0];
-      if (!entry || entry.kind !== 'file') throw Object.assign(new Error('empty job'), { code: 'BAD_JOB' });
+      if (entry?.kind !== 'file') throw Object.assign(new Error('empty job'), { code: 'BAD_JOB' });
       const key = new Uint8Array(entry.key);
       const plain = fetchCipher(entry.id).then((cipher) => cipher.pipeThrough(createDecryptStream(key, entry.fileNonce)));
       const body = await plain;

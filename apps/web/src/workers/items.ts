@@ -60,12 +60,7 @@ function hold(raw: Uint8Array, wrappedBy: string | null, encryptedKey: string, k
  * a different user than before drops every item key held for the previous one.
  */
 async function currentAccount(): Promise<{ userId: string; rootKey: CryptoKey } | undefined> {
-  let stored;
-  try {
-    stored = await loadAnyAccount();
-  } catch {
-    stored = undefined;
-  }
+  const stored = await loadAnyAccount().catch(() => undefined);
   if (!stored) {
     if (account) forgetItems();
     return undefined;
@@ -127,7 +122,12 @@ export async function openItems(items: ServerItem[]): Promise<ItemView[]> {
     return depth;
   };
   const levels: ServerItem[][] = [];
-  for (const item of byId.values()) (levels[depthOf(item)] ??= []).push(item);
+  for (const item of byId.values()) {
+    const depth = depthOf(item);
+    const level = levels[depth] ?? [];
+    level.push(item);
+    levels[depth] = level;
+  }
 
   const keyOk = new Set<string>();
   const openKey = async (item: ServerItem): Promise<void> => {

@@ -143,7 +143,7 @@ async function encode(bitmap: ImageBitmap, maxEdge: number): Promise<EncodedThum
  */
 async function thumbnail(id: string, maxEdge: number): Promise<EncodedThumbnail | null> {
   const target = await loadTarget(id);
-  if (!target || target.kind !== 'image' || target.plainSize === 0 || target.plainSize > IMAGE_MAX_BYTES) return null;
+  if (target?.kind !== 'image' || target.plainSize === 0 || target.plainSize > IMAGE_MAX_BYTES) return null;
   const bytes = await decryptHead(target, target.plainSize);
   if (!isRasterImage(bytes)) return null;
   let bitmap: ImageBitmap;
@@ -163,7 +163,7 @@ async function thumbnail(id: string, maxEdge: number): Promise<EncodedThumbnail 
 /** The decrypted start of video `id` (at most `maxBytes`, whole chunks), or null for a non-video. */
 async function videoHead(id: string, maxBytes: number): Promise<VideoHead | null> {
   const target = await loadTarget(id);
-  if (!target || target.kind !== 'video' || target.plainSize === 0) return null;
+  if (target?.kind !== 'video' || target.plainSize === 0) return null;
   const limit = Number.isFinite(maxBytes) ? Math.min(VIDEO_HEAD_BYTES * 2, Math.max(CHUNK, maxBytes)) : VIDEO_HEAD_BYTES;
   return { bytes: await decryptHead(target, limit), type: videoTypeOf(target.view) };
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { applyProfile, syncProfile } from './auth-state.ts';
+import { applyProfile, logout, syncProfile } from './auth-state.ts';
 import { SESSION_MARKER_KEY, clearSession, isSignedIn, setSession } from './session.ts';
 
 const api = vi.hoisted(() => ({ getProfile: vi.fn(), postLogout: vi.fn() }));
@@ -51,6 +51,21 @@ describe('auth state', () => {
     expect(await applyProfile(PROFILE)).toBe('signed-in');
     expect(isSignedIn()).toBe(true);
     expect(api.postLogout).not.toHaveBeenCalled();
+  });
+
+  it('a profile check landing while this tab logs out reports no lost session', async () => {
+    setSession({ userId: 'u1', username: 'alice' });
+    api.postLogout.mockResolvedValue({ ok: true, status: 204, data: null });
+    // The server already ended the session: the racing check gets 401.
+    api.getProfile.mockResolvedValue({ ok: false, status: 401, message: 'Sign in required' });
+    let racing: Promise<unknown> | undefined;
+    await logout(new QueryClient(), async () => {
+      racing = syncProfile(new QueryClient());
+      await racing;
+    });
+    expect(await racing).toBe('signed-out');
+    expect(api.postLogout).toHaveBeenCalledOnce();
+    expect(isSignedIn()).toBe(false);
   });
 
   it('leaves everything alone when the server cannot be asked', async () => {

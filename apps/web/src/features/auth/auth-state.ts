@@ -53,10 +53,16 @@ export function isLoggingOut(): boolean {
   return loggingOut;
 }
 
-/** Logout: ends the session on the server (204 even without one), then forgets everything here. */
-export async function logout(queryClient?: QueryClient): Promise<void> {
+/**
+ * Logout: `leave` first (the page moves off the signed-in screens), then the session ends on the
+ * server (204 even without one) and everything here is forgotten. From the first step on, a
+ * profile check that lands meanwhile (the path change fires one) is no news: it must not report
+ * the session lost and send the page to /login instead of where logout goes.
+ */
+export async function logout(queryClient?: QueryClient, leave?: () => Promise<unknown>): Promise<void> {
   loggingOut = true;
   try {
+    await leave?.();
     await postLogout();
   } finally {
     await signOutLocally(queryClient);
@@ -66,6 +72,7 @@ export async function logout(queryClient?: QueryClient): Promise<void> {
 
 /** Applies a profile answer: sets the session, or logs out when the keys are not here. */
 export async function applyProfile(profile: Profile | null, queryClient?: QueryClient): Promise<SyncResult> {
+  if (loggingOut) return 'signed-out';
   const wasSignedIn = isSignedIn() || readSessionMarker() !== null;
   if (profile === null) {
     if (!wasSignedIn) return 'signed-out';
@@ -123,6 +130,9 @@ export function createAuth(queryClient: QueryClient): AuthContext {
   let first: Promise<unknown> | undefined;
   return {
     isSignedIn,
-    ready: () => (first ??= syncProfile(queryClient)).then(() => undefined),
+    ready: () => {
+      first ??= syncProfile(queryClient);
+      return first.then(() => undefined);
+    },
   };
 }

@@ -25,7 +25,7 @@ export function safeRedirectPath(value: unknown): string | undefined {
   if (typeof value !== 'string' || !value.startsWith('/')) return undefined;
   if (value.startsWith('//') || value.startsWith('/\\')) return undefined;
   // Control characters would let a value smuggle a different URL past the checks above.
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\u0000-\u001f\u007f]/.test(value)) return undefined;
   return value;
 }

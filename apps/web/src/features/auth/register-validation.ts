@@ -23,7 +23,7 @@ export const AVAILABILITY_DEBOUNCE_MS = 700;
 export function validateUsername(username: string): string | undefined {
   if (username.length < USERNAME_MIN || username.length > USERNAME_MAX) return REGISTER_MESSAGES.usernameLength;
   if (username !== username.trim()) return REGISTER_MESSAGES.usernameSpaces;
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
   if (/[\u0000-\u001f\u007f-\u009f]/.test(username)) return REGISTER_MESSAGES.usernameControl;
   return undefined;
 }

@@ -44,6 +44,7 @@ export function useAuthSync(): void {
     };
   }, [router, queryClient]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: every path change checks the profile again
   useEffect(() => {
     void syncProfile(queryClient, { reuseWithinMs: 1000 }).then((result) => {
       if (result === 'lost') sessionLostListener?.();

@@ -16,8 +16,7 @@ export function useLogout(): { logout: () => Promise<void>; loggingOut: boolean 
   const run = async () => {
     setLoggingOut(true);
     try {
-      await navigate({ to: '/home' });
-      await logout(queryClient);
+      await logout(queryClient, () => navigate({ to: '/home' }));
     } catch {
       toast('Logout failed. Please try again.', 'error');
     } finally {

@@ -23,6 +23,7 @@ export function BrowserFrame({ folderId, children, ...sidebar }: BrowserFramePro
   const [sidebarOpen, setSidebarOpen] = useAtom(sidebarOpenAtom);
 
   // The overlay sidebar closes on navigation and when the screen grows past the breakpoint.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the folder, the active link and the breakpoint are triggers
   useEffect(() => setSidebarOpen(false), [folderId, sidebar.active, mobile, setSidebarOpen]);
   useEffect(() => {
     if (!(mobile && sidebarOpen)) return;

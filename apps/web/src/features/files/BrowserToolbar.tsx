@@ -107,6 +107,7 @@ function SortControl({ sort, onSearchChange }: Pick<BrowserControlsProps, 'sort'
 
 function ViewToggle({ view, onChange }: { view: ViewMode; onChange: (view: ViewMode) => void }) {
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset would bring form semantics and its own frame to two buttons
     <div className="view-toggle" role="group" aria-label="View">
       {(['list', 'grid'] as const).map((mode) => (
         <button

@@ -113,6 +113,7 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
                 <span>{percent}% used</span>
               </div>
             )}
+            {/* biome-ignore lint/a11y/useSemanticElements: <meter> cannot take the warning colours the bar changes to */}
             <div
               className="storage__bar"
               role="meter"

@@ -36,6 +36,8 @@ export function useBrowserView(search: BrowserSearch): { view: ViewMode; sort: S
 export function useFolderListing(parentId: string | null, { poll }: { poll: boolean }) {
   const listing = useFolder(parentId, { shown: true, poll });
   const queryClient = useQueryClient();
+  // Once per failure: a new failure has a new errorUpdatedAt.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: errorUpdatedAt is the trigger, not a value read
   useEffect(() => {
     if (listing.isError) toast('Error fetching files.', 'error');
   }, [listing.isError, listing.errorUpdatedAt]);
@@ -59,11 +61,15 @@ export function useFolderListing(parentId: string | null, { poll }: { poll: bool
 
 /** A listing's items in the order shown. */
 export function useSortedItems(listing: FolderListing | undefined, sort: Sort | undefined): ItemView[] {
-  return useMemo(
-    () => sortItems(listing?.items ?? [], sort, new Map(Object.entries(listing?.users ?? {}))),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- sort is derived from these
-    [listing, sort?.sortBy, sort?.sortOrder],
-  );
+  const stable = useStableSort(sort);
+  return useMemo(() => sortItems(listing?.items ?? [], stable, new Map(Object.entries(listing?.users ?? {}))), [listing, stable]);
+}
+
+/** The same Sort object while its values stay the same (callers derive a new one each render). */
+function useStableSort(sort: Sort | undefined): Sort | undefined {
+  const sortBy = sort?.sortBy;
+  const sortOrder = sort?.sortOrder;
+  return useMemo(() => (sortBy && sortOrder ? { sortBy, sortOrder } : undefined), [sortBy, sortOrder]);
 }
 
 /** SPEC 2 search over every decrypted name of the tree (fetched once a query is typed). */
@@ -71,10 +77,11 @@ export function useTreeSearch(sort: Sort | undefined) {
   const [query, setQuery] = useState('');
   const searching = query.trim() !== '';
   const tree = useTree(searching);
+  const stable = useStableSort(sort);
   const results = useMemo(
-    () => (searching ? sortItems(searchItems(tree.data?.items ?? [], query), sort) : []),
-    [searching, tree.data, query, sort?.sortBy, sort?.sortOrder],
-  ); // eslint-disable-line react-hooks/exhaustive-deps
+    () => (searching ? sortItems(searchItems(tree.data?.items ?? [], query), stable) : []),
+    [searching, tree.data, query, stable],
+  );
   return {
     query,
     setQuery,
@@ -91,7 +98,7 @@ export function useTreeSearch(sort: Sort | undefined) {
 export function usePages<T>(items: readonly T[], resetOn: readonly unknown[]) {
   const [pageSize, setPageSize] = useState<PageSize>(DEFAULT_PAGE_SIZE);
   const [page, setPage] = useState(0);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller names what resets the page
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what resets the page
   useEffect(() => setPage(0), [...resetOn, pageSize]);
   return { ...paginate(items, pageSize, page), pageSize, onPage: setPage, onPageSize: setPageSize };
 }

@@ -149,5 +149,5 @@ export const SORT_LABELS: Record<SortKey, string> = {
 export function searchItems(items: readonly ItemView[], query: string): ItemView[] {
   const q = query.trim().toLocaleLowerCase();
   if (q === '') return [];
-  return items.filter((item) => item.name !== null && item.name.toLocaleLowerCase().includes(q));
+  return items.filter((item) => item.name?.toLocaleLowerCase().includes(q));
 }

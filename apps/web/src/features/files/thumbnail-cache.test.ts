@@ -111,7 +111,7 @@ describe('ThumbnailLoader', () => {
     await tick();
     expect(loader.running).toBe(3);
     expect(loader.queued).toBe(5);
-    pending.forEach((d, i) => d.resolve(i === 7 ? null : `t${i}`));
+    for (const [i, d] of pending.entries()) d.resolve(i === 7 ? null : `t${i}`);
     expect(await Promise.all(results)).toEqual(['t0', 't1', 't2', 't3', 't4', 't5', 't6', null]);
     expect(loader.peak).toBe(3);
     expect(calls).toBe(8);

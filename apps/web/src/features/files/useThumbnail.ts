@@ -129,6 +129,8 @@ export function useThumbnail(item: ItemView, target: RefObject<Element | null>):
     return whenFirstSeen(element, { rootMargin: '200px' }, () => setVisible(true));
   }, [wanted, visible, target]);
 
+  // `item` is captured for the load; the key (id + modifiedAt) decides when it changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: item changes identity on every listing
   useEffect(() => {
     if (!wanted) {
       setBlob(null);
@@ -153,8 +155,6 @@ export function useThumbnail(item: ItemView, target: RefObject<Element | null>):
         },
       );
     return () => controller.abort();
-    // `item` is captured for the load; the key (id + modifiedAt) decides when it changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [wanted, key, visible]);
 
   useEffect(() => {

@@ -17,6 +17,7 @@ export function Navbar() {
   const avatar = useAvatarUrl(profile);
 
   // The collapsed menu closes once the user has gone somewhere.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new path is the trigger
   useEffect(() => setMenuOpen(false), [pathname]);
 
   return (

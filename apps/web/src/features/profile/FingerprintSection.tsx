@@ -19,7 +19,7 @@ export function FingerprintSection({ userId }: { userId: string }) {
       {fingerprint.isPending ? (
         <Spinner label="Computing fingerprint" />
       ) : fingerprint.data ? (
-        <code className="fingerprint" aria-label="Your key fingerprint">
+        <code className="fingerprint" title="Your key fingerprint">
           {fingerprint.data}
         </code>
       ) : (
