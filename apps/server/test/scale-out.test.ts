@@ -133,6 +133,7 @@ if (availability.available) {
           const { keys } = await sharingAccount();
           const encryptedKey = await wrapKeyForUser(keys.publicKey, folder.key);
           const signature = await signGrant(keys.signingPrivateKey, {
+            sharerId: alice.id,
             itemId: folder.id,
             recipientId: bob.id,
             encryptedKey,

@@ -8,6 +8,8 @@ const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** A share with a named user: K under the recipient's RSA key, vouched for by the sharer. */
 export interface ShareGrant {
+  /** Who signs it: a grant moved to another sharer's name no longer verifies. */
+  sharerId: string;
   itemId: string;
   recipientId: string;
   encryptedKey: string;
@@ -37,13 +39,30 @@ export async function unwrapKeyFromUser(privateKey: CryptoKey, encryptedKey: str
   return key;
 }
 
-/** Unambiguous bytes to sign: fixed domain tag, then NUL-separated fields none of which may hold NUL. */
-function grantMessage(grant: ShareGrant): Bytes {
+function checkUserId(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !USER_ID.test(value)) fail('BAD_INPUT', `${field} must be a UUID`);
+  return value as string;
+}
+
+/**
+ * Unambiguous bytes to sign (DESIGN 4, vectors v2 `grant`): a fixed domain tag, then sharer,
+ * recipient, item, wrapped key (base64 as sent) and edit flag, joined by NUL, which no field holds.
+ */
+export function grantMessage(grant: ShareGrant): Bytes {
+  checkUserId(grant.sharerId, 'sharerId');
+  checkUserId(grant.recipientId, 'recipientId');
   checkItemId(grant.itemId);
-  if (typeof grant.recipientId !== 'string' || !USER_ID.test(grant.recipientId)) fail('BAD_INPUT', 'recipientId must be a UUID');
   fromBase64(grant.encryptedKey, 'encryptedKey');
   if (typeof grant.edit !== 'boolean') fail('BAD_INPUT', 'edit must be a boolean');
-  return utf8(['sealbox:v1:grant', grant.itemId, grant.recipientId, grant.encryptedKey, grant.edit ? '1' : '0'].join('\0'));
+  const fields = [
+    'sealbox:v1:grant',
+    grant.sharerId,
+    grant.recipientId,
+    grant.itemId,
+    grant.encryptedKey,
+    grant.edit ? '1' : '0',
+  ];
+  return utf8(fields.join('\0'));
 }
 
 export async function signGrant(signingPrivateKey: CryptoKey, grant: ShareGrant): Promise<string> {

@@ -39,6 +39,7 @@ export const runtimeChecks: Check[] = [
       const [a, b] = await Promise.all([createAccount('password of alice'), createAccount('password of bob')]);
       const k = newItemKey();
       const grant = {
+        sharerId: crypto.randomUUID(),
         itemId: newItemId(),
         recipientId: crypto.randomUUID(),
         encryptedKey: await wrapKeyForUser(b.keys.publicKey, k),

@@ -286,6 +286,7 @@ describe('sharing with users (unauthenticated public keys, key material)', () =>
   beforeAll(async () => {
     [alice, bob] = await Promise.all([createAccount('alice password'), createAccount('bob password')]);
     grant = {
+      sharerId: crypto.randomUUID(),
       itemId: id,
       recipientId: crypto.randomUUID(),
       encryptedKey: await wrapKeyForUser(bob.keys.publicKey, key),
@@ -312,6 +313,7 @@ describe('sharing with users (unauthenticated public keys, key material)', () =>
 
   test('every field of the grant is covered by the signature', async () => {
     const changed: ShareGrant[] = [
+      { ...grant, sharerId: crypto.randomUUID() },
       { ...grant, itemId: otherId },
       { ...grant, recipientId: crypto.randomUUID() },
       { ...grant, encryptedKey: flips(grant.encryptedKey)[0]! },

@@ -3,6 +3,7 @@
  * with their own asserts, so the same list runs under `bun test` and inside a browser worker.
  */
 import vectors from './sealbox-v1.json';
+import vectorsV2 from './sealbox-v2.json';
 import { fromBase64, toBase64, utf8 } from '../src/bytes.ts';
 import { seal } from '../src/aead.ts';
 import { deriveLoginPassword, deriveWrappingKeyBits, KDF_V1 } from '../src/kdf.ts';
@@ -20,6 +21,8 @@ import {
 import { decodeLinkKey, encodeLinkKey } from '../src/link.ts';
 import { formatFingerprint, sha256Hex } from '../src/fingerprint.ts';
 import { CryptoError } from '../src/errors.ts';
+import { importSigningPrivateKey } from '../src/keys.ts';
+import { grantMessage, signGrant, verifyGrant } from '../src/share.ts';
 
 export interface Check {
   name: string;
@@ -181,6 +184,29 @@ export const vectorChecks: Check[] = [
       assertEqual(hex, fp.sha256Hex, 'sha256');
       assertEqual(formatFingerprint(hex).split(' ').join(''), hex, 'grouping keeps every digit');
       assertEqual(formatFingerprint(hex).split(' ').length, 16, 'sixteen groups of 4');
+    },
+  },
+  {
+    name: 'share grant (v2): the signed message and its Ed25519 signature, byte for byte',
+    run: async () => {
+      const g = vectorsV2.vectors.grant;
+      const grant = {
+        sharerId: g.sharerId,
+        recipientId: g.recipientId,
+        itemId: g.itemId,
+        encryptedKey: g.encryptedKey,
+        edit: g.edit,
+      };
+      // The vector writes each NUL as the two characters \0.
+      assertEqual(new TextDecoder().decode(grantMessage(grant)), g.message.split('\\0').join('\0'), 'message');
+      const signingKey = await importSigningPrivateKey(b(g.signingPkcs8), 'Ed25519');
+      assertEqual(await signGrant(signingKey, grant), g.signature, 'signature');
+      await verifyGrant(g.signingPublicKey, grant, g.signature);
+      await assertRejects(
+        () => verifyGrant(g.signingPublicKey, { ...grant, edit: !g.edit }, g.signature),
+        'BAD_SIGNATURE',
+        'edit flipped',
+      );
     },
   },
 ];

@@ -33,7 +33,13 @@ export async function keyedUser(h: FilesHarness, app = h.app, ip = '203.0.113.1'
 /** The browser's share: K wrapped to the recipient's RSA key and the grant signed by the sharer. */
 export async function grant(sharer: KeyedUser, item: Made, recipientId: string, edit: boolean) {
   const encryptedKey = await wrapKeyForUser(sharer.keys.publicKey, item.key);
-  const signature = await signGrant(sharer.keys.signingPrivateKey, { itemId: item.id, recipientId, encryptedKey, edit });
+  const signature = await signGrant(sharer.keys.signingPrivateKey, {
+    sharerId: sharer.id,
+    itemId: item.id,
+    recipientId,
+    encryptedKey,
+    edit,
+  });
   return { encryptedKey, signature };
 }
 

@@ -120,13 +120,13 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         // The recipient checks the grant against the sharer's (pinned) signing key.
         await verifyGrant(
           alice.keys.signingPublicKey,
-          { itemId: folder.id, recipientId: bob.id, encryptedKey: entry.grant.encryptedKey, edit: false },
+          { sharerId: alice.id, itemId: folder.id, recipientId: bob.id, encryptedKey: entry.grant.encryptedKey, edit: false },
           entry.grant.signature,
         );
         await expect(
           verifyGrant(
             alice.keys.signingPublicKey,
-            { itemId: folder.id, recipientId: bob.id, encryptedKey: entry.grant.encryptedKey, edit: true },
+            { sharerId: alice.id, itemId: folder.id, recipientId: bob.id, encryptedKey: entry.grant.encryptedKey, edit: true },
             entry.grant.signature,
           ),
         ).rejects.toThrow();
@@ -198,6 +198,7 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         expect((await postUpload(carol.browser, inside.meta)).status).toBe(403);
         h.delivered.length = 0;
         const signature = await (await import('@sealbox/crypto')).signGrant(alice.keys.signingPrivateKey, {
+          sharerId: alice.id,
           itemId: folder.id,
           recipientId: carol.id,
           encryptedKey: entry.encryptedKey,
