@@ -22,6 +22,7 @@ import { decodeLinkKey, encodeLinkKey } from '../src/link.ts';
 import { formatFingerprint, sha256Hex } from '../src/fingerprint.ts';
 import { CryptoError } from '../src/errors.ts';
 import { importSigningPrivateKey } from '../src/keys.ts';
+import { derivePasswordKeysV2 } from '../src/kdf-v2.ts';
 import { grantMessage, signGrant, verifyGrant } from '../src/share.ts';
 
 export interface Check {
@@ -206,6 +207,48 @@ export const vectorChecks: Check[] = [
         () => verifyGrant(g.signingPublicKey, { ...grant, edit: !g.edit }, g.signature),
         'BAD_SIGNATURE',
         'edit flipped',
+      );
+    },
+  },
+  ...vectorsV2.vectors.passwordKeysV2.map(
+    (c): Check => ({
+      name: `password keys v2 (${c.label}): login password and wrapping key`,
+      run: async () => {
+        const keys = await derivePasswordKeysV2(c.password, c.passwordSalt, c.kdf);
+        assertEqual(keys.loginPassword, c.loginPassword, 'login password');
+        assertEqual(toBase64(keys.wrappingKeyBits), c.wrappingKey, 'wrapping key');
+      },
+    }),
+  ),
+  {
+    name: 'password keys v2: parameters below the floor or absurdly above are refused',
+    run: async () => {
+      const c = vectorsV2.vectors.passwordKeysV2[0]!;
+      const with_ = (argon2id: Record<string, number>) => ({ ...c.kdf, argon2id: { ...c.kdf.argon2id, ...argon2id } });
+      await assertRejects(
+        () => derivePasswordKeysV2(c.password, c.passwordSalt, with_({ memoryKiB: 512 })),
+        'KDF_TOO_WEAK',
+        'tiny memory',
+      );
+      await assertRejects(
+        () => derivePasswordKeysV2(c.password, c.passwordSalt, with_({ iterations: 1 })),
+        'KDF_TOO_WEAK',
+        'one pass',
+      );
+      await assertRejects(
+        () => derivePasswordKeysV2(c.password, c.passwordSalt, with_({ memoryKiB: 1 << 22 })),
+        'BAD_INPUT',
+        '4 GiB',
+      );
+      await assertRejects(
+        () => derivePasswordKeysV2(c.password, c.passwordSalt, with_({ iterations: 1000 })),
+        'BAD_INPUT',
+        '1000 passes',
+      );
+      await assertRejects(
+        () => derivePasswordKeysV2(c.password, c.passwordSalt, { ...c.kdf, version: 1 }),
+        'BAD_INPUT',
+        'version 1',
       );
     },
   },
