@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/browser.ts';
-import { watchPageProblems } from './support/page-problems.ts';
+import { watchPageProblems, type ExpectedHttpError } from './support/page-problems.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { skipWithoutBrowser } from './support/suite.ts';
@@ -37,11 +37,11 @@ afterAll(async () => {
   await server?.stop();
 }, SLOW);
 
-async function openPage(width = 1280, colorScheme: 'light' | 'dark' = 'light') {
+async function openPage(width = 1280, colorScheme: 'light' | 'dark' = 'light', expectHttpErrors: ExpectedHttpError[] = []) {
   page = await context!.newPage();
   await page.setViewportSize({ width, height: 800 });
   await page.emulateMedia({ colorScheme });
-  problems = await watchPageProblems(page);
+  problems = await watchPageProblems(page, { expectHttpErrors });
 }
 
 afterEach(async () => {
@@ -122,11 +122,12 @@ describe.skipIf(skipWithoutBrowser)('smoke', () => {
   );
 
   test(
-    '/share accepts a 32-byte link key',
+    '/share accepts a 32-byte link key, then asks the server for the link (unknown here)',
     async () => {
-      await openPage();
-      await page.goto(at(`/share?linkId=x#${Buffer.alloc(32, 7).toString('base64url')}`));
-      await page.getByRole('heading', { name: 'Shared files' }).waitFor();
+      const linkId = 'A'.repeat(22);
+      await openPage(1280, 'light', [{ status: 404, path: `/api/shared/${linkId}` }]);
+      await page.goto(at(`/share?linkId=${linkId}#${Buffer.alloc(32, 7).toString('base64url')}`));
+      await page.getByRole('heading', { name: 'Error retrieving files.' }).waitFor();
       expect(pathOf(page)).toBe('/share');
     },
     SLOW,

@@ -5,8 +5,12 @@
  * at the end drive the file browser itself, for journeys that are about the pages.
  */
 import {
+  createEncryptStream,
   deriveLoginPassword,
+  encryptMime,
   encryptName,
+  newFileNonce,
+  toBase64,
   newItemId,
   newItemKey,
   unlockAccount,
@@ -68,6 +72,50 @@ export async function apiCreateFolder(session: ApiSession, parent: ApiFolder | n
     `create folder ${name}`,
   );
   return { id: metadata.id, key };
+}
+
+/**
+ * Uploads one small file (it fits one part) as the browser's worker does: K wraps under the
+ * parent's K, name and mime sealed under K, the content encrypted in chunks under K and a file nonce.
+ */
+export async function apiUploadFile(
+  session: ApiSession,
+  parent: ApiFolder,
+  name: string,
+  content: Uint8Array,
+  mimeType = 'application/octet-stream',
+): Promise<ApiFolder> {
+  const id = newItemId();
+  const key = newItemKey();
+  const fileNonce = newFileNonce();
+  const [sealedName, sealedMime, wrapped] = await Promise.all([
+    encryptName(key, id, name),
+    encryptMime(key, id, mimeType),
+    wrapItemKey(parent.key, id, key),
+  ]);
+  const cipher = new Uint8Array(
+    await new Response(
+      new Blob([content as Uint8Array<ArrayBuffer>]).stream().pipeThrough(createEncryptStream(key, fileNonce)),
+    ).arrayBuffer(),
+  );
+  const metadata = {
+    id,
+    parentId: parent.id,
+    isDirectory: false,
+    ...sealedName,
+    ...sealedMime,
+    ...wrapped,
+    fileNonce: toBase64(fileNonce),
+    size: cipher.length,
+  };
+  const body = new FormData();
+  body.set('metadata', JSON.stringify(metadata));
+  body.set('file', new File([cipher], 'blob'));
+  await ok(
+    await fetch(`${session.baseUrl}/api/upload`, { method: 'POST', headers: { cookie: session.cookie }, body }),
+    `upload ${name}`,
+  );
+  return { id, key };
 }
 
 /** Creates `names` under `parent`, `concurrency` requests at a time. */

@@ -15,10 +15,10 @@ export const sameOriginFetch: ApiFetcher = (input, init) => fetch(input, { crede
 export interface ByteCalls {
   /** GET /api/file: the listing's bytes, unparsed. */
   listing(query: ListingQuery): Promise<Response>;
-  /** GET /api/file/data/{id}: the ciphertext, or its bytes [start, end) with a Range header. */
+  /** GET /api/file/data/{id}: the ciphertext, or its bytes [start, end) with a Range header; `linkId` for a link holder. */
   fileData(
     id: string,
-    options?: { range?: { start: number; end: number }; cache?: RequestCache; signal?: AbortSignal },
+    options?: { range?: { start: number; end: number }; cache?: RequestCache; signal?: AbortSignal; linkId?: string },
   ): Promise<Response>;
   /** PUT /api/upload/{uploadId}/part/{n}: one part's ciphertext. */
   putPart(uploadId: string, n: number, body: Blob | Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<Response>;
@@ -31,8 +31,9 @@ export function byteCalls(fetcher: ApiFetcher): ByteCalls {
       for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
       return fetcher(`/api/file?${params}`);
     },
-    fileData(id, { range, cache, signal } = {}) {
-      return fetcher(`/api/file/data/${encodeURIComponent(id)}`, {
+    fileData(id, { range, cache, signal, linkId } = {}) {
+      const query = linkId ? `?${new URLSearchParams({ linkId })}` : '';
+      return fetcher(`/api/file/data/${encodeURIComponent(id)}${query}`, {
         ...(range ? { headers: { range: `bytes=${range.start}-${range.end - 1}` } } : {}),
         ...(cache ? { cache } : {}),
         ...(signal ? { signal } : {}),

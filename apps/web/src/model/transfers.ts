@@ -60,6 +60,8 @@ export interface DownloadJob {
   /** File name offered to the user. */
   name: string;
   entries: DownloadEntry[];
+  /** Set when the items are reached through a share link: every data call carries it. */
+  linkId?: string;
 }
 
 /** URL prefix the service worker answers (never reaches the server while the SW is active). */

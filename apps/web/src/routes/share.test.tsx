@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { RpcError } from '../lib/worker-rpc.ts';
 import { renderApp } from '../test/render-app.tsx';
 
@@ -9,7 +9,20 @@ vi.mock('../crypto/client.ts', async (importOriginal) => ({
   cryptoWorker: { call },
 }));
 
-afterEach(cleanup);
+const link = vi.hoisted(() => ({ fetchLink: vi.fn(), unlockLink: vi.fn() }));
+vi.mock('../features/sharing/link-api.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../features/sharing/link-api.ts')>()),
+  ...link,
+}));
+
+const INFO = { linkId: 'x', itemId: 'i1', isDirectory: true, editPermission: false, expiresAt: null };
+
+afterEach(() => {
+  cleanup();
+  call.mockReset();
+  link.fetchLink.mockReset();
+  link.unlockLink.mockReset();
+});
 
 describe('/share', () => {
   it('shows the invalid-link message when the worker refuses the fragment', async () => {
@@ -25,9 +38,35 @@ describe('/share', () => {
     expect(call).not.toHaveBeenCalled();
   });
 
-  it('opens the link when the key is accepted', async () => {
+  it('says so without a link id', async () => {
+    renderApp('/share');
+    expect(await screen.findByText('Error retrieving files. No link id provided.')).toBeTruthy();
+  });
+
+  it('opens the link when the key is accepted, handing the key to the worker as the linked item', async () => {
     call.mockResolvedValue({ handle: 'h1' });
+    link.fetchLink.mockResolvedValue({ status: 'open', info: INFO });
     renderApp('/share?linkId=x#good');
-    expect(await screen.findByRole('heading', { name: 'Shared files' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Shared Files' })).toBeTruthy();
+    expect(call).toHaveBeenCalledWith('useLinkKey', 'h1', 'i1');
+    expect(screen.getByRole('link', { name: 'Sign In' })).toBeTruthy();
+  });
+
+  it('asks for the password of a password link: submit disabled while blank, Invalid password! on a wrong one', async () => {
+    call.mockResolvedValue({ handle: 'h1' });
+    link.fetchLink.mockResolvedValue({ status: 'password' });
+    link.unlockLink.mockResolvedValueOnce(undefined).mockResolvedValueOnce(INFO);
+    renderApp('/share?linkId=x#good');
+    const field = await screen.findByLabelText('This link requires a password to access:');
+    const submit = screen.getByRole('button', { name: 'Submit' }) as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    fireEvent.change(field, { target: { value: 'wrong' } });
+    expect(submit.disabled).toBe(false);
+    fireEvent.click(submit);
+    expect(await screen.findByText('Invalid password!')).toBeTruthy();
+    expect(link.unlockLink).toHaveBeenCalledWith('x', 'wrong');
+    fireEvent.change(field, { target: { value: 'right' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByRole('heading', { name: 'Shared Files' })).toBeTruthy();
   });
 });

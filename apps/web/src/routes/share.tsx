@@ -1,8 +1,36 @@
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { createRoute, useLocation } from '@tanstack/react-router';
-import { Card, Spinner } from '@sealbox/ui';
-import { validateShareBrowserSearch } from '../features/files/index.ts';
-import { useLinkKey } from '../features/sharing/index.ts';
+import { Card, Spinner, toast } from '@sealbox/ui';
+import type { KeyHandle } from '../crypto/client.ts';
+import {
+  BrowserBody,
+  BrowserControls,
+  BrowserFrame,
+  BrowserHeader,
+  BrowserMain,
+  BrowserPath,
+  BrowserToolbar,
+  FolderContents,
+  ItemDialogs,
+  NEW_FOLDER_BLOCKED_TEXT,
+  Pagination,
+  UPLOAD_BLOCKED_TEXT,
+  UploadButton,
+  linkCrumbs,
+  nextSort,
+  useBrowserView,
+  useDialogState,
+  useFolderListing,
+  usePages,
+  useSortedItems,
+  validateShareBrowserSearch,
+  type FolderListing,
+  type ItemAction,
+  type ItemView,
+  type ShareBrowserSearch,
+} from '../features/files/index.ts';
+import { LINK_ERROR_TEXT, LinkPasswordPrompt, useLinkAccess, useLinkKey, type LinkInfo } from '../features/sharing/index.ts';
+import { DOWNLOAD_BLOCKED, downloadItems } from '../features/transfers/index.ts';
 import { rootRoute } from './root.tsx';
 
 export const INVALID_LINK_MESSAGE = 'This link is invalid or incomplete.';
@@ -18,20 +46,25 @@ function ShareMessage({ title, children }: { title: string; children?: ReactNode
   );
 }
 
+function Opening() {
+  return (
+    <section className="page page--center">
+      <Spinner label="Opening link" />
+    </section>
+  );
+}
+
+/** SPEC 2 /share: the file browser in link mode, for anonymous visitors and signed-in users alike. */
 function SharePage() {
   const { linkId } = shareRoute.useSearch();
   // The key travels in the fragment, which browsers never send to the server.
   const fragment = useLocation({ select: (location) => location.hash });
   const key = useLinkKey(fragment);
 
-  if (!linkId) return <ShareMessage title="Error retrieving files. No link id provided." />;
+  if (!linkId) return <ShareMessage title={`${LINK_ERROR_TEXT} No link id provided.`} />;
   switch (key.status) {
     case 'checking':
-      return (
-        <section className="page page--center">
-          <Spinner label="Opening link" />
-        </section>
-      );
+      return <Opening />;
     case 'invalid':
       return (
         <ShareMessage title={INVALID_LINK_MESSAGE}>
@@ -41,13 +74,118 @@ function SharePage() {
     case 'failed':
       return <ShareMessage title="Error decrypting file">{key.message && <p>{key.message}</p>}</ShareMessage>;
     case 'ready':
-      return (
-        <section className="page">
-          <h1>Shared files</h1>
-          <p className="muted">The link key is ready. Shared files will appear here.</p>
-        </section>
-      );
+      return <LinkGate linkId={linkId} linkKey={key.key} />;
   }
+}
+
+/** The link's info, its password first when it has one, then the browser. */
+function LinkGate({ linkId, linkKey }: { linkId: string; linkKey: KeyHandle }) {
+  const access = useLinkAccess(linkId, linkKey);
+  switch (access.status) {
+    case 'loading':
+      return <Opening />;
+    case 'password':
+      return <LinkPasswordPrompt onSubmit={access.submit} />;
+    case 'failed':
+      return (
+        <ShareMessage title={LINK_ERROR_TEXT}>
+          <p>This link does not exist, has expired or was removed.</p>
+        </ShareMessage>
+      );
+    case 'ready':
+      return <LinkBrowser linkId={linkId} info={access.info} />;
+  }
+}
+
+/**
+ * A link's items, read-only for now (editor links arrive later): a link to one file lists that
+ * file; rename, move and delete stay disabled, as do uploads and new folders.
+ */
+function readOnly(listing: FolderListing | undefined, parentId: string | null): FolderListing | undefined {
+  if (!listing) return undefined;
+  const shown = parentId === null && listing.folder && !listing.folder.isDirectory ? [listing.folder] : listing.items;
+  return { ...listing, items: shown.map((item: ItemView) => ({ ...item, editPermission: false })) };
+}
+
+const nothing = () => {};
+
+function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
+  const search = shareRoute.useSearch();
+  const navigate = shareRoute.useNavigate();
+  // The fragment (the link key) stays on every navigation inside the link.
+  const onSearchChange = (patch: Partial<ShareBrowserSearch>) =>
+    void navigate({ search: (prev) => ({ ...prev, ...patch }), hash: true });
+  const parentId = search.parentId ?? null;
+  const { view, sort, myUserId } = useBrowserView(search);
+  // Link visitors have no live socket yet: the listing refreshes every 5 s.
+  const listing = useFolderListing(parentId, { poll: true, linkId });
+  const data = useMemo(() => readOnly(listing.data, parentId), [listing.data, parentId]);
+  const sorted = useSortedItems(data, sort);
+  const pages = usePages(sorted, [parentId, sort?.sortBy, sort?.sortOrder]);
+  const { dialog, open: openDialog, close: closeDialog } = useDialogState();
+
+  const go = (id: string | null) => onSearchChange({ parentId: id === null || id === info.itemId ? undefined : id });
+  const openItem = (item: ItemView) => {
+    if (item.isDirectory) go(item.id);
+  };
+  const onAction = (action: ItemAction, item: ItemView) => {
+    if (action === 'open') openItem(item);
+    else if (action === 'download')
+      downloadItems([item], { linkId }).catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
+    else if (action === 'info') openDialog({ kind: 'info', item });
+  };
+  const users = data?.users ?? {};
+
+  return (
+    <BrowserFrame active="link" folderId={parentId} onNewFolder={nothing} newFolderBlocked={NEW_FOLDER_BLOCKED_TEXT}>
+      <BrowserMain>
+        <BrowserHeader title="Shared Files">
+          <UploadButton blocked={UPLOAD_BLOCKED_TEXT} onClick={nothing} />
+        </BrowserHeader>
+        <BrowserToolbar>
+          <BrowserPath
+            crumbs={linkCrumbs(listing.data, parentId, info.itemId)}
+            onNavigate={go}
+            onRefresh={() => void listing.refetch()}
+            busy={listing.isFetching}
+          />
+          <BrowserControls view={view} sort={sort} onSearchChange={onSearchChange} />
+        </BrowserToolbar>
+        <BrowserBody view={view}>
+          <FolderContents
+            status={listing.isPending ? 'pending' : listing.isError && !listing.data ? 'error' : 'ready'}
+            total={sorted.length}
+            items={pages.items}
+            users={users}
+            myUserId={myUserId}
+            view={view}
+            sort={sort}
+            onSort={(column) => {
+              const next = nextSort(sort ?? {}, column);
+              onSearchChange({ sortBy: next.sortBy, sortOrder: next.sortOrder });
+            }}
+            onOpen={openItem}
+            onAction={onAction}
+            onHome={() => go(null)}
+            downloadBlocked={DOWNLOAD_BLOCKED}
+          />
+        </BrowserBody>
+        {sorted.length > 0 && <Pagination {...pages} />}
+      </BrowserMain>
+      <ItemDialogs
+        dialog={dialog}
+        onClose={closeDialog}
+        parentId={parentId}
+        users={users}
+        myUserId={myUserId}
+        locationOf={() =>
+          linkCrumbs(listing.data, parentId, info.itemId)
+            .map((c) => c.label)
+            .join(' / ')
+        }
+      />
+    </BrowserFrame>
+  );
 }
 
 export const shareRoute = createRoute({

@@ -9,6 +9,7 @@ import {
   type Registration,
   KDF_V1,
   createAccount,
+  CryptoError,
   decodeLinkKey,
   deriveLoginPassword,
   fingerprint,
@@ -18,7 +19,7 @@ import {
 } from '@sealbox/crypto';
 import { exposeRpc, type RpcEndpoint } from '../lib/worker-rpc.ts';
 import { clearAccounts, loadAccount, loadAnyAccount, saveAccount } from './key-store.ts';
-import { forgetItems, itemMethods } from './items.ts';
+import { forgetItems, itemMethods, openLinkRoot } from './items.ts';
 import { thumbnailMethods } from './thumbnails.ts';
 import { transferMethods } from './transfers/index.ts';
 import { clearRecords } from './upload-records.ts';
@@ -90,6 +91,16 @@ export const cryptoMethods = {
    */
   openLinkKey(fragment: string): KeyHandle {
     return holdKey(decodeLinkKey(fragment));
+  },
+
+  /**
+   * Uses a link key held here (`openLinkKey`) as the K of the linked item `itemId` (its id from
+   * GET /api/shared/{linkId}), so listings and downloads through the link open under it.
+   */
+  useLinkKey(handle: string, itemId: string): void {
+    const raw = keys.get(handle);
+    if (!raw) throw new CryptoError('BAD_INPUT', 'Unknown link key');
+    openLinkRoot(itemId, raw);
   },
 
   /**

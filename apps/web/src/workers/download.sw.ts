@@ -135,8 +135,8 @@ async function tellPages(token: string, code: string): Promise<void> {
 }
 
 /** Ciphertext of one file from the server, as a stream (session cookie rides along). */
-async function fetchCipher(id: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-  const response = await bytes.fileData(id, { cache: 'no-store', ...(signal ? { signal } : {}) });
+async function fetchCipher(id: string, linkId: string | undefined, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  const response = await bytes.fileData(id, { cache: 'no-store', ...(signal ? { signal } : {}), ...(linkId ? { linkId } : {}) });
   if (!response.ok || !response.body) {
     await response.body?.cancel().catch(() => {});
     throw Object.assign(new Error(`data ${response.status}`), { code: 'FETCH_FAILED' });
@@ -184,7 +184,9 @@ async function serve(token: string, job: DownloadJob): Promise<Response> {
       const entry = job.entries[0];
       if (entry?.kind !== 'file') throw Object.assign(new Error('empty job'), { code: 'BAD_JOB' });
       const key = new Uint8Array(entry.key);
-      const plain = fetchCipher(entry.id).then((cipher) => cipher.pipeThrough(createDecryptStream(key, entry.fileNonce)));
+      const plain = fetchCipher(entry.id, job.linkId).then((cipher) =>
+        cipher.pipeThrough(createDecryptStream(key, entry.fileNonce)),
+      );
       const body = await plain;
       wipeLater(key);
       wipe(job);
@@ -217,7 +219,7 @@ function zipOf(job: DownloadJob): { stream: ReadableStream<Uint8Array>; length: 
   const stop = new AbortController();
   const open = async (index: number) => {
     const entry = job.entries[index] as Extract<DownloadEntry, { kind: 'file' }>;
-    return decrypted(entry, await fetchCipher(entry.id, stop.signal));
+    return decrypted(entry, await fetchCipher(entry.id, job.linkId, stop.signal));
   };
   const finish = () => {
     wipe(job);

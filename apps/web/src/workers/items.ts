@@ -34,6 +34,11 @@ interface HeldKey {
 }
 
 const held = new Map<string, HeldKey>();
+/**
+ * Items opened by a share link's key (DESIGN 4: the fragment is the linked item's K itself):
+ * their K is not unwrapped from a parent, so a listing that reaches them trusts the link's key.
+ */
+const linkRoots = new Set<string>();
 /** Decrypted texts by item id + ciphertext + nonce (names and mime types). */
 const texts = new Map<string, string>();
 let account: { userId: string; rootKey: CryptoKey } | undefined;
@@ -131,6 +136,10 @@ export async function openItems(items: ServerItem[]): Promise<ItemView[]> {
 
   const keyOk = new Set<string>();
   const openKey = async (item: ServerItem): Promise<void> => {
+    if (linkRoots.has(item.id) && held.get(item.id)?.wrappedBy === LINK) {
+      keyOk.add(item.id);
+      return;
+    }
     if (item.keyNonce === null) return; // RSA-wrapped (shared) keys arrive with sharing
     let wrapping: CryptoKey | undefined;
     if (item.parentId === null) {
@@ -238,9 +247,23 @@ export async function wrappingKeyFor(parentId: string | null): Promise<Uint8Arra
   return entry.crypto;
 }
 
+/** What a link root's key was "unwrapped" from: the link's fragment, never a parent. */
+const LINK = 'link:';
+
+/**
+ * Holds a share link's key as the K of the linked item `itemId` (its name and mime are sealed
+ * under it; its children's keys are wrapped by it). A wrong key simply opens nothing.
+ */
+export function openLinkRoot(itemId: string, raw: Uint8Array): void {
+  held.get(itemId)?.raw.fill(0);
+  held.set(itemId, hold(new Uint8Array(raw), LINK, '', ''));
+  linkRoots.add(itemId);
+}
+
 export function forgetItems(): void {
   for (const entry of held.values()) entry.raw.fill(0);
   held.clear();
+  linkRoots.clear();
   texts.clear();
   account = undefined;
 }

@@ -14,7 +14,7 @@ export interface Listing {
 
 /**
  * Item `id` and its descendants down to `depth`, `limit` of them from `offset`. A non-2xx answer
- * throws `error('HTTP_<status>', …)`, so each caller keeps its own error type.
+ * throws `error('HTTP_<status>', …)`, so each caller keeps its own error type. `linkId`: as a link holder.
  */
 export async function getListing(
   id: string,
@@ -22,8 +22,11 @@ export async function getListing(
   limit: number,
   offset: number,
   error: (code: string, message: string) => CodedError,
+  linkId?: string,
 ): Promise<Listing> {
-  const { data, status } = await answered(api.api.file.get({ query: { id, depth, limit, offset } }));
+  const { data, status } = await answered(
+    api.api.file.get({ query: { id, depth, limit, offset, ...(linkId ? { linkId } : {}) } }),
+  );
   if (!data) throw error(`HTTP_${status}`, `Listing failed (${status})`);
   // The route sends a kept listing as an encoded Response (its type joins the union); Eden
   // parses that JSON like any other answer.

@@ -9,6 +9,8 @@ import { isSignedIn } from './session.ts';
 
 /** Paths whose 401 means "wrong credentials" or "already gone", not "your session ended". */
 const CREDENTIAL_PATHS = new Set(['/api/login', '/api/logout', '/api/profile']);
+/** A share link's info or password check: its 401 asks for the link's password, not a session. */
+const LINK_PATH = /^\/api\/shared\/[A-Za-z0-9_-]{22}$/;
 
 export const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 
@@ -33,7 +35,7 @@ export function useAuthSync(): void {
       void signOutLocally(queryClient).then(goToLogin);
     };
     setUnauthorizedHandler((answer) => {
-      if (!CREDENTIAL_PATHS.has(answer.path)) endedElsewhere();
+      if (!CREDENTIAL_PATHS.has(answer.path) && !LINK_PATH.test(answer.path)) endedElsewhere();
     });
     sessionLostListener = goToLogin;
     sessionEndedListener = endedElsewhere;

@@ -1,4 +1,5 @@
 import { Link, useNavigate } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import { atom, useAtom } from 'jotai';
 import { Menu, MenuItem, MenuSeparator, Tooltip, cx } from '@sealbox/ui';
 import { useAvatarUrl, useLogout, useProfile } from '../auth/index.ts';
@@ -10,8 +11,12 @@ export const sidebarCollapsedAtom = atom(false);
 /** Open or closed as an overlay under the mobile breakpoint. */
 export const sidebarOpenAtom = atom(false);
 
+/** SPEC 2: what the sidebar's links say in link mode. */
+export const SIGN_IN_TO_ACCESS_TEXT = 'You must sign in to access';
+
 export interface SidebarProps {
-  active: 'files' | 'shared';
+  /** 'link': the browser in link mode (/share), for anonymous visitors and signed-in users alike. */
+  active: 'files' | 'shared' | 'link';
   mobile: boolean;
   onNewFolder: () => void;
   /** Why New Folder is disabled here (SPEC 6), or undefined when it is allowed. */
@@ -22,14 +27,9 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
   const [collapsedWide, setCollapsed] = useAtom(sidebarCollapsedAtom);
   const [open, setOpen] = useAtom(sidebarOpenAtom);
   const collapsed = mobile ? false : collapsedWide;
-  const profile = useProfile();
-  const avatar = useAvatarUrl(profile);
-  const { logout: onLogout } = useLogout();
-  const navigate = useNavigate();
-
-  const percent = profile ? storagePercent(profile.usedSpace, profile.totalSpace) : 0;
   const close = () => mobile && setOpen(false);
 
+  const linkMode = active === 'link';
   const label = (text: string) => (collapsed ? <span className="sb-visually-hidden">{text}</span> : <span>{text}</span>);
   const tip = (text: string) => (collapsed ? text : undefined);
 
@@ -80,89 +80,147 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
       </Tooltip>
 
       <nav className="sidebar__nav" aria-label="Folders">
-        <Tooltip content={tip('My Files')} side="right">
-          <Link
-            to="/files"
-            className={cx('sidebar__link', active === 'files' && 'sidebar__link--active')}
-            aria-current={active === 'files' ? 'page' : undefined}
-            onClick={close}
-          >
-            {Icon.home(20)}
-            {label('My Files')}
-          </Link>
-        </Tooltip>
-        <Tooltip content={tip('Shared with me')} side="right">
-          <Link
-            to="/shared"
-            className={cx('sidebar__link', active === 'shared' && 'sidebar__link--active')}
-            aria-current={active === 'shared' ? 'page' : undefined}
-            onClick={close}
-          >
-            {Icon.users(20)}
-            {label('Shared with me')}
-          </Link>
-        </Tooltip>
+        {linkMode ? (
+          <>
+            <Tooltip content={SIGN_IN_TO_ACCESS_TEXT} side="right">
+              <button type="button" className="sidebar__link" disabled>
+                {Icon.home(20)}
+                {label('My Files')}
+              </button>
+            </Tooltip>
+            <Tooltip content={SIGN_IN_TO_ACCESS_TEXT} side="right">
+              <button type="button" className="sidebar__link" disabled>
+                {Icon.users(20)}
+                {label('Shared with me')}
+              </button>
+            </Tooltip>
+          </>
+        ) : (
+          <NavLinks active={active} tip={tip} label={label} close={close} />
+        )}
       </nav>
 
       <div className="sidebar__bottom">
-        {profile && (
-          <div className="storage" title={collapsed ? `${percent}% used` : undefined}>
-            {!collapsed && (
-              <div className="storage__text">
-                <span>Storage</span>
-                <span>{percent}% used</span>
-              </div>
-            )}
-            {/* biome-ignore lint/a11y/useSemanticElements: <meter> cannot take the warning colours the bar changes to */}
-            <div
-              className="storage__bar"
-              role="meter"
-              aria-label="Storage used"
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={percent}
-              aria-valuetext={`${percent}% used`}
-            >
-              <progress value={percent} max={100} />
-            </div>
-            {!collapsed && (
-              <div className="storage__sizes">
-                {formatBytes(profile.usedSpace)} of {formatBytes(profile.totalSpace)}
-              </div>
-            )}
-          </div>
+        {linkMode ? (
+          <Tooltip content={tip('Sign In')} side="right">
+            <Link to="/login" className="sidebar__signin" onClick={close}>
+              {Icon.user(20)}
+              {label('Sign In')}
+            </Link>
+          </Tooltip>
+        ) : (
+          <AccountArea collapsed={collapsed} />
         )}
-        <Menu
-          align="start"
-          side="top"
-          label="Account"
-          trigger={
-            <button
-              type="button"
-              className="sidebar__account"
-              aria-label={`Account menu${profile ? ` for ${profile.username}` : ''}`}
-            >
-              {avatar ? (
-                <img src={avatar} alt="" width={32} height={32} className="sidebar__avatar" />
-              ) : (
-                <span className="sidebar__avatar" />
-              )}
-              {!collapsed && <span className="sidebar__username">{profile?.username ?? ''}</span>}
-            </button>
-          }
-        >
-          <MenuItem icon={Icon.user(16)} onSelect={() => void navigate({ to: '/profile' })}>
-            Profile
-          </MenuItem>
-          <MenuItem icon={Icon.settings(16)} onSelect={() => void navigate({ to: '/profile', hash: 'preferences-title' })}>
-            Preferences
-          </MenuItem>
-          <MenuSeparator />
-          <MenuItem icon={Icon.logout(16)} onSelect={() => void onLogout()}>
-            Log out
-          </MenuItem>
-        </Menu>
       </div>
     </aside>
+  );
+}
+
+function NavLinks({
+  active,
+  tip,
+  label,
+  close,
+}: {
+  active: SidebarProps['active'];
+  tip: (text: string) => string | undefined;
+  label: (text: string) => ReactNode;
+  close: () => void;
+}) {
+  return (
+    <>
+      <Tooltip content={tip('My Files')} side="right">
+        <Link
+          to="/files"
+          className={cx('sidebar__link', active === 'files' && 'sidebar__link--active')}
+          aria-current={active === 'files' ? 'page' : undefined}
+          onClick={close}
+        >
+          {Icon.home(20)}
+          {label('My Files')}
+        </Link>
+      </Tooltip>
+      <Tooltip content={tip('Shared with me')} side="right">
+        <Link
+          to="/shared"
+          className={cx('sidebar__link', active === 'shared' && 'sidebar__link--active')}
+          aria-current={active === 'shared' ? 'page' : undefined}
+          onClick={close}
+        >
+          {Icon.users(20)}
+          {label('Shared with me')}
+        </Link>
+      </Tooltip>
+    </>
+  );
+}
+
+/** Storage meter and account menu of a signed-in user. */
+function AccountArea({ collapsed }: { collapsed: boolean }) {
+  const profile = useProfile();
+  const avatar = useAvatarUrl(profile);
+  const { logout: onLogout } = useLogout();
+  const navigate = useNavigate();
+  const percent = profile ? storagePercent(profile.usedSpace, profile.totalSpace) : 0;
+  return (
+    <>
+      {profile && (
+        <div className="storage" title={collapsed ? `${percent}% used` : undefined}>
+          {!collapsed && (
+            <div className="storage__text">
+              <span>Storage</span>
+              <span>{percent}% used</span>
+            </div>
+          )}
+          {/* biome-ignore lint/a11y/useSemanticElements: <meter> cannot take the warning colours the bar changes to */}
+          <div
+            className="storage__bar"
+            role="meter"
+            aria-label="Storage used"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+            aria-valuetext={`${percent}% used`}
+          >
+            <progress value={percent} max={100} />
+          </div>
+          {!collapsed && (
+            <div className="storage__sizes">
+              {formatBytes(profile.usedSpace)} of {formatBytes(profile.totalSpace)}
+            </div>
+          )}
+        </div>
+      )}
+      <Menu
+        align="start"
+        side="top"
+        label="Account"
+        trigger={
+          <button
+            type="button"
+            className="sidebar__account"
+            aria-label={`Account menu${profile ? ` for ${profile.username}` : ''}`}
+          >
+            {avatar ? (
+              <img src={avatar} alt="" width={32} height={32} className="sidebar__avatar" />
+            ) : (
+              <span className="sidebar__avatar" />
+            )}
+            {!collapsed && <span className="sidebar__username">{profile?.username ?? ''}</span>}
+          </button>
+        }
+      >
+        <MenuItem icon={Icon.user(16)} onSelect={() => void navigate({ to: '/profile' })}>
+          Profile
+        </MenuItem>
+        <MenuItem icon={Icon.settings(16)} onSelect={() => void navigate({ to: '/profile', hash: 'preferences-title' })}>
+          Preferences
+        </MenuItem>
+        <MenuSeparator />
+        <MenuItem icon={Icon.logout(16)} onSelect={() => void onLogout()}>
+          Log out
+        </MenuItem>
+      </Menu>
+    </>
   );
 }

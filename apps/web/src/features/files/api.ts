@@ -41,8 +41,10 @@ async function fetchListing(query: {
   id?: string;
   depth: number;
   includeAncestors?: boolean;
+  linkId?: string;
 }): Promise<{ listing: FolderListing; decryptMs: number }> {
   const response = await apiBytes.listing({
+    ...(query.linkId ? { linkId: query.linkId } : {}),
     depth: query.depth,
     limit: ALL_ITEMS,
     offset: 0,
@@ -59,10 +61,17 @@ async function fetchListing(query: {
   return { listing, decryptMs: performance.now() - fetched };
 }
 
-/** One folder (null: the top level), with the path above it. */
-export async function fetchFolder(parentId: string | null): Promise<FolderListing> {
+/**
+ * One folder (null: the top level), with the path above it. With `linkId`, as that share link's
+ * holder: null is the linked item itself (a folder with its contents, or one file) and the path
+ * stops at it. The link's key must be in the crypto worker first (`useLinkKey` of the sharing feature).
+ */
+export async function fetchFolder(parentId: string | null, linkId?: string): Promise<FolderListing> {
   const started = performance.now();
-  const { listing, decryptMs } = await fetchListing(parentId ? { id: parentId, depth: 1, includeAncestors: true } : { depth: 1 });
+  const link = linkId ? { linkId } : {};
+  const { listing, decryptMs } = await fetchListing(
+    parentId ? { id: parentId, depth: 1, includeAncestors: true, ...link } : { depth: 1, ...link },
+  );
   // For bench/listing: how long the server answer and the decryption in the worker took.
   performance.clearMarks('files:listing');
   performance.mark('files:listing', {

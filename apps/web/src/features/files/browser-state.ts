@@ -33,8 +33,11 @@ export function useBrowserView(search: BrowserSearch): { view: ViewMode; sort: S
  * SPEC 8's toasts: a failed listing once per failure, undecryptable items once per folder.
  * `refresh` fetches it again and the profile (its quota) with it.
  */
-export function useFolderListing(parentId: string | null, { poll }: { poll: boolean }) {
-  const listing = useFolder(parentId, { shown: true, poll });
+export function useFolderListing(
+  parentId: string | null,
+  { poll, linkId, enabled = true }: { poll: boolean; linkId?: string; enabled?: boolean },
+) {
+  const listing = useFolder(parentId, { shown: true, poll, enabled, ...(linkId ? { linkId } : {}) });
   const queryClient = useQueryClient();
   // Once per failure: a new failure has a new errorUpdatedAt.
   // biome-ignore lint/correctness/useExhaustiveDependencies: errorUpdatedAt is the trigger, not a value read
@@ -109,6 +112,21 @@ export function folderCrumbs(listing: FolderListing | undefined, parentId: strin
   for (const ancestor of listing?.ancestors ?? []) crumbs.push({ id: ancestor.id, label: ancestor.name ?? ENCRYPTED_DIRECTORY });
   const folder = listing?.folder ?? null;
   if (parentId) crumbs.push({ id: parentId, label: folder ? (folder.name ?? ENCRYPTED_DIRECTORY) : '…' });
+  return crumbs;
+}
+
+/**
+ * Link mode (/share): the path starts at the linked item (`rootId`, crumb id null), then the
+ * folders below it down to the folder shown. The server's ancestors stop at the linked item.
+ */
+export function linkCrumbs(listing: FolderListing | undefined, parentId: string | null, rootId: string): Crumb[] {
+  const root = parentId === null ? listing?.folder : listing?.ancestors.find((a) => a.id === rootId);
+  const crumbs: Crumb[] = [{ id: null, label: root ? displayName(root) : '…' }];
+  if (parentId === null || parentId === rootId) return crumbs;
+  for (const ancestor of listing?.ancestors ?? [])
+    if (ancestor.id !== rootId) crumbs.push({ id: ancestor.id, label: displayName(ancestor) });
+  const folder = listing?.folder ?? null;
+  crumbs.push({ id: parentId, label: folder ? displayName(folder) : '…' });
   return crumbs;
 }
 

@@ -10,6 +10,7 @@ export {
   UPLOAD_BLOCKED_TEXT,
   editRights,
   folderCrumbs,
+  linkCrumbs,
   locationIn,
   useBrowserView,
   useFolderListing,
@@ -29,6 +30,7 @@ export { EmptyState, FolderContents } from './FolderContents.tsx';
 export { ItemDialogs, useDialogState, type DialogState } from './ItemDialogs.tsx';
 export type { ItemAction } from './ItemMenu.tsx';
 export { Pagination } from './Pagination.tsx';
+export { SIGN_IN_TO_ACCESS_TEXT } from './Sidebar.tsx';
 export { REFRESH_MS, filesKeys, folderQueryOptions, treeQueryOptions } from './queries.ts';
 export { SearchResults } from './SearchResults.tsx';
 export { SORT_LABELS, nextSort, type Sort } from './sorting.ts';

@@ -13,16 +13,18 @@ export const filesKeys = {
   /** The listing of one folder; null = the top level of My Files. */
   folder: (id: string | null) => ['files', 'folder', id ?? 'root'] as const,
   tree: ['files', 'tree'] as const,
+  /** A folder reached through a share link (null: the linked item). */
+  linkFolder: (linkId: string, id: string | null) => ['files', 'link', linkId, id ?? 'root'] as const,
 };
 
 /** SPEC 4 and 9: file metadata refreshes every 5 seconds while live updates are down. */
 export const REFRESH_MS = 5_000;
 
 /** One folder's listing (null: the top level of My Files), with the path above it. */
-export function folderQueryOptions(parentId: string | null) {
+export function folderQueryOptions(parentId: string | null, linkId?: string) {
   return queryOptions({
-    queryKey: filesKeys.folder(parentId),
-    queryFn: () => fetchFolder(parentId),
+    queryKey: linkId ? filesKeys.linkFolder(linkId, parentId) : filesKeys.folder(parentId),
+    queryFn: () => fetchFolder(parentId, linkId),
     staleTime: REFRESH_MS,
     // A 4xx (gone, not yours) will not change by asking again.
     retry: (count, error) => !(error instanceof HttpStatusError && error.status >= 400 && error.status < 500) && count < 2,
@@ -38,9 +40,17 @@ export function treeQueryOptions() {
  * `shown`: the folder on screen (kept while the next one loads); `poll`: refresh every 5 s,
  * for when the live socket is down (features/live).
  */
-export function useFolder(parentId: string | null, { shown = false, poll = false, enabled = true } = {}) {
+export function useFolder(
+  parentId: string | null,
+  {
+    shown = false,
+    poll = false,
+    enabled = true,
+    linkId,
+  }: { shown?: boolean; poll?: boolean; enabled?: boolean; linkId?: string } = {},
+) {
   return useQuery({
-    ...folderQueryOptions(parentId),
+    ...folderQueryOptions(parentId, linkId),
     enabled,
     // A refresh is skipped while one is still running (the fetch is shared), so slow answers never pile up.
     refetchInterval: poll ? REFRESH_MS : false,

@@ -1,5 +1,21 @@
 /**
- * The sharing feature's server state (shares, links, a link's listing) arrives with the
- * sharing issue; its keys and `queryOptions` go here.
+ * The sharing feature's server state: a share link's info (GET /api/shared/{linkId}), per link.
+ * The listings of a link's items are the files feature's (`folderQueryOptions(id, linkId)`).
  */
-export {};
+import { queryOptions } from '@tanstack/react-query';
+import { HttpStatusError } from '../../lib/http-status-error.ts';
+import { fetchLink } from './link-api.ts';
+
+export const sharingKeys = {
+  all: ['sharing'] as const,
+  link: (linkId: string) => ['sharing', 'link', linkId] as const,
+};
+
+export function linkQueryOptions(linkId: string) {
+  return queryOptions({
+    queryKey: sharingKeys.link(linkId),
+    queryFn: () => fetchLink(linkId),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: (count, error) => !(error instanceof HttpStatusError && error.status >= 400 && error.status < 500) && count < 2,
+  });
+}

@@ -75,9 +75,13 @@ function targetOf(view: Pick<ItemView, 'id' | 'name' | 'isDirectory'>): Download
 
 /**
  * SPEC 4 and 8: one file downloads as itself; a folder, or several items, as one zip streamed
- * by the service worker. Errors are shown as SPEC 8 toasts; resolves false then.
+ * by the service worker. Errors are shown as SPEC 8 toasts; resolves false then. `linkId`: the
+ * items are reached through that share link (its key already in the crypto worker).
  */
-export async function downloadItems(views: ReadonlyArray<Pick<ItemView, 'id' | 'name' | 'isDirectory'>>): Promise<boolean> {
+export async function downloadItems(
+  views: ReadonlyArray<Pick<ItemView, 'id' | 'name' | 'isDirectory'>>,
+  { linkId }: { linkId?: string } = {},
+): Promise<boolean> {
   if (views.length === 0) return false;
   const isFolder = views.length > 1 || views.some((v) => v.isDirectory);
   let worker: ServiceWorker;
@@ -92,7 +96,7 @@ export async function downloadItems(views: ReadonlyArray<Pick<ItemView, 'id' | '
   const channel = new MessageChannel();
   try {
     worker.postMessage({ type: SW_MESSAGE, token }, [channel.port2]);
-    await cryptoWorker.call('prepareDownload', views.map(targetOf), channel.port1);
+    await cryptoWorker.call('prepareDownload', views.map(targetOf), channel.port1, linkId);
   } catch (error) {
     const code = (error as { code?: unknown })?.code;
     toast(isFolder ? MSG_FOLDER_FAILED : code === 'DECRYPT_FAILED' ? MSG_DECRYPT_FAILED : MSG_DOWNLOAD_FAILED, 'error');

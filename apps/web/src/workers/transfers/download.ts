@@ -28,10 +28,10 @@ function fileEntry(item: ServerItem, path: string): DownloadEntry {
   };
 }
 
-async function gatherFolder(target: DownloadTarget, rootPath: string, out: DownloadEntry[]): Promise<void> {
+async function gatherFolder(target: DownloadTarget, rootPath: string, out: DownloadEntry[], linkId?: string): Promise<void> {
   const items: ServerItem[] = [];
   for (let offset = 0; ; offset += FOLDER_PAGE) {
-    const page = await getListing(target.id, FOLDER_DEPTH, FOLDER_PAGE, offset, transferError);
+    const page = await getListing(target.id, FOLDER_DEPTH, FOLDER_PAGE, offset, transferError, linkId);
     items.push(...page.files);
     if (page.files.length < FOLDER_PAGE) break;
   }
@@ -59,41 +59,43 @@ async function gatherFolder(target: DownloadTarget, rootPath: string, out: Downl
   }
 }
 
-async function buildJob(targets: DownloadTarget[]): Promise<DownloadJob> {
+async function buildJob(targets: DownloadTarget[], linkId?: string): Promise<DownloadJob> {
   if (targets.length === 1 && !targets[0]!.isDirectory) {
     const target = targets[0]!;
-    const { root } = await getListing(target.id, 1, 1, 0, transferError);
+    const { root } = await getListing(target.id, 1, 1, 0, transferError, linkId);
     if (!root || root.isDirectory) throw new TransferError('NOT_FOUND', 'File not found');
     const entry = fileEntry(root, safeSegment(target.name || 'Encrypted file'));
-    return { kind: 'file', name: entry.path, entries: [entry] };
+    return { kind: 'file', name: entry.path, entries: [entry], ...(linkId ? { linkId } : {}) };
   }
   const entries: DownloadEntry[] = [];
   const top = new Set<string>();
   for (const target of targets) {
     const name = uniqueName(safeSegment(target.name || (target.isDirectory ? 'Encrypted directory' : 'Encrypted file')), top);
-    if (target.isDirectory) await gatherFolder(target, name, entries);
+    if (target.isDirectory) await gatherFolder(target, name, entries, linkId);
     else {
-      const { root } = await getListing(target.id, 1, 1, 0, transferError);
+      const { root } = await getListing(target.id, 1, 1, 0, transferError, linkId);
       if (!root) throw new TransferError('NOT_FOUND', 'File not found');
       entries.push(fileEntry(root, name));
     }
   }
   const single = targets.length === 1 ? safeSegment(targets[0]!.name || 'Encrypted directory') : 'Sealbox files';
-  return { kind: 'zip', name: `${single}.zip`, entries };
+  return { kind: 'zip', name: `${single}.zip`, entries, ...(linkId ? { linkId } : {}) };
 }
 
 /**
  * Hands the service worker what it needs to stream `targets` to disk: posts the job on `port`
  * (the page gave the other end to the service worker) and resolves once the service worker has
- * it. The keys are copies; the ones posted are wiped here afterwards.
+ * it. The keys are copies; the ones posted are wiped here afterwards. `linkId`: the items are
+ * reached through that share link (every listing and data call carries it).
  */
 export async function prepareDownload(
   targets: DownloadTarget[],
   port: MessagePort,
+  linkId?: string,
 ): Promise<{ name: string; kind: 'file' | 'zip' }> {
   let job: DownloadJob | undefined;
   try {
-    job = await buildJob(targets);
+    job = await buildJob(targets, linkId);
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new TransferError('SW_TIMEOUT', 'The download helper did not answer')), 10_000);
       port.onmessage = (event: MessageEvent) => {

@@ -33,8 +33,12 @@ export const transferMethods = {
     running.get(id)?.abort(new TransferError('CANCELLED', 'Upload cancelled'));
   },
 
-  prepareDownload(targets: DownloadTarget[], port: MessagePort): Promise<{ name: string; kind: 'file' | 'zip' }> {
-    return prepareDownload(targets, port);
+  prepareDownload(
+    targets: DownloadTarget[],
+    port: MessagePort,
+    linkId?: string,
+  ): Promise<{ name: string; kind: 'file' | 'zip' }> {
+    return prepareDownload(targets, port, linkId);
   },
 };
 

@@ -1,0 +1,164 @@
+/**
+ * Link visitors (issue 12, SPEC 2 /share): an owner made through the API shares a folder by a
+ * password link; an anonymous Chromium opens `/share?linkId=ID#KEY`, gets the password prompt,
+ * 'Invalid password!' on a wrong one, then the files of the linked folder (breadcrumbs start at
+ * it, folders open inside it), downloads a file and a folder (zip) byte for byte, all under the
+ * link key. Screenshots of the prompt and the link view at 375 and 1280 px, light and dark.
+ * Afterwards the server's log holds no link key.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test';
+import type { Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import { unzipSync } from 'fflate';
+import { toBase64Url } from '@sealbox/crypto';
+import { createUser } from './support/accounts.ts';
+import { apiCreateFolder, apiLogin, apiUploadFile, type ApiSession } from './support/files.ts';
+import { saveScreenshot } from './support/screenshots.ts';
+import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+
+const SLOW = 180_000;
+const PASSWORD = 'open sesame, please';
+const suite = browserSuite({ timeoutMs: SLOW });
+
+function randomBytes(length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  for (let i = 0; i < length; i += 65_536) crypto.getRandomValues(out.subarray(i, Math.min(length, i + 65_536)));
+  return out;
+}
+
+const notes = new TextEncoder().encode('Meet at the harbour at nine.\n');
+const photo = randomBytes(300_000);
+const deep = randomBytes(70_000);
+
+let owner: ApiSession;
+let linkId = '';
+let linkKey = '';
+
+async function createLink(session: ApiSession, itemId: string, password: string): Promise<string> {
+  const response = await fetch(`${session.baseUrl}/api/share`, {
+    method: 'POST',
+    headers: { cookie: session.cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'link', id: itemId, expires: 0, password, edit: false }),
+  });
+  if (!response.ok) throw new Error(`share link: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { linkId: string }).linkId;
+}
+
+const linkUrl = () => `${suite.server.url}/share?linkId=${linkId}#${linkKey}`;
+const expected401 = () => [{ status: 401, path: `/api/shared/${linkId}` }];
+
+async function openLink(page: Page): Promise<void> {
+  await page.goto(linkUrl());
+  await page.getByLabel('This link requires a password to access:').waitFor();
+}
+
+async function unlock(page: Page): Promise<void> {
+  await page.getByLabel('This link requires a password to access:').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await page.getByRole('heading', { name: 'Shared Files' }).waitFor();
+  await page.locator('.browser__body').getByText('notes.txt').first().waitFor();
+}
+
+async function download(page: Page, name: string): Promise<{ filename: string; bytes: Uint8Array }> {
+  await page
+    .getByRole('button', { name: `Actions for ${name}` })
+    .first()
+    .click();
+  const started = page.waitForEvent('download', { timeout: 60_000 });
+  await page.getByRole('menuitem', { name: 'Download' }).click();
+  const got = await started;
+  expect(await got.failure()).toBeNull();
+  return { filename: got.suggestedFilename(), bytes: new Uint8Array(await readFile(await got.path())) };
+}
+
+const same = (a: Uint8Array | undefined, b: Uint8Array) =>
+  a !== undefined && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
+
+describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
+  beforeAll(async () => {
+    const user = await createUser(suite.server.url);
+    owner = await apiLogin(suite.server.url, user);
+    const holiday = await apiCreateFolder(owner, null, 'Holiday');
+    await apiUploadFile(owner, holiday, 'notes.txt', notes, 'text/plain');
+    await apiUploadFile(owner, holiday, 'photo.bin', photo);
+    const inner = await apiCreateFolder(owner, holiday, 'Inner');
+    await apiUploadFile(owner, inner, 'deep.bin', deep);
+    linkId = await createLink(owner, holiday.id, PASSWORD);
+    // DESIGN 4: the fragment is the shared item's K, unpadded base64url.
+    linkKey = toBase64Url(holiday.key);
+  }, SLOW);
+
+  test(
+    'an anonymous visitor: password prompt, Invalid password!, the files, folders inside, downloads byte for byte',
+    async () => {
+      const page = await suite.newBrowser({ expectHttpErrors: expected401() });
+      await openLink(page);
+      const submit = page.getByRole('button', { name: 'Submit' });
+      expect(await submit.isDisabled()).toBe(true);
+      await page.getByLabel('This link requires a password to access:').fill('not the password');
+      expect(await submit.isDisabled()).toBe(false);
+      await submit.click();
+      await page.getByText('Invalid password!').waitFor();
+
+      await unlock(page);
+      const body = page.locator('.browser__body');
+      await body.getByText('photo.bin').first().waitFor();
+      await body.getByRole('button', { name: 'Inner', exact: true }).first().waitFor();
+      // Breadcrumbs start at the shared folder.
+      await page
+        .getByRole('navigation', { name: /breadcrumb/i })
+        .getByText('Holiday')
+        .first()
+        .waitFor();
+      // Link mode: Sign In, and the sidebar's links disabled.
+      await page.locator('#files-sidebar').getByRole('link', { name: 'Sign In' }).waitFor();
+      expect(await page.locator('#files-sidebar').getByRole('button', { name: 'My Files' }).isDisabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Upload File' }).isDisabled()).toBe(true);
+
+      const file = await download(page, 'photo.bin');
+      expect(file.filename).toBe('photo.bin');
+      expect(same(file.bytes, photo)).toBe(true);
+
+      const zip = await download(page, 'Inner');
+      expect(zip.filename).toBe('Inner.zip');
+      const entries = unzipSync(zip.bytes);
+      expect(same(entries['Inner/deep.bin'], deep)).toBe(true);
+
+      // Into the folder and back by the first crumb, the link key kept in the URL.
+      await body.getByRole('button', { name: 'Inner', exact: true }).first().click();
+      await body.getByText('deep.bin').first().waitFor();
+      expect(new URL(page.url()).hash).toBe(`#${linkKey}`);
+      await page
+        .getByRole('navigation', { name: /breadcrumb/i })
+        .getByText('Holiday')
+        .first()
+        .click();
+      await body.getByText('notes.txt').first().waitFor();
+    },
+    SLOW,
+  );
+
+  for (const width of [375, 1280]) {
+    for (const scheme of ['light', 'dark'] as const) {
+      test(
+        `screenshots of the prompt and the link view at ${width} px, ${scheme}`,
+        async () => {
+          const page = await suite.newBrowser({ width, colorScheme: scheme, expectHttpErrors: expected401() });
+          await openLink(page);
+          await saveScreenshot(page, `share-link-prompt-${width}-${scheme}`);
+          await unlock(page);
+          await page.locator('.browser__body').getByText('photo.bin').first().waitFor();
+          await saveScreenshot(page, `share-link-view-${width}-${scheme}`);
+        },
+        SLOW,
+      );
+    }
+  }
+
+  test('the server never saw the link key: no fragment in its log', () => {
+    const log = suite.server.output();
+    expect(log).toContain('/api/shared/:id');
+    expect(log).not.toContain(linkKey);
+    expect(log).not.toContain(linkId);
+  });
+});
