@@ -11,8 +11,8 @@ import type { Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { unzipSync } from 'fflate';
 import { toBase64Url } from '@sealbox/crypto';
-import { createUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, type ApiSession } from './support/files.ts';
+import { createUser, type TestUser } from './support/accounts.ts';
+import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiSession } from './support/files.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 
@@ -33,8 +33,11 @@ const deep = randomBytes(70_000);
 let owner: ApiSession;
 let linkId = '';
 let linkKey = '';
+let fileLinkId = '';
+let fileLinkKey = '';
+let visitor: TestUser;
 
-async function createLink(session: ApiSession, itemId: string, password: string): Promise<string> {
+async function createLink(session: ApiSession, itemId: string, password: string | null): Promise<string> {
   const response = await fetch(`${session.baseUrl}/api/share`, {
     method: 'POST',
     headers: { cookie: session.cookie, 'content-type': 'application/json' },
@@ -79,13 +82,16 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
     const user = await createUser(suite.server.url);
     owner = await apiLogin(suite.server.url, user);
     const holiday = await apiCreateFolder(owner, null, 'Holiday');
-    await apiUploadFile(owner, holiday, 'notes.txt', notes, 'text/plain');
+    const notesFile = await apiUploadFile(owner, holiday, 'notes.txt', notes, 'text/plain');
     await apiUploadFile(owner, holiday, 'photo.bin', photo);
     const inner = await apiCreateFolder(owner, holiday, 'Inner');
     await apiUploadFile(owner, inner, 'deep.bin', deep);
     linkId = await createLink(owner, holiday.id, PASSWORD);
     // DESIGN 4: the fragment is the shared item's K, unpadded base64url.
     linkKey = toBase64Url(holiday.key);
+    fileLinkId = await createLink(owner, notesFile.id, null);
+    fileLinkKey = toBase64Url(notesFile.key);
+    visitor = await createUser(suite.server.url);
   }, SLOW);
 
   test(
@@ -138,6 +144,36 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
     SLOW,
   );
 
+  test(
+    'a link to one file, without a password, shows that file and downloads it',
+    async () => {
+      const page = await suite.newBrowser();
+      await page.goto(`${suite.server.url}/share?linkId=${fileLinkId}#${fileLinkKey}`);
+      await page.getByRole('heading', { name: 'Shared Files' }).waitFor();
+      await page.locator('.browser__body').getByText('notes.txt').first().waitFor();
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('notes.txt').first().waitFor();
+      const file = await download(page, 'notes.txt');
+      expect(file.filename).toBe('notes.txt');
+      expect(same(file.bytes, notes)).toBe(true);
+    },
+    SLOW,
+  );
+
+  test(
+    'a signed-in user opens the link in link mode, and stays signed in',
+    async () => {
+      const page = await suite.newBrowser({ expectHttpErrors: expected401() });
+      await signInToFiles(page, suite.server.url, visitor);
+      await openLink(page);
+      await unlock(page);
+      await page.locator('#files-sidebar').getByRole('link', { name: 'Sign In' }).waitFor();
+      expect(await page.locator('#files-sidebar').getByRole('button', { name: 'Shared with me' }).isDisabled()).toBe(true);
+      await page.goto(`${suite.server.url}/files`);
+      await page.getByRole('heading', { name: 'My Files' }).waitFor();
+    },
+    SLOW,
+  );
+
   for (const width of [375, 1280]) {
     for (const scheme of ['light', 'dark'] as const) {
       test(
@@ -160,5 +196,7 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
     expect(log).toContain('/api/shared/:id');
     expect(log).not.toContain(linkKey);
     expect(log).not.toContain(linkId);
+    expect(log).not.toContain(fileLinkKey);
+    expect(log).not.toContain(fileLinkId);
   });
 });
