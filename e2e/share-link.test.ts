@@ -10,9 +10,18 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { unzipSync } from 'fflate';
-import { toBase64Url } from '@sealbox/crypto';
+import { decryptName, toBase64Url, unwrapItemKey } from '@sealbox/crypto';
 import { createUser, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiSession } from './support/files.ts';
+import {
+  apiCreateFolder,
+  apiLogin,
+  apiUploadFile,
+  createFolderViaUi,
+  folderLink,
+  signInToFiles,
+  type ApiFolder,
+  type ApiSession,
+} from './support/files.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 
@@ -36,12 +45,14 @@ let linkKey = '';
 let fileLinkId = '';
 let fileLinkKey = '';
 let visitor: TestUser;
+let workbench: ApiFolder;
+let editLinkId = '';
 
-async function createLink(session: ApiSession, itemId: string, password: string | null): Promise<string> {
+async function createLink(session: ApiSession, itemId: string, password: string | null, edit = false): Promise<string> {
   const response = await fetch(`${session.baseUrl}/api/share`, {
     method: 'POST',
     headers: { cookie: session.cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'link', id: itemId, expires: 0, password, edit: false }),
+    body: JSON.stringify({ type: 'link', id: itemId, expires: 0, password, edit }),
   });
   if (!response.ok) throw new Error(`share link: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { linkId: string }).linkId;
@@ -92,7 +103,43 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
     fileLinkId = await createLink(owner, notesFile.id, null);
     fileLinkKey = toBase64Url(notesFile.key);
     visitor = await createUser(suite.server.url);
+    workbench = await apiCreateFolder(owner, null, 'Workbench');
+    await apiUploadFile(owner, workbench, 'draft.txt', notes, 'text/plain');
+    await apiUploadFile(owner, workbench, 'old.txt', notes, 'text/plain');
+    await apiCreateFolder(owner, workbench, 'Archive');
+    editLinkId = await createLink(owner, workbench.id, null, true);
   }, SLOW);
+
+  /** The owner's view of `folder`'s subtree: every name opened with the keys (each K under its parent's). */
+  async function ownerNames(folder: ApiFolder): Promise<Map<string, string>> {
+    const response = await fetch(`${owner.baseUrl}/api/file?id=${folder.id}&depth=5&limit=1000&offset=0`, {
+      headers: { cookie: owner.cookie },
+    });
+    const listing = (await response.json()) as {
+      files: Array<{
+        id: string;
+        parentId: string;
+        encryptedKey: string;
+        keyNonce: string;
+        encryptedFileName: string;
+        nameNonce: string;
+      }>;
+    };
+    const keys = new Map<string, Uint8Array>([[folder.id, folder.key]]);
+    const paths = new Map<string, string>([[folder.id, '']]);
+    const names = new Map<string, string>();
+    for (const item of listing.files) {
+      const parentKey = keys.get(item.parentId);
+      if (!parentKey) continue;
+      const key = await unwrapItemKey(parentKey, item.id, item.encryptedKey, item.keyNonce);
+      keys.set(item.id, key);
+      const name = await decryptName(key, item.id, item.encryptedFileName, item.nameNonce);
+      const path = `${paths.get(item.parentId)}/${name}`;
+      paths.set(item.id, path);
+      names.set(path, item.id);
+    }
+    return names;
+  }
 
   test(
     'an anonymous visitor: password prompt, Invalid password!, the files, folders inside, downloads byte for byte',
@@ -174,6 +221,48 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
     SLOW,
   );
 
+  test(
+    'an editor link: new folder, rename, move and delete inside the linked folder, all sealed under its keys',
+    async () => {
+      const page = await suite.newBrowser();
+      await page.goto(`${suite.server.url}/share?linkId=${editLinkId}#${toBase64Url(workbench.key)}`);
+      const body = page.locator('.browser__body');
+      await body.getByText('draft.txt').first().waitFor();
+      expect(await page.getByRole('button', { name: 'New Folder' }).isDisabled()).toBe(false);
+
+      await createFolderViaUi(page, 'From visitor');
+
+      await page.getByRole('button', { name: 'Actions for draft.txt' }).first().click();
+      await page.getByRole('menuitem', { name: 'Rename' }).click();
+      const rename = page.getByRole('dialog', { name: 'Rename file' });
+      await rename.getByLabel('New name').fill('final.txt');
+      await rename.getByRole('button', { name: 'Rename' }).click();
+      await rename.waitFor({ state: 'detached' });
+      await body.getByText('final.txt').first().waitFor();
+
+      await page.getByRole('button', { name: 'Actions for final.txt' }).first().click();
+      await page.getByRole('menuitem', { name: 'Move' }).click();
+      const move = page.getByRole('dialog', { name: 'Move final.txt' });
+      await move.getByRole('button', { name: 'Archive' }).click();
+      await move.getByRole('button', { name: 'Move here' }).click();
+      await move.waitFor({ state: 'detached' });
+
+      await page.getByRole('button', { name: 'Actions for old.txt' }).first().click();
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
+      const remove = page.getByRole('dialog', { name: 'Delete file?' });
+      await remove.getByRole('button', { name: 'Delete' }).click();
+      await remove.waitFor({ state: 'detached' });
+      await body.getByText('old.txt').waitFor({ state: 'detached' });
+
+      await folderLink(page, 'Archive').first().click();
+      await body.getByText('final.txt').first().waitFor();
+
+      const names = await ownerNames(workbench);
+      expect([...names.keys()].sort()).toEqual(['/Archive', '/Archive/final.txt', '/From visitor']);
+    },
+    SLOW,
+  );
+
   for (const width of [375, 1280]) {
     for (const scheme of ['light', 'dark'] as const) {
       test(
@@ -198,5 +287,7 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
     expect(log).not.toContain(linkId);
     expect(log).not.toContain(fileLinkKey);
     expect(log).not.toContain(fileLinkId);
+    expect(log).not.toContain(editLinkId);
+    expect(log).not.toContain(toBase64Url(workbench.key));
   });
 });

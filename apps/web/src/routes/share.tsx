@@ -98,13 +98,18 @@ function LinkGate({ linkId, linkKey }: { linkId: string; linkKey: KeyHandle }) {
 }
 
 /**
- * A link's items, read-only for now (editor links arrive later): a link to one file lists that
- * file; rename, move and delete stay disabled, as do uploads and new folders.
+ * A link's items as shown: a link to one file lists that file (read-only: the linked item itself
+ * is never renamed, moved or deleted through its link); inside a folder the server's edit flag
+ * says what an editor link may change, and a viewer link changes nothing.
  */
-function readOnly(listing: FolderListing | undefined, parentId: string | null): FolderListing | undefined {
+function linkItems(listing: FolderListing | undefined, parentId: string | null, editor: boolean): FolderListing | undefined {
   if (!listing) return undefined;
-  const shown = parentId === null && listing.folder && !listing.folder.isDirectory ? [listing.folder] : listing.items;
-  return { ...listing, items: shown.map((item: ItemView) => ({ ...item, editPermission: false })) };
+  if (parentId === null && listing.folder && !listing.folder.isDirectory)
+    return { ...listing, items: [{ ...listing.folder, editPermission: false }] };
+  return {
+    ...listing,
+    items: listing.items.map((item: ItemView) => ({ ...item, editPermission: editor && item.editPermission })),
+  };
 }
 
 const nothing = () => {};
@@ -119,7 +124,8 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
   const { view, sort, myUserId } = useBrowserView(search);
   // Link visitors have no live socket yet: the listing refreshes every 5 s.
   const listing = useFolderListing(parentId, { poll: true, linkId });
-  const data = useMemo(() => readOnly(listing.data, parentId), [listing.data, parentId]);
+  const editor = info.editPermission && info.isDirectory;
+  const data = useMemo(() => linkItems(listing.data, parentId, editor), [listing.data, parentId, editor]);
   const sorted = useSortedItems(data, sort);
   const pages = usePages(sorted, [parentId, sort?.sortBy, sort?.sortOrder]);
   const { dialog, open: openDialog, close: closeDialog } = useDialogState();
@@ -132,23 +138,24 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
     if (action === 'open') openItem(item);
     else if (action === 'download')
       downloadItems([item], { linkId }).catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
-    else if (action === 'info') openDialog({ kind: 'info', item });
+    else openDialog({ kind: action, item });
   };
   const users = data?.users ?? {};
+  const crumbs = linkCrumbs(listing.data, parentId, info.itemId);
 
   return (
-    <BrowserFrame active="link" folderId={parentId} onNewFolder={nothing} newFolderBlocked={NEW_FOLDER_BLOCKED_TEXT}>
+    <BrowserFrame
+      active="link"
+      folderId={parentId}
+      onNewFolder={() => openDialog({ kind: 'create' })}
+      newFolderBlocked={editor ? undefined : NEW_FOLDER_BLOCKED_TEXT}
+    >
       <BrowserMain>
         <BrowserHeader title="Shared Files">
           <UploadButton blocked={UPLOAD_BLOCKED_TEXT} onClick={nothing} />
         </BrowserHeader>
         <BrowserToolbar>
-          <BrowserPath
-            crumbs={linkCrumbs(listing.data, parentId, info.itemId)}
-            onNavigate={go}
-            onRefresh={() => void listing.refetch()}
-            busy={listing.isFetching}
-          />
+          <BrowserPath crumbs={crumbs} onNavigate={go} onRefresh={() => void listing.refetch()} busy={listing.isFetching} />
           <BrowserControls view={view} sort={sort} onSearchChange={onSearchChange} />
         </BrowserToolbar>
         <BrowserBody view={view}>
@@ -175,14 +182,11 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
       <ItemDialogs
         dialog={dialog}
         onClose={closeDialog}
-        parentId={parentId}
+        parentId={parentId ?? info.itemId}
+        link={{ linkId, rootLabel: crumbs[0]?.label ?? '…' }}
         users={users}
         myUserId={myUserId}
-        locationOf={() =>
-          linkCrumbs(listing.data, parentId, info.itemId)
-            .map((c) => c.label)
-            .join(' / ')
-        }
+        locationOf={() => crumbs.map((c) => c.label).join(' / ')}
       />
     </BrowserFrame>
   );

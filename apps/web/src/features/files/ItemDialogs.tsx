@@ -24,13 +24,15 @@ export interface ItemDialogsProps {
   users: Record<string, string>;
   myUserId: string | undefined;
   locationOf: (item: ItemView) => string;
+  /** As a share link's holder (link mode): every change carries `?linkId=`, moves stay inside the link. */
+  link?: { linkId: string; rootLabel: string } | undefined;
 }
 
-export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locationOf }: ItemDialogsProps) {
-  const createFolder = useCreateFolder();
-  const renameItem = useRenameItem();
-  const moveItem = useMoveItem();
-  const deleteItem = useDeleteItem();
+export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locationOf, link }: ItemDialogsProps) {
+  const createFolder = useCreateFolder(link?.linkId);
+  const renameItem = useRenameItem(link?.linkId);
+  const moveItem = useMoveItem(link?.linkId);
+  const deleteItem = useDeleteItem(link?.linkId);
   switch (dialog.kind) {
     case 'create':
       return (
@@ -67,6 +69,7 @@ export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locati
           open
           item={dialog.item}
           myUserId={myUserId}
+          link={link}
           onClose={onClose}
           busy={moveItem.isPending}
           onMove={(target) => moveItem.mutate({ item: dialog.item, parentId: target }, { onSuccess: onClose })}

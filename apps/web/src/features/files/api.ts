@@ -86,26 +86,31 @@ export async function fetchTree(): Promise<FolderListing> {
 }
 
 /** POST /api/upload with folder metadata (multipart, no file). Answers the new folder's id. */
-export async function createFolder(parentId: string | null, name: string): Promise<string> {
+export async function createFolder(parentId: string | null, name: string, linkId?: string): Promise<string> {
   const metadata = await cryptoWorker.call('newFolder', parentId, name);
-  const { data, error, status } = await api.api.upload.post({ metadata: JSON.stringify(metadata) });
+  const { data, error, status } = await api.api.upload.post({ metadata: JSON.stringify(metadata) }, linkQuery(linkId));
   if (error) throw new HttpStatusError(status, 'Error creating folder');
   return data.id;
 }
 
-export async function renameItem(id: string, name: string): Promise<void> {
+/** `?linkId=` of a call made as a share link's holder (an editor link). */
+function linkQuery(linkId: string | undefined) {
+  return linkId ? { query: { linkId } } : {};
+}
+
+export async function renameItem(id: string, name: string, linkId?: string): Promise<void> {
   const sealed = await cryptoWorker.call('renameItem', id, name);
-  const { error, status } = await api.api.file({ id }).put({ type: 'rename', ...sealed });
+  const { error, status } = await api.api.file({ id }).put({ type: 'rename', ...sealed }, linkQuery(linkId));
   if (error) throw new HttpStatusError(status, 'Error renaming file. Please try again later.');
 }
 
-export async function moveItem(id: string, parentId: string | null): Promise<void> {
+export async function moveItem(id: string, parentId: string | null, linkId?: string): Promise<void> {
   const wrapped = await cryptoWorker.call('moveItem', id, parentId);
-  const { error, status } = await api.api.file({ id }).put({ type: 'move', parentId, ...wrapped });
+  const { error, status } = await api.api.file({ id }).put({ type: 'move', parentId, ...wrapped }, linkQuery(linkId));
   if (error) throw new HttpStatusError(status, 'Error moving file.');
 }
 
-export async function deleteItem(id: string): Promise<void> {
-  const { error, status } = await api.api.file({ id }).delete();
+export async function deleteItem(id: string, linkId?: string): Promise<void> {
+  const { error, status } = await api.api.file({ id }).delete(undefined, linkQuery(linkId));
   if (error) throw new HttpStatusError(status, 'Error deleting file');
 }

@@ -151,6 +151,7 @@ export function MoveDialog({
   onClose,
   busy,
   onMove,
+  link,
 }: {
   item: ItemView;
   myUserId: string | undefined;
@@ -158,16 +159,21 @@ export function MoveDialog({
   onClose: () => void;
   busy: boolean;
   onMove: (parentId: string | null) => void;
+  /** Link mode: the top (id null) is the linked folder, listed through the link. */
+  link?: { linkId: string; rootLabel: string } | undefined;
 }) {
-  const [path, setPath] = useState<Place[]>([{ id: null, label: 'My Files', item: null }]);
+  const [path, setPath] = useState<Place[]>([{ id: null, label: link ? link.rootLabel : 'My Files', item: null }]);
   const here = path.at(-1)!;
-  const listing = useFolder(here.id, { enabled: open });
+  const listing = useFolder(here.id, { enabled: open, ...(link ? { linkId: link.linkId } : {}) });
+  // Through a link the top is the linked folder itself (its listing's root), never My Files.
+  const hereItem = link && here.id === null ? (listing.data?.folder ?? null) : here.item;
+  const hereId = link && here.id === null ? (listing.data?.folder?.id ?? null) : here.id;
   const folders = sortItems(
     (listing.data?.items ?? []).filter((i) => i.isDirectory),
     { sortBy: 'name', sortOrder: 'asc' },
   );
-  const target = { folder: here.item, path: path.flatMap((p) => (p.id ? [p.id] : [])) };
-  const problem = moveProblem(item, target, myUserId);
+  const target = { folder: hereItem, path: path.flatMap((p) => (p.id ? [p.id] : [])) };
+  const problem = link && hereId === null ? 'no-permission' : moveProblem(item, target, myUserId);
 
   return (
     <Dialog
@@ -180,7 +186,7 @@ export function MoveDialog({
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={() => onMove(here.id)} disabled={problem !== null || busy}>
+          <Button onClick={() => onMove(hereId)} disabled={problem !== null || busy}>
             Move here
           </Button>
         </>

@@ -15,7 +15,9 @@ function messageOf(error: unknown, fallback: string): string {
   return error instanceof HttpStatusError ? error.message : fallback;
 }
 
-function refreshAfterChange(queryClient: QueryClient, folders: Array<string | null>) {
+function refreshAfterChange(queryClient: QueryClient, folders: Array<string | null>, linkId?: string) {
+  // Through a link: its listings are keyed by the link (the linked item's is 'root'), all refreshed.
+  if (linkId) return queryClient.invalidateQueries({ queryKey: filesKeys.linkAll(linkId) });
   const unique = [...new Set(folders)];
   return Promise.all([
     ...unique.map((id) => queryClient.invalidateQueries({ queryKey: filesKeys.folder(id), exact: true })),
@@ -23,11 +25,12 @@ function refreshAfterChange(queryClient: QueryClient, folders: Array<string | nu
   ]);
 }
 
-export function useCreateFolder() {
+/** `linkId`: the change is made as that share link's holder (an editor link), with `?linkId=`. */
+export function useCreateFolder(linkId?: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ parentId, name }: { parentId: string | null; name: string }) => createFolder(parentId, name),
-    onSuccess: (_id, { parentId }) => refreshAfterChange(queryClient, [parentId]),
+    mutationFn: ({ parentId, name }: { parentId: string | null; name: string }) => createFolder(parentId, name, linkId),
+    onSuccess: (_id, { parentId }) => refreshAfterChange(queryClient, [parentId], linkId),
     onError: (error) => {
       const status = error instanceof HttpStatusError ? error.status : 0;
       toast(status === 403 || status === 404 ? 'You cannot create folders here!' : 'Error creating folder', 'error');
@@ -35,22 +38,23 @@ export function useCreateFolder() {
   });
 }
 
-export function useRenameItem() {
+export function useRenameItem(linkId?: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ item, name }: { item: ItemView; name: string }) => renameItem(item.id, name),
+    mutationFn: ({ item, name }: { item: ItemView; name: string }) => renameItem(item.id, name, linkId),
     // A folder's own listing shows its name in the breadcrumbs.
-    onSuccess: (_r, { item }) => refreshAfterChange(queryClient, item.isDirectory ? [item.parentId, item.id] : [item.parentId]),
+    onSuccess: (_r, { item }) =>
+      refreshAfterChange(queryClient, item.isDirectory ? [item.parentId, item.id] : [item.parentId], linkId),
     onError: (error) => toast(messageOf(error, 'Error renaming file. Please try again later.'), 'error'),
   });
 }
 
-export function useMoveItem() {
+export function useMoveItem(linkId?: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ item, parentId }: { item: ItemView; parentId: string | null }) => moveItem(item.id, parentId),
+    mutationFn: ({ item, parentId }: { item: ItemView; parentId: string | null }) => moveItem(item.id, parentId, linkId),
     onSuccess: async (_r, { item, parentId }) => {
-      await refreshAfterChange(queryClient, [item.parentId, parentId]);
+      await refreshAfterChange(queryClient, [item.parentId, parentId], linkId);
       // Everything under a moved folder has a new path (breadcrumbs) and its K a new wrapping.
       if (item.isDirectory) await queryClient.invalidateQueries({ queryKey: filesKeys.folders });
     },
@@ -58,14 +62,14 @@ export function useMoveItem() {
   });
 }
 
-export function useDeleteItem() {
+export function useDeleteItem(linkId?: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (item: ItemView) => deleteItem(item.id),
+    mutationFn: (item: ItemView) => deleteItem(item.id, linkId),
     onSuccess: async (_r, item) => {
       if (item.isDirectory) queryClient.removeQueries({ queryKey: filesKeys.folder(item.id), exact: true });
       await Promise.all([
-        refreshAfterChange(queryClient, [item.parentId]),
+        refreshAfterChange(queryClient, [item.parentId], linkId),
         // The quota shown in the sidebar (usedSpace) went down.
         queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY }),
       ]);

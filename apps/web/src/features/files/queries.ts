@@ -15,6 +15,7 @@ export const filesKeys = {
   tree: ['files', 'tree'] as const,
   /** A folder reached through a share link (null: the linked item). */
   linkFolder: (linkId: string, id: string | null) => ['files', 'link', linkId, id ?? 'root'] as const,
+  linkAll: (linkId: string) => ['files', 'link', linkId] as const,
 };
 
 /** SPEC 4 and 9: file metadata refreshes every 5 seconds while live updates are down. */
