@@ -222,7 +222,7 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
   );
 
   test(
-    'an editor link: new folder, rename, move and delete inside the linked folder, all sealed under its keys',
+    'an editor link: new folder, rename, move, delete and uploads inside the linked folder, all sealed under its keys',
     async () => {
       const page = await suite.newBrowser();
       await page.goto(`${suite.server.url}/share?linkId=${editLinkId}#${toBase64Url(workbench.key)}`);
@@ -254,11 +254,27 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       await remove.waitFor({ state: 'detached' });
       await body.getByText('old.txt').waitFor({ state: 'detached' });
 
+      // Uploads through the link: one part, and several parts (over 8 MiB).
+      const big = randomBytes(9 * 1024 * 1024 + 123);
+      const small = new TextEncoder().encode('uploaded by a link visitor\n');
+      await page.getByRole('button', { name: 'Upload File' }).click();
+      const overlay = page.getByRole('dialog', { name: 'Upload files' });
+      await overlay.locator('input[type="file"][multiple]').setInputFiles([
+        { name: 'small.txt', mimeType: 'text/plain', buffer: Buffer.from(small) },
+        { name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(big) },
+      ]);
+      await overlay.getByRole('button', { name: 'Upload 2' }).click();
+      await overlay.getByText('All 2 files uploaded successfully!', { exact: true }).waitFor({ timeout: 60_000 });
+      await overlay.getByRole('button', { name: 'Close', exact: true }).first().click();
+      await body.getByText('big.bin').first().waitFor();
+      const got = await download(page, 'big.bin');
+      expect(same(got.bytes, big)).toBe(true);
+
       await folderLink(page, 'Archive').first().click();
       await body.getByText('final.txt').first().waitFor();
 
       const names = await ownerNames(workbench);
-      expect([...names.keys()].sort()).toEqual(['/Archive', '/Archive/final.txt', '/From visitor']);
+      expect([...names.keys()].sort()).toEqual(['/Archive', '/Archive/final.txt', '/From visitor', '/big.bin', '/small.txt']);
     },
     SLOW,
   );

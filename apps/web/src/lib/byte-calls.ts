@@ -21,7 +21,13 @@ export interface ByteCalls {
     options?: { range?: { start: number; end: number }; cache?: RequestCache; signal?: AbortSignal; linkId?: string },
   ): Promise<Response>;
   /** PUT /api/upload/{uploadId}/part/{n}: one part's ciphertext. */
-  putPart(uploadId: string, n: number, body: Blob | Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<Response>;
+  putPart(
+    uploadId: string,
+    n: number,
+    body: Blob | Uint8Array<ArrayBuffer>,
+    signal?: AbortSignal,
+    linkId?: string,
+  ): Promise<Response>;
 }
 
 export function byteCalls(fetcher: ApiFetcher): ByteCalls {
@@ -39,8 +45,9 @@ export function byteCalls(fetcher: ApiFetcher): ByteCalls {
         ...(signal ? { signal } : {}),
       });
     },
-    putPart(uploadId, n, body, signal) {
-      return fetcher(`/api/upload/${uploadId}/part/${n}`, {
+    putPart(uploadId, n, body, signal, linkId) {
+      const query = linkId ? `?${new URLSearchParams({ linkId })}` : '';
+      return fetcher(`/api/upload/${uploadId}/part/${n}${query}`, {
         method: 'PUT',
         body,
         headers: { 'content-type': 'application/octet-stream' },

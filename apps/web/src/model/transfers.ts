@@ -5,6 +5,8 @@ export interface UploadRequest {
   parentId: string | null;
   /** Continue this unfinished upload (the same file picked again); a mismatch starts afresh. */
   resumeUploadId?: string;
+  /** Upload as this share link's holder (an editor link): every call carries `?linkId=`. */
+  linkId?: string;
 }
 
 export interface UploadResult {

@@ -30,7 +30,7 @@ import {
   type ShareBrowserSearch,
 } from '../features/files/index.ts';
 import { LINK_ERROR_TEXT, LinkPasswordPrompt, useLinkAccess, useLinkKey, type LinkInfo } from '../features/sharing/index.ts';
-import { DOWNLOAD_BLOCKED, downloadItems } from '../features/transfers/index.ts';
+import { DOWNLOAD_BLOCKED, UploadOverlay, downloadItems } from '../features/transfers/index.ts';
 import { rootRoute } from './root.tsx';
 
 export const INVALID_LINK_MESSAGE = 'This link is invalid or incomplete.';
@@ -112,8 +112,6 @@ function linkItems(listing: FolderListing | undefined, parentId: string | null, 
   };
 }
 
-const nothing = () => {};
-
 function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
   const search = shareRoute.useSearch();
   const navigate = shareRoute.useNavigate();
@@ -152,7 +150,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
     >
       <BrowserMain>
         <BrowserHeader title="Shared Files">
-          <UploadButton blocked={UPLOAD_BLOCKED_TEXT} onClick={nothing} />
+          <UploadButton blocked={editor ? undefined : UPLOAD_BLOCKED_TEXT} onClick={() => openDialog({ kind: 'upload' })} />
         </BrowserHeader>
         <BrowserToolbar>
           <BrowserPath crumbs={crumbs} onNavigate={go} onRefresh={() => void listing.refetch()} busy={listing.isFetching} />
@@ -188,6 +186,9 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
         myUserId={myUserId}
         locationOf={() => crumbs.map((c) => c.label).join(' / ')}
       />
+      {editor && (
+        <UploadOverlay parentId={parentId ?? info.itemId} linkId={linkId} open={dialog.kind === 'upload'} onClose={closeDialog} />
+      )}
     </BrowserFrame>
   );
 }

@@ -30,6 +30,8 @@ export interface UploadRecord {
   partHashes: Record<number, string>;
   /** Whose upload this is (the server only shows an upload to its uploader). */
   userId: string | null;
+  /** The share link it was started through (only that link's holders may continue it). */
+  linkId?: string;
   createdAt: number;
   updatedAt: number;
 }

@@ -25,6 +25,8 @@ import './transfers.css';
 
 export interface UploadOverlayProps {
   parentId: string | null;
+  /** Uploads go through this share link (an editor link; the visitor may have no account). */
+  linkId?: string | undefined;
   open: boolean;
   onClose(): void;
 }
@@ -135,7 +137,7 @@ function PendingList({
   );
 }
 
-export function UploadOverlay({ parentId, open, onClose }: UploadOverlayProps) {
+export function UploadOverlay({ parentId, linkId, open, onClose }: UploadOverlayProps) {
   const queryClient = useQueryClient();
   const profile = useProfile();
   const uploads = useUploads();
@@ -152,7 +154,8 @@ export function UploadOverlay({ parentId, open, onClose }: UploadOverlayProps) {
 
   // Unfinished uploads of this browser that are not running in this tab.
   useEffect(() => {
-    if (!open) return;
+    // Through a link nothing of My Files is offered to resume.
+    if (!open || linkId) return;
     let cancelled = false;
     cryptoWorker
       .call('pendingUploads')
@@ -165,14 +168,14 @@ export function UploadOverlay({ parentId, open, onClose }: UploadOverlayProps) {
     return () => {
       cancelled = true;
     };
-  }, [open]);
+  }, [open, linkId]);
   const runningIds = new Set(uploads.rows.map((r) => r.uploadId).filter(Boolean));
   const stillPending = pending.filter((p) => !runningIds.has(p.uploadId));
 
   const pick = (files: FileList | null | undefined) => {
     if (!files || files.length === 0) return;
     setMessage(undefined);
-    addFiles(Array.from(files), parentId);
+    addFiles(Array.from(files), parentId, undefined, linkId);
   };
 
   const start = () => {
@@ -180,7 +183,7 @@ export function UploadOverlay({ parentId, open, onClose }: UploadOverlayProps) {
       setMessage(MSG_NO_FILE);
       return;
     }
-    if (!profile) {
+    if (!profile && !linkId) {
       setMessage(MSG_PROFILE_LOADING);
       return;
     }

@@ -27,6 +27,8 @@ export interface UploadRow {
   error?: string;
   /** Set when this row continues an unfinished upload. */
   resumeUploadId?: string;
+  /** Set when the upload goes through a share link (an editor link). */
+  linkId?: string;
   /** Which press of Upload this row belongs to (summaries are per batch). */
   batch: number;
   uploadId?: string;
@@ -72,7 +74,7 @@ export function useUploads(): State {
 }
 
 /** Adds picked files as queued rows (not started until `startQueued`). */
-export function addFiles(files: Iterable<File>, parentId: string | null, resumeUploadId?: string): void {
+export function addFiles(files: Iterable<File>, parentId: string | null, resumeUploadId?: string, linkId?: string): void {
   const added: UploadRow[] = [];
   for (const file of files) {
     added.push({
@@ -86,6 +88,7 @@ export function addFiles(files: Iterable<File>, parentId: string | null, resumeU
       speed: 0,
       batch: -1,
       ...(resumeUploadId ? { resumeUploadId } : {}),
+      ...(linkId ? { linkId } : {}),
     });
   }
   emit({ ...state, rows: [...state.rows, ...added] });
@@ -187,7 +190,12 @@ async function runOne(row: UploadRow): Promise<void> {
   try {
     const result = await cryptoWorker.call(
       'uploadFile',
-      { file: row.file, parentId: row.parentId, ...(row.resumeUploadId ? { resumeUploadId: row.resumeUploadId } : {}) },
+      {
+        file: row.file,
+        parentId: row.parentId,
+        ...(row.resumeUploadId ? { resumeUploadId: row.resumeUploadId } : {}),
+        ...(row.linkId ? { linkId: row.linkId } : {}),
+      },
       channel.port2,
     );
     const current = state.rows.find((r) => r.key === row.key);
@@ -199,7 +207,7 @@ async function runOne(row: UploadRow): Promise<void> {
       resumed: result.resumed,
       partsSent: result.partsSent,
     });
-    await refreshAfterUpload(row.parentId);
+    await refreshAfterUpload(row.parentId, row.linkId);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     update(row.key, { status: 'error', error: message });
@@ -209,9 +217,13 @@ async function runOne(row: UploadRow): Promise<void> {
   }
 }
 
-async function refreshAfterUpload(parentId: string | null): Promise<void> {
+async function refreshAfterUpload(parentId: string | null, linkId: string | undefined): Promise<void> {
   const client = queryClient;
   if (!client) return;
+  if (linkId) {
+    await client.invalidateQueries({ queryKey: filesKeys.linkAll(linkId) });
+    return;
+  }
   await Promise.all([
     client.invalidateQueries({ queryKey: filesKeys.folder(parentId), exact: true }),
     client.invalidateQueries({ queryKey: filesKeys.tree, exact: true }),

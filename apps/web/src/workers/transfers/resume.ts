@@ -39,9 +39,9 @@ export async function tryResume(uploadId: string, file: File): Promise<Prepared 
     file,
     file.size === record.size ? await hashParts(file, g, Object.keys(record.partHashes).map(Number)) : {},
   );
-  const status = decision.resume ? await uploadStatus(uploadId).catch(() => undefined) : undefined;
+  const status = decision.resume ? await uploadStatus(uploadId, record.linkId).catch(() => undefined) : undefined;
   if (!decision.resume || !status) {
-    await abortOnServer(uploadId);
+    await abortOnServer(uploadId, record.linkId);
     await deleteRecord(uploadId);
     return undefined;
   }
@@ -50,7 +50,8 @@ export async function tryResume(uploadId: string, file: File): Promise<Prepared 
 
 /** Unfinished uploads of the signed-in user that can resume (no keys in the answer). */
 export async function pendingUploads(): Promise<PendingUpload[]> {
-  const records = await listRecords(await currentUserId());
+  // Uploads started through a share link continue only there, never from My Files.
+  const records = (await listRecords(await currentUserId())).filter((r) => !r.linkId);
   return records.map((r) => ({
     uploadId: r.uploadId,
     id: r.id,
@@ -66,6 +67,7 @@ export async function pendingUploads(): Promise<PendingUpload[]> {
 
 /** The server frees the upload's bytes and the record (with K) is deleted. */
 export async function forgetUpload(uploadId: string): Promise<void> {
-  await abortOnServer(uploadId);
+  const record = await getRecord(uploadId).catch(() => undefined);
+  await abortOnServer(uploadId, record?.linkId);
   await deleteRecord(uploadId);
 }

@@ -10,30 +10,37 @@ import { api, bytes } from '../api.ts';
 import { statusError } from './errors.ts';
 
 /** POST /api/upload: the item's metadata, with the whole ciphertext when it fits one part. */
+/** `?linkId=` of a call made as a share link's holder. */
+const linkQuery = (linkId: string | undefined) => (linkId ? { query: { linkId } } : {});
+
 export async function postUpload(
   metadata: Record<string, unknown>,
   file: Blob | undefined,
   signal: AbortSignal,
+  linkId?: string,
 ): Promise<{ id: string; uploadId?: string }> {
   const body = { metadata: JSON.stringify(metadata), ...(file ? { file: new File([file], 'blob') } : {}) };
-  const { data, error, status } = await answered(api.api.upload.post(body, { fetch: { signal } }));
+  const { data, error, status } = await answered(api.api.upload.post(body, { fetch: { signal }, ...linkQuery(linkId) }));
   if (error) throw statusError(status);
   return data;
 }
 
 /** GET /api/upload/{uploadId}: the parts the server has; undefined when the upload is gone. */
-export async function uploadStatus(uploadId: string): Promise<{ received: number[]; parts: number } | undefined> {
-  const { data, error, status } = await answered(api.api.upload({ uploadId }).get());
+export async function uploadStatus(
+  uploadId: string,
+  linkId?: string,
+): Promise<{ received: number[]; parts: number } | undefined> {
+  const { data, error, status } = await answered(api.api.upload({ uploadId }).get(linkQuery(linkId)));
   if (status === 404) return undefined;
   if (error) throw statusError(status);
   return { received: data.received, parts: data.parts };
 }
 
 /** DELETE /api/upload/{uploadId}: the server frees what it holds (best effort). */
-export async function abortOnServer(uploadId: string): Promise<void> {
+export async function abortOnServer(uploadId: string, linkId?: string): Promise<void> {
   await api.api
     .upload({ uploadId })
-    .delete()
+    .delete(undefined, linkQuery(linkId))
     .catch(() => undefined);
 }
 
@@ -43,15 +50,18 @@ export async function sendPart(
   n: number,
   body: Blob | Uint8Array<ArrayBuffer>,
   signal: AbortSignal,
+  linkId?: string,
 ): Promise<void> {
-  const response = await withRetries(() => bytes.putPart(uploadId, n, body, signal), { signal });
+  const response = await withRetries(() => bytes.putPart(uploadId, n, body, signal, linkId), { signal });
   if (!response.ok) throw statusError(response.status);
 }
 
 /** POST /api/upload/{uploadId}/complete, retried like a part. */
-export async function completeUpload(uploadId: string, signal: AbortSignal): Promise<void> {
+export async function completeUpload(uploadId: string, signal: AbortSignal, linkId?: string): Promise<void> {
   const response = await withRetries(
-    async () => (await answered(api.api.upload({ uploadId }).complete.post(undefined, { fetch: { signal } }))).response,
+    async () =>
+      (await answered(api.api.upload({ uploadId }).complete.post(undefined, { fetch: { signal }, ...linkQuery(linkId) })))
+        .response,
     { signal },
   );
   if (!response.ok) throw statusError(response.status);

@@ -111,7 +111,7 @@ async function sendParts(
     const size = body instanceof Blob ? body.size : body.length;
     const task = (async () => {
       await hashes.recorded(n);
-      await sendPart(record.uploadId, n, body, signal);
+      await sendPart(record.uploadId, n, body, signal, record.linkId);
       sentBytes += size;
       partsSent++;
       report({
@@ -204,6 +204,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
 
   let prepared = request.resumeUploadId ? await tryResume(request.resumeUploadId, file) : undefined;
   const parentId = prepared?.record.parentId ?? request.parentId;
+  const linkId = prepared ? prepared.record.linkId : request.linkId;
   const g = geometryOf(file.size);
   report(
     { type: 'progress', phase: 'encrypting', encrypted: 0, sent: 0, plainSize: g.plainSize, cipherSize: g.cipherSize },
@@ -235,7 +236,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
           },
           true,
         );
-        await postUpload(metadata, blob, signal);
+        await postUpload(metadata, blob, signal, linkId);
         report(
           {
             type: 'progress',
@@ -251,7 +252,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
         return { id, size: g.cipherSize, resumed: false, partsSent: 1 };
       }
 
-      const created = await postUpload(metadata, undefined, signal);
+      const created = await postUpload(metadata, undefined, signal, linkId);
       const uploadId = String(created.uploadId);
       const now = Date.now();
       const record: UploadRecord = {
@@ -267,6 +268,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
         cipherSize: g.cipherSize,
         partHashes: {},
         userId: await currentUserId(),
+        ...(linkId ? { linkId } : {}),
         createdAt: now,
         updatedAt: now,
       };
@@ -283,7 +285,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
     let partsSent: number;
     try {
       partsSent = await sendParts(file, record, prepared.received, report, signal);
-      await completeUpload(record.uploadId, signal);
+      await completeUpload(record.uploadId, signal, record.linkId);
     } catch (error) {
       // Quota, size limit, a vanished upload or a cancel end it for good; a network failure
       // keeps the record so it can resume later.
