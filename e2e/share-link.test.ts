@@ -22,6 +22,7 @@ import {
   type ApiFolder,
   type ApiSession,
 } from './support/files.ts';
+import { solidPng } from './support/png.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 
@@ -95,6 +96,7 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
     const holiday = await apiCreateFolder(owner, null, 'Holiday');
     const notesFile = await apiUploadFile(owner, holiday, 'notes.txt', notes, 'text/plain');
     await apiUploadFile(owner, holiday, 'photo.bin', photo);
+    await apiUploadFile(owner, holiday, 'sunset.png', new Uint8Array(solidPng(64, 48, [230, 120, 40])), 'image/png');
     const inner = await apiCreateFolder(owner, holiday, 'Inner');
     await apiUploadFile(owner, inner, 'deep.bin', deep);
     linkId = await createLink(owner, holiday.id, PASSWORD);
@@ -176,6 +178,14 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       expect(zip.filename).toBe('Inner.zip');
       const entries = unzipSync(zip.bytes);
       expect(same(entries['Inner/deep.bin'], deep)).toBe(true);
+
+      // The grid's thumbnails are fetched and decrypted through the link too.
+      await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Grid' }).click();
+      await page
+        .locator('.file-card', { has: page.getByText('sunset.png', { exact: true }) })
+        .locator('img')
+        .waitFor();
+      await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'List' }).click();
 
       // Into the folder and back by the first crumb, the link key kept in the URL.
       await body.getByRole('button', { name: 'Inner', exact: true }).first().click();

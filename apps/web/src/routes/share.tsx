@@ -11,6 +11,7 @@ import {
   BrowserPath,
   BrowserToolbar,
   FolderContents,
+  LinkScope,
   ItemDialogs,
   NEW_FOLDER_BLOCKED_TEXT,
   Pagination,
@@ -142,54 +143,61 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
   const crumbs = linkCrumbs(listing.data, parentId, info.itemId);
 
   return (
-    <BrowserFrame
-      active="link"
-      folderId={parentId}
-      onNewFolder={() => openDialog({ kind: 'create' })}
-      newFolderBlocked={editor ? undefined : NEW_FOLDER_BLOCKED_TEXT}
-    >
-      <BrowserMain>
-        <BrowserHeader title="Shared Files">
-          <UploadButton blocked={editor ? undefined : UPLOAD_BLOCKED_TEXT} onClick={() => openDialog({ kind: 'upload' })} />
-        </BrowserHeader>
-        <BrowserToolbar>
-          <BrowserPath crumbs={crumbs} onNavigate={go} onRefresh={() => void listing.refetch()} busy={listing.isFetching} />
-          <BrowserControls view={view} sort={sort} onSearchChange={onSearchChange} />
-        </BrowserToolbar>
-        <BrowserBody view={view}>
-          <FolderContents
-            status={listing.isPending ? 'pending' : listing.isError && !listing.data ? 'error' : 'ready'}
-            total={sorted.length}
-            items={pages.items}
-            users={users}
-            myUserId={myUserId}
-            view={view}
-            sort={sort}
-            onSort={(column) => {
-              const next = nextSort(sort ?? {}, column);
-              onSearchChange({ sortBy: next.sortBy, sortOrder: next.sortOrder });
-            }}
-            onOpen={openItem}
-            onAction={onAction}
-            onHome={() => go(null)}
-            downloadBlocked={DOWNLOAD_BLOCKED}
+    <LinkScope.Provider value={linkId}>
+      <BrowserFrame
+        active="link"
+        folderId={parentId}
+        onNewFolder={() => openDialog({ kind: 'create' })}
+        newFolderBlocked={editor ? undefined : NEW_FOLDER_BLOCKED_TEXT}
+      >
+        <BrowserMain>
+          <BrowserHeader title="Shared Files">
+            <UploadButton blocked={editor ? undefined : UPLOAD_BLOCKED_TEXT} onClick={() => openDialog({ kind: 'upload' })} />
+          </BrowserHeader>
+          <BrowserToolbar>
+            <BrowserPath crumbs={crumbs} onNavigate={go} onRefresh={() => void listing.refetch()} busy={listing.isFetching} />
+            <BrowserControls view={view} sort={sort} onSearchChange={onSearchChange} />
+          </BrowserToolbar>
+          <BrowserBody view={view}>
+            <FolderContents
+              status={listing.isPending ? 'pending' : listing.isError && !listing.data ? 'error' : 'ready'}
+              total={sorted.length}
+              items={pages.items}
+              users={users}
+              myUserId={myUserId}
+              view={view}
+              sort={sort}
+              onSort={(column) => {
+                const next = nextSort(sort ?? {}, column);
+                onSearchChange({ sortBy: next.sortBy, sortOrder: next.sortOrder });
+              }}
+              onOpen={openItem}
+              onAction={onAction}
+              onHome={() => go(null)}
+              downloadBlocked={DOWNLOAD_BLOCKED}
+            />
+          </BrowserBody>
+          {sorted.length > 0 && <Pagination {...pages} />}
+        </BrowserMain>
+        <ItemDialogs
+          dialog={dialog}
+          onClose={closeDialog}
+          parentId={parentId ?? info.itemId}
+          link={{ linkId, rootLabel: crumbs[0]?.label ?? '…' }}
+          users={users}
+          myUserId={myUserId}
+          locationOf={() => crumbs.map((c) => c.label).join(' / ')}
+        />
+        {editor && (
+          <UploadOverlay
+            parentId={parentId ?? info.itemId}
+            linkId={linkId}
+            open={dialog.kind === 'upload'}
+            onClose={closeDialog}
           />
-        </BrowserBody>
-        {sorted.length > 0 && <Pagination {...pages} />}
-      </BrowserMain>
-      <ItemDialogs
-        dialog={dialog}
-        onClose={closeDialog}
-        parentId={parentId ?? info.itemId}
-        link={{ linkId, rootLabel: crumbs[0]?.label ?? '…' }}
-        users={users}
-        myUserId={myUserId}
-        locationOf={() => crumbs.map((c) => c.label).join(' / ')}
-      />
-      {editor && (
-        <UploadOverlay parentId={parentId ?? info.itemId} linkId={linkId} open={dialog.kind === 'upload'} onClose={closeDialog} />
-      )}
-    </BrowserFrame>
+        )}
+      </BrowserFrame>
+    </LinkScope.Provider>
   );
 }
 

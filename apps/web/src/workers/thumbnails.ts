@@ -49,13 +49,15 @@ interface Target {
   view: ItemView;
   kind: ThumbnailKind | null;
   plainSize: number;
+  /** Reached through this share link: its data calls carry it too. */
+  linkId?: string;
 }
 
 /** The item as the server has it now (its fileNonce and size), opened like any listing. */
-async function loadTarget(id: string): Promise<Target | null> {
+async function loadTarget(id: string, linkId: string | undefined): Promise<Target | null> {
   let listing: Listing;
   try {
-    listing = await getListing(id, 1, 1, 0, thumbnailError);
+    listing = await getListing(id, 1, 1, 0, thumbnailError, linkId);
   } catch (error) {
     // Gone, or not this user's to see: no thumbnail rather than an error.
     if (error instanceof CodedError && (error.code === 'HTTP_403' || error.code === 'HTTP_404')) return null;
@@ -71,7 +73,7 @@ async function loadTarget(id: string): Promise<Target | null> {
   } catch {
     return null;
   }
-  return { item: root, view, kind: thumbnailKind(view), plainSize };
+  return { item: root, view, kind: thumbnailKind(view), plainSize, ...(linkId ? { linkId } : {}) };
 }
 
 /**
@@ -82,7 +84,10 @@ async function decryptHead(target: Target, limit: number): Promise<Uint8Array<Ar
   const { item, plainSize } = target;
   const { lastChunk, end } = cipherRangeForPlain(0, Math.ceil(Math.min(limit, plainSize)), plainSize);
   const chunks = lastChunk + 1;
-  const response = await bytes.fileData(item.id, { range: { start: 0, end } });
+  const response = await bytes.fileData(item.id, {
+    range: { start: 0, end },
+    ...(target.linkId ? { linkId: target.linkId } : {}),
+  });
   if (!response.ok) throw thumbnailError(`HTTP_${response.status}`, `Download failed (${response.status})`);
   let cipher = new Uint8Array(await response.arrayBuffer());
   // A 200 (no range support in between) carries the whole blob: keep what was asked for.
@@ -141,8 +146,8 @@ async function encode(bitmap: ImageBitmap, maxEdge: number): Promise<EncodedThum
  * A thumbnail of image `id` with its longest edge at most `maxEdge` px, or null when the item
  * is not a raster image this makes thumbnails of (or too large, or does not decode).
  */
-async function thumbnail(id: string, maxEdge: number): Promise<EncodedThumbnail | null> {
-  const target = await loadTarget(id);
+async function thumbnail(id: string, maxEdge: number, linkId?: string): Promise<EncodedThumbnail | null> {
+  const target = await loadTarget(id, linkId);
   if (target?.kind !== 'image' || target.plainSize === 0 || target.plainSize > IMAGE_MAX_BYTES) return null;
   const bytes = await decryptHead(target, target.plainSize);
   if (!isRasterImage(bytes)) return null;
@@ -161,8 +166,8 @@ async function thumbnail(id: string, maxEdge: number): Promise<EncodedThumbnail 
 }
 
 /** The decrypted start of video `id` (at most `maxBytes`, whole chunks), or null for a non-video. */
-async function videoHead(id: string, maxBytes: number): Promise<VideoHead | null> {
-  const target = await loadTarget(id);
+async function videoHead(id: string, maxBytes: number, linkId?: string): Promise<VideoHead | null> {
+  const target = await loadTarget(id, linkId);
   if (target?.kind !== 'video' || target.plainSize === 0) return null;
   const limit = Number.isFinite(maxBytes) ? Math.min(VIDEO_HEAD_BYTES * 2, Math.max(CHUNK, maxBytes)) : VIDEO_HEAD_BYTES;
   return { bytes: await decryptHead(target, limit), type: videoTypeOf(target.view) };

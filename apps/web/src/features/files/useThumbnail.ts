@@ -23,6 +23,7 @@ import {
   wantsThumbnail,
 } from '../../model/thumbnails.ts';
 import { CACHE_ENTRIES, CONCURRENCY, ThumbnailLoader } from './thumbnail-cache.ts';
+import { useLinkScope } from './link-scope.ts';
 
 const loader = new ThumbnailLoader<Blob | null>(CACHE_ENTRIES, CONCURRENCY);
 
@@ -98,12 +99,12 @@ async function posterFrame(bytes: Uint8Array<ArrayBuffer>, type: string, maxEdge
   }
 }
 
-async function loadThumbnail(item: ItemView): Promise<Blob | null> {
+async function loadThumbnail(item: ItemView, linkId: string | undefined): Promise<Blob | null> {
   if (thumbnailKind(item) === 'video') {
-    const head = await cryptoWorker.call('videoHead', item.id, VIDEO_HEAD_BYTES);
+    const head = await cryptoWorker.call('videoHead', item.id, VIDEO_HEAD_BYTES, linkId);
     return head ? posterFrame(head.bytes as Uint8Array<ArrayBuffer>, head.type, THUMB_EDGE) : null;
   }
-  const made = await cryptoWorker.call('thumbnail', item.id, THUMB_EDGE);
+  const made = await cryptoWorker.call('thumbnail', item.id, THUMB_EDGE, linkId);
   return made ? new Blob([made.bytes as Uint8Array<ArrayBuffer>], { type: made.type }) : null;
 }
 
@@ -114,6 +115,7 @@ async function loadThumbnail(item: ItemView): Promise<Blob | null> {
 export function useThumbnail(item: ItemView, target: RefObject<Element | null>): string | null {
   const wanted = wantsThumbnail(item);
   const key = thumbnailKey(item);
+  const linkId = useLinkScope();
   const [blob, setBlob] = useState<Blob | null>(() => (wanted ? (loader.peek(key) ?? null) : null));
   const [visible, setVisible] = useState(false);
   const [url, setUrl] = useState<string | null>(null);
@@ -145,7 +147,7 @@ export function useThumbnail(item: ItemView, target: RefObject<Element | null>):
     if (!visible) return;
     const controller = new AbortController();
     loader
-      .request(key, () => loadThumbnail(item), controller.signal)
+      .request(key, () => loadThumbnail(item, linkId), controller.signal)
       .then(
         (made) => {
           if (!controller.signal.aborted) setBlob(made);
