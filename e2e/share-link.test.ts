@@ -47,6 +47,7 @@ let fileLinkId = '';
 let fileLinkKey = '';
 let visitor: TestUser;
 let workbench: ApiFolder;
+let holiday: ApiFolder;
 let editLinkId = '';
 
 async function createLink(session: ApiSession, itemId: string, password: string | null, edit = false): Promise<string> {
@@ -93,7 +94,7 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
   beforeAll(async () => {
     const user = await createUser(suite.server.url);
     owner = await apiLogin(suite.server.url, user);
-    const holiday = await apiCreateFolder(owner, null, 'Holiday');
+    holiday = await apiCreateFolder(owner, null, 'Holiday');
     const notesFile = await apiUploadFile(owner, holiday, 'notes.txt', notes, 'text/plain');
     await apiUploadFile(owner, holiday, 'photo.bin', photo);
     await apiUploadFile(owner, holiday, 'sunset.png', new Uint8Array(solidPng(64, 48, [230, 120, 40])), 'image/png');
@@ -305,6 +306,33 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       );
     }
   }
+
+  test(
+    'live: what the owner adds appears at once; a changed password closes the socket and asks again',
+    async () => {
+      // Once the password changed, a listing racing the socket's close answers 404 like a missing link.
+      const page = await suite.newBrowser({ expectHttpErrors: [...expected401(), { status: 404, path: '/api/file' }] });
+      await openLink(page);
+      await unlock(page);
+      const body = page.locator('.browser__body');
+      // Within the 5 s a poll would take: the link's socket brought it.
+      await apiUploadFile(owner, holiday, 'late.txt', notes, 'text/plain');
+      await body.getByText('late.txt').first().waitFor({ timeout: 4_000 });
+
+      const changed = await fetch(`${owner.baseUrl}/api/share`, {
+        method: 'PUT',
+        headers: { cookie: owner.cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'link', linkId, password: 'a brand new password' }),
+      });
+      expect(changed.status).toBe(200);
+      const field = page.getByLabel('This link requires a password to access:');
+      await field.waitFor({ timeout: 10_000 });
+      await field.fill('a brand new password');
+      await page.getByRole('button', { name: 'Submit' }).click();
+      await body.getByText('late.txt').first().waitFor();
+    },
+    SLOW,
+  );
 
   test('the server never saw the link key: no fragment in its log', () => {
     const log = suite.server.output();

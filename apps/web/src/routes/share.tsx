@@ -1,5 +1,6 @@
-import { useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
 import { createRoute, useLocation } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { Card, Spinner, toast } from '@sealbox/ui';
 import type { KeyHandle } from '../crypto/client.ts';
 import {
@@ -30,7 +31,15 @@ import {
   type ItemView,
   type ShareBrowserSearch,
 } from '../features/files/index.ts';
-import { LINK_ERROR_TEXT, LinkPasswordPrompt, useLinkAccess, useLinkKey, type LinkInfo } from '../features/sharing/index.ts';
+import {
+  LINK_ERROR_TEXT,
+  LinkPasswordPrompt,
+  sharingKeys,
+  useLinkAccess,
+  useLinkKey,
+  type LinkInfo,
+} from '../features/sharing/index.ts';
+import { useLinkLiveUpdates } from '../features/live/index.ts';
 import { DOWNLOAD_BLOCKED, UploadOverlay, downloadItems } from '../features/transfers/index.ts';
 import { rootRoute } from './root.tsx';
 
@@ -116,13 +125,21 @@ function linkItems(listing: FolderListing | undefined, parentId: string | null, 
 function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
   const search = shareRoute.useSearch();
   const navigate = shareRoute.useNavigate();
+  const queryClient = useQueryClient();
   // The fragment (the link key) stays on every navigation inside the link.
   const onSearchChange = (patch: Partial<ShareBrowserSearch>) =>
     void navigate({ search: (prev) => ({ ...prev, ...patch }), hash: true });
   const parentId = search.parentId ?? null;
   const { view, sort, myUserId } = useBrowserView(search);
-  // Link visitors have no live socket yet: the listing refreshes every 5 s.
-  const listing = useFolderListing(parentId, { poll: true, linkId });
+  // The link's own socket; when it closes for good (link gone, password changed) the link is
+  // asked again, which shows the password prompt or the error. Polls while it is not online.
+  const live = useLinkLiveUpdates(linkId, () => void queryClient.invalidateQueries({ queryKey: sharingKeys.link(linkId) }));
+  const listing = useFolderListing(parentId, { poll: live !== 'online', linkId });
+  // A listing refused (the link deleted, expired or its password changed: all answer 404) asks
+  // the link again, as a closed socket does.
+  useEffect(() => {
+    if (listing.isError) void queryClient.invalidateQueries({ queryKey: sharingKeys.link(linkId) });
+  }, [listing.isError, queryClient, linkId]);
   const editor = info.editPermission && info.isDirectory;
   const data = useMemo(() => linkItems(listing.data, parentId, editor), [listing.data, parentId, editor]);
   const sorted = useSortedItems(data, sort);

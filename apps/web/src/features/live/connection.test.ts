@@ -36,13 +36,20 @@ class FakeSocket {
 }
 
 function start() {
-  const record = { statuses: [] as LiveStatus[], events: [] as LiveEvent[], catchUps: [] as number[], ended: 0 };
+  const record = {
+    statuses: [] as LiveStatus[],
+    events: [] as LiveEvent[],
+    catchUps: [] as number[],
+    ended: 0,
+    linkClosed: [] as number[],
+  };
   const connection = startLiveConnection({
     url: 'ws://app/api/ws',
     createSocket: (url) => new FakeSocket(url) as unknown as WebSocket,
     onEvent: (e) => record.events.push(e),
     onCatchUp: (since) => record.catchUps.push(since),
     onSessionEnded: () => record.ended++,
+    onLinkClosed: (code) => record.linkClosed.push(code),
     onStatus: (s) => record.statuses.push(s),
     now: () => Date.now(),
     random: () => 1,
@@ -144,4 +151,17 @@ describe('live connection', () => {
     vi.advanceTimersByTime(BACKOFF.maxMs * 2);
     expect(FakeSocket.all).toHaveLength(1);
   });
+
+  for (const code of [4404, 4403]) {
+    test(`a link socket closed with ${code} reports it, shows offline and never reconnects`, () => {
+      const { record, latest } = start();
+      latest().receive({ type: 'hello', pingIntervalMs: 25_000 });
+      latest().drop(code);
+      expect(record.linkClosed).toEqual([code]);
+      expect(record.ended).toBe(0);
+      expect(record.statuses.at(-1)).toBe('offline');
+      vi.advanceTimersByTime(BACKOFF.maxMs * 2);
+      expect(FakeSocket.all).toHaveLength(1);
+    });
+  }
 });

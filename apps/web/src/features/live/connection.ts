@@ -25,6 +25,11 @@ export interface LiveConnectionOptions {
    */
   onCatchUp(since: number): void;
   onSessionEnded(): void;
+  /**
+   * A link visitor's socket was closed for good: 4404 (the link is gone or expired) or 4403 (its
+   * password was set or changed: ask again). No reconnect follows.
+   */
+  onLinkClosed?(code: number): void;
   onStatus(status: LiveStatus): void;
   /** Tests pass fakes; the app uses the browser's. */
   createSocket?: (url: string) => WebSocket;
@@ -125,6 +130,15 @@ export function startLiveConnection(options: LiveConnectionOptions): { stop(): v
         if (stopped) return;
         stopped = true;
         options.onSessionEnded();
+        return;
+      }
+      if (event.code === CLOSE.linkGone.code || event.code === CLOSE.linkLocked.code) {
+        socket = undefined;
+        clearTimers();
+        if (stopped) return;
+        stopped = true;
+        options.onStatus('offline');
+        options.onLinkClosed?.(event.code);
         return;
       }
       const random = options.random ?? Math.random;

@@ -1,4 +1,4 @@
 /** Live updates (SPEC 4, 9): the socket that keeps lists fresh, its status, and the 5 s polling fallback's switch. */
 export { LiveStatusIndicator } from './LiveStatusIndicator.tsx';
 export { useLiveStatus } from './status.ts';
-export { useLiveUpdates } from './useLiveUpdates.ts';
+export { useLinkLiveUpdates, useLiveUpdates } from './useLiveUpdates.ts';

@@ -1,13 +1,15 @@
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { reportSessionEnded, signedInAtom } from '../auth/index.ts';
-import { startLiveConnection } from './connection.ts';
+import { filesKeys } from '../files/index.ts';
+import { startLiveConnection, type LiveStatus } from './connection.ts';
 import { createInvalidator, invalidationsFor } from './invalidations.ts';
 import { liveStatusAtom } from './status.ts';
 
-function socketUrl(): string {
-  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws`;
+function socketUrl(linkId?: string): string {
+  const query = linkId ? `?${new URLSearchParams({ linkId })}` : '';
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws${query}`;
 }
 
 /** Mounted once in the root layout: while signed in, keeps the live socket and applies its events. */
@@ -32,4 +34,30 @@ export function useLiveUpdates(): void {
       setStatus('connecting');
     };
   }, [signedIn, queryClient, setStatus]);
+}
+
+/**
+ * A link visitor's socket (`/api/ws?linkId=`): every item event of the linked subtree refreshes
+ * the link's listings. `onClosed` hears 4404 (gone) and 4403 (password needed again); the
+ * answer is this socket's status, so the page polls while it is not online.
+ */
+export function useLinkLiveUpdates(linkId: string, onClosed: (code: number) => void): LiveStatus {
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<LiveStatus>('connecting');
+  const closed = useRef(onClosed);
+  closed.current = onClosed;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one socket per link; the callback is read when it fires
+  useEffect(() => {
+    const refresh = () => void queryClient.invalidateQueries({ queryKey: filesKeys.linkAll(linkId) });
+    const connection = startLiveConnection({
+      url: socketUrl(linkId),
+      onEvent: refresh,
+      onCatchUp: refresh,
+      onSessionEnded: () => {},
+      onLinkClosed: (code) => closed.current(code),
+      onStatus: setStatus,
+    });
+    return () => connection.stop();
+  }, [linkId, queryClient]);
+  return status;
 }
