@@ -188,6 +188,14 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
         .waitFor();
       await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'List' }).click();
 
+      // Search over the link's tree: a result inside a subfolder, its place, and the jump there.
+      await page.getByPlaceholder('Search files...').fill('deep');
+      await body.getByText('Holiday / Inner').first().waitFor();
+      await body.getByRole('button', { name: 'Jump to Folder' }).first().click();
+      await body.getByText('deep.bin').first().waitFor();
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Holiday').first().click();
+      await body.getByText('notes.txt').first().waitFor();
+
       // Into the folder and back by the first crumb, the link key kept in the URL.
       await body.getByRole('button', { name: 'Inner', exact: true }).first().click();
       await body.getByText('deep.bin').first().waitFor();

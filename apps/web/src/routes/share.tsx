@@ -16,15 +16,18 @@ import {
   ItemDialogs,
   NEW_FOLDER_BLOCKED_TEXT,
   Pagination,
+  SearchResults,
   UPLOAD_BLOCKED_TEXT,
   UploadButton,
   linkCrumbs,
+  locationIn,
   nextSort,
   useBrowserView,
   useDialogState,
   useFolderListing,
   usePages,
   useSortedItems,
+  useTreeSearch,
   validateShareBrowserSearch,
   type FolderListing,
   type ItemAction,
@@ -146,7 +149,11 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
   const pages = usePages(sorted, [parentId, sort?.sortBy, sort?.sortOrder]);
   const { dialog, open: openDialog, close: closeDialog } = useDialogState();
 
-  const go = (id: string | null) => onSearchChange({ parentId: id === null || id === info.itemId ? undefined : id });
+  const finder = useTreeSearch(sort, linkId);
+  const go = (id: string | null) => {
+    finder.setQuery('');
+    onSearchChange({ parentId: id === null || id === info.itemId ? undefined : id });
+  };
   const openItem = (item: ItemView) => {
     if (item.isDirectory) go(item.id);
   };
@@ -158,6 +165,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
   };
   const users = data?.users ?? {};
   const crumbs = linkCrumbs(listing.data, parentId, info.itemId);
+  const locationOf = locationIn(listing.data, finder.tree.data, { rootId: info.itemId, rootLabel: crumbs[0]?.label ?? '…' });
 
   return (
     <LinkScope.Provider value={linkId}>
@@ -172,29 +180,47 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
             <UploadButton blocked={editor ? undefined : UPLOAD_BLOCKED_TEXT} onClick={() => openDialog({ kind: 'upload' })} />
           </BrowserHeader>
           <BrowserToolbar>
-            <BrowserPath crumbs={crumbs} onNavigate={go} onRefresh={() => void listing.refetch()} busy={listing.isFetching} />
-            <BrowserControls view={view} sort={sort} onSearchChange={onSearchChange} />
-          </BrowserToolbar>
-          <BrowserBody view={view}>
-            <FolderContents
-              status={listing.isPending ? 'pending' : listing.isError && !listing.data ? 'error' : 'ready'}
-              total={sorted.length}
-              items={pages.items}
-              users={users}
-              myUserId={myUserId}
+            <BrowserPath
+              crumbs={crumbs}
+              onNavigate={go}
+              onRefresh={() => {
+                void listing.refetch();
+                finder.refresh();
+              }}
+              busy={listing.isFetching || finder.tree.isFetching}
+            />
+            <BrowserControls
+              {...(info.isDirectory ? { search: { query: finder.query, onQuery: finder.setQuery } } : {})}
               view={view}
               sort={sort}
-              onSort={(column) => {
-                const next = nextSort(sort ?? {}, column);
-                onSearchChange({ sortBy: next.sortBy, sortOrder: next.sortOrder });
-              }}
-              onOpen={openItem}
-              onAction={onAction}
-              onHome={() => go(null)}
-              downloadBlocked={DOWNLOAD_BLOCKED}
+              onSearchChange={onSearchChange}
             />
+          </BrowserToolbar>
+          <BrowserBody view={view}>
+            {finder.searching ? (
+              <SearchResults pending={finder.tree.isPending} results={finder.results} locationOf={locationOf} onJump={go} />
+            ) : (
+              <FolderContents
+                status={listing.isPending ? 'pending' : listing.isError && !listing.data ? 'error' : 'ready'}
+                total={sorted.length}
+                items={pages.items}
+                users={users}
+                myUserId={myUserId}
+                view={view}
+                sort={sort}
+                onSort={(column) => {
+                  const next = nextSort(sort ?? {}, column);
+                  onSearchChange({ sortBy: next.sortBy, sortOrder: next.sortOrder });
+                }}
+                onOpen={openItem}
+                onAction={onAction}
+                onHome={() => go(null)}
+                homeLabel="Back to the shared folder"
+                downloadBlocked={DOWNLOAD_BLOCKED}
+              />
+            )}
           </BrowserBody>
-          {sorted.length > 0 && <Pagination {...pages} />}
+          {!finder.searching && sorted.length > 0 && <Pagination {...pages} />}
         </BrowserMain>
         <ItemDialogs
           dialog={dialog}
@@ -203,7 +229,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
           link={{ linkId, rootLabel: crumbs[0]?.label ?? '…' }}
           users={users}
           myUserId={myUserId}
-          locationOf={() => crumbs.map((c) => c.label).join(' / ')}
+          locationOf={locationOf}
         />
         {editor && (
           <UploadOverlay

@@ -35,11 +35,22 @@ export interface FolderContentsProps {
   onAction: (action: ItemAction, item: ItemView) => void;
   /** "Back to My Files" after a failed listing. */
   onHome: () => void;
+  /** What that button says (link mode: back to the shared folder). */
+  homeLabel?: string;
   /** Why downloads are unavailable (undefined: they are available). */
   downloadBlocked: string | undefined;
 }
 
-export function FolderContents({ status, total, view, sort, onSort, onHome, ...items }: FolderContentsProps) {
+export function FolderContents({
+  status,
+  total,
+  view,
+  sort,
+  onSort,
+  onHome,
+  homeLabel = 'Back to My Files',
+  ...items
+}: FolderContentsProps) {
   const width = useViewportWidth();
   if (status === 'pending') {
     return (
@@ -53,7 +64,7 @@ export function FolderContents({ status, total, view, sort, onSort, onHome, ...i
       <div className="empty-state">
         <strong>Error fetching files.</strong>
         <Button variant="secondary" onClick={onHome}>
-          Back to My Files
+          {homeLabel}
         </Button>
       </div>
     );

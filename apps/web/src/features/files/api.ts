@@ -80,9 +80,9 @@ export async function fetchFolder(parentId: string | null, linkId?: string): Pro
   return listing;
 }
 
-/** Everything under the top level, 20 levels deep (search over decrypted names). */
-export async function fetchTree(): Promise<FolderListing> {
-  return (await fetchListing({ depth: TREE_DEPTH })).listing;
+/** Everything under the top level (or the linked item, with `linkId`), 20 levels deep (search over decrypted names). */
+export async function fetchTree(linkId?: string): Promise<FolderListing> {
+  return (await fetchListing({ depth: TREE_DEPTH, ...(linkId ? { linkId } : {}) })).listing;
 }
 
 /** POST /api/upload with folder metadata (multipart, no file). Answers the new folder's id. */

@@ -76,10 +76,10 @@ function useStableSort(sort: Sort | undefined): Sort | undefined {
 }
 
 /** SPEC 2 search over every decrypted name of the tree (fetched once a query is typed). */
-export function useTreeSearch(sort: Sort | undefined) {
+export function useTreeSearch(sort: Sort | undefined, linkId?: string) {
   const [query, setQuery] = useState('');
   const searching = query.trim() !== '';
-  const tree = useTree(searching);
+  const tree = useTree(searching, linkId);
   const stable = useStableSort(sort);
   const results = useMemo(
     () => (searching ? sortItems(searchItems(tree.data?.items ?? [], query), stable) : []),
@@ -139,19 +139,26 @@ export function editRights(parentId: string | null, folder: ItemView | null, myU
   };
 }
 
-/** "My Files / a / b": where an item lives, from the path of the folder shown and the tree (search). */
-export function locationIn(listing: FolderListing | undefined, tree: FolderListing | undefined): (item: ItemView) => string {
+/**
+ * "My Files / a / b": where an item lives, from the path of the folder shown and the tree (search).
+ * Link mode: `link` names the linked item, where the path starts (and stops going up).
+ */
+export function locationIn(
+  listing: FolderListing | undefined,
+  tree: FolderListing | undefined,
+  link?: { rootId: string; rootLabel: string },
+): (item: ItemView) => string {
   return (item) => {
     const names = new Map<string, ItemView>();
     for (const i of [...(listing?.ancestors ?? []), ...(listing?.folder ? [listing.folder] : []), ...(tree?.items ?? [])])
       names.set(i.id, i);
     const parts: string[] = [];
     let at = item.parentId;
-    while (at && parts.length < 25) {
+    while (at && at !== link?.rootId && parts.length < 25) {
       const parent = names.get(at);
       parts.unshift(parent ? displayName(parent) : ENCRYPTED_DIRECTORY);
       at = parent?.parentId ?? null;
     }
-    return ['My Files', ...parts].join(' / ');
+    return [link ? link.rootLabel : 'My Files', ...parts].join(' / ');
   };
 }

@@ -16,6 +16,7 @@ export const filesKeys = {
   /** A folder reached through a share link (null: the linked item). */
   linkFolder: (linkId: string, id: string | null) => ['files', 'link', linkId, id ?? 'root'] as const,
   linkAll: (linkId: string) => ['files', 'link', linkId] as const,
+  linkTree: (linkId: string) => ['files', 'link', linkId, 'tree'] as const,
 };
 
 /** SPEC 4 and 9: file metadata refreshes every 5 seconds while live updates are down. */
@@ -33,8 +34,12 @@ export function folderQueryOptions(parentId: string | null, linkId?: string) {
 }
 
 /** Everything under the top level, 20 levels deep (search over decrypted names). */
-export function treeQueryOptions() {
-  return queryOptions({ queryKey: filesKeys.tree, queryFn: fetchTree, staleTime: REFRESH_MS });
+export function treeQueryOptions(linkId?: string) {
+  return queryOptions({
+    queryKey: linkId ? filesKeys.linkTree(linkId) : filesKeys.tree,
+    queryFn: () => fetchTree(linkId),
+    staleTime: REFRESH_MS,
+  });
 }
 
 /**
@@ -60,6 +65,6 @@ export function useFolder(
   });
 }
 
-export function useTree(enabled: boolean) {
-  return useQuery({ ...treeQueryOptions(), enabled });
+export function useTree(enabled: boolean, linkId?: string) {
+  return useQuery({ ...treeQueryOptions(linkId), enabled });
 }
