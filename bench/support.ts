@@ -1,4 +1,9 @@
-/** Command-line numbers and percentiles shared by the benchmarks. */
+/** Command-line numbers, percentiles and live-socket listeners shared by the benchmarks. */
+import type { RunningServer } from '../e2e/support/server.ts';
+
+/** Epoch milliseconds with sub-millisecond precision, comparable across processes' clocks. */
+export const now = () => performance.timeOrigin + performance.now();
+
 export function numberArg(name: string, fallback: number): number {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));
   return found ? Number(found.slice(name.length + 3)) : fallback;
@@ -7,4 +12,33 @@ export function numberArg(name: string, fallback: number): number {
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export interface Listener {
+  socket: WebSocket;
+  /** Arrival time of each item.created event by item id. */
+  arrivals: Map<string, number>;
+}
+
+/** A live socket (as an open tab holds) that records when each item.created event arrives. */
+export async function openListener(server: RunningServer, cookie: string): Promise<Listener> {
+  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/ws`, { headers: { cookie } } as unknown as string[]);
+  const arrivals = new Map<string, number>();
+  await new Promise<void>((resolve, reject) => {
+    socket.onmessage = (message) => {
+      const data = JSON.parse(String(message.data)) as { type: string; event?: { kind: string; itemId?: string } };
+      if (data.type === 'hello') resolve();
+      else if (data.event?.kind === 'item.created' && data.event.itemId) arrivals.set(data.event.itemId, now());
+    };
+    socket.onclose = () => reject(new Error('socket closed before hello'));
+  });
+  return { socket, arrivals };
+}
+
+export async function waitUntil(check: () => boolean, timeoutMs: number, what: string) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(2);
+  }
 }

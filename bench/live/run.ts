@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { buildWeb } from '../../scripts/build-web.ts';
-import { numberArg, percentile } from '../support.ts';
+import { type Listener, now, numberArg, openListener, percentile, waitUntil } from '../support.ts';
 import { createUser, loginViaUi, type TestUser } from '../../e2e/support/accounts.ts';
 import { launchBrowser } from '../../e2e/support/browser.ts';
 import { startCluster } from '../../e2e/support/cluster.ts';
@@ -28,7 +28,6 @@ const ROUNDS = numberArg('rounds', 20);
 const BURST = 1000;
 const BURST_CLIENTS = 32;
 
-const now = () => performance.timeOrigin + performance.now();
 const summary = (values: number[]) =>
   `p50 ${percentile(values, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(values, 95).toFixed(1).padStart(6)} ms  max ${Math.max(
     ...values,
@@ -97,34 +96,6 @@ function rssKiB(pid: number): number {
     .split('\n')
     .find((l) => l.startsWith('VmRSS:'));
   return Number(line?.split(/\s+/)[1] ?? 0);
-}
-
-interface Listener {
-  socket: WebSocket;
-  /** Arrival time of each item.created event by item id. */
-  arrivals: Map<string, number>;
-}
-
-async function openListener(server: RunningServer, cookie: string): Promise<Listener> {
-  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/ws`, { headers: { cookie } } as unknown as string[]);
-  const arrivals = new Map<string, number>();
-  await new Promise<void>((resolve, reject) => {
-    socket.onmessage = (message) => {
-      const data = JSON.parse(String(message.data)) as { type: string; event?: { kind: string; itemId?: string } };
-      if (data.type === 'hello') resolve();
-      else if (data.event?.kind === 'item.created' && data.event.itemId) arrivals.set(data.event.itemId, now());
-    };
-    socket.onclose = () => reject(new Error('socket closed before hello'));
-  });
-  return { socket, arrivals };
-}
-
-async function waitUntil(check: () => boolean, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(2);
-  }
 }
 
 async function fanOut(server: RunningServer, user: TestUser, pid: number) {

@@ -10,11 +10,10 @@
 import { createAccount, deriveLoginPassword, signGrant, wrapKeyForUser } from '@sealbox/crypto';
 import { apiLogin, folderMetadata, type ApiSession } from '../../e2e/support/files.ts';
 import { startServer, type RunningServer } from '../../e2e/support/server.ts';
-import { numberArg, percentile } from '../support.ts';
+import { now, numberArg, openListener, percentile, waitUntil, type Listener } from '../support.ts';
 
 const USERS = numberArg('users', 200);
 const ROUNDS = numberArg('rounds', 20);
-const now = () => performance.timeOrigin + performance.now();
 
 async function ok(response: Response, what: string): Promise<any> {
   if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`);
@@ -50,29 +49,6 @@ async function recipients(server: RunningServer): Promise<Array<{ id: string; co
     }),
   );
   return users;
-}
-
-/** Opens a live socket and records when each item.created event arrives, by item id. */
-async function listen(server: RunningServer, cookie: string) {
-  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/ws`, { headers: { cookie } } as unknown as string[]);
-  const arrivals = new Map<string, number>();
-  await new Promise<void>((resolve, reject) => {
-    socket.onmessage = (message) => {
-      const data = JSON.parse(String(message.data)) as { type: string; event?: { kind: string; itemId?: string } };
-      if (data.type === 'hello') resolve();
-      else if (data.event?.kind === 'item.created' && data.event.itemId) arrivals.set(data.event.itemId, now());
-    };
-    socket.onclose = () => reject(new Error('socket closed before hello'));
-  });
-  return { socket, arrivals };
-}
-
-async function waitUntil(check: () => boolean, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(2);
-  }
 }
 
 /** The owner's grant to each recipient: K wrapped to the recipient's key, signed by the owner. */
@@ -120,9 +96,9 @@ try {
   started = performance.now();
   await shareFolder(server, owner, folder, users);
   console.log(`setup: folder shared with each in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  const listeners: Awaited<ReturnType<typeof listen>>[] = [];
+  const listeners: Listener[] = [];
   for (let i = 0; i < users.length; i += 50)
-    listeners.push(...(await Promise.all(users.slice(i, i + 50).map((u) => listen(server, u.cookie)))));
+    listeners.push(...(await Promise.all(users.slice(i, i + 50).map((u) => openListener(server, u.cookie)))));
   await Bun.sleep(1000);
 
   const delays: number[] = [];
