@@ -3,24 +3,20 @@ import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
 import { PROFILE_QUERY_KEY, protectedPage } from '../features/auth/index.ts';
 import {
-  BrowserBody,
   BrowserControls,
   BrowserFrame,
   BrowserHeader,
   BrowserMain,
   BrowserPath,
   BrowserToolbar,
-  FolderContents,
+  FolderView,
   ItemDialogs,
-  Pagination,
-  SearchResults,
   UploadButton,
   editRights,
   filesKeys,
   folderCrumbs,
   folderQueryOptions,
   locationIn,
-  nextSort,
   useBrowserView,
   useDialogState,
   useFolderListing,
@@ -94,30 +90,23 @@ function FilesPage() {
             onSearchChange={onSearchChange}
           />
         </BrowserToolbar>
-        <BrowserBody view={view}>
-          {finder.searching ? (
-            <SearchResults pending={finder.tree.isPending} results={finder.results} locationOf={locationOf} onJump={go} />
-          ) : (
-            <FolderContents
-              status={listing.isPending ? 'pending' : listing.isError && !listing.data ? 'error' : 'ready'}
-              total={sorted.length}
-              items={pages.items}
-              users={listing.data?.users ?? {}}
-              myUserId={myUserId}
-              view={view}
-              sort={sort}
-              onSort={(column) => {
-                const next = nextSort(sort ?? {}, column);
-                onSearchChange({ sortBy: next.sortBy, sortOrder: next.sortOrder });
-              }}
-              onOpen={openItem}
-              onAction={onAction}
-              onHome={() => go(null)}
-              downloadBlocked={DOWNLOAD_BLOCKED}
-            />
-          )}
-        </BrowserBody>
-        {!finder.searching && sorted.length > 0 && <Pagination {...pages} />}
+        <FolderView
+          view={view}
+          sort={sort}
+          onSearchChange={onSearchChange}
+          listing={listing}
+          sorted={sorted}
+          pages={pages}
+          finder={finder}
+          locationOf={locationOf}
+          onJump={go}
+          users={listing.data?.users ?? {}}
+          myUserId={myUserId}
+          onOpen={openItem}
+          onAction={onAction}
+          onHome={() => go(null)}
+          downloadBlocked={DOWNLOAD_BLOCKED}
+        />
       </BrowserMain>
       <ItemDialogs
         dialog={dialog}

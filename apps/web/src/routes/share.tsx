@@ -4,24 +4,20 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Card, Spinner, toast } from '@sealbox/ui';
 import type { KeyHandle } from '../crypto/client.ts';
 import {
-  BrowserBody,
   BrowserControls,
   BrowserFrame,
   BrowserHeader,
   BrowserMain,
   BrowserPath,
   BrowserToolbar,
-  FolderContents,
+  FolderView,
   LinkScope,
   ItemDialogs,
   NEW_FOLDER_BLOCKED_TEXT,
-  Pagination,
-  SearchResults,
   UPLOAD_BLOCKED_TEXT,
   UploadButton,
   linkCrumbs,
   locationIn,
-  nextSort,
   useBrowserView,
   useDialogState,
   useFolderListing,
@@ -196,31 +192,24 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
               onSearchChange={onSearchChange}
             />
           </BrowserToolbar>
-          <BrowserBody view={view}>
-            {finder.searching ? (
-              <SearchResults pending={finder.tree.isPending} results={finder.results} locationOf={locationOf} onJump={go} />
-            ) : (
-              <FolderContents
-                status={listing.isPending ? 'pending' : listing.isError && !listing.data ? 'error' : 'ready'}
-                total={sorted.length}
-                items={pages.items}
-                users={users}
-                myUserId={myUserId}
-                view={view}
-                sort={sort}
-                onSort={(column) => {
-                  const next = nextSort(sort ?? {}, column);
-                  onSearchChange({ sortBy: next.sortBy, sortOrder: next.sortOrder });
-                }}
-                onOpen={openItem}
-                onAction={onAction}
-                onHome={() => go(null)}
-                homeLabel="Back to the shared folder"
-                downloadBlocked={DOWNLOAD_BLOCKED}
-              />
-            )}
-          </BrowserBody>
-          {!finder.searching && sorted.length > 0 && <Pagination {...pages} />}
+          <FolderView
+            view={view}
+            sort={sort}
+            onSearchChange={onSearchChange}
+            listing={listing}
+            sorted={sorted}
+            pages={pages}
+            finder={finder}
+            locationOf={locationOf}
+            onJump={go}
+            users={users}
+            myUserId={myUserId}
+            onOpen={openItem}
+            onAction={onAction}
+            onHome={() => go(null)}
+            homeLabel="Back to the shared folder"
+            downloadBlocked={DOWNLOAD_BLOCKED}
+          />
         </BrowserMain>
         <ItemDialogs
           dialog={dialog}

@@ -27,6 +27,7 @@ export {
   type ViewMode,
 } from './browser-search.ts';
 export { EmptyState, FolderContents } from './FolderContents.tsx';
+export { FolderView } from './FolderView.tsx';
 export { ItemDialogs, useDialogState, type DialogState } from './ItemDialogs.tsx';
 export type { ItemAction } from './ItemMenu.tsx';
 export { Pagination } from './Pagination.tsx';

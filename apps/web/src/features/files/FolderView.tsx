@@ -1,0 +1,61 @@
+import type { ItemView } from '../../model/items.ts';
+import { BrowserBody } from './BrowserFrame.tsx';
+import type { BrowserSearch, ViewMode } from './browser-search.ts';
+import type { usePages, useTreeSearch } from './browser-state.ts';
+import { FolderContents, type FolderContentsProps } from './FolderContents.tsx';
+import { Pagination } from './Pagination.tsx';
+import { SearchResults } from './SearchResults.tsx';
+import { nextSort, type Sort } from './sorting.ts';
+
+export interface FolderViewProps
+  extends Pick<FolderContentsProps, 'users' | 'myUserId' | 'onOpen' | 'onAction' | 'onHome' | 'homeLabel' | 'downloadBlocked'> {
+  view: ViewMode;
+  sort: Sort | undefined;
+  /** Sorting by a column header goes into the URL's search params. */
+  onSearchChange: (patch: Partial<BrowserSearch>) => void;
+  listing: { isPending: boolean; isError: boolean; data?: unknown };
+  /** Every item of the folder, in the order shown; `pages` the page of it on screen. */
+  sorted: readonly ItemView[];
+  pages: ReturnType<typeof usePages<ItemView>>;
+  finder: ReturnType<typeof useTreeSearch>;
+  locationOf: (item: ItemView) => string;
+  onJump: (folderId: string | null) => void;
+}
+
+/** What a browser route shows below its toolbar: the search results, or the folder's page and the page controls. */
+export function FolderView({
+  view,
+  sort,
+  onSearchChange,
+  listing,
+  sorted,
+  pages,
+  finder,
+  locationOf,
+  onJump,
+  ...contents
+}: FolderViewProps) {
+  return (
+    <>
+      <BrowserBody view={view}>
+        {finder.searching ? (
+          <SearchResults pending={finder.tree.isPending} results={finder.results} locationOf={locationOf} onJump={onJump} />
+        ) : (
+          <FolderContents
+            {...contents}
+            status={listing.isPending ? 'pending' : listing.isError && !listing.data ? 'error' : 'ready'}
+            total={sorted.length}
+            items={pages.items}
+            view={view}
+            sort={sort}
+            onSort={(column) => {
+              const next = nextSort(sort ?? {}, column);
+              onSearchChange({ sortBy: next.sortBy, sortOrder: next.sortOrder });
+            }}
+          />
+        )}
+      </BrowserBody>
+      {!finder.searching && sorted.length > 0 && <Pagination {...pages} />}
+    </>
+  );
+}
