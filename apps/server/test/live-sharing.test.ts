@@ -1,20 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { RESYNC_EVENT_KIND } from '../src/ports/event-bus.ts';
-import { createAppLiveHub } from '../src/http/app.ts';
 import { MAX_SOCKETS_PER_LINK_ADDRESS } from '../src/http/live/protocol.ts';
-import { createAccountRepositories } from '../src/infra/db/accounts/index.ts';
-import { silentLogger } from '../src/infra/log/json-logger.ts';
 import { Browser } from './accounts/harness.ts';
 import { folderMeta, openFilesHarness, type FilesHarness, type Made } from './files/harness.ts';
 import { create, keyedUser, makeLink, shareWith, withLink, type KeyedUser } from './sharing/harness.ts';
-import { LiveClient } from './support/live-client.ts';
+import { LiveClient, serveWithLiveHub } from './support/live-client.ts';
 import { sqliteDiskEnv } from './support/sqlite-env.ts';
 
 /** Sharing on /api/ws (docs/protocol.md "Live updates"): recipients' tabs and link visitors' sockets. */
 describe('live updates of sharing', () => {
   let h: FilesHarness;
   let app: FilesHarness['app'];
-  let hub: ReturnType<typeof createAppLiveHub>;
   let base: string;
   let alice: KeyedUser;
   let bob: KeyedUser;
@@ -48,16 +44,7 @@ describe('live updates of sharing', () => {
 
   beforeAll(async () => {
     h = await openFilesHarness((events) => sqliteDiskEnv(events, 'sealbox-live-sharing-'));
-    hub = createAppLiveHub({
-      events: h.events,
-      accounts: createAccountRepositories(h.db),
-      files: h.files.store,
-      logger: silentLogger,
-      clock: () => h.clock.now,
-    });
-    app = h.makeApp({ live: hub });
-    app.listen({ hostname: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${app.server!.port}`;
+    ({ app, base } = serveWithLiveHub(h));
     [alice, bob] = [await keyedUser(h, app), await keyedUser(h, app)];
     F = await folderMeta(alice.rootKey, null, 'F');
     await create(alice, F);

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { AccountsDeps } from '../src/domain/accounts/deps.ts';
 import { startSession } from '../src/domain/accounts/sessions.ts';
-import { createAppLiveHub } from '../src/http/app.ts';
 import { CLIENT_MESSAGE_LIMIT, MAX_CLIENT_MESSAGE_BYTES } from '../src/http/live/protocol.ts';
 import { createAccountRepositories } from '../src/infra/db/accounts/index.ts';
-import { silentLogger } from '../src/infra/log/json-logger.ts';
 import { registerAndLogin } from './accounts/harness.ts';
 import {
   Browser,
@@ -17,7 +15,7 @@ import {
   type FilesHarness,
   type User,
 } from './files/harness.ts';
-import { LiveClient } from './support/live-client.ts';
+import { LiveClient, serveWithLiveHub } from './support/live-client.ts';
 import { sqliteDiskEnv } from './support/sqlite-env.ts';
 import { PART_BYTES } from '@sealbox/crypto';
 
@@ -25,7 +23,7 @@ import { PART_BYTES } from '@sealbox/crypto';
 describe('live updates over /api/ws', () => {
   let h: FilesHarness;
   let app: FilesHarness['app'];
-  let hub: ReturnType<typeof createAppLiveHub>;
+  let hub: ReturnType<typeof serveWithLiveHub>['hub'];
   let base: string;
   let alice: User;
   let bob: User;
@@ -45,16 +43,7 @@ describe('live updates over /api/ws', () => {
 
   beforeAll(async () => {
     h = await openFilesHarness((events) => sqliteDiskEnv(events, 'sealbox-live-'));
-    hub = createAppLiveHub({
-      events: h.events,
-      accounts: createAccountRepositories(h.db),
-      files: h.files.store,
-      logger: silentLogger,
-      clock: () => h.clock.now,
-    });
-    app = h.makeApp({ live: hub });
-    app.listen({ hostname: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${app.server!.port}`;
+    ({ hub, app, base } = serveWithLiveHub(h));
     alice = await signedInUser(h, app);
     bob = await signedInUser(h, app);
   });

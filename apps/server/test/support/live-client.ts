@@ -1,3 +1,7 @@
+import { createAppLiveHub } from '../../src/http/app.ts';
+import { createAccountRepositories } from '../../src/infra/db/accounts/index.ts';
+import { silentLogger } from '../../src/infra/log/json-logger.ts';
+import type { FilesHarness } from '../files/harness.ts';
 /** A live-updates client as a test sees it: every frame kept, waits with deadlines. */
 export interface LiveMessage {
   type: string;
@@ -88,4 +92,21 @@ export class LiveClient {
   close(): void {
     this.socket.close();
   }
+}
+
+/**
+ * The harness's app listening on 127.0.0.1 with a live hub of its own (over the harness's event
+ * bus, sessions and files), as one instance serves /api/ws.
+ */
+export function serveWithLiveHub(h: FilesHarness) {
+  const hub = createAppLiveHub({
+    events: h.events,
+    accounts: createAccountRepositories(h.db),
+    files: h.files.store,
+    logger: silentLogger,
+    clock: () => h.clock.now,
+  });
+  const app = h.makeApp({ live: hub });
+  app.listen({ hostname: '127.0.0.1', port: 0 });
+  return { hub, app, base: `http://127.0.0.1:${app.server!.port}` };
 }
