@@ -64,6 +64,8 @@ describe('auth state', () => {
       await racing;
     });
     expect(await racing).toBe('signed-out');
+    // Not even asked: the check would only have met this logout's 401.
+    expect(api.getProfile).not.toHaveBeenCalled();
     expect(api.postLogout).toHaveBeenCalledOnce();
     expect(isSignedIn()).toBe(false);
   });

@@ -102,7 +102,9 @@ let last: { at: number; result: SyncResult } | undefined;
  * (the first load's guard check and the root's path-change check land together).
  */
 export function syncProfile(queryClient: QueryClient, { reuseWithinMs = 0 } = {}): Promise<SyncResult> {
-  if (!isSignedIn() && readSessionMarker() === null) return Promise.resolve('signed-out');
+  // While this tab logs out, there is nothing to ask: a check sent now would only meet the 401
+  // of the session it is ending.
+  if (loggingOut || (!isSignedIn() && readSessionMarker() === null)) return Promise.resolve('signed-out');
   if (!inFlight && last && last.result === 'signed-in' && Date.now() - last.at < reuseWithinMs) {
     return Promise.resolve(last.result);
   }
