@@ -21,6 +21,7 @@ export {
 export { type ShareGrant, wrapKeyForUser, unwrapKeyFromUser, signGrant, verifyGrant } from './share.ts';
 export { sha256Hex, fingerprint, formatFingerprint, checkPinnedKey, type PinCheck } from './fingerprint.ts';
 export { encodeLinkKey, decodeLinkKey } from './link.ts';
+export { type Pins, sealPins, openPins } from './pins.ts';
 export {
   CHUNK,
   CIPHER_CHUNK,

@@ -21,6 +21,7 @@ import { CHUNK, CIPHER_CHUNK, createDecryptStream, createEncryptStream, decryptC
 import { type ShareGrant, signGrant, unwrapKeyFromUser, verifyGrant, wrapKeyForUser } from '../src/share.ts';
 import { checkPinnedKey, fingerprint } from '../src/fingerprint.ts';
 import { decodeLinkKey, encodeLinkKey } from '../src/link.ts';
+import { openPins, sealPins } from '../src/pins.ts';
 import { patternBytes, pipeBytes } from './vector-checks.ts';
 
 async function expectCode(promise: Promise<unknown> | (() => unknown), code: string): Promise<void> {
@@ -338,6 +339,37 @@ describe('sharing with users (unauthenticated public keys, key material)', () =>
   test('a public key that is not RSA-4096 OAEP is refused', async () => {
     await expectCode(wrapKeyForUser(alice.keys.signingPublicKey, key), 'BAD_INPUT');
     await expectCode(wrapKeyForUser('bm90IGEga2V5', key), 'BAD_INPUT');
+  });
+});
+
+describe('key pins (a server that alters or swaps the pins)', () => {
+  const owner = crypto.randomUUID();
+  const pins = { [crypto.randomUUID()]: 'ab'.repeat(32) };
+  let root: CryptoKey;
+  let otherRoot: CryptoKey;
+  beforeAll(async () => {
+    const make = () => crypto.subtle.importKey('raw', newItemKey(), 'AES-GCM', false, ['encrypt', 'decrypt']);
+    [root, otherRoot] = await Promise.all([make(), make()]);
+  });
+
+  test('round trip, and a fresh nonce each time', async () => {
+    const a = await sealPins(root, owner, pins);
+    const b = await sealPins(root, owner, pins);
+    expect(a.nonce).not.toBe(b.nonce);
+    expect(await openPins(root, owner, a.sealed, a.nonce)).toEqual(pins);
+  });
+
+  test('a flipped bit, another owner, or another root key fails', async () => {
+    const { sealed, nonce } = await sealPins(root, owner, pins);
+    for (const bad of flips(sealed)) await expectCode(openPins(root, owner, bad, nonce), 'DECRYPT_FAILED');
+    for (const bad of flips(nonce)) await expectCode(openPins(root, owner, sealed, bad), 'DECRYPT_FAILED');
+    await expectCode(openPins(root, crypto.randomUUID(), sealed, nonce), 'DECRYPT_FAILED');
+    await expectCode(openPins(otherRoot, owner, sealed, nonce), 'DECRYPT_FAILED');
+  });
+
+  test('only user ids to hex fingerprints are sealed', async () => {
+    await expectCode(sealPins(root, owner, { 'not-an-id': 'ab'.repeat(32) }), 'BAD_INPUT');
+    await expectCode(sealPins(root, owner, { [crypto.randomUUID()]: 'xyz' }), 'BAD_INPUT');
   });
 });
 
