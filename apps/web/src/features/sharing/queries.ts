@@ -9,6 +9,12 @@ import { fetchLink } from './link-api.ts';
 export const sharingKeys = {
   all: ['sharing'] as const,
   link: (linkId: string) => ['sharing', 'link', linkId] as const,
+  /** GET /api/shared: what was shared with the signed-in user. */
+  shared: ['sharing', 'shared'] as const,
+  /** GET /api/shared/{fileId}/users: who has an access entry on the item (owner's view). */
+  users: (itemId: string) => ['sharing', 'users', itemId] as const,
+  /** GET /api/shared/{fileId}/links: the item's links (owner's view). */
+  links: (itemId: string) => ['sharing', 'links', itemId] as const,
 };
 
 export function linkQueryOptions(linkId: string) {
