@@ -103,10 +103,34 @@ export interface RateLimitCounter {
   sweep(now: number): Promise<number>;
 }
 
+/** A user's sealed key pins as stored; version 0 never has a row. */
+export interface KeyPinsRecord {
+  sealed: string;
+  nonce: string;
+  version: number;
+}
+
+export interface KeyPinsRepository {
+  /** Undefined when nothing is stored (version 0). */
+  find(userId: string): Promise<KeyPinsRecord | undefined>;
+  /**
+   * Stores the blob only if the stored version is still `expected` (0: no row yet), atomically:
+   * returns the new version (expected + 1), or undefined when another write came first and
+   * nothing was changed.
+   */
+  compareAndSet(
+    userId: string,
+    expected: number,
+    pins: { sealed: string; nonce: string },
+    now: number,
+  ): Promise<number | undefined>;
+}
+
 export interface AccountRepositories {
   users: UserRepository;
   sessions: SessionRepository;
   rateLimits: RateLimitCounter;
+  pins: KeyPinsRepository;
 }
 
 /**

@@ -145,6 +145,21 @@ export interface RateLimitsTable {
   count: number;
 }
 
+/**
+ * A user's key pins (migration 008), sealed in the browser under the account root key: the
+ * server stores and returns them, never reads them. No row: version 0, nothing stored.
+ */
+export interface KeyPinsTable {
+  user_id: string;
+  /** Base64 AES-GCM ciphertext and tag. */
+  sealed: string;
+  /** Base64 of the 12-byte AES-GCM nonce. */
+  nonce: string;
+  /** 1 after the first write, one more with each. */
+  version: number;
+  updated_at: EpochMs;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -154,4 +169,5 @@ export interface Database {
   uploads: UploadsTable;
   item_parts: ItemPartsTable;
   rate_limits: RateLimitsTable;
+  key_pins: KeyPinsTable;
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AVATAR_MAX_BYTES, openAvatar, uploadAvatar } from '../../domain/accounts/avatar.ts';
 import type { AccountsDeps } from '../../domain/accounts/deps.ts';
+import { PINS_REQUEST_MAX_BYTES, PINS_TOO_LARGE, readPins, writePins } from '../../domain/accounts/pins.ts';
 import { toProfile, updateEmail, updatePreferences } from '../../domain/accounts/profile.ts';
 import { DomainError } from '../../domain/errors.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
@@ -28,6 +29,17 @@ export function profileRoutes(deps: { accounts: AccountsDeps; session: SessionPl
     })
     .put('/api/profile/preferences', ({ body, user }) => updatePreferences(accounts, user.id, body), {
       body: PreferencesBody,
+      session: true,
+    })
+    .get('/api/profile/pins', ({ user }) => readPins(accounts, user.id), { session: true })
+    .put('/api/profile/pins', ({ body, user }) => writePins(accounts, user.id, body), {
+      // Tighter than the JSON body limit: refuse an announced oversize body before it is read.
+      parse: ({ request }) => {
+        const length = Number(request.headers.get('content-length') ?? 0);
+        if (length > PINS_REQUEST_MAX_BYTES) throw new DomainError('TOO_LARGE', PINS_TOO_LARGE);
+      },
+      // No schema: Elysia's would drop unknown keys and convert types, and this body must be
+      // exactly { sealed, nonce, version } (the domain checks every key and type itself).
       session: true,
     })
     .put(

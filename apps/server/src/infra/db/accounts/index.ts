@@ -1,5 +1,6 @@
 import type { AccountRepositories } from '../../../ports/accounts.ts';
 import type { Db } from '../../../ports/db.ts';
+import { createKeyPinsRepository } from './key-pins-repository.ts';
 import { createRateLimitCounter } from './rate-limit-counter.ts';
 import { createSessionRepository } from './session-repository.ts';
 import { createUserRepository } from './user-repository.ts';
@@ -10,5 +11,6 @@ export function createAccountRepositories(db: Db): AccountRepositories {
     users: createUserRepository(db),
     sessions: createSessionRepository(db),
     rateLimits: createRateLimitCounter(db),
+    pins: createKeyPinsRepository(db),
   };
 }

@@ -6,6 +6,7 @@ import * as listingIndex from './004-listing-index.ts';
 import * as nameKeys from './005-name-keys.ts';
 import * as treeLimits from './006-tree-limits.ts';
 import * as sharing from './007-sharing.ts';
+import * as keyPinsLinkExpiry from './008-key-pins-link-expiry.ts';
 
 /**
  * Listed by hand, not read from a folder, so a bundled or compiled server still finds every
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '005-name-keys': nameKeys,
   '006-tree-limits': treeLimits,
   '007-sharing': sharing,
+  '008-key-pins-link-expiry': keyPinsLinkExpiry,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -56,6 +56,7 @@ describe('sqlite adapter', () => {
         '005-name-keys',
         '006-tree-limits',
         '007-sharing',
+        '008-key-pins-link-expiry',
       ]);
       expect(await second.kysely.selectFrom('users').select('id').execute()).toEqual([{ id: user.id }]);
       await second.close();
