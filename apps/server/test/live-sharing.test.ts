@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { sweep } from '../src/domain/files/index.ts';
 import { RESYNC_EVENT_KIND } from '../src/ports/event-bus.ts';
 import { MAX_SOCKETS_PER_LINK_ADDRESS } from '../src/http/live/protocol.ts';
 import { Browser } from './accounts/harness.ts';
@@ -167,6 +168,23 @@ describe('live updates of sharing', () => {
       .publish({ kind: RESYNC_EVENT_KIND, userIds: [] })
       .catch(() => {});
     expect(await orphan.closed).toEqual({ code: 4404, reason: 'Link not found' });
+  });
+
+  test("the sweep deletes an expired link and closes its socket, before the hub's own timer would", async () => {
+    // An hour: the hub's expiry timer is an hour of real time away; only the sweep's event can close it now.
+    const expiring = await makeLink(alice, F, { expires: 3600 });
+    const socket = await open(undefined, { path: `/api/ws?linkId=${expiring}` });
+    const owner = await open(alice.browser.cookie);
+    h.clock.advance(3600 * 1000);
+    try {
+      // This link, and any an earlier test left to expire within the hour.
+      expect((await sweep(h.files, { graceMs: 0 })).expiredLinks).toBeGreaterThanOrEqual(1);
+      expect(await socket.closed).toEqual({ code: 4404, reason: 'Link not found' });
+      expect(await h.db.kysely.selectFrom('links').select('id').where('id', '=', expiring).executeTakeFirst()).toBeUndefined();
+      expect((await owner.event('link.deleted', F.id)).event).toEqual({ kind: 'link.deleted', itemId: F.id });
+    } finally {
+      h.clock.advance(-3600 * 1000);
+    }
   });
 
   test(`at most ${MAX_SOCKETS_PER_LINK_ADDRESS} sockets per link from one address`, async () => {

@@ -213,6 +213,8 @@ export interface FilesStore extends FilesReader {
   transaction<T>(fn: (tx: FilesTransaction) => Promise<T>): Promise<T>;
   /** Uploads whose expiry is at or before `now`. */
   expiredUploads(now: number, limit: number): Promise<UploadRecord[]>;
+  /** Links whose expiry is at or before `now`, soonest expired first. */
+  expiredLinks(now: number, limit: number): Promise<LinkRecord[]>;
   /** Items in state 'deleting' (deletes a crash may have cut short), oldest first. */
   deletesInProgress(limit: number): Promise<ItemRecord[]>;
   /** Which of these blob keys a part row names. */

@@ -291,7 +291,12 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         expect((await alice.browser.get(`/api/upload/${uploadId}`)).status).toBe(200);
         h.clock.advance(2000);
         // Past 24 h since the last part: the sweep removes it, as a request would.
-        expect(await sweep(h.files, { graceMs: 0 })).toEqual({ finishedDeletes: 0, expiredUploads: 1, orphanBlobs: 0 });
+        expect(await sweep(h.files, { graceMs: 0 })).toEqual({
+          finishedDeletes: 0,
+          expiredUploads: 1,
+          orphanBlobs: 0,
+          expiredLinks: 0,
+        });
         expect(await snapshot(h)).toEqual(before);
         expect((await alice.browser.get(`/api/upload/${uploadId}`)).status).toBe(404);
 
@@ -1113,7 +1118,12 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         const after = await snapshot(h);
         expect(after.blobs).toEqual(after.parts.map((p) => p.blob_key).sort());
         expect(h.delivered).toContainEqual({ kind: 'quota.changed', userIds: [owner.id] });
-        expect(await sweep(h.files, { graceMs: 0 })).toEqual({ finishedDeletes: 0, expiredUploads: 0, orphanBlobs: 0 });
+        expect(await sweep(h.files, { graceMs: 0 })).toEqual({
+          finishedDeletes: 0,
+          expiredUploads: 0,
+          orphanBlobs: 0,
+          expiredLinks: 0,
+        });
       }, 60_000);
     });
 
@@ -1125,9 +1135,19 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         const fresh = `part-${(h.clock.now + 10).toString(36)}-${'cd'.repeat(16)}`;
         await h.blobs.put(fresh, patternBytes(10));
         // With a grace period, a blob written moments ago is spared (another instance may own it).
-        expect(await sweep(h.files, { graceMs: 60_000 })).toEqual({ finishedDeletes: 0, expiredUploads: 0, orphanBlobs: 1 });
+        expect(await sweep(h.files, { graceMs: 60_000 })).toEqual({
+          finishedDeletes: 0,
+          expiredUploads: 0,
+          orphanBlobs: 1,
+          expiredLinks: 0,
+        });
         expect(await h.blobs.exists(fresh)).toBe(true);
-        expect(await sweep(h.files, { graceMs: 0 })).toEqual({ finishedDeletes: 0, expiredUploads: 0, orphanBlobs: 1 });
+        expect(await sweep(h.files, { graceMs: 0 })).toEqual({
+          finishedDeletes: 0,
+          expiredUploads: 0,
+          orphanBlobs: 1,
+          expiredLinks: 0,
+        });
         expect(await snapshot(h)).toEqual(before);
         expect(await h.blobs.exists('avatar-keep-me-alone')).toBe(true);
         await h.blobs.delete('avatar-keep-me-alone');

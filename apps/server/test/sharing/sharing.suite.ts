@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { PART_BYTES, toBase64, verifyGrant } from '@sealbox/crypto';
 import { DEFAULT_RATE_LIMITS, UNLIMITED } from '../../src/domain/accounts/rate-limits.ts';
+import { sweep } from '../../src/domain/files/index.ts';
 import { Browser } from '../accounts/harness.ts';
 import {
   download,
@@ -634,6 +635,35 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
           expect(links.map((l: { linkId: string }) => l.linkId)).not.toContain(linkId);
         } finally {
           h.clock.advance(-3600 * 1000);
+        }
+      });
+
+      test('the sweep deletes expired links (with link.deleted for their sockets) and leaves the rest', async () => {
+        const expiring = await makeLink(alice, F, { expires: 60 });
+        const later = await makeLink(alice, F, { expires: 3600 });
+        const forever = await makeLink(alice, F);
+        const linkRow = (id: string) => h.db.kysely.selectFrom('links').select('id').where('id', '=', id).executeTakeFirst();
+        // Not yet expired: the sweep takes nothing.
+        expect((await sweep(h.files, { graceMs: 0 })).expiredLinks).toBe(0);
+        h.clock.advance(60 * 1000);
+        try {
+          const seen = h.delivered.length;
+          const [first, second] = await Promise.all([sweep(h.files, { graceMs: 0 }), sweep(h.files, { graceMs: 0 })]);
+          // Two sweeps at once (two instances): the link goes once, one event.
+          expect(first.expiredLinks + second.expiredLinks).toBe(1);
+          expect(await linkRow(expiring)).toBeUndefined();
+          expect(await linkRow(later)).toBeDefined();
+          expect(await linkRow(forever)).toBeDefined();
+          expect(h.delivered.slice(seen).filter((e) => e.kind === 'link.deleted')).toEqual([
+            { kind: 'link.deleted', itemId: F.id, userIds: [alice.id], linkIds: [expiring] },
+          ]);
+          expect((await anonymous(h).get(`/api/shared/${expiring}`)).status).toBe(404);
+          expect((await sweep(h.files, { graceMs: 0 })).expiredLinks).toBe(0);
+        } finally {
+          h.clock.advance(-60 * 1000);
+        }
+        for (const id of [later, forever]) {
+          expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'link', linkId: id } })).status).toBe(204);
         }
       });
 

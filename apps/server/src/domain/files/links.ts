@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FilesReader, LinkRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
 import { accessPath, notFound, type LinkPrincipal } from './access.ts';
-import type { FilesDeps } from './deps.ts';
+import type { FilesDeps, FilesPorts } from './deps.ts';
 import { linkEvent } from './events.ts';
 import { ownedItem } from './sharing.ts';
 import { invalid, isLinkId, linkId as checkLinkId, uuid } from './validation.ts';
@@ -164,6 +164,36 @@ export async function deleteLink(deps: FilesDeps, callerId: string, id: string):
     if (!(await tx.deleteLink(link.id))) throw linkNotFound();
     tx.publish(linkEvent('link.deleted', item, link));
   });
+}
+
+/**
+ * The periodic sweep's part: expired links already answer 404 everywhere; this deletes their
+ * rows and publishes link.deleted, as an owner's delete does, so their live sockets close.
+ * Each link is read again in its own transaction: one changed to a later expiry, or deleted by
+ * someone else (another instance's sweep) in the meantime, is left alone and not counted.
+ */
+export async function expireLinks(deps: FilesPorts): Promise<number> {
+  let count = 0;
+  for (;;) {
+    const batch = await deps.store.expiredLinks(deps.clock(), 100);
+    if (batch.length === 0) return count;
+    let progressed = false;
+    for (const found of batch) {
+      const deleted = await deps.store.transaction(async (tx) => {
+        const link = await tx.link(found.id);
+        if (!link || !expired(link, deps.clock())) return false;
+        const item = await tx.item(link.itemId);
+        if (!(await tx.deleteLink(link.id))) return false;
+        if (item) tx.publish(linkEvent('link.deleted', item, link));
+        return true;
+      });
+      if (deleted) {
+        count++;
+        progressed = true;
+      }
+    }
+    if (!progressed) return count;
+  }
 }
 
 /** GET /api/shared/{fileId}/links: the owner's links to the item that have not expired, oldest first. */

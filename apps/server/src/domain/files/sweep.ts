@@ -1,6 +1,7 @@
 import { PART_KEY_PREFIX, partKeyTime } from './blob-keys.ts';
 import { finishDeletes } from './deletion.ts';
 import type { FilesPorts } from './deps.ts';
+import { expireLinks } from './links.ts';
 import { deleteBlobs } from './storage.ts';
 import { expireUploads, PART_COMMIT_DEADLINE_MS } from './uploads.ts';
 
@@ -19,19 +20,22 @@ export interface SweepReport {
   finishedDeletes: number;
   expiredUploads: number;
   orphanBlobs: number;
+  expiredLinks: number;
 }
 
 /**
  * The start-up (and periodic) sweep of docs/protocol.md "Crash safety": folder deletes cut
  * short are finished, expired uploads go with their parts and reserved bytes, then every part
- * blob that no row names and that is older than graceMs is deleted. A delete still running
+ * blob that no row names and that is older than graceMs is deleted, and expired share links go
+ * (link.deleted closes their sockets). A delete still running
  * elsewhere is helped along rather than waited for: two purges of one tree are safe.
  */
 export async function sweep(deps: FilesPorts, options: { graceMs: number }): Promise<SweepReport> {
   const finishedDeletes = await finishDeletes(deps);
   const expiredUploads = await expireUploads(deps);
   const orphanBlobs = await sweepOrphanBlobs(deps, options.graceMs);
-  const report = { finishedDeletes, expiredUploads, orphanBlobs };
+  const expiredLinks = await expireLinks(deps);
+  const report = { finishedDeletes, expiredUploads, orphanBlobs, expiredLinks };
   if (Object.values(report).some((count) => count > 0)) deps.logger.info('files sweep', report);
   return report;
 }

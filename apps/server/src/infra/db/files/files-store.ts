@@ -79,6 +79,17 @@ export function createFilesStore(db: Db): FilesStore {
         .execute();
       return rows.map(toUpload);
     },
+    async expiredLinks(now, limit) {
+      const rows = await db.kysely
+        .selectFrom('links')
+        .selectAll()
+        .where('expires_at', 'is not', null)
+        .where('expires_at', '<=', now)
+        .orderBy('expires_at')
+        .limit(limit)
+        .execute();
+      return rows.map(toLink);
+    },
     async namedBlobKeys(keys) {
       const named = new Set<string>();
       for (const chunk of chunks(keys)) {
