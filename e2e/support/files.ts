@@ -15,6 +15,7 @@ import {
   newItemKey,
   unlockAccount,
   wrapItemKey,
+  type AccountKeys,
   type KdfParams,
 } from '@sealbox/crypto';
 import type { Page } from 'playwright-core';
@@ -25,6 +26,8 @@ export interface ApiSession {
   cookie: string;
   userId: string;
   rootKey: CryptoKey;
+  /** Every key of the account (signing grants, unwrapping shared keys). */
+  keys: AccountKeys;
 }
 
 async function ok(response: Response, what: string): Promise<any> {
@@ -47,7 +50,7 @@ export async function apiLogin(baseUrl: string, user: Pick<TestUser, 'username' 
     .map((c) => c.split(';')[0])
     .join('; ');
   const keys = await unlockAccount(user.password, answer);
-  return { baseUrl, cookie, userId: answer.user.id, rootKey: keys.rootKey };
+  return { baseUrl, cookie, userId: answer.user.id, rootKey: keys.rootKey, keys };
 }
 
 export interface ApiFolder {

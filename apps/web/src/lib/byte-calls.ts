@@ -15,6 +15,8 @@ export const sameOriginFetch: ApiFetcher = (input, init) => fetch(input, { crede
 export interface ByteCalls {
   /** GET /api/file: the listing's bytes, unparsed. */
   listing(query: ListingQuery): Promise<Response>;
+  /** GET /api/shared: what was shared with the caller, unparsed (the crypto worker opens it). */
+  shared(query: { limit: number; offset: number }): Promise<Response>;
   /** GET /api/file/data/{id}: the ciphertext, or its bytes [start, end) with a Range header; `linkId` for a link holder. */
   fileData(
     id: string,
@@ -36,6 +38,9 @@ export function byteCalls(fetcher: ApiFetcher): ByteCalls {
       const params = new URLSearchParams();
       for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
       return fetcher(`/api/file?${params}`);
+    },
+    shared({ limit, offset }) {
+      return fetcher(`/api/shared?${new URLSearchParams({ limit: String(limit), offset: String(offset) })}`);
     },
     fileData(id, { range, cache, signal, linkId } = {}) {
       const query = linkId ? `?${new URLSearchParams({ linkId })}` : '';

@@ -27,6 +27,8 @@ export interface ItemView {
   uploaderId: string;
   editPermission: boolean;
   decrypted: boolean;
+  /** Opened under a share grant that did not verify (DESIGN 4): warn, and never upload into it. */
+  untrusted?: true;
 }
 
 /** Folder creation metadata for POST /api/upload (docs/protocol.md). */

@@ -1,64 +1,166 @@
-import { useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { createRoute } from '@tanstack/react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { toast } from '@sealbox/ui';
 import { PROFILE_QUERY_KEY, protectedPage } from '../features/auth/index.ts';
 import {
-  BrowserBody,
   BrowserControls,
   BrowserFrame,
   BrowserHeader,
   BrowserMain,
   BrowserPath,
   BrowserToolbar,
-  EmptyState,
+  FolderView,
+  ItemDialogs,
   NEW_FOLDER_BLOCKED_TEXT,
   UPLOAD_BLOCKED_TEXT,
   UploadButton,
+  editRights,
+  filesKeys,
+  folderCrumbs,
+  locationIn,
   useBrowserView,
+  useDialogState,
+  useFolderListing,
+  usePages,
+  useSortedItems,
+  useTreeSearch,
   validateBrowserSearch,
   type BrowserSearch,
+  type FolderListing,
+  type ItemAction,
+  type ItemView,
 } from '../features/files/index.ts';
+import { SHARED_EMPTY_TEXT, UNTRUSTED_FOLDER_TEXT, sharedQueryOptions } from '../features/sharing/index.ts';
+import { useLiveStatus } from '../features/live/index.ts';
+import { DOWNLOAD_BLOCKED, UploadOverlay, downloadItems } from '../features/transfers/index.ts';
 import { rootRoute } from './root.tsx';
 
-const HOME = [{ id: null, label: 'Home' }];
-const nothing = () => {};
-
 /**
- * SPEC 2 'Files Shared with Me'. Until sharing lands nothing can have been shared: the frame
- * with its empty state; no uploads, folders or search here.
+ * SPEC 2 'Files Shared with Me': at the top, what other users shared with the signed-in user
+ * (GET /api/shared, each grant checked in the crypto worker); inside, the shared folders with
+ * the caller's role on them (SPEC 6). Live events add and remove shares without a reload.
  */
 function SharedPage() {
   const search = sharedRoute.useSearch();
   const navigate = sharedRoute.useNavigate();
   const onSearchChange = (patch: Partial<BrowserSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) });
   const queryClient = useQueryClient();
-  const { view, sort } = useBrowserView(search);
-  const [refreshing, setRefreshing] = useState(false);
-  // Nothing is listed here yet: Refresh fetches the profile (its quota in the sidebar).
-  const refresh = () => {
-    setRefreshing(true);
-    void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY }).finally(() => setRefreshing(false));
+  const parentId = search.parentId ?? null;
+  const { view, sort, myUserId } = useBrowserView(search);
+  const offline = useLiveStatus() !== 'online';
+  // The shares come first even inside a folder: their grants give the keys its listing opens with.
+  const shared = useQuery({ ...sharedQueryOptions(), refetchInterval: offline ? 5_000 : false });
+  const folder = useFolderListing(parentId, { poll: offline, enabled: parentId !== null && shared.isSuccess });
+  const top: FolderListing | undefined = useMemo(
+    () => (shared.data ? { folder: null, items: shared.data.items, ancestors: [], users: shared.data.users } : undefined),
+    [shared.data],
+  );
+  const listing = parentId === null ? { ...shared, data: top } : folder;
+  const data = listing.data;
+  const sorted = useSortedItems(data, sort);
+  const pages = usePages(sorted, [parentId, sort?.sortBy, sort?.sortOrder]);
+  const { dialog, open: openDialog, close: closeDialog } = useDialogState();
+  const finder = useTreeSearch(sort);
+  const locationOf = locationIn(data, undefined);
+
+  useEffect(() => {
+    if (parentId === null && shared.isError) toast('Error fetching files.', 'error');
+  }, [parentId, shared.isError]);
+  // A share revoked while its folder is open: its listing is refused, so back to the top.
+  const lost = parentId !== null && folder.isError;
+  useEffect(() => {
+    if (lost) void navigate({ search: (prev) => ({ ...prev, parentId: undefined }) });
+  }, [lost, navigate]);
+
+  const here = parentId === null ? null : (data?.folder ?? null);
+  const rights =
+    parentId === null
+      ? { uploadBlocked: UPLOAD_BLOCKED_TEXT, newFolderBlocked: NEW_FOLDER_BLOCKED_TEXT }
+      : here?.untrusted
+        ? { uploadBlocked: UNTRUSTED_FOLDER_TEXT, newFolderBlocked: UNTRUSTED_FOLDER_TEXT }
+        : editRights(parentId, here, myUserId);
+
+  const go = (id: string | null) => onSearchChange({ parentId: id ?? undefined });
+  const openItem = (item: ItemView) => {
+    if (item.isDirectory) go(item.id);
   };
+  const onAction = (action: ItemAction, item: ItemView) => {
+    if (action === 'open') openItem(item);
+    else if (action === 'download')
+      downloadItems([item]).catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
+    else openDialog({ kind: action, item });
+  };
+  const refresh = () => {
+    if (parentId === null) void shared.refetch();
+    else folder.refresh();
+    void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+  };
+  const users = data?.users ?? {};
 
   return (
-    <BrowserFrame active="shared" folderId={null} onNewFolder={nothing} newFolderBlocked={NEW_FOLDER_BLOCKED_TEXT}>
+    <BrowserFrame
+      active="shared"
+      folderId={parentId}
+      onNewFolder={() => openDialog({ kind: 'create' })}
+      newFolderBlocked={rights.newFolderBlocked}
+    >
       <BrowserMain>
         <BrowserHeader title="Files Shared with Me">
-          <UploadButton blocked={UPLOAD_BLOCKED_TEXT} onClick={nothing} />
+          <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
         </BrowserHeader>
         <BrowserToolbar>
           <BrowserPath
-            crumbs={HOME}
-            onNavigate={(id) => onSearchChange({ parentId: id ?? undefined })}
+            crumbs={folderCrumbs(parentId === null ? undefined : folder.data, parentId)}
+            onNavigate={go}
             onRefresh={refresh}
-            busy={refreshing}
+            busy={listing.isFetching}
           />
           <BrowserControls view={view} sort={sort} onSearchChange={onSearchChange} />
         </BrowserToolbar>
-        <BrowserBody view={view}>
-          <EmptyState text="No files have been shared with you yet" />
-        </BrowserBody>
+        {here?.untrusted && (
+          <p className="browser__warning" role="alert">
+            {UNTRUSTED_FOLDER_TEXT}
+          </p>
+        )}
+        <FolderView
+          view={view}
+          sort={sort}
+          onSearchChange={onSearchChange}
+          listing={listing}
+          sorted={sorted}
+          pages={pages}
+          finder={finder}
+          locationOf={locationOf}
+          onJump={go}
+          users={users}
+          myUserId={myUserId}
+          onOpen={openItem}
+          onAction={onAction}
+          onHome={() => go(null)}
+          homeLabel="Back to Files Shared with Me"
+          emptyText={parentId === null ? SHARED_EMPTY_TEXT : rights.uploadBlocked ? 'This folder is empty' : undefined}
+          downloadBlocked={DOWNLOAD_BLOCKED}
+        />
       </BrowserMain>
+      <ItemDialogs
+        dialog={dialog}
+        onClose={closeDialog}
+        parentId={parentId}
+        users={users}
+        myUserId={myUserId}
+        locationOf={locationOf}
+      />
+      {parentId !== null && !rights.uploadBlocked && (
+        <UploadOverlay
+          parentId={parentId}
+          open={dialog.kind === 'upload'}
+          onClose={() => {
+            closeDialog();
+            void queryClient.invalidateQueries({ queryKey: filesKeys.folder(parentId), exact: true });
+          }}
+        />
+      )}
     </BrowserFrame>
   );
 }

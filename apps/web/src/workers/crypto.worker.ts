@@ -19,7 +19,8 @@ import {
 } from '@sealbox/crypto';
 import { exposeRpc, type RpcEndpoint } from '../lib/worker-rpc.ts';
 import { clearAccounts, loadAccount, loadAnyAccount, saveAccount } from './key-store.ts';
-import { forgetItems, itemMethods, openLinkRoot } from './items.ts';
+import { forgetItems, itemMethods, openRoot } from './items.ts';
+import { sharingMethods } from './sharing.ts';
 import { thumbnailMethods } from './thumbnails.ts';
 import { transferMethods } from './transfers/index.ts';
 import { clearRecords } from './upload-records.ts';
@@ -73,6 +74,9 @@ export const cryptoMethods = {
   /** Uploads and downloads (transfers/). */
   ...transferMethods,
 
+  /** Key pins, grants, link fragments and the items shared with this user (sharing.ts). */
+  ...sharingMethods,
+
   /** Grid thumbnails of images and the start of videos (thumbnails.ts). */
   ...thumbnailMethods,
 
@@ -100,7 +104,7 @@ export const cryptoMethods = {
   useLinkKey(handle: string, itemId: string): void {
     const raw = keys.get(handle);
     if (!raw) throw new CryptoError('BAD_INPUT', 'Unknown link key');
-    openLinkRoot(itemId, raw);
+    openRoot(itemId, raw, 'link');
   },
 
   /**

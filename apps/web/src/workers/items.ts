@@ -19,6 +19,7 @@ import {
   unwrapItemKey,
   wrapItemKey,
 } from '@sealbox/crypto';
+import type { AccountKeys } from '@sealbox/crypto';
 import type { ItemView, NewFolderMetadata, OpenedListing, ServerItem } from '../model/items.ts';
 import { loadAnyAccount } from './key-store.ts';
 import { CodedError } from './coded-error.ts';
@@ -31,32 +32,38 @@ interface HeldKey {
   wrappedBy: string | null;
   encryptedKey: string;
   keyNonce: string;
+  /**
+   * False when this K came, directly or through its parents, from a share grant that did not
+   * verify (DESIGN 4): such a key is shown with a warning and never wraps a new key.
+   */
+  trusted: boolean;
 }
 
 const held = new Map<string, HeldKey>();
 /**
- * Items opened by a share link's key (DESIGN 4: the fragment is the linked item's K itself):
- * their K is not unwrapped from a parent, so a listing that reaches them trusts the link's key.
+ * Items whose K came from outside the tree: a share link's fragment (DESIGN 4: the linked item's
+ * K itself) or a grant RSA-wrapped to this user. Their K is not unwrapped from a parent, so a
+ * listing that reaches them keeps the key they were opened with.
  */
-const linkRoots = new Set<string>();
+const roots = new Set<string>();
 /** Decrypted texts by item id + ciphertext + nonce (names and mime types). */
 const texts = new Map<string, string>();
-let account: { userId: string; rootKey: CryptoKey } | undefined;
+let account: { userId: string; keys: AccountKeys } | undefined;
 
 /** Unwraps run in slices of this many, so 10,000 items neither serialise nor flood the engine. */
 const BATCH = 1024;
 
 const itemKeyError = (code: string, message: string) => new CodedError('ItemKeyError', code, message);
 
-function hold(raw: Uint8Array, wrappedBy: string | null, encryptedKey: string, keyNonce: string): HeldKey {
-  const entry: HeldKey = {
+function hold(raw: Uint8Array, wrappedBy: string | null, encryptedKey: string, keyNonce: string, trusted = true): HeldKey {
+  return {
     raw,
     crypto: crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, 'AES-GCM', false, ['encrypt', 'decrypt']),
     wrappedBy,
     encryptedKey,
     keyNonce,
+    trusted,
   };
-  return entry;
 }
 
 /**
@@ -64,14 +71,14 @@ function hold(raw: Uint8Array, wrappedBy: string | null, encryptedKey: string, k
  * that needs R, so a logout in this or another tab (which deletes the record) stops its use;
  * a different user than before drops every item key held for the previous one.
  */
-async function currentAccount(): Promise<{ userId: string; rootKey: CryptoKey } | undefined> {
+export async function currentAccount(): Promise<{ userId: string; keys: AccountKeys } | undefined> {
   const stored = await loadAnyAccount().catch(() => undefined);
   if (!stored) {
     if (account) forgetItems();
     return undefined;
   }
   if (account && account.userId !== stored.userId) forgetItems();
-  account = { userId: stored.userId, rootKey: stored.keys.rootKey };
+  account = { userId: stored.userId, keys: stored.keys };
   return account;
 }
 
@@ -136,20 +143,22 @@ export async function openItems(items: ServerItem[]): Promise<ItemView[]> {
 
   const keyOk = new Set<string>();
   const openKey = async (item: ServerItem): Promise<void> => {
-    if (linkRoots.has(item.id) && held.get(item.id)?.wrappedBy === LINK) {
+    if (roots.has(item.id) && held.get(item.id)?.wrappedBy?.startsWith(OUTSIDE)) {
       keyOk.add(item.id);
       return;
     }
-    if (item.keyNonce === null) return; // RSA-wrapped (shared) keys arrive with sharing
+    if (item.keyNonce === null) return;
     let wrapping: CryptoKey | undefined;
+    let trusted = true;
     if (item.parentId === null) {
       if (!me || item.ownerId !== me.userId) return;
-      wrapping = me.rootKey;
+      wrapping = me.keys.rootKey;
     } else {
       const parentKey = held.get(item.parentId);
       // A parent in this batch that did not open cannot vouch for its children.
       if (!parentKey || (byId.has(item.parentId) && !keyOk.has(item.parentId))) return;
       wrapping = await parentKey.crypto;
+      trusted = parentKey.trusted;
     }
     const wrappedBy = item.parentId;
     const cached = held.get(item.id);
@@ -157,14 +166,15 @@ export async function openItems(items: ServerItem[]): Promise<ItemView[]> {
       cached &&
       cached.wrappedBy === wrappedBy &&
       cached.encryptedKey === item.encryptedKey &&
-      cached.keyNonce === item.keyNonce
+      cached.keyNonce === item.keyNonce &&
+      cached.trusted === trusted
     ) {
       keyOk.add(item.id);
       return;
     }
     try {
       const raw = await unwrapItemKey(wrapping, item.id, item.encryptedKey, item.keyNonce);
-      held.set(item.id, hold(raw, wrappedBy, item.encryptedKey, item.keyNonce));
+      held.set(item.id, hold(raw, wrappedBy, item.encryptedKey, item.keyNonce, trusted));
       keyOk.add(item.id);
     } catch {
       // Not openable under this parent: a planted or corrupted item. Keep any key known before
@@ -205,6 +215,7 @@ export async function openItems(items: ServerItem[]): Promise<ItemView[]> {
       uploaderId: item.uploaderId,
       editPermission: item.editPermission,
       decrypted,
+      ...(entry && !entry.trusted ? { untrusted: true as const } : {}),
     };
   };
 
@@ -240,30 +251,39 @@ export async function wrappingKeyFor(parentId: string | null): Promise<Uint8Arra
   if (parentId === null) {
     const me = await currentAccount();
     if (!me) throw itemKeyError('NO_KEY', 'The account keys are not unlocked in this browser');
-    return me.rootKey;
+    return me.keys.rootKey;
   }
   const entry = held.get(parentId);
   if (!entry) throw itemKeyError('NO_KEY', 'No decrypted key for this folder');
+  if (!entry.trusted) throw itemKeyError('UNVERIFIED', 'This folder was shared by a grant that did not verify');
   return entry.crypto;
 }
 
-/** What a link root's key was "unwrapped" from: the link's fragment, never a parent. */
-const LINK = 'link:';
+/** What a root's key was "unwrapped" from: a link's fragment or a grant, never a parent. */
+const OUTSIDE = 'outside:';
 
 /**
- * Holds a share link's key as the K of the linked item `itemId` (its name and mime are sealed
- * under it; its children's keys are wrapped by it). A wrong key simply opens nothing.
+ * Holds a key that came from outside the tree as the K of `itemId` (its name and mime are
+ * sealed under it; its children's keys are wrapped by it): a share link's fragment, or a
+ * grant's unwrapped key (`trusted` false when its signature did not verify). A wrong key
+ * simply opens nothing.
  */
-export function openLinkRoot(itemId: string, raw: Uint8Array): void {
+export function openRoot(itemId: string, raw: Uint8Array, source: 'link' | 'grant', trusted = true): void {
   held.get(itemId)?.raw.fill(0);
-  held.set(itemId, hold(new Uint8Array(raw), LINK, '', ''));
-  linkRoots.add(itemId);
+  held.set(itemId, hold(new Uint8Array(raw), `${OUTSIDE}${source}`, '', '', trusted));
+  roots.add(itemId);
+}
+
+/** Whether a root opened by a grant is still held with this trust (the 5-second refresh skips RSA). */
+export function heldRoot(itemId: string): { trusted: boolean } | undefined {
+  const entry = held.get(itemId);
+  return roots.has(itemId) && entry?.wrappedBy === `${OUTSIDE}grant` ? { trusted: entry.trusted } : undefined;
 }
 
 export function forgetItems(): void {
   for (const entry of held.values()) entry.raw.fill(0);
   held.clear();
-  linkRoots.clear();
+  roots.clear();
   texts.clear();
   account = undefined;
 }

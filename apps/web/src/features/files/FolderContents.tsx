@@ -39,6 +39,8 @@ export interface FolderContentsProps {
   homeLabel?: string;
   /** Why downloads are unavailable (undefined: they are available). */
   downloadBlocked: string | undefined;
+  /** What an empty folder says under 'No files found'. */
+  emptyText?: string | undefined;
 }
 
 export function FolderContents({
@@ -49,6 +51,7 @@ export function FolderContents({
   onSort,
   onHome,
   homeLabel = 'Back to My Files',
+  emptyText = 'Upload a file to get started',
   ...items
 }: FolderContentsProps) {
   const width = useViewportWidth();
@@ -69,7 +72,7 @@ export function FolderContents({
       </div>
     );
   }
-  if (total === 0) return <EmptyState text="Upload a file to get started" />;
+  if (total === 0) return <EmptyState text={emptyText} />;
   if (view === 'grid') return <FileGrid {...items} columns={gridColumns(width)} />;
   return <FileTable {...items} columns={visibleColumns(width)} sort={sort} onSort={onSort} />;
 }

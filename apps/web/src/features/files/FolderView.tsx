@@ -8,7 +8,10 @@ import { SearchResults } from './SearchResults.tsx';
 import { nextSort, type Sort } from './sorting.ts';
 
 export interface FolderViewProps
-  extends Pick<FolderContentsProps, 'users' | 'myUserId' | 'onOpen' | 'onAction' | 'onHome' | 'homeLabel' | 'downloadBlocked'> {
+  extends Pick<
+    FolderContentsProps,
+    'users' | 'myUserId' | 'onOpen' | 'onAction' | 'onHome' | 'homeLabel' | 'downloadBlocked' | 'emptyText'
+  > {
   view: ViewMode;
   sort: Sort | undefined;
   /** Sorting by a column header goes into the URL's search params. */

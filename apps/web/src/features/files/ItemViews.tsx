@@ -32,8 +32,20 @@ function userName(users: Record<string, string>, id: string, me: string | undefi
   return id === me ? `${name} (you)` : name;
 }
 
+/** DESIGN 4: an item opened under a grant that did not verify is shown, but flagged. */
+export const UNVERIFIED_SHARE_TEXT = 'Unverified share: its grant is not signed by the keys you know for the sharer';
+
+function UnverifiedMark() {
+  return (
+    <span className="item-name__warning" title={UNVERIFIED_SHARE_TEXT} role="img" aria-label={UNVERIFIED_SHARE_TEXT}>
+      {Icon.warning(16)}
+    </span>
+  );
+}
+
 function ItemName({ item, onOpen }: { item: ItemView; onOpen: (item: ItemView) => void }) {
   const name = displayName(item);
+  const warning = item.untrusted ? <UnverifiedMark /> : null;
   const icon = (
     <span className={cx('item-icon', `item-icon--${kindOf(item)}`)} aria-hidden="true">
       {item.decrypted ? <KindIcon kind={kindOf(item)} /> : Icon.lock(20)}
@@ -49,6 +61,7 @@ function ItemName({ item, onOpen }: { item: ItemView; onOpen: (item: ItemView) =
       >
         {icon}
         <span className="item-name__text">{name}</span>
+        {warning}
       </button>
     );
   }
@@ -56,6 +69,7 @@ function ItemName({ item, onOpen }: { item: ItemView; onOpen: (item: ItemView) =
     <span className={cx('item-name', !item.decrypted && 'item-name--encrypted')} title={name}>
       {icon}
       <span className="item-name__text">{name}</span>
+      {warning}
     </span>
   );
 }

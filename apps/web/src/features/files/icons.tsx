@@ -84,6 +84,13 @@ export const Icon = {
       <path d="M11 4v2M11 8v2M11 12v2M10 16h2v2h-2z" />
     </Svg>
   ),
+  warning: (s?: number) => (
+    <Svg size={s}>
+      <path d="M12 3 2 20h20L12 3z" />
+      <path d="M12 10v4" />
+      <path d="M12 17h.01" />
+    </Svg>
+  ),
   lock: (s?: number) => (
     <Svg size={s}>
       <rect x="4" y="11" width="16" height="10" rx="2" />

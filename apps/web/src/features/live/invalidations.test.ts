@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { filesKeys } from '../files/index.ts';
 import { SESSIONS_QUERY_KEY } from '../profile/index.ts';
+import { sharingKeys } from '../sharing/index.ts';
 import { COALESCE_MS, createInvalidator, invalidationsFor } from './invalidations.ts';
 
 const listing = (ancestors: string[]) => ({ folder: null, items: [], users: [], ancestors: ancestors.map((id) => ({ id })) });
@@ -16,6 +17,10 @@ function seeded() {
   client.setQueryData(filesKeys.tree, listing([]));
   client.setQueryData(PROFILE_QUERY_KEY, { id: 'me' });
   client.setQueryData(SESSIONS_QUERY_KEY, []);
+  client.setQueryData(sharingKeys.shared, { items: [], users: {} });
+  client.setQueryData(sharingKeys.users('a'), { access: [], users: [] });
+  client.setQueryData(sharingKeys.links('a'), []);
+  client.setQueryData(sharingKeys.links('other'), []);
   return client;
 }
 
@@ -66,6 +71,21 @@ describe('invalidations', () => {
     expect(apply(seeded(), { kind: 'quota.changed' })).toEqual(['profile']);
     expect(apply(seeded(), { kind: 'profile.changed' })).toEqual(['profile']);
     expect(apply(seeded(), { kind: 'session.ended', sessionId: 's' })).toEqual(['sessions']);
+  });
+
+  test('a share made, switched or revoked: the shared list, who has access, and what lies below it', () => {
+    for (const kind of ['share.created', 'share.changed', 'share.deleted'])
+      expect(apply(seeded(), { kind, itemId: 'a' })).toEqual([
+        'files/folder/a',
+        'files/folder/b',
+        'sharing/shared',
+        'sharing/users/a',
+      ]);
+  });
+
+  test("a link change: that item's links only", () => {
+    for (const kind of ['link.created', 'link.changed', 'link.password', 'link.deleted'])
+      expect(apply(seeded(), { kind, itemId: 'a' })).toEqual(['sharing/links/a']);
   });
 
   test('an unknown kind refreshes the files, not the account', () => {

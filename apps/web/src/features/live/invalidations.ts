@@ -8,6 +8,7 @@ import { ITEM_EVENT_KINDS } from '@sealbox/server/live-protocol';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { filesKeys, type FolderListing } from '../files/index.ts';
 import { SESSIONS_QUERY_KEY } from '../profile/index.ts';
+import { sharingKeys } from '../sharing/index.ts';
 import type { LiveEvent } from './connection.ts';
 
 export type Invalidation =
@@ -31,6 +32,23 @@ export function invalidationsFor(event: LiveEvent): Invalidation[] {
       return [{ key: PROFILE_QUERY_KEY, exact: true }];
     case 'session.ended':
       return [{ key: SESSIONS_QUERY_KEY, exact: true }];
+    case 'share.created':
+    case 'share.changed':
+    case 'share.deleted':
+      // The recipient's /shared list and, for a switch or a revoke, what they had open inside
+      // it; the owner's list of who has access.
+      return event.itemId
+        ? [
+            { key: sharingKeys.shared, exact: true },
+            { key: sharingKeys.users(event.itemId), exact: true },
+            { below: event.itemId },
+          ]
+        : [{ key: sharingKeys.shared, exact: true }];
+    case 'link.created':
+    case 'link.changed':
+    case 'link.password':
+    case 'link.deleted':
+      return event.itemId ? [{ key: sharingKeys.links(event.itemId), exact: true }] : [];
     default:
       // A kind this build does not know (a newer server): anything of the files may be affected.
       return [{ key: filesKeys.all, exact: false }];

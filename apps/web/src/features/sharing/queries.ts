@@ -5,6 +5,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { fetchLink } from './link-api.ts';
+import { fetchShared } from './shared-api.ts';
 
 export const sharingKeys = {
   all: ['sharing'] as const,
@@ -22,6 +23,16 @@ export function linkQueryOptions(linkId: string) {
     queryKey: sharingKeys.link(linkId),
     queryFn: () => fetchLink(linkId),
     staleTime: Number.POSITIVE_INFINITY,
+    retry: (count, error) => !(error instanceof HttpStatusError && error.status >= 400 && error.status < 500) && count < 2,
+  });
+}
+
+/** What was shared with the signed-in user; live events keep it fresh (5 s while offline). */
+export function sharedQueryOptions() {
+  return queryOptions({
+    queryKey: sharingKeys.shared,
+    queryFn: fetchShared,
+    staleTime: 5_000,
     retry: (count, error) => !(error instanceof HttpStatusError && error.status >= 400 && error.status < 500) && count < 2,
   });
 }

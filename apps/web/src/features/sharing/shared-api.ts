@@ -1,0 +1,36 @@
+/**
+ * GET /api/shared as /shared shows it: the items shared with the signed-in user. The answer's
+ * bytes go to the crypto worker, which checks each grant against the sharer's pinned keys and
+ * unwraps its key there (workers/sharing.ts); the page gets views back, never keys.
+ */
+import { apiBytes } from '../../lib/api.ts';
+import { HttpStatusError } from '../../lib/http-status-error.ts';
+import { cryptoWorker } from '../../crypto/client.ts';
+import type { ItemView } from '../../model/items.ts';
+
+export const SHARED_EMPTY_TEXT = 'No files have been shared with you yet';
+/** Why nothing can be added to a folder whose grant did not verify (DESIGN 4: never a parent). */
+export const UNTRUSTED_FOLDER_TEXT = 'This share could not be verified, so nothing can be added to it';
+
+/** The server's largest page; more than this many shares are fetched page by page. */
+const PAGE = 10_000;
+
+export interface SharedListing {
+  items: ItemView[];
+  /** username by user id (owners, uploaders and sharers). */
+  users: Record<string, string>;
+}
+
+export async function fetchShared(): Promise<SharedListing> {
+  const items: ItemView[] = [];
+  const users: Record<string, string> = {};
+  for (let offset = 0; ; offset += PAGE) {
+    const response = await apiBytes.shared({ limit: PAGE, offset });
+    if (!response.ok) throw new HttpStatusError(response.status, 'Error fetching files.');
+    const opened = await cryptoWorker.call('openShared', await response.arrayBuffer());
+    items.push(...opened.files);
+    for (const user of opened.users as Array<{ id?: unknown; username?: unknown }>)
+      if (typeof user.id === 'string' && typeof user.username === 'string') users[user.id] = user.username;
+    if (opened.files.length < PAGE) return { items, users };
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * 'Files Shared with Me' (issue 12, SPEC 2 /shared, SPEC 6): owner A (made through the API with
+ * the real crypto package) shares a folder with B, who has /shared open in Chromium. B sees it
+ * arrive live with A's name, opens it, downloads a file byte for byte and finds rename, move,
+ * delete, upload and New Folder refused with SPEC's tooltips; A makes B editor, and B uploads a
+ * file and makes a folder, which A's listing shows and which count on A's quota; A revokes and
+ * B's view loses the folder live. A grant the sharer never signed (the server planting an access
+ * entry) is shown as unverified, and nothing can be added under it.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test';
+import type { Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import { decryptName, toBase64, unwrapItemKey } from '@sealbox/crypto';
+import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
+import { apiCreateFolder, apiLogin, apiUploadFile, createFolderViaUi, type ApiFolder, type ApiSession } from './support/files.ts';
+import { saveScreenshot } from './support/screenshots.ts';
+import { apiRevokeUser, apiShareWithUser, apiSwitchUser, publicUser, type PublicUser } from './support/sharing.ts';
+import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+
+const SLOW = 180_000;
+const suite = browserSuite({ timeoutMs: SLOW });
+
+const report = new TextEncoder().encode('Quarterly figures: all up.\n');
+const upload = new TextEncoder().encode('written by the editor\n');
+
+let owner: ApiSession;
+let ownerUser: TestUser;
+let recipient: TestUser;
+let recipientKeys: PublicUser;
+let project: ApiFolder;
+
+const body = (page: Page) => page.locator('.browser__body');
+
+async function ownerChildren(folder: ApiFolder): Promise<Map<string, { id: string; uploaderId: string }>> {
+  const response = await fetch(`${owner.baseUrl}/api/file?id=${folder.id}&depth=1&limit=1000&offset=0`, {
+    headers: { cookie: owner.cookie },
+  });
+  const listing = (await response.json()) as {
+    files: Array<{
+      id: string;
+      uploaderId: string;
+      encryptedKey: string;
+      keyNonce: string;
+      encryptedFileName: string;
+      nameNonce: string;
+    }>;
+  };
+  const out = new Map<string, { id: string; uploaderId: string }>();
+  for (const item of listing.files) {
+    const key = await unwrapItemKey(folder.key, item.id, item.encryptedKey, item.keyNonce);
+    out.set(await decryptName(key, item.id, item.encryptedFileName, item.nameNonce), item);
+  }
+  return out;
+}
+
+async function usedBytes(session: ApiSession): Promise<number> {
+  const response = await fetch(`${session.baseUrl}/api/profile`, { headers: { cookie: session.cookie } });
+  return ((await response.json()) as { usedSpace: number }).usedSpace;
+}
+
+async function openShared(page: Page): Promise<void> {
+  await loginViaUi(page, suite.server.url, recipient);
+  await page.locator('#files-sidebar').getByRole('link', { name: 'Shared with me' }).click();
+  await page.getByRole('heading', { name: 'Files Shared with Me' }).waitFor();
+}
+
+async function menuItem(page: Page, name: string, action: string) {
+  await page
+    .getByRole('button', { name: `Actions for ${name}` })
+    .first()
+    .click();
+  const item = page.getByRole('menuitem', { name: new RegExp(`^${action}`) });
+  await item.waitFor();
+  return item;
+}
+
+describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
+  beforeAll(async () => {
+    ownerUser = await createUser(suite.server.url);
+    owner = await apiLogin(suite.server.url, ownerUser);
+    recipient = await createUser(suite.server.url);
+    recipientKeys = await publicUser(owner, recipient.id);
+    project = await apiCreateFolder(owner, null, 'Project');
+    await apiUploadFile(owner, project, 'report.txt', report, 'text/plain');
+    await apiCreateFolder(owner, project, 'Drafts');
+  }, SLOW);
+
+  test(
+    'viewer, then editor, then revoked: live, with the permissions of SPEC 6',
+    async () => {
+      const page = await suite.newBrowser({ expectHttpErrors: [{ status: 404, path: '/api/file' }] });
+      await openShared(page);
+      await body(page).getByText('No files have been shared with you yet').waitFor();
+
+      // Shared while B looks: it appears without a reload, with its owner's name.
+      const encryptedKey = await apiShareWithUser(owner, project, recipientKeys, false);
+      const folderButton = body(page).getByRole('button', { name: 'Project', exact: true });
+      await folderButton.waitFor({ timeout: 10_000 });
+      await body(page).getByText(ownerUser.username).first().waitFor();
+      expect(await page.getByRole('button', { name: 'Upload File' }).isDisabled()).toBe(true);
+      await saveScreenshot(page, 'shared-list-1280-light');
+
+      await folderButton.click();
+      await body(page).getByText('report.txt').waitFor();
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Project').first().waitFor();
+
+      // A viewer: download works, changes are refused with SPEC's tooltips.
+      const started = page.waitForEvent('download', { timeout: 60_000 });
+      await (await menuItem(page, 'report.txt', 'Download')).click();
+      const got = await started;
+      expect(Buffer.compare(Buffer.from(await readFile((await got.path())!)), Buffer.from(report))).toBe(0);
+      const rename = await menuItem(page, 'report.txt', 'Rename');
+      expect(await rename.getAttribute('aria-disabled')).toBe('true');
+      expect(await rename.getAttribute('title')).toBe('You do not have permission to rename/move/delete this file');
+      expect(await page.getByRole('menuitem', { name: /^Delete/ }).getAttribute('aria-disabled')).toBe('true');
+      expect(await page.getByRole('menuitem', { name: /^Share/ }).getAttribute('title')).toBe(
+        'You cannot share files you do not own',
+      );
+      await page.keyboard.press('Escape');
+      const uploadButton = page.getByRole('button', { name: 'Upload File' });
+      expect(await uploadButton.isDisabled()).toBe(true);
+
+      // Made editor: uploads and New Folder open up without a reload.
+      await apiSwitchUser(owner, project, recipientKeys, encryptedKey, true);
+      await page.waitForFunction(
+        () => !document.querySelector<HTMLButtonElement>('.browser__header button:disabled'),
+        undefined,
+        { timeout: 10_000 },
+      );
+      const before = await usedBytes(owner);
+      await uploadButton.click();
+      const overlay = page.getByRole('dialog', { name: 'Upload files' });
+      await overlay
+        .locator('input[type="file"][multiple]')
+        .setInputFiles({ name: 'from-editor.txt', mimeType: 'text/plain', buffer: Buffer.from(upload) });
+      await overlay.getByRole('button', { name: 'Upload 1' }).click();
+      await overlay.getByText(/uploaded successfully/).waitFor({ timeout: 60_000 });
+      await overlay.getByRole('button', { name: 'Close', exact: true }).first().click();
+      await body(page).getByText('from-editor.txt').first().waitFor({ timeout: 30_000 });
+      await createFolderViaUi(page, 'Editor folder');
+
+      // A sees both, uploaded by B, and the upload counts on A's quota.
+      const children = await ownerChildren(project);
+      expect(children.get('from-editor.txt')?.uploaderId).toBe(recipient.id);
+      expect(children.has('Editor folder')).toBe(true);
+      expect(await usedBytes(owner)).toBeGreaterThan(before);
+      await saveScreenshot(page, 'shared-folder-1280-light');
+
+      // Revoked: B's view leaves the folder and the list is empty again, live.
+      await apiRevokeUser(owner, project, recipientKeys);
+      await body(page).getByText('No files have been shared with you yet').waitFor({ timeout: 10_000 });
+    },
+    SLOW,
+  );
+
+  test(
+    'a grant the sharer did not sign is shown unverified, and nothing can be added under it',
+    async () => {
+      const planted = await apiCreateFolder(owner, null, 'Planted');
+      // The server's move: an access entry with a key wrapped for B, signed by nobody B knows.
+      const bogus = toBase64(crypto.getRandomValues(new Uint8Array(64)));
+      await apiShareWithUser(owner, planted, recipientKeys, true, { signature: bogus });
+      const page = await suite.newBrowser({ expectHttpErrors: [{ status: 404, path: '/api/file' }] });
+      await openShared(page);
+      const row = body(page).locator('[data-item-id]', { hasText: 'Planted' });
+      await row.waitFor();
+      await row.getByRole('img', { name: /Unverified share/ }).waitFor();
+      await row.getByRole('button', { name: /^Planted/ }).click();
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Planted').first().waitFor();
+      const uploadButton = page.getByRole('button', { name: 'Upload File' });
+      expect(await uploadButton.isDisabled()).toBe(true);
+      await saveScreenshot(page, 'shared-unverified-1280-light');
+      await apiRevokeUser(owner, planted, recipientKeys);
+    },
+    SLOW,
+  );
+
+  test(
+    'a grant the server altered (edit flag raised, signature moved to another item) is unverified; an untouched one is not',
+    async () => {
+      const [honest, raised, swappedA, swappedB] = await Promise.all(
+        ['Honest', 'Raised', 'SwapA', 'SwapB'].map((name) => apiCreateFolder(owner, null, name)),
+      );
+      for (const folder of [honest, raised, swappedA, swappedB]) await apiShareWithUser(owner, folder, recipientKeys, false);
+      const page = await suite.newBrowser();
+      // The server under the browser: GET /api/shared answers with grants it rewrote.
+      await page.route('**/api/shared?*', async (route) => {
+        const response = await route.fetch();
+        const answer = (await response.json()) as {
+          files: Array<{ id: string; grant: { signature: string; editPermission: boolean } }>;
+        };
+        const byId = new Map(answer.files.map((file) => [file.id, file]));
+        const r = byId.get(raised.id);
+        if (r) r.grant.editPermission = true;
+        const a = byId.get(swappedA.id);
+        const b = byId.get(swappedB.id);
+        if (a && b) [a.grant.signature, b.grant.signature] = [b.grant.signature, a.grant.signature];
+        await route.fulfill({ response, json: answer });
+      });
+      await openShared(page);
+      const row = (name: string) => body(page).locator('[data-item-id]', { hasText: name });
+      for (const name of ['Raised', 'SwapA', 'SwapB'])
+        await row(name)
+          .getByRole('img', { name: /Unverified share/ })
+          .waitFor();
+      await row('Honest').waitFor();
+      expect(
+        await row('Honest')
+          .getByRole('img', { name: /Unverified share/ })
+          .count(),
+      ).toBe(0);
+      for (const folder of [honest, raised, swappedA, swappedB]) await apiRevokeUser(owner, folder, recipientKeys);
+    },
+    SLOW,
+  );
+});
