@@ -1,0 +1,71 @@
+/**
+ * The rules of the Share dialog (SPEC 6, 9): who may be searched for, how a link's expiry is
+ * sent, and how a link's URL is built (DESIGN 4: the key only ever in the fragment).
+ */
+
+/** SPEC 6, 9: the search starts at 3 typed characters and shows at most 10 people. */
+export const SEARCH_MIN_CHARS = 3;
+export const SEARCH_LIMIT = 10;
+/** How long typing must pause before the search is sent. */
+export const SEARCH_DEBOUNCE_MS = 250;
+
+/** SPEC 8 toasts of the dialog. */
+export const SHARE_TEXT = {
+  searchFailed: 'Error fetching usernames.',
+  permissionFailed: 'Error updating share permissions.',
+  passwordFailed: 'Error updating link password',
+  revokeFailed: (name: string) => `Failed to revoke permissions for ${name}`,
+  listFailed: 'Failed to fetch active users/links',
+  shareFailed: 'Error sharing file. Please try again.',
+  noKey: 'No decrypted file key',
+  copyFailed: 'Failed to copy link. Please try again.',
+  noPublicKey: 'User public key not loaded',
+  notOwner: 'You cannot share files you do not own',
+} as const;
+
+/** The text a search is sent for, or undefined while it is too short (SPEC 6). */
+export function searchTerm(typed: string): string | undefined {
+  const term = typed.trim();
+  return [...term].length >= SEARCH_MIN_CHARS ? term : undefined;
+}
+
+/** Search answers without the signed-in user, at most SEARCH_LIMIT of them (SPEC 6). */
+export function searchResults<T extends { id: string }>(users: readonly T[], myUserId: string | undefined): T[] {
+  return users.filter((user) => user.id !== myUserId).slice(0, SEARCH_LIMIT);
+}
+
+export type ExpiryUnit = 'never' | 'hours' | 'days' | 'weeks';
+export const EXPIRY_UNITS: ReadonlyArray<{ value: ExpiryUnit; label: string }> = [
+  { value: 'never', label: 'Never' },
+  { value: 'hours', label: 'Hours' },
+  { value: 'days', label: 'Days' },
+  { value: 'weeks', label: 'Weeks' },
+];
+const UNIT_SECONDS: Record<Exclude<ExpiryUnit, 'never'>, number> = { hours: 3600, days: 86_400, weeks: 604_800 };
+/** SPEC 5: the amount is at least 1; the server takes at most 100 years. */
+export const EXPIRY_MIN_AMOUNT = 1;
+export const EXPIRY_MAX_SECONDS = 3_155_760_000;
+
+/** SPEC 9: `expires` of POST /api/share type link, in seconds; never = 0; undefined when the amount is invalid. */
+export function expirySeconds(amount: number, unit: ExpiryUnit): number | undefined {
+  if (unit === 'never') return 0;
+  if (!Number.isInteger(amount) || amount < EXPIRY_MIN_AMOUNT) return undefined;
+  const seconds = amount * UNIT_SECONDS[unit];
+  return seconds <= EXPIRY_MAX_SECONDS ? seconds : undefined;
+}
+
+/** `/share?linkId=ID#KEY` on this origin (DESIGN 4). */
+export function linkUrl(origin: string, linkId: string, fragment: string): string {
+  return `${origin}/share?linkId=${encodeURIComponent(linkId)}#${fragment}`;
+}
+
+export const NEVER_EXPIRES_TEXT = 'Never expires';
+
+/** A link's expiry as shown: 'Never expires' or its date and time. */
+export function expiryText(expiresAt: number | null, locale?: string): string {
+  if (expiresAt === null) return NEVER_EXPIRES_TEXT;
+  const when = new Date(expiresAt).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  return `Expires ${when}`;
+}
+
+export const roleLabel = (edit: boolean) => (edit ? 'Editor' : 'Viewer');
