@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { decryptName, toBase64, unwrapItemKey } from '@sealbox/crypto';
 import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, createFolderViaUi, type ApiFolder, type ApiSession } from './support/files.ts';
+import { contentNeedles, keyNeedles, leaks, storedByServer, textNeedle } from './support/leaks.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { apiRevokeUser, apiShareWithUser, apiSwitchUser, publicUser, type PublicUser } from './support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
@@ -58,6 +59,18 @@ async function usedBytes(session: ApiSession): Promise<number> {
   return ((await response.json()) as { usedSpace: number }).usedSpace;
 }
 
+/** The page as it is now at 1280 and 375 px, light and dark (back to 1280 light after). */
+async function screenshots(page: Page, name: string): Promise<void> {
+  for (const width of [1280, 375])
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.emulateMedia({ colorScheme });
+      await saveScreenshot(page, `${name}-${width}-${colorScheme}`);
+    }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 async function openShared(page: Page): Promise<void> {
   await loginViaUi(page, suite.server.url, recipient);
   await page.locator('#files-sidebar').getByRole('link', { name: 'Shared with me' }).click();
@@ -98,7 +111,7 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
       await folderButton.waitFor({ timeout: 10_000 });
       await body(page).getByText(ownerUser.username).first().waitFor();
       expect(await page.getByRole('button', { name: 'Upload File' }).isDisabled()).toBe(true);
-      await saveScreenshot(page, 'shared-list-1280-light');
+      await screenshots(page, 'shared-list');
 
       await folderButton.click();
       await body(page).getByText('report.txt').waitFor();
@@ -144,7 +157,7 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
       expect(children.get('from-editor.txt')?.uploaderId).toBe(recipient.id);
       expect(children.has('Editor folder')).toBe(true);
       expect(await usedBytes(owner)).toBeGreaterThan(before);
-      await saveScreenshot(page, 'shared-folder-1280-light');
+      await screenshots(page, 'shared-folder');
 
       // Revoked: B's view leaves the folder and the list is empty again, live.
       await apiRevokeUser(owner, project, recipientKeys);
@@ -169,7 +182,7 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Planted').first().waitFor();
       const uploadButton = page.getByRole('button', { name: 'Upload File' });
       expect(await uploadButton.isDisabled()).toBe(true);
-      await saveScreenshot(page, 'shared-unverified-1280-light');
+      await screenshots(page, 'shared-unverified');
       await apiRevokeUser(owner, planted, recipientKeys);
     },
     SLOW,
@@ -213,4 +226,18 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
     },
     SLOW,
   );
+
+  test('nothing the server stored or logged holds a shared name, content or key', async () => {
+    const stored = await storedByServer(suite.server);
+    expect(stored.some((s) => s.path.includes('blobs'))).toBe(true);
+    const needles = [
+      ...['Project', 'report.txt', 'Drafts', 'from-editor.txt', 'Editor folder', 'Planted', 'Honest'].map((name) =>
+        textNeedle(`name ${name}`, name),
+      ),
+      ...contentNeedles('report content', report),
+      ...contentNeedles('editor upload', upload),
+      ...keyNeedles('shared folder key', project.key),
+    ];
+    expect(leaks(stored, needles)).toEqual([]);
+  });
 });

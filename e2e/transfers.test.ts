@@ -7,11 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Download, Page } from 'playwright-core';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
+import { contentNeedles, leaks, storedByServer, textNeedle, type Needle } from './support/leaks.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { startServer } from './support/server.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
@@ -371,33 +372,17 @@ describe.skipIf(skipWithoutBrowser)('transfers', () => {
     'nothing the server stored or logged holds an uploaded name, mime type or content',
     async () => {
       expect(uploaded.length).toBeGreaterThan(5);
-      const stored: Array<{ path: string; bytes: Buffer }> = [];
-      const walk = async (dir: string) => {
-        for (const entry of await readdir(dir, { withFileTypes: true })) {
-          const path = join(dir, entry.name);
-          if (entry.isDirectory()) await walk(path);
-          else if (entry.isFile()) stored.push({ path, bytes: await readFile(path) });
-        }
-      };
-      await walk(suite.server.dataDir);
-      stored.push({ path: 'server log', bytes: Buffer.from(suite.server.output()) });
+      const stored = await storedByServer(suite.server);
       expect(stored.some((s) => s.path.includes('blobs'))).toBe(true);
       expect(stored.reduce((n, s) => n + s.bytes.length, 0)).toBeGreaterThan(100 * MIB);
 
-      const needles: Array<{ what: string; bytes: Buffer }> = [];
+      const needles: Needle[] = [];
       for (const u of uploaded) {
-        needles.push({ what: `name ${u.name}`, bytes: Buffer.from(u.name) });
-        if (u.mime) needles.push({ what: `mime ${u.mime}`, bytes: Buffer.from(u.mime) });
-        if (u.bytes && u.bytes.length >= 64) {
-          for (const at of [0, Math.floor(u.bytes.length / 2), u.bytes.length - 48]) {
-            needles.push({ what: `content of ${u.name} at ${at}`, bytes: Buffer.from(u.bytes.subarray(at, at + 48)) });
-          }
-        }
+        needles.push(textNeedle(`name ${u.name}`, u.name));
+        if (u.mime) needles.push(textNeedle(`mime ${u.mime}`, u.mime));
+        if (u.bytes && u.bytes.length >= 64) needles.push(...contentNeedles(`content of ${u.name}`, u.bytes));
       }
-      const found: string[] = [];
-      for (const needle of needles) {
-        for (const s of stored) if (s.bytes.includes(needle.bytes)) found.push(`${needle.what} in ${s.path}`);
-      }
+      const found = leaks(stored, needles);
       expect(found).toEqual([]);
     },
     SLOW,
