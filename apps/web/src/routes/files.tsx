@@ -29,10 +29,11 @@ import {
   type ItemView,
 } from '../features/files/index.ts';
 import { useLiveStatus } from '../features/live/index.ts';
+import { ShareDialog } from '../features/sharing/index.ts';
 import { DOWNLOAD_BLOCKED, UploadOverlay, downloadItems } from '../features/transfers/index.ts';
 import { rootRoute } from './root.tsx';
 
-/** SPEC 2 'My Files': a folder of the user's tree with its path, search, pages, item actions and uploads. */
+/** SPEC 2 'My Files': a folder of the user's tree with its path, search, pages, item actions (Share too) and uploads. */
 function FilesPage() {
   const search = filesRoute.useSearch();
   const navigate = filesRoute.useNavigate();
@@ -116,6 +117,7 @@ function FilesPage() {
         myUserId={myUserId}
         locationOf={locationOf}
       />
+      {dialog.kind === 'share' && <ShareDialog open item={dialog.item} myUserId={myUserId} onClose={closeDialog} />}
       <UploadOverlay
         parentId={parentId}
         open={dialog.kind === 'upload'}

@@ -4,11 +4,14 @@ import type { ItemView } from '../../model/items.ts';
 import { CreateFolderDialog, DeleteDialog, InfoDialog, MoveDialog, RenameDialog } from './dialogs.tsx';
 import { useCreateFolder, useDeleteItem, useMoveItem, useRenameItem } from './mutations.ts';
 
-/** Which dialog is open; 'upload' is the transfers feature's, opened by the route beside these. */
+/**
+ * Which dialog is open; 'upload' is the transfers feature's and 'share' the sharing feature's,
+ * each opened by the route beside these.
+ */
 export type DialogState =
   | { kind: 'none' }
   | { kind: 'create' }
-  | { kind: 'rename' | 'delete' | 'move' | 'info'; item: ItemView }
+  | { kind: 'rename' | 'delete' | 'move' | 'info' | 'share'; item: ItemView }
   | { kind: 'upload' };
 
 export function useDialogState() {

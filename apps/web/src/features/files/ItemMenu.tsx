@@ -3,12 +3,11 @@ import type { ItemView } from './api.ts';
 import { displayName } from './format.ts';
 import { Icon } from './icons.tsx';
 
-export type ItemAction = 'open' | 'rename' | 'delete' | 'move' | 'info' | 'download';
+export type ItemAction = 'open' | 'rename' | 'delete' | 'move' | 'info' | 'download' | 'share';
 
 /** SPEC 6 tooltips. */
 export const NO_EDIT_TEXT = 'You do not have permission to rename/move/delete this file';
 export const NOT_OWNER_SHARE_TEXT = 'You cannot share files you do not own';
-export const SHARE_SOON_TEXT = 'Sharing is coming soon';
 export const PREVIEW_SOON_TEXT = 'Preview coming soon';
 export const NO_KEY_TEXT = 'This item could not be decrypted';
 
@@ -23,7 +22,8 @@ export interface ItemMenuProps {
 export function ItemMenu({ item, myUserId, onAction, downloadBlocked }: ItemMenuProps) {
   const noEdit = item.editPermission ? undefined : NO_EDIT_TEXT;
   const noKey = item.decrypted ? undefined : NO_KEY_TEXT;
-  const shareHint = item.ownerId !== myUserId ? NOT_OWNER_SHARE_TEXT : SHARE_SOON_TEXT;
+  // SPEC 6: only the owner shares, and only an item whose key this browser holds.
+  const shareHint = myUserId === undefined || item.ownerId !== myUserId ? NOT_OWNER_SHARE_TEXT : noKey;
   return (
     <Menu
       label={`Actions for ${displayName(item)}`}
@@ -50,7 +50,12 @@ export function ItemMenu({ item, myUserId, onAction, downloadBlocked }: ItemMenu
       >
         Download
       </MenuItem>
-      <MenuItem icon={Icon.share(16)} disabled hint={shareHint}>
+      <MenuItem
+        icon={Icon.share(16)}
+        disabled={shareHint !== undefined}
+        hint={shareHint}
+        onSelect={() => onAction('share', item)}
+      >
         Share
       </MenuItem>
       <MenuSeparator />

@@ -1,0 +1,155 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ItemView } from '../../model/items.ts';
+import { expirySeconds, expiryText, linkUrl, searchResults, searchTerm } from './share-logic.ts';
+
+const call = vi.hoisted(() => vi.fn());
+vi.mock('../../crypto/client.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../crypto/client.ts')>()),
+  cryptoWorker: { call },
+}));
+
+const apiMock = vi.hoisted(() => ({
+  searchUsers: vi.fn(),
+  fetchAccess: vi.fn(),
+  fetchLinks: vi.fn(),
+}));
+vi.mock('./share-api.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./share-api.ts')>()),
+  ...apiMock,
+}));
+
+const { ShareDialog } = await import('./ShareDialog.tsx');
+
+const ME = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+const BOB = {
+  id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb',
+  username: 'bobby',
+  publicKey: 'pk',
+  signingPublicKey: 'spk',
+  avatarExtension: null,
+};
+const ITEM: ItemView = {
+  id: '00000000-0000-4000-8000-000000000001',
+  name: 'Holiday',
+  mimeType: null,
+  extension: '',
+  isDirectory: true,
+  parentId: null,
+  size: 0,
+  cipherSize: 0,
+  createdAt: 1,
+  modifiedAt: 1,
+  ownerId: ME,
+  uploaderId: ME,
+  editPermission: true,
+  decrypted: true,
+};
+
+function renderDialog(item: ItemView = ITEM) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <ShareDialog open item={item} myUserId={ME} onClose={() => undefined} />
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(() => {
+  cleanup();
+  call.mockReset();
+  apiMock.searchUsers.mockReset();
+  apiMock.fetchAccess.mockReset();
+  apiMock.fetchLinks.mockReset();
+});
+
+describe('share rules', () => {
+  it('searches only from 3 characters, trimmed', () => {
+    expect(searchTerm('bo')).toBeUndefined();
+    expect(searchTerm('  bo  ')).toBeUndefined();
+    expect(searchTerm('bob')).toBe('bob');
+    expect(searchTerm(' bob ')).toBe('bob');
+  });
+  it('drops the signed-in user and keeps at most 10 results', () => {
+    const users = Array.from({ length: 12 }, (_, i) => ({ id: i === 0 ? ME : `u${i}` }));
+    const shown = searchResults(users, ME);
+    expect(shown).toHaveLength(10);
+    expect(shown.some((u) => u.id === ME)).toBe(false);
+  });
+  it('turns the expiry into seconds: never = 0, hours, days, weeks; amounts below 1 are refused', () => {
+    expect(expirySeconds(5, 'never')).toBe(0);
+    expect(expirySeconds(0, 'never')).toBe(0);
+    expect(expirySeconds(1, 'hours')).toBe(3600);
+    expect(expirySeconds(2, 'days')).toBe(172_800);
+    expect(expirySeconds(3, 'weeks')).toBe(1_814_400);
+    expect(expirySeconds(0, 'days')).toBeUndefined();
+    expect(expirySeconds(1.5, 'days')).toBeUndefined();
+    expect(expirySeconds(Number.NaN, 'hours')).toBeUndefined();
+    expect(expirySeconds(6000, 'weeks')).toBeUndefined();
+  });
+  it('builds the link URL with the key only in the fragment', () => {
+    expect(linkUrl('https://sealbox.example', 'AbC-_123', 'KEY_frag')).toBe(
+      'https://sealbox.example/share?linkId=AbC-_123#KEY_frag',
+    );
+  });
+  it("shows 'Never expires' for a link without expiry", () => {
+    expect(expiryText(null)).toBe('Never expires');
+    expect(expiryText(Date.UTC(2030, 0, 2, 3, 4), 'en-GB')).toMatch(/^Expires .*2030/);
+  });
+});
+
+describe('ShareDialog', () => {
+  it('sends no search below 3 characters, then searches and shows the user with their fingerprint', async () => {
+    apiMock.fetchAccess.mockResolvedValue({ access: [], users: [] });
+    apiMock.searchUsers.mockResolvedValue([BOB, { ...BOB, id: ME, username: 'me' }]);
+    call.mockResolvedValue({ fingerprint: '0123 4567', pinned: null, status: 'first-use' });
+    renderDialog();
+    expect(await screen.findByRole('tab', { name: 'Users' })).toBeTruthy();
+    const field = screen.getByLabelText('Add people');
+    fireEvent.change(field, { target: { value: 'bo' } });
+    expect(await screen.findByText('Type at least 3 characters to search.')).toBeTruthy();
+    await act(() => new Promise((resolve) => setTimeout(resolve, 400)));
+    expect(apiMock.searchUsers).not.toHaveBeenCalled();
+
+    fireEvent.change(field, { target: { value: 'bob' } });
+    expect(await screen.findByText('bobby')).toBeTruthy();
+    expect(apiMock.searchUsers).toHaveBeenCalledWith('bob');
+    expect(screen.queryByText('me')).toBeNull();
+    // The grouped hex, laid out in columns, reads as one string.
+    expect(await screen.findByText((_, node) => node?.tagName === 'CODE' && node.textContent === '0123 4567')).toBeTruthy();
+    expect(call).toHaveBeenCalledWith('pinStatus', { id: BOB.id, publicKey: 'pk', signingPublicKey: 'spk' });
+    expect(screen.getByRole('button', { name: 'Add bobby as viewer' })).toBeTruthy();
+  });
+
+  it('lists the links, with Never expires, and disables the amount for never', async () => {
+    apiMock.fetchAccess.mockResolvedValue({ access: [], users: [] });
+    apiMock.fetchLinks.mockResolvedValue([
+      {
+        linkId: 'l1',
+        itemId: ITEM.id,
+        editPermission: false,
+        expiresAt: null,
+        passwordProtected: true,
+        createdAt: 1,
+        modifiedAt: 1,
+      },
+    ]);
+    renderDialog();
+    fireEvent.click(await screen.findByRole('tab', { name: 'Links' }));
+    expect(await screen.findByText('Never expires')).toBeTruthy();
+    expect(screen.getByText('Password protected')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Remove password' })).toBeTruthy();
+    const amount = screen.getByLabelText('Expires after') as HTMLInputElement;
+    expect(amount.value).toBe('1');
+    expect(amount.disabled).toBe(false);
+    fireEvent.change(screen.getByLabelText('Unit'), { target: { value: 'never' } });
+    expect(amount.disabled).toBe(true);
+  });
+
+  it('refuses anyone but the owner', async () => {
+    renderDialog({ ...ITEM, ownerId: BOB.id });
+    expect(await screen.findByText('You cannot share files you do not own')).toBeTruthy();
+    expect(apiMock.fetchAccess).not.toHaveBeenCalled();
+  });
+});
