@@ -298,6 +298,58 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
     SLOW,
   );
 
+  test(
+    'an upload through an editor link, cut off by a reload, resumes from the link after the same file is picked again',
+    async () => {
+      const page = await suite.newBrowser();
+      const url = `${suite.server.url}/share?linkId=${editLinkId}#${toBase64Url(workbench.key)}`;
+      await page.goto(url);
+      const body = page.locator('.browser__body');
+      await body.getByText('draft.txt').first().waitFor();
+      const bytes = randomBytes(30 * 1024 * 1024);
+      const partOf = (u: string) => Number(/\/api\/upload\/[0-9a-f-]+\/part\/(\d+)/.exec(new URL(u).pathname)?.[1] ?? Number.NaN);
+      const stored = new Set<number>();
+      page.on('requestfinished', async (request) => {
+        if (request.method() === 'PUT' && !Number.isNaN(partOf(request.url())) && (await request.response())?.status() === 204)
+          stored.add(partOf(request.url()));
+      });
+      // Slow parts, so the reload lands mid-way; the old page's parts are cut off while it reloads.
+      let phase: 'uploading' | 'reloading' | 'resumed' = 'uploading';
+      await page.route('**/api/upload/*/part/*', async (route) => {
+        if (phase === 'uploading') await new Promise((r) => setTimeout(r, 400));
+        if (phase === 'reloading') return route.abort();
+        await route.continue();
+      });
+      await page.getByRole('button', { name: 'Upload File' }).click();
+      const overlay = page.getByRole('dialog', { name: 'Upload files' });
+      const file = { name: 'resumed.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) };
+      await overlay.locator('input[type="file"][multiple]').setInputFiles(file);
+      await overlay.getByRole('button', { name: 'Upload 1' }).click();
+      for (const deadline = Date.now() + 60_000; stored.size < 1; ) {
+        if (Date.now() > deadline) throw new Error('no part was stored before the reload');
+        await Bun.sleep(50);
+      }
+      phase = 'reloading';
+      await page.reload();
+      phase = 'resumed';
+      await body.getByText('draft.txt').first().waitFor();
+
+      await page.getByRole('button', { name: 'Upload File' }).click();
+      const pending = overlay.getByRole('region', { name: 'Unfinished uploads' });
+      await pending.getByText('resumed.bin', { exact: true }).waitFor({ timeout: 30_000 });
+      const chooser = page.waitForEvent('filechooser');
+      await pending.getByRole('button', { name: 'Resume resumed.bin' }).click();
+      await (await chooser).setFiles(file);
+      await overlay.getByText('All 1 files uploaded successfully!', { exact: true }).waitFor({ timeout: 120_000 });
+      await overlay.locator('.upload-row', { hasText: 'resumed.bin' }).getByText('Uploaded (resumed)').waitFor();
+      await page.unroute('**/api/upload/*/part/*');
+      await overlay.getByRole('button', { name: 'Close', exact: true }).first().click();
+      const got = await download(page, 'resumed.bin');
+      expect(same(got.bytes, bytes)).toBe(true);
+    },
+    SLOW,
+  );
+
   for (const width of [375, 1280]) {
     for (const scheme of ['light', 'dark'] as const) {
       test(

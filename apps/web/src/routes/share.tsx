@@ -208,6 +208,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
             onAction={onAction}
             onHome={() => go(null)}
             homeLabel="Back to the shared folder"
+            emptyText={editor ? undefined : 'This folder is empty'}
             downloadBlocked={DOWNLOAD_BLOCKED}
           />
         </BrowserMain>

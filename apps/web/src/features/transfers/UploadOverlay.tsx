@@ -154,11 +154,11 @@ export function UploadOverlay({ parentId, linkId, open, onClose }: UploadOverlay
 
   // Unfinished uploads of this browser that are not running in this tab.
   useEffect(() => {
-    // Through a link nothing of My Files is offered to resume.
-    if (!open || linkId) return;
+    // Through a link only that link's unfinished uploads are offered; in My Files none of a link's.
+    if (!open) return;
     let cancelled = false;
     cryptoWorker
-      .call('pendingUploads')
+      .call('pendingUploads', linkId)
       .then((list) => {
         if (!cancelled) setPending(list);
       })
@@ -192,12 +192,12 @@ export function UploadOverlay({ parentId, linkId, open, onClose }: UploadOverlay
   };
 
   const resume = (p: PendingUpload, file: File) => {
-    if (!profile) {
+    if (!profile && !linkId) {
       setMessage(MSG_PROFILE_LOADING);
       return;
     }
     setMessage(undefined);
-    addFiles([file], p.parentId, p.uploadId);
+    addFiles([file], p.parentId, p.uploadId, linkId);
     startQueued(queryClient);
     setPending((list) => list.filter((x) => x.uploadId !== p.uploadId));
   };

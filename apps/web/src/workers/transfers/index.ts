@@ -16,9 +16,9 @@ export const transferMethods = {
     return uploadFile(request, progress);
   },
 
-  /** Unfinished uploads of the signed-in user that can resume (no keys in the answer). */
-  pendingUploads(): Promise<PendingUpload[]> {
-    return pendingUploads();
+  /** Unfinished uploads that can resume (no keys in the answer): My Files', or those of share link `linkId`. */
+  pendingUploads(linkId?: string): Promise<PendingUpload[]> {
+    return pendingUploads(linkId);
   },
 
   /** Gives up an unfinished upload: the server frees its bytes, the record (and K) is deleted. */

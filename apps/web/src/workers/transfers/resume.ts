@@ -48,10 +48,12 @@ export async function tryResume(uploadId: string, file: File): Promise<Prepared 
   return { record, received: status.received, resumed: true };
 }
 
-/** Unfinished uploads of the signed-in user that can resume (no keys in the answer). */
-export async function pendingUploads(): Promise<PendingUpload[]> {
-  // Uploads started through a share link continue only there, never from My Files.
-  const records = (await listRecords(await currentUserId())).filter((r) => !r.linkId);
+/**
+ * Unfinished uploads that can resume (no keys in the answer): the signed-in user's own, or with
+ * `linkId` those started through that share link, which continue only there.
+ */
+export async function pendingUploads(linkId?: string): Promise<PendingUpload[]> {
+  const records = (await listRecords(await currentUserId())).filter((r) => (r.linkId ?? undefined) === linkId);
   return records.map((r) => ({
     uploadId: r.uploadId,
     id: r.id,
