@@ -33,6 +33,7 @@ import {
 import {
   LINK_ERROR_TEXT,
   LinkPasswordPrompt,
+  ShareDialog,
   sharingKeys,
   useLinkAccess,
   useLinkKey,
@@ -221,6 +222,8 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
           myUserId={myUserId}
           locationOf={locationOf}
         />
+        {/* The owner, signed in, opening their own link may still share from here. */}
+        {dialog.kind === 'share' && <ShareDialog open item={dialog.item} myUserId={myUserId} onClose={closeDialog} />}
         {editor && (
           <UploadOverlay
             parentId={parentId ?? info.itemId}
