@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { HttpStatusError } from '../../lib/http-status-error.ts';
 import type { ItemView } from '../../model/items.ts';
 import { expirySeconds, expiryText, linkUrl, searchResults, searchTerm } from './share-logic.ts';
 
@@ -20,7 +21,15 @@ vi.mock('./share-api.ts', async (importOriginal) => ({
   ...apiMock,
 }));
 
+const toast = vi.hoisted(() => vi.fn());
+vi.mock('@sealbox/ui', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@sealbox/ui')>()),
+  toast,
+}));
+
 const { ShareDialog } = await import('./ShareDialog.tsx');
+const { copyLink } = await import('./LinksTab.tsx');
+const { RpcError } = await import('../../crypto/client.ts');
 
 const ME = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const BOB = {
@@ -59,6 +68,7 @@ function renderDialog(item: ItemView = ITEM) {
 afterEach(() => {
   cleanup();
   call.mockReset();
+  toast.mockReset();
   apiMock.searchUsers.mockReset();
   apiMock.fetchAccess.mockReset();
   apiMock.fetchLinks.mockReset();
@@ -151,5 +161,55 @@ describe('ShareDialog', () => {
     renderDialog({ ...ITEM, ownerId: BOB.id });
     expect(await screen.findByText('You cannot share files you do not own')).toBeTruthy();
     expect(apiMock.fetchAccess).not.toHaveBeenCalled();
+  });
+
+  it("toasts 'Error fetching usernames.' when the search fails", async () => {
+    apiMock.fetchAccess.mockResolvedValue({ access: [], users: [] });
+    apiMock.searchUsers.mockRejectedValue(new Error('boom'));
+    renderDialog();
+    fireEvent.change(await screen.findByLabelText('Add people'), { target: { value: 'bobby' } });
+    await vi.waitFor(() => expect(toast).toHaveBeenCalledWith('Error fetching usernames.', 'error'));
+  });
+
+  it("toasts 'Failed to fetch active users/links' when the access list fails", async () => {
+    apiMock.fetchAccess.mockRejectedValue(new HttpStatusError(403, 'You cannot share files you do not own'));
+    renderDialog();
+    await vi.waitFor(() => expect(toast).toHaveBeenCalledWith('Failed to fetch active users/links', 'error'));
+  });
+});
+
+describe('copyLink', () => {
+  const writeText = vi.fn<(text: string) => Promise<void>>();
+  const original = Object.getOwnPropertyDescriptor(navigator, 'clipboard');
+  beforeAll(() => {
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  });
+  afterAll(() => {
+    if (original) Object.defineProperty(navigator, 'clipboard', original);
+    else Reflect.deleteProperty(navigator, 'clipboard');
+  });
+  afterEach(() => writeText.mockReset());
+
+  it('copies the full URL with the fragment from the worker', async () => {
+    call.mockResolvedValue('KEYfrag');
+    writeText.mockResolvedValue(undefined);
+    await copyLink(ITEM.id, 'link1');
+    expect(call).toHaveBeenCalledWith('linkFragment', ITEM.id);
+    expect(writeText).toHaveBeenCalledWith(`${location.origin}/share?linkId=link1#KEYfrag`);
+    expect(toast).toHaveBeenCalledWith('Link copied', 'success');
+  });
+
+  it("toasts 'Failed to copy link. Please try again.' when the clipboard refuses", async () => {
+    call.mockResolvedValue('KEYfrag');
+    writeText.mockRejectedValue(new Error('denied'));
+    await copyLink(ITEM.id, 'link1');
+    expect(toast).toHaveBeenCalledWith('Failed to copy link. Please try again.', 'error');
+  });
+
+  it("toasts 'No decrypted file key' when the worker holds no key for the item", async () => {
+    call.mockRejectedValue(new RpcError('No decrypted key for this item', 'NO_KEY'));
+    await copyLink(ITEM.id, 'link1');
+    expect(toast).toHaveBeenCalledWith('No decrypted file key', 'error');
+    expect(writeText).not.toHaveBeenCalled();
   });
 });
