@@ -130,6 +130,8 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
         'You cannot share files you do not own',
       );
       await page.keyboard.press('Escape');
+      const newFolder = page.getByRole('button', { name: 'New Folder' });
+      expect(await newFolder.isDisabled()).toBe(true);
       const uploadButton = page.getByRole('button', { name: 'Upload File' });
       expect(await uploadButton.isDisabled()).toBe(true);
 
@@ -152,10 +154,27 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
       await body(page).getByText('from-editor.txt').first().waitFor({ timeout: 30_000 });
       await createFolderViaUi(page, 'Editor folder');
 
+      // An editor moves inside the shared folder: the dialog starts there, not in B's own files.
+      await (await menuItem(page, 'from-editor.txt', 'Move')).click();
+      const move = page.getByRole('dialog', { name: 'Move from-editor.txt' });
+      await move.getByRole('navigation', { name: 'Move to' }).getByText('Project').waitFor();
+      await move.getByRole('button', { name: 'Editor folder' }).click();
+      await move.getByRole('button', { name: 'Move here' }).click();
+      await move.waitFor({ state: 'detached' });
+      await body(page).getByText('from-editor.txt').waitFor({ state: 'detached' });
+      await body(page).getByRole('button', { name: 'Editor folder', exact: true }).click();
+      await body(page).getByText('from-editor.txt').first().waitFor();
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Project').first().click();
+
       // A sees both, uploaded by B, and the upload counts on A's quota.
       const children = await ownerChildren(project);
-      expect(children.get('from-editor.txt')?.uploaderId).toBe(recipient.id);
-      expect(children.has('Editor folder')).toBe(true);
+      const editorFolder = children.get('Editor folder');
+      expect(editorFolder?.uploaderId).toBe(recipient.id);
+      const inside = await fetch(`${owner.baseUrl}/api/file?id=${editorFolder?.id}&depth=1&limit=10&offset=0`, {
+        headers: { cookie: owner.cookie },
+      });
+      const moved = ((await inside.json()) as { files: Array<{ uploaderId: string }> }).files;
+      expect(moved.map((f) => f.uploaderId)).toEqual([recipient.id]);
       expect(await usedBytes(owner)).toBeGreaterThan(before);
       await screenshots(page, 'shared-folder');
 
@@ -191,9 +210,9 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
   test(
     'a grant the server altered (edit flag raised, signature moved to another item) is unverified; an untouched one is not',
     async () => {
-      const [honest, raised, swappedA, swappedB] = await Promise.all(
+      const [honest, raised, swappedA, swappedB] = (await Promise.all(
         ['Honest', 'Raised', 'SwapA', 'SwapB'].map((name) => apiCreateFolder(owner, null, name)),
-      );
+      )) as [ApiFolder, ApiFolder, ApiFolder, ApiFolder];
       for (const folder of [honest, raised, swappedA, swappedB]) await apiShareWithUser(owner, folder, recipientKeys, false);
       const page = await suite.newBrowser();
       // The server under the browser: GET /api/shared answers with grants it rewrote.
@@ -222,6 +241,7 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
           .getByRole('img', { name: /Unverified share/ })
           .count(),
       ).toBe(0);
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
       for (const folder of [honest, raised, swappedA, swappedB]) await apiRevokeUser(owner, folder, recipientKeys);
     },
     SLOW,
@@ -240,4 +260,22 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
     ];
     expect(leaks(stored, needles)).toEqual([]);
   });
+
+  test(
+    'a recipient removes a share from their own list; the shared item itself cannot be moved',
+    async () => {
+      const memo = await apiCreateFolder(owner, null, 'Memo');
+      await apiShareWithUser(owner, memo, recipientKeys, true);
+      const page = await suite.newBrowser();
+      await openShared(page);
+      const move = await menuItem(page, 'Memo', 'Move');
+      expect(await move.getAttribute('aria-disabled')).toBe('true');
+      expect(await move.getAttribute('title')).toBe('You do not have permission to rename/move/delete this file');
+      await page.getByRole('menuitem', { name: 'Remove from my list' }).click();
+      await body(page).getByText('No files have been shared with you yet').waitFor({ timeout: 10_000 });
+      const access = await fetch(`${owner.baseUrl}/api/shared/${memo.id}/users`, { headers: { cookie: owner.cookie } });
+      expect(((await access.json()) as { access: unknown[] }).access).toEqual([]);
+    },
+    SLOW,
+  );
 });

@@ -60,7 +60,7 @@ function FilesPage() {
     if (action === 'open') openItem(item);
     else if (action === 'download')
       downloadItems([item]).catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
-    else openDialog({ kind: action, item });
+    else if (action !== 'unshare') openDialog({ kind: action, item });
   };
 
   return (

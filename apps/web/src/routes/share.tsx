@@ -158,7 +158,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
     if (action === 'open') openItem(item);
     else if (action === 'download')
       downloadItems([item], { linkId }).catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
-    else openDialog({ kind: action, item });
+    else if (action !== 'unshare') openDialog({ kind: action, item });
   };
   const users = data?.users ?? {};
   const crumbs = linkCrumbs(listing.data, parentId, info.itemId);

@@ -12,7 +12,9 @@ import {
   BrowserToolbar,
   FolderView,
   ItemDialogs,
+  ItemRulesContext,
   NEW_FOLDER_BLOCKED_TEXT,
+  NO_EDIT_TEXT,
   UPLOAD_BLOCKED_TEXT,
   UploadButton,
   editRights,
@@ -29,9 +31,16 @@ import {
   type BrowserSearch,
   type FolderListing,
   type ItemAction,
+  type ItemRules,
   type ItemView,
 } from '../features/files/index.ts';
-import { SHARED_EMPTY_TEXT, UNTRUSTED_FOLDER_TEXT, sharedQueryOptions } from '../features/sharing/index.ts';
+import {
+  SHARED_EMPTY_TEXT,
+  UNTRUSTED_FOLDER_TEXT,
+  removeFromMyList,
+  sharedQueryOptions,
+  sharingKeys,
+} from '../features/sharing/index.ts';
 import { useLiveStatus } from '../features/live/index.ts';
 import { DOWNLOAD_BLOCKED, UploadOverlay, downloadItems } from '../features/transfers/index.ts';
 import { rootRoute } from './root.tsx';
@@ -87,9 +96,17 @@ function SharedPage() {
   };
   const onAction = (action: ItemAction, item: ItemView) => {
     if (action === 'open') openItem(item);
+    else if (action === 'unshare' && myUserId)
+      removeFromMyList(item.id, myUserId).then(
+        () => {
+          toast('Removed from your list', 'success');
+          void queryClient.invalidateQueries({ queryKey: sharingKeys.shared, exact: true });
+        },
+        () => toast('Failed to remove the share. Please try again.', 'error'),
+      );
     else if (action === 'download')
       downloadItems([item]).catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
-    else openDialog({ kind: action, item });
+    else if (action !== 'unshare') openDialog({ kind: action, item });
   };
   const refresh = () => {
     if (parentId === null) void shared.refetch();
@@ -97,71 +114,82 @@ function SharedPage() {
     void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
   };
   const users = data?.users ?? {};
+  // The shared item itself stays where its owner keeps it; a recipient may drop it from this list.
+  const rules: ItemRules = useMemo(
+    () => (parentId === null ? { moveBlocked: () => NO_EDIT_TEXT, removable: () => true } : {}),
+    [parentId],
+  );
+  // Moves inside a shared folder stay in it: the move dialog starts at the shared item shown first.
+  const sharedRoot = parentId === null ? undefined : (folder.data?.ancestors[0] ?? folder.data?.folder ?? undefined);
+  const scope = sharedRoot ? { rootId: sharedRoot.id, rootLabel: sharedRoot.name ?? 'Shared folder' } : undefined;
 
   return (
-    <BrowserFrame
-      active="shared"
-      folderId={parentId}
-      onNewFolder={() => openDialog({ kind: 'create' })}
-      newFolderBlocked={rights.newFolderBlocked}
-    >
-      <BrowserMain>
-        <BrowserHeader title="Files Shared with Me">
-          <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
-        </BrowserHeader>
-        <BrowserToolbar>
-          <BrowserPath
-            crumbs={folderCrumbs(parentId === null ? undefined : folder.data, parentId)}
-            onNavigate={go}
-            onRefresh={refresh}
-            busy={listing.isFetching}
+    <ItemRulesContext.Provider value={rules}>
+      <BrowserFrame
+        active="shared"
+        folderId={parentId}
+        onNewFolder={() => openDialog({ kind: 'create' })}
+        newFolderBlocked={rights.newFolderBlocked}
+      >
+        <BrowserMain>
+          <BrowserHeader title="Files Shared with Me">
+            <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
+          </BrowserHeader>
+          <BrowserToolbar>
+            <BrowserPath
+              crumbs={folderCrumbs(parentId === null ? undefined : folder.data, parentId)}
+              onNavigate={go}
+              onRefresh={refresh}
+              busy={listing.isFetching}
+            />
+            <BrowserControls view={view} sort={sort} onSearchChange={onSearchChange} />
+          </BrowserToolbar>
+          {here?.untrusted && (
+            <p className="browser__warning" role="alert">
+              {UNTRUSTED_FOLDER_TEXT}
+            </p>
+          )}
+          <FolderView
+            view={view}
+            sort={sort}
+            onSearchChange={onSearchChange}
+            listing={listing}
+            sorted={sorted}
+            pages={pages}
+            finder={finder}
+            locationOf={locationOf}
+            onJump={go}
+            users={users}
+            myUserId={myUserId}
+            onOpen={openItem}
+            onAction={onAction}
+            onHome={() => go(null)}
+            homeLabel="Back to Files Shared with Me"
+            emptyText={parentId === null ? SHARED_EMPTY_TEXT : rights.uploadBlocked ? 'This folder is empty' : undefined}
+            downloadBlocked={DOWNLOAD_BLOCKED}
           />
-          <BrowserControls view={view} sort={sort} onSearchChange={onSearchChange} />
-        </BrowserToolbar>
-        {here?.untrusted && (
-          <p className="browser__warning" role="alert">
-            {UNTRUSTED_FOLDER_TEXT}
-          </p>
-        )}
-        <FolderView
-          view={view}
-          sort={sort}
-          onSearchChange={onSearchChange}
-          listing={listing}
-          sorted={sorted}
-          pages={pages}
-          finder={finder}
-          locationOf={locationOf}
-          onJump={go}
+        </BrowserMain>
+        <ItemDialogs
+          dialog={dialog}
+          onClose={closeDialog}
+          parentId={parentId}
           users={users}
           myUserId={myUserId}
-          onOpen={openItem}
-          onAction={onAction}
-          onHome={() => go(null)}
-          homeLabel="Back to Files Shared with Me"
-          emptyText={parentId === null ? SHARED_EMPTY_TEXT : rights.uploadBlocked ? 'This folder is empty' : undefined}
-          downloadBlocked={DOWNLOAD_BLOCKED}
+          locationOf={locationOf}
+          scope={scope}
         />
-      </BrowserMain>
-      <ItemDialogs
-        dialog={dialog}
-        onClose={closeDialog}
-        parentId={parentId}
-        users={users}
-        myUserId={myUserId}
-        locationOf={locationOf}
-      />
-      {parentId !== null && !rights.uploadBlocked && (
-        <UploadOverlay
-          parentId={parentId}
-          open={dialog.kind === 'upload'}
-          onClose={() => {
-            closeDialog();
-            void queryClient.invalidateQueries({ queryKey: filesKeys.folder(parentId), exact: true });
-          }}
-        />
-      )}
-    </BrowserFrame>
+        {parentId !== null && !rights.uploadBlocked && (
+          <UploadOverlay
+            parentId={parentId}
+            open={dialog.kind === 'upload'}
+            onClose={() => {
+              closeDialog();
+              void queryClient.invalidateQueries({ queryKey: filesKeys.folder(parentId), exact: true });
+            }}
+          />
+        )}
+      </BrowserFrame>
+    </ItemRulesContext.Provider>
   );
 }
 

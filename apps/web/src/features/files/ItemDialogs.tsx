@@ -29,9 +29,11 @@ export interface ItemDialogsProps {
   locationOf: (item: ItemView) => string;
   /** As a share link's holder (link mode): every change carries `?linkId=`, moves stay inside the link. */
   link?: { linkId: string; rootLabel: string } | undefined;
+  /** /shared: moves stay inside the shared folder shown (`rootId`). */
+  scope?: { rootId: string; rootLabel: string } | undefined;
 }
 
-export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locationOf, link }: ItemDialogsProps) {
+export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locationOf, link, scope }: ItemDialogsProps) {
   const createFolder = useCreateFolder(link?.linkId);
   const renameItem = useRenameItem(link?.linkId);
   const moveItem = useMoveItem(link?.linkId);
@@ -73,6 +75,7 @@ export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locati
           item={dialog.item}
           myUserId={myUserId}
           link={link}
+          scope={scope}
           onClose={onClose}
           busy={moveItem.isPending}
           onMove={(target) => moveItem.mutate({ item: dialog.item, parentId: target }, { onSuccess: onClose })}

@@ -2,8 +2,9 @@ import { Menu, MenuItem, MenuSeparator } from '@sealbox/ui';
 import type { ItemView } from './api.ts';
 import { displayName } from './format.ts';
 import { Icon } from './icons.tsx';
+import { useItemRules } from './item-rules.ts';
 
-export type ItemAction = 'open' | 'rename' | 'delete' | 'move' | 'info' | 'download' | 'share';
+export type ItemAction = 'open' | 'rename' | 'delete' | 'move' | 'info' | 'download' | 'share' | 'unshare';
 
 /** SPEC 6 tooltips. */
 export const NO_EDIT_TEXT = 'You do not have permission to rename/move/delete this file';
@@ -22,6 +23,8 @@ export interface ItemMenuProps {
 export function ItemMenu({ item, myUserId, onAction, downloadBlocked }: ItemMenuProps) {
   const noEdit = item.editPermission ? undefined : NO_EDIT_TEXT;
   const noKey = item.decrypted ? undefined : NO_KEY_TEXT;
+  const rules = useItemRules();
+  const noMove = noEdit ?? noKey ?? rules.moveBlocked?.(item);
   // SPEC 6: only the owner shares, and only an item whose key this browser holds.
   const shareHint = myUserId === undefined || item.ownerId !== myUserId ? NOT_OWNER_SHARE_TEXT : noKey;
   return (
@@ -67,18 +70,18 @@ export function ItemMenu({ item, myUserId, onAction, downloadBlocked }: ItemMenu
       >
         Rename
       </MenuItem>
-      <MenuItem
-        icon={Icon.move(16)}
-        disabled={!!(noEdit ?? noKey)}
-        hint={noEdit ?? noKey}
-        onSelect={() => onAction('move', item)}
-      >
+      <MenuItem icon={Icon.move(16)} disabled={!!noMove} hint={noMove} onSelect={() => onAction('move', item)}>
         Move
       </MenuItem>
       <MenuItem icon={Icon.info(16)} onSelect={() => onAction('info', item)}>
         Info
       </MenuItem>
       <MenuSeparator />
+      {rules.removable?.(item) && (
+        <MenuItem icon={Icon.close(16)} onSelect={() => onAction('unshare', item)}>
+          Remove from my list
+        </MenuItem>
+      )}
       <MenuItem icon={Icon.trash(16)} danger disabled={!!noEdit} hint={noEdit} onSelect={() => onAction('delete', item)}>
         Delete
       </MenuItem>

@@ -152,6 +152,7 @@ export function MoveDialog({
   busy,
   onMove,
   link,
+  scope,
 }: {
   item: ItemView;
   myUserId: string | undefined;
@@ -161,13 +162,17 @@ export function MoveDialog({
   onMove: (parentId: string | null) => void;
   /** Link mode: the top (id null) is the linked folder, listed through the link. */
   link?: { linkId: string; rootLabel: string } | undefined;
+  /** /shared: the top (id null) is the shared folder the item lives in, never My Files. */
+  scope?: { rootId: string; rootLabel: string } | undefined;
 }) {
-  const [path, setPath] = useState<Place[]>([{ id: null, label: link ? link.rootLabel : 'My Files', item: null }]);
+  const top = link?.rootLabel ?? scope?.rootLabel ?? 'My Files';
+  const [path, setPath] = useState<Place[]>([{ id: null, label: top, item: null }]);
   const here = path.at(-1)!;
-  const listing = useFolder(here.id, { enabled: open, ...(link ? { linkId: link.linkId } : {}) });
-  // Through a link the top is the linked folder itself (its listing's root), never My Files.
-  const hereItem = link && here.id === null ? (listing.data?.folder ?? null) : here.item;
-  const hereId = link && here.id === null ? (listing.data?.folder?.id ?? null) : here.id;
+  const listing = useFolder(here.id ?? scope?.rootId ?? null, { enabled: open, ...(link ? { linkId: link.linkId } : {}) });
+  // Through a link or a share the top is that folder itself (its listing's root), never My Files.
+  const rooted = (link || scope) && here.id === null;
+  const hereItem = rooted ? (listing.data?.folder ?? null) : here.item;
+  const hereId = rooted ? (listing.data?.folder?.id ?? null) : here.id;
   const folders = sortItems(
     (listing.data?.items ?? []).filter((i) => i.isDirectory),
     { sortBy: 'name', sortOrder: 'asc' },

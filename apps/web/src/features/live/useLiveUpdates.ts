@@ -46,7 +46,6 @@ export function useLinkLiveUpdates(linkId: string, onClosed: (code: number) => v
   const [status, setStatus] = useState<LiveStatus>('connecting');
   const closed = useRef(onClosed);
   closed.current = onClosed;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: one socket per link; the callback is read when it fires
   useEffect(() => {
     const refresh = () => void queryClient.invalidateQueries({ queryKey: filesKeys.linkAll(linkId) });
     const connection = startLiveConnection({

@@ -8,5 +8,5 @@ export { useLinkAccess, type LinkAccess } from './useLinkAccess.ts';
 export { LinkPasswordPrompt } from './LinkPasswordPrompt.tsx';
 export { INVALID_PASSWORD_TEXT, LINK_ERROR_TEXT, PASSWORD_PROMPT_TEXT, type LinkInfo } from './link-api.ts';
 export { linkQueryOptions, sharedQueryOptions, sharingKeys } from './queries.ts';
-export { SHARED_EMPTY_TEXT, UNTRUSTED_FOLDER_TEXT, fetchShared, type SharedListing } from './shared-api.ts';
+export { SHARED_EMPTY_TEXT, UNTRUSTED_FOLDER_TEXT, fetchShared, removeFromMyList, type SharedListing } from './shared-api.ts';
 export { ShareDialog, type ShareDialogProps } from './ShareDialog.tsx';

@@ -3,7 +3,7 @@
  * bytes go to the crypto worker, which checks each grant against the sharer's pinned keys and
  * unwraps its key there (workers/sharing.ts); the page gets views back, never keys.
  */
-import { apiBytes } from '../../lib/api.ts';
+import { api, apiBytes } from '../../lib/api.ts';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { cryptoWorker } from '../../crypto/client.ts';
 import type { ItemView } from '../../model/items.ts';
@@ -33,4 +33,10 @@ export async function fetchShared(): Promise<SharedListing> {
       if (typeof user.id === 'string' && typeof user.username === 'string') users[user.id] = user.username;
     if (opened.files.length < PAGE) return { items, users };
   }
+}
+
+/** DELETE /api/shared type user for the caller: a recipient drops a share from their own list. */
+export async function removeFromMyList(itemId: string, myUserId: string): Promise<void> {
+  const { error, status } = await api.api.shared.delete({ type: 'user', fileId: itemId, userId: myUserId });
+  if (error) throw new HttpStatusError(status, 'Failed to remove the share');
 }
