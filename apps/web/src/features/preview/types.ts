@@ -1,0 +1,50 @@
+/**
+ * The previewer's contract between its shell (Previewer.tsx: title, download, cycling, errors)
+ * and the view of each file type (renderers/). The shell decides where the bytes come from: a
+ * local File on /preview, or an encrypted item decrypted in the crypto worker (whole, as a Blob)
+ * or streamed through the service worker with HTTP Range (media). Views never see keys.
+ */
+
+/** SPEC 2 Previewer types, by mime type or extension. */
+export type PreviewKind = 'pdf' | 'text' | 'audio' | 'video' | 'image' | 'word' | 'unsupported';
+
+export interface PreviewFile {
+  /** Null when the name did not decrypt (the title then says 'Encrypted File'). */
+  name: string | null;
+  mimeType: string | null;
+  /** Lower-case, without the dot; '' when none. */
+  extension: string;
+  /** Plaintext bytes. */
+  size: number;
+}
+
+/** SPEC 8 texts the views and the shell show. */
+export const PREVIEW_ERRORS = {
+  decrypt: 'Error decrypting file.',
+  text: 'Failed to load text preview content.',
+  word: 'Failed to load Word document.',
+  noKey: 'File encryption key not found',
+  noNonce: 'File nonce not found',
+} as const;
+
+export interface RendererProps {
+  file: PreviewFile;
+  /**
+   * The whole decrypted file. Made once per opened file and reused (SPEC 4); rejects with an
+   * Error whose message is one of PREVIEW_ERRORS when it cannot be had.
+   */
+  blob: () => Promise<Blob>;
+  /**
+   * An object URL of `blob()`, made once and reused while the previewer shows this file, and
+   * revoked by the shell when it no longer needs it. Never opened as a page.
+   */
+  objectUrl: () => Promise<string>;
+  /**
+   * Media only (audio, video): a same-origin URL the media element can read with HTTP Range, served
+   * by the service worker, which fetches and decrypts only the chunks that cover each range.
+   * Undefined for local files (the view then uses `objectUrl`).
+   */
+  streamUrl?: (() => Promise<string>) | undefined;
+  /** Shows an error in place of the view (one of PREVIEW_ERRORS, or a view's own text). */
+  onError: (message: string) => void;
+}
