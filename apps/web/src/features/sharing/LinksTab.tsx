@@ -134,6 +134,7 @@ function LinkRow({
   index: number;
   onChanged: () => Promise<void>;
 }) {
+  const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [editingPassword, setEditingPassword] = useState(false);
   const [password, setPassword] = useState('');
@@ -183,7 +184,13 @@ function LinkRow({
             onChange={(event) => {
               const next = event.target.value === 'editor';
               void act(
-                () => changeLink({ linkId: link.linkId, edit: next }),
+                async () => {
+                  await changeLink({ linkId: link.linkId, edit: next });
+                  // Shown at once; the refetch after confirms it.
+                  queryClient.setQueryData(linksQueryOptions(item.id).queryKey, (old) =>
+                    old?.map((l) => (l.linkId === link.linkId ? { ...l, editPermission: next } : l)),
+                  );
+                },
                 `${label} is now ${roleLabel(next).toLowerCase()}`,
                 SHARE_TEXT.permissionFailed,
               );

@@ -103,6 +103,15 @@ export function UsersTab({ item, myUserId }: { item: ItemView; myUserId: string 
       const step = async () => {
         const { signature } = await cryptoWorker.call('regrant', item.id, keysOf(user), entry.encryptedKey, next);
         await changeUserShare({ fileId: item.id, userId: entry.userId, edit: next, signature });
+        // Shown at once; the refetch below confirms it.
+        queryClient.setQueryData(accessQueryOptions(item.id).queryKey, (old) =>
+          old
+            ? {
+                ...old,
+                access: old.access.map((e) => (e.userId === entry.userId ? { ...e, editPermission: next, signature } : e)),
+              }
+            : old,
+        );
         toast(`${user.username} is now ${next ? 'an editor' : 'a viewer'}`, 'success');
         await refresh();
       };
