@@ -3,8 +3,8 @@
  * Fan-out: a folder shared with U users (each with a live socket, as an open tab has); one change
  * inside it (a subfolder created by the owner) timed from the request to its arrival on every
  * socket, R rounds (target p95 <= 250 ms for 200 users). One instance, SQLite + disk.
- * The two browser figures of the issue (opening a link to 10,000 items, share to /shared) need
- * the sharing screens and are added with them.
+ * The two browser figures of the issue are bench/sharing/link-open.ts (opening a link to a
+ * folder of 10,000 items) and bench/sharing/share-to-live.ts (share → the recipient's /shared).
  * Run: bun bench/sharing/run.ts [--users=200] [--rounds=20]
  */
 import { createAccount, deriveLoginPassword, signGrant, wrapKeyForUser } from '@sealbox/crypto';
