@@ -77,6 +77,12 @@ async function grantVerifies(entry: AccessView, item: ApiFolder): Promise<boolea
   );
 }
 
+/** Whether `check` holds within `ms` (checked every 50 ms). */
+async function until(check: () => Promise<boolean>, ms = 5_000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await Bun.sleep(50)) if (await check()) return true;
+  return check();
+}
+
 async function openShare(page: Page, name: string) {
   await page
     .getByRole('button', { name: `Actions for ${name}` })
@@ -149,7 +155,9 @@ describe.skipIf(skipWithoutBrowser)('the Share dialog', () => {
       listed = await accessOf(holiday);
       expect(listed.access.map((a) => [a.userId, a.editPermission])).toEqual([[bob.id, true]]);
       expect(await grantVerifies(listed.access[0]!, holiday)).toBe(true);
-      expect(await bobEntry.getByLabel(`Permission for ${bob.username}`).inputValue()).toBe('editor');
+      expect(
+        await until(async () => (await bobEntry.getByLabel(`Permission for ${bob.username}`).inputValue()) === 'editor'),
+      ).toBe(true);
 
       await bobEntry.getByRole('button', { name: `Revoke access for ${bob.username}` }).click();
       await toastText(page, `Access removed for ${bob.username}`).waitFor();
