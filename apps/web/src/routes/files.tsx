@@ -29,6 +29,7 @@ import {
   type ItemView,
 } from '../features/files/index.ts';
 import { useLiveStatus } from '../features/live/index.ts';
+import { usePreviewer } from '../features/preview/index.ts';
 import { ShareDialog } from '../features/sharing/index.ts';
 import { DOWNLOAD_BLOCKED, UploadOverlay, downloadItems } from '../features/transfers/index.ts';
 import { rootRoute } from './root.tsx';
@@ -53,11 +54,14 @@ function FilesPage() {
     finder.setQuery('');
     onSearchChange({ parentId: id ?? undefined });
   };
+  // Files open in the previewer, which cycles over the folder's files in the order shown.
+  const preview = usePreviewer(sorted);
   const openItem = (item: ItemView) => {
     if (item.isDirectory) go(item.id);
+    else preview.open(item);
   };
   const onAction = (action: ItemAction, item: ItemView) => {
-    if (action === 'open') openItem(item);
+    if (action === 'open' || action === 'preview') openItem(item);
     else if (action === 'download')
       downloadItems([item]).catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
     else if (action !== 'unshare') openDialog({ kind: action, item });
@@ -109,6 +113,7 @@ function FilesPage() {
           downloadBlocked={DOWNLOAD_BLOCKED}
         />
       </BrowserMain>
+      {preview.element}
       <ItemDialogs
         dialog={dialog}
         onClose={closeDialog}

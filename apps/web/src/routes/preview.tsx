@@ -1,16 +1,33 @@
 import { useRef, useState } from 'react';
 import { createRoute } from '@tanstack/react-router';
 import { Button, Card } from '@sealbox/ui';
+import { Previewer } from '../features/preview/index.ts';
 import { rootRoute } from './root.tsx';
 
-/** SPEC.md 2: a test page for the previewer on a local file (the previewer is a later issue). */
+/**
+ * SPEC.md 2 /preview: a test page for the previewer. 'Select File to Preview' opens it on a local
+ * file, read straight from the File: nothing is uploaded, fetched or decrypted.
+ */
 function PreviewPage() {
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File>();
+  const [open, setOpen] = useState(false);
   return (
     <section className="page">
       <h1>Preview</h1>
-      <input ref={input} type="file" hidden onChange={(e) => setFile(e.target.files?.[0])} />
+      <input
+        ref={input}
+        type="file"
+        hidden
+        onChange={(e) => {
+          const chosen = e.target.files?.[0];
+          // The same file chosen again still fires a change next time.
+          e.target.value = '';
+          if (!chosen) return;
+          setFile(chosen);
+          setOpen(true);
+        }}
+      />
       <Button onClick={() => input.current?.click()}>Select File to Preview</Button>
       {file && (
         <Card className="preview-file">
@@ -18,8 +35,12 @@ function PreviewPage() {
           <span className="muted">
             {file.type || 'unknown type'} · {file.size} bytes
           </span>
+          <Button variant="secondary" onClick={() => setOpen(true)}>
+            Open again
+          </Button>
         </Card>
       )}
+      {file && open && <Previewer source={{ kind: 'local', file }} onClose={() => setOpen(false)} />}
     </section>
   );
 }

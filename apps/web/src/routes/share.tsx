@@ -40,6 +40,7 @@ import {
   type LinkInfo,
 } from '../features/sharing/index.ts';
 import { useLinkLiveUpdates } from '../features/live/index.ts';
+import { usePreviewer } from '../features/preview/index.ts';
 import { DOWNLOAD_BLOCKED, UploadOverlay, downloadItems } from '../features/transfers/index.ts';
 import { rootRoute } from './root.tsx';
 
@@ -151,11 +152,14 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
     finder.setQuery('');
     onSearchChange({ parentId: id === null || id === info.itemId ? undefined : id });
   };
+  // Files open in the previewer, which cycles over the folder's files in the order shown.
+  const preview = usePreviewer(sorted, { linkId });
   const openItem = (item: ItemView) => {
     if (item.isDirectory) go(item.id);
+    else preview.open(item);
   };
   const onAction = (action: ItemAction, item: ItemView) => {
-    if (action === 'open') openItem(item);
+    if (action === 'open' || action === 'preview') openItem(item);
     else if (action === 'download')
       downloadItems([item], { linkId }).catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
     else if (action !== 'unshare') openDialog({ kind: action, item });
@@ -213,6 +217,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
             downloadBlocked={DOWNLOAD_BLOCKED}
           />
         </BrowserMain>
+        {preview.element}
         <ItemDialogs
           dialog={dialog}
           onClose={closeDialog}

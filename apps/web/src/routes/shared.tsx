@@ -42,6 +42,7 @@ import {
   sharingKeys,
 } from '../features/sharing/index.ts';
 import { useLiveStatus } from '../features/live/index.ts';
+import { usePreviewer } from '../features/preview/index.ts';
 import { DOWNLOAD_BLOCKED, UploadOverlay, downloadItems } from '../features/transfers/index.ts';
 import { rootRoute } from './root.tsx';
 
@@ -91,11 +92,14 @@ function SharedPage() {
         : editRights(parentId, here, myUserId);
 
   const go = (id: string | null) => onSearchChange({ parentId: id ?? undefined });
+  // Files open in the previewer, which cycles over the folder's files in the order shown.
+  const preview = usePreviewer(sorted);
   const openItem = (item: ItemView) => {
     if (item.isDirectory) go(item.id);
+    else preview.open(item);
   };
   const onAction = (action: ItemAction, item: ItemView) => {
-    if (action === 'open') openItem(item);
+    if (action === 'open' || action === 'preview') openItem(item);
     else if (action === 'unshare' && myUserId)
       removeFromMyList(item.id, myUserId).then(
         () => {
@@ -169,6 +173,7 @@ function SharedPage() {
             downloadBlocked={DOWNLOAD_BLOCKED}
           />
         </BrowserMain>
+        {preview.element}
         <ItemDialogs
           dialog={dialog}
           onClose={closeDialog}

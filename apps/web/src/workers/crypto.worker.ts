@@ -20,6 +20,7 @@ import {
 import { exposeRpc, type RpcEndpoint } from '../lib/worker-rpc.ts';
 import { clearAccounts, loadAccount, loadAnyAccount, saveAccount } from './key-store.ts';
 import { forgetItems, itemMethods, openRoot } from './items.ts';
+import { previewMethods } from './preview.ts';
 import { sharingMethods } from './sharing.ts';
 import { thumbnailMethods } from './thumbnails.ts';
 import { transferMethods } from './transfers/index.ts';
@@ -79,6 +80,9 @@ export const cryptoMethods = {
 
   /** Grid thumbnails of images and the start of videos (thumbnails.ts). */
   ...thumbnailMethods,
+
+  /** The previewer's whole decrypted file (preview.ts). */
+  ...previewMethods,
 
   sha256Hex(bytes: Uint8Array): Promise<string> {
     return sha256Hex(bytes);

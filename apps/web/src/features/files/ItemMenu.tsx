@@ -4,12 +4,11 @@ import { displayName } from './format.ts';
 import { Icon } from './icons.tsx';
 import { useItemRules } from './item-rules.ts';
 
-export type ItemAction = 'open' | 'rename' | 'delete' | 'move' | 'info' | 'download' | 'share' | 'unshare';
+export type ItemAction = 'open' | 'preview' | 'rename' | 'delete' | 'move' | 'info' | 'download' | 'share' | 'unshare';
 
 /** SPEC 6 tooltips. */
 export const NO_EDIT_TEXT = 'You do not have permission to rename/move/delete this file';
 export const NOT_OWNER_SHARE_TEXT = 'You cannot share files you do not own';
-export const PREVIEW_SOON_TEXT = 'Preview coming soon';
 export const NO_KEY_TEXT = 'This item could not be decrypted';
 
 export interface ItemMenuProps {
@@ -41,7 +40,7 @@ export function ItemMenu({ item, myUserId, onAction, downloadBlocked }: ItemMenu
           Open
         </MenuItem>
       ) : (
-        <MenuItem icon={Icon.eye(16)} disabled hint={PREVIEW_SOON_TEXT}>
+        <MenuItem icon={Icon.eye(16)} disabled={!item.decrypted} hint={noKey} onSelect={() => onAction('preview', item)}>
           Preview
         </MenuItem>
       )}

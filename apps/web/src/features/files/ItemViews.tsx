@@ -65,8 +65,23 @@ function ItemName({ item, onOpen }: { item: ItemView; onOpen: (item: ItemView) =
       </button>
     );
   }
+  if (item.decrypted) {
+    // A file opens in the previewer (the route decides what opening does).
+    return (
+      <button
+        type="button"
+        className={cx('item-name', 'item-name--link', 'item-name--file')}
+        onClick={() => onOpen(item)}
+        title={name}
+      >
+        {icon}
+        <span className="item-name__text">{name}</span>
+        {warning}
+      </button>
+    );
+  }
   return (
-    <span className={cx('item-name', !item.decrypted && 'item-name--encrypted')} title={name}>
+    <span className={cx('item-name', 'item-name--encrypted')} title={name}>
       {icon}
       <span className="item-name__text">{name}</span>
       {warning}
@@ -112,7 +127,7 @@ export function FileTable({ items, users, myUserId, onOpen, onAction, columns, s
           <tr
             key={item.id}
             className={cx('file-row', item.isDirectory && 'file-row--folder')}
-            onDoubleClick={() => item.isDirectory && onOpen(item)}
+            onDoubleClick={() => (item.isDirectory || item.decrypted) && onOpen(item)}
             data-item-id={item.id}
           >
             <td className="file-table__name">
@@ -150,7 +165,7 @@ function CardThumb({ item, kind, onOpen }: { item: ItemView; kind: ItemKind; onO
       className={cx('file-card__thumb', `file-card__thumb--${kind}`, shown && 'file-card__thumb--preview')}
       data-preview-slot={kind === 'image' || kind === 'video' ? kind : undefined}
       data-preview={shown ? 'ready' : undefined}
-      onClick={() => item.isDirectory && onOpen(item)}
+      onClick={() => (item.isDirectory || item.decrypted) && onOpen(item)}
       aria-hidden="true"
     >
       {shown ? (
@@ -182,7 +197,7 @@ export function FileGrid({ items, myUserId, onOpen, onAction, columns, downloadB
   // A custom property set through React's style prop (CSSOM), allowed by the CSP.
   const style = { '--grid-columns': String(columns) } as CSSProperties;
   const onKey = (event: KeyboardEvent, item: ItemView) => {
-    if (event.key === 'Enter' && item.isDirectory && event.target === event.currentTarget) onOpen(item);
+    if (event.key === 'Enter' && (item.isDirectory || item.decrypted) && event.target === event.currentTarget) onOpen(item);
   };
   return (
     <ul className="file-grid" style={style} data-columns={columns}>

@@ -1,5 +1,10 @@
 /**
- * The previewer (SPEC 2 /preview, full-screen viewer of images, video, audio, PDF and text)
- * arrives with its own issue; /preview shows a local file until then.
+ * The previewer (SPEC 2 Previewer, 4, 8, 9): full-screen views of pdf, text, image, Word, audio
+ * and video, decrypted in the crypto worker (or a local File on /preview). Routes compose it:
+ * `usePreviewer` for a file browser's list, `Previewer` for a single source.
  */
-export {};
+export { Previewer, type PreviewerProps } from './Previewer.tsx';
+export { usePreviewer, type PreviewerHandle } from './usePreviewer.tsx';
+export { detectKind, unsupportedText } from './detect.ts';
+export type { PreviewItem, PreviewSource } from './source.ts';
+export { PREVIEW_ERRORS, type PreviewKind } from './types.ts';

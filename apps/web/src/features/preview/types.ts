@@ -48,3 +48,22 @@ export interface RendererProps {
   /** Shows an error in place of the view (one of PREVIEW_ERRORS, or a view's own text). */
   onError: (message: string) => void;
 }
+
+/*
+ * Notes from the shell (Previewer.tsx), for the views:
+ * - A rejection of `blob()`, `objectUrl()` or `streamUrl()` is shown by the shell itself (its
+ *   message is already one of PREVIEW_ERRORS); a view need not catch it to report it. The first
+ *   error reported for a file is the one shown, so a view's own text after a failed decryption
+ *   does not hide 'Error decrypting file.'.
+ * - The download button appears once any of the three resolves for the file shown.
+ * - Each view is mounted with `key` = the file, so moving to another file mounts it afresh; the
+ *   handles above are stable for a file and safe to list in effect dependencies.
+ * - Arrow keys: the shell cycles on ArrowLeft/ArrowRight except on video (kind 'video': the video
+ *   view owns them to seek), when the key comes from an input, textarea, select or contenteditable
+ *   (the pdf page input), or when a view's handler already called `event.preventDefault()` (a
+ *   keydown listener inside the view, on the bubbling path below the <dialog>).
+ * - `streamUrl` comes from features/preview/stream.ts `streamUrlFor(source, kind)` (audio and video
+ *   items only; undefined for local files and other kinds), a fresh stream on every call.
+ * - Styles: preview.css is the shell's (and the image and text views'); give other views their own
+ *   renderers/<View>.css. The view sits in a flex box filling the screen under the title bar.
+ */

@@ -1,0 +1,328 @@
+/**
+ * SPEC 2 Previewer (full screen): a modal <dialog> (the page behind it is inert, so focus stays
+ * inside; Escape closes), titled with the file's name or 'Encrypted File', showing the view of
+ * the file's type (each loaded on demand, so the pdf and Word code stays out of the main bundle),
+ * 'Unsupported File Type' for anything else, or a SPEC 8 error in place of the view. A download
+ * button once the decrypted file is available; previous/next (buttons and arrow keys, which a
+ * view may claim: video seeks with them) when the list it was opened from allows.
+ */
+import {
+  Component,
+  Suspense,
+  lazy,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type ComponentType,
+  type KeyboardEvent,
+  type LazyExoticComponent,
+  type ReactNode,
+} from 'react';
+import { Spinner, cx, toast } from '@sealbox/ui';
+import { downloadItems } from '../transfers/index.ts';
+import { PreviewCache } from './cache.ts';
+import { canCycle } from './cycle.ts';
+import { unsupportedText } from './detect.ts';
+import { kindOfSource, loadBlob, previewFileOf, sourceKey, type PreviewSource } from './source.ts';
+import { streamUrlFor } from './stream.ts';
+import { PREVIEW_ERRORS, type PreviewKind, type RendererProps } from './types.ts';
+import './preview.css';
+
+type ViewKind = Exclude<PreviewKind, 'unsupported'>;
+
+const VIEWS: Record<ViewKind, LazyExoticComponent<ComponentType<RendererProps>>> = {
+  pdf: lazy(() => import('./renderers/PdfView.tsx').then((m) => ({ default: m.PdfView }))),
+  word: lazy(() => import('./renderers/WordView.tsx').then((m) => ({ default: m.WordView }))),
+  audio: lazy(() => import('./renderers/AudioView.tsx').then((m) => ({ default: m.AudioView }))),
+  video: lazy(() => import('./renderers/VideoView.tsx').then((m) => ({ default: m.VideoView }))),
+  image: lazy(() => import('./renderers/ImageView.tsx').then((m) => ({ default: m.ImageView }))),
+  text: lazy(() => import('./renderers/TextView.tsx').then((m) => ({ default: m.TextView }))),
+};
+
+/** What a view that failed to load or render shows. */
+const VIEW_FAILED: Record<ViewKind, string> = {
+  pdf: PREVIEW_ERRORS.decrypt,
+  word: PREVIEW_ERRORS.word,
+  audio: PREVIEW_ERRORS.decrypt,
+  video: PREVIEW_ERRORS.decrypt,
+  image: PREVIEW_ERRORS.decrypt,
+  text: PREVIEW_ERRORS.text,
+};
+
+class ViewBoundary extends Component<{ fallback: string; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? <PreviewMessage alert text={this.props.fallback} /> : this.props.children;
+  }
+}
+
+function PreviewMessage({ title, text, alert = false }: { title?: string; text: string; alert?: boolean }) {
+  return (
+    <div className="preview__message" role={alert ? 'alert' : undefined}>
+      {title && <h3 className="preview__message-title">{title}</h3>}
+      <p>{text}</p>
+    </div>
+  );
+}
+
+export interface PreviewerProps {
+  source: PreviewSource;
+  onClose: () => void;
+  /** Where the file sits in the list it was opened from (previous/next need it). */
+  index?: number | undefined;
+  /** How many items that list holds. */
+  count?: number | undefined;
+  /** Opened from search results (no cycling). */
+  fromSearch?: boolean | undefined;
+  /** Moves to the previous (-1) or next (1) file of the list. */
+  onCycle?: ((step: 1 | -1) => void) | undefined;
+}
+
+const svg = (path: ReactNode) => (
+  <svg
+    width="20"
+    height="20"
+    viewBox="0 0 24 24"
+    aria-hidden="true"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
+    {path}
+  </svg>
+);
+const ICONS = {
+  close: svg(<path d="M6 6l12 12M18 6 6 18" />),
+  download: svg(<path d="M12 4v11m0 0-4.5-4.5M12 15l4.5-4.5M5 19h14" />),
+  prev: svg(<path d="m15 5-7 7 7 7" />),
+  next: svg(<path d="m9 5 7 7-7 7" />),
+};
+
+/** Keys typed into a field (the pdf page number) are the field's, not the previewer's. */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+const FOCUSABLE =
+  'button:not([disabled]), a[href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), iframe, audio[controls], video[controls], [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Tab from the last control goes to the first, Shift+Tab from the first to the last: a modal
+ * <dialog> makes the page inert, but the browser would still move focus out to its own UI.
+ */
+function trapFocus(event: KeyboardEvent<HTMLDialogElement>): void {
+  const controls = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (element) => element.getClientRects().length > 0,
+  );
+  const first = controls[0];
+  const last = controls[controls.length - 1];
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || !event.currentTarget.contains(active))) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (active === last || !event.currentTarget.contains(active))) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+/** An <a download> of the local file, typed as an attachment (never opened as a page). */
+function LocalDownload({ file }: { file: File }) {
+  const [url, setUrl] = useState<string>();
+  useEffect(() => {
+    const made = URL.createObjectURL(new Blob([file], { type: 'application/octet-stream' }));
+    setUrl(made);
+    return () => URL.revokeObjectURL(made);
+  }, [file]);
+  if (!url) return null;
+  return (
+    <a className="preview__button" href={url} download={file.name || 'file'} aria-label="Download" title="Download">
+      {ICONS.download}
+    </a>
+  );
+}
+
+export function Previewer({ source, onClose, index, count = 0, fromSearch = false, onCycle }: PreviewerProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const [cache] = useState(() => new PreviewCache());
+  const key = sourceKey(source);
+  const file = useMemo(() => previewFileOf(source), [source]);
+  const kind: PreviewKind = kindOfSource(source);
+  const undecrypted = source.kind === 'item' && !source.item.decrypted;
+
+  // What happened to the file shown: its error, and whether its decrypted bytes are here.
+  const [status, setStatus] = useState<{ key: string; error: string | null; available: boolean }>({
+    key,
+    error: null,
+    available: false,
+  });
+  const shown = status.key === key ? status : { key, error: null, available: false };
+  const current = useRef(key);
+  current.current = key;
+  const report = useCallback((of: string, patch: { error?: string; available?: boolean }) => {
+    if (current.current !== of) return;
+    setStatus((prev) => {
+      const base = prev.key === of ? prev : { key: of, error: null, available: false };
+      // The first error stays (a view failing after the decryption did says less).
+      return { ...base, ...patch, error: base.error ?? patch.error ?? null };
+    });
+  }, []);
+
+  const props: RendererProps = useMemo(() => {
+    // Each call opens the file in the cache again (its most recent), so a handle never goes stale.
+    const bytes = () => cache.open(key, () => loadBlob(source, kind));
+    const watch = <T,>(promise: Promise<T>): Promise<T> =>
+      promise.then(
+        (value) => {
+          report(key, { available: true });
+          return value;
+        },
+        (error: unknown) => {
+          report(key, { error: error instanceof Error ? error.message : PREVIEW_ERRORS.decrypt });
+          throw error;
+        },
+      );
+    const stream = streamUrlFor(source, kind);
+    return {
+      file,
+      blob: () => watch(bytes().blob()),
+      objectUrl: () => watch(bytes().objectUrl()),
+      ...(stream ? { streamUrl: () => watch(stream()) } : {}),
+      onError: (message: string) => report(key, { error: message }),
+    };
+  }, [cache, key, source, kind, file, report]);
+
+  // The dialog opens modal on mount; focus returns to where it was when the previewer goes.
+  useEffect(() => {
+    const element = dialog.current;
+    const opener = document.activeElement;
+    if (element && !element.open) element.showModal();
+    element?.querySelector<HTMLElement>('.preview__close')?.focus();
+    return () => {
+      if (element?.open) element.close();
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    };
+  }, []);
+  // Closing releases every decrypted file and its URL.
+  useEffect(() => () => cache.clear(), [cache]);
+
+  const cycling = canCycle({ index, count, fromSearch, canCycle: onCycle !== undefined });
+  const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
+    if (event.key === 'Tab') {
+      trapFocus(event);
+      return;
+    }
+    if (!cycling || event.defaultPrevented || isTyping(event.target)) return;
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    // SPEC 2: on video the arrows seek (the video view handles them).
+    if (kind === 'video') return;
+    event.preventDefault();
+    onCycle?.(event.key === 'ArrowLeft' ? -1 : 1);
+  };
+
+  const title = file.name || 'Encrypted File';
+  let body: ReactNode;
+  if (undecrypted) body = <PreviewMessage alert text={PREVIEW_ERRORS.noKey} />;
+  else if (shown.error) body = <PreviewMessage alert text={shown.error} />;
+  else if (kind === 'unsupported') body = <PreviewMessage title="Unsupported File Type" text={unsupportedText(file.extension)} />;
+  else {
+    const View = VIEWS[kind];
+    body = (
+      <ViewBoundary key={key} fallback={VIEW_FAILED[kind]}>
+        <Suspense
+          fallback={
+            <div className="preview__loading">
+              <Spinner label="Loading preview" />
+            </div>
+          }
+        >
+          <View key={key} {...props} />
+        </Suspense>
+      </ViewBoundary>
+    );
+  }
+
+  const download = () => {
+    if (source.kind !== 'item') return;
+    const { item, linkId } = source;
+    downloadItems([{ id: item.id, name: item.name, isDirectory: false }], linkId ? { linkId } : {}).catch(() =>
+      toast('Error downloading file/folder. Please try again.', 'error'),
+    );
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      className="preview"
+      aria-labelledby={titleId}
+      data-kind={kind}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      onKeyDown={onKeyDown}
+    >
+      <header className="preview__bar">
+        <h2 id={titleId} className="preview__title" title={title}>
+          {title}
+        </h2>
+        <div className="preview__actions">
+          {shown.available &&
+            !shown.error &&
+            (source.kind === 'local' ? (
+              <LocalDownload file={source.file} />
+            ) : (
+              <button type="button" className="preview__button" aria-label="Download" title="Download" onClick={download}>
+                {ICONS.download}
+              </button>
+            ))}
+          <button
+            type="button"
+            className="preview__button preview__close"
+            aria-label="Close preview"
+            title="Close"
+            onClick={onClose}
+          >
+            {ICONS.close}
+          </button>
+        </div>
+      </header>
+      <div className={cx('preview__stage', `preview__stage--${kind}`)}>
+        {cycling && (
+          <button
+            type="button"
+            className="preview__nav preview__nav--prev"
+            aria-label="Previous file"
+            title="Previous file"
+            onClick={() => onCycle?.(-1)}
+          >
+            {ICONS.prev}
+          </button>
+        )}
+        <div className="preview__view">{body}</div>
+        {cycling && (
+          <button
+            type="button"
+            className="preview__nav preview__nav--next"
+            aria-label="Next file"
+            title="Next file"
+            onClick={() => onCycle?.(1)}
+          >
+            {ICONS.next}
+          </button>
+        )}
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,52 @@
+import { useEffect, useState } from 'react';
+import { Spinner } from '@sealbox/ui';
+import { PREVIEW_ERRORS, type RendererProps } from '../types.ts';
+
+/** A very large text file shows its beginning only (and says so). */
+export const TEXT_PREVIEW_BYTES = 1024 * 1024;
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
+}
+
+/** SPEC 2 text (txt): shown as text in a <pre>, never parsed as HTML. */
+export function TextView({ file, blob, onError }: RendererProps) {
+  const [text, setText] = useState<string | null>(null);
+  const [truncated, setTruncated] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    blob()
+      .then(async (whole) => {
+        const head = whole.size > TEXT_PREVIEW_BYTES ? whole.slice(0, TEXT_PREVIEW_BYTES) : whole;
+        const decoded = new TextDecoder('utf-8').decode(await head.arrayBuffer());
+        if (!live) return;
+        setTruncated(whole.size > TEXT_PREVIEW_BYTES);
+        setText(decoded);
+      })
+      .catch(() => {
+        if (live) onError(PREVIEW_ERRORS.text);
+      });
+    return () => {
+      live = false;
+    };
+  }, [blob, onError]);
+
+  if (text === null) {
+    return (
+      <div className="preview__loading">
+        <Spinner label="Loading preview" />
+      </div>
+    );
+  }
+  return (
+    <div className="text-view">
+      {truncated && (
+        <p className="text-view__note" role="status">
+          Showing the first {mebibytes(TEXT_PREVIEW_BYTES)} of {mebibytes(file.size)}. Download the file to read all of it.
+        </p>
+      )}
+      <pre className="text-view__text">{text}</pre>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * Where the previewer's bytes come from: a local File (/preview: nothing touches the network),
+ * or an encrypted item decrypted whole in the crypto worker (workers/preview.ts), its errors
+ * turned into SPEC 8's texts.
+ */
+import { cryptoWorker, RpcError } from '../../crypto/client.ts';
+import type { ItemView } from '../../model/items.ts';
+import { detectKind, extensionOf } from './detect.ts';
+import { PREVIEW_ERRORS, type PreviewFile, type PreviewKind } from './types.ts';
+
+export type PreviewItem = Pick<ItemView, 'id' | 'name' | 'mimeType' | 'extension' | 'size' | 'isDirectory' | 'decrypted'>;
+
+export type PreviewSource =
+  | { kind: 'local'; file: File }
+  /** `linkId`: the item is reached through that share link (its key already in the crypto worker). */
+  | { kind: 'item'; item: PreviewItem; linkId?: string | undefined };
+
+const localIds = new WeakMap<File, string>();
+
+/** A stable key of the source (the cache's key). */
+export function sourceKey(source: PreviewSource): string {
+  if (source.kind === 'item') return `item:${source.item.id}`;
+  let id = localIds.get(source.file);
+  if (!id) {
+    id = `local:${crypto.randomUUID()}`;
+    localIds.set(source.file, id);
+  }
+  return id;
+}
+
+export function previewFileOf(source: PreviewSource): PreviewFile {
+  if (source.kind === 'local') {
+    const { file } = source;
+    return { name: file.name || null, mimeType: file.type || null, extension: extensionOf(file.name), size: file.size };
+  }
+  const { item } = source;
+  return {
+    name: item.decrypted ? item.name : null,
+    mimeType: item.decrypted ? item.mimeType : null,
+    extension: item.decrypted ? item.extension : '',
+    size: item.size,
+  };
+}
+
+const RASTER_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  bmp: 'image/bmp',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+};
+
+/**
+ * The type the decrypted Blob is given: what its view needs (an SVG only renders in an <img>
+ * as image/svg+xml), and nothing a browser would run as a page for any other kind.
+ */
+export function blobTypeFor(kind: PreviewKind, file: PreviewFile): string {
+  const mime = (file.mimeType ?? '').split(';')[0]!.trim().toLowerCase();
+  switch (kind) {
+    case 'image':
+      return Object.values(RASTER_TYPES).includes(mime) ? mime : (RASTER_TYPES[file.extension] ?? 'application/octet-stream');
+    case 'audio':
+    case 'video':
+      return mime.startsWith(`${kind}/`) ? mime : 'application/octet-stream';
+    case 'pdf':
+      return 'application/pdf';
+    case 'text':
+      return 'text/plain';
+    default:
+      return 'application/octet-stream';
+  }
+}
+
+/** SPEC 8's text for a failure of the worker's `decryptItem`. */
+export function previewErrorText(error: unknown): string {
+  const code = error instanceof RpcError ? error.code : (error as { code?: unknown } | null)?.code;
+  if (code === 'NO_KEY') return PREVIEW_ERRORS.noKey;
+  if (code === 'NO_NONCE') return PREVIEW_ERRORS.noNonce;
+  return PREVIEW_ERRORS.decrypt;
+}
+
+/** Loads the whole decrypted file of `source`. Rejects with an Error whose message is one of PREVIEW_ERRORS. */
+export async function loadBlob(source: PreviewSource, kind: PreviewKind): Promise<Blob> {
+  if (source.kind === 'local') return source.file;
+  if (!source.item.decrypted) throw new Error(PREVIEW_ERRORS.noKey);
+  try {
+    return await cryptoWorker.call('decryptItem', source.item.id, source.linkId, blobTypeFor(kind, previewFileOf(source)));
+  } catch (error) {
+    throw new Error(previewErrorText(error));
+  }
+}
+
+/** `kind` of the source, with an item that did not decrypt counting as unsupported. */
+export function kindOfSource(source: PreviewSource): PreviewKind {
+  return detectKind(previewFileOf(source));
+}

@@ -1,0 +1,73 @@
+/**
+ * The previewer's bytes (SPEC 4 "Previewer: loads the encrypted file, decrypts it locally"):
+ * the whole file, decrypted here in the crypto worker under the item's K (held since its listing
+ * was opened, items.ts) and handed to the page as a Blob. The key never leaves this worker.
+ *
+ * The nonce and size come from a fresh listing of the item (as downloads do), the ciphertext
+ * from GET /api/file/data/{id} (with the link id for a link holder), and every chunk is
+ * authenticated by createDecryptStream (index, last flag, tag): a tampered, reordered or
+ * truncated blob rejects with DECRYPT_FAILED or TRUNCATED, and the length decrypted must equal
+ * the size recorded. Errors carry a code the page maps to SPEC 8's texts:
+ * NO_KEY, NO_NONCE, NOT_FOUND, HTTP_<status>, DECRYPT_FAILED, TRUNCATED, SIZE_MISMATCH.
+ */
+import { createDecryptStream, fromBase64, plaintextSize } from '@sealbox/crypto';
+import { bytes } from './api.ts';
+import { CodedError } from './coded-error.ts';
+import { itemKey } from './items.ts';
+import { getListing } from './listing-fetch.ts';
+
+const previewError = (code: string, message: string) => new CodedError('PreviewError', code, message);
+
+/** The item as the server records it now: its file nonce and plaintext size. */
+async function fileFacts(itemId: string, linkId: string | undefined): Promise<{ fileNonce: Uint8Array; size: number }> {
+  const { root } = await getListing(itemId, 1, 1, 0, previewError, linkId);
+  if (!root || root.id !== itemId || root.isDirectory) throw previewError('NOT_FOUND', 'File not found');
+  if (!root.fileNonce) throw previewError('NO_NONCE', 'File nonce not found');
+  let size: number;
+  try {
+    size = plaintextSize(root.size);
+  } catch {
+    throw previewError('SIZE_MISMATCH', 'The recorded size is not one a file can have');
+  }
+  return { fileNonce: fromBase64(root.fileNonce, 'fileNonce'), size };
+}
+
+/**
+ * The decrypted contents of file `itemId` (its key opened by an earlier listing, or by the link
+ * key for `linkId`'s item), typed `type` (the decrypted mime type the page knows, or none).
+ */
+async function decryptItem(itemId: string, linkId?: string, type?: string): Promise<Blob> {
+  let raw: Uint8Array;
+  try {
+    raw = new Uint8Array(itemKey(itemId));
+  } catch {
+    throw previewError('NO_KEY', 'File encryption key not found');
+  }
+  try {
+    const { fileNonce, size } = await fileFacts(itemId, linkId);
+    const response = await bytes.fileData(itemId, linkId ? { linkId } : {});
+    if (!response.ok || !response.body) throw previewError(`HTTP_${response.status}`, `Download failed (${response.status})`);
+    const parts: Uint8Array[] = [];
+    let length = 0;
+    const reader = response.body.pipeThrough(createDecryptStream(raw, fileNonce)).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      length += value.length;
+      if (length > size) {
+        await reader.cancel();
+        throw previewError('SIZE_MISMATCH', 'The file is longer than recorded');
+      }
+    }
+    if (length !== size) throw previewError('SIZE_MISMATCH', 'The file is shorter than recorded');
+    return new Blob(parts as BlobPart[], type ? { type } : {});
+  } finally {
+    raw.fill(0);
+  }
+}
+
+/** The RPC surface (spread into the crypto worker's methods). */
+export const previewMethods = {
+  decryptItem,
+};
