@@ -9,6 +9,7 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
 import { toBase64Url } from '@sealbox/crypto';
 import { createUser, type TestUser } from './support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from './support/files.ts';
@@ -20,6 +21,8 @@ const SLOW = 180_000;
 const suite = browserSuite({ timeoutMs: SLOW });
 
 const NOTES = 'Meet at the harbour at nine.\n<b>not bold</b> <script>window.__ran = 1</script>\n'.repeat(3);
+/** Over 1 MiB: the text view shows its beginning and says so. */
+const BIG = `${'0123456789abcdef'.repeat(4)}\n`.repeat(20_000);
 const TAMPERED = 'This text will be flipped on its way to the browser.\n';
 
 let owner: TestUser;
@@ -68,7 +71,8 @@ describe.skipIf(skipWithoutBrowser)('the previewer', () => {
     owner = await createUser(suite.server.url);
     session = await apiLogin(suite.server.url, owner);
     gallery = await apiCreateFolder(session, null, 'Gallery');
-    await apiCreateFolder(session, gallery, 'Albums');
+    const albums = await apiCreateFolder(session, gallery, 'Albums');
+    await apiUploadFile(session, albums, 'big.txt', new TextEncoder().encode(BIG), 'text/plain');
     await apiCreateFolder(session, gallery, 'Zeta');
     const enc = new TextEncoder();
     await apiUploadFile(session, gallery, 'a-sunset.png', new Uint8Array(solidPng(64, 48, [230, 120, 40])), 'image/png');
@@ -157,12 +161,51 @@ describe.skipIf(skipWithoutBrowser)('the previewer', () => {
       await expectTitle(page, 'a-sunset.png');
       // Back on a file seen before, the cached object URL shows it again.
       expect(await imageWidth(page)).toBe(64);
+      // SPEC 5 and 9: buttons step 0.2, the wheel 0.1, within 0.2 to 5; a double-click resets.
+      const zoom = previewer(page).getByLabel('Zoom level');
+      await previewer(page).getByRole('button', { name: 'Zoom in' }).click();
+      expect(await zoom.textContent()).toBe('120%');
+      const stage = previewer(page).locator('.image-view__stage');
+      await stage.hover();
+      await page.mouse.wheel(0, -100);
+      await page.waitForFunction(() => document.querySelector('output.image-view__zoom')?.textContent === '130%');
+      for (let i = 0; i < 50; i += 1) await page.mouse.wheel(0, -100);
+      await page.waitForFunction(() => document.querySelector('output.image-view__zoom')?.textContent === '500%');
+      expect(await previewer(page).getByRole('button', { name: 'Zoom in' }).isDisabled()).toBe(true);
+      await stage.dblclick();
+      expect(await zoom.textContent()).toBe('100%');
+      for (let i = 0; i < 6; i += 1) await previewer(page).getByRole('button', { name: 'Zoom out' }).click({ force: true });
+      expect(await zoom.textContent()).toBe('20%');
+      await stage.dblclick();
+      // The download button saves the file, decrypted, under its name.
+      const started = page.waitForEvent('download', { timeout: 60_000 });
+      await previewer(page).getByRole('button', { name: 'Download' }).click();
+      const got = await started;
+      expect(got.suggestedFilename()).toBe('a-sunset.png');
+      expect(Buffer.compare(await readFile((await got.path())!), solidPng(64, 48, [230, 120, 40]))).toBe(0);
       // Focus stays in the dialog: Tab never reaches the page behind it.
       for (let i = 0; i < 8; i += 1) {
         await page.keyboard.press('Tab');
         expect(await page.evaluate(() => !!document.activeElement?.closest('dialog.preview'))).toBe(true);
       }
       await closePreviewer(page);
+    },
+    SLOW,
+  );
+
+  test(
+    'a text over 1 MiB shows its beginning and says so',
+    async () => {
+      const page = await openGallery();
+      await page.locator('.browser__body').getByRole('button', { name: 'Albums', exact: true }).click();
+      await page.locator('.browser__body').getByRole('button', { name: 'big.txt', exact: true }).click();
+      await expectTitle(page, 'big.txt');
+      await previewer(page)
+        .getByText(/^Showing the first 1\.0 MiB of 1\.2 MiB\./)
+        .waitFor();
+      const shown = await previewer(page).locator('pre.text-view__text').textContent();
+      expect(shown?.length).toBe(1024 * 1024);
+      expect(BIG.startsWith(shown ?? 'x')).toBe(true);
     },
     SLOW,
   );
