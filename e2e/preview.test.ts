@@ -15,6 +15,7 @@ import { createUser, type TestUser } from './support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from './support/files.ts';
 import { solidPng } from './support/png.ts';
 import { saveScreenshot } from './support/screenshots.ts';
+import { apiShareWithUser, publicUser } from './support/sharing.ts';
 import { browserSuite, skipWithoutBrowser, type BrowserOptions } from './support/suite.ts';
 
 const SLOW = 180_000;
@@ -30,6 +31,7 @@ let session: ApiSession;
 let gallery: ApiFolder;
 let tampered: ApiFolder;
 let linkId = '';
+let recipient: TestUser;
 
 const galleryUrl = () => `${suite.server.url}/files?parentId=${gallery.id}&sortBy=name&sortOrder=asc`;
 const previewer = (page: Page) => page.locator('dialog.preview[open]');
@@ -75,7 +77,13 @@ describe.skipIf(skipWithoutBrowser)('the previewer', () => {
     await apiUploadFile(session, albums, 'big.txt', new TextEncoder().encode(BIG), 'text/plain');
     await apiCreateFolder(session, gallery, 'Zeta');
     const enc = new TextEncoder();
-    await apiUploadFile(session, gallery, 'a-sunset.png', new Uint8Array(solidPng(64, 48, [230, 120, 40])), 'image/png');
+    const sunset = await apiUploadFile(
+      session,
+      gallery,
+      'a-sunset.png',
+      new Uint8Array(solidPng(64, 48, [230, 120, 40])),
+      'image/png',
+    );
     await apiUploadFile(session, gallery, 'b-notes.txt', enc.encode(NOTES), 'text/plain');
     await apiUploadFile(session, gallery, 'c-bundle.zip', new Uint8Array([0x50, 0x4b, 5, 6, 0, 0]), 'application/zip');
     await apiUploadFile(session, gallery, 'd-README', enc.encode('no extension'));
@@ -87,6 +95,11 @@ describe.skipIf(skipWithoutBrowser)('the previewer', () => {
     });
     if (!response.ok) throw new Error(`share link: ${response.status} ${await response.text()}`);
     linkId = ((await response.json()) as { linkId: string }).linkId;
+    // Shared with a user as a viewer: the folder, and the image on its own.
+    recipient = await createUser(suite.server.url);
+    const recipientKeys = await publicUser(session, (await apiLogin(suite.server.url, recipient)).userId);
+    await apiShareWithUser(session, gallery, recipientKeys, false);
+    await apiShareWithUser(session, sunset, recipientKeys, false);
   }, SLOW);
 
   test(
@@ -256,6 +269,26 @@ describe.skipIf(skipWithoutBrowser)('the previewer', () => {
       expect(await download.getAttribute('download')).toBe('local.txt');
       await closePreviewer(page);
       expect(api).toEqual([]);
+    },
+    SLOW,
+  );
+
+  test(
+    '/shared: a recipient previews a file shared alone and one inside a shared folder',
+    async () => {
+      const page = await signInToFiles(await suite.newBrowser(), suite.server.url, recipient);
+      await page.goto(`${suite.server.url}/shared?sortBy=name&sortOrder=asc`);
+      const body = page.locator('.browser__body');
+      await body.getByRole('button', { name: 'a-sunset.png', exact: true }).click();
+      await expectTitle(page, 'a-sunset.png');
+      expect(await imageWidth(page)).toBe(64);
+      await closePreviewer(page);
+      await body.getByRole('button', { name: 'Gallery', exact: true }).click();
+      await menuAction(page, 'b-notes.txt', 'Preview');
+      await expectTitle(page, 'b-notes.txt');
+      expect(await previewer(page).locator('pre.text-view__text').textContent()).toBe(NOTES);
+      await page.keyboard.press('ArrowRight');
+      await previewer(page).getByText('Preview is not available for .zip files', { exact: true }).waitFor();
     },
     SLOW,
   );
