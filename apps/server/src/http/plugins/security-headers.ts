@@ -8,7 +8,8 @@ import { Elysia } from 'elysia';
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",
-  "style-src 'self'",
+  // The one <style> of the Word preview's sandboxed srcdoc frame (renderers/word/frame.ts FRAME_CSS).
+  "style-src 'self' 'sha256-fOnGPqpTMVCBvNZh72SlsHkBWOndfIJxSagbq/5/a18='",
   "img-src 'self' blob: data:",
   "media-src 'self' blob:",
   "connect-src 'self'",
