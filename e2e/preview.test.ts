@@ -207,6 +207,23 @@ describe.skipIf(skipWithoutBrowser)('the previewer', () => {
   );
 
   test(
+    'a file opened from search results previews without previous/next',
+    async () => {
+      const page = await openGallery();
+      await page.getByPlaceholder('Search files...').fill('notes');
+      const results = page.getByRole('list', { name: 'Search results' });
+      await results.getByRole('button', { name: 'b-notes.txt', exact: true }).click();
+      await expectTitle(page, 'b-notes.txt');
+      await previewer(page).locator('pre.text-view__text').waitFor();
+      expect(await previewer(page).getByRole('button', { name: 'Next file' }).count()).toBe(0);
+      await page.keyboard.press('ArrowRight');
+      await expectTitle(page, 'b-notes.txt');
+      await closePreviewer(page);
+    },
+    SLOW,
+  );
+
+  test(
     'a text over 1 MiB shows its beginning and says so',
     async () => {
       const page = await openGallery();

@@ -105,6 +105,7 @@ function FilesPage() {
           finder={finder}
           locationOf={locationOf}
           onJump={go}
+          onOpenResult={(item) => preview.open(item, { fromSearch: true })}
           users={listing.data?.users ?? {}}
           myUserId={myUserId}
           onOpen={openItem}

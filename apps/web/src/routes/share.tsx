@@ -207,6 +207,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
             finder={finder}
             locationOf={locationOf}
             onJump={go}
+            onOpenResult={(item) => preview.open(item, { fromSearch: true })}
             users={users}
             myUserId={myUserId}
             onOpen={openItem}

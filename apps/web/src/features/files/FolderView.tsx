@@ -23,6 +23,8 @@ export interface FolderViewProps
   finder: ReturnType<typeof useTreeSearch>;
   locationOf: (item: ItemView) => string;
   onJump: (folderId: string | null) => void;
+  /** Opens a file found by search (the previewer, marked as from search). */
+  onOpenResult?: ((item: ItemView) => void) | undefined;
 }
 
 /** What a browser route shows below its toolbar: the search results, or the folder's page and the page controls. */
@@ -36,13 +38,20 @@ export function FolderView({
   finder,
   locationOf,
   onJump,
+  onOpenResult,
   ...contents
 }: FolderViewProps) {
   return (
     <>
       <BrowserBody view={view}>
         {finder.searching ? (
-          <SearchResults pending={finder.tree.isPending} results={finder.results} locationOf={locationOf} onJump={onJump} />
+          <SearchResults
+            pending={finder.tree.isPending}
+            results={finder.results}
+            locationOf={locationOf}
+            onJump={onJump}
+            onOpen={onOpenResult}
+          />
         ) : (
           <FolderContents
             {...contents}

@@ -11,9 +11,11 @@ export interface SearchResultsProps {
   /** "My Files / a / b" of an item. */
   locationOf: (item: ItemView) => string;
   onJump: (folderId: string | null) => void;
+  /** Opens a file of the results (the previewer, without previous/next); folders only jump. */
+  onOpen?: ((item: ItemView) => void) | undefined;
 }
 
-export function SearchResults({ pending, results, locationOf, onJump }: SearchResultsProps) {
+export function SearchResults({ pending, results, locationOf, onJump, onOpen }: SearchResultsProps) {
   if (pending) {
     return (
       <div className="browser__loading">
@@ -30,7 +32,13 @@ export function SearchResults({ pending, results, locationOf, onJump }: SearchRe
             {item.isDirectory ? Icon.folder() : Icon.file()}
           </span>
           <span className="search-result__text">
-            <span className="search-result__name">{displayName(item)}</span>
+            {onOpen && !item.isDirectory && item.decrypted ? (
+              <button type="button" className="search-result__name link-button" onClick={() => onOpen(item)}>
+                {displayName(item)}
+              </button>
+            ) : (
+              <span className="search-result__name">{displayName(item)}</span>
+            )}
             <span className="search-result__where">{locationOf(item)}</span>
           </span>
           <Button size="sm" variant="secondary" onClick={() => onJump(item.parentId)}>
