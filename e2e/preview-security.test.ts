@@ -404,7 +404,8 @@ describe.skipIf(skipWithoutBrowser)('previewing hostile files runs nothing', () 
           return url;
         };
       });
-      await previewLocal(page, 'not-really.pdf', 'application/pdf', FAKE_PDF);
+      // Typed text/html by its maker (the name says pdf): the frame must still read it as a pdf.
+      await previewLocal(page, 'not-really.pdf', 'text/html', FAKE_PDF);
       const fallback = previewer(page).locator('iframe.pdf-view__fallback');
       await fallback.waitFor();
       const src = (await fallback.getAttribute('src')) ?? '';
