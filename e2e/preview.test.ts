@@ -30,8 +30,10 @@ let owner: TestUser;
 let session: ApiSession;
 let gallery: ApiFolder;
 let tampered: ApiFolder;
+let brokenImage: ApiFolder;
 let linkId = '';
 let recipient: TestUser;
+let big: ApiFolder;
 
 const galleryUrl = () => `${suite.server.url}/files?parentId=${gallery.id}&sortBy=name&sortOrder=asc`;
 const previewer = (page: Page) => page.locator('dialog.preview[open]');
@@ -74,7 +76,14 @@ describe.skipIf(skipWithoutBrowser)('the previewer', () => {
     session = await apiLogin(suite.server.url, owner);
     gallery = await apiCreateFolder(session, null, 'Gallery');
     const albums = await apiCreateFolder(session, gallery, 'Albums');
-    await apiUploadFile(session, albums, 'big.txt', new TextEncoder().encode(BIG), 'text/plain');
+    brokenImage = await apiUploadFile(
+      session,
+      albums,
+      'broken.png',
+      new Uint8Array(solidPng(20, 20, [10, 200, 90])),
+      'image/png',
+    );
+    big = await apiUploadFile(session, albums, 'big.txt', new TextEncoder().encode(BIG), 'text/plain');
     await apiCreateFolder(session, gallery, 'Zeta');
     const enc = new TextEncoder();
     const sunset = await apiUploadFile(
@@ -227,6 +236,12 @@ describe.skipIf(skipWithoutBrowser)('the previewer', () => {
     'a text over 1 MiB shows its beginning and says so',
     async () => {
       const page = await openGallery();
+      // Only the chunks that hold the first MiB are fetched: every data request asks for a range.
+      const ranges: Array<string | undefined> = [];
+      await page.context().route(`**/api/file/data/${big.id}*`, async (route) => {
+        ranges.push(route.request().headers().range);
+        await route.continue();
+      });
       await page.locator('.browser__body').getByRole('button', { name: 'Albums', exact: true }).click();
       await page.locator('.browser__body').getByRole('button', { name: 'big.txt', exact: true }).click();
       await expectTitle(page, 'big.txt');
@@ -236,6 +251,9 @@ describe.skipIf(skipWithoutBrowser)('the previewer', () => {
       const shown = await previewer(page).locator('pre.text-view__text').textContent();
       expect(shown?.length).toBe(1024 * 1024);
       expect(BIG.startsWith(shown ?? 'x')).toBe(true);
+      expect(ranges.length).toBeGreaterThan(0);
+      // Four whole chunks of 256 KiB, each with its 16-byte tag.
+      expect(ranges.every((range) => range === `bytes=0-${4 * (256 * 1024 + 16) - 1}`)).toBe(true);
     },
     SLOW,
   );
@@ -258,6 +276,22 @@ describe.skipIf(skipWithoutBrowser)('the previewer', () => {
       expect(flipped).toBeGreaterThan(0);
       expect(await previewer(page).locator('pre').count()).toBe(0);
       expect(await previewer(page).getByRole('button', { name: 'Download' }).count()).toBe(0);
+      await closePreviewer(page);
+
+      // An image, decrypted whole (not just its first chunks): the same.
+      await page.context().route(`**/api/file/data/${brokenImage.id}*`, async (route) => {
+        const response = await route.fetch();
+        const body = Buffer.from(await response.body());
+        body[body.length - 1] = (body[body.length - 1] ?? 0) ^ 0x80;
+        flipped += 1;
+        await route.fulfill({ response, body });
+      });
+      await page.locator('.browser__body').getByRole('button', { name: 'Albums', exact: true }).click();
+      await page.locator('.browser__body').getByRole('button', { name: 'broken.png', exact: true }).click();
+      await expectTitle(page, 'broken.png');
+      await previewer(page).getByText('Error decrypting file.', { exact: true }).waitFor();
+      expect(flipped).toBeGreaterThan(1);
+      expect(await previewer(page).locator('img').count()).toBe(0);
     },
     SLOW,
   );

@@ -13,6 +13,7 @@
 import { createDecryptStream, fromBase64, plaintextSize } from '@sealbox/crypto';
 import { bytes } from './api.ts';
 import { CodedError } from './coded-error.ts';
+import { decryptHead } from './file-head.ts';
 import { itemKey } from './items.ts';
 import { getListing } from './listing-fetch.ts';
 
@@ -32,17 +33,21 @@ async function fileFacts(itemId: string, linkId: string | undefined): Promise<{ 
   return { fileNonce: fromBase64(root.fileNonce, 'fileNonce'), size };
 }
 
+/** A copy of the item's K (the caller wipes it), or NO_KEY. */
+function keyCopy(itemId: string): Uint8Array {
+  try {
+    return new Uint8Array(itemKey(itemId));
+  } catch {
+    throw previewError('NO_KEY', 'File encryption key not found');
+  }
+}
+
 /**
  * The decrypted contents of file `itemId` (its key opened by an earlier listing, or by the link
  * key for `linkId`'s item), typed `type` (the decrypted mime type the page knows, or none).
  */
 async function decryptItem(itemId: string, linkId?: string, type?: string): Promise<Blob> {
-  let raw: Uint8Array;
-  try {
-    raw = new Uint8Array(itemKey(itemId));
-  } catch {
-    throw previewError('NO_KEY', 'File encryption key not found');
-  }
+  const raw = keyCopy(itemId);
   try {
     const { fileNonce, size } = await fileFacts(itemId, linkId);
     const response = await bytes.fileData(itemId, linkId ? { linkId } : {});
@@ -67,7 +72,25 @@ async function decryptItem(itemId: string, linkId?: string, type?: string): Prom
   }
 }
 
+/**
+ * The decrypted first `limit` bytes of file `itemId` (or the whole file when it is smaller): only
+ * the chunks that cover them are fetched (file-head.ts). For a view that shows a file's beginning.
+ */
+async function decryptItemHead(itemId: string, limit: number, linkId?: string, type?: string): Promise<Blob> {
+  const raw = keyCopy(itemId);
+  try {
+    const { fileNonce, size } = await fileFacts(itemId, linkId);
+    const options = type ? { type } : {};
+    if (size === 0 || limit <= 0) return new Blob([], options);
+    const head = await decryptHead({ id: itemId, key: raw, fileNonce, plainSize: size, linkId }, limit, previewError);
+    return new Blob([head.subarray(0, Math.min(head.length, Math.ceil(limit)))], options);
+  } finally {
+    raw.fill(0);
+  }
+}
+
 /** The RPC surface (spread into the crypto worker's methods). */
 export const previewMethods = {
   decryptItem,
+  decryptItemHead,
 };

@@ -11,7 +11,7 @@
  * Videos (mp4, webm, mov): the first chunks (VIDEO_HEAD_BYTES at most) are decrypted and handed
  * to the page, which feeds them to a detached <video> for one frame (useThumbnail.ts).
  */
-import { CHUNK, chunkCipherRange, cipherRangeForPlain, decryptChunkAt, fromBase64, plaintextSize } from '@sealbox/crypto';
+import { CHUNK, fromBase64, plaintextSize } from '@sealbox/crypto';
 import {
   IMAGE_MAX_BYTES,
   THUMB_QUALITY,
@@ -23,8 +23,8 @@ import {
 } from '../model/thumbnails.ts';
 import type { ItemView, ServerItem } from '../model/items.ts';
 import { itemKey, openItems } from './items.ts';
-import { bytes } from './api.ts';
 import { CodedError } from './coded-error.ts';
+import { decryptHead } from './file-head.ts';
 import { getListing, type Listing } from './listing-fetch.ts';
 
 // Kept importable from here (thumbnail-cache.test.ts); it lives in model/thumbnails.ts, shared with the page.
@@ -76,37 +76,14 @@ async function loadTarget(id: string, linkId: string | undefined): Promise<Targe
   return { item: root, view, kind: thumbnailKind(view), plainSize, ...(linkId ? { linkId } : {}) };
 }
 
-/**
- * Plaintext of the first chunks covering `limit` bytes (whole chunks, one Range request).
- * Callers make sure that `plainSize` and `limit` are both above 0 (`limit` is rounded up to whole bytes).
- */
-async function decryptHead(target: Target, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+/** Plaintext of the first chunks covering `limit` bytes (file-head.ts); `plainSize` and `limit` above 0. */
+function decryptTargetHead(target: Target, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const { item, plainSize } = target;
-  const { lastChunk, end } = cipherRangeForPlain(0, Math.ceil(Math.min(limit, plainSize)), plainSize);
-  const chunks = lastChunk + 1;
-  const response = await bytes.fileData(item.id, {
-    range: { start: 0, end },
-    ...(target.linkId ? { linkId: target.linkId } : {}),
-  });
-  if (!response.ok) throw thumbnailError(`HTTP_${response.status}`, `Download failed (${response.status})`);
-  let cipher = new Uint8Array(await response.arrayBuffer());
-  // A 200 (no range support in between) carries the whole blob: keep what was asked for.
-  if (response.status === 200 && cipher.length > end) cipher = cipher.slice(0, end);
-  if (cipher.length !== end) throw thumbnailError('TRUNCATED', 'The file ended early');
-
-  const raw = itemKey(item.id);
-  const key = await crypto.subtle.importKey('raw', new Uint8Array(raw), 'AES-GCM', false, ['decrypt']);
-  const nonce = fromBase64(item.fileNonce!, 'fileNonce');
-  const plainEnd = Math.min(plainSize, chunks * CHUNK);
-  const out = new Uint8Array(plainEnd);
-  await Promise.all(
-    Array.from({ length: chunks }, async (_, i) => {
-      const range = chunkCipherRange(i, plainSize);
-      // Throws DECRYPT_FAILED on any tampering (index, last flag and tag are all authenticated).
-      out.set(await decryptChunkAt(key, nonce, i, cipher.subarray(range.start, range.end), plainSize), i * CHUNK);
-    }),
+  return decryptHead(
+    { id: item.id, key: itemKey(item.id), fileNonce: fromBase64(item.fileNonce!, 'fileNonce'), plainSize, linkId: target.linkId },
+    limit,
+    thumbnailError,
   );
-  return out;
 }
 
 /** PNG, JPEG, GIF, WebP or BMP by their magic bytes: nothing else reaches the decoder. */
@@ -149,7 +126,7 @@ async function encode(bitmap: ImageBitmap, maxEdge: number): Promise<EncodedThum
 async function thumbnail(id: string, maxEdge: number, linkId?: string): Promise<EncodedThumbnail | null> {
   const target = await loadTarget(id, linkId);
   if (target?.kind !== 'image' || target.plainSize === 0 || target.plainSize > IMAGE_MAX_BYTES) return null;
-  const bytes = await decryptHead(target, target.plainSize);
+  const bytes = await decryptTargetHead(target, target.plainSize);
   if (!isRasterImage(bytes)) return null;
   let bitmap: ImageBitmap;
   try {
@@ -170,7 +147,7 @@ async function videoHead(id: string, maxBytes: number, linkId?: string): Promise
   const target = await loadTarget(id, linkId);
   if (target?.kind !== 'video' || target.plainSize === 0) return null;
   const limit = Number.isFinite(maxBytes) ? Math.min(VIDEO_HEAD_BYTES * 2, Math.max(CHUNK, maxBytes)) : VIDEO_HEAD_BYTES;
-  return { bytes: await decryptHead(target, limit), type: videoTypeOf(target.view) };
+  return { bytes: await decryptTargetHead(target, limit), type: videoTypeOf(target.view) };
 }
 
 /** The RPC surface (spread into the crypto worker's methods). */

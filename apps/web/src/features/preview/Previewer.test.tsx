@@ -60,7 +60,7 @@ describe('Previewer', () => {
     call.mockRejectedValueOnce(new RpcError('Decryption failed', 'DECRYPT_FAILED'));
     const { unmount } = render(<Previewer source={{ kind: 'item', item: item(), linkId: 'L1' }} onClose={() => undefined} />);
     expect(await screen.findByText('Error decrypting file.')).toBeTruthy();
-    expect(call).toHaveBeenCalledWith('decryptItem', item().id, 'L1', 'text/plain');
+    expect(call).toHaveBeenCalledWith('decryptItemHead', item().id, 1024 * 1024, 'L1', 'text/plain');
     unmount();
     call.mockRejectedValueOnce(new RpcError('File nonce not found', 'NO_NONCE'));
     render(<Previewer source={{ kind: 'item', item: item() }} onClose={() => undefined} />);

@@ -26,7 +26,7 @@ import { downloadItems } from '../transfers/index.ts';
 import { PreviewCache } from './cache.ts';
 import { canCycle } from './cycle.ts';
 import { unsupportedText } from './detect.ts';
-import { kindOfSource, loadBlob, previewFileOf, sourceKey, type PreviewSource } from './source.ts';
+import { kindOfSource, loadBlob, loadHead, previewFileOf, sourceKey, type PreviewSource } from './source.ts';
 import { streamUrlFor } from './stream.ts';
 import { PREVIEW_ERRORS, type PreviewKind, type RendererProps } from './types.ts';
 import './preview.css';
@@ -198,6 +198,7 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
       file,
       blob: () => watch(bytes().blob()),
       objectUrl: () => watch(bytes().objectUrl()),
+      head: (n: number) => watch(cache.open(`${key}#head:${n}`, () => loadHead(source, kind, n)).blob()),
       ...(stream ? { streamUrl: () => watch(stream()) } : {}),
       onError: (message: string) => report(key, { error: message }),
     };

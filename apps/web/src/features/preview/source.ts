@@ -92,6 +92,23 @@ export async function loadBlob(source: PreviewSource, kind: PreviewKind): Promis
   }
 }
 
+/** The first `bytes` of the decrypted file of `source` (only the chunks that cover them are fetched). */
+export async function loadHead(source: PreviewSource, kind: PreviewKind, bytes: number): Promise<Blob> {
+  if (source.kind === 'local') return source.file.slice(0, bytes);
+  if (!source.item.decrypted) throw new Error(PREVIEW_ERRORS.noKey);
+  try {
+    return await cryptoWorker.call(
+      'decryptItemHead',
+      source.item.id,
+      bytes,
+      source.linkId,
+      blobTypeFor(kind, previewFileOf(source)),
+    );
+  } catch (error) {
+    throw new Error(previewErrorText(error));
+  }
+}
+
 /** `kind` of the source, with an item that did not decrypt counting as unsupported. */
 export function kindOfSource(source: PreviewSource): PreviewKind {
   return detectKind(previewFileOf(source));

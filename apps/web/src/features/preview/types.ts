@@ -47,6 +47,12 @@ export interface RendererProps {
   streamUrl?: (() => Promise<string>) | undefined;
   /** Shows an error in place of the view (one of PREVIEW_ERRORS, or a view's own text). */
   onError: (message: string) => void;
+  /**
+   * Added by the shell (optional, so every view compiles without it): the first `bytes` of the
+   * decrypted file (all of it when smaller), fetching and decrypting only the chunks that cover
+   * them. For a view that shows a file's beginning (text) without decrypting the whole file.
+   */
+  head?: ((bytes: number) => Promise<Blob>) | undefined;
 }
 
 /*

@@ -10,18 +10,19 @@ function mebibytes(bytes: number): string {
 }
 
 /** SPEC 2 text (txt): shown as text in a <pre>, never parsed as HTML. */
-export function TextView({ file, blob, onError }: RendererProps) {
+export function TextView({ file, blob, head, onError }: RendererProps) {
   const [text, setText] = useState<string | null>(null);
   const [truncated, setTruncated] = useState(false);
 
   useEffect(() => {
     let live = true;
-    blob()
-      .then(async (whole) => {
-        const head = whole.size > TEXT_PREVIEW_BYTES ? whole.slice(0, TEXT_PREVIEW_BYTES) : whole;
-        const decoded = new TextDecoder('utf-8').decode(await head.arrayBuffer());
+    // Only the beginning is fetched and decrypted when the shell can (a large log stays on the server).
+    const start = head ? head(TEXT_PREVIEW_BYTES) : blob().then((whole) => whole.slice(0, TEXT_PREVIEW_BYTES));
+    start
+      .then(async (part) => {
+        const decoded = new TextDecoder('utf-8').decode(await part.arrayBuffer());
         if (!live) return;
-        setTruncated(whole.size > TEXT_PREVIEW_BYTES);
+        setTruncated(file.size > TEXT_PREVIEW_BYTES);
         setText(decoded);
       })
       .catch(() => {
@@ -30,7 +31,7 @@ export function TextView({ file, blob, onError }: RendererProps) {
     return () => {
       live = false;
     };
-  }, [blob, onError]);
+  }, [blob, head, file.size, onError]);
 
   if (text === null) {
     return (
