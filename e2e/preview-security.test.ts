@@ -117,6 +117,10 @@ const WORD_PAYLOAD = docx([
   { text: CLICK_TEXT },
   { link: "javascript:top.__pwned='word-link';fetch('/__pwned/word-link')", text: 'Open the figures' },
   { link: 'https://example.com/figures', text: 'The figures online' },
+  { link: 'data:text/html,<script>top.__pwned=1</script>', text: 'Data link' },
+  { link: 'blob:https://example.com/0b7c', text: 'Blob link' },
+  { link: '/api/files', text: 'Relative link' },
+  { link: 'mailto:harbour@example.com', text: 'Mail link' },
 ]);
 const WORD_REPORT = docx([
   { heading: 1, text: 'Harbour renovation: quarterly report' },
@@ -333,6 +337,10 @@ describe.skipIf(skipWithoutBrowser)('previewing hostile files runs nothing', () 
       expect(await web.getAttribute('href')).toBe('https://example.com/figures');
       expect(await web.getAttribute('target')).toBe('_blank');
       expect(await web.getAttribute('rel')).toBe('noopener noreferrer');
+      for (const name of ['Data link', 'Blob link', 'Relative link']) {
+        expect(await inside.getByText(name, { exact: true }).getAttribute('href')).toBeNull();
+      }
+      expect(await inside.getByText('Mail link', { exact: true }).getAttribute('href')).toBe('mailto:harbour@example.com');
       await evil.click();
       // The frame's one style is the one the CSP allows by hash (a mismatch is a CSP violation,
       // which the suite reports too): the page is white.

@@ -30,7 +30,10 @@ function instance() {
  * no styles (the frame's CSP would refuse them anyway), images only as data: they came in.
  */
 export function sanitizeWordHtml(html: string): string {
-  return instance().sanitize(html, {
+  const purify = instance();
+  // Where DOMPurify cannot work it hands back its input untouched: refuse instead.
+  if (!purify.isSupported) throw new Error('DOMPurify is not supported here');
+  return purify.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'link', 'meta', 'base'],
     FORBID_ATTR: ['style', 'srcset', 'formaction', 'action', 'ping'],
