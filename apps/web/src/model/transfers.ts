@@ -71,3 +71,71 @@ export const DOWNLOAD_PATH = '/__download/';
 export const SW_URL = '/sw.js';
 export const SW_MESSAGE = 'sealbox-download';
 export const SW_ERROR_MESSAGE = 'sealbox-download-error';
+
+/**
+ * Preview streams (docs/protocol.md "Preview streams"): the service worker answers the media
+ * element's Range requests for /__preview/{token}, fetching and decrypting only the chunks that
+ * cover each range. The job lives until the previewer closes it or it sits idle for PREVIEW_TTL_MS.
+ */
+export const PREVIEW_PATH = '/__preview/';
+export const SW_PREVIEW_MESSAGE = 'sealbox-preview';
+/** The page closes a stream (`{ type, token }`): the service worker drops the job and its key. */
+export const SW_PREVIEW_CLOSE = 'sealbox-preview-close';
+/** The page still shows a stream (`{ type, tokens }`): keeps the jobs (and the service worker) alive. */
+export const SW_PREVIEW_KEEP = 'sealbox-preview-keep';
+/** A page the service worker does not control yet asks it to (`{ type }`): media requests only reach it then. */
+export const SW_PREVIEW_CLAIM = 'sealbox-preview-claim';
+/** A job not read nor kept alive for this long is dropped (key wiped). */
+export const PREVIEW_TTL_MS = 60_000;
+/** How often an open previewer tells the service worker it still plays its streams. */
+export const PREVIEW_KEEP_MS = 20_000;
+
+/** What the service worker holds for one preview stream. `key` is wiped once imported. */
+export interface PreviewJob {
+  itemId: string;
+  key: Uint8Array;
+  fileNonce: Uint8Array;
+  /** Plaintext bytes. */
+  size: number;
+  /** One of PREVIEW_MEDIA_TYPES: the only Content-Type the stream is ever served with. */
+  mime: string;
+  linkId?: string;
+}
+
+/** Media types a preview stream may carry (never a type a browser would render as a document). */
+export const PREVIEW_MEDIA_TYPES: ReadonlySet<string> = new Set([
+  'audio/mpeg',
+  'audio/mp3',
+  'audio/wav',
+  'audio/wave',
+  'audio/x-wav',
+  'audio/mp4',
+  'audio/x-m4a',
+  'audio/aac',
+  'audio/ogg',
+  'audio/webm',
+  'video/mp4',
+  'video/quicktime',
+  'video/webm',
+  'video/ogg',
+]);
+
+const MEDIA_BY_EXTENSION: Readonly<Record<string, string>> = {
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  m4a: 'audio/mp4',
+  mp4: 'video/mp4',
+  mov: 'video/mp4',
+  webm: 'video/webm',
+};
+
+/**
+ * The Content-Type a preview stream is served with: the item's own mime type when it is an
+ * allowed media type, else one chosen by its extension (SPEC 2's audio and video extensions);
+ * null when neither fits (no stream is made).
+ */
+export function previewMediaType(mimeType: string | null, extension: string): string | null {
+  const mime = (mimeType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (PREVIEW_MEDIA_TYPES.has(mime)) return mime;
+  return MEDIA_BY_EXTENSION[extension.toLowerCase()] ?? null;
+}

@@ -8,43 +8,23 @@
  * the crypto worker, which posts the job (ids, names, item keys, file nonces, sizes) here. Only
  * then does the page open /__download/{token}; this worker answers it once and forgets the job.
  * Answers are attachments of type application/octet-stream (DESIGN.md 7): nothing decrypted is
- * ever rendered as a page. Every other request passes through untouched.
+ * ever rendered as a page.
+ *
+ * It also serves preview streams of audio and video to media elements, with HTTP Range
+ * (sw/preview.ts, /__preview/{token}). Every other request passes through untouched.
  */
 import { createDecryptStream } from '@sealbox/crypto';
 import { byteCalls, sameOriginFetch } from '../lib/byte-calls.ts';
 import { contentDisposition } from '../model/transfer-plan.ts';
 import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, type DownloadEntry, type DownloadJob } from '../model/transfers.ts';
+import { previewFetch, previewMessage } from './sw/preview.ts';
+import { awaitJob, sw, TOKEN } from './sw/scope.ts';
 import { planZip, zipStream, type ZipEntry } from './zip.ts';
 
-/* The parts of ServiceWorkerGlobalScope used here (the app's TypeScript lib is DOM, not WebWorker). */
-interface ExtendableEvent extends Event {
-  waitUntil(promise: Promise<unknown>): void;
-}
-interface FetchEvent extends ExtendableEvent {
-  request: Request;
-  respondWith(response: Response | Promise<Response>): void;
-}
-interface ExtendableMessageEvent extends ExtendableEvent {
-  data: unknown;
-  ports: readonly MessagePort[];
-}
-interface SwClient {
-  postMessage(message: unknown): void;
-}
-interface SwScope {
-  location: Location;
-  skipWaiting(): Promise<void>;
-  clients: { claim(): Promise<void>; matchAll(options?: { type?: string; includeUncontrolled?: boolean }): Promise<SwClient[]> };
-  addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
-  addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
-  addEventListener(type: 'message', listener: (event: ExtendableMessageEvent) => void): void;
-}
-const sw = self as unknown as SwScope;
 const bytes = byteCalls(sameOriginFetch);
 
 /** A job not claimed within this time is dropped (and its keys wiped). */
 const JOB_TTL_MS = 60_000;
-const TOKEN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const jobs = new Map<string, { job: DownloadJob; timer: ReturnType<typeof setTimeout> }>();
 
@@ -62,37 +42,26 @@ sw.addEventListener('activate', (event) => {
 });
 
 sw.addEventListener('message', (event) => {
+  if (previewMessage(event)) return;
   const data = event.data as { type?: unknown; token?: unknown } | null;
   if (data?.type !== SW_MESSAGE || typeof data.token !== 'string' || !TOKEN.test(data.token)) return;
   const port = event.ports[0];
   if (!port) return;
   const token = data.token;
   // Stay alive until the crypto worker's job arrives (or the wait runs out).
-  event.waitUntil(
-    new Promise<void>((resolve) => {
-      const giveUp = setTimeout(() => {
-        port.close();
-        resolve();
-      }, 15_000);
-      port.onmessage = (message: MessageEvent) => {
-        const body = message.data as { type?: string; job?: DownloadJob };
-        if (body?.type !== 'job' || !body.job) return;
-        clearTimeout(giveUp);
-        const timer = setTimeout(() => {
-          const stale = jobs.get(token);
-          jobs.delete(token);
-          if (stale) wipe(stale.job);
-        }, JOB_TTL_MS);
-        jobs.set(token, { job: body.job, timer });
-        port.postMessage({ type: 'ready' });
-        port.close();
-        resolve();
-      };
-    }),
-  );
+  awaitJob<DownloadJob>(event, port, (job) => {
+    const timer = setTimeout(() => {
+      const stale = jobs.get(token);
+      jobs.delete(token);
+      if (stale) wipe(stale.job);
+    }, JOB_TTL_MS);
+    jobs.set(token, { job, timer });
+    return true;
+  });
 });
 
 sw.addEventListener('fetch', (event) => {
+  if (previewFetch(event)) return;
   const url = new URL(event.request.url);
   if (url.origin !== sw.location.origin || !url.pathname.startsWith(DOWNLOAD_PATH)) return;
   const token = url.pathname.slice(DOWNLOAD_PATH.length);

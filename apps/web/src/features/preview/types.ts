@@ -43,6 +43,10 @@ export interface RendererProps {
    * Media only (audio, video): a same-origin URL the media element can read with HTTP Range, served
    * by the service worker, which fetches and decrypts only the chunks that cover each range.
    * Undefined for local files (the view then uses `objectUrl`).
+   * Make it with `previewStreamUrl(item: Pick<ItemView, 'id' | 'mimeType' | 'extension'>, linkId?:
+   * string): Promise<string>` from features/transfers (e.g. `() => previewStreamUrl(item, linkId)`).
+   * Each call makes a new stream; the view releases the URL it got (releasePreviewStream) when it
+   * unmounts, so do not cache the promise: pass a function that calls the helper.
    */
   streamUrl?: (() => Promise<string>) | undefined;
   /** Shows an error in place of the view (one of PREVIEW_ERRORS, or a view's own text). */
@@ -54,6 +58,12 @@ export interface RendererProps {
    */
   head?: ((bytes: number) => Promise<Blob>) | undefined;
 }
+
+/*
+ * Keys: a view that uses a key itself (video: left/right arrows seek 10 s; audio and video: Space
+ * toggles play) handles it on window in the capture phase and calls event.preventDefault(). The
+ * shell's own keydown handling (arrows cycle) must skip events with `event.defaultPrevented`.
+ */
 
 /*
  * Notes from the shell (Previewer.tsx), for the views:

@@ -1,12 +1,14 @@
 /**
  * File transfers, run inside the crypto worker (DESIGN.md 5): upload.ts (encrypt and send in
  * parts), resume.ts (continue an unfinished upload), download.ts (hand a download to the service
- * worker). This is their RPC surface, spread into the crypto worker's methods.
+ * worker), preview-stream.ts (hand an audio or video preview's key to the service worker). This
+ * is their RPC surface, spread into the crypto worker's methods.
  */
 import type { DownloadTarget, PendingUpload, UploadRequest, UploadResult } from '../../model/transfers.ts';
 import { getRecord } from '../upload-records.ts';
 import { TransferError } from './errors.ts';
 import { prepareDownload } from './download.ts';
+import { preparePreviewStream, type PreviewTarget } from './preview-stream.ts';
 import { forgetUpload, pendingUploads } from './resume.ts';
 import { running, uploadFile } from './upload.ts';
 
@@ -39,6 +41,11 @@ export const transferMethods = {
     linkId?: string,
   ): Promise<{ name: string; kind: 'file' | 'zip' }> {
     return prepareDownload(targets, port, linkId);
+  },
+
+  /** Hands the service worker an audio or video item's key for a Range-served preview stream. */
+  preparePreviewStream(target: PreviewTarget, port: MessagePort, linkId?: string): Promise<{ mime: string }> {
+    return preparePreviewStream(target, port, linkId);
   },
 };
 

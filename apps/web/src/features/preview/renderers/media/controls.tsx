@@ -1,0 +1,251 @@
+/**
+ * Pieces the audio and video views share: where the media comes from (a service-worker stream
+ * for remote items, the object URL for local files), the play state of an element, and the
+ * controls both show (play, seek bar, time, volume 0-1 step 0.01, mute). Styled in media.css.
+ */
+import { type CSSProperties, type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { releasePreviewStream } from '../../../transfers/index.ts';
+import { PREVIEW_ERRORS, type RendererProps } from '../../types.ts';
+import { MutedIcon, PauseIcon, PlayIcon, VolumeIcon } from './icons.tsx';
+
+/** SPEC 9: seek step. */
+export const SEEK_STEP_S = 10;
+
+/** The src for the media element: `streamUrl()` when the shell gives one, else `objectUrl()`; released on unmount. */
+export function useMediaSource({ streamUrl, objectUrl, onError }: RendererProps): string | null {
+  const [src, setSrc] = useState<string | null>(null);
+  const fail = useRef(onError);
+  fail.current = onError;
+  useEffect(() => {
+    let alive = true;
+    let made: string | undefined;
+    const streamed = streamUrl !== undefined;
+    (streamUrl ?? objectUrl)().then(
+      (url) => {
+        if (!alive) {
+          if (streamed) releasePreviewStream(url);
+          return;
+        }
+        made = url;
+        setSrc(url);
+      },
+      (error: unknown) => {
+        if (!alive) return;
+        const message = error instanceof Error ? error.message : '';
+        fail.current((Object.values(PREVIEW_ERRORS) as string[]).includes(message) ? message : PREVIEW_ERRORS.decrypt);
+      },
+    );
+    return () => {
+      alive = false;
+      if (made && streamed) releasePreviewStream(made);
+    };
+  }, [streamUrl, objectUrl]);
+  return src;
+}
+
+export interface MediaState {
+  playing: boolean;
+  time: number;
+  duration: number;
+  volume: number;
+  muted: boolean;
+}
+
+/**
+ * Follows the element's state, and reports a failed load or decode (a chunk that failed
+ * authentication errors the stream) as SPEC 8's 'Error decrypting file.'.
+ */
+export function useMediaState(ref: RefObject<HTMLMediaElement | null>, src: string | null, onError: (message: string) => void) {
+  const [state, setState] = useState<MediaState>({ playing: false, time: 0, duration: 0, volume: 1, muted: false });
+  const fail = useRef(onError);
+  fail.current = onError;
+  useEffect(() => {
+    const media = ref.current;
+    if (!media || !src) return;
+    const read = () =>
+      setState({
+        playing: !media.paused && !media.ended,
+        time: media.currentTime,
+        duration: Number.isFinite(media.duration) ? media.duration : 0,
+        volume: media.volume,
+        muted: media.muted,
+      });
+    const failed = () => {
+      media.pause();
+      fail.current(PREVIEW_ERRORS.decrypt);
+    };
+    const events = [
+      'play',
+      'pause',
+      'ended',
+      'timeupdate',
+      'durationchange',
+      'loadedmetadata',
+      'volumechange',
+      'seeking',
+      'seeked',
+    ];
+    for (const name of events) media.addEventListener(name, read);
+    media.addEventListener('error', failed);
+    if (media.error) failed();
+    read();
+    return () => {
+      for (const name of events) media.removeEventListener(name, read);
+      media.removeEventListener('error', failed);
+    };
+  }, [ref, src]);
+  return state;
+}
+
+export function togglePlay(media: HTMLMediaElement | null): void {
+  if (!media) return;
+  // A refused play() (no gesture, or the element failed) is reported by the element's own events.
+  if (media.paused || media.ended) media.play().catch(() => {});
+  else media.pause();
+}
+
+export function seekBy(media: HTMLMediaElement | null, seconds: number): void {
+  if (!media) return;
+  const end = Number.isFinite(media.duration) ? media.duration : Number.POSITIVE_INFINITY;
+  media.currentTime = Math.min(Math.max(0, media.currentTime + seconds), end);
+}
+
+/** 0:07, 1:02:03 */
+export function formatTime(seconds: number): string {
+  const whole = Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds) : 0;
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = String(whole % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** True when a key press belongs to a field (typing a space there must not toggle play). */
+export function typingIn(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  return target instanceof HTMLInputElement && target.type !== 'range' && target.type !== 'checkbox' && target.type !== 'button';
+}
+
+/**
+ * Space toggles play (SPEC 2); `more` may handle other keys. Listens on window in the capture
+ * phase so it runs before the shell's own key handling, which skips events already
+ * defaultPrevented (types.ts).
+ */
+export function useMediaKeys(ref: RefObject<HTMLMediaElement | null>, more?: (event: KeyboardEvent) => boolean) {
+  const extra = useRef(more);
+  extra.current = more;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || typingIn(event.target)) return;
+      if (event.key === ' ' || event.code === 'Space') {
+        event.preventDefault();
+        togglePlay(ref.current);
+        return;
+      }
+      if (extra.current?.(event)) event.preventDefault();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [ref]);
+}
+
+export function PlayButton({ media, playing }: { media: RefObject<HTMLMediaElement | null>; playing: boolean }) {
+  return (
+    <button
+      type="button"
+      className="media-button media-button--play"
+      aria-label={playing ? 'Pause' : 'Play'}
+      title={playing ? 'Pause' : 'Play'}
+      onClick={() => togglePlay(media.current)}
+    >
+      {playing ? <PauseIcon /> : <PlayIcon />}
+    </button>
+  );
+}
+
+export function SeekBar({
+  media,
+  time,
+  duration,
+}: {
+  media: RefObject<HTMLMediaElement | null>;
+  time: number;
+  duration: number;
+}) {
+  const progress = duration > 0 ? Math.min(100, (time / duration) * 100) : 0;
+  return (
+    <div className="media-seek">
+      <span className="media-time" aria-hidden="true">
+        {formatTime(time)}
+      </span>
+      <input
+        type="range"
+        className="media-range media-range--seek"
+        aria-label="Seek"
+        aria-valuetext={`${formatTime(time)} of ${formatTime(duration)}`}
+        min={0}
+        max={duration || 0}
+        step={0.1}
+        value={Math.min(time, duration || 0)}
+        disabled={!duration}
+        style={{ '--media-fill': `${progress}%` } as CSSProperties}
+        onChange={(event) => {
+          const element = media.current;
+          if (element) element.currentTime = Number(event.currentTarget.value);
+        }}
+      />
+      <span className="media-time" aria-hidden="true">
+        {formatTime(duration)}
+      </span>
+    </div>
+  );
+}
+
+export function VolumeControls({
+  media,
+  volume,
+  muted,
+}: {
+  media: RefObject<HTMLMediaElement | null>;
+  volume: number;
+  muted: boolean;
+}) {
+  const silent = muted || volume === 0;
+  const setVolume = useCallback(
+    (value: number) => {
+      const element = media.current;
+      if (!element) return;
+      element.volume = value;
+      if (value > 0 && element.muted) element.muted = false;
+    },
+    [media],
+  );
+  return (
+    <div className="media-volume">
+      <button
+        type="button"
+        className="media-button"
+        aria-label={muted ? 'Unmute' : 'Mute'}
+        aria-pressed={muted}
+        title={muted ? 'Unmute' : 'Mute'}
+        onClick={() => {
+          const element = media.current;
+          if (element) element.muted = !element.muted;
+        }}
+      >
+        {silent ? <MutedIcon /> : <VolumeIcon />}
+      </button>
+      <input
+        type="range"
+        className="media-range media-range--volume"
+        aria-label="Volume"
+        min={0}
+        max={1}
+        step={0.01}
+        value={muted ? 0 : volume}
+        style={{ '--media-fill': `${(muted ? 0 : volume) * 100}%` } as CSSProperties}
+        onChange={(event) => setVolume(Number(event.currentTarget.value))}
+      />
+    </div>
+  );
+}
