@@ -325,6 +325,27 @@ describe.skipIf(skipWithoutBrowser)('the previewer', () => {
   );
 
   test(
+    '/preview: a local image larger than the screen fits it, at 375 and 1280 px',
+    async () => {
+      for (const width of [375, 1280]) {
+        const page = await suite.newBrowser({ width, height: 740, colorScheme: width < 500 ? 'dark' : 'light' });
+        await page.goto(`${suite.server.url}/preview`);
+        const chooser = page.waitForEvent('filechooser');
+        await page.getByRole('button', { name: 'Select File to Preview' }).click();
+        await (await chooser).setFiles({ name: 'wide.png', mimeType: 'image/png', buffer: solidPng(2400, 1600, [40, 90, 200]) });
+        await expectTitle(page, 'wide.png');
+        expect(await imageWidth(page)).toBe(2400);
+        const box = (await previewer(page).locator('img.image-view__image').boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(width + 0.5);
+        expect(box.y + box.height).toBeLessThanOrEqual(740.5);
+        await saveScreenshot(page, `preview-${width}-local-image`, { fullPage: false });
+      }
+    },
+    SLOW,
+  );
+
+  test(
     '/shared: a recipient previews a file shared alone and one inside a shared folder',
     async () => {
       const page = await signInToFiles(await suite.newBrowser(), suite.server.url, recipient);
