@@ -1,7 +1,16 @@
-import { type Bytes, equalBytes, fromBase64, fromUtf8, toBase64, utf8 } from './bytes.ts';
+import { type Bytes, equalBytes, fromBase64, fromUtf8, own, toBase64, utf8 } from './bytes.ts';
 import { NONCE_BYTES, checkLength, newKey, newNonce, open, seal } from './aead.ts';
 import { CryptoError, fail } from './errors.ts';
-import { KDF_V1, type KdfParams, checkKdfParams, deriveLoginPassword, deriveWrappingKey, newSalt } from './kdf.ts';
+import {
+  type AccountKdf,
+  KDF_V1,
+  type KdfParams,
+  checkAccountKdf,
+  deriveLoginPassword,
+  deriveWrappingKey,
+  newSalt,
+} from './kdf.ts';
+import { KDF_V2, type KdfParamsV2, checkKdfParamsV2, derivePasswordKeysV2 } from './kdf-v2.ts';
 import {
   type SigningAlgorithm,
   exportBase64,
@@ -33,7 +42,8 @@ export interface SealedAccount {
   encryptedPrivateKey: string;
   publicKey: string;
   signingPublicKey: string;
-  kdf: KdfParams;
+  /** Version 1 or 2 (docs/protocol.md "Account"). In version 2 `salt` is unused: one argon2id over passwordSalt makes both keys. */
+  kdf: AccountKdf;
 }
 
 export interface Registration extends SealedAccount {
@@ -48,16 +58,19 @@ interface Bundle {
   root: string;
 }
 
+/**
+ * New account keys sealed under `params` (KDF_V1 or KDF_V2). The app registers with KDF_V2; the
+ * default stays KDF_V1 for the callers (tests, tools) written before version 2 existed.
+ */
 export async function createAccount(
   password: string,
-  params: KdfParams = KDF_V1,
+  params: KdfParams | KdfParamsV2 = KDF_V1,
 ): Promise<{ registration: Registration; keys: AccountKeys }> {
-  const kdf = checkKdfParams(params);
+  const kdf = checkAccountKdf(params);
   const passwordSalt = newSalt();
   const salt = newSalt();
-  const [loginPassword, wrappingKey, encryption, signing] = await Promise.all([
-    deriveLoginPassword(password, passwordSalt, kdf),
-    deriveWrappingKey(password, salt, kdf),
+  const [secrets, encryption, signing] = await Promise.all([
+    passwordKeys(password, { passwordSalt, salt, kdf }),
     generateEncryptionPair(),
     generateSigningPair(),
   ]);
@@ -77,12 +90,12 @@ export async function createAccount(
     root: toBase64(root),
   };
   const iv = newNonce();
-  const sealed = await seal(wrappingKey, iv, ACCOUNT_AAD, utf8(JSON.stringify(bundle)));
+  const sealed = await seal(secrets.wrappingKey, iv, ACCOUNT_AAD, utf8(JSON.stringify(bundle)));
   const keys = await importBundle(bundle);
   root.fill(0);
   return {
     registration: {
-      password: loginPassword,
+      password: secrets.loginPassword,
       passwordSalt,
       salt,
       iv: toBase64(iv),
@@ -96,29 +109,144 @@ export async function createAccount(
 }
 
 /**
+ * The login password and the wrapping key of a version. Version 1: argon2id over passwordSalt
+ * and, separately, PBKDF2 over salt. Version 2: one argon2id over passwordSalt, split by HKDF.
+ */
+export async function passwordKeys(
+  password: string,
+  input: { passwordSalt: string; salt: string; kdf: unknown },
+): Promise<{ loginPassword: string; wrappingKey: CryptoKey }> {
+  const kdf = checkAccountKdf(input.kdf);
+  if (kdf.version === 2) {
+    const { loginPassword, wrappingKeyBits } = await derivePasswordKeysV2(password, input.passwordSalt, kdf);
+    try {
+      return { loginPassword, wrappingKey: await importWrappingKey(wrappingKeyBits) };
+    } finally {
+      wrappingKeyBits.fill(0);
+    }
+  }
+  const [loginPassword, wrappingKey] = await Promise.all([
+    deriveLoginPassword(password, input.passwordSalt, kdf),
+    deriveWrappingKey(password, input.salt, kdf),
+  ]);
+  return { loginPassword, wrappingKey };
+}
+
+/** Version 2's wrapping key alone, from the raw HKDF output (zero it afterwards). */
+export function importWrappingKey(bits: Bytes): Promise<CryptoKey> {
+  checkLength(bits, 32, 'wrapping key');
+  return crypto.subtle.importKey('raw', own(bits), 'AES-GCM', false, ['encrypt', 'decrypt']);
+}
+
+/** The sealed account as the login answer gives it, plus the lookup's passwordSalt (version 2 needs it). */
+export type SealedInput = Pick<SealedAccount, 'salt' | 'iv' | 'encryptedPrivateKey' | 'kdf'> &
+  Partial<Pick<SealedAccount, 'passwordSalt' | 'publicKey' | 'signingPublicKey'>>;
+
+export interface UnlockOptions {
+  /**
+   * Version 2's wrapping key, already derived from the same password, passwordSalt and
+   * parameters while making the login password (one argon2id per sign-in, not two).
+   */
+  wrappingKey?: CryptoKey;
+}
+
+/** A version-1 account re-sealed under version 2: the body of PUT /api/account/kdf, less the current login password. */
+export interface KdfUpgrade {
+  password: string;
+  passwordSalt: string;
+  salt: string;
+  iv: string;
+  encryptedPrivateKey: string;
+  kdf: KdfParamsV2;
+}
+
+/**
  * Opens the sealed bundle with the password. KDF parameters are checked first, so a server that
  * lowers them learns nothing. If the server's copies of the public keys are given, they must
  * match the sealed ones: a swapped public key would let the server receive shares meant for us.
  */
-export async function unlockAccount(
+export async function unlockAccount(password: string, sealed: SealedInput, options: UnlockOptions = {}): Promise<AccountKeys> {
+  const { keys, plaintext } = await openAccount(password, sealed, options);
+  plaintext.fill(0);
+  return keys;
+}
+
+/**
+ * Unlocks an account and re-seals the very same bundle (same key pairs, same root key) under
+ * `target`'s wrapping key with a fresh passwordSalt, salt and iv: what a version-1 account sends
+ * at its next login to move to version 2. The new ciphertext is opened once more before it is
+ * returned, so a fault here can never replace a working account with one that does not open.
+ */
+export async function upgradeAccount(
   password: string,
-  sealed: Pick<SealedAccount, 'salt' | 'iv' | 'encryptedPrivateKey' | 'kdf'> &
-    Partial<Pick<SealedAccount, 'publicKey' | 'signingPublicKey'>>,
-): Promise<AccountKeys> {
-  const kdf = checkKdfParams(sealed.kdf);
+  sealed: SealedInput,
+  target: KdfParamsV2 = KDF_V2,
+): Promise<{ keys: AccountKeys; upgrade: KdfUpgrade }> {
+  const kdf = checkKdfParamsV2(target);
+  const { keys, plaintext } = await openAccount(password, sealed, {});
+  try {
+    const passwordSalt = newSalt();
+    const salt = newSalt();
+    const next = await passwordKeys(password, { passwordSalt, salt, kdf });
+    const iv = newNonce();
+    const ciphertext = await seal(next.wrappingKey, iv, ACCOUNT_AAD, plaintext);
+    const check = await open(next.wrappingKey, iv, ACCOUNT_AAD, ciphertext);
+    if (!equalBytes(check, plaintext)) fail('DECRYPT_FAILED', 'the re-sealed account does not open');
+    check.fill(0);
+    return {
+      keys,
+      upgrade: {
+        password: next.loginPassword,
+        passwordSalt,
+        salt,
+        iv: toBase64(iv),
+        encryptedPrivateKey: toBase64(ciphertext),
+        kdf,
+      },
+    };
+  } finally {
+    plaintext.fill(0);
+  }
+}
+
+/**
+ * Opens the sealed bundle with the password. KDF parameters are checked first (either version),
+ * so a server that lowers them learns nothing. The bundle opens only under the wrapping key of
+ * the version it was sealed with: a server that claims version 1 for a version-2 account gets a
+ * PBKDF2 key that fails AES-GCM's check (DECRYPT_FAILED). If the server's copies of the public
+ * keys are given, they must match the sealed ones: a swapped public key would let the server
+ * receive shares meant for us.
+ */
+async function openAccount(
+  password: string,
+  sealed: SealedInput,
+  options: UnlockOptions,
+): Promise<{ keys: AccountKeys; plaintext: Bytes }> {
+  const kdf = checkAccountKdf(sealed.kdf);
   const iv = fromBase64(sealed.iv, 'iv');
   checkLength(iv, NONCE_BYTES, 'iv');
   const ciphertext = fromBase64(sealed.encryptedPrivateKey, 'encryptedPrivateKey');
-  const wrappingKey = await deriveWrappingKey(password, sealed.salt, kdf);
-  const bundle = parseBundle(fromUtf8(await open(wrappingKey, iv, ACCOUNT_AAD, ciphertext)));
+  let wrappingKey: CryptoKey;
+  if (kdf.version === 2) {
+    if (options.wrappingKey) wrappingKey = options.wrappingKey;
+    else {
+      if (sealed.passwordSalt === undefined) fail('BAD_INPUT', 'passwordSalt is required for version 2');
+      wrappingKey = (await passwordKeys(password, { passwordSalt: sealed.passwordSalt, salt: sealed.salt, kdf })).wrappingKey;
+    }
+  } else {
+    wrappingKey = await deriveWrappingKey(password, sealed.salt, kdf);
+  }
+  const plaintext = await open(wrappingKey, iv, ACCOUNT_AAD, ciphertext);
+  const bundle = parseBundle(fromUtf8(plaintext));
   const keys = await importBundle(bundle);
   for (const field of ['publicKey', 'signingPublicKey'] as const) {
     const claimed = sealed[field];
     if (claimed !== undefined && !equalBytes(fromBase64(claimed, field), fromBase64(keys[field], field))) {
+      plaintext.fill(0);
       fail('KEY_CHANGED', `the server's ${field} does not match the account's own key`);
     }
   }
-  return keys;
+  return { keys, plaintext };
 }
 
 function parseBundle(json: string): Bundle {

@@ -4,9 +4,29 @@
  */
 export { CryptoError, isCryptoError, type CryptoErrorCode } from './errors.ts';
 export { type Bytes, toBase64, fromBase64, toBase64Url, fromBase64Url, toHex } from './bytes.ts';
-export { type KdfParams, KDF_V1, KDF_MINIMUM, checkKdfParams, deriveLoginPassword, deriveWrappingKey } from './kdf.ts';
+export {
+  type KdfParams,
+  type AccountKdf,
+  KDF_V1,
+  KDF_MINIMUM,
+  checkKdfParams,
+  checkAccountKdf,
+  deriveLoginPassword,
+  deriveWrappingKey,
+} from './kdf.ts';
 export { type KdfParamsV2, KDF_V2, checkKdfParamsV2, derivePasswordKeysV2 } from './kdf-v2.ts';
-export { type AccountKeys, type SealedAccount, type Registration, createAccount, unlockAccount } from './account.ts';
+export {
+  type AccountKeys,
+  type SealedAccount,
+  type SealedInput,
+  type Registration,
+  type KdfUpgrade,
+  type UnlockOptions,
+  createAccount,
+  unlockAccount,
+  upgradeAccount,
+  passwordKeys,
+} from './account.ts';
 export {
   newItemId,
   newItemKey,

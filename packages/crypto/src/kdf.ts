@@ -1,6 +1,7 @@
 import { argon2id } from 'hash-wasm';
 import { type Bytes, fromBase64, own, toBase64, utf8 } from './bytes.ts';
 import { fail } from './errors.ts';
+import { checkKdfParamsV2, derivePasswordKeysV2, type KdfParamsV2 } from './kdf-v2.ts';
 
 /**
  * Versioned KDF parameters, stored per account by the server. The server is not trusted with
@@ -24,7 +25,26 @@ export const KDF_V1: KdfParams = Object.freeze({
 export const KDF_MINIMUM: KdfParams = KDF_V1;
 
 const SALT_BYTES = 16;
-const LIMITS = { iterations: 1 << 16, memoryKiB: 1 << 22, parallelism: 16, pbkdf2: 10_000_000 };
+/**
+ * Ceilings for what a server may ask of a signing-in browser (docs/protocol.md "Account"): at most
+ * 256 MiB of memory and 10 x 256 MiB of argon2id work (memory x passes, a few seconds in wasm),
+ * and PBKDF2 at 2,000,000 (about a second). Above these a hostile server could make every
+ * sign-in take minutes or exhaust the tab's memory.
+ */
+const LIMITS = { iterations: 4096, memoryKiB: 256 * 1024, work: 10 * 256 * 1024, parallelism: 16, pbkdf2: 2_000_000 };
+
+/** Either version's parameters, as stored per account and sent by the server. */
+export type AccountKdf = KdfParams | KdfParamsV2;
+
+/**
+ * Validates untrusted parameters of any version this client knows, dispatching on `version`:
+ * below 1 is a downgrade (KDF_TOO_WEAK), above 2 is unknown (BAD_INPUT).
+ */
+export function checkAccountKdf(input: unknown): AccountKdf {
+  const version = (input as { version?: unknown } | null)?.version;
+  if (version === 2) return checkKdfParamsV2(input);
+  return checkKdfParams(input);
+}
 
 function isInt(value: unknown, min: number, max: number): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
@@ -40,6 +60,7 @@ export function checkKdfParams(input: unknown): KdfParams {
   }
   if (!isInt(p.version, 0, 1000)) fail('BAD_INPUT', 'KDF version is invalid');
   if (p.version < min.version) fail('KDF_TOO_WEAK', `KDF version ${p.version} is below ${min.version}`);
+  if (p.version !== 1) fail('BAD_INPUT', `KDF version ${p.version} is not known to this client`);
   const checks: Array<[string, unknown, number, number]> = [
     ['argon2id.iterations', a.iterations, min.argon2id.iterations, LIMITS.iterations],
     ['argon2id.memoryKiB', a.memoryKiB, min.argon2id.memoryKiB, LIMITS.memoryKiB],
@@ -51,6 +72,7 @@ export function checkKdfParams(input: unknown): KdfParams {
     if (value < lo) fail('KDF_TOO_WEAK', `${name} ${value} is below the minimum ${lo}`);
   }
   if (!isInt(a.parallelism, 1, LIMITS.parallelism)) fail('BAD_INPUT', 'argon2id.parallelism is invalid');
+  if (a.iterations! * a.memoryKiB! > LIMITS.work) fail('BAD_INPUT', 'argon2id memory x iterations is above the maximum');
   return {
     version: p.version,
     argon2id: { iterations: a.iterations!, memoryKiB: a.memoryKiB!, parallelism: a.parallelism, hashLength: a.hashLength! },
@@ -68,9 +90,18 @@ function checkPassword(password: string): void {
   if (typeof password !== 'string' || password.length === 0) fail('BAD_INPUT', 'password is required');
 }
 
-/** The login password the server sees: base64(argon2id(password, passwordSalt)). */
+/**
+ * The login password the server sees. Version 1: base64(argon2id(password, passwordSalt)).
+ * Version 2: base64(HKDF(argon2id(NFC password, passwordSalt), "sealbox:v2:login")) (kdf-v2.ts).
+ */
 export async function deriveLoginPassword(password: string, passwordSalt: string, params: unknown): Promise<string> {
-  const p = checkKdfParams(params);
+  const checked = checkAccountKdf(params);
+  if (checked.version === 2) {
+    const { loginPassword, wrappingKeyBits } = await derivePasswordKeysV2(password, passwordSalt, checked);
+    wrappingKeyBits.fill(0);
+    return loginPassword;
+  }
+  const p = checked as KdfParams;
   const salt = checkSalt(passwordSalt, 'passwordSalt');
   checkPassword(password);
   const hash = await argon2id({

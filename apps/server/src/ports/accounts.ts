@@ -47,6 +47,12 @@ export type UserChanges = Partial<
   >
 >;
 
+/** An account's password keys, replaced together (PUT /api/account/kdf). */
+export type SealedAccountChanges = Pick<
+  UserRecord,
+  'loginVerifier' | 'passwordSalt' | 'kdf' | 'salt' | 'iv' | 'encryptedPrivateKey'
+>;
+
 /** Which unique rule a conflicting write broke. */
 export type UserConflict = 'username' | 'email';
 
@@ -67,6 +73,12 @@ export interface UserRepository {
    * this call claimed it. Atomic, so two requests racing with one code cannot both win.
    */
   claimTotpStep(id: string, step: number, changes?: UserChanges, event?: SealboxEvent): Promise<boolean>;
+  /**
+   * Replaces the login verifier and the sealed account in one statement, only if the stored
+   * verifier is still `expectedVerifier`: true when this call replaced them. Two devices
+   * upgrading at once cannot interleave; the loser changes nothing.
+   */
+  replaceSealedAccount(id: string, expectedVerifier: string, changes: SealedAccountChanges): Promise<boolean>;
 }
 
 export interface SessionRecord {

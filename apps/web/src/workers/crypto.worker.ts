@@ -4,18 +4,22 @@
  * off React state.
  */
 import {
+  type AccountKdf,
   type AccountKeys,
-  type KdfParams,
+  type KdfUpgrade,
   type Registration,
-  KDF_V1,
+  KDF_V2,
+  checkAccountKdf,
   createAccount,
   CryptoError,
   decodeLinkKey,
   deriveLoginPassword,
   fingerprint,
   formatFingerprint,
+  passwordKeys,
   sha256Hex,
   unlockAccount,
+  upgradeAccount,
 } from '@sealbox/crypto';
 import { exposeRpc, type RpcEndpoint } from '../lib/worker-rpc.ts';
 import { clearAccounts, loadAccount, loadAnyAccount, saveAccount } from './key-store.ts';
@@ -39,19 +43,30 @@ let account: { userId: string; keys: AccountKeys } | undefined;
 /** What the anonymous login lookup answers (GET /api/users/search/{name}?limit=1). */
 export interface LoginLookup {
   passwordSalt: string;
-  kdf: KdfParams;
+  kdf: AccountKdf;
 }
 
-/** What POST /api/login answers, plus the user id the keys are stored under. */
+/**
+ * What POST /api/login answers, plus the user id the keys are stored under and the lookup's
+ * passwordSalt (version 2 derives the wrapping key from it).
+ */
 export interface SealedAccountInput {
   userId: string;
+  passwordSalt?: string;
   salt: string;
   iv: string;
   encryptedPrivateKey: string;
-  kdf: KdfParams;
+  kdf: AccountKdf;
   publicKey: string;
   signingPublicKey: string;
 }
+
+/**
+ * Version 2 makes the login password and the wrapping key from one argon2id: `login` keeps the
+ * key for the `unlock` that follows, so a sign-in pays for argon2id once. Used only when the
+ * password, passwordSalt and parameters are the very same; dropped at unlock and logout.
+ */
+let pendingV2: { password: string; passwordSalt: string; kdf: string; wrappingKey: CryptoKey } | undefined;
 
 let warming: Promise<void> | undefined;
 
@@ -116,7 +131,7 @@ export const cryptoMethods = {
    * click does not pay for it. Runs the real parameters on a throwaway input once per worker.
    */
   warm(): Promise<void> {
-    warming ??= deriveLoginPassword('sealbox-warm-up', 'AAAAAAAAAAAAAAAAAAAAAA==', KDF_V1).then(
+    warming ??= deriveLoginPassword('sealbox-warm-up', 'AAAAAAAAAAAAAAAAAAAAAA==', KDF_V2).then(
       () => undefined,
       () => undefined,
     );
@@ -124,30 +139,55 @@ export const cryptoMethods = {
   },
 
   /**
-   * New account keys for `password`. Returns the registration payload (public keys, the
-   * sealed bundle and the argon2id login hash); the secrets are dropped here, to be opened
-   * again by `unlock` at the first sign-in.
+   * New account keys for `password`, under version-2 password keys (docs/protocol.md "Account").
+   * Returns the registration payload (public keys, the sealed bundle and the login password);
+   * the secrets are dropped here, to be opened again by `unlock` at the first sign-in.
    */
   async register(password: string): Promise<Registration> {
-    const { registration } = await createAccount(password);
+    const { registration } = await createAccount(password, KDF_V2);
     return registration;
   },
 
-  /** The login password the server verifies: argon2id(password). KDF parameters are checked first. */
-  login(password: string, lookup: LoginLookup): Promise<string> {
-    return deriveLoginPassword(password, lookup.passwordSalt, lookup.kdf);
+  /**
+   * The login password the server verifies, under the account's version. KDF parameters are
+   * checked first: below the minimum, above the ceiling or of an unknown version, nothing is
+   * derived.
+   */
+  async login(password: string, lookup: LoginLookup): Promise<string> {
+    pendingV2 = undefined;
+    const kdf = checkAccountKdf(lookup.kdf);
+    if (kdf.version !== 2) return deriveLoginPassword(password, lookup.passwordSalt, kdf);
+    const derived = await passwordKeys(password, { passwordSalt: lookup.passwordSalt, salt: '', kdf });
+    pendingV2 = { password, passwordSalt: lookup.passwordSalt, kdf: JSON.stringify(kdf), wrappingKey: derived.wrappingKey };
+    return derived.loginPassword;
   },
 
   /**
    * Opens the sealed account with the password and keeps the keys, here and in IndexedDB
    * (replacing whatever account was stored before). Rejects with DECRYPT_FAILED on a wrong
    * password and KEY_CHANGED when the server's public keys are not the sealed ones.
+   * A version-1 account also comes back re-sealed under version 2 (`upgrade`: the body of
+   * PUT /api/account/kdf, less the current login password); null when there is nothing to do.
    */
-  async unlock(password: string, sealed: SealedAccountInput): Promise<{ fingerprint: string }> {
-    const unlocked = await unlockAccount(password, sealed);
+  async unlock(password: string, sealed: SealedAccountInput): Promise<{ fingerprint: string; upgrade: KdfUpgrade | null }> {
+    const cached = pendingV2;
+    pendingV2 = undefined;
+    const kdf = checkAccountKdf(sealed.kdf);
+    let unlocked: AccountKeys;
+    let upgrade: KdfUpgrade | null = null;
+    if (kdf.version === 2) {
+      const same =
+        cached !== undefined &&
+        cached.password === password &&
+        (sealed.passwordSalt === undefined || cached.passwordSalt === sealed.passwordSalt) &&
+        cached.kdf === JSON.stringify(kdf);
+      unlocked = await unlockAccount(password, sealed, same ? { wrappingKey: cached.wrappingKey } : {});
+    } else {
+      ({ keys: unlocked, upgrade } = await upgradeAccount(password, sealed, KDF_V2));
+    }
     await saveAccount(sealed.userId, unlocked);
     account = { userId: sealed.userId, keys: unlocked };
-    return { fingerprint: formatFingerprint(await fingerprint(unlocked.publicKey, unlocked.signingPublicKey)) };
+    return { fingerprint: formatFingerprint(await fingerprint(unlocked.publicKey, unlocked.signingPublicKey)), upgrade };
   },
 
   /** Whether this browser holds the unlocked keys of `userId` (memory or IndexedDB). */
@@ -162,6 +202,7 @@ export const cryptoMethods = {
   /** Logout: every account key, item key and unfinished upload leaves memory and IndexedDB. */
   async forgetKeys(): Promise<void> {
     account = undefined;
+    pendingV2 = undefined;
     forgetItems();
     await Promise.all([clearAccounts(), clearRecords()]);
   },

@@ -1,6 +1,6 @@
 import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
-import { checkKdf, type KdfParams } from './kdf.ts';
+import { checkKdf, type KdfInput, type KdfParams } from './kdf.ts';
 import { conflictMessage, EMAIL_TAKEN, USERNAME_TAKEN } from './profile.ts';
 import { checkEncryptionPublicKey, checkSigningPublicKey } from './public-keys.ts';
 import { checkBase64, checkEmail, checkUsername } from './validation.ts';
@@ -16,17 +16,23 @@ export interface SealedAccount {
 }
 
 /** docs/protocol.md POST /api/register; `password` is the browser's argon2id login hash. */
-export interface RegistrationInput extends SealedAccount {
+export interface RegistrationInput extends Omit<SealedAccount, 'kdf'> {
+  kdf: KdfInput;
   username: string;
   email: string | null;
   password: string;
   passwordSalt: string;
 }
 
-const SALT_BYTES = 16;
-const IV_BYTES = 12;
+export const SALT_BYTES = 16;
+export const IV_BYTES = 12;
 /** The sealed bundle holds two private keys, their SPKIs and a 32-byte key: a few KiB. */
-const SEALED_BUNDLE_BYTES = { min: 17, max: 64 * 1024 };
+export const SEALED_BUNDLE_BYTES = { min: 17, max: 64 * 1024 };
+
+/** The login password's length: argon2id's output in version 1, HKDF's 32 bytes in version 2. */
+export function loginPasswordBytes(kdf: KdfParams): number {
+  return kdf.version === 2 ? 32 : kdf.argon2id.hashLength;
+}
 const SPKI_BYTES = { min: 32, max: 1024 };
 
 /**
@@ -44,7 +50,7 @@ export async function register(deps: AccountsDeps, input: RegistrationInput, cli
   const username = checkUsername(input.username);
   const email = checkEmail(input.email);
   const kdf = checkKdf(input.kdf);
-  checkBase64('password', input.password, kdf.argon2id.hashLength);
+  checkBase64('password', input.password, loginPasswordBytes(kdf));
   checkBase64('passwordSalt', input.passwordSalt, SALT_BYTES);
   checkBase64('salt', input.salt, SALT_BYTES);
   checkBase64('iv', input.iv, IV_BYTES);

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import type { AccountsDeps } from '../../domain/accounts/deps.ts';
+import { upgradeKdf } from '../../domain/accounts/kdf-upgrade.ts';
 import { login } from '../../domain/accounts/login.ts';
 import { register } from '../../domain/accounts/registration.ts';
 import { endSessionByToken, SESSION_LIFETIME_MS, TOTP_PENDING_LIFETIME_MS } from '../../domain/accounts/sessions.ts';
@@ -8,7 +9,7 @@ import { isAvailable } from '../../domain/accounts/users.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { clearedSessionCookie, sessionCookie, type CookieSettings } from '../cookies.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
-import { CheckQuery, LoginBody, RegisterBody, TotpBody } from './schemas.ts';
+import { CheckQuery, KdfUpgradeBody, LoginBody, RegisterBody, TotpBody } from './schemas.ts';
 
 export interface AccountRoutesDeps {
   accounts: AccountsDeps;
@@ -58,6 +59,10 @@ export function accountRoutes(deps: AccountRoutesDeps) {
     })
     .put('/api/totp', ({ body, user, clientIp }) => changeTotp(accounts, { user, clientIp }, body), {
       body: TotpBody,
+      session: true,
+    })
+    .put('/api/account/kdf', ({ body, user, clientIp }) => upgradeKdf(accounts, { user, clientIp }, body), {
+      body: KdfUpgradeBody,
       session: true,
     });
 }

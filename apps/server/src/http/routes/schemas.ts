@@ -14,7 +14,8 @@ export const KdfSchema = t.Object({
     parallelism: t.Integer(),
     hashLength: t.Integer(),
   }),
-  pbkdf2: t.Object({ iterations: t.Integer() }),
+  /** Version 1 only (the domain requires it there and refuses it in version 2). */
+  pbkdf2: t.Optional(t.Object({ iterations: t.Integer() })),
 });
 
 export const RegisterBody = t.Object({
@@ -37,6 +38,20 @@ export const LoginBody = t.Object({
   username: t.String({ minLength: 1, maxLength: 200 }),
   password: LoginPassword,
   totpCode: t.Optional(t.String({ maxLength: 16 })),
+});
+
+/**
+ * PUT /api/account/kdf: the account re-sealed under version-2 password keys. `currentPassword`
+ * is the login password that signed in (a stolen cookie alone cannot replace it).
+ */
+export const KdfUpgradeBody = t.Object({
+  currentPassword: LoginPassword,
+  password: base64(200),
+  passwordSalt: base64(64),
+  salt: base64(64),
+  iv: base64(64),
+  encryptedPrivateKey: base64(128 * 1024),
+  kdf: KdfSchema,
 });
 
 export const CheckQuery = t.Object({

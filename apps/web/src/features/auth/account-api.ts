@@ -57,6 +57,16 @@ export async function postRegister(body: RegistrationBody): Promise<Answer<{ id:
   return answer(await api.api.register.post(body));
 }
 
+export type KdfUpgradeBody = Parameters<typeof api.api.account.kdf.put>[0];
+
+/**
+ * PUT /api/account/kdf: a version-1 account re-sealed under version-2 password keys, sent right
+ * after it was unlocked; `currentPassword` is the login password that signed in.
+ */
+export async function putAccountKdf(body: KdfUpgradeBody): Promise<Answer<unknown>> {
+  return answer(await api.api.account.kdf.put(body));
+}
+
 /** GET /api/check: true when the username (or email) is free. */
 export async function checkAvailable(field: 'username' | 'email', value: string): Promise<Answer<{ ok: boolean }>> {
   const query = field === 'username' ? { username: value } : { email: value };

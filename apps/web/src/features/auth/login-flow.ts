@@ -3,8 +3,10 @@
  * POST /api/login → (307: TOTP step) → unlock the sealed keys (worker) → signed in.
  * Every outcome maps to SPEC 5/8's exact texts here, so the page only renders.
  */
-import { cryptoWorker, describeCryptoError, type KdfParams, type SealedAccountInput } from '../../crypto/client.ts';
-import { lookupLogin, postLogin, postLogout, type LoginSuccess, type Profile } from './account-api.ts';
+import { cryptoWorker, describeCryptoError, type LoginLookup, type SealedAccountInput } from '../../crypto/client.ts';
+import { lookupLogin, postLogin, postLogout, putAccountKdf, type LoginSuccess, type Profile } from './account-api.ts';
+
+type KdfParams = LoginLookup['kdf'];
 
 export const LOGIN_MESSAGES = {
   required: 'Username and password are required.',
@@ -86,6 +88,19 @@ function sealedOf(data: unknown): (SealedAccountInput & { profile: Profile }) | 
   };
 }
 
+/** The passwordSalt of the last lookup: unlocking a version-2 account needs it (also after the TOTP step). */
+let lastLookup: { username: string; passwordSalt: string } | undefined;
+
+/**
+ * A version-1 account moves to version 2 right after it was unlocked (docs/protocol.md
+ * "Account"). If the call fails, the account stays on version 1, still works, and the next
+ * sign-in tries again: nothing is lost either way.
+ */
+async function sendUpgrade(loginHash: string, upgrade: Omit<Parameters<typeof putAccountKdf>[0], 'currentPassword'>) {
+  const answer = await putAccountKdf({ currentPassword: loginHash, ...upgrade }).catch(() => undefined);
+  if (!answer?.ok) console.warn('Sealbox: the account keeps its version-1 password keys until the next sign-in');
+}
+
 export type LoginHashOutcome =
   | { kind: 'hash'; loginHash: string }
   /** `status`: the lookup's, when it was the lookup that failed. */
@@ -113,6 +128,7 @@ export async function deriveLoginHash(
   if (!lookup.ok) return { ...lookupFailed(lookup), status: lookup.status };
   const params = lookupOf(lookup.data);
   if (!params) return inline(LOGIN_MESSAGES.missing);
+  lastLookup = { username, passwordSalt: params.passwordSalt };
   onStage?.('deriving');
   try {
     return { kind: 'hash', loginHash: await cryptoWorker.call('login', password, params) };
@@ -165,8 +181,13 @@ export async function signIn(input: LoginInput): Promise<LoginOutcome> {
     }
     onStage?.('unlocking');
     const { profile, ...account } = sealed;
+    const passwordSalt = lastLookup?.username === username ? lastLookup.passwordSalt : undefined;
     try {
-      const { fingerprint } = await cryptoWorker.call('unlock', password, account);
+      const { fingerprint, upgrade } = await cryptoWorker.call('unlock', password, {
+        ...account,
+        ...(passwordSalt === undefined ? {} : { passwordSalt }),
+      });
+      if (upgrade) await sendUpgrade(loginHash, upgrade);
       return { kind: 'signed-in', profile, fingerprint };
     } catch (error) {
       await postLogout().catch(() => undefined);

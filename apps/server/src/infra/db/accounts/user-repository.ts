@@ -113,6 +113,23 @@ export function createUserRepository(db: Db): UserRepository {
         return claimed;
       });
     },
+
+    async replaceSealedAccount(id, expectedVerifier, changes) {
+      const result = await k
+        .updateTable('users')
+        .set({
+          login_verifier: changes.loginVerifier,
+          password_salt: changes.passwordSalt,
+          kdf_params: changes.kdf,
+          salt: changes.salt,
+          iv: changes.iv,
+          encrypted_private_key: changes.encryptedPrivateKey,
+        })
+        .where('id', '=', id)
+        .where('login_verifier', '=', expectedVerifier)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
   };
 }
 

@@ -1,0 +1,60 @@
+import type { UserRecord } from '../../ports/accounts.ts';
+import { DomainError } from '../errors.ts';
+import type { AccountsDeps } from './deps.ts';
+import { checkKdf, type KdfInput, type KdfParams } from './kdf.ts';
+import { passwordMatches } from './password.ts';
+import { hashLoginPassword, IV_BYTES, loginPasswordBytes, SALT_BYTES, SEALED_BUNDLE_BYTES } from './registration.ts';
+import { WRONG_PASSWORD } from './totp.ts';
+import { checkBase64 } from './validation.ts';
+
+/**
+ * PUT /api/account/kdf (docs/protocol.md "Account"): a signed-in browser that unlocked a
+ * version-1 account re-seals the same bundle under version-2 password keys and sends them. The
+ * server replaces the login verifier and the sealed account together, and keeps the sessions.
+ */
+export interface KdfUpgradeInput {
+  /** The login password that signed in: a session alone (a stolen cookie) cannot replace the keys. */
+  currentPassword: string;
+  /** The new login password (version 2's HKDF output). */
+  password: string;
+  passwordSalt: string;
+  salt: string;
+  iv: string;
+  encryptedPrivateKey: string;
+  kdf: KdfInput;
+}
+
+export const KDF_ONLY_UPWARDS = 'kdf.version must be 2: an account only moves to stronger password keys';
+export const KDF_CHANGED_MEANWHILE = "The account's password keys changed meanwhile. Sign in again.";
+
+export async function upgradeKdf(
+  deps: AccountsDeps,
+  caller: { user: UserRecord; clientIp: string },
+  input: KdfUpgradeInput,
+): Promise<{ kdf: KdfParams }> {
+  const { user, clientIp } = caller;
+  // Everything is checked before the password, so a malformed body never counts as a failed login.
+  const kdf = checkKdf(input.kdf);
+  if (kdf.version !== 2) throw new DomainError('VALIDATION', KDF_ONLY_UPWARDS);
+  checkBase64('password', input.password, loginPasswordBytes(kdf));
+  checkBase64('passwordSalt', input.passwordSalt, SALT_BYTES);
+  checkBase64('salt', input.salt, SALT_BYTES);
+  checkBase64('iv', input.iv, IV_BYTES);
+  checkBase64('encryptedPrivateKey', input.encryptedPrivateKey, SEALED_BUNDLE_BYTES);
+  if (input.passwordSalt === user.passwordSalt) throw new DomainError('VALIDATION', 'passwordSalt must be new');
+  if (input.iv === user.iv) throw new DomainError('VALIDATION', 'iv must be new');
+
+  const current = { username: user.username, password: input.currentPassword, clientIp };
+  if (!(await passwordMatches(deps, user, current))) throw new DomainError('FORBIDDEN', WRONG_PASSWORD);
+
+  const replaced = await deps.users.replaceSealedAccount(user.id, user.loginVerifier, {
+    loginVerifier: await hashLoginPassword(input.password),
+    passwordSalt: input.passwordSalt,
+    kdf: JSON.stringify(kdf),
+    salt: input.salt,
+    iv: input.iv,
+    encryptedPrivateKey: input.encryptedPrivateKey,
+  });
+  if (!replaced) throw new DomainError('CONFLICT', KDF_CHANGED_MEANWHILE);
+  return { kdf };
+}
