@@ -49,7 +49,8 @@ export async function apiLogin(baseUrl: string, user: Pick<TestUser, 'username' 
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-  const keys = await unlockAccount(user.password, answer);
+  // Version 2 derives the wrapping key from the lookup's passwordSalt (docs/protocol.md "Account").
+  const keys = await unlockAccount(user.password, { ...answer, passwordSalt: lookup[0].passwordSalt });
   return { baseUrl, cookie, userId: answer.user.id, rootKey: keys.rootKey, keys };
 }
 
