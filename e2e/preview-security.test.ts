@@ -30,6 +30,7 @@ import { browserSuite, skipWithoutBrowser, type BrowserOptions } from './support
 const SLOW = 180_000;
 const suite = browserSuite({ timeoutMs: SLOW });
 const WEB = join(import.meta.dir, '..', 'apps', 'web');
+const PDFJS_VERSION: string = JSON.parse(readFileSync(join(WEB, 'node_modules', 'pdfjs-dist', 'package.json'), 'utf8')).version;
 
 declare global {
   interface Window {
@@ -214,6 +215,20 @@ const PDF_REPORT = (() => {
   return pdf(objects);
 })();
 
+/** Japanese text in a font the pdf does not embed: pdf.js needs a CMap for it, and Helvetica. */
+const PDF_CJK = (() => {
+  const text = '<3053 3093 306B 3061 306F>'; // こんにちは in UCS-2
+  return pdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R /F2 6 0 R >> >> /Contents 7 0 R >>',
+    '<< /Type /Font /Subtype /Type0 /BaseFont /KozMinPr6N-Regular /Encoding /UniJIS-UCS2-H /DescendantFonts [5 0 R] >>',
+    '<< /Type /Font /Subtype /CIDFontType0 /BaseFont /KozMinPr6N-Regular /CIDSystemInfo << /Registry (Adobe) /Ordering (Japan1) /Supplement 6 >> /FontDescriptor << /Type /FontDescriptor /FontName /KozMinPr6N-Regular /Flags 6 /FontBBox [0 -120 1000 880] /ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 740 /StemV 80 >> >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    stream(`BT /F1 36 Tf 72 680 Td ${text} Tj ET BT /F2 18 Tf 72 620 Td (Hello from Helvetica) Tj ET`),
+  ]);
+})();
+
 /** Not a pdf at all: an HTML page with script, named .pdf. pdf.js refuses it; the fallback frame
  * must show it as a pdf (and fail), never as the HTML it is. */
 const FAKE_PDF = strToU8(
@@ -370,7 +385,7 @@ describe.skipIf(skipWithoutBrowser)('previewing hostile files runs nothing', () 
     async () => {
       // The rules behind it, as shipped: pdf.js past the fix, no eval path left in the bundles
       // (pdfjs-dist 6 removed isEvalSupported with the code it guarded), no 'unsafe-eval'.
-      const version = JSON.parse(readFileSync(join(WEB, 'node_modules', 'pdfjs-dist', 'package.json'), 'utf8')).version;
+      const version = PDFJS_VERSION;
       const [major = 0, minor = 0, patch = 0] = String(version).split('.').map(Number);
       expect(major * 1e6 + minor * 1e3 + patch).toBeGreaterThanOrEqual(4_002_067);
       const pinned = JSON.parse(readFileSync(join(WEB, 'package.json'), 'utf8')).dependencies['pdfjs-dist'];
@@ -392,6 +407,27 @@ describe.skipIf(skipWithoutBrowser)('previewing hostile files runs nothing', () 
       expect(await previewer(page).locator('iframe').count()).toBe(0);
       const pdfWorker = workers.find((url) => /\/assets\/pdf\.worker-[\w-]+\.js$/.test(url));
       expect(pdfWorker?.startsWith(`${suite.server.url}/assets/`)).toBe(true);
+      await expectNothingRan(page, seen);
+    },
+    SLOW,
+  );
+
+  test(
+    "pdf: the CMap a pdf needs comes from our origin's /assets/pdfjs-<version>/, nothing from elsewhere",
+    async () => {
+      const page = await suite.newBrowser();
+      const seen = watch(page);
+      const requests: string[] = [];
+      page.on('request', (request) => requests.push(request.url()));
+      await previewLocal(page, 'cjk.pdf', 'application/pdf', PDF_CJK);
+      await pdfDrawn(page);
+      expect(await previewer(page).locator('iframe').count()).toBe(0);
+      const data = `${suite.server.url}/assets/pdfjs-${PDFJS_VERSION}/`;
+      expect(requests).toContain(`${data}cmaps/UniJIS-UCS2-H.bcmap`);
+      const elsewhere = requests.filter(
+        (url) => !url.startsWith(`${suite.server.url}/`) && !url.startsWith('blob:') && !url.startsWith('data:'),
+      );
+      expect(elsewhere).toEqual([]);
       await expectNothingRan(page, seen);
     },
     SLOW,

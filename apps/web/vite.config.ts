@@ -1,7 +1,9 @@
 import { defineConfig, build, type Plugin, type InlineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { cp, readFile } from 'node:fs/promises';
+import { dirname, extname, join, resolve } from 'node:path';
 
 const apiProxy = {
   '/api': { target: 'http://localhost:3000', ws: true },
@@ -77,8 +79,51 @@ function downloadServiceWorkerDev(): Plugin {
   };
 }
 
+/**
+ * pdf.js's data files (CMaps for CJK text, the standard fonts, the wasm image and colour decoders,
+ * the ICC profile) served from our own origin under /assets/pdfjs-<version>/, which
+ * renderers/pdf/pdfjs.ts passes to pdf.js: nothing is fetched from elsewhere (CSP connect-src
+ * 'self'). The version in the path keeps them immutable. quickjs-eval (pdf scripting) and the
+ * nowasm fallback scripts are left out on purpose.
+ */
+const PDFJS_DIR = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+const PDFJS_DATA = ['cmaps', 'standard_fonts', 'iccs', 'wasm/openjpeg.wasm', 'wasm/jbig2.wasm', 'wasm/qcms_bg.wasm'];
+
+function pdfjsData(): Plugin {
+  let outDir = '';
+  const prefix = async () => {
+    const { version } = JSON.parse(await readFile(join(PDFJS_DIR, 'package.json'), 'utf8'));
+    return `assets/pdfjs-${version}`;
+  };
+  return {
+    name: 'sealbox-pdfjs-data',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    async writeBundle() {
+      const base = join(outDir, await prefix());
+      for (const part of PDFJS_DATA) await cp(join(PDFJS_DIR, part), join(base, part), { recursive: true });
+    },
+    configureServer(server) {
+      server.middlewares.use(async (req, res, next) => {
+        const path = decodeURIComponent(new URL(req.url ?? '/', 'http://dev').pathname).slice(1);
+        const base = await prefix();
+        const part = path.startsWith(`${base}/`) ? path.slice(base.length + 1) : null;
+        if (!part || part.includes('..') || !PDFJS_DATA.some((p) => part === p || part.startsWith(`${p}/`))) return next();
+        readFile(join(PDFJS_DIR, part)).then(
+          (data) => {
+            res.setHeader('content-type', extname(part) === '.wasm' ? 'application/wasm' : 'application/octet-stream');
+            res.end(data);
+          },
+          () => next(),
+        );
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), downloadServiceWorker(), downloadServiceWorkerDev()],
+  plugins: [react(), downloadServiceWorker(), downloadServiceWorkerDev(), pdfjsData()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
