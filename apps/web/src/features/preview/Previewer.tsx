@@ -157,7 +157,13 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
   const titleId = useId();
   const [cache] = useState(() => new PreviewCache());
   const key = sourceKey(source);
-  const file = useMemo(() => previewFileOf(source), [source]);
+  // The same file listed again (the 5-second refresh, a live update) keeps the same handles, so a
+  // view never reloads, nor a video restarts, unless what it shows changed.
+  const fresh = previewFileOf(source);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the file's fields, not the object
+  const file = useMemo(() => fresh, [fresh.name, fresh.mimeType, fresh.extension, fresh.size]);
+  const latest = useRef(source);
+  latest.current = source;
   const kind: PreviewKind = kindOfSource(source);
   const undecrypted = source.kind === 'item' && !source.item.decrypted;
 
@@ -181,7 +187,7 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
 
   const props: RendererProps = useMemo(() => {
     // Each call opens the file in the cache again (its most recent), so a handle never goes stale.
-    const bytes = () => cache.open(key, () => loadBlob(source, kind));
+    const bytes = () => cache.open(key, () => loadBlob(latest.current, kind));
     const watch = <T,>(promise: Promise<T>): Promise<T> =>
       promise.then(
         (value) => {
@@ -193,16 +199,16 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
           throw error;
         },
       );
-    const stream = streamUrlFor(source, kind);
+    const stream = streamUrlFor(latest.current, kind);
     return {
       file,
       blob: () => watch(bytes().blob()),
       objectUrl: () => watch(bytes().objectUrl()),
-      head: (n: number) => watch(cache.open(`${key}#head:${n}`, () => loadHead(source, kind, n)).blob()),
+      head: (n: number) => watch(cache.open(`${key}#head:${n}`, () => loadHead(latest.current, kind, n)).blob()),
       ...(stream ? { streamUrl: () => watch(stream()) } : {}),
       onError: (message: string) => report(key, { error: message }),
     };
-  }, [cache, key, source, kind, file, report]);
+  }, [cache, key, kind, file, report]);
 
   // The dialog opens modal on mount; focus returns to where it was when the previewer goes.
   useEffect(() => {
