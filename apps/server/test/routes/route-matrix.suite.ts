@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { partCount, toBase64 } from '@sealbox/crypto';
+import { KDF_V2, partCount, toBase64 } from '@sealbox/crypto';
 import { connect } from 'node:net';
 import { generate } from 'otplib';
 import { newLinkId } from '../../src/domain/files/links.ts';
@@ -159,6 +159,7 @@ export function coverageProblems(routes: Array<{ method: string; path: string }>
 }
 
 const b64 = (n: number) => toBase64(new Uint8Array(n).fill(1));
+const random64 = (n: number) => toBase64(crypto.getRandomValues(new Uint8Array(n)));
 /** The smallest PNG the avatar check accepts: its signature. */
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 
@@ -662,7 +663,26 @@ export function routeMatrixSuite(name: string, makeEnv: MakeFilesEnv) {
         // Live updates: an upgrade over TCP to a listening app (101 when admitted).
         { route: 'WS /api/ws', expect: OWN_VIEW, build: () => ({ path: '/api/ws' }) },
 
-        // Last: these end (or replace) the caller's session.
+        // Last: these replace the caller's password keys, or end (or replace) its session.
+        {
+          // Shapes the server checks (it cannot open the sealed bundle); the caller's password then changes.
+          route: 'PUT /api/account/kdf',
+          expect: SIGNED_IN,
+          changes: true,
+          terminal: true,
+          build: async () => ({
+            path: '/api/account/kdf',
+            json: {
+              currentPassword: (await sharingAccount()).registration.password,
+              password: b64(32),
+              passwordSalt: random64(16),
+              salt: random64(16),
+              iv: random64(12),
+              encryptedPrivateKey: b64(64),
+              kdf: KDF_V2,
+            },
+          }),
+        },
         {
           route: 'POST /api/login',
           expect: PUBLIC,
