@@ -572,6 +572,37 @@ describe.skipIf(skipWithoutBrowser)('the pdf and Word views', () => {
     SLOW,
   );
 
+  test(
+    'Word: zoom stops at 0.2 and 5, and the scaled frame still fills its stage',
+    async () => {
+      const page = await suite.newBrowser({ width: 1280, height: 800 });
+      await previewLocal(page, 'report.docx', '', WORD_REPORT);
+      const frame = await wordFrame(page);
+      const view = previewer(page);
+      const zoomOut = view.getByRole('button', { name: 'Zoom out' });
+      const zoomIn = view.getByRole('button', { name: 'Zoom in' });
+      const fills = async () => {
+        const stage = await view.locator('.word-view__stage').boundingBox();
+        const box = await frame.boundingBox();
+        expect(Math.abs((box?.width ?? 0) - (stage?.width ?? 0))).toBeLessThan(2);
+        expect(Math.abs((box?.height ?? 0) - (stage?.height ?? 0))).toBeLessThan(2);
+      };
+      await zoomOut.click();
+      await zoomOut.click();
+      await view.locator('.word-view[data-zoom="0.6"]').waitFor();
+      await fills();
+      await saveScreenshot(page, 'preview-word-1280-light-zoom-60', { fullPage: false });
+      while (!(await zoomOut.isDisabled())) await zoomOut.click();
+      expect(await view.locator('output.word-view__zoom').textContent()).toBe('20%');
+      while (!(await zoomIn.isDisabled())) await zoomIn.click();
+      expect(await view.locator('output.word-view__zoom').textContent()).toBe('500%');
+      await fills();
+      await view.getByRole('button', { name: 'Reset' }).click();
+      await view.locator('.word-view[data-zoom="1"]').waitFor();
+    },
+    SLOW,
+  );
+
   for (const colorScheme of ['light', 'dark'] as const) {
     for (const width of [1280, 375]) {
       test(
