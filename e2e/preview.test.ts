@@ -153,6 +153,13 @@ describe.skipIf(skipWithoutBrowser)('the previewer', () => {
             await expectTitle(page, 'd-README');
             await previewer(page).getByText('Preview is not available for this file', { exact: true }).waitFor();
             await closePreviewer(page);
+            // Enter on a file's name opens it; closing gives the focus back to that name.
+            const name = page.locator('.browser__body').getByRole('button', { name: 'b-notes.txt', exact: true });
+            await name.focus();
+            await page.keyboard.press('Enter');
+            await expectTitle(page, 'b-notes.txt');
+            await closePreviewer(page);
+            expect(await name.evaluate((element) => element === document.activeElement)).toBe(true);
           }
         }
       }
