@@ -6,12 +6,15 @@
  * ciphertext chunks covering each range and decrypts them alone: the video plays, seeks by the
  * arrow keys (without cycling) and by double-tap, a seek far ahead fetches only chunks from
  * there on, the controls hide after 1 s; the stream answers nothing to a navigation or a fetch;
- * a chunk flipped on its way shows 'Error decrypting file.' and plays nothing. Screenshots of
- * both views at 375 and 1280 px, light and dark.
+ * a chunk flipped on its way shows 'Error decrypting file.' and plays nothing; a link visitor on
+ * /share plays through the same stream with ?linkId= on every data call; a local file on
+ * /preview plays from its object URL without any request. Screenshots of both views at 375 and
+ * 1280 px, light and dark.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page, Request } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
+import { toBase64Url } from '@sealbox/crypto';
 import { join } from 'node:path';
 import { createUser, type TestUser } from './support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from './support/files.ts';
@@ -40,6 +43,7 @@ let media: ApiFolder;
 let clip: Uint8Array;
 let clipId = '';
 let tamperedId = '';
+let linkId = '';
 
 const CLIP = 'clip.mp4';
 const TONE = 'tone.wav';
@@ -166,6 +170,13 @@ describe.skipIf(skipWithoutBrowser)('audio and video previews stream through the
     clipId = (await apiUploadFile(session, media, CLIP, clip, 'video/mp4')).id;
     await apiUploadFile(session, media, TONE, wav(8), 'audio/wav');
     tamperedId = (await apiUploadFile(session, media, TAMPERED, clip, 'video/mp4')).id;
+    const response = await fetch(`${suite.server.url}/api/share`, {
+      method: 'POST',
+      headers: { cookie: session.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'link', id: media.id, expires: 0, password: null, edit: false }),
+    });
+    if (!response.ok) throw new Error(`share link: ${response.status} ${await response.text()}`);
+    linkId = ((await response.json()) as { linkId: string }).linkId;
   }, SLOW);
 
   test(
@@ -397,6 +408,54 @@ describe.skipIf(skipWithoutBrowser)('audio and video previews stream through the
         const element = document.querySelector<HTMLAudioElement>('dialog.preview audio');
         return !!element && !element.seeking && element.currentTime > 5 && element.currentTime < 7;
       });
+    },
+    SLOW,
+  );
+
+  test(
+    '/share: a link visitor plays the video from the stream, every data call carrying the link',
+    async () => {
+      const page = await suite.newBrowser();
+      const fetched: string[] = [];
+      page.context().on('request', (request: Request) => {
+        if (request.url().includes('/api/file/data/')) fetched.push(request.url());
+      });
+      await page.goto(`${suite.server.url}/share?linkId=${linkId}&sortBy=name&sortOrder=asc#${toBase64Url(media.key)}`);
+      await page.getByRole('heading', { name: 'Shared Files' }).waitFor();
+      await openItem(page, CLIP);
+      await mediaReady(page, 'video');
+      await page.keyboard.press('Space');
+      await playsPast(page, 0.5);
+      expect(fetched.length).toBeGreaterThan(0);
+      for (const url of fetched) expect(new URL(url).searchParams.get('linkId')).toBe(linkId);
+    },
+    SLOW,
+  );
+
+  test(
+    '/preview: a local video plays from its object URL, with no request to the API or a stream',
+    async () => {
+      const page = await suite.newBrowser();
+      await page.goto(`${suite.server.url}/preview`);
+      await page.getByRole('button', { name: 'Select File to Preview' }).waitFor();
+      const requests: string[] = [];
+      page.on('request', (request) => {
+        const path = new URL(request.url()).pathname;
+        if (path.startsWith('/api/') || path.startsWith('/__preview/')) requests.push(path);
+      });
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByRole('button', { name: 'Select File to Preview' }).click();
+      await (await chooser).setFiles({ name: 'local.mp4', mimeType: 'video/mp4', buffer: Buffer.from(clip) });
+      await page.getByRole('dialog', { name: 'local.mp4', exact: true }).waitFor();
+      await page.waitForFunction(() => {
+        const element = document.querySelector<HTMLVideoElement>('dialog.preview video');
+        return !!element && element.readyState >= 1 && element.src.startsWith('blob:');
+      });
+      await page.keyboard.press('Space');
+      await playsPast(page, 0.5);
+      await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('dialog.preview video')?.currentTime ?? 0) > 9);
+      expect(requests).toEqual([]);
     },
     SLOW,
   );
