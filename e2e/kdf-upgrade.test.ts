@@ -145,6 +145,27 @@ describe.skipIf(skipWithoutBrowser)('password keys by version', () => {
       // Nothing changed on the server either: still version 2 with its own salt.
       expect(await lookup(user.username)).toEqual(real);
 
+      // The browser that signed in on version 2 remembers it: offered version 1 later, it refuses
+      // before deriving or sending anything (no cheap version-1 login password for the server).
+      await first.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
+      await first.waitForURL((url) => url.pathname === '/home');
+      let sentByFirst = 0;
+      await first.route('**/api/users/search/**', async (route) => {
+        const response = await route.fetch();
+        const body = (await response.json()) as Array<Record<string, unknown>>;
+        await route.fulfill({ response, json: body.map((entry) => ({ ...entry, kdf: KDF_V1 })) });
+      });
+      await first.route('**/api/login', async (route) => {
+        sentByFirst += 1;
+        await route.continue();
+      });
+      await first.goto(`${suite.server.url}/login`);
+      await submitLogin(first, user);
+      await toast(first, 'Login failed. The server asked for weaker password protection than this app accepts.').waitFor({
+        timeout: 10_000,
+      });
+      expect(sentByFirst).toBe(0);
+
       // A ceiling: 1 GiB of argon2id memory is refused before anything is derived or sent.
       const greedy = await newBrowser();
       let loginRequests = 0;

@@ -88,6 +88,38 @@ function sealedOf(data: unknown): (SealedAccountInput & { profile: Profile }) | 
   };
 }
 
+/**
+ * No downgrade on a device that has seen better (docs/protocol.md "Account"): once an account
+ * signed in here on version 2, a lookup that offers a lower version is refused before the
+ * password is touched, so a hostile server cannot collect a cheap version-1 login password from
+ * this device. Kept per account (SHA-256 of the NFC lower-case name, not the name) across
+ * logouts; it holds nothing secret.
+ */
+const KDF_FLOOR_PREFIX = 'sealbox:kdf-floor:';
+export const KDF_DOWNGRADE_MESSAGE = 'The server asked for weaker password protection than this app accepts.';
+
+async function floorKey(username: string): Promise<string> {
+  const name = new TextEncoder().encode(username.normalize('NFC').toLowerCase());
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', name));
+  return KDF_FLOOR_PREFIX + Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function kdfFloor(username: string): Promise<number> {
+  try {
+    return Number(localStorage.getItem(await floorKey(username)) ?? 0) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function raiseKdfFloor(username: string, version: number): Promise<void> {
+  try {
+    if ((await kdfFloor(username)) < version) localStorage.setItem(await floorKey(username), String(version));
+  } catch {
+    // Without storage there is no memory of earlier sign-ins: the parameter checks still hold.
+  }
+}
+
 /** The passwordSalt of the last lookup: unlocking a version-2 account needs it (also after the TOTP step). */
 let lastLookup: { username: string; passwordSalt: string } | undefined;
 
@@ -96,9 +128,13 @@ let lastLookup: { username: string; passwordSalt: string } | undefined;
  * "Account"). If the call fails, the account stays on version 1, still works, and the next
  * sign-in tries again: nothing is lost either way.
  */
-async function sendUpgrade(loginHash: string, upgrade: Omit<Parameters<typeof putAccountKdf>[0], 'currentPassword'>) {
+async function sendUpgrade(
+  loginHash: string,
+  upgrade: Omit<Parameters<typeof putAccountKdf>[0], 'currentPassword'>,
+): Promise<boolean> {
   const answer = await putAccountKdf({ currentPassword: loginHash, ...upgrade }).catch(() => undefined);
   if (!answer?.ok) console.warn('Sealbox: the account keeps its version-1 password keys until the next sign-in');
+  return answer?.ok === true;
 }
 
 export type LoginHashOutcome =
@@ -128,6 +164,9 @@ export async function deriveLoginHash(
   if (!lookup.ok) return { ...lookupFailed(lookup), status: lookup.status };
   const params = lookupOf(lookup.data);
   if (!params) return inline(LOGIN_MESSAGES.missing);
+  const version = (params.kdf as { version?: unknown }).version;
+  // Anything malformed goes on to the worker, which refuses it with its own code.
+  if (typeof version === 'number' && version < (await kdfFloor(username))) return toasted(loginFailed(KDF_DOWNGRADE_MESSAGE));
   lastLookup = { username, passwordSalt: params.passwordSalt };
   onStage?.('deriving');
   try {
@@ -187,7 +226,8 @@ export async function signIn(input: LoginInput): Promise<LoginOutcome> {
         ...account,
         ...(passwordSalt === undefined ? {} : { passwordSalt }),
       });
-      if (upgrade) await sendUpgrade(loginHash, upgrade);
+      if (!upgrade) await raiseKdfFloor(username, account.kdf.version);
+      else if (await sendUpgrade(loginHash, upgrade)) await raiseKdfFloor(username, upgrade.kdf.version);
       return { kind: 'signed-in', profile, fingerprint };
     } catch (error) {
       await postLogout().catch(() => undefined);
