@@ -2,8 +2,9 @@
  * Whole-flow checks that must behave the same in every runtime (Bun, a browser Web Worker):
  * they prove the package runs unchanged there, including Ed25519 and RSA-OAEP 4096.
  */
-import { createAccount, unlockAccount } from '../src/account.ts';
+import { createAccount, unlockAccount, upgradeAccount } from '../src/account.ts';
 import { KDF_V1, deriveLoginPassword } from '../src/kdf.ts';
+import { KDF_V2 } from '../src/kdf-v2.ts';
 import { newItemId, newItemKey, unwrapItemKey, wrapItemKey } from '../src/item.ts';
 import { signGrant, unwrapKeyFromUser, verifyGrant, wrapKeyForUser } from '../src/share.ts';
 import { CIPHER_CHUNK, CHUNK, createDecryptStream, createEncryptStream, newFileNonce } from '../src/content.ts';
@@ -78,6 +79,32 @@ export const runtimeChecks: Check[] = [
         () => pipeBytes(cipher.subarray(0, 2 * CIPHER_CHUNK), createDecryptStream(k, nonce)),
         'DECRYPT_FAILED',
         'truncated',
+      );
+    },
+  },
+  {
+    name: 'password keys v2: an account created on v2 unlocks; a v1 account upgraded keeps its root key',
+    run: async () => {
+      const password = 'a long enough password';
+      const v2 = await createAccount(password, KDF_V2);
+      check(v2.registration.kdf.version === 2, 'registered on version 2');
+      check(
+        (await deriveLoginPassword(password, v2.registration.passwordSalt, KDF_V2)) === v2.registration.password,
+        'login password',
+      );
+      const unlocked = await unlockAccount(password, v2.registration);
+      check(unlocked.publicKey === v2.registration.publicKey, 'v2 unlocks');
+      await expectCode(() => unlockAccount(password, { ...v2.registration, kdf: KDF_V1 }), 'DECRYPT_FAILED', 'v1 claimed for v2');
+
+      const v1 = await createAccount(password, KDF_V1);
+      const { upgrade } = await upgradeAccount(password, v1.registration);
+      const after = await unlockAccount(password, upgrade);
+      const id = newItemId();
+      const k = newItemKey();
+      const w = await wrapItemKey(v1.keys.rootKey, id, k);
+      check(
+        toBase64(await unwrapItemKey(after.rootKey, id, w.encryptedKey, w.keyNonce)) === toBase64(k),
+        'the upgraded account keeps its root key',
       );
     },
   },
