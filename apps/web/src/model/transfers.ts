@@ -85,6 +85,12 @@ export const SW_PREVIEW_CLOSE = 'sealbox-preview-close';
 export const SW_PREVIEW_KEEP = 'sealbox-preview-keep';
 /** A page the service worker does not control yet asks it to (`{ type }`): media requests only reach it then. */
 export const SW_PREVIEW_CLAIM = 'sealbox-preview-claim';
+/**
+ * The page asks whether the service worker still holds a stream (`{ type, token }` with a port;
+ * answer `{ alive }`): after a service worker restart or update it does not, and the view makes a
+ * new stream rather than reporting a decryption failure.
+ */
+export const SW_PREVIEW_ALIVE = 'sealbox-preview-alive';
 /** A job not read nor kept alive for this long is dropped (key wiped). */
 export const PREVIEW_TTL_MS = 60_000;
 /** How often an open previewer tells the service worker it still plays its streams. */

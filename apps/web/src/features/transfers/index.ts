@@ -7,6 +7,6 @@
  */
 export { UploadOverlay, type UploadOverlayProps } from './UploadOverlay.tsx';
 export { DOWNLOAD_BLOCKED, downloadItems, registerDownloadWorker } from './download.ts';
-export { isPreviewStreamUrl, previewStreamUrl, releasePreviewStream } from './preview-stream.ts';
+export { isPreviewStreamUrl, previewStreamAlive, previewStreamUrl, releasePreviewStream } from './preview-stream.ts';
 export { useUploads, type UploadRow } from './upload-store.ts';
 export { MAX_FILE_SIZE_LABEL } from '../../model/transfer-plan.ts';

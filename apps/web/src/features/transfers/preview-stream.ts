@@ -14,6 +14,7 @@ import type { ItemView } from '../../model/items.ts';
 import {
   PREVIEW_KEEP_MS,
   PREVIEW_PATH,
+  SW_PREVIEW_ALIVE,
   SW_PREVIEW_CLAIM,
   SW_PREVIEW_CLOSE,
   SW_PREVIEW_KEEP,
@@ -98,12 +99,38 @@ export async function previewStreamUrl(item: Pick<ItemView, 'id' | 'mimeType' | 
 
 /** Ends a stream made by previewStreamUrl: the service worker forgets its job (and key). */
 export function releasePreviewStream(url: string): void {
-  const at = url.indexOf(PREVIEW_PATH);
-  if (at < 0) return;
-  const token = url.slice(at + PREVIEW_PATH.length);
-  if (!open.delete(token)) return;
+  const token = tokenOf(url);
+  if (!token || !open.delete(token)) return;
   keepAlive();
   navigator.serviceWorker?.controller?.postMessage({ type: SW_PREVIEW_CLOSE, token });
+}
+
+function tokenOf(url: string): string | undefined {
+  const at = url.indexOf(PREVIEW_PATH);
+  return at < 0 ? undefined : url.slice(at + PREVIEW_PATH.length);
+}
+
+/**
+ * Whether the service worker still holds the stream behind `url` (false after it was restarted or
+ * updated, which forgets every job): a media element's failure on a lost stream is not a
+ * decryption failure, and a new stream can take over.
+ */
+export async function previewStreamAlive(url: string): Promise<boolean> {
+  const token = tokenOf(url);
+  const worker = navigator.serviceWorker?.controller;
+  if (!token || !worker) return false;
+  const channel = new MessageChannel();
+  const answer = new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 2_000);
+    channel.port1.onmessage = (event: MessageEvent) => {
+      clearTimeout(timer);
+      resolve((event.data as { alive?: unknown })?.alive === true);
+    };
+  });
+  worker.postMessage({ type: SW_PREVIEW_ALIVE, token }, [channel.port2]);
+  const alive = await answer;
+  channel.port1.close();
+  return alive;
 }
 
 /** True for URLs made by previewStreamUrl (the views release only those). */

@@ -7,7 +7,14 @@
  */
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createEncryptStream, newFileNonce, newItemKey } from '@sealbox/crypto';
-import { PREVIEW_PATH, SW_PREVIEW_CLOSE, SW_PREVIEW_MESSAGE, type PreviewJob } from '../../model/transfers.ts';
+import {
+  PREVIEW_PATH,
+  PREVIEW_TTL_MS,
+  SW_PREVIEW_CLOSE,
+  SW_PREVIEW_KEEP,
+  SW_PREVIEW_MESSAGE,
+  type PreviewJob,
+} from '../../model/transfers.ts';
 import type { ExtendableMessageEvent, FetchEvent } from './scope.ts';
 
 const ORIGIN = 'https://sealbox.test';
@@ -201,5 +208,27 @@ describe('a preview stream', () => {
     expect(await register(other, { mime: 'text/html' })).toBe('refused');
     expect(await register(other, { mime: 'image/svg+xml' })).toBe('refused');
     expect((await request(other)).status).toBe(404);
+  });
+
+  it('drops a job left idle for PREVIEW_TTL_MS, and keeps one its page still shows', async () => {
+    const kept = '3b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
+    const idle = '4b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
+    // Faked before the jobs arrive, so their expiry timers are fake too.
+    vi.useFakeTimers();
+    try {
+      expect(await register(kept)).toBe('ready');
+      expect(await register(idle)).toBe('ready');
+      const keep = { data: { type: SW_PREVIEW_KEEP, tokens: [kept] }, ports: [], waitUntil: () => {} };
+      for (let elapsed = 0; elapsed < 2 * PREVIEW_TTL_MS; elapsed += PREVIEW_TTL_MS / 3) {
+        vi.advanceTimersByTime(PREVIEW_TTL_MS / 3);
+        preview.previewMessage(keep as unknown as ExtendableMessageEvent);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await request(idle)).status).toBe(404);
+    const still = await request(kept, { range: 'bytes=0-9' });
+    expect(still.status).toBe(206);
+    expect(new Uint8Array(await still.arrayBuffer())).toEqual(plain.slice(0, 10));
   });
 });

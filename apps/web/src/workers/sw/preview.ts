@@ -18,6 +18,7 @@ import {
   PREVIEW_MEDIA_TYPES,
   PREVIEW_PATH,
   PREVIEW_TTL_MS,
+  SW_PREVIEW_ALIVE,
   SW_PREVIEW_CLAIM,
   SW_PREVIEW_CLOSE,
   SW_PREVIEW_KEEP,
@@ -93,6 +94,10 @@ export function previewMessage(event: ExtendableMessageEvent): boolean {
   if (data?.type === SW_PREVIEW_CLAIM) {
     // A page loaded while this worker was activating is not controlled until it claims it again.
     event.waitUntil(sw.clients.claim());
+    return true;
+  }
+  if (data?.type === SW_PREVIEW_ALIVE) {
+    event.ports[0]?.postMessage({ alive: typeof data.token === 'string' && streams.has(data.token) });
     return true;
   }
   if (data?.type === SW_PREVIEW_CLOSE) {

@@ -10,8 +10,9 @@ import './media/media.css';
 
 export function AudioView(props: RendererProps) {
   const media = useRef<HTMLAudioElement>(null);
-  const src = useMediaSource(props);
-  const state = useMediaState(media, src, props.onError);
+  const source = useMediaSource(props);
+  const { src } = source;
+  const state = useMediaState(media, source, props.onError);
   useMediaKeys(media);
   return (
     <div className="media-audio-stage">

@@ -42,8 +42,9 @@ type Side = 'left' | 'right';
 export function VideoView(props: RendererProps) {
   const media = useRef<HTMLVideoElement>(null);
   const frame = useRef<HTMLDivElement>(null);
-  const src = useMediaSource(props);
-  const state = useMediaState(media, src, props.onError);
+  const source = useMediaSource(props);
+  const { src } = source;
+  const state = useMediaState(media, source, props.onError);
   const [speed, setSpeed] = useState(1);
   const [fullscreen, setFullscreen] = useState(false);
   const [flash, setFlash] = useState<{ side: Side; at: number } | null>(null);

@@ -4,43 +4,83 @@
  * controls both show (play, seek bar, time, volume 0-1 step 0.01, mute). Styled in media.css.
  */
 import { type CSSProperties, type RefObject, useCallback, useEffect, useRef, useState } from 'react';
-import { releasePreviewStream } from '../../../transfers/index.ts';
+import { previewStreamAlive, releasePreviewStream } from '../../../transfers/index.ts';
 import { PREVIEW_ERRORS, type RendererProps } from '../../types.ts';
 import { MutedIcon, PauseIcon, PlayIcon, VolumeIcon } from './icons.tsx';
 
 /** SPEC 9: seek step. */
 export const SEEK_STEP_S = 10;
 
-/** The src for the media element: `streamUrl()` when the shell gives one, else `objectUrl()`; released on unmount. */
-export function useMediaSource({ streamUrl, objectUrl, onError }: RendererProps): string | null {
+/** How many times a view replaces a stream the service worker lost (restart or update). */
+const MAX_RENEWALS = 3;
+
+export interface MediaSource {
+  src: string | null;
+  /**
+   * After the element failed: when its stream was lost by the service worker (not a failed
+   * decryption: the job is still there then), makes a new one and resolves true; false otherwise.
+   */
+  renew: () => Promise<boolean>;
+}
+
+/**
+ * The src for the media element: `streamUrl()` when the shell gives one, else `objectUrl()`;
+ * a stream is released when the view goes or replaces it.
+ */
+export function useMediaSource({ streamUrl, objectUrl, onError }: RendererProps): MediaSource {
   const [src, setSrc] = useState<string | null>(null);
   const fail = useRef(onError);
   fail.current = onError;
+  const current = useRef<string | undefined>(undefined);
+  const mounted = useRef(false);
+  const renewals = useRef(0);
   useEffect(() => {
-    let alive = true;
-    let made: string | undefined;
+    mounted.current = true;
     const streamed = streamUrl !== undefined;
     (streamUrl ?? objectUrl)().then(
       (url) => {
-        if (!alive) {
+        if (!mounted.current) {
           if (streamed) releasePreviewStream(url);
           return;
         }
-        made = url;
+        current.current = url;
         setSrc(url);
       },
       (error: unknown) => {
-        if (!alive) return;
+        if (!mounted.current) return;
         const message = error instanceof Error ? error.message : '';
         fail.current((Object.values(PREVIEW_ERRORS) as string[]).includes(message) ? message : PREVIEW_ERRORS.decrypt);
       },
     );
     return () => {
-      alive = false;
-      if (made && streamed) releasePreviewStream(made);
+      mounted.current = false;
+      if (current.current && streamed) releasePreviewStream(current.current);
+      current.current = undefined;
     };
   }, [streamUrl, objectUrl]);
-  return src;
+
+  const renew = useCallback(async (): Promise<boolean> => {
+    const old = current.current;
+    if (!streamUrl || !old || renewals.current >= MAX_RENEWALS) return false;
+    // Still held: the failure was the data's (a chunk that did not authenticate), not a lost job.
+    if (await previewStreamAlive(old)) return false;
+    renewals.current += 1;
+    try {
+      const url = await streamUrl();
+      if (!mounted.current) {
+        releasePreviewStream(url);
+        return true;
+      }
+      releasePreviewStream(old);
+      current.current = url;
+      setSrc(url);
+      return true;
+    } catch {
+      return false;
+    }
+  }, [streamUrl]);
+
+  return { src, renew };
 }
 
 export interface MediaState {
@@ -53,12 +93,17 @@ export interface MediaState {
 
 /**
  * Follows the element's state, and reports a failed load or decode (a chunk that failed
- * authentication errors the stream) as SPEC 8's 'Error decrypting file.'.
+ * authentication errors the stream) as SPEC 8's 'Error decrypting file.'. A stream the service
+ * worker lost is replaced once `renew` made a new one, playing on from where it was.
  */
-export function useMediaState(ref: RefObject<HTMLMediaElement | null>, src: string | null, onError: (message: string) => void) {
+export function useMediaState(ref: RefObject<HTMLMediaElement | null>, source: MediaSource, onError: (message: string) => void) {
   const [state, setState] = useState<MediaState>({ playing: false, time: 0, duration: 0, volume: 1, muted: false });
   const fail = useRef(onError);
   fail.current = onError;
+  const renew = useRef(source.renew);
+  renew.current = source.renew;
+  const resume = useRef<{ time: number; play: boolean } | null>(null);
+  const { src } = source;
   useEffect(() => {
     const media = ref.current;
     if (!media || !src) return;
@@ -71,8 +116,19 @@ export function useMediaState(ref: RefObject<HTMLMediaElement | null>, src: stri
         muted: media.muted,
       });
     const failed = () => {
+      const at = { time: media.currentTime, play: !media.paused };
       media.pause();
-      fail.current(PREVIEW_ERRORS.decrypt);
+      void renew.current().then((renewed) => {
+        if (renewed) resume.current = at;
+        else fail.current(PREVIEW_ERRORS.decrypt);
+      });
+    };
+    const resumed = () => {
+      const at = resume.current;
+      if (!at) return;
+      resume.current = null;
+      media.currentTime = at.time;
+      if (at.play) media.play().catch(() => {});
     };
     const events = [
       'play',
@@ -86,11 +142,13 @@ export function useMediaState(ref: RefObject<HTMLMediaElement | null>, src: stri
       'seeked',
     ];
     for (const name of events) media.addEventListener(name, read);
+    media.addEventListener('loadedmetadata', resumed);
     media.addEventListener('error', failed);
     if (media.error) failed();
     read();
     return () => {
       for (const name of events) media.removeEventListener(name, read);
+      media.removeEventListener('loadedmetadata', resumed);
       media.removeEventListener('error', failed);
     };
   }, [ref, src]);
