@@ -67,6 +67,7 @@ export interface SealedAccountInput {
  * password, passwordSalt and parameters are the very same; dropped at unlock and logout.
  */
 let pendingV2: { password: string; passwordSalt: string; kdf: string; wrappingKey: CryptoKey } | undefined;
+const PENDING_V2_MS = 5 * 60_000;
 
 let warming: Promise<void> | undefined;
 
@@ -158,7 +159,13 @@ export const cryptoMethods = {
     const kdf = checkAccountKdf(lookup.kdf);
     if (kdf.version !== 2) return deriveLoginPassword(password, lookup.passwordSalt, kdf);
     const derived = await passwordKeys(password, { passwordSalt: lookup.passwordSalt, salt: '', kdf });
-    pendingV2 = { password, passwordSalt: lookup.passwordSalt, kdf: JSON.stringify(kdf), wrappingKey: derived.wrappingKey };
+    const entry = { password, passwordSalt: lookup.passwordSalt, kdf: JSON.stringify(kdf), wrappingKey: derived.wrappingKey };
+    pendingV2 = entry;
+    // A login hash made for something else (a TOTP change) is never followed by an unlock: drop
+    // it when a sign-in waiting for its TOTP code would have expired anyway.
+    setTimeout(() => {
+      if (pendingV2 === entry) pendingV2 = undefined;
+    }, PENDING_V2_MS);
     return derived.loginPassword;
   },
 
