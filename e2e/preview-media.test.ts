@@ -7,9 +7,9 @@
  * arrow keys (without cycling) and by double-tap, a seek far ahead fetches only chunks from
  * there on, the controls hide after 1 s; the stream answers nothing to a navigation or a fetch;
  * a chunk flipped on its way shows 'Error decrypting file.' and plays nothing; a link visitor on
- * /share plays through the same stream with ?linkId= on every data call; a local file on
- * /preview plays from its object URL without any request. Screenshots of both views at 375 and
- * 1280 px, light and dark.
+ * /share plays through the same stream with ?linkId= on every data call, a recipient on /shared
+ * too; a local file on /preview plays from its object URL without any request; a stream the
+ * service worker lost is replaced. Screenshots of both views at 375 and 1280 px, light and dark.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page, Request } from 'playwright-core';
@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { createUser, type TestUser } from './support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from './support/files.ts';
 import { saveScreenshot } from './support/screenshots.ts';
+import { apiShareWithUser, publicUser } from './support/sharing.ts';
 import { browserSuite, skipWithoutBrowser, type BrowserOptions } from './support/suite.ts';
 
 const SLOW = 180_000;
@@ -38,6 +39,7 @@ const REFUSED = [
 ];
 
 let owner: TestUser;
+let recipient: TestUser;
 let session: ApiSession;
 let media: ApiFolder;
 let clip: Uint8Array;
@@ -177,6 +179,9 @@ describe.skipIf(skipWithoutBrowser)('audio and video previews stream through the
     });
     if (!response.ok) throw new Error(`share link: ${response.status} ${await response.text()}`);
     linkId = ((await response.json()) as { linkId: string }).linkId;
+    recipient = await createUser(suite.server.url);
+    const recipientKeys = await publicUser(session, (await apiLogin(suite.server.url, recipient)).userId);
+    await apiShareWithUser(session, media, recipientKeys, false);
   }, SLOW);
 
   test(
@@ -460,6 +465,21 @@ describe.skipIf(skipWithoutBrowser)('audio and video previews stream through the
       await playsPast(page, 0.5);
       expect(fetched.length).toBeGreaterThan(0);
       for (const url of fetched) expect(new URL(url).searchParams.get('linkId')).toBe(linkId);
+    },
+    SLOW,
+  );
+
+  test(
+    '/shared: a recipient plays the video of a folder shared with them',
+    async () => {
+      const page = await signInToFiles(await suite.newBrowser(), suite.server.url, recipient);
+      await page.goto(`${suite.server.url}/shared?sortBy=name&sortOrder=asc`);
+      await page.locator('.browser__body').getByRole('button', { name: 'Media', exact: true }).click();
+      await page.locator('.browser__body').getByText(CLIP).first().waitFor();
+      await openItem(page, CLIP);
+      await mediaReady(page, 'video');
+      await page.keyboard.press('Space');
+      await playsPast(page, 0.5);
     },
     SLOW,
   );
