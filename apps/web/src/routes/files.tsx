@@ -1,6 +1,5 @@
 import { createRoute } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { toast } from '@sealbox/ui';
 import { PROFILE_QUERY_KEY, protectedPage } from '../features/auth/index.ts';
 import {
   BrowserControls,
@@ -25,13 +24,11 @@ import {
   useTreeSearch,
   validateBrowserSearch,
   type BrowserSearch,
-  type ItemAction,
-  type ItemView,
 } from '../features/files/index.ts';
 import { useLiveStatus } from '../features/live/index.ts';
-import { usePreviewer } from '../features/preview/index.ts';
 import { ShareDialog } from '../features/sharing/index.ts';
-import { DOWNLOAD_BLOCKED, UploadOverlay, downloadItems } from '../features/transfers/index.ts';
+import { DOWNLOAD_BLOCKED, UploadOverlay } from '../features/transfers/index.ts';
+import { useItemActions } from './item-actions.ts';
 import { rootRoute } from './root.tsx';
 
 /** SPEC 2 'My Files': a folder of the user's tree with its path, search, pages, item actions (Share too) and uploads. */
@@ -54,18 +51,7 @@ function FilesPage() {
     finder.setQuery('');
     onSearchChange({ parentId: id ?? undefined });
   };
-  // Files open in the previewer, which cycles over the folder's files in the order shown.
-  const preview = usePreviewer(sorted);
-  const openItem = (item: ItemView) => {
-    if (item.isDirectory) go(item.id);
-    else preview.open(item);
-  };
-  const onAction = (action: ItemAction, item: ItemView) => {
-    if (action === 'open' || action === 'preview') openItem(item);
-    else if (action === 'download')
-      downloadItems([item]).catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
-    else if (action !== 'unshare') openDialog({ kind: action, item });
-  };
+  const { preview, openItem, onAction } = useItemActions({ shown: sorted, go, openDialog });
 
   return (
     <BrowserFrame

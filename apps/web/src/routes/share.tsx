@@ -1,7 +1,7 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { createRoute, useLocation } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { Card, Spinner, toast } from '@sealbox/ui';
+import { Card, Spinner } from '@sealbox/ui';
 import type { KeyHandle } from '../crypto/client.ts';
 import {
   BrowserControls,
@@ -26,7 +26,6 @@ import {
   useTreeSearch,
   validateShareBrowserSearch,
   type FolderListing,
-  type ItemAction,
   type ItemView,
   type ShareBrowserSearch,
 } from '../features/files/index.ts';
@@ -40,8 +39,8 @@ import {
   type LinkInfo,
 } from '../features/sharing/index.ts';
 import { useLinkLiveUpdates } from '../features/live/index.ts';
-import { usePreviewer } from '../features/preview/index.ts';
-import { DOWNLOAD_BLOCKED, UploadOverlay, downloadItems } from '../features/transfers/index.ts';
+import { DOWNLOAD_BLOCKED, UploadOverlay } from '../features/transfers/index.ts';
+import { useItemActions } from './item-actions.ts';
 import { rootRoute } from './root.tsx';
 
 export const INVALID_LINK_MESSAGE = 'This link is invalid or incomplete.';
@@ -153,17 +152,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
     onSearchChange({ parentId: id === null || id === info.itemId ? undefined : id });
   };
   // Files open in the previewer, which cycles over the folder's files in the order shown.
-  const preview = usePreviewer(sorted, { linkId });
-  const openItem = (item: ItemView) => {
-    if (item.isDirectory) go(item.id);
-    else preview.open(item);
-  };
-  const onAction = (action: ItemAction, item: ItemView) => {
-    if (action === 'open' || action === 'preview') openItem(item);
-    else if (action === 'download')
-      downloadItems([item], { linkId }).catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
-    else if (action !== 'unshare') openDialog({ kind: action, item });
-  };
+  const { preview, openItem, onAction } = useItemActions({ shown: sorted, go, openDialog, linkId });
   const users = data?.users ?? {};
   const crumbs = linkCrumbs(listing.data, parentId, info.itemId);
   const locationOf = locationIn(listing.data, finder.tree.data, { rootId: info.itemId, rootLabel: crumbs[0]?.label ?? '…' });

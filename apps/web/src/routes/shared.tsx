@@ -30,9 +30,7 @@ import {
   validateBrowserSearch,
   type BrowserSearch,
   type FolderListing,
-  type ItemAction,
   type ItemRules,
-  type ItemView,
 } from '../features/files/index.ts';
 import {
   SHARED_EMPTY_TEXT,
@@ -42,8 +40,8 @@ import {
   sharingKeys,
 } from '../features/sharing/index.ts';
 import { useLiveStatus } from '../features/live/index.ts';
-import { usePreviewer } from '../features/preview/index.ts';
-import { DOWNLOAD_BLOCKED, UploadOverlay, downloadItems } from '../features/transfers/index.ts';
+import { DOWNLOAD_BLOCKED, UploadOverlay } from '../features/transfers/index.ts';
+import { useItemActions } from './item-actions.ts';
 import { rootRoute } from './root.tsx';
 
 /**
@@ -93,14 +91,12 @@ function SharedPage() {
 
   const go = (id: string | null) => onSearchChange({ parentId: id ?? undefined });
   // Files open in the previewer, which cycles over the folder's files in the order shown.
-  const preview = usePreviewer(sorted);
-  const openItem = (item: ItemView) => {
-    if (item.isDirectory) go(item.id);
-    else preview.open(item);
-  };
-  const onAction = (action: ItemAction, item: ItemView) => {
-    if (action === 'open' || action === 'preview') openItem(item);
-    else if (action === 'unshare' && myUserId)
+  const { preview, openItem, onAction } = useItemActions({
+    shown: sorted,
+    go,
+    openDialog,
+    onRemoveShare: (item) => {
+      if (!myUserId) return;
       removeFromMyList(item.id, myUserId).then(
         () => {
           toast('Removed from your list', 'success');
@@ -108,10 +104,8 @@ function SharedPage() {
         },
         () => toast('Failed to remove the share. Please try again.', 'error'),
       );
-    else if (action === 'download')
-      downloadItems([item]).catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
-    else if (action !== 'unshare') openDialog({ kind: action, item });
-  };
+    },
+  });
   const refresh = () => {
     if (parentId === null) void shared.refetch();
     else folder.refresh();
