@@ -10,6 +10,11 @@ import './pdf/pdf-view.css';
 const CSS_PIXELS_PER_POINT = 96 / 72;
 /** The most device pixels one page's canvas may hold (zoom 5 on a dense screen would be ~200 M). */
 const MAX_CANVAS_PIXELS = 4096 * 4096;
+/**
+ * User Timing marks of one open (bench/preview/pdf.ts reads them): the decrypted bytes here, the
+ * document open in pdf.js, the first page drawn.
+ */
+const PDF_MARKS = { bytes: 'preview:pdf-bytes', open: 'preview:pdf-open', firstPage: 'preview:pdf-first-page' } as const;
 
 /**
  * SPEC 2 pdf: one page at a time on a canvas (pdf.js, opened by ./pdf/pdfjs.ts), a numbers-only
@@ -26,6 +31,7 @@ export function PdfView({ file, blob }: RendererProps) {
   const [drawn, setDrawn] = useState<number | null>(null);
   const stage = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
+  const drawnOnce = useRef(false);
 
   // Open the document once per file; the worker ends with it.
   useEffect(() => {
@@ -35,10 +41,12 @@ export function PdfView({ file, blob }: RendererProps) {
       .then(async (whole) => {
         const data = new Uint8Array(await whole.arrayBuffer());
         if (!live) return;
+        performance.mark(PDF_MARKS.bytes);
         try {
           const opened = await openPdf(data);
           close = opened.close;
           if (!live) return void opened.close();
+          performance.mark(PDF_MARKS.open);
           setDocument(opened.document);
         } catch {
           if (live) setFailed(true);
@@ -93,7 +101,14 @@ export function PdfView({ file, blob }: RendererProps) {
           viewport,
           transform: density === 1 ? undefined : [density, 0, 0, density, 0, 0],
         });
-        return task.promise.then(() => live && setDrawn(page));
+        return task.promise.then(() => {
+          if (!live) return;
+          if (page === 1 && drawnOnce.current === false) {
+            drawnOnce.current = true;
+            performance.mark(PDF_MARKS.firstPage);
+          }
+          setDrawn(page);
+        });
       })
       .catch((error: unknown) => {
         if (live && !(error instanceof RenderingCancelledException)) setFailed(true);
