@@ -305,7 +305,7 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       const url = `${suite.server.url}/share?linkId=${editLinkId}#${toBase64Url(workbench.key)}`;
       await page.goto(url);
       const body = page.locator('.browser__body');
-      await body.getByText('draft.txt').first().waitFor();
+      await folderLink(page, 'Archive').first().waitFor();
       const bytes = randomBytes(30 * 1024 * 1024);
       const partOf = (u: string) => Number(/\/api\/upload\/[0-9a-f-]+\/part\/(\d+)/.exec(new URL(u).pathname)?.[1] ?? Number.NaN);
       const stored = new Set<number>();
@@ -332,7 +332,7 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       phase = 'reloading';
       await page.reload();
       phase = 'resumed';
-      await body.getByText('draft.txt').first().waitFor();
+      await folderLink(page, 'Archive').first().waitFor();
 
       await page.getByRole('button', { name: 'Upload File' }).click();
       const pending = overlay.getByRole('region', { name: 'Unfinished uploads' });
