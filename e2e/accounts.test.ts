@@ -5,7 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { createUser, freshCode, loginViaUi, storedKeyCount, submitLogin, uniqueName, type TestUser } from './support/accounts.ts';
+import {
+  createUser,
+  freshCode,
+  loginViaUi,
+  storedKeyCount,
+  submitLogin,
+  uniqueName,
+  waitForKeyCount,
+  type TestUser,
+} from './support/accounts.ts';
 import { solidPng } from './support/png.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { startServer, type RunningServer } from './support/server.ts';
@@ -22,15 +31,6 @@ const at = (path: string) => `${suite.server.url}${path}`;
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 const toast = (page: Page, text: string) => page.getByRole('region', { name: 'Notifications' }).getByText(text, { exact: true });
 const fieldMessage = (page: Page, text: string) => page.locator('.field__message').getByText(text, { exact: true });
-
-async function waitForKeyCount(page: Page, expected: number, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  while ((await storedKeyCount(page)) !== expected) {
-    if (Date.now() > deadline)
-      throw new Error(`IndexedDB still holds ${await storedKeyCount(page)} account records, expected ${expected}`);
-    await Bun.sleep(50);
-  }
-}
 
 async function logoutViaNavbar(page: Page) {
   await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();

@@ -7,7 +7,7 @@
 import { KDF_V1, KDF_V2, deriveLoginPassword } from '@sealbox/crypto';
 import { describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { createUser, loginViaUi, storedKeyCount, submitLogin, uniqueName, type TestUser } from './support/accounts.ts';
+import { createUser, loginViaUi, submitLogin, uniqueName, waitForKeyCount, type TestUser } from './support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, folderLink } from './support/files.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 
@@ -74,7 +74,7 @@ describe.skipIf(skipWithoutBrowser)('password keys by version', () => {
 
       // Again, in the same browser, with the same password.
       await signOut(page);
-      expect(await storedKeyCount(page)).toBe(0);
+      await waitForKeyCount(page, 0);
       await loginViaUi(page, suite.server.url, user);
       await expectFiles(page);
 
@@ -141,7 +141,7 @@ describe.skipIf(skipWithoutBrowser)('password keys by version', () => {
       await toast(page, 'Login failed. Your keys could not be unlocked with this password.').waitFor({ timeout: 30_000 });
       expect(loginPasswordSent).not.toBe(v2Hash);
       expect(new URL(page.url()).pathname).toBe('/login');
-      expect(await storedKeyCount(page)).toBe(0);
+      await waitForKeyCount(page, 0);
       // Nothing changed on the server either: still version 2 with its own salt.
       expect(await lookup(user.username)).toEqual(real);
 

@@ -304,7 +304,6 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       const page = await suite.newBrowser();
       const url = `${suite.server.url}/share?linkId=${editLinkId}#${toBase64Url(workbench.key)}`;
       await page.goto(url);
-      const body = page.locator('.browser__body');
       await folderLink(page, 'Archive').first().waitFor();
       const bytes = randomBytes(30 * 1024 * 1024);
       const partOf = (u: string) => Number(/\/api\/upload\/[0-9a-f-]+\/part\/(\d+)/.exec(new URL(u).pathname)?.[1] ?? Number.NaN);
