@@ -42,8 +42,8 @@ export async function openAdapters(config: Config, logger: Logger): Promise<Adap
   try {
     db =
       config.database.kind === 'postgres'
-        ? await openPostgresDb({ url: config.database.url, events, logger })
-        : await openSqliteDb({ path: config.database.path, events, logger });
+        ? await openPostgresDb({ url: config.database.url, events, logger, testPause: config.testPause })
+        : await openSqliteDb({ path: config.database.path, events, logger, testPause: config.testPause });
   } catch (error) {
     await events.close();
     throw error;

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_RATE_LIMITS, RATE_LIMIT_NAMES, UNLIMITED, type RateLimits } from '../domain/accounts/rate-limits.ts';
 import { DEFAULT_MAX_ITEMS_PER_USER } from '../domain/files/limits.ts';
+import { parseTestPause, type TestPause } from '../infra/db/test-pause.ts';
 import type { LogLevel } from '../ports/logger.ts';
 
 const GiB = 1024 ** 3;
@@ -35,6 +36,8 @@ export interface Config {
   rateLimits: RateLimits;
   webDist: string;
   logLevel: LogLevel;
+  /** SEALBOX_TEST_PAUSE, for the fault tests only (infra/db/test-pause.ts); unset in production. */
+  testPause?: TestPause | undefined;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -74,6 +77,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     rateLimits: rateLimits(read),
     webDist: read('WEB_DIST') ? resolve(cwd, read('WEB_DIST')!) : DEFAULT_WEB_DIST,
     logLevel: oneOf('LOG_LEVEL', read('LOG_LEVEL')?.toLowerCase(), LOG_LEVELS, 'info'),
+    testPause: testPause(read('SEALBOX_TEST_PAUSE')),
   };
 }
 
@@ -174,4 +178,12 @@ function rateLimits(read: (name: string) => string | undefined): RateLimits {
     limits[name] = { max: Number(match[1]), windowMs: Number(match[2]) * 1000 };
   }
   return limits;
+}
+
+function testPause(raw: string | undefined): TestPause | undefined {
+  try {
+    return parseTestPause(raw);
+  } catch (error) {
+    throw new ConfigError('SEALBOX_TEST_PAUSE', (error as Error).message);
+  }
 }

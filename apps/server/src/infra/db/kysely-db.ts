@@ -2,19 +2,30 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, Db, DbTransaction, SqlDialect } from '../../ports/db.ts';
 import type { EventBus } from '../../ports/event-bus.ts';
 import type { Logger } from '../../ports/logger.ts';
+import { testPauser, type TestPause } from './test-pause.ts';
 
 type AfterCommitJob = () => void | Promise<void>;
 
 /** The dialect-independent half of a Db: transactions with deferred events, health, close. */
-export function createKyselyDb(options: { kysely: Kysely<Database>; dialect: SqlDialect; events: EventBus; logger: Logger }): Db {
+export function createKyselyDb(options: {
+  kysely: Kysely<Database>;
+  dialect: SqlDialect;
+  events: EventBus;
+  logger: Logger;
+  /** Test-only (test-pause.ts): undefined in every real deployment. */
+  testPause?: TestPause | undefined;
+}): Db {
   const { kysely, dialect, events, logger } = options;
+  const pauser = testPauser(options.testPause, (message, fields) => logger.warn(message, fields));
   let closed = false;
   return {
     kysely,
     dialect,
     async transaction<T>(fn: (tx: DbTransaction) => Promise<T>): Promise<T> {
       const jobs: AfterCommitJob[] = [];
+      const kinds: string[] = [];
       let open = true;
+      let paused = false;
       const queue = (job: AfterCommitJob) => {
         // A job queued after the transaction ended would silently never run.
         if (!open) throw new Error('Transaction already finished');
@@ -22,16 +33,23 @@ export function createKyselyDb(options: { kysely: Kysely<Database>; dialect: Sql
       };
       let result: T;
       try {
-        result = await kysely.transaction().execute((trx) =>
-          fn({
+        result = await kysely.transaction().execute(async (trx) => {
+          const value = await fn({
             kysely: trx,
-            publish: (event) => queue(() => events.publish(event)),
+            publish: (event) => {
+              queue(() => events.publish(event));
+              kinds.push(event.kind);
+            },
             afterCommit: queue,
-          }),
-        );
+          });
+          paused = pauser.chosen(kinds);
+          if (paused) await pauser.at('before-commit');
+          return value;
+        });
       } finally {
         open = false;
       }
+      if (paused) await pauser.at('after-commit');
       // The commit has happened: a failing job must not make the caller think it did not.
       for (const job of jobs) {
         try {

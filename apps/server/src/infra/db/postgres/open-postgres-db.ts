@@ -6,6 +6,7 @@ import type { EventBus } from '../../../ports/event-bus.ts';
 import type { Logger } from '../../../ports/logger.ts';
 import { withNormalisedErrors } from '../error-normalising-dialect.ts';
 import { createKyselyDb } from '../kysely-db.ts';
+import type { TestPause } from '../test-pause.ts';
 import { migrateToLatest } from '../migrate.ts';
 
 const INT8_OID = 20;
@@ -41,7 +42,7 @@ export function createPostgresClient(url: string, options: PostgresClientOptions
 }
 
 export async function openPostgresDb(
-  options: { url: string; events: EventBus; logger: Logger } & PostgresClientOptions,
+  options: { url: string; events: EventBus; logger: Logger; testPause?: TestPause | undefined } & PostgresClientOptions,
 ): Promise<Db> {
   const client = createPostgresClient(options.url, options);
   const kysely = new Kysely<Database>({
@@ -53,5 +54,11 @@ export async function openPostgresDb(
     await kysely.destroy();
     throw error;
   }
-  return createKyselyDb({ kysely, dialect: 'postgres', events: options.events, logger: options.logger });
+  return createKyselyDb({
+    kysely,
+    dialect: 'postgres',
+    events: options.events,
+    logger: options.logger,
+    testPause: options.testPause,
+  });
 }

@@ -7,6 +7,7 @@ import type { EventBus } from '../../../ports/event-bus.ts';
 import type { Logger } from '../../../ports/logger.ts';
 import { withNormalisedErrors } from '../error-normalising-dialect.ts';
 import { createKyselyDb } from '../kysely-db.ts';
+import type { TestPause } from '../test-pause.ts';
 import { migrateToLatest } from '../migrate.ts';
 import { asKyselySqliteDatabase } from './bun-sqlite-database.ts';
 
@@ -22,7 +23,12 @@ function makePrivate(path: string): void {
 }
 
 /** Opens (creating if needed) and migrates a SQLite database; ':memory:' works for tests. */
-export async function openSqliteDb(options: { path: string; events: EventBus; logger: Logger }): Promise<Db> {
+export async function openSqliteDb(options: {
+  path: string;
+  events: EventBus;
+  logger: Logger;
+  testPause?: TestPause | undefined;
+}): Promise<Db> {
   if (options.path !== ':memory:') makePrivate(options.path);
   const raw = new BunDatabase(options.path, { create: true, strict: true });
   // WAL lets readers proceed during a write; foreign keys are off by default in SQLite;
@@ -43,5 +49,11 @@ export async function openSqliteDb(options: { path: string; events: EventBus; lo
     await kysely.destroy();
     throw error;
   }
-  return createKyselyDb({ kysely, dialect: 'sqlite', events: options.events, logger: options.logger });
+  return createKyselyDb({
+    kysely,
+    dialect: 'sqlite',
+    events: options.events,
+    logger: options.logger,
+    testPause: options.testPause,
+  });
 }

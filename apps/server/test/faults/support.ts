@@ -1,0 +1,174 @@
+import { Database } from 'bun:sqlite';
+import { expect } from 'bun:test';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Subprocess } from 'bun';
+import { Browser, registrationFor, uniqueName } from '../accounts/harness.ts';
+import type { User } from '../files/harness.ts';
+import { MAIN } from '../support/main-process.ts';
+import { waitFor } from '../support/services.ts';
+
+export const ORIGIN = 'http://localhost';
+
+/**
+ * One `bun src/main.ts` at a time over one DATA_DIR (SQLite + disk), started again at will, with
+ * SEALBOX_TEST_PAUSE (src/infra/db/test-pause.ts) when a start should hang at a known step.
+ */
+export interface KillableServer {
+  dataDir: string;
+  url(): string;
+  /** Talks to whichever process runs now; sessions survive restarts. */
+  remote: { handle(request: Request): Promise<Response> };
+  start(env?: Record<string, string>): Promise<void>;
+  /** Waits for the "test pause" log line of the running process. */
+  paused(timeoutMs?: number): Promise<void>;
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function killableServer(prefix: string, extraEnv: Record<string, string> = {}): Promise<KillableServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), prefix));
+  const webDir = join(dataDir, 'web');
+  await mkdir(webDir, { recursive: true });
+  await writeFile(join(webDir, 'index.html'), '<!doctype html><title>Sealbox</title>');
+  let child: Subprocess<'ignore', 'pipe', 'pipe'> | undefined;
+  let output = '';
+  let url = '';
+
+  async function start(env: Record<string, string> = {}): Promise<void> {
+    output = '';
+    url = '';
+    child = Bun.spawn([process.execPath, MAIN], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? dataDir,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        WEB_DIST: webDir,
+        PUBLIC_ORIGIN: ORIGIN,
+        LOG_LEVEL: 'info',
+        RATE_LIMITS: 'off',
+        ...extraEnv,
+        ...env,
+      },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const mine = child;
+    void (async () => {
+      const decoder = new TextDecoder();
+      const reader = mine.stdout.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        output += decoder.decode(value, { stream: true });
+      }
+    })();
+    void new Response(mine.stderr).text().then((text) => (output += text));
+    await waitFor(
+      () => {
+        if (mine.exitCode !== null) throw new Error(`server exited: ${output}`);
+        const line = output.split('\n').find((l) => l.includes('"listening"'));
+        if (line) url = (JSON.parse(line) as { url: string }).url;
+        return url !== '';
+      },
+      15_000,
+      'the server to listen',
+    );
+  }
+
+  async function kill(): Promise<void> {
+    if (!child) return;
+    child.kill('SIGKILL');
+    await child.exited;
+    child = undefined;
+  }
+
+  return {
+    dataDir,
+    url: () => url,
+    remote: {
+      handle(request) {
+        const target = new URL(request.url);
+        return fetch(`${url}${target.pathname}${target.search}`, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          // @ts-expect-error Bun supports streaming request bodies
+          duplex: 'half',
+        });
+      },
+    },
+    start,
+    paused: (timeoutMs = 10_000) => waitFor(() => output.includes('"test pause"'), timeoutMs, 'the server to pause'),
+    kill,
+    async stop() {
+      await kill();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function signUp(server: KillableServer): Promise<User> {
+  const username = uniqueName('k');
+  const browser = new Browser(server.remote);
+  const registration = await registrationFor(username);
+  const created = await browser.post('/api/register', registration);
+  expect(created.status).toBe(201);
+  expect((await browser.post('/api/login', { username, password: registration.password })).status).toBe(200);
+  return { browser, id: created.body.id, rootKey: crypto.getRandomValues(new Uint8Array(32)) };
+}
+
+/** What SQLite and the blob directory say, read beside the running server (WAL allows it). */
+export async function diskTruth(dataDir: string, userId: string) {
+  const db = new Database(join(dataDir, 'sealbox.db'), { readonly: true });
+  try {
+    const user = db.query('select used_space, reserved_space from users where id = ?').get(userId) as {
+      used_space: number;
+      reserved_space: number;
+    };
+    const stored = db
+      .query('select coalesce(sum(p.size), 0) as total from item_parts p join items i on i.id = p.item_id where i.owner_id = ?')
+      .get(userId) as { total: number };
+    const reservedByUploads = db
+      .query(
+        'select coalesce(sum(u.reserved_remaining), 0) as total from uploads u join items i on i.id = u.item_id where i.owner_id = ?',
+      )
+      .get(userId) as { total: number };
+    const named = (db.query('select blob_key from item_parts').all() as Array<{ blob_key: string }>)
+      .map((r) => r.blob_key)
+      .sort();
+    const items = db.query('select id, state from items where owner_id = ?').all(userId) as Array<{ id: string; state: string }>;
+    const blobRoot = join(dataDir, 'blobs');
+    const keys: string[] = [];
+    for (const shard of await readdir(blobRoot).catch(() => [] as string[])) {
+      if (shard === '.tmp') continue;
+      for (const name of await readdir(join(blobRoot, shard))) if (name.startsWith('part-')) keys.push(name);
+    }
+    const temp = await readdir(join(blobRoot, '.tmp')).catch(() => [] as string[]);
+    return {
+      used: user.used_space,
+      reserved: user.reserved_space,
+      stored: stored.total,
+      reservedByUploads: reservedByUploads.total,
+      named,
+      items,
+      blobs: keys.sort(),
+      temp,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** No orphan or missing blob, no unfinished write, usedSpace = bytes stored, reserve = uploads'. */
+export async function expectConsistent(dataDir: string, userId: string) {
+  const truth = await diskTruth(dataDir, userId);
+  expect(truth.temp).toEqual([]);
+  expect(truth.blobs).toEqual(truth.named);
+  expect(truth.used).toBe(truth.stored);
+  expect(truth.reserved).toBe(truth.reservedByUploads);
+  return truth;
+}
