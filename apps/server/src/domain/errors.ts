@@ -18,6 +18,8 @@ export const DOMAIN_ERROR_CODES = [
   'RATE_LIMITED',
   'TOTP_REQUIRED',
   'UNAVAILABLE',
+  /** The server's own storage is full (ENOSPC): not the user's quota, and not their fault. */
+  'STORAGE_FULL',
   'INTERNAL',
 ] as const;
 

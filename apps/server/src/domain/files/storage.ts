@@ -1,6 +1,15 @@
 import { DomainError } from '../errors.ts';
 import type { FilesPorts } from './deps.ts';
 
+/** What an upload is told when the blob store's disk is full; the bytes it sent are not kept. */
+export const STORAGE_FULL_MESSAGE = 'The server is out of storage space; this upload was not saved. Try again later.';
+
+/** A write that failed because the disk (or the filesystem quota under it) is full. */
+function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 /** Deletions after commit run a few at a time. */
 const DELETE_CONCURRENCY = 8;
 
@@ -34,6 +43,10 @@ export async function storeExactly(
   } catch (error) {
     await deleteBlobs(deps, [key]);
     if (received > expected) throw new DomainError('VALIDATION', `Body is longer than the expected ${expected} bytes`);
+    if (isDiskFull(error)) {
+      deps.logger.error('blob store full', { key, error: String(error) });
+      throw new DomainError('STORAGE_FULL', STORAGE_FULL_MESSAGE);
+    }
     throw error;
   }
   if (size !== expected) {

@@ -20,6 +20,8 @@ export const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
+  // RFC 4918's Insufficient Storage: the disk under the blob store is full.
+  STORAGE_FULL: 507,
 };
 
 export interface ErrorBody {
