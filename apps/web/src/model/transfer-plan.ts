@@ -149,6 +149,14 @@ export const MSG_NO_FILE = 'No file selected.';
 export const MSG_PROFILE_LOADING = 'Please wait for your profile to load before uploading files.';
 export const MSG_DOWNLOAD_FAILED = 'Error downloading file/folder. Please try again.';
 export const MSG_DECRYPT_FAILED = 'Unable to decrypt file for download. Please try again.';
+/**
+ * SPEC 8's text, and why: the data (or the listing that describes it) was altered or does not
+ * belong to this file. Trying again gets the same answer from the same server, so it says so.
+ */
+export const MSG_INTEGRITY_FAILED = `${MSG_DECRYPT_FAILED} The file's data failed its integrity check, so nothing was saved; trying again will not help while the server sends the same data.`;
+/** A folder whose listing or contents failed their integrity check. */
+export const MSG_FOLDER_INTEGRITY_FAILED =
+  'Unable to download folder. Its data failed its integrity check, so the download stopped; trying again will not help while the server sends the same data.';
 export const MSG_FOLDER_FAILED = 'Unable to download folder';
 export const MAX_FILE_SIZE_LABEL = 'Max File Size: 1GB';
 

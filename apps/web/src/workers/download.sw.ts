@@ -18,6 +18,7 @@ import { byteCalls, sameOriginFetch } from '../lib/byte-calls.ts';
 import { contentDisposition } from '../model/transfer-plan.ts';
 import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, type DownloadEntry, type DownloadJob } from '../model/transfers.ts';
 import { previewFetch, previewMessage } from './sw/preview.ts';
+import { exactLength } from './transfers/exact-length.ts';
 import { awaitJob, sw, TOKEN } from './sw/scope.ts';
 import { planZip, zipStream, type ZipEntry } from './zip.ts';
 
@@ -154,7 +155,8 @@ async function serve(token: string, job: DownloadJob): Promise<Response> {
       if (entry?.kind !== 'file') throw Object.assign(new Error('empty job'), { code: 'BAD_JOB' });
       const key = new Uint8Array(entry.key);
       const plain = fetchCipher(entry.id, job.linkId).then((cipher) =>
-        cipher.pipeThrough(createDecryptStream(key, entry.fileNonce)),
+        // The decrypted length must be the recorded size (a zip checks each entry in zip.ts).
+        cipher.pipeThrough(createDecryptStream(key, entry.fileNonce)).pipeThrough(exactLength(entry.size)),
       );
       const body = await plain;
       wipeLater(key);

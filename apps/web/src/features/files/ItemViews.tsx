@@ -2,7 +2,7 @@ import { useRef, useState, type CSSProperties, type KeyboardEvent } from 'react'
 import { cx } from '@sealbox/ui';
 import type { ItemView } from './api.ts';
 import type { SortKey } from './browser-search.ts';
-import { displayName, formatBytes, formatDate, kindOf, type ItemKind } from './format.ts';
+import { displayName, formatBytes, formatDate, kindOf, rowTitle, type ItemKind } from './format.ts';
 import { KindIcon, Icon } from './icons.tsx';
 import { ItemMenu, type ItemAction } from './ItemMenu.tsx';
 import { COLUMN_LABELS, type ListColumn, type Sort } from './sorting.ts';
@@ -57,7 +57,7 @@ function ItemName({ item, onOpen }: { item: ItemView; onOpen: (item: ItemView) =
         type="button"
         className={cx('item-name', 'item-name--link', !item.decrypted && 'item-name--encrypted')}
         onClick={() => onOpen(item)}
-        title={name}
+        title={rowTitle(item)}
       >
         {icon}
         <span className="item-name__text">{name}</span>
@@ -81,7 +81,7 @@ function ItemName({ item, onOpen }: { item: ItemView; onOpen: (item: ItemView) =
     );
   }
   return (
-    <span className={cx('item-name', 'item-name--encrypted')} title={name}>
+    <span className={cx('item-name', 'item-name--encrypted')} title={rowTitle(item)}>
       {icon}
       <span className="item-name__text">{name}</span>
       {warning}

@@ -35,6 +35,20 @@ export function formatDate(ms: number): string {
 export const ENCRYPTED_DIRECTORY = 'Encrypted directory';
 export const ENCRYPTED_FILE = 'Encrypted File';
 
+/**
+ * The tooltip of a row that did not open (SPEC 2 shows 'Encrypted File'): why. Its key did not
+ * unwrap under its parent's key, or its name did not decrypt under its own key, so the server's
+ * data for it was altered, planted or moved; reloading will not change that.
+ */
+export const INTEGRITY_ROW_TEXT =
+  "its key or name failed the integrity check: the server's data for this item was altered or does not belong here";
+
+/** The title of a row: its name, or for an item that did not open, 'Encrypted File' and why. */
+export function rowTitle(item: Pick<ItemView, 'name' | 'isDirectory' | 'decrypted'>): string {
+  const name = displayName(item);
+  return item.decrypted ? name : `${name}: ${INTEGRITY_ROW_TEXT}`;
+}
+
 /** What a row or crumb shows for an item whose name is unknown (SPEC 2). */
 export function displayName(item: Pick<ItemView, 'name' | 'isDirectory'>): string {
   if (item.name !== null && item.name !== '') return item.name;

@@ -8,7 +8,12 @@
 import { toast } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
 import type { ItemView } from '../../model/items.ts';
-import { MSG_DECRYPT_FAILED, MSG_DOWNLOAD_FAILED, MSG_FOLDER_FAILED } from '../../model/transfer-plan.ts';
+import {
+  MSG_DOWNLOAD_FAILED,
+  MSG_FOLDER_FAILED,
+  MSG_FOLDER_INTEGRITY_FAILED,
+  MSG_INTEGRITY_FAILED,
+} from '../../model/transfer-plan.ts';
 import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, SW_URL, type DownloadTarget } from '../../model/transfers.ts';
 
 /** Why downloads are unavailable (undefined: they are available). */
@@ -21,6 +26,20 @@ let registering: Promise<ServiceWorkerRegistration> | undefined;
 let listening = false;
 /** Tokens of downloads this page started (the service worker tells every tab about a failure). */
 const started = new Set<string>();
+
+/**
+ * Codes that mean the bytes or the listing the server sent are not what the owner stored: a chunk
+ * failed authentication, the stream ended early, the decrypted length is not the recorded size, or
+ * the item's key did not open in the current listing. Retrying is not the advice for these.
+ */
+const INTEGRITY_CODES = new Set(['DECRYPT_FAILED', 'TRUNCATED', 'SIZE_MISMATCH', 'NOT_VERIFIED']);
+
+/** SPEC 8's download error, with why when the data failed its integrity check. */
+export function downloadErrorText(code: unknown, isFolder: boolean): string {
+  const integrity = typeof code === 'string' && INTEGRITY_CODES.has(code);
+  if (isFolder) return integrity ? MSG_FOLDER_INTEGRITY_FAILED : MSG_FOLDER_FAILED;
+  return integrity ? MSG_INTEGRITY_FAILED : MSG_DOWNLOAD_FAILED;
+}
 
 /** Registers /sw.js with scope '/' (once per page); later calls share the promise. */
 export function registerDownloadWorker(): Promise<ServiceWorkerRegistration> {
@@ -52,7 +71,8 @@ function listenForErrors(): void {
   navigator.serviceWorker.addEventListener('message', (event: MessageEvent) => {
     const data = event.data as { type?: string; code?: string; token?: string } | null;
     if (data?.type !== SW_ERROR_MESSAGE || !data.token || !started.delete(data.token)) return;
-    toast(data.code === 'DECRYPT_FAILED' || data.code === 'TRUNCATED' ? MSG_DECRYPT_FAILED : MSG_DOWNLOAD_FAILED, 'error');
+    // Once streaming, a file and a zip say the same (SPEC 8's 'file/folder' text, or the integrity one).
+    toast(downloadErrorText(data.code, false), 'error');
   });
 }
 
@@ -99,7 +119,7 @@ export async function downloadItems(
     await cryptoWorker.call('prepareDownload', views.map(targetOf), channel.port1, linkId);
   } catch (error) {
     const code = (error as { code?: unknown })?.code;
-    toast(isFolder ? MSG_FOLDER_FAILED : code === 'DECRYPT_FAILED' ? MSG_DECRYPT_FAILED : MSG_DOWNLOAD_FAILED, 'error');
+    toast(downloadErrorText(code, isFolder), 'error');
     return false;
   }
   started.add(token);

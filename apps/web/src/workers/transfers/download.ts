@@ -16,7 +16,19 @@ import { TransferError, transferError } from './errors.ts';
 export const FOLDER_DEPTH = 20;
 export const FOLDER_PAGE = 1000;
 
-function fileEntry(item: ServerItem, path: string): DownloadEntry {
+/**
+ * Thrown when the listing fetched for a download does not open the item: its key did not unwrap
+ * under its parent in that same listing, or its name did not decrypt. The server's answer was
+ * altered (or the item was planted), so nothing is downloaded, whatever key this worker held before.
+ */
+export const NOT_VERIFIED = 'NOT_VERIFIED';
+
+/**
+ * A file entry from `item`, which must be a view the listing just fetched opened (`opened`):
+ * the key, nonce and size all come from that one listing, never from one opened earlier.
+ */
+function fileEntry(item: ServerItem, path: string, opened: ReadonlySet<string>): DownloadEntry {
+  if (!opened.has(item.id)) throw new TransferError(NOT_VERIFIED, 'The item did not open in the current listing');
   if (item.fileNonce === null) throw new TransferError('BAD_ITEM', 'File nonce not found');
   return {
     kind: 'file',
@@ -30,16 +42,22 @@ function fileEntry(item: ServerItem, path: string): DownloadEntry {
 
 async function gatherFolder(target: DownloadTarget, rootPath: string, out: DownloadEntry[], linkId?: string): Promise<void> {
   const items: ServerItem[] = [];
+  let root: ServerItem | null = null;
   for (let offset = 0; ; offset += FOLDER_PAGE) {
     const page = await getListing(target.id, FOLDER_DEPTH, FOLDER_PAGE, offset, transferError, linkId);
+    root ??= page.root;
     items.push(...page.files);
     if (page.files.length < FOLDER_PAGE) break;
   }
-  // Opens names and keys under the folder's key (breadth first, so parents come first).
-  const views = await openItems(items);
+  if (!root || root.id !== target.id || !root.isDirectory) throw new TransferError('NOT_FOUND', 'Folder not found');
+  // Opens the folder itself and then names and keys under it (breadth first, so parents come
+  // first): a folder this listing does not open vouches for none of its descendants.
+  const views = await openItems([root, ...items]);
+  if (!views[0]?.decrypted) throw new TransferError(NOT_VERIFIED, 'The folder did not open in the current listing');
   // Only items whose key opened under their parent are trusted (a planted one is left out).
   const nameOf = new Map<string, string>();
-  for (const view of views) if (view.decrypted) nameOf.set(view.id, view.name ?? '');
+  for (const view of views.slice(1)) if (view.decrypted) nameOf.set(view.id, view.name ?? '');
+  const opened = new Set(nameOf.keys());
   const pathOf = new Map<string, string>([[target.id, rootPath]]);
   const taken = new Map<string, Set<string>>();
   out.push({ kind: 'dir', path: rootPath });
@@ -54,17 +72,27 @@ async function gatherFolder(target: DownloadTarget, rootPath: string, out: Downl
       pathOf.set(item.id, path);
       out.push({ kind: 'dir', path });
     } else {
-      out.push(fileEntry(item, path));
+      out.push(fileEntry(item, path, opened));
     }
   }
+}
+
+/**
+ * One file as the server lists it now, opened in this listing: its key unwrapped under its
+ * parent's key (or the account's root key, or the link's or grant's key it was reached by) and
+ * its name decrypted. The nonce and size used are this listing's.
+ */
+async function openedFile(target: DownloadTarget, path: string, linkId?: string): Promise<DownloadEntry> {
+  const { root } = await getListing(target.id, 1, 1, 0, transferError, linkId);
+  if (!root || root.id !== target.id || root.isDirectory) throw new TransferError('NOT_FOUND', 'File not found');
+  const [view] = await openItems([root]);
+  return fileEntry(root, path, new Set(view?.decrypted ? [root.id] : []));
 }
 
 async function buildJob(targets: DownloadTarget[], linkId?: string): Promise<DownloadJob> {
   if (targets.length === 1 && !targets[0]!.isDirectory) {
     const target = targets[0]!;
-    const { root } = await getListing(target.id, 1, 1, 0, transferError, linkId);
-    if (!root || root.isDirectory) throw new TransferError('NOT_FOUND', 'File not found');
-    const entry = fileEntry(root, safeSegment(target.name || 'Encrypted file'));
+    const entry = await openedFile(target, safeSegment(target.name || 'Encrypted file'), linkId);
     return { kind: 'file', name: entry.path, entries: [entry], ...(linkId ? { linkId } : {}) };
   }
   const entries: DownloadEntry[] = [];
@@ -72,11 +100,7 @@ async function buildJob(targets: DownloadTarget[], linkId?: string): Promise<Dow
   for (const target of targets) {
     const name = uniqueName(safeSegment(target.name || (target.isDirectory ? 'Encrypted directory' : 'Encrypted file')), top);
     if (target.isDirectory) await gatherFolder(target, name, entries, linkId);
-    else {
-      const { root } = await getListing(target.id, 1, 1, 0, transferError, linkId);
-      if (!root) throw new TransferError('NOT_FOUND', 'File not found');
-      entries.push(fileEntry(root, name));
-    }
+    else entries.push(await openedFile(target, name, linkId));
   }
   const single = targets.length === 1 ? safeSegment(targets[0]!.name || 'Encrypted directory') : 'Sealbox files';
   return { kind: 'zip', name: `${single}.zip`, entries, ...(linkId ? { linkId } : {}) };
