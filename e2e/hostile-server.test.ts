@@ -45,7 +45,10 @@ const INTEGRITY_TOAST =
 const ROW_INTEGRITY =
   "its key or name failed the integrity check: the server's data for this item was altered or does not belong here";
 
-const suite = browserSuite({ timeoutMs: SLOW, server: { env: { RATE_LIMITS: 'off' } } });
+/** SEALBOX_E2E_WEB_DIST points the server at another build of the web app (e.g. one with a rule removed). */
+const webDist: Record<string, string> = process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {};
+
+const suite = browserSuite({ timeoutMs: SLOW, server: { env: { RATE_LIMITS: 'off', ...webDist } } });
 
 let owner: TestUser;
 let session: ApiSession;
