@@ -133,6 +133,9 @@ export function DeleteDialog({
   );
 }
 
+/** The neutral hint shown while the dialog still shows the folder the item is in. */
+export const MOVE_CHOOSE_TEXT = 'Choose a folder to move this item to.';
+
 interface Place {
   id: string | null;
   label: string;
@@ -166,7 +169,13 @@ export function MoveDialog({
   scope?: { rootId: string; rootLabel: string } | undefined;
 }) {
   const top = link?.rootLabel ?? scope?.rootLabel ?? 'My Files';
-  const [path, setPath] = useState<Place[]>([{ id: null, label: top, item: null }]);
+  const [path, setPathState] = useState<Place[]>([{ id: null, label: top, item: null }]);
+  // Until the user browses, the folder shown is only where the dialog opened: no red refusal yet.
+  const [browsed, setBrowsed] = useState(false);
+  const setPath = (next: Place[]) => {
+    setBrowsed(true);
+    setPathState(next);
+  };
   const here = path.at(-1)!;
   const listing = useFolder(here.id ?? scope?.rootId ?? null, { enabled: open, ...(link ? { linkId: link.linkId } : {}) });
   // Through a link or a share the top is that folder itself (its listing's root), never My Files.
@@ -179,6 +188,7 @@ export function MoveDialog({
   );
   const target = { folder: hereItem, path: path.flatMap((p) => (p.id ? [p.id] : [])) };
   const problem = link && hereId === null ? 'no-permission' : moveProblem(item, target, myUserId);
+  const shownProblem = problem === 'current-parent' && !browsed ? null : problem;
 
   return (
     <Dialog
@@ -241,8 +251,8 @@ export function MoveDialog({
             })
           )}
         </ul>
-        <p className={cx('move__status', problem && 'move__status--problem')} role="status">
-          {problem ? MOVE_PROBLEM_TEXT[problem] : `Move to ${here.label}`}
+        <p className={cx('move__status', shownProblem && 'move__status--problem')} role="status">
+          {shownProblem ? MOVE_PROBLEM_TEXT[shownProblem] : problem ? MOVE_CHOOSE_TEXT : `Move to ${here.label}`}
         </p>
       </div>
     </Dialog>
