@@ -131,10 +131,12 @@ describe.skipIf(skipWithoutBrowser)('transfers', () => {
       await loginViaUi(page, suite.server.url, user);
       await openOverlay(page);
 
-      // SPEC 5: confirming without files.
-      await overlay(page)
-        .getByRole('button', { name: /^Upload/ })
-        .click();
+      // SPEC 5: without files Upload is disabled and says why.
+      expect(
+        await overlay(page)
+          .getByRole('button', { name: /^Upload/ })
+          .isDisabled(),
+      ).toBe(true);
       await overlay(page).getByText('No file selected.', { exact: true }).waitFor();
 
       await chooseFiles(page, smallFiles);

@@ -221,7 +221,9 @@ export function UploadOverlay({ parentId, linkId, open, onClose }: UploadOverlay
       : 'error'
     : 'success';
   const hasFinished = uploads.rows.some((r) => r.status === 'done' || r.status === 'error');
-  const waiting = uploads.rows.some((r) => r.status === 'queued' && r.batch === -1);
+  const waitingCount = uploads.rows.filter((r) => r.status === 'queued' && r.batch === -1).length;
+  // Nothing to send: Upload is disabled, and SPEC 5's text says why beside it.
+  const hint = message ?? (waitingCount === 0 ? MSG_NO_FILE : undefined);
 
   return (
     <Dialog
@@ -240,8 +242,8 @@ export function UploadOverlay({ parentId, linkId, open, onClose }: UploadOverlay
           <Button variant="secondary" onClick={onClose}>
             Close
           </Button>
-          <Button onClick={start} disabled={false} aria-describedby={message ? hintId : undefined}>
-            Upload{waiting ? ` ${uploads.rows.filter((r) => r.status === 'queued' && r.batch === -1).length}` : ''}
+          <Button onClick={start} disabled={waitingCount === 0} aria-describedby={hint ? hintId : undefined}>
+            Upload{waitingCount > 0 ? ` ${waitingCount}` : ''}
           </Button>
         </>
       }
@@ -300,10 +302,16 @@ export function UploadOverlay({ parentId, linkId, open, onClose }: UploadOverlay
           <p className="upload-drop__note">Files are encrypted in your browser before they are sent.</p>
         </div>
 
-        {message && (
+        {message ? (
           <p id={hintId} className="upload-overlay__message" role="alert">
             {message}
           </p>
+        ) : (
+          hint && (
+            <p id={hintId} className="upload-overlay__hint">
+              {hint}
+            </p>
+          )
         )}
 
         {uploads.rows.length > 0 && (

@@ -40,6 +40,8 @@ export interface UploadRow {
 interface State {
   rows: UploadRow[];
   batch: number;
+  /** The batch whose summary was put away because new files were picked after it. */
+  dismissed?: number;
 }
 
 /** Files uploaded at once (each sends up to 3 parts at a time). */
@@ -91,7 +93,8 @@ export function addFiles(files: Iterable<File>, parentId: string | null, resumeU
       ...(linkId ? { linkId } : {}),
     });
   }
-  emit({ ...state, rows: [...state.rows, ...added] });
+  // A new pick starts a new list: the last batch's summary no longer describes what is shown.
+  emit({ ...state, rows: [...state.rows, ...added], dismissed: state.batch });
 }
 
 export function removeRow(key: string): void {
@@ -117,6 +120,7 @@ export function startQueued(client: QueryClient): number {
   const batch = state.batch + 1;
   let count = 0;
   emit({
+    ...state,
     batch,
     rows: state.rows.map((row) => {
       if (row.status !== 'queued' || row.batch !== -1) return row;
@@ -130,6 +134,7 @@ export function startQueued(client: QueryClient): number {
 
 /** SPEC 4's summary for the latest batch, once every row of it has finished. */
 export function batchSummary(current: State): string | undefined {
+  if (current.dismissed === current.batch) return undefined;
   const rows = current.rows.filter((r) => r.batch === current.batch && current.batch > 0);
   if (rows.length === 0 || rows.some((r) => r.status !== 'done' && r.status !== 'error')) return undefined;
   return summaryText(rows.filter((r) => r.status === 'done').length, rows.filter((r) => r.status === 'error').length);
