@@ -1,13 +1,40 @@
 import { Link, useNavigate } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import type { ReactNode, SetStateAction } from 'react';
 import { atom, useAtom } from 'jotai';
 import { Menu, MenuItem, MenuSeparator, Tooltip, cx } from '@sealbox/ui';
 import { useAvatarUrl, useLogout, useProfile } from '../auth/index.ts';
 import { formatBytes, storagePercent } from './format.ts';
 import { Icon } from './icons.tsx';
 
-/** Collapsed (70 px) or expanded (250 px) on wide screens; kept while moving between pages. */
-export const sidebarCollapsedAtom = atom(false);
+/** Where the collapsed choice is kept: a UI preference of this browser, like the theme. */
+export const SIDEBAR_COLLAPSED_KEY = 'sealbox.sidebarCollapsed';
+
+function storedCollapsed(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(SIDEBAR_COLLAPSED_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+const collapsedChoiceAtom = atom(storedCollapsed());
+
+/**
+ * Collapsed (70 px) or expanded (250 px) on wide screens; kept while moving between pages and
+ * across reloads (SPEC 4: the sidebar's state is the user's choice).
+ */
+export const sidebarCollapsedAtom = atom(
+  (get) => get(collapsedChoiceAtom),
+  (get, set, next: SetStateAction<boolean>) => {
+    const value = typeof next === 'function' ? next(get(collapsedChoiceAtom)) : next;
+    set(collapsedChoiceAtom, value);
+    try {
+      globalThis.localStorage?.setItem(SIDEBAR_COLLAPSED_KEY, value ? '1' : '0');
+    } catch {
+      // Storage refused (private mode, quota): the choice lasts this page only.
+    }
+  },
+);
 /** Open or closed as an overlay under the mobile breakpoint. */
 export const sidebarOpenAtom = atom(false);
 
