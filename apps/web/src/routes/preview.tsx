@@ -28,7 +28,9 @@ function PreviewPage() {
           setOpen(true);
         }}
       />
-      <Button onClick={() => input.current?.click()}>Select File to Preview</Button>
+      <Button className="preview-page__pick" onClick={() => input.current?.click()}>
+        Select File to Preview
+      </Button>
       {file && (
         <Card className="preview-file">
           <strong>{file.name}</strong>
