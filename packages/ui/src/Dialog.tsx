@@ -34,11 +34,15 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
     if (open && !dialog.open) {
       opener.current = document.activeElement;
       dialog.showModal();
-      // Focus the first field (or the first button) rather than the close button.
-      const first = dialog.querySelector<HTMLElement>(
-        '[data-autofocus], input, select, textarea, .sb-dialog__body button, .sb-dialog__footer button',
-      );
-      first?.focus();
+      // Focus the first field (or a button in the body) rather than the close button. A dialog
+      // without one starts at its title: focusing a footer button would scroll a tall dialog
+      // (Info on a phone) to its bottom, out of sight of its title.
+      const first = dialog.querySelector<HTMLElement>('[data-autofocus], input, select, textarea, .sb-dialog__body button');
+      if (first) first.focus();
+      else {
+        dialog.querySelector<HTMLElement>('.sb-dialog__title')?.focus();
+        dialog.scrollTop = 0;
+      }
     } else if (!open && dialog.open) {
       dialog.close();
     }
@@ -76,7 +80,7 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
       {open && (
         <div className="sb-dialog__panel">
           <header className="sb-dialog__header">
-            <h2 id={titleId} className="sb-dialog__title">
+            <h2 id={titleId} className="sb-dialog__title" tabIndex={-1}>
               {title}
             </h2>
             <button type="button" className="sb-dialog__close" aria-label="Close" onClick={() => onOpenChange(false)}>

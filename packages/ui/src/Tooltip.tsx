@@ -9,9 +9,19 @@ export interface TooltipProps {
   side?: 'top' | 'right' | 'bottom' | 'left';
 }
 
-/** One provider for the app (mount once near the root, or around a screen). */
+/**
+ * One provider for the app (mount once near the root, or around a screen). Tooltips hold text
+ * only, so their content is not hoverable: leaving a trigger closes its tooltip at once. With
+ * hoverable content the provider kept the pointer "in transit" towards the open tooltip until the
+ * next pointer move, so a jump straight onto another trigger left the first tooltip open and
+ * the second never opened (issue 14).
+ */
 export function TooltipProvider({ children }: { children: ReactNode }) {
-  return <RadixTooltip.Provider delayDuration={300}>{children}</RadixTooltip.Provider>;
+  return (
+    <RadixTooltip.Provider delayDuration={300} disableHoverableContent>
+      {children}
+    </RadixTooltip.Provider>
+  );
 }
 
 /**
