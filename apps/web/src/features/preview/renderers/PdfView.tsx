@@ -29,7 +29,7 @@ export function PdfView({ file, blob }: RendererProps) {
   const [pageText, setPageText] = useState('1');
   const [zoom, setZoom] = useState<number | null>(null);
   const [drawn, setDrawn] = useState<number | null>(null);
-  const stage = useRef<HTMLDivElement>(null);
+  const stage = useRef<HTMLElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const drawnOnce = useRef(false);
 
@@ -168,14 +168,15 @@ export function PdfView({ file, blob }: RendererProps) {
 
   return (
     <div className="pdf-view" data-page={drawn ?? undefined} data-zoom={zoom ?? undefined}>
-      <div ref={stage} className="pdf-view__stage">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the page scrolls when zoomed; a scrollable region must take focus so the keyboard can scroll it (WCAG 2.1.1, axe scrollable-region-focusable) */}
+      <section ref={stage} className="pdf-view__stage" tabIndex={0} aria-label="PDF page">
         {!document && (
           <div className="preview__loading">
             <Spinner label="Loading preview" />
           </div>
         )}
         <canvas ref={canvas} className="pdf-view__page" hidden={!document} aria-label={`Page ${page} of ${count}`} />
-      </div>
+      </section>
       {document && (
         <div className="pdf-view__controls">
           <fieldset className="pdf-view__group" aria-label="Pages">
