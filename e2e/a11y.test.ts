@@ -6,7 +6,7 @@
  * Screens: home, about, login (credentials and the TOTP step), register, the 404 page; /files
  * empty and with items (list and grid), the Info, Rename, Move, Create folder and Delete dialogs,
  * the upload overlay (files ready, then done), the Share dialog (Users and Links tabs), /shared
- * with items, a link's password prompt and listing, the previewer (image, text, pdf, video,
+ * with items, a link's password prompt, listing and previewer (as a visitor), the previewer (image, text, pdf, video,
  * unsupported), /preview, and the profile (its .badge--on: "This device", as TOTP's "On").
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
@@ -136,9 +136,9 @@ describe.skipIf(skipWithoutBrowser)('accessibility: no serious or critical WCAG 
   }, SLOW);
 
   test(
-    'signed out: home, about, login (both steps), register, 404',
+    'signed out: home, about, login (both steps), register, 404, a link (password prompt, listing, previewer)',
     async () => {
-      const page = await suite.newBrowser();
+      const page = await suite.newBrowser({ expectHttpErrors: [{ status: 401, path: `/api/shared/${linkId}` }] });
       const found: string[] = [];
       const base = suite.server.url;
       await page.goto(`${base}/`);
@@ -164,16 +164,36 @@ describe.skipIf(skipWithoutBrowser)('accessibility: no serious or critical WCAG 
       await page.getByRole('button', { name: 'Use a different account' }).click();
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
       await check(page, 'login', found);
+      await page.setViewportSize({ width: 1280, height: 800 });
+
+      // A visitor with a link: the password prompt, then the listing (both widths).
+      await page.goto(`${base}/share?linkId=${linkId}#${linkKey}`);
+      const prompt = page.getByLabel('This link requires a password to access:');
+      await prompt.waitFor();
+      await check(page, '/share password prompt', found);
+      await prompt.fill(LINK_PASSWORD);
+      await page.getByRole('button', { name: 'Submit' }).click();
+      await page.getByRole('heading', { name: 'Shared Files' }).waitFor();
+      await listing(page).getByText('notes.txt').first().waitFor();
+      await check(page, '/share listing', found);
+      await listing(page).getByRole('button', { name: 'notes.txt', exact: true }).first().click();
+      await previewer(page).locator('pre.text-view__text').waitFor();
+      await check(page, '/share previewer notes.txt', found);
+      await previewer(page).getByRole('button', { name: 'Close preview' }).click();
+      await previewer(page).waitFor({ state: 'detached' });
+      await page.setViewportSize({ width: 375, height: 800 });
+      await check(page, '/share listing', found);
+
       expect(found.join('\n\n')).toBe('');
     },
     SLOW,
   );
 
   test(
-    'signed in: files, dialogs, upload, sharing, link page, previewer, /preview, profile; 1280 and 375 px',
+    'signed in: files, dialogs, upload, sharing, previewer, /preview, profile; 1280 and 375 px',
     async () => {
       const base = suite.server.url;
-      const page = await suite.newBrowser({ expectHttpErrors: [{ status: 401, path: `/api/shared/${linkId}` }] });
+      const page = await suite.newBrowser();
       const found: string[] = [];
       await loginViaUi(page, base, owner);
       await page.getByRole('heading', { name: 'My Files' }).waitFor();
@@ -183,7 +203,7 @@ describe.skipIf(skipWithoutBrowser)('accessibility: no serious or critical WCAG 
       // An empty folder, then one with items in list and grid.
       await listing(page).getByRole('button', { name: 'Projects', exact: true }).click();
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Projects').waitFor();
-      await page.waitForFunction(() => !document.querySelector('.browser__body [aria-busy="true"]'));
+      await listing(page).locator('.empty-state').waitFor();
       await check(page, '/files empty folder', found);
       await openDocs(page);
       await check(page, '/files list', found);
@@ -277,20 +297,6 @@ describe.skipIf(skipWithoutBrowser)('accessibility: no serious or critical WCAG 
       await previewer(page).locator('img.image-view__image').waitFor();
       await check(page, 'previewer photo.png', found);
       await previewer(page).getByRole('button', { name: 'Close preview' }).click();
-
-      // A link visitor: the password prompt, then the listing (both widths).
-      await page.setViewportSize({ width: 1280, height: 800 });
-      await page.goto(`${base}/share?linkId=${linkId}#${linkKey}`);
-      const prompt = page.getByLabel('This link requires a password to access:');
-      await prompt.waitFor();
-      await check(page, '/share password prompt', found);
-      await prompt.fill(LINK_PASSWORD);
-      await page.getByRole('button', { name: 'Submit' }).click();
-      await page.getByRole('heading', { name: 'Shared Files' }).waitFor();
-      await listing(page).getByText('notes.txt').first().waitFor();
-      await check(page, '/share listing', found);
-      await page.setViewportSize({ width: 375, height: 800 });
-      await check(page, '/share listing', found);
 
       expect(found.join('\n\n')).toBe('');
     },
