@@ -6,6 +6,7 @@ import { useEffect, type ReactNode } from 'react';
 import { useAtom, useAtomValue } from 'jotai';
 import { Button, Tooltip, TooltipProvider, cx } from '@sealbox/ui';
 import { Icon } from './icons.tsx';
+import { PendingChanges } from './PendingChanges.tsx';
 import { Sidebar, sidebarCollapsedAtom, sidebarOpenAtom, type SidebarProps } from './Sidebar.tsx';
 import { MOBILE_BREAKPOINT, useViewportWidth } from './useViewportWidth.ts';
 import type { ViewMode } from './browser-search.ts';
@@ -48,6 +49,7 @@ export function BrowserFrame({ folderId, children, ...sidebar }: BrowserFramePro
 export function BrowserMain({ children }: { children: ReactNode }) {
   return (
     <section className="browser__main" aria-labelledby="browser-title">
+      <PendingChanges />
       {children}
     </section>
   );

@@ -1,5 +1,6 @@
 /** The dialogs of the file browser (SPEC 5): create folder, rename, delete, move and info, each wired to its change. */
 import { useState } from 'react';
+import { onlineManager } from '@tanstack/react-query';
 import type { ItemView } from '../../model/items.ts';
 import { CreateFolderDialog, DeleteDialog, InfoDialog, MoveDialog, RenameDialog } from './dialogs.tsx';
 import { useCreateFolder, useDeleteItem, useMoveItem, useRenameItem } from './mutations.ts';
@@ -38,14 +39,22 @@ export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locati
   const renameItem = useRenameItem(link?.linkId);
   const moveItem = useMoveItem(link?.linkId);
   const deleteItem = useDeleteItem(link?.linkId);
+  // Offline the change waits for the network (listed by PendingChanges): the dialog closes now
+  // rather than sit busy, so the user sees the change is queued.
+  const closeIfQueued = () => {
+    if (!onlineManager.isOnline()) onClose();
+  };
   switch (dialog.kind) {
     case 'create':
       return (
         <CreateFolderDialog
           open
           onClose={onClose}
-          busy={createFolder.isPending}
-          onCreate={(name) => createFolder.mutate({ parentId, name }, { onSuccess: onClose })}
+          busy={createFolder.isPending && !createFolder.isPaused}
+          onCreate={(name) => {
+            createFolder.mutate({ parentId, name }, { onSuccess: onClose });
+            closeIfQueued();
+          }}
         />
       );
     case 'rename':
@@ -54,8 +63,11 @@ export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locati
           open
           item={dialog.item}
           onClose={onClose}
-          busy={renameItem.isPending}
-          onRename={(name) => renameItem.mutate({ item: dialog.item, name }, { onSuccess: onClose })}
+          busy={renameItem.isPending && !renameItem.isPaused}
+          onRename={(name) => {
+            renameItem.mutate({ item: dialog.item, name }, { onSuccess: onClose });
+            closeIfQueued();
+          }}
         />
       );
     case 'delete':
@@ -64,8 +76,11 @@ export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locati
           open
           item={dialog.item}
           onClose={onClose}
-          busy={deleteItem.isPending}
-          onDelete={() => deleteItem.mutate(dialog.item, { onSuccess: onClose })}
+          busy={deleteItem.isPending && !deleteItem.isPaused}
+          onDelete={() => {
+            deleteItem.mutate(dialog.item, { onSuccess: onClose });
+            closeIfQueued();
+          }}
         />
       );
     case 'move':
@@ -77,8 +92,11 @@ export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locati
           link={link}
           scope={scope}
           onClose={onClose}
-          busy={moveItem.isPending}
-          onMove={(target) => moveItem.mutate({ item: dialog.item, parentId: target }, { onSuccess: onClose })}
+          busy={moveItem.isPending && !moveItem.isPaused}
+          onMove={(target) => {
+            moveItem.mutate({ item: dialog.item, parentId: target }, { onSuccess: onClose });
+            closeIfQueued();
+          }}
         />
       );
     case 'info':

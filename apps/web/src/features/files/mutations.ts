@@ -1,14 +1,67 @@
 /**
  * Changes to items (SPEC 4-6): create a folder, rename, move, delete; each invalidates exactly
  * the listings it changed (and the profile's quota where bytes went away).
+ *
+ * Offline, TanStack Query pauses a change until the network is back and then sends every paused
+ * one at once. Each carries a key under FILES_CHANGE_KEY, so the browser can show what waits
+ * (PendingChanges), and a change whose target (or the folder it goes into) a queued delete
+ * removes is not sent: it would only fail once the delete lands first.
  */
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type Mutation, type QueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import type { ItemView } from '../../model/items.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { createFolder, deleteItem, moveItem, renameItem } from './api.ts';
+import { displayName } from './format.ts';
 import { filesKeys } from './queries.ts';
+
+/** The mutation keys of the browser's changes. */
+export const FILES_CHANGE_KEY = ['files-change'] as const;
+export const changeKeys = {
+  create: [...FILES_CHANGE_KEY, 'create'] as const,
+  rename: [...FILES_CHANGE_KEY, 'rename'] as const,
+  move: [...FILES_CHANGE_KEY, 'move'] as const,
+  delete: [...FILES_CHANGE_KEY, 'delete'] as const,
+};
+
+/** A change not sent because a delete waiting or under way removes what it acts on. */
+export class SupersededChangeError extends Error {
+  constructor(readonly what: string) {
+    super(`${what} was not sent: it is being deleted.`);
+    this.name = 'SupersededChangeError';
+  }
+}
+
+/** Whether a delete that has not finished yet removes one of `ids`. */
+export function deletePendingFor(queryClient: QueryClient, ids: Array<string | null>): ItemView | undefined {
+  for (const mutation of queryClient.getMutationCache().findAll({ mutationKey: changeKeys.delete, status: 'pending' })) {
+    const doomed = mutation.state.variables as ItemView | undefined;
+    if (doomed && ids.includes(doomed.id)) return doomed;
+  }
+  return undefined;
+}
+
+function refuseIfDeleted(queryClient: QueryClient, ids: Array<string | null>, what: string): void {
+  if (deletePendingFor(queryClient, ids)) throw new SupersededChangeError(what);
+}
+
+/** What a waiting change does, for the pending list ("Rename Notes", "Delete Archive"). */
+export function describeChange(mutation: Mutation<unknown, Error, unknown, unknown>): string {
+  const kind = mutation.options.mutationKey?.[1];
+  const vars = mutation.state.variables as { item?: ItemView; name?: string } | ItemView | undefined;
+  if (kind === 'create') return `New folder ${(vars as { name?: string })?.name ?? ''}`.trim();
+  if (kind === 'delete') return `Delete ${displayName(vars as ItemView)}`;
+  const item = (vars as { item: ItemView }).item;
+  if (kind === 'rename') return `Rename ${displayName(item)}`;
+  return `Move ${displayName(item)}`;
+}
+
+function superseded(error: unknown): boolean {
+  if (!(error instanceof SupersededChangeError)) return false;
+  toast(error.message, 'info');
+  return true;
+}
 
 /** The message of SPEC 8 for a failed action (permission answers get their own for folders). */
 function messageOf(error: unknown, fallback: string): string {
@@ -29,9 +82,14 @@ function refreshAfterChange(queryClient: QueryClient, folders: Array<string | nu
 export function useCreateFolder(linkId?: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ parentId, name }: { parentId: string | null; name: string }) => createFolder(parentId, name, linkId),
+    mutationKey: changeKeys.create,
+    mutationFn: async ({ parentId, name }: { parentId: string | null; name: string }) => {
+      refuseIfDeleted(queryClient, [parentId], `New folder ${name}`);
+      return createFolder(parentId, name, linkId);
+    },
     onSuccess: (_id, { parentId }) => refreshAfterChange(queryClient, [parentId], linkId),
     onError: (error) => {
+      if (superseded(error)) return;
       const status = error instanceof HttpStatusError ? error.status : 0;
       toast(status === 403 || status === 404 ? 'You cannot create folders here!' : 'Error creating folder', 'error');
     },
@@ -41,30 +99,43 @@ export function useCreateFolder(linkId?: string) {
 export function useRenameItem(linkId?: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ item, name }: { item: ItemView; name: string }) => renameItem(item.id, name, linkId),
+    mutationKey: changeKeys.rename,
+    mutationFn: async ({ item, name }: { item: ItemView; name: string }) => {
+      refuseIfDeleted(queryClient, [item.id, item.parentId], `Rename of ${displayName(item)}`);
+      return renameItem(item.id, name, linkId);
+    },
     // A folder's own listing shows its name in the breadcrumbs.
     onSuccess: (_r, { item }) =>
       refreshAfterChange(queryClient, item.isDirectory ? [item.parentId, item.id] : [item.parentId], linkId),
-    onError: (error) => toast(messageOf(error, 'Error renaming file. Please try again later.'), 'error'),
+    onError: (error) => {
+      if (!superseded(error)) toast(messageOf(error, 'Error renaming file. Please try again later.'), 'error');
+    },
   });
 }
 
 export function useMoveItem(linkId?: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ item, parentId }: { item: ItemView; parentId: string | null }) => moveItem(item.id, parentId, linkId),
+    mutationKey: changeKeys.move,
+    mutationFn: async ({ item, parentId }: { item: ItemView; parentId: string | null }) => {
+      refuseIfDeleted(queryClient, [item.id, item.parentId, parentId], `Move of ${displayName(item)}`);
+      return moveItem(item.id, parentId, linkId);
+    },
     onSuccess: async (_r, { item, parentId }) => {
       await refreshAfterChange(queryClient, [item.parentId, parentId], linkId);
       // Everything under a moved folder has a new path (breadcrumbs) and its K a new wrapping.
       if (item.isDirectory) await queryClient.invalidateQueries({ queryKey: filesKeys.folders });
     },
-    onError: (error) => toast(messageOf(error, 'Error moving file.'), 'error'),
+    onError: (error) => {
+      if (!superseded(error)) toast(messageOf(error, 'Error moving file.'), 'error');
+    },
   });
 }
 
 export function useDeleteItem(linkId?: string) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: changeKeys.delete,
     mutationFn: (item: ItemView) => deleteItem(item.id, linkId),
     onSuccess: async (_r, item) => {
       if (item.isDirectory) queryClient.removeQueries({ queryKey: filesKeys.folder(item.id), exact: true });
