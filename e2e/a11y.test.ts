@@ -164,6 +164,15 @@ describe.skipIf(skipWithoutBrowser)('accessibility: no serious or critical WCAG 
       await page.getByRole('button', { name: 'Use a different account' }).click();
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
       await check(page, 'login', found);
+      await page.goto(`${base}/`);
+      await page.locator('main').first().waitFor();
+      await check(page, 'home', found);
+      await page.locator('.navbar__toggle').click();
+      await page.locator('#navbar-menu').waitFor();
+      await check(page, 'home, menu open', found);
+      await page.goto(`${base}/register`);
+      await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+      await check(page, 'register', found);
       await page.setViewportSize({ width: 1280, height: 800 });
 
       // A visitor with a link: the password prompt, then the listing (both widths).
@@ -289,6 +298,15 @@ describe.skipIf(skipWithoutBrowser)('accessibility: no serious or critical WCAG 
       await openDocs(page);
       await check(page, '/files list', found);
       await checkDialog(page, 'notes.txt', 'Info', 'File info', found);
+      await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Grid' }).click();
+      await page.waitForFunction(() => document.querySelector('.view-toggle__option--active')?.textContent === 'Grid');
+      await check(page, '/files grid', found);
+      await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'List' }).click();
+      await page.getByRole('button', { name: 'Upload File' }).first().click();
+      await page.getByRole('dialog', { name: 'Upload files' }).waitFor();
+      await check(page, 'upload overlay', found);
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog', { name: 'Upload files' }).waitFor({ state: 'hidden' });
       await menuAction(page, 'notes.txt', 'Share');
       await page.getByRole('dialog', { name: 'Share notes.txt' }).waitFor();
       await check(page, 'Share dialog, Users', found);
