@@ -20,7 +20,7 @@
  * --skip-download measures the upload half only (the app's upload is then checked by the e2e tests, not here);
  * --threads adds the renderer's CPU seconds by thread (renderer:DedicatedWorker is the crypto worker).
  */
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -37,6 +37,24 @@ const SKIP_DOWNLOAD = process.argv.includes('--skip-download');
 /** --threads: the renderer's CPU seconds split by thread name as well. */
 const THREADS = process.argv.includes('--threads');
 const RATIO_TARGET = 0.7;
+/** Issue 13: download and save against a service worker that passes the ciphertext through, same run. */
+const PASSTHROUGH_TARGET = 0.9;
+const PASSTHROUGH_SCOPE = '/bench-passthrough/';
+/**
+ * The probe for the ceiling of any streamed service-worker answer: a service worker (its own,
+ * narrower scope, so the app's stays in charge of everything else) that answers with the fetched
+ * ciphertext untouched, no JavaScript on the bytes. It is added to a copy of the built app only.
+ */
+const PASSTHROUGH_SW = `self.addEventListener('install', () => self.skipWaiting())
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()))
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url)
+  if (!url.pathname.startsWith('${PASSTHROUGH_SCOPE}')) return
+  const id = url.pathname.slice(${PASSTHROUGH_SCOPE.length})
+  event.respondWith(fetch('/api/file/data/' + id, { cache: 'no-store' }).then((r) => new Response(r.body, { status: 200, headers: {
+    'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="passthrough.bin"',
+    'content-length': r.headers.get('content-length'), 'cache-control': 'no-store' } })))
+})`;
 const MEMORY_LIMIT = 256 * MIB;
 const CHUNK = 262_144;
 const PART_BYTES = 32 * (CHUNK + 16);
@@ -251,6 +269,12 @@ const PLAIN_UPLOAD = (partBytes: number, size: number) => `(async () => {
 async function main() {
   if (!process.argv.includes('--no-build') && !process.env.SEALBOX_E2E_WEB_DIST) await buildWeb();
   const dir = await mkdtemp(join(tmpdir(), 'sealbox-bench-transfer-'));
+  // The built app plus the passthrough probe's service worker.
+  const webDist = join(dir, 'web');
+  await cp(process.env.SEALBOX_E2E_WEB_DIST ?? new URL('../../apps/web/dist', import.meta.url).pathname, webDist, {
+    recursive: true,
+  });
+  await writeFile(join(webDist, 'bench-passthrough-sw.js'), PASSTHROUGH_SW);
   const name = 'bench-transfer.bin';
   const path = join(dir, name);
   await makeFile(path, SIZE);
@@ -259,7 +283,7 @@ async function main() {
     env: {
       RATE_LIMITS: 'off',
       DEFAULT_QUOTA_BYTES: String(8 * SIZE + 64 * MIB),
-      ...(process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {}),
+      WEB_DIST: webDist,
     },
   });
   const page = await launchBare();
@@ -347,6 +371,63 @@ async function main() {
 
       results.push(line('download + save', appDown, plainDown));
       results.push(`app download sha-256 matches the original: ${same}`);
+
+      // The ceiling probe: the same ciphertext through a passthrough service worker, then the app
+      // again, so that each app figure has a probe beside it.
+      await page.eval(`(() => {
+        navigator.serviceWorker.register('/bench-passthrough-sw.js', { scope: '${PASSTHROUGH_SCOPE}' }).then(function ready(r) {
+          if (r.active?.state === 'activated') window.benchPassthrough = true
+          else setTimeout(() => ready(r), 50)
+        })
+        return true
+      })()`);
+      await page.waitFor('window.benchPassthrough === true', 30_000);
+      const passthrough = () =>
+        measured(() =>
+          page.download(() =>
+            page.eval(
+              `(() => { const a = document.createElement('a'); a.href = '${PASSTHROUGH_SCOPE}${plainUp.value}'; document.body.append(a); a.click(); a.remove() })()`,
+            ),
+          ),
+        );
+      const appAgain = async () => {
+        await page.navigate(`${server.url}/files`);
+        await page.waitFor(row, 30_000);
+        await page.eval(
+          `${row}.querySelector('button[aria-label^="Actions for"]').dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 0, pointerType: 'mouse' }))`,
+        );
+        await page.waitFor(`${byText('[role=menuitem]', 'Download')}`);
+        return measured(() => page.download(() => page.eval(`${byText('[role=menuitem]', 'Download')}.click()`)));
+      };
+      const probe1 = await passthrough();
+      const probeSize = (await stat(probe1.value)).size;
+      if (probeSize !== cipherSize(SIZE)) throw new Error(`passthrough saved ${probeSize} bytes, expected ${cipherSize(SIZE)}`);
+      await rm(probe1.value, { force: true });
+      const app2 = await appAgain();
+      await rm(app2.value, { force: true });
+      const probe2 = await passthrough();
+      await rm(probe2.value, { force: true });
+      await rm(appDown.value, { force: true });
+      const pairs = [
+        { app: appDown, probe: probe1 },
+        { app: app2, probe: probe2 },
+      ];
+      const ratios = pairs.map((p) => p.probe.ms / p.app.ms);
+      const worstGrowth = Math.max(appDown.growth.anon, app2.growth.anon);
+      const met = Math.min(...ratios) >= PASSTHROUGH_TARGET && worstGrowth <= MEMORY_LIMIT;
+      if (!met) failed = true;
+      for (const [i, p] of pairs.entries()) {
+        results.push(
+          `vs passthrough   app ${(p.app.ms / 1000).toFixed(2).padStart(6)} s ${mbps(SIZE, p.app.ms).toFixed(0).padStart(4)} MiB/s` +
+            ` | passthrough sw ${(p.probe.ms / 1000).toFixed(2).padStart(6)} s ${mbps(SIZE, p.probe.ms).toFixed(0).padStart(4)} MiB/s` +
+            ` | ratio ${ratios[i]!.toFixed(2)} (target >= ${PASSTHROUGH_TARGET})` +
+            `\n${' '.repeat(17)}renderer growth: app ${memory(p.app.growth)}; passthrough ${memory(p.probe.growth)}` +
+            `\n${' '.repeat(17)}cpu seconds: app ${cpu(p.app.cpu)}; passthrough ${cpu(p.probe.cpu)}`,
+        );
+      }
+      results.push(
+        `download + save vs passthrough service worker (2 pairs, alternated): worst ratio ${Math.min(...ratios).toFixed(2)}, app renderer growth <= ${mib(worstGrowth)}: ${met ? 'met' : 'NOT met'}`,
+      );
     }
   } finally {
     await page.close();

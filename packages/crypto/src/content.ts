@@ -129,7 +129,15 @@ export const PIPELINE_DEPTH = 3;
 /**
  * Re-chunks any input into fixed-size pieces. A full piece is held until more input arrives
  * (then it is not last) or the input ends (then it is), so the last flag is always right.
- * Up to PIPELINE_DEPTH pieces are processed at once; output keeps the input order.
+ *
+ * Up to PIPELINE_DEPTH pieces are processed at once, and each result is emitted as soon as it and
+ * every earlier one are done, in input order. Emission runs on one promise chain: once a piece
+ * fails, every later link rejects without emitting, so nothing after a failing chunk ever leaves
+ * the stream, and no further piece is started.
+ *
+ * Copies: a piece lying whole inside one input array, with more input after it, is handed to
+ * WebCrypto as a view (which copies it synchronously); only pieces that straddle input arrays, or
+ * that might be the last, are gathered in one reused buffer of `pieceSize`.
  */
 function chunkingStream(
   pieceSize: number,
@@ -142,35 +150,65 @@ function chunkingStream(
   let buffer = new Uint8Array(pieceSize);
   let fill = 0;
   let index = options.startChunk ?? 0;
-  const pending: Promise<Bytes>[] = [];
-  const start = (last: boolean, piece: Uint8Array) => {
+  /** Emissions not yet done, oldest first; each removes itself when it has enqueued. */
+  const waiting: Promise<void>[] = [];
+  let chain: Promise<void> = Promise.resolve();
+  let failure: { error: unknown } | undefined;
+  const start = (controller: TransformStreamDefaultController<Uint8Array>, last: boolean, piece: Uint8Array) => {
     const result = process(cryptoKey, index++, last, piece);
-    result.catch(() => {}); // awaited in order below; this only stops an early "unhandled rejection"
-    pending.push(result);
+    const emitted = chain.then(async () => {
+      const bytes = await result;
+      void waiting.shift(); // this emission, done: it leaves the window
+      controller.enqueue(bytes);
+    });
+    void emitted.catch((error: unknown) => {
+      failure ??= { error };
+    });
+    result.catch(() => {}); // reported through `emitted`; this only stops an early "unhandled rejection"
+    waiting.push(emitted);
+    chain = emitted;
+  };
+  const room = async () => {
+    if (failure) throw failure.error;
+    if (waiting.length >= PIPELINE_DEPTH) await waiting[0];
+  };
+  const feed = (data: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>): void | Promise<void> => {
+    if (failure) throw failure.error;
+    let offset = 0;
+    while (offset < data.length) {
+      if (fill === pieceSize) {
+        // WebCrypto copies its input synchronously, so the buffer can be reused at once.
+        start(controller, false, buffer);
+        fill = 0;
+      } else if (fill === 0 && data.length - offset > pieceSize) {
+        // A whole piece with input after it: not the last one, and no gathering needed.
+        start(controller, false, data.subarray(offset, offset + pieceSize));
+        offset += pieceSize;
+      } else {
+        const n = Math.min(pieceSize - fill, data.length - offset);
+        buffer.set(data.subarray(offset, offset + n), fill);
+        fill += n;
+        offset += n;
+        continue;
+      }
+      if (waiting.length >= PIPELINE_DEPTH) {
+        const rest = data.subarray(offset);
+        return room().then(() => feed(rest, controller));
+      }
+    }
   };
   return new TransformStream({
     async start() {
       cryptoKey = await importAesKey(key);
     },
-    async transform(data, controller) {
-      let offset = 0;
-      while (offset < data.length) {
-        if (fill === pieceSize) {
-          // WebCrypto copies its input synchronously, so the buffer can be reused at once.
-          start(false, buffer);
-          fill = 0;
-          if (pending.length >= PIPELINE_DEPTH) controller.enqueue(await pending.shift()!);
-        }
-        const n = Math.min(pieceSize - fill, data.length - offset);
-        buffer.set(data.subarray(offset, offset + n), fill);
-        fill += n;
-        offset += n;
-      }
-    },
+    // Synchronous unless the window is full: most input pieces only fill the buffer, and an
+    // async step per piece is a measurable share of the work at 64 KiB pieces.
+    transform: (data, controller) => feed(data, controller),
     async flush(controller) {
+      if (failure) throw failure.error;
       beforeLast(fill);
-      start(true, buffer.subarray(0, fill));
-      while (pending.length > 0) controller.enqueue(await pending.shift()!);
+      start(controller, true, buffer.subarray(0, fill));
+      await chain;
       buffer = new Uint8Array(0);
     },
   });

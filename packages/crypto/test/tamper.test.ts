@@ -184,6 +184,35 @@ describe('chunked contents (unauthenticated modes and chunking)', () => {
     await expectCode(decryptChunkAt(key, nonce, 0, lastOfTwo.subarray(0, CIPHER_CHUNK), CHUNK), 'DECRYPT_FAILED');
   });
 
+  test('with chunks decrypted in flight together, nothing after a failing chunk is emitted', async () => {
+    const many = patternBytes(CHUNK * 7 + 99);
+    const sealed = await pipeBytes(many, createEncryptStream(key, nonce));
+    for (const bad of [0, 1, 3, 7]) {
+      for (const pieceSize of [sealed.length, 65_536, CIPHER_CHUNK]) {
+        const tampered = new Uint8Array(sealed);
+        tampered[bad * CIPHER_CHUNK + 100]! ^= 1;
+        const source = new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (let o = 0; o < tampered.length; o += pieceSize) controller.enqueue(tampered.subarray(o, o + pieceSize));
+            controller.close();
+          },
+        });
+        const reader = source.pipeThrough(createDecryptStream(key, nonce)).getReader();
+        const out: Uint8Array[] = [];
+        let failure: unknown;
+        try {
+          for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(r.value);
+        } catch (error) {
+          failure = error;
+        }
+        expect((failure as { code?: string } | undefined)?.code).toBe('DECRYPT_FAILED');
+        // Exactly the chunks before the bad one, in order, and not a byte more.
+        expect(out.length).toBe(bad);
+        expect(toBase64(join(...out))).toBe(toBase64(many.subarray(0, bad * CHUNK)));
+      }
+    }
+  });
+
   test('resuming at a chunk continues the same stream', async () => {
     const tail = await pipeBytes(plain.subarray(2 * CHUNK), createEncryptStream(key, nonce, { startChunk: 2 }));
     expect(toBase64(tail)).toBe(toBase64(cipher.subarray(2 * CIPHER_CHUNK)));
