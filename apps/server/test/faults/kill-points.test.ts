@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { S3Client } from 'bun';
+import postgres from 'postgres';
 import { PART_BYTES } from '@sealbox/crypto';
+import { ConfigError, loadConfig } from '../../src/config/config.ts';
 import { PURGE_BATCH } from '../../src/domain/files/deletion.ts';
 import { RSA_WRAPPED_KEY_BYTES, SIGNATURE_BYTES } from '../../src/domain/files/validation.ts';
 import { Browser } from '../accounts/harness.ts';
 import { fileMeta, folderMeta, partBytes, patternBytes, postUpload, putPart, uploadFile, type User } from '../files/harness.ts';
+import { s3Env, startLocalS3 } from '../support/s3rver.ts';
+import { postgresAvailability, reportUnavailable, throwawayDatabase } from '../support/services.ts';
 import { diskTruth, expectConsistent, killableServer, signUp, type KillableServer } from './support.ts';
 
 /**
@@ -15,20 +20,19 @@ import { diskTruth, expectConsistent, killableServer, signUp, type KillableServe
  * no orphan blob, usedSpace equals the bytes stored, and an answered revocation holds.
  */
 
+/** A storage backend the server is started on, and how its truth is checked beside it. */
+interface Backend {
+  env: Record<string, string>;
+  /** Asserts usedSpace = bytes stored, reserves, and blobs against rows; answers the user's items. */
+  consistent(userId: string): Promise<{ used: number; items: Array<{ id: string; state: string }> }>;
+  cleanup(): Promise<void>;
+}
+
+// Suites run one after the other: these belong to the one running.
 let server: KillableServer;
+let backend: Backend;
 let owner: User;
 let recipient: User;
-
-beforeAll(async () => {
-  server = await killableServer('sealbox-faults-kill-');
-  await server.start();
-  owner = await signUp(server);
-  recipient = await signUp(server);
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 /** Restarts paused at `pause`, fires `request`, kills the server once it hangs, starts it clean. */
 async function killAt(pause: string, request: () => Promise<unknown>, whileDown?: () => Promise<void>): Promise<void> {
@@ -55,166 +59,257 @@ async function listedIds(user: User): Promise<string[]> {
   return body.files.map((f: { id: string }) => f.id);
 }
 
-describe('kill -9 at a known step (SQLite + disk)', () => {
-  for (const when of ['before-commit', 'after-commit'] as const) {
-    test(`complete, ${when}: the file is whole or invisible, quota exact`, async () => {
-      const file = await fileMeta(owner.rootKey, null, patternBytes(PART_BYTES + 5000, 3));
-      const created = await postUpload(owner.browser, file.meta);
-      expect(created.status).toBe(201);
-      const { uploadId } = created.body;
-      for (const n of [0, 1]) expect((await putPart(owner.browser, uploadId, n, partBytes(file.cipher, n))).status).toBe(204);
-      await killAt(`${when}:upload.completed`, () => owner.browser.post(`/api/upload/${uploadId}/complete`));
-      const truth = await expectConsistent(server.dataDir, owner.id);
-      const state = truth.items.find((item) => item.id === file.id)?.state;
-      if (when === 'before-commit') {
-        expect(state).toBe('uploading');
-        expect(await listedIds(owner)).not.toContain(file.id);
-        // The client's retry finishes it.
-        expect((await owner.browser.post(`/api/upload/${uploadId}/complete`)).status).toBe(200);
-      } else {
-        expect(state).toBe('ready');
-        // A retry of the unanswered complete is told it is done or gone, never a second file.
-        expect([200, 404, 409]).toContain((await owner.browser.post(`/api/upload/${uploadId}/complete`)).status);
-      }
-      expect(await listedIds(owner)).toContain(file.id);
-      const bytes = new Uint8Array(await (await owner.browser.request('GET', `/api/file/data/${file.id}`)).arrayBuffer());
-      expect(bytes).toEqual(file.cipher);
-      await expectConsistent(server.dataDir, owner.id);
-    }, 30_000);
-  }
-
-  test(`delete of a tree of over ${PURGE_BATCH} items, killed before the first commit and after a purge batch`, async () => {
-    const user = await signUp(server);
-    const root = await folderMeta(user.rootKey, null, 'big');
-    expect((await postUpload(user.browser, root.meta)).status).toBe(201);
-    // Wide and shallow plus one deep branch, and files with blobs and a share right under the
-    // folder: a purge step takes a folder's files before walking into its subfolders, so the
-    // first batch takes them (publishing share.deleted) and leaves most of the tree for later.
-    const made: string[] = [root.id];
-    for (let i = 0; i < PURGE_BATCH + 30; i += 1) {
-      const folder = await folderMeta(root.key, root.id, `f${i}`);
-      expect((await postUpload(user.browser, folder.meta)).status).toBe(201);
-      made.push(folder.id);
-    }
-    let parent = root;
-    for (let depth = 0; depth < 4; depth += 1) {
-      const folder = await folderMeta(parent.key, parent.id, `d${depth}`);
-      expect((await postUpload(user.browser, folder.meta)).status).toBe(201);
-      made.push(folder.id);
-      parent = folder;
-    }
-    const files = [
-      await fileMeta(root.key, root.id, patternBytes(PART_BYTES + 100, 5)),
-      await fileMeta(root.key, root.id, patternBytes(20_000, 6)),
-      await fileMeta(parent.key, parent.id, patternBytes(30_000, 7)),
-    ];
-    for (const file of files) {
-      await uploadFile(user, file);
-      made.push(file.id);
-    }
-    const share = {
-      type: 'user',
-      id: files[1]!.id,
-      userId: recipient.id,
-      encryptedKey: b64(RSA_WRAPPED_KEY_BYTES),
-      edit: false,
-      signature: b64(SIGNATURE_BYTES),
-    };
-    expect((await user.browser.post('/api/share', share)).status).toBe(201);
-    expect(await canRead(recipient, files[1]!.id)).toBe(true);
-    const stored = (await expectConsistent(server.dataDir, user.id)).used;
-    expect(stored).toBeGreaterThan(PART_BYTES);
-
-    // Killed inside the first transaction (the folder marked deleting): nothing happened.
-    await killAt('before-commit:item.deleted', () => user.browser.delete(`/api/file/${root.id}`));
-    const kept = await expectConsistent(server.dataDir, user.id);
-    expect(kept.used).toBe(stored);
-    expect(kept.items.map((item) => item.id).sort()).toEqual([...made].sort());
-    expect(await listedIds(user)).toContain(root.id);
-    expect(await canRead(recipient, files[1]!.id)).toBe(true);
-
-    // Killed after the first purge batch committed, before its blobs were deleted: the start-up
-    // sweep finishes the delete and takes the orphans.
-    await killAt(
-      'after-commit:share.deleted',
-      () => user.browser.delete(`/api/file/${root.id}`),
-      async () => {
-        // Down: one batch gone, the rest (and the folder, marked) still there, the batch's blobs orphaned.
-        const cut = await diskTruth(server.dataDir, user.id);
-        expect(cut.items.length).toBeGreaterThan(0);
-        expect(cut.items.length).toBeLessThan(made.length);
-        expect(cut.blobs.filter((key) => !cut.named.includes(key)).length).toBeGreaterThan(0);
-        expect(cut.used).toBe(cut.stored);
-      },
-    );
-    const truth = await expectConsistent(server.dataDir, user.id);
-    expect(truth.items).toEqual([]);
-    expect(truth.used).toBe(0);
-    expect(await listedIds(user)).toEqual([]);
-    expect(await canRead(recipient, files[1]!.id)).toBe(false);
-  }, 60_000);
-
-  test('share, revocation and link password change: killed before or after commit, answered holds', async () => {
-    const file = await fileMeta(owner.rootKey, null, patternBytes(3000, 9));
-    await uploadFile(owner, file);
-    const grant = () => ({
-      type: 'user',
-      id: file.id,
-      userId: recipient.id,
-      encryptedKey: b64(RSA_WRAPPED_KEY_BYTES),
-      edit: false,
-      signature: b64(SIGNATURE_BYTES),
+describe('SEALBOX_TEST_PAUSE', () => {
+  test('is inert unless set, and refuses anything but before-commit|after-commit:<kind>[:<n>]', () => {
+    expect(loadConfig({}).testPause).toBeUndefined();
+    expect(loadConfig({ SEALBOX_TEST_PAUSE: 'after-commit:share.deleted:2' }).testPause).toEqual({
+      when: 'after-commit',
+      kind: 'share.deleted',
+      nth: 2,
     });
-    const revoke = { type: 'user', fileId: file.id, userId: recipient.id };
-
-    // A share cut before its commit never happened; after it, it did.
-    await killAt('before-commit:share.created', () => owner.browser.post('/api/share', grant()));
-    expect(await canRead(recipient, file.id)).toBe(false);
-    await killAt('after-commit:share.created', () => owner.browser.post('/api/share', grant()));
-    expect(await canRead(recipient, file.id)).toBe(true);
-
-    // A revocation cut before its commit was never answered: the grant stands (the owner retries).
-    await killAt('before-commit:share.deleted', () => owner.browser.call('DELETE', '/api/shared', { json: revoke }));
-    expect(await canRead(recipient, file.id)).toBe(true);
-    // Cut after its commit: gone, though the owner never heard.
-    await killAt('after-commit:share.deleted', () => owner.browser.call('DELETE', '/api/shared', { json: revoke }));
-    expect(await canRead(recipient, file.id)).toBe(false);
-    const shared = (await recipient.browser.get('/api/shared')).body.files.map((f: { id: string }) => f.id);
-    expect(shared).not.toContain(file.id);
-    // Answered, then killed at once: no access survives the restart.
-    expect((await owner.browser.post('/api/share', grant())).status).toBe(201);
-    expect((await owner.browser.call('DELETE', '/api/shared', { json: revoke })).status).toBe(204);
-    await server.kill();
-    await server.start();
-    expect(await canRead(recipient, file.id)).toBe(false);
-
-    // A link password change: before its commit the old password and proofs hold; after it
-    // only the new password opens the link and every earlier proof is void.
-    const link = await owner.browser.post('/api/share', {
-      type: 'link',
-      id: file.id,
-      expires: 0,
-      password: 'old pass',
-      edit: false,
-    });
-    expect(link.status).toBe(201);
-    const { linkId } = link.body;
-    const visitor = new Browser(server.remote);
-    expect((await visitor.post(`/api/shared/${linkId}`, { password: 'old pass' })).status).toBe(200);
-    const readsByLink = async () => {
-      const response = await visitor.request('GET', `/api/file/data/${file.id}?linkId=${linkId}`);
-      await response.arrayBuffer();
-      return response.status;
-    };
-    expect(await readsByLink()).toBe(200);
-    const change = (password: string) => () => owner.browser.put('/api/share', { type: 'link', linkId, password });
-    await killAt('before-commit:link.password', change('new pass'));
-    expect(await readsByLink()).toBe(200);
-    expect((await new Browser(server.remote).post(`/api/shared/${linkId}`, { password: 'new pass' })).status).toBe(401);
-    await killAt('after-commit:link.password', change('new pass'));
-    expect(await readsByLink()).toBe(404);
-    expect((await new Browser(server.remote).post(`/api/shared/${linkId}`, { password: 'old pass' })).status).toBe(401);
-    expect((await new Browser(server.remote).post(`/api/shared/${linkId}`, { password: 'new pass' })).status).toBe(200);
-    await expectConsistent(server.dataDir, owner.id);
-  }, 60_000);
+    for (const bad of ['share.deleted', 'during:share.deleted', 'before-commit:', 'before-commit:x:y']) {
+      expect(() => loadConfig({ SEALBOX_TEST_PAUSE: bad })).toThrow(ConfigError);
+    }
+  });
 });
+
+function killPoints(name: string, openBackend: () => Promise<Backend>, options: { tree: boolean }): void {
+  describe(name, () => {
+    beforeAll(async () => {
+      backend = await openBackend();
+      server = await killableServer('sealbox-faults-kill-', backend.env);
+      await server.start();
+      owner = await signUp(server);
+      recipient = await signUp(server);
+    });
+
+    afterAll(async () => {
+      await server?.stop();
+      await backend?.cleanup();
+    });
+
+    for (const when of ['before-commit', 'after-commit'] as const) {
+      test(`complete, ${when}: the file is whole or invisible, quota exact`, async () => {
+        const file = await fileMeta(owner.rootKey, null, patternBytes(PART_BYTES + 5000, 3));
+        const created = await postUpload(owner.browser, file.meta);
+        expect(created.status).toBe(201);
+        const { uploadId } = created.body;
+        for (const n of [0, 1]) expect((await putPart(owner.browser, uploadId, n, partBytes(file.cipher, n))).status).toBe(204);
+        await killAt(`${when}:upload.completed`, () => owner.browser.post(`/api/upload/${uploadId}/complete`));
+        const truth = await backend.consistent(owner.id);
+        const state = truth.items.find((item) => item.id === file.id)?.state;
+        if (when === 'before-commit') {
+          expect(state).toBe('uploading');
+          expect(await listedIds(owner)).not.toContain(file.id);
+          // The client's retry finishes it.
+          expect((await owner.browser.post(`/api/upload/${uploadId}/complete`)).status).toBe(200);
+        } else {
+          expect(state).toBe('ready');
+          // A retry of the unanswered complete is told it is done or gone, never a second file.
+          expect([200, 404, 409]).toContain((await owner.browser.post(`/api/upload/${uploadId}/complete`)).status);
+        }
+        expect(await listedIds(owner)).toContain(file.id);
+        const bytes = new Uint8Array(await (await owner.browser.request('GET', `/api/file/data/${file.id}`)).arrayBuffer());
+        expect(bytes).toEqual(file.cipher);
+        await backend.consistent(owner.id);
+      }, 30_000);
+    }
+
+    test.skipIf(!options.tree)(
+      `delete of a tree of over ${PURGE_BATCH} items, killed before the first commit and after a purge batch`,
+      async () => {
+        const user = await signUp(server);
+        const root = await folderMeta(user.rootKey, null, 'big');
+        expect((await postUpload(user.browser, root.meta)).status).toBe(201);
+        // Wide and shallow plus one deep branch, and files with blobs and a share right under the
+        // folder: a purge step takes a folder's files before walking into its subfolders, so the
+        // first batch takes them (publishing share.deleted) and leaves most of the tree for later.
+        const made: string[] = [root.id];
+        for (let i = 0; i < PURGE_BATCH + 30; i += 1) {
+          const folder = await folderMeta(root.key, root.id, `f${i}`);
+          expect((await postUpload(user.browser, folder.meta)).status).toBe(201);
+          made.push(folder.id);
+        }
+        let parent = root;
+        for (let depth = 0; depth < 4; depth += 1) {
+          const folder = await folderMeta(parent.key, parent.id, `d${depth}`);
+          expect((await postUpload(user.browser, folder.meta)).status).toBe(201);
+          made.push(folder.id);
+          parent = folder;
+        }
+        const files = [
+          await fileMeta(root.key, root.id, patternBytes(PART_BYTES + 100, 5)),
+          await fileMeta(root.key, root.id, patternBytes(20_000, 6)),
+          await fileMeta(parent.key, parent.id, patternBytes(30_000, 7)),
+        ];
+        for (const file of files) {
+          await uploadFile(user, file);
+          made.push(file.id);
+        }
+        const share = {
+          type: 'user',
+          id: files[1]!.id,
+          userId: recipient.id,
+          encryptedKey: b64(RSA_WRAPPED_KEY_BYTES),
+          edit: false,
+          signature: b64(SIGNATURE_BYTES),
+        };
+        expect((await user.browser.post('/api/share', share)).status).toBe(201);
+        expect(await canRead(recipient, files[1]!.id)).toBe(true);
+        const stored = (await backend.consistent(user.id)).used;
+        expect(stored).toBeGreaterThan(PART_BYTES);
+
+        // Killed inside the first transaction (the folder marked deleting): nothing happened.
+        await killAt('before-commit:item.deleted', () => user.browser.delete(`/api/file/${root.id}`));
+        const kept = await backend.consistent(user.id);
+        expect(kept.used).toBe(stored);
+        expect(kept.items.map((item) => item.id).sort()).toEqual([...made].sort());
+        expect(await listedIds(user)).toContain(root.id);
+        expect(await canRead(recipient, files[1]!.id)).toBe(true);
+
+        // Killed after the first purge batch committed, before its blobs were deleted: the start-up
+        // sweep finishes the delete and takes the orphans.
+        await killAt(
+          'after-commit:share.deleted',
+          () => user.browser.delete(`/api/file/${root.id}`),
+          async () => {
+            // Down: one batch gone, the rest (and the folder, marked) still there, the batch's blobs orphaned.
+            const cut = await diskTruth(server.dataDir, user.id);
+            expect(cut.items.length).toBeGreaterThan(0);
+            expect(cut.items.length).toBeLessThan(made.length);
+            expect(cut.blobs.filter((key) => !cut.named.includes(key)).length).toBeGreaterThan(0);
+            expect(cut.used).toBe(cut.stored);
+          },
+        );
+        const truth = await backend.consistent(user.id);
+        expect(truth.items).toEqual([]);
+        expect(truth.used).toBe(0);
+        expect(await listedIds(user)).toEqual([]);
+        expect(await canRead(recipient, files[1]!.id)).toBe(false);
+      },
+      60_000,
+    );
+
+    test('share, revocation and link password change: killed before or after commit, answered holds', async () => {
+      const file = await fileMeta(owner.rootKey, null, patternBytes(3000, 9));
+      await uploadFile(owner, file);
+      const grant = () => ({
+        type: 'user',
+        id: file.id,
+        userId: recipient.id,
+        encryptedKey: b64(RSA_WRAPPED_KEY_BYTES),
+        edit: false,
+        signature: b64(SIGNATURE_BYTES),
+      });
+      const revoke = { type: 'user', fileId: file.id, userId: recipient.id };
+
+      // A share cut before its commit never happened; after it, it did.
+      await killAt('before-commit:share.created', () => owner.browser.post('/api/share', grant()));
+      expect(await canRead(recipient, file.id)).toBe(false);
+      await killAt('after-commit:share.created', () => owner.browser.post('/api/share', grant()));
+      expect(await canRead(recipient, file.id)).toBe(true);
+
+      // A revocation cut before its commit was never answered: the grant stands (the owner retries).
+      await killAt('before-commit:share.deleted', () => owner.browser.call('DELETE', '/api/shared', { json: revoke }));
+      expect(await canRead(recipient, file.id)).toBe(true);
+      // Cut after its commit: gone, though the owner never heard.
+      await killAt('after-commit:share.deleted', () => owner.browser.call('DELETE', '/api/shared', { json: revoke }));
+      expect(await canRead(recipient, file.id)).toBe(false);
+      const shared = (await recipient.browser.get('/api/shared')).body.files.map((f: { id: string }) => f.id);
+      expect(shared).not.toContain(file.id);
+      // Answered, then killed at once: no access survives the restart.
+      expect((await owner.browser.post('/api/share', grant())).status).toBe(201);
+      expect((await owner.browser.call('DELETE', '/api/shared', { json: revoke })).status).toBe(204);
+      await server.kill();
+      await server.start();
+      expect(await canRead(recipient, file.id)).toBe(false);
+
+      // A link password change: before its commit the old password and proofs hold; after it
+      // only the new password opens the link and every earlier proof is void.
+      const link = await owner.browser.post('/api/share', {
+        type: 'link',
+        id: file.id,
+        expires: 0,
+        password: 'old pass',
+        edit: false,
+      });
+      expect(link.status).toBe(201);
+      const { linkId } = link.body;
+      const visitor = new Browser(server.remote);
+      expect((await visitor.post(`/api/shared/${linkId}`, { password: 'old pass' })).status).toBe(200);
+      const readsByLink = async () => {
+        const response = await visitor.request('GET', `/api/file/data/${file.id}?linkId=${linkId}`);
+        await response.arrayBuffer();
+        return response.status;
+      };
+      expect(await readsByLink()).toBe(200);
+      const change = (password: string) => () => owner.browser.put('/api/share', { type: 'link', linkId, password });
+      await killAt('before-commit:link.password', change('new pass'));
+      expect(await readsByLink()).toBe(200);
+      expect((await new Browser(server.remote).post(`/api/shared/${linkId}`, { password: 'new pass' })).status).toBe(401);
+      await killAt('after-commit:link.password', change('new pass'));
+      expect(await readsByLink()).toBe(404);
+      expect((await new Browser(server.remote).post(`/api/shared/${linkId}`, { password: 'old pass' })).status).toBe(401);
+      expect((await new Browser(server.remote).post(`/api/shared/${linkId}`, { password: 'new pass' })).status).toBe(200);
+      await backend.consistent(owner.id);
+    }, 60_000);
+  });
+}
+
+killPoints(
+  'kill -9 at a known step (SQLite + disk)',
+  async () => ({
+    env: {},
+    consistent: (userId) => expectConsistent(server.dataDir, userId),
+    async cleanup() {},
+  }),
+  { tree: true },
+);
+
+const pg = await postgresAvailability();
+if (pg.available) {
+  // The cheap ones again on PostgreSQL + S3 (the tree delete's orphans would wait out the
+  // one-hour grace there; files.crash.postgres-s3.test.ts covers deletes on it).
+  killPoints(
+    'kill -9 at a known step (PostgreSQL + S3)',
+    async () => {
+      const database = await throwawayDatabase('sealbox_killpoints');
+      const sql = postgres(database.url, { max: 2, onnotice: () => {} });
+      const s3 = await startLocalS3('sealbox-killpoints');
+      const client = new S3Client({
+        endpoint: s3.endpoint,
+        bucket: s3.bucket,
+        region: 'us-east-1',
+        accessKeyId: s3.accessKeyId,
+        secretAccessKey: s3.secretAccessKey,
+      });
+      return {
+        env: { DATABASE_URL: database.url, ...s3Env(s3) },
+        async consistent(userId) {
+          const [user] = await sql`select used_space, reserved_space from users where id = ${userId}`;
+          const [stored] = await sql`
+            select coalesce(sum(p.size), 0) as total from item_parts p join items i on i.id = p.item_id where i.owner_id = ${userId}`;
+          const [reserve] = await sql`
+            select coalesce(sum(u.reserved_remaining), 0) as total from uploads u join items i on i.id = u.item_id where i.owner_id = ${userId}`;
+          expect(Number(user!.used_space)).toBe(Number(stored!.total));
+          expect(Number(user!.reserved_space)).toBe(Number(reserve!.total));
+          const named = (await sql<Array<{ blob_key: string }>>`select blob_key from item_parts`).map((r) => r.blob_key);
+          const keys = ((await client.list({ prefix: 'part-' })).contents ?? []).map((o) => o.key);
+          for (const key of named) expect(keys).toContain(key);
+          const items = [
+            ...(await sql<Array<{ id: string; state: string }>>`select id, state from items where owner_id = ${userId}`),
+          ];
+          return { used: Number(user!.used_space), items: items.map((r) => ({ id: r.id, state: r.state })) };
+        },
+        async cleanup() {
+          await sql.end({ timeout: 5 });
+          await database.drop();
+          await s3.stop();
+        },
+      };
+    },
+    { tree: false },
+  );
+} else {
+  reportUnavailable('kill -9 at a known step (PostgreSQL + S3)', pg.reason);
+}

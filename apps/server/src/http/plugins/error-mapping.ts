@@ -46,6 +46,14 @@ export function errorMapping(logger: Logger) {
     // Elysia wraps what a parse hook throws (e.g. the avatar route's size check) in a ParseError.
     const domain = error instanceof DomainError ? error : (error as { cause?: unknown }).cause;
     if (domain instanceof RateLimitedError) set.headers['retry-after'] = String(domain.retryAfterSeconds);
+    if (domain instanceof DomainError && domain.code === 'UNAVAILABLE' && domain.cause !== undefined) {
+      // A dependency (the database) failed under the request: the operator needs to hear of it.
+      logger.warn('dependency unavailable', {
+        method: request.method,
+        path: new URL(request.url).pathname,
+        error: domain.cause instanceof Error ? `${domain.cause.name}: ${domain.cause.message}` : String(domain.cause),
+      });
+    }
     if (domain instanceof DomainError) return answer(STATUS_BY_CODE[domain.code], errorBody(domain.code, domain.message));
     switch (code) {
       case 'VALIDATION':

@@ -26,17 +26,18 @@ class NormalisingDriver implements Driver {
   }
 
   async acquireConnection(options?: AbortableOperationOptions): Promise<DatabaseConnection> {
-    const connection = await this.inner.acquireConnection(options);
+    // A database that cannot be reached fails here (or at BEGIN/COMMIT), not in a query.
+    const connection = await normalised(() => this.inner.acquireConnection(options));
     patch(connection);
     return connection;
   }
 
   beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
-    return this.inner.beginTransaction(connection, settings);
+    return normalised(() => this.inner.beginTransaction(connection, settings));
   }
 
   commitTransaction(connection: DatabaseConnection) {
-    return this.inner.commitTransaction(connection);
+    return normalised(() => this.inner.commitTransaction(connection));
   }
 
   rollbackTransaction(connection: DatabaseConnection) {
@@ -64,6 +65,14 @@ class NormalisingDriver implements Driver {
 
   destroy(options?: AbortableOperationOptions) {
     return this.inner.destroy(options);
+  }
+}
+
+async function normalised<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw normaliseDbError(error);
   }
 }
 

@@ -5,6 +5,23 @@ const PG_UNIQUE = '23505';
 const PG_FOREIGN_KEY = '23503';
 const PG_CHECK = '23514';
 
+/** What an unanswered request is told while the database cannot be reached. */
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable; try again shortly';
+
+/**
+ * The connection, not the query, failed: postgres.js's own codes, the socket's, SQLSTATE class
+ * 08 (connection exception) and 57P01-57P03 (shut down by an administrator, a crash, or still
+ * starting), and a database refusing connections (what a restart or maintenance looks like).
+ */
+function isConnectionLoss(code: unknown, message: string): boolean {
+  if (typeof code !== 'string') return false;
+  if (['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT'].includes(code)) return true;
+  if (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) return true;
+  if (code.startsWith('08') && code.length === 5) return true;
+  if (code === '57P01' || code === '57P02' || code === '57P03') return true;
+  return code === '55000' && message.includes('not currently accepting connections');
+}
+
 /**
  * Turns constraint violations of either dialect into the same DomainError. The driver's message
  * is not reused: PostgreSQL's detail quotes the offending values.
@@ -32,6 +49,8 @@ export function normaliseDbError(error: unknown): unknown {
   if (code === PG_CHECK || code === 'SQLITE_CONSTRAINT_CHECK') {
     return new DomainError('VALIDATION', 'Value out of range', options);
   }
+  // A 503 the client retries (as it does any 5xx), not an "Internal server error".
+  if (isConnectionLoss(code, text)) return new DomainError('UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE, { cause: error });
   return error;
 }
 
