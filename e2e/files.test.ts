@@ -96,10 +96,11 @@ describe.skipIf(skipWithoutBrowser)('file browser', () => {
       await rename.waitFor({ state: 'detached' });
       await folderLink(page, 'Old stuff').waitFor();
 
-      // Move Old stuff into Projects: the current folder is refused first.
+      // Move Old stuff into Projects: the dialog opens at its current folder, which cannot take
+      // it; a neutral hint (no red refusal before the user chose anything), Move here disabled.
       await menuAction(page, 'Old stuff', 'Move');
       const move = dialog(page, 'Move Old stuff');
-      await move.getByText('The item is already in this folder.').waitFor();
+      await move.getByText('Choose a folder to move this item to.').waitFor();
       await expectDisabled(move.getByRole('button', { name: 'Move here' }));
       // The item itself cannot be entered.
       await expectDisabled(move.getByRole('button', { name: /^Old stuff/ }));
@@ -158,7 +159,9 @@ describe.skipIf(skipWithoutBrowser)('file browser', () => {
       // Moving Alpha: root is its current parent; Alpha itself (and so all under it) cannot be entered.
       await menuAction(page, 'Alpha', 'Move');
       const move = dialog(page, 'Move Alpha');
-      await move.getByText('The item is already in this folder.').waitFor();
+      await move.getByText('Choose a folder to move this item to.').waitFor();
+      expect(await move.getByText('The item is already in this folder.').count()).toBe(0);
+      await expectDisabled(move.getByRole('button', { name: 'Move here' }));
       await expectDisabled(move.getByRole('button', { name: /^Alpha/ }));
       await move.getByRole('button', { name: /^Other/ }).click();
       await move.getByText('Move to Other').waitFor();
