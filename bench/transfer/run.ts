@@ -16,7 +16,10 @@
  * Chromium's request bodies slow to ~1/10 (16 PUTs of 8 MiB: 13.2 s attached vs 1.2 s bare,
  * measured here). So this bench starts Chromium itself and drives it over a bare DevTools
  * connection (Runtime, DOM.setFileInputFiles, Browser download events; Network never enabled).
- * Run: bun bench/transfer/run.ts [--mib=1024] [--no-build] [--skip-download] [--threads]   (SEALBOX_E2E_WEB_DIST: another build)
+ * - download vs passthrough (issue 13): the app's download and save against a service worker that
+ *   answers with the fetched ciphertext untouched (the ceiling of any streamed service-worker
+ *   answer), alternated --pairs times; the target applies to the median ratio.
+ * Run: bun bench/transfer/run.ts [--mib=1024] [--no-build] [--skip-download] [--threads] [--pairs=3]   (SEALBOX_E2E_WEB_DIST: another build)
  * --skip-download measures the upload half only (the app's upload is then checked by the e2e tests, not here);
  * --threads adds the renderer's CPU seconds by thread (renderer:DedicatedWorker is the crypto worker).
  */
@@ -40,6 +43,9 @@ const RATIO_TARGET = 0.7;
 /** Issue 13: download and save against a service worker that passes the ciphertext through, same run. */
 const PASSTHROUGH_TARGET = 0.9;
 const PASSTHROUGH_SCOPE = '/bench-passthrough/';
+const pairsArg = process.argv.find((a) => a.startsWith('--pairs='));
+/** App and passthrough downloads, alternated; the target applies to the median ratio of the pairs. */
+const PAIRS = pairsArg ? Number(pairsArg.slice(8)) : 3;
 /**
  * The probe for the ceiling of any streamed service-worker answer: a service worker (its own,
  * narrower scope, so the app's stays in charge of everything else) that answers with the fetched
@@ -403,18 +409,19 @@ async function main() {
       const probeSize = (await stat(probe1.value)).size;
       if (probeSize !== cipherSize(SIZE)) throw new Error(`passthrough saved ${probeSize} bytes, expected ${cipherSize(SIZE)}`);
       await rm(probe1.value, { force: true });
-      const app2 = await appAgain();
-      await rm(app2.value, { force: true });
-      const probe2 = await passthrough();
-      await rm(probe2.value, { force: true });
       await rm(appDown.value, { force: true });
-      const pairs = [
-        { app: appDown, probe: probe1 },
-        { app: app2, probe: probe2 },
-      ];
+      const pairs = [{ app: appDown, probe: probe1 }];
+      while (pairs.length < PAIRS) {
+        const app = await appAgain();
+        await rm(app.value, { force: true });
+        const probe = await passthrough();
+        await rm(probe.value, { force: true });
+        pairs.push({ app, probe });
+      }
       const ratios = pairs.map((p) => p.probe.ms / p.app.ms);
-      const worstGrowth = Math.max(appDown.growth.anon, app2.growth.anon);
-      const met = Math.min(...ratios) >= PASSTHROUGH_TARGET && worstGrowth <= MEMORY_LIMIT;
+      const median = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
+      const worstGrowth = Math.max(...pairs.map((p) => p.app.growth.anon));
+      const met = median >= PASSTHROUGH_TARGET && worstGrowth <= MEMORY_LIMIT;
       if (!met) failed = true;
       for (const [i, p] of pairs.entries()) {
         results.push(
@@ -426,7 +433,7 @@ async function main() {
         );
       }
       results.push(
-        `download + save vs passthrough service worker (2 pairs, alternated): worst ratio ${Math.min(...ratios).toFixed(2)}, app renderer growth <= ${mib(worstGrowth)}: ${met ? 'met' : 'NOT met'}`,
+        `download + save vs passthrough service worker (${pairs.length} pairs, alternated): median ratio ${median.toFixed(2)} (worst ${Math.min(...ratios).toFixed(2)}), app renderer growth <= ${mib(worstGrowth)}: ${met ? 'met' : 'NOT met'}`,
       );
     }
   } finally {
