@@ -189,4 +189,59 @@ describe.skipIf(skipWithoutBrowser)('browser bugs (issue 14)', () => {
     },
     SLOW,
   );
+
+  test(
+    'screenshots of what changed (preview page, Info, Move, Upload, waiting changes, a tooltip) at 375 and 1280 px, light and dark',
+    async () => {
+      const user = await createUser(suite.server.url);
+      await apiCreateFolder(await apiLogin(suite.server.url, user), null, 'Alpha');
+      for (const width of [375, 1280]) {
+        for (const colorScheme of ['light', 'dark'] as const) {
+          const tag = `${width}-${colorScheme}`;
+          const page = await newBrowser({ width, height: width < 768 ? 700 : 800, colorScheme });
+          await page.goto(`${suite.server.url}/preview`);
+          await page.getByRole('button', { name: 'Select File to Preview' }).waitFor();
+          await saveScreenshot(page, `bugs-preview-${tag}`, { fullPage: false });
+
+          await signInToFiles(page, suite.server.url, user);
+          const alpha = page.locator('.browser__body').getByRole('button', { name: 'Alpha', exact: true });
+          await alpha.waitFor();
+          await menuAction(page, 'Alpha', 'Info');
+          await page.getByRole('dialog', { name: 'Folder info' }).waitFor();
+          await saveScreenshot(page, `bugs-info-${tag}`, { fullPage: false });
+          await page.keyboard.press('Escape');
+
+          await menuAction(page, 'Alpha', 'Move');
+          await page.getByRole('dialog', { name: 'Move Alpha' }).getByText('Choose a folder to move this item to.').waitFor();
+          await saveScreenshot(page, `bugs-move-${tag}`, { fullPage: false });
+          await page.keyboard.press('Escape');
+
+          await page.getByRole('button', { name: 'Upload File' }).click();
+          await page.getByRole('dialog', { name: 'Upload files' }).getByText('No file selected.').waitFor();
+          await saveScreenshot(page, `bugs-upload-${tag}`, { fullPage: false });
+          await page.keyboard.press('Escape');
+
+          await page.context().setOffline(true);
+          await page.waitForFunction(() => !navigator.onLine);
+          await menuAction(page, 'Alpha', 'Rename');
+          const rename = page.getByRole('dialog', { name: 'Rename folder' });
+          await rename.getByRole('button', { name: 'Rename' }).click();
+          await rename.waitFor({ state: 'detached' });
+          await page.getByText('Waiting for the network…', { exact: true }).waitFor();
+          await saveScreenshot(page, `bugs-pending-${tag}`, { fullPage: false });
+          await page.context().setOffline(false);
+          await page.getByText('Waiting for the network…', { exact: true }).waitFor({ state: 'detached' });
+
+          if (width >= 768) {
+            await page.goto(`${suite.server.url}/shared`);
+            await page.getByRole('heading', { name: 'Files Shared with Me' }).waitFor();
+            await pointAt(page, 'Upload File');
+            await waitForTooltips(page, [UPLOAD_BLOCKED]);
+            await saveScreenshot(page, `bugs-tooltip-${tag}`, { fullPage: false });
+          }
+        }
+      }
+    },
+    SLOW * 2,
+  );
 });
