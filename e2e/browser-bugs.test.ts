@@ -156,7 +156,13 @@ describe.skipIf(skipWithoutBrowser)('browser bugs (issue 14)', () => {
       await create.getByLabel('Folder name').fill('Beta');
       await create.getByRole('button', { name: 'Create' }).click();
       await create.waitFor({ state: 'detached' });
-      expect(await waiting.locator('li').allTextContents()).toEqual(['Rename Alpha', 'Delete Alpha', 'New folder Beta']);
+      // The rename of the folder a queued delete removes says it will not be sent.
+      await page.getByText('Rename Alpha (will not be sent: Alpha is being deleted)', { exact: true }).waitFor();
+      expect(await waiting.locator('li').allTextContents()).toEqual([
+        'Rename Alpha (will not be sent: Alpha is being deleted)',
+        'Delete Alpha',
+        'New folder Beta',
+      ]);
       await saveScreenshot(page, 'bugs-pending-1280-light', { fullPage: false });
       expect(sent).toEqual([]);
 

@@ -2,15 +2,16 @@
  * Changes waiting for the network (issue 14): while the browser is offline TanStack Query holds
  * them back; this bar says so and lists them until they are sent.
  */
-import { useMutationState } from '@tanstack/react-query';
+import { useMutationState, useQueryClient } from '@tanstack/react-query';
 import { describeChange, FILES_CHANGE_KEY } from './mutations.ts';
 
 export const WAITING_FOR_NETWORK_TEXT = 'Waiting for the network…';
 
 export function PendingChanges() {
+  const queryClient = useQueryClient();
   const waiting = useMutationState({
     filters: { mutationKey: FILES_CHANGE_KEY, status: 'pending', predicate: (m) => m.state.isPaused },
-    select: (mutation) => describeChange(mutation),
+    select: (mutation) => describeChange(queryClient, mutation),
   });
   return (
     <div className="pending-changes" role="status" aria-live="polite">

@@ -46,15 +46,30 @@ function refuseIfDeleted(queryClient: QueryClient, ids: Array<string | null>, wh
   if (deletePendingFor(queryClient, ids)) throw new SupersededChangeError(what);
 }
 
-/** What a waiting change does, for the pending list ("Rename Notes", "Delete Archive"). */
-export function describeChange(mutation: Mutation<unknown, Error, unknown, unknown>): string {
+/** The ids a change needs to still exist when it is sent (its item, where it is, where it goes). */
+function targetsOf(kind: unknown, vars: unknown): Array<string | null> {
+  if (kind === 'create') return [(vars as { parentId: string | null }).parentId];
+  if (kind === 'rename') return [(vars as { item: ItemView }).item.id, (vars as { item: ItemView }).item.parentId];
+  if (kind === 'move') {
+    const { item, parentId } = vars as { item: ItemView; parentId: string | null };
+    return [item.id, item.parentId, parentId];
+  }
+  return [];
+}
+
+/**
+ * What a waiting change does, for the pending list ("Rename Notes", "Delete Archive"); one that a
+ * queued delete makes pointless says it will not be sent.
+ */
+export function describeChange(queryClient: QueryClient, mutation: Mutation<unknown, Error, unknown, unknown>): string {
   const kind = mutation.options.mutationKey?.[1];
-  const vars = mutation.state.variables as { item?: ItemView; name?: string } | ItemView | undefined;
-  if (kind === 'create') return `New folder ${(vars as { name?: string })?.name ?? ''}`.trim();
-  if (kind === 'delete') return `Delete ${displayName(vars as ItemView)}`;
-  const item = (vars as { item: ItemView }).item;
-  if (kind === 'rename') return `Rename ${displayName(item)}`;
-  return `Move ${displayName(item)}`;
+  const vars = mutation.state.variables;
+  let text: string;
+  if (kind === 'create') text = `New folder ${(vars as { name?: string })?.name ?? ''}`.trim();
+  else if (kind === 'delete') return `Delete ${displayName(vars as ItemView)}`;
+  else text = `${kind === 'rename' ? 'Rename' : 'Move'} ${displayName((vars as { item: ItemView }).item)}`;
+  const doomed = deletePendingFor(queryClient, targetsOf(kind, vars));
+  return doomed ? `${text} (will not be sent: ${displayName(doomed)} is being deleted)` : text;
 }
 
 function superseded(error: unknown): boolean {
