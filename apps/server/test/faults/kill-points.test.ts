@@ -115,9 +115,9 @@ function killPoints(name: string, openBackend: () => Promise<Backend>, options: 
       }, 30_000);
     }
 
-    test.skipIf(!options.tree)(
-      `delete of a tree of over ${PURGE_BATCH} items, killed before the first commit and after a purge batch`,
-      async () => {
+    // PostgreSQL + S3 leaves this to files.crash.postgres-s3 (orphans there wait out the sweep's grace).
+    if (options.tree)
+      test(`delete of a tree of over ${PURGE_BATCH} items, killed before the first commit and after a purge batch`, async () => {
         const user = await signUp(server);
         const root = await folderMeta(user.rootKey, null, 'big');
         expect((await postUpload(user.browser, root.meta)).status).toBe(201);
@@ -186,9 +186,7 @@ function killPoints(name: string, openBackend: () => Promise<Backend>, options: 
         expect(truth.used).toBe(0);
         expect(await listedIds(user)).toEqual([]);
         expect(await canRead(recipient, files[1]!.id)).toBe(false);
-      },
-      60_000,
-    );
+      }, 60_000);
 
     test('share, revocation and link password change: killed before or after commit, answered holds', async () => {
       const file = await fileMeta(owner.rootKey, null, patternBytes(3000, 9));
