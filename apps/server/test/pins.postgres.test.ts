@@ -1,27 +1,11 @@
-import postgres from 'postgres';
-import { openPostgresDb } from '../src/infra/db/postgres/open-postgres-db.ts';
-import { silentLogger } from '../src/infra/log/json-logger.ts';
 import { pinsSuite } from './accounts/pins.suite.ts';
-import { postgresAvailability, reportUnavailable, TEST_DATABASE_URL, uniqueIdentifier } from './support/services.ts';
+import { throwawayPostgres } from './support/postgres-schema.ts';
+import { postgresAvailability, reportUnavailable } from './support/services.ts';
 
 const availability = await postgresAvailability();
 
 if (availability.available) {
-  pinsSuite('postgres', async (events) => {
-    // Each harness gets its own schema, so suites can run side by side in one test database.
-    const schema = uniqueIdentifier('sealbox_pins');
-    const admin = postgres(TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create schema ${schema}`);
-    const db = await openPostgresDb({ url: TEST_DATABASE_URL, events, logger: silentLogger, searchPath: schema, max: 4 });
-    return {
-      db,
-      async cleanup() {
-        await db.close();
-        await admin.unsafe(`drop schema ${schema} cascade`);
-        await admin.end({ timeout: 5 });
-      },
-    };
-  });
+  pinsSuite('postgres', (events) => throwawayPostgres('sealbox_pins', events));
 } else {
   reportUnavailable('Key pins API: postgres', availability.reason);
 }

@@ -1,13 +1,11 @@
 import { S3Client } from 'bun';
-import postgres from 'postgres';
 import { createS3BlobStore } from '../../src/infra/blobs/s3-blob-store.ts';
-import { openPostgresDb } from '../../src/infra/db/postgres/open-postgres-db.ts';
-import { silentLogger } from '../../src/infra/log/json-logger.ts';
 import type { BlobStore } from '../../src/ports/blob-store.ts';
 import type { Db } from '../../src/ports/db.ts';
 import type { EventBus } from '../../src/ports/event-bus.ts';
 import { startLocalS3 } from './s3rver.ts';
-import { postgresAvailability, reportUnavailable, TEST_DATABASE_URL, uniqueIdentifier } from './services.ts';
+import { throwawayPostgres } from './postgres-schema.ts';
+import { postgresAvailability, reportUnavailable } from './services.ts';
 
 /** A fresh database schema and S3 bucket for one harness, dropped on cleanup. */
 export type MakePostgresS3Env = (events: EventBus) => Promise<{ db: Db; blobs: BlobStore; cleanup(): Promise<void> }>;
@@ -28,10 +26,7 @@ export async function withPostgresAndS3(
     .catch((error: unknown) => `could not start s3rver on 127.0.0.1: ${(error as Error).message}`);
   if (s3Reason !== undefined) return reportUnavailable(`${suite}: postgres + s3`, s3Reason);
   register(async (events) => {
-    const schema = uniqueIdentifier(`sealbox_${prefix}`);
-    const admin = postgres(TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create schema ${schema}`);
-    const db = await openPostgresDb({ url: TEST_DATABASE_URL, events, logger: silentLogger, searchPath: schema, max: 8 });
+    const { db, schema, cleanup } = await throwawayPostgres(`sealbox_${prefix}`, events, 8);
     const s3 = await startLocalS3(`${prefix}-${schema.slice(-8).toLowerCase()}`);
     const client = new S3Client({
       endpoint: s3.endpoint,
@@ -44,10 +39,8 @@ export async function withPostgresAndS3(
       db,
       blobs: createS3BlobStore(client),
       async cleanup() {
-        await db.close();
         await s3.stop();
-        await admin.unsafe(`drop schema ${schema} cascade`);
-        await admin.end({ timeout: 5 });
+        await cleanup();
       },
     };
   });
