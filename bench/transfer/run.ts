@@ -19,13 +19,16 @@
  * - download vs passthrough (issue 13): the app's download and save against a service worker that
  *   answers with the fetched ciphertext untouched (the ceiling of any streamed service-worker
  *   answer), alternated --pairs times; the target applies to the median ratio.
+ *   A third variant, alternated with the two: a service worker that streams the same file's
+ *   ciphertext (encrypted here with the bench's own key) and only decrypts it (AES-GCM per 256 KiB
+ *   chunk, the app's format): the ceiling once the unavoidable decrypt is paid.
  * Run: bun bench/transfer/run.ts [--mib=1024] [--no-build] [--skip-download] [--threads] [--pairs=3]   (SEALBOX_E2E_WEB_DIST: another build)
  * --skip-download measures the upload half only (the app's upload is then checked by the e2e tests, not here);
  * --threads adds the renderer's CPU seconds by thread (renderer:DedicatedWorker is the crypto worker).
  */
 import { cp, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildWeb } from '../../scripts/build-web.ts';
@@ -61,6 +64,65 @@ self.addEventListener('fetch', (event) => {
     'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="passthrough.bin"',
     'content-length': r.headers.get('content-length'), 'cache-control': 'no-store' } })))
 })`;
+const DECRYPT_SCOPE = '/bench-decrypt/';
+/**
+ * The ceiling probe with the app's unavoidable work (issue 13): a service worker that streams a
+ * file's ciphertext from the server like the passthrough and decrypts every 256 KiB chunk with
+ * AES-GCM (WebCrypto, the format of @sealbox/crypto: nonce_i = fileNonce XOR u32be(i) in its last
+ * 4 bytes, AAD = u32be(i) || u8(last), 3 decrypts in flight like the app's stream), and nothing
+ * else (no listing, no zip planning, no key RPC: the bench's own key and nonce are in the script).
+ */
+const DECRYPT_SW = (key: Uint8Array, fileNonce: Uint8Array, size: number) => `const KEY = new Uint8Array([${[...key]}])
+const NONCE = new Uint8Array([${[...fileNonce]}])
+const SIZE = ${size}, CHUNK = ${CHUNK}, CC = CHUNK + 16, N = Math.max(1, Math.ceil(SIZE / CHUNK))
+self.addEventListener('install', () => self.skipWaiting())
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()))
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url)
+  if (!url.pathname.startsWith('${DECRYPT_SCOPE}')) return
+  const id = url.pathname.slice(${DECRYPT_SCOPE.length})
+  event.respondWith((async () => {
+    const key = await crypto.subtle.importKey('raw', KEY, 'AES-GCM', false, ['decrypt'])
+    const r = await fetch('/api/file/data/' + id, { cache: 'no-store' })
+    const reader = r.body.getReader()
+    const decrypt = (i, cipher) => {
+      const iv = NONCE.slice()
+      iv[8] ^= i >>> 24; iv[9] ^= (i >>> 16) & 255; iv[10] ^= (i >>> 8) & 255; iv[11] ^= i & 255
+      const additionalData = new Uint8Array([i >>> 24, (i >>> 16) & 255, (i >>> 8) & 255, i & 255, i === N - 1 ? 1 : 0])
+      return crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData }, key, cipher).then((p) => new Uint8Array(p))
+    }
+    const queue = []
+    let index = 0, piece = new Uint8Array(CC), fill = 0, rest = new Uint8Array(0), ended = false
+    const body = new ReadableStream({
+      async pull(controller) {
+        while (queue.length < 3 && !ended) {
+          if (rest.length === 0) {
+            const { value, done } = await reader.read()
+            if (done) {
+              ended = true
+              if (fill > 0) queue.push(decrypt(index++, piece.subarray(0, fill)))
+              break
+            }
+            rest = value
+          }
+          const n = Math.min(rest.length, CC - fill)
+          piece.set(rest.subarray(0, n), fill)
+          fill += n
+          rest = rest.subarray(n)
+          if (fill === CC) {
+            queue.push(decrypt(index++, piece))
+            piece = new Uint8Array(CC)
+            fill = 0
+          }
+        }
+        if (queue.length > 0) controller.enqueue(await queue.shift())
+        else controller.close()
+      },
+    }, { highWaterMark: 0 })
+    return new Response(body, { status: 200, headers: { 'content-type': 'application/octet-stream',
+      'content-disposition': 'attachment; filename="decrypt.bin"', 'content-length': String(SIZE), 'cache-control': 'no-store' } })
+  })())
+})`;
 const MEMORY_LIMIT = 256 * MIB;
 const CHUNK = 262_144;
 const PART_BYTES = 32 * (CHUNK + 16);
@@ -80,6 +142,28 @@ export async function makeFile(path: string, size: number) {
       words[i] = x >>> 0;
     }
     writer.write(block.subarray(0, Math.min(block.length, size - written)));
+    await writer.flush();
+  }
+  await writer.end();
+}
+
+/** Encrypts `from` into `to` in the format of @sealbox/crypto (chunk i: AES-GCM(key, nonce_i, AAD = u32be(i) || u8(last))). */
+async function encryptFile(from: string, to: string, size: number, key: Uint8Array, fileNonce: Uint8Array) {
+  const writer = Bun.file(to).writer();
+  const chunks = Math.max(1, Math.ceil(size / CHUNK));
+  for (let i = 0; i < chunks; i++) {
+    const plain = new Uint8Array(
+      await Bun.file(from)
+        .slice(i * CHUNK, Math.min(size, (i + 1) * CHUNK))
+        .arrayBuffer(),
+    );
+    const iv = Buffer.from(fileNonce);
+    const aad = Buffer.alloc(5);
+    aad.writeUInt32BE(i);
+    aad[4] = i === chunks - 1 ? 1 : 0;
+    for (let j = 0; j < 4; j++) iv[8 + j]! ^= aad[j]!;
+    const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(aad);
+    writer.write(Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]));
     await writer.flush();
   }
   await writer.end();
@@ -244,8 +328,8 @@ export async function login(page: BarePage, origin: string, username: string, pa
  * file's bytes (no copy through JavaScript; reading file.stream() into ArrayBuffer bodies was
  * slower and kept ~1 GiB in the renderer, see the memory note in docs/benchmarks.md).
  */
-const PLAIN_UPLOAD = (partBytes: number, size: number) => `(async () => {
-  const file = document.getElementById('bench-plain').files[0]
+const PLAIN_UPLOAD = (partBytes: number, size: number, input = 'bench-plain') => `(async () => {
+  const file = document.getElementById('${input}').files[0]
   const b64 = (n) => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(n))))
   const id = crypto.randomUUID()
   const size = ${size}, partBytes = ${partBytes}
@@ -285,6 +369,12 @@ async function main() {
   const path = join(dir, name);
   await makeFile(path, SIZE);
   const original = SKIP_DOWNLOAD ? '' : await sha256File(path);
+  // The same bytes encrypted with the bench's own key, for the passthrough + decrypt probe.
+  const probeKey = randomBytes(32);
+  const probeNonce = randomBytes(12);
+  const cipherPath = join(dir, 'bench-transfer.cipher');
+  if (!SKIP_DOWNLOAD) await encryptFile(path, cipherPath, SIZE, probeKey, probeNonce);
+  await writeFile(join(webDist, 'bench-decrypt-sw.js'), DECRYPT_SW(probeKey, probeNonce, SIZE));
   const server = await startServer({
     env: {
       RATE_LIMITS: 'off',
@@ -388,6 +478,29 @@ async function main() {
         return true
       })()`);
       await page.waitFor('window.benchPassthrough === true', 30_000);
+      // The passthrough + decrypt probe: the bench's ciphertext uploaded as it is (not timed), its worker registered.
+      await page.eval(
+        `(() => { const i = document.createElement('input'); i.type = 'file'; i.id = 'bench-cipher'; i.hidden = true; document.body.append(i) })()`,
+      );
+      await page.setFiles(`document.getElementById('bench-cipher')`, [cipherPath]);
+      const cipherId = await page.eval<string>(PLAIN_UPLOAD(PART_BYTES, cipherSize(SIZE), 'bench-cipher'));
+      await rm(cipherPath, { force: true });
+      await page.eval(`(() => {
+        navigator.serviceWorker.register('/bench-decrypt-sw.js', { scope: '${DECRYPT_SCOPE}' }).then(function ready(r) {
+          if (r.active?.state === 'activated') window.benchDecrypt = true
+          else setTimeout(() => ready(r), 50)
+        })
+        return true
+      })()`);
+      await page.waitFor('window.benchDecrypt === true', 30_000);
+      const decrypting = () =>
+        measured(() =>
+          page.download(() =>
+            page.eval(
+              `(() => { const a = document.createElement('a'); a.href = '${DECRYPT_SCOPE}${cipherId}'; document.body.append(a); a.click(); a.remove() })()`,
+            ),
+          ),
+        );
       const passthrough = () =>
         measured(() =>
           page.download(() =>
@@ -410,13 +523,20 @@ async function main() {
       if (probeSize !== cipherSize(SIZE)) throw new Error(`passthrough saved ${probeSize} bytes, expected ${cipherSize(SIZE)}`);
       await rm(probe1.value, { force: true });
       await rm(appDown.value, { force: true });
-      const pairs = [{ app: appDown, probe: probe1 }];
+      const decrypt1 = await decrypting();
+      const decryptSize = (await stat(decrypt1.value)).size;
+      if (decryptSize !== SIZE) throw new Error(`passthrough + decrypt saved ${decryptSize} bytes, expected ${SIZE}`);
+      if ((await sha256File(decrypt1.value)) !== original) throw new Error('passthrough + decrypt differs from the original');
+      await rm(decrypt1.value, { force: true });
+      const pairs = [{ app: appDown, probe: probe1, decrypt: decrypt1 }];
       while (pairs.length < PAIRS) {
         const app = await appAgain();
         await rm(app.value, { force: true });
         const probe = await passthrough();
         await rm(probe.value, { force: true });
-        pairs.push({ app, probe });
+        const decrypt = await decrypting();
+        await rm(decrypt.value, { force: true });
+        pairs.push({ app, probe, decrypt });
       }
       const ratios = pairs.map((p) => p.probe.ms / p.app.ms);
       const median = [...ratios].sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
@@ -429,9 +549,16 @@ async function main() {
             ` | passthrough sw ${(p.probe.ms / 1000).toFixed(2).padStart(6)} s ${mbps(SIZE, p.probe.ms).toFixed(0).padStart(4)} MiB/s` +
             ` | ratio ${ratios[i]!.toFixed(2)} (target >= ${PASSTHROUGH_TARGET})` +
             `\n${' '.repeat(17)}renderer growth: app ${memory(p.app.growth)}; passthrough ${memory(p.probe.growth)}` +
-            `\n${' '.repeat(17)}cpu seconds: app ${cpu(p.app.cpu)}; passthrough ${cpu(p.probe.cpu)}`,
+            `\n${' '.repeat(17)}cpu seconds: app ${cpu(p.app.cpu)}; passthrough ${cpu(p.probe.cpu)}` +
+            `\n${' '.repeat(17)}passthrough + decrypt sw ${(p.decrypt.ms / 1000).toFixed(2).padStart(6)} s ${mbps(SIZE, p.decrypt.ms).toFixed(0).padStart(4)} MiB/s` +
+            ` | app/passthrough ${ratios[i]!.toFixed(2)}, app/(passthrough+decrypt) ${(p.decrypt.ms / p.app.ms).toFixed(2)}, (passthrough+decrypt)/passthrough ${(p.probe.ms / p.decrypt.ms).toFixed(2)}` +
+            `\n${' '.repeat(17)}passthrough + decrypt: renderer growth ${memory(p.decrypt.growth)}; cpu seconds ${cpu(p.decrypt.cpu)}`,
         );
       }
+      const medianOf = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+      results.push(
+        `ceiling probe (speed ratios, time of the other over time of the first): median app/(passthrough+decrypt) ${medianOf(pairs.map((p) => p.decrypt.ms / p.app.ms)).toFixed(2)}, (passthrough+decrypt)/passthrough ${medianOf(pairs.map((p) => p.probe.ms / p.decrypt.ms)).toFixed(2)}; passthrough + decrypt sha-256 matches the original: true`,
+      );
       results.push(
         `download + save vs passthrough service worker (${pairs.length} pairs, alternated): median ratio ${median.toFixed(2)} (worst ${Math.min(...ratios).toFixed(2)}), app renderer growth <= ${mib(worstGrowth)}: ${met ? 'met' : 'NOT met'}`,
       );
