@@ -122,7 +122,7 @@ describe.skipIf(skipWithoutBrowser)('browser bugs (issue 14)', () => {
     async () => {
       const user = await createUser(suite.server.url);
       await apiCreateFolder(await apiLogin(suite.server.url, user), null, 'Alpha');
-      const page = await signInToFiles(await newBrowser(), suite.server.url, user);
+      const page = await signInToFiles(await newBrowser({ expectOffline: true }), suite.server.url, user);
       await page.locator('.browser__body').getByRole('button', { name: 'Alpha', exact: true }).waitFor();
       const failed: string[] = [];
       const sent: string[] = [];
@@ -204,7 +204,7 @@ describe.skipIf(skipWithoutBrowser)('browser bugs (issue 14)', () => {
       for (const width of [375, 1280]) {
         for (const colorScheme of ['light', 'dark'] as const) {
           const tag = `${width}-${colorScheme}`;
-          const page = await newBrowser({ width, height: width < 768 ? 700 : 800, colorScheme });
+          const page = await newBrowser({ width, height: width < 768 ? 700 : 800, colorScheme, expectOffline: true });
           await page.goto(`${suite.server.url}/preview`);
           await page.getByRole('button', { name: 'Select File to Preview' }).waitFor();
           await saveScreenshot(page, `bugs-preview-${tag}`, { fullPage: false });

@@ -23,8 +23,11 @@ export interface WatchOptions {
    * logs every 4xx/5xx answer as a console error; only these, from these paths, are let through.
    */
   expectHttpErrors?: ExpectedHttpError[];
+  /** The journey takes the browser offline on purpose: requests failing for that are expected. */
+  expectOffline?: boolean;
 }
 
+const OFFLINE = /net::ERR_INTERNET_DISCONNECTED/;
 const FAILED_RESOURCE = /^Failed to load resource: the server responded with a status of (\d{3})/;
 
 export async function watchPageProblems(page: Page, options: WatchOptions = {}): Promise<() => Promise<string[]>> {
@@ -46,6 +49,7 @@ export async function watchPageProblems(page: Page, options: WatchOptions = {}):
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
     if (isExpected(message.text(), message.location().url)) return;
+    if (options.expectOffline && OFFLINE.test(message.text())) return;
     problems.push(`console: ${message.text()}${message.location().url ? ` (${message.location().url})` : ''}`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));

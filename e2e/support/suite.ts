@@ -18,6 +18,8 @@ export interface BrowserOptions {
   height?: number;
   colorScheme?: 'light' | 'dark';
   expectHttpErrors?: ExpectedHttpError[];
+  /** The journey goes offline on purpose (requests failing for that are not problems). */
+  expectOffline?: boolean;
 }
 
 export interface BrowserSuite {
@@ -59,7 +61,10 @@ export function browserSuite(options: { timeoutMs: number; server?: StartServerO
       const page = context.pages()[0] ?? (await context.newPage());
       await page.setViewportSize({ width: browser.width ?? 1280, height: browser.height ?? 800 });
       await page.emulateMedia({ colorScheme: browser.colorScheme ?? 'light', reducedMotion: 'reduce' });
-      const problems = await watchPageProblems(page, { expectHttpErrors: browser.expectHttpErrors ?? [] });
+      const problems = await watchPageProblems(page, {
+        expectHttpErrors: browser.expectHttpErrors ?? [],
+        expectOffline: browser.expectOffline ?? false,
+      });
       open.push({ context, problems });
       return page;
     },
