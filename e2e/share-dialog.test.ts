@@ -9,11 +9,11 @@
  * under the owner's signing key. Screenshots of both tabs at 375 and 1280 px, light and dark.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
-import type { Page } from 'playwright-core';
 import { fingerprint, formatFingerprint, openPins, sealPins, toBase64Url, verifyGrant } from '@sealbox/crypto';
 import { createUser, uniqueName, type TestUser } from './support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from './support/files.ts';
 import { saveScreenshot } from './support/screenshots.ts';
+import { openShare, toastText } from './support/share-dialog.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 
 const SLOW = 180_000;
@@ -82,19 +82,6 @@ async function until(check: () => Promise<boolean>, ms = 5_000): Promise<boolean
   for (const end = Date.now() + ms; Date.now() < end; await Bun.sleep(50)) if (await check()) return true;
   return check();
 }
-
-async function openShare(page: Page, name: string) {
-  await page
-    .getByRole('button', { name: `Actions for ${name}` })
-    .first()
-    .click();
-  await page.getByRole('menuitem', { name: 'Share' }).click();
-  const dialog = page.getByRole('dialog', { name: `Share ${name}` });
-  await dialog.waitFor();
-  return dialog;
-}
-
-const toastText = (page: Page, text: string) => page.locator('.sb-toaster').getByText(text, { exact: true }).first();
 
 describe.skipIf(skipWithoutBrowser)('the Share dialog', () => {
   beforeAll(async () => {

@@ -12,6 +12,7 @@ import { createUser, loginViaUi, uniqueName, type TestUser } from './support/acc
 import { apiCreateFolder, apiLogin, signInToFiles, type ApiFolder, type ApiSession } from './support/files.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { publicUser, type PublicUser } from './support/sharing.ts';
+import { openShare, toastText } from './support/share-dialog.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 
 const SLOW = 180_000;
@@ -26,18 +27,6 @@ let project: ApiFolder;
 let second: ApiFolder;
 
 const body = (page: Page) => page.locator('.browser__body');
-const toastText = (page: Page, text: string) => page.locator('.sb-toaster').getByText(text, { exact: true }).first();
-
-async function openShare(page: Page, name: string) {
-  await page
-    .getByRole('button', { name: `Actions for ${name}` })
-    .first()
-    .click();
-  await page.getByRole('menuitem', { name: 'Share' }).click();
-  const dialog = page.getByRole('dialog', { name: `Share ${name}` });
-  await dialog.waitFor();
-  return dialog;
-}
 
 async function accessOf(item: ApiFolder): Promise<Array<{ userId: string; editPermission: boolean }>> {
   const response = await fetch(`${owner.baseUrl}/api/shared/${item.id}/users`, { headers: { cookie: owner.cookie } });
