@@ -104,6 +104,8 @@ function FilesPage() {
       <ItemDialogs
         dialog={dialog}
         onClose={closeDialog}
+        openItems={listing.data?.items}
+        knownItems={finder.tree.data?.items}
         parentId={parentId}
         users={listing.data?.users ?? {}}
         myUserId={myUserId}

@@ -211,6 +211,8 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
         <ItemDialogs
           dialog={dialog}
           onClose={closeDialog}
+          openItems={data?.items}
+          knownItems={finder.tree.data?.items}
           parentId={parentId ?? info.itemId}
           link={{ linkId, rootLabel: crumbs[0]?.label ?? '…' }}
           users={users}

@@ -171,6 +171,7 @@ function SharedPage() {
         <ItemDialogs
           dialog={dialog}
           onClose={closeDialog}
+          openItems={data?.items}
           parentId={parentId}
           users={users}
           myUserId={myUserId}

@@ -25,6 +25,10 @@ export interface ItemDialogsProps {
   onClose: () => void;
   /** Where a new folder goes. */
   parentId: string | null;
+  /** The open folder's items, all pages (a new folder's name must differ from theirs). */
+  openItems: readonly ItemView[] | undefined;
+  /** Items elsewhere the user may rename (search results), by their parentId: the tree's. */
+  knownItems?: readonly ItemView[] | undefined;
   users: Record<string, string>;
   myUserId: string | undefined;
   locationOf: (item: ItemView) => string;
@@ -34,7 +38,18 @@ export interface ItemDialogsProps {
   scope?: { rootId: string; rootLabel: string } | undefined;
 }
 
-export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locationOf, link, scope }: ItemDialogsProps) {
+export function ItemDialogs({
+  dialog,
+  onClose,
+  parentId,
+  openItems = [],
+  knownItems = [],
+  users,
+  myUserId,
+  locationOf,
+  link,
+  scope,
+}: ItemDialogsProps) {
   const createFolder = useCreateFolder(link?.linkId);
   const renameItem = useRenameItem(link?.linkId);
   const moveItem = useMoveItem(link?.linkId);
@@ -51,6 +66,7 @@ export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locati
           open
           onClose={onClose}
           busy={createFolder.isPending && !createFolder.isPaused}
+          siblings={openItems}
           onCreate={(name) => {
             createFolder.mutate({ parentId, name }, { onSuccess: onClose });
             closeIfQueued();
@@ -64,6 +80,7 @@ export function ItemDialogs({ dialog, onClose, parentId, users, myUserId, locati
           item={dialog.item}
           onClose={onClose}
           busy={renameItem.isPending && !renameItem.isPaused}
+          siblings={[...openItems, ...knownItems]}
           onRename={(name) => {
             renameItem.mutate({ item: dialog.item, name }, { onSuccess: onClose });
             closeIfQueued();

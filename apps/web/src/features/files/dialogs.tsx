@@ -3,7 +3,8 @@ import { Button, Dialog, Spinner, cx } from '@sealbox/ui';
 import type { ItemView } from './api.ts';
 import { displayName, formatBytes, formatDate, ENCRYPTED_DIRECTORY } from './format.ts';
 import { Icon } from './icons.tsx';
-import { MOVE_PROBLEM_TEXT, canBrowseInto, moveProblem } from './move-rules.ts';
+import { MOVE_PROBLEM_TEXT, canBrowseInto, selectionMoveProblem } from './move-rules.ts';
+import { NAME_TEXT, findNamed, nameProblem, nameTakenText } from './name-rules.ts';
 import { useFolder } from './queries.ts';
 import { sortItems } from './sorting.ts';
 
@@ -15,16 +16,26 @@ interface NameDialogProps {
   submitLabel: string;
   initial?: string;
   busy: boolean;
+  /** The other items of the folder the name goes into (a name one of them has is refused). */
+  siblings: readonly ItemView[];
   onSubmit: (name: string) => void;
 }
 
-/** Create folder and rename (SPEC 5: the name must be non-blank after trimming). */
-function NameDialog({ open, onClose, title, label, submitLabel, initial = '', busy, onSubmit }: NameDialogProps) {
+/**
+ * Create folder and rename (SPEC 5: the name must be non-blank after trimming). Names the
+ * browser refuses (name-rules.ts) are explained under the field and never sent.
+ */
+function NameDialog({ open, onClose, title, label, submitLabel, initial = '', busy, siblings, onSubmit }: NameDialogProps) {
   const [name, setName] = useState(initial);
-  const blank = name.trim() === '';
+  // A blank field says nothing until the user types or submits: Create is disabled meanwhile.
+  const [touched, setTouched] = useState(false);
+  const taken = findNamed(name, siblings);
+  const problem = nameProblem(name) ?? (taken ? nameTakenText(name, taken.isDirectory) : undefined);
+  const shown = problem === NAME_TEXT.blank && !touched ? undefined : problem;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!blank && !busy) onSubmit(name.trim());
+    setTouched(true);
+    if (!problem && !busy) onSubmit(name.trim());
   };
   return (
     <Dialog
@@ -36,18 +47,22 @@ function NameDialog({ open, onClose, title, label, submitLabel, initial = '', bu
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button type="submit" form="name-dialog-form" disabled={blank || busy}>
+          <Button type="submit" form="name-dialog-form" disabled={name.trim() === '' || busy}>
             {submitLabel}
           </Button>
         </>
       }
     >
-      <form id="name-dialog-form" className="form" onSubmit={submit}>
-        <label className="field">
-          <span>{label}</span>
+      <form id="name-dialog-form" className="form" onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="name-dialog-input">{label}</label>
           <input
+            id="name-dialog-input"
             value={name}
-            onChange={(e) => setName(e.target.value)}
+            onChange={(e) => {
+              setName(e.target.value);
+              setTouched(true);
+            }}
             onFocus={(e) => {
               // Select the name without its extension, as file managers do.
               const dot = e.target.value.lastIndexOf('.');
@@ -56,9 +71,16 @@ function NameDialog({ open, onClose, title, label, submitLabel, initial = '', bu
             maxLength={255}
             autoComplete="off"
             spellCheck={false}
+            aria-invalid={shown ? true : undefined}
+            aria-describedby={shown ? 'name-dialog-problem' : undefined}
             data-autofocus
           />
-        </label>
+          {shown && (
+            <span id="name-dialog-problem" className="field__message field__message--error" role="alert">
+              {shown}
+            </span>
+          )}
+        </div>
       </form>
     </Dialog>
   );
@@ -68,6 +90,7 @@ export function CreateFolderDialog(props: {
   open: boolean;
   onClose: () => void;
   busy: boolean;
+  siblings: readonly ItemView[];
   onCreate: (name: string) => void;
 }) {
   return <NameDialog {...props} title="Create folder" label="Folder name" submitLabel="Create" onSubmit={props.onCreate} />;
@@ -75,12 +98,15 @@ export function CreateFolderDialog(props: {
 
 export function RenameDialog({
   item,
+  siblings,
   ...props
 }: {
   item: ItemView;
   open: boolean;
   onClose: () => void;
   busy: boolean;
+  /** Items that may share the item's folder (the item itself among them is ignored). */
+  siblings: readonly ItemView[];
   onRename: (name: string) => void;
 }) {
   return (
@@ -90,6 +116,7 @@ export function RenameDialog({
       label="New name"
       submitLabel="Rename"
       initial={item.name ?? ''}
+      siblings={siblings.filter((other) => other.parentId === item.parentId && other.id !== item.id)}
       onSubmit={props.onRename}
     />
   );
@@ -148,7 +175,7 @@ interface Place {
  * the folder shown cannot take the item.
  */
 export function MoveDialog({
-  item,
+  items,
   myUserId,
   open,
   onClose,
@@ -157,12 +184,14 @@ export function MoveDialog({
   link,
   scope,
 }: {
-  item: ItemView;
+  /** The item moved, or a selection (all in one folder). */
+  items: readonly ItemView[];
   myUserId: string | undefined;
   open: boolean;
   onClose: () => void;
   busy: boolean;
-  onMove: (parentId: string | null) => void;
+  /** `label`: the destination's name, for the success toast. */
+  onMove: (parentId: string | null, label: string) => void;
   /** Link mode: the top (id null) is the linked folder, listed through the link. */
   link?: { linkId: string; rootLabel: string } | undefined;
   /** /shared: the top (id null) is the shared folder the item lives in, never My Files. */
@@ -187,7 +216,7 @@ export function MoveDialog({
     { sortBy: 'name', sortOrder: 'asc' },
   );
   const target = { folder: hereItem, path: path.flatMap((p) => (p.id ? [p.id] : [])) };
-  const problem = link && hereId === null ? 'no-permission' : moveProblem(item, target, myUserId);
+  const problem = link && hereId === null ? 'no-permission' : selectionMoveProblem(items, target, myUserId);
   const shownProblem = problem === 'current-parent' && !browsed ? null : problem;
 
   return (
@@ -195,13 +224,13 @@ export function MoveDialog({
       open={open}
       size="lg"
       onOpenChange={(next) => !next && onClose()}
-      title={`Move ${displayName(item)}`}
+      title={items.length === 1 ? `Move ${displayName(items[0]!)}` : `Move ${items.length} items`}
       footer={
         <>
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={() => onMove(hereId)} disabled={problem !== null || busy}>
+          <Button onClick={() => onMove(hereId, here.label)} disabled={problem !== null || busy}>
             Move here
           </Button>
         </>
@@ -231,7 +260,8 @@ export function MoveDialog({
             <li className="move__empty">No folders here</li>
           ) : (
             folders.map((folder) => {
-              const enterable = canBrowseInto(item, folder) && folder.decrypted;
+              const moved = items.some((item) => item.id === folder.id);
+              const enterable = items.every((item) => canBrowseInto(item, folder)) && folder.decrypted;
               const label = folder.name ?? ENCRYPTED_DIRECTORY;
               return (
                 <li key={folder.id}>
@@ -240,11 +270,11 @@ export function MoveDialog({
                     className={cx('move__folder', !enterable && 'move__folder--disabled')}
                     disabled={!enterable}
                     onClick={() => setPath([...path, { id: folder.id, label, item: folder }])}
-                    title={folder.id === item.id ? MOVE_PROBLEM_TEXT.itself : undefined}
+                    title={moved ? MOVE_PROBLEM_TEXT.itself : undefined}
                   >
                     {Icon.folder(18)}
                     <span>{label}</span>
-                    {folder.id === item.id ? <span className="move__note">(this folder)</span> : Icon.chevronRight(16)}
+                    {moved ? <span className="move__note">(this folder)</span> : Icon.chevronRight(16)}
                   </button>
                 </li>
               );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NAME_TEXT, freeName, isNameTaken, nameProblem, nameTakenText } from './name-rules.ts';
+import { NAME_TEXT, findNamed, freeName, isNameTaken, nameProblem, nameTakenText } from './name-rules.ts';
 
 describe('nameProblem', () => {
   it('accepts ordinary names, dots inside them and leading dots', () => {
@@ -64,5 +64,16 @@ describe('freeName', () => {
     expect(freeName('Photos', ['photos'])).toBe('Photos (1)');
     expect(freeName('.env', ['.env'])).toBe('.env (1)');
     expect(freeName('archive.tar.gz', ['archive.tar.gz'])).toBe('archive.tar (1).gz');
+  });
+});
+
+describe('findNamed', () => {
+  it('finds the item holding a name, as isNameTaken compares', () => {
+    const items = [
+      { name: null, isDirectory: false },
+      { name: 'Photos', isDirectory: true },
+    ];
+    expect(findNamed('PHOTOS ', items)).toBe(items[1]);
+    expect(findNamed('Photo', items)).toBeUndefined();
   });
 });

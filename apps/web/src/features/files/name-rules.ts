@@ -40,6 +40,12 @@ export function isNameTaken(name: string, names: Iterable<string | null>): boole
   return false;
 }
 
+/** The first of `items` called `name` (compared as `isNameTaken` does); undecryptable names never match. */
+export function findNamed<T extends { name: string | null }>(name: string, items: Iterable<T>): T | undefined {
+  for (const item of items) if (item.name !== null && isNameTaken(name, [item.name])) return item;
+  return undefined;
+}
+
 /** The refusal shown for a taken name; `isDirectory` is the kind of the item already there. */
 export function nameTakenText(name: string, isDirectory: boolean): string {
   return `A ${isDirectory ? 'folder' : 'file'} named "${name.trim()}" already exists here.`;
