@@ -1,9 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PART_BYTES, signGrant, wrapKeyForUser } from '@sealbox/crypto';
-import { Browser, registerAndLogin, uniqueName } from './accounts/harness.ts';
+import { registerAndLogin, uniqueName } from './accounts/harness.ts';
 import {
   decrypt,
   download,
@@ -17,21 +14,11 @@ import {
 } from './files/harness.ts';
 import { sharingAccount } from './sharing/harness.ts';
 import { LiveClient } from './support/live-client.ts';
-import { isolatedEnv, spawnMain, type MainProcess } from './support/main-process.ts';
-import { s3Env, startLocalS3, type LocalS3 } from './support/s3rver.ts';
-import { postgresAvailability, reportUnavailable, throwawayDatabase, type ThrowawayDatabase } from './support/services.ts';
+import { browserOn, withCluster } from './support/cluster.ts';
+import type { MainProcess } from './support/main-process.ts';
+import { postgresAvailability, reportUnavailable, type ThrowawayDatabase } from './support/services.ts';
 
 const availability = await postgresAvailability();
-
-/** A client of one instance over real HTTP, with no Origin (not a browser: nothing to forge). */
-function browserOf(server: MainProcess, cookie?: string): Browser {
-  const browser = new Browser(
-    { handle: (request) => fetch(new Request(server.url + new URL(request.url).pathname, request)) },
-    { origin: null },
-  );
-  browser.cookie = cookie;
-  return browser;
-}
 
 interface Cluster {
   a: MainProcess;
@@ -41,42 +28,14 @@ interface Cluster {
   admin: ThrowawayDatabase['admin'];
 }
 
-/**
- * Two `bun src/main.ts` processes on one throw-away PostgreSQL database and one s3rver bucket,
- * as an administrator runs several instances (docs/operations.md).
- */
-async function withCluster(fn: (cluster: Cluster) => Promise<void>): Promise<void> {
-  const database = await throwawayDatabase('sealbox_scaleout');
-  const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-scaleout-'));
-  let s3: LocalS3 | undefined;
-  const servers: MainProcess[] = [];
-  try {
-    s3 = await startLocalS3('sealbox-scaleout');
-    const env = isolatedEnv(dataDir, {
-      DATA_DIR: dataDir,
-      WEB_DIST: dataDir,
-      LOG_LEVEL: 'info',
-      RATE_LIMITS: 'off',
-      DATABASE_URL: database.url,
-      ...s3Env(s3),
-    });
-    // One after the other: both would run the migrations at once otherwise.
-    servers.push(await spawnMain(env));
-    servers.push(await spawnMain(env));
-    await fn({ a: servers[0]!, b: servers[1]!, database: database.name, admin: database.admin });
-  } finally {
-    for (const server of servers) {
-      server.child.kill('SIGTERM');
-      await server.child.exited;
-    }
-    await s3?.stop();
-    await database.drop();
-    await rm(dataDir, { recursive: true, force: true });
-  }
-}
+/** Two `bun src/main.ts` processes on one PostgreSQL database and one S3 bucket. */
+const withTwo = (fn: (cluster: Cluster) => Promise<void>) =>
+  withCluster('scaleout', 2, ({ servers, database }) =>
+    fn({ a: servers[0]!, b: servers[1]!, database: database.name, admin: database.admin }),
+  );
 
 async function userOn(server: MainProcess): Promise<User> {
-  const browser = browserOf(server);
+  const browser = browserOn(server);
   const { id } = await registerAndLogin(browser, uniqueName('x'));
   return { browser, id, rootKey: crypto.getRandomValues(new Uint8Array(32)) };
 }
@@ -84,7 +43,7 @@ async function userOn(server: MainProcess): Promise<User> {
 if (availability.available) {
   describe('two server processes on PostgreSQL and S3', () => {
     test('a change through A reaches a socket on B, B serves the bytes, and an upload started on A completes on B', async () => {
-      await withCluster(async ({ a, b }) => {
+      await withTwo(async ({ a, b }) => {
         for (const server of [a, b]) {
           expect(await (await fetch(`${server.url}/api/health`)).json()).toEqual({
             status: 'ok',
@@ -95,7 +54,7 @@ if (availability.available) {
         }
         const alice = await userOn(a);
         // The session made on A works on B: sessions live in the database, no stickiness needed.
-        const onB = browserOf(b, alice.browser.cookie);
+        const onB = browserOn(b, alice.browser.cookie);
         const socketOnB = await LiveClient.open(b.url, alice.browser.cookie);
         try {
           const folder = await folderMeta(alice.rootKey, null);
@@ -167,7 +126,7 @@ if (availability.available) {
     }, 60_000);
 
     test('a PostgreSQL outage is survived: instances resubscribe and clients are told to catch up', async () => {
-      await withCluster(async ({ a, b, database, admin }) => {
+      await withTwo(async ({ a, b, database, admin }) => {
         const alice = await userOn(a);
         const socketOnB = await LiveClient.open(b.url, alice.browser.cookie);
         try {

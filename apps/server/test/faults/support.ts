@@ -3,10 +3,9 @@ import { expect } from 'bun:test';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Subprocess } from 'bun';
 import { Browser, registrationFor, uniqueName } from '../accounts/harness.ts';
 import type { User } from '../files/harness.ts';
-import { MAIN } from '../support/main-process.ts';
+import { isolatedEnv, remoteTo, spawnMain, type MainProcess } from '../support/main-process.ts';
 import { waitFor } from '../support/services.ts';
 
 export const ORIGIN = 'http://localhost';
@@ -32,19 +31,11 @@ export async function killableServer(prefix: string, extraEnv: Record<string, st
   const webDir = join(dataDir, 'web');
   await mkdir(webDir, { recursive: true });
   await writeFile(join(webDir, 'index.html'), '<!doctype html><title>Sealbox</title>');
-  let child: Subprocess<'ignore', 'pipe', 'pipe'> | undefined;
-  let output = '';
-  let url = '';
+  let server: MainProcess | undefined;
 
   async function start(env: Record<string, string> = {}): Promise<void> {
-    output = '';
-    url = '';
-    child = Bun.spawn([process.execPath, MAIN], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? dataDir,
-        HOST: '127.0.0.1',
-        PORT: '0',
+    server = await spawnMain(
+      isolatedEnv(dataDir, {
         DATA_DIR: dataDir,
         WEB_DIST: webDir,
         PUBLIC_ORIGIN: ORIGIN,
@@ -52,57 +43,24 @@ export async function killableServer(prefix: string, extraEnv: Record<string, st
         RATE_LIMITS: 'off',
         ...extraEnv,
         ...env,
-      },
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    const mine = child;
-    void (async () => {
-      const decoder = new TextDecoder();
-      const reader = mine.stdout.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        output += decoder.decode(value, { stream: true });
-      }
-    })();
-    void new Response(mine.stderr).text().then((text) => (output += text));
-    await waitFor(
-      () => {
-        if (mine.exitCode !== null) throw new Error(`server exited: ${output}`);
-        const line = output.split('\n').find((l) => l.includes('"listening"'));
-        if (line) url = (JSON.parse(line) as { url: string }).url;
-        return url !== '';
-      },
-      15_000,
-      'the server to listen',
+      }),
     );
   }
 
   async function kill(): Promise<void> {
-    if (!child) return;
-    child.kill('SIGKILL');
-    await child.exited;
-    child = undefined;
+    if (!server) return;
+    server.child.kill('SIGKILL');
+    await server.child.exited;
+    server = undefined;
   }
 
   return {
     dataDir,
-    url: () => url,
-    remote: {
-      handle(request) {
-        const target = new URL(request.url);
-        return fetch(`${url}${target.pathname}${target.search}`, {
-          method: request.method,
-          headers: request.headers,
-          body: request.body,
-          // @ts-expect-error Bun supports streaming request bodies
-          duplex: 'half',
-        });
-      },
-    },
+    url: () => server?.url ?? '',
+    remote: remoteTo(() => server?.url ?? ''),
     start,
-    paused: (timeoutMs = 10_000) => waitFor(() => output.includes('"test pause"'), timeoutMs, 'the server to pause'),
+    paused: (timeoutMs = 10_000) =>
+      waitFor(() => server?.output().includes('"test pause"') ?? false, timeoutMs, 'the server to pause'),
     kill,
     async stop() {
       await kill();

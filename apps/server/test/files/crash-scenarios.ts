@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { partKeyTime } from '../../src/domain/files/blob-keys.ts';
 import { Browser, registrationFor, uniqueName } from '../accounts/harness.ts';
-import { isolatedEnv, spawnMain, type MainProcess } from '../support/main-process.ts';
+import { isolatedEnv, remoteTo, spawnMain, type MainProcess } from '../support/main-process.ts';
 import { waitFor } from '../support/services.ts';
 import { decrypt, fileMeta, folderMeta, partBytes, patternBytes, postUpload, putPart, uploadFile, type User } from './harness.ts';
 
@@ -79,19 +79,10 @@ export function crashScenarios(name: string, openBackend: (dataDir: string) => P
   }
 
   /** Talks to whichever server process is running now; the session survives restarts. */
-  const remote = {
-    handle(request: Request): Promise<Response> {
-      if (!server) throw new Error('no server');
-      const url = new URL(request.url);
-      return fetch(`${server.url}${url.pathname}${url.search}`, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        // @ts-expect-error Bun supports streaming request bodies
-        duplex: 'half',
-      });
-    },
-  };
+  const remote = remoteTo(() => {
+    if (!server) throw new Error('no server');
+    return server.url;
+  });
 
   async function signUp(): Promise<User> {
     const username = uniqueName('c');

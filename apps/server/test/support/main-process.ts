@@ -1,8 +1,11 @@
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
+import { waitFor } from './services.ts';
 
 /** The server's entry point, as `bun src/main.ts` runs it. */
 export const MAIN = join(import.meta.dir, '../../src/main.ts');
+/** The repository root (where docs/operations.md's production command runs). */
+export const REPO_ROOT = join(import.meta.dir, '../../../..');
 
 /** An environment with nothing inherited that could point the server at shared services. */
 export function isolatedEnv(fallbackHome: string, extra: Record<string, string>): Record<string, string> {
@@ -12,31 +15,73 @@ export function isolatedEnv(fallbackHome: string, extra: Record<string, string>)
 export interface MainProcess {
   child: Subprocess<'ignore', 'pipe', 'pipe'>;
   url: string;
+  /** What the process wrote to stdout so far. */
+  stdout(): string;
+  /** stdout and stderr so far, for failure messages. */
+  output(): string;
+}
+
+export interface SpawnOptions {
+  /** The command line; `bun src/main.ts` unless given (e.g. the documented production command). */
+  argv?: string[];
+  cwd?: string;
+  timeoutMs?: number;
 }
 
 /**
- * Runs `bun src/main.ts` as a user would and waits for its "listening" log line (it needs
- * LOG_LEVEL=info), which names the port it picked for PORT=0.
+ * Runs the server as a user would (`bun src/main.ts` by default) and waits for its "listening"
+ * log line (it needs LOG_LEVEL=info), which names the port it picked for PORT=0. Both pipes are
+ * read to the end, so the child never blocks on a full pipe.
  */
-export async function spawnMain(env: Record<string, string>): Promise<MainProcess> {
-  const child = Bun.spawn([process.execPath, MAIN], { env, stdout: 'pipe', stderr: 'pipe' });
-  const reader = child.stdout.getReader();
-  const decoder = new TextDecoder();
-  let output = '';
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    output += decoder.decode(value, { stream: true });
-    const line = output.split('\n').find((l) => l.includes('"listening"'));
-    if (line) {
-      // Keep draining stdout so the child never blocks on a full pipe.
-      void (async () => {
-        while (!(await reader.read().catch(() => ({ done: true }))).done);
-      })();
-      return { child, url: (JSON.parse(line) as { url: string }).url };
-    }
+export async function spawnMain(env: Record<string, string>, options: SpawnOptions = {}): Promise<MainProcess> {
+  const child = Bun.spawn(options.argv ?? [process.execPath, MAIN], {
+    env,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  let stdout = '';
+  let stderr = '';
+  const pump = async (stream: ReadableStream<Uint8Array>, add: (text: string) => void) => {
+    const decoder = new TextDecoder();
+    const reader = stream.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read())
+      add(decoder.decode(read.value, { stream: true }));
+  };
+  void pump(child.stdout, (text) => (stdout += text)).catch(() => {});
+  void pump(child.stderr, (text) => (stderr += text)).catch(() => {});
+  const output = () => `${stdout}${stderr}`;
+  let url = '';
+  try {
+    await waitFor(
+      () => {
+        const line = stdout.split('\n').find((l) => l.includes('"listening"'));
+        if (line) url = (JSON.parse(line) as { url: string }).url;
+        else if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${output()}`);
+        return url !== '';
+      },
+      options.timeoutMs ?? 15_000,
+      'the server to listen',
+    );
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`server did not report listening: ${(error as Error).message}; output: ${output()}`);
   }
-  child.kill('SIGKILL');
-  throw new Error(`server did not report listening; output: ${output}; stderr: ${await new Response(child.stderr).text()}`);
+  return { child, url, stdout: () => stdout, output };
+}
+
+/** A client's view of whichever server process runs now: requests go to `url()` as they are. */
+export function remoteTo(url: () => string): { handle(request: Request): Promise<Response> } {
+  return {
+    handle(request) {
+      const target = new URL(request.url);
+      return fetch(`${url()}${target.pathname}${target.search}`, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        // @ts-expect-error Bun supports streaming request bodies
+        duplex: 'half',
+      });
+    },
+  };
 }
