@@ -3,7 +3,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 const toast = vi.hoisted(() => vi.fn());
 vi.mock('@sealbox/ui', async (importOriginal) => ({ ...(await importOriginal<typeof import('@sealbox/ui')>()), toast }));
 
-import { TOO_MANY_REQUESTS, apiFetch, resetAnswerRules, setUnauthorizedHandler } from './api.ts';
+import {
+  TOO_MANY_REQUESTS,
+  apiFetch,
+  resetAnswerRules,
+  retryAfterSeconds,
+  setUnauthorizedHandler,
+  tooManyRequestsText,
+} from './api.ts';
 
 const respond = (status: number) => vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(null, { status }));
 
@@ -23,6 +30,25 @@ describe('API answer rules', () => {
     expect(response.status).toBe(429);
     expect(toast).toHaveBeenCalledWith(TOO_MANY_REQUESTS, 'error');
     expect(TOO_MANY_REQUESTS).toBe('You are sending too many requests. Please slow down.');
+  });
+
+  it('says when to try again from the Retry-After header', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(null, { status: 429, headers: { 'Retry-After': '30' } }));
+    await apiFetch('/api/login', { method: 'POST' });
+    expect(toast).toHaveBeenCalledWith('You are sending too many requests. Please slow down. Try again in 30 seconds.', 'error');
+  });
+
+  it('reads Retry-After as seconds or a date, and words the wait', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(retryAfterSeconds('30', now)).toBe(30);
+    expect(retryAfterSeconds('Thu, 01 Jan 2026 00:02:00 GMT', now)).toBe(120);
+    expect(retryAfterSeconds('Wed, 31 Dec 2025 23:59:00 GMT', now)).toBeUndefined();
+    expect(retryAfterSeconds('soon', now)).toBeUndefined();
+    expect(retryAfterSeconds(null, now)).toBeUndefined();
+    expect(tooManyRequestsText(undefined)).toBe(TOO_MANY_REQUESTS);
+    expect(tooManyRequestsText(1)).toBe(`${TOO_MANY_REQUESTS} Try again in 1 second.`);
+    expect(tooManyRequestsText(60)).toBe(`${TOO_MANY_REQUESTS} Try again in 1 minute.`);
+    expect(tooManyRequestsText(900)).toBe(`${TOO_MANY_REQUESTS} Try again in 15 minutes.`);
   });
 
   it('shows it once for a burst, again after the toast has gone', async () => {

@@ -1,7 +1,8 @@
 /**
  * The page's API client (DESIGN.md 1): the one Eden client of api-client.ts, typed from the
  * server's `App`, sending through `apiFetch`, which applies the app-wide rules:
- * - 429 anywhere shows SPEC 8's rate-limit toast (once while it is on screen);
+ * - 429 anywhere shows SPEC 8's rate-limit toast (once while it is on screen), saying when to
+ *   try again when the answer's Retry-After tells;
  * - 401 is reported to the handler the auth feature installs (a session ended elsewhere).
  * The page's byte calls (the listing for the crypto worker) go through `apiFetch` too.
  */
@@ -11,11 +12,33 @@ import { byteCalls } from './byte-calls.ts';
 
 export const TOO_MANY_REQUESTS = 'You are sending too many requests. Please slow down.';
 
+/**
+ * Seconds to wait from a Retry-After header (delta-seconds, or an HTTP date), rounded up;
+ * undefined when absent, unreadable or already past.
+ */
+export function retryAfterSeconds(header: string | null | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  const seconds = /^\d+$/.test(trimmed) ? Number(trimmed) : Math.ceil((Date.parse(trimmed) - now) / 1000);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
+
+/** SPEC 8's 429 text, followed by when to try again if the server said. */
+export function tooManyRequestsText(waitSeconds?: number): string {
+  if (waitSeconds === undefined) return TOO_MANY_REQUESTS;
+  const minutes = Math.ceil(waitSeconds / 60);
+  const wait =
+    waitSeconds < 60 ? `${waitSeconds} second${waitSeconds === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return `${TOO_MANY_REQUESTS} Try again in ${wait}.`;
+}
+
 export interface ApiAnswer {
   status: number;
   method: string;
   /** Path of the request, e.g. /api/profile. */
   path: string;
+  /** The Retry-After header of a 429, as sent. */
+  retryAfter?: string;
 }
 
 let unauthorizedHandler: ((answer: ApiAnswer) => void) | undefined;
@@ -44,7 +67,7 @@ export function applyAnswerRules(answer: ApiAnswer, now = Date.now()): void {
     // A burst of limited requests shows one toast, not three identical ones.
     if (now - lastRateLimitToast >= TOAST_DURATION_MS) {
       lastRateLimitToast = now;
-      toast(TOO_MANY_REQUESTS, 'error');
+      toast(tooManyRequestsText(retryAfterSeconds(answer.retryAfter, now)), 'error');
     }
   } else if (answer.status === 401) {
     unauthorizedHandler?.(answer);
@@ -58,7 +81,9 @@ export function resetAnswerRules(): void {
 
 export const apiFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
   const response = await fetch(input, { credentials: 'same-origin', ...init });
-  applyAnswerRules(describe(input, init, response.status));
+  const answer = describe(input, init, response.status);
+  const retryAfter = response.status === 429 ? response.headers.get('retry-after') : null;
+  applyAnswerRules(retryAfter ? { ...answer, retryAfter } : answer);
   return response;
 };
 

@@ -182,6 +182,17 @@ function NavLinks({
   );
 }
 
+/** Where the storage meter turns warning, then danger colour, and what it says then. */
+export const STORAGE_LEVELS = [
+  { from: 100, level: 'danger', text: 'Storage full' },
+  { from: 95, level: 'danger', text: 'Almost out of space' },
+  { from: 80, level: 'warning', text: 'Almost full' },
+] as const;
+
+export function storageLevel(percent: number) {
+  return STORAGE_LEVELS.find((step) => percent >= step.from);
+}
+
 /** Storage meter and account menu of a signed-in user. */
 function AccountArea({ collapsed }: { collapsed: boolean }) {
   const profile = useProfile();
@@ -189,10 +200,12 @@ function AccountArea({ collapsed }: { collapsed: boolean }) {
   const { logout: onLogout } = useLogout();
   const navigate = useNavigate();
   const percent = profile ? storagePercent(profile.usedSpace, profile.totalSpace) : 0;
+  const level = storageLevel(percent);
+  const said = `${percent}% used${level ? `, ${level.text.toLowerCase()}` : ''}`;
   return (
     <>
       {profile && (
-        <div className="storage" title={collapsed ? `${percent}% used` : undefined}>
+        <div className={cx('storage', level && `storage--${level.level}`)} title={collapsed ? said : undefined}>
           {!collapsed && (
             <div className="storage__text">
               <span>Storage</span>
@@ -207,10 +220,11 @@ function AccountArea({ collapsed }: { collapsed: boolean }) {
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={percent}
-            aria-valuetext={`${percent}% used`}
+            aria-valuetext={said}
           >
             <progress value={percent} max={100} />
           </div>
+          {level && !collapsed && <div className="storage__level">{level.text}</div>}
           {!collapsed && (
             <div className="storage__sizes">
               {formatBytes(profile.usedSpace)} of {formatBytes(profile.totalSpace)}
