@@ -1,6 +1,13 @@
+/**
+ * The server process: `bun apps/server/src/main.ts` is the production start (docs/operations.md).
+ * It installs and builds nothing; it is the process a process manager signals, and SIGTERM or
+ * SIGINT drains it (server.ts `stop`) and exits 0.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Config, ConfigError, loadConfig } from './config/config.ts';
+import { configSummary } from './config/summary.ts';
 import { createJsonLogger } from './infra/log/json-logger.ts';
-import { startServer } from './server.ts';
 
 let config: Config;
 try {
@@ -11,8 +18,31 @@ try {
   process.exit(1);
 }
 
+// A production start builds nothing: say what is missing rather than serve a blank page.
+if (!existsSync(join(config.webDist, 'index.html'))) {
+  console.error(
+    `The web app is not built: ${join(config.webDist, 'index.html')} is missing. ` +
+      'Run `bun install --frozen-lockfile && bun run build:web` in the repository (or set WEB_DIST).',
+  );
+  process.exit(1);
+}
+
+// Imported here, not at the top, so missing dependencies are named instead of a stack trace.
+const { startServer } = await import('./server.ts').catch((error: unknown) => {
+  if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+  console.error(`${(error as Error).message}. Install dependencies first: bun install --frozen-lockfile`);
+  process.exit(1);
+});
+
 const logger = createJsonLogger(config.logLevel);
-const server = await startServer(config, { logger });
+logger.info('starting', configSummary(config));
+let server: Awaited<ReturnType<typeof startServer>>;
+try {
+  server = await startServer(config, { logger });
+} catch (error) {
+  logger.error('start failed', { error: String(error), cause: String((error as Error).cause ?? '') || undefined });
+  process.exit(1);
+}
 logger.info('listening', { url: server.url });
 
 let exiting = false;
@@ -22,6 +52,7 @@ async function shutdown(signal: string): Promise<void> {
   logger.info('shutting down', { signal });
   try {
     await server.stop();
+    logger.info('stopped', { signal });
     process.exit(0);
   } catch (error) {
     logger.error('shutdown failed', { error: String(error) });

@@ -133,6 +133,52 @@ describe('bun src/main.ts', () => {
     30_000,
   );
 
+  test('logs one JSON object per line: the settings, each migration applied and a summary', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-main-'));
+    const server = await spawnMain(serverEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }));
+    try {
+      expect((await fetch(`${server.url}/api/missing-route`)).status).toBe(404);
+      server.child.kill('SIGTERM');
+      expect(await server.child.exited).toBe(0);
+      await Bun.sleep(50);
+      const lines = server.stdout().trimEnd().split('\n');
+      const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      for (const entry of entries) {
+        expect(typeof entry.time).toBe('string');
+        expect(['debug', 'info', 'warn', 'error']).toContain(entry.level as string);
+        expect(typeof entry.msg).toBe('string');
+      }
+      const migrations = entries.filter((e) => e.msg === 'migration applied').map((e) => e.migration);
+      expect(migrations[0]).toBe('001-initial-schema');
+      expect(migrations.length).toBeGreaterThan(5);
+      expect(entries.find((e) => e.msg === 'migrations')).toMatchObject({
+        applied: migrations.length,
+        latest: migrations.at(-1),
+      });
+      expect(entries.find((e) => e.msg === 'starting')).toMatchObject({ database: `sqlite:${join(dataDir, 'sealbox.db')}` });
+      expect(entries.map((e) => e.msg)).toEqual(expect.arrayContaining(['listening', 'request', 'shutting down', 'stopped']));
+      // A second start over the same data applies nothing.
+      const again = await spawnMain(serverEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }));
+      again.child.kill('SIGTERM');
+      expect(await again.child.exited).toBe(0);
+      expect(again.stdout()).not.toContain('"migration applied"');
+      expect(again.stdout()).toContain('"msg":"migrations","applied":0');
+    } finally {
+      server.child.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  test('refuses to start without a built web app, saying how to build it', async () => {
+    const child = Bun.spawn([process.execPath, MAIN], {
+      env: serverEnv({ WEB_DIST: join(tmp, 'not-built') }),
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    expect(await child.exited).toBe(1);
+    expect(await new Response(child.stderr).text()).toContain('The web app is not built');
+  });
+
   test('refuses to start on invalid configuration, naming the variable', async () => {
     const child = Bun.spawn([process.execPath, MAIN], { env: serverEnv({ PORT: 'eighty' }), stdout: 'pipe', stderr: 'pipe' });
     expect(await child.exited).toBe(1);

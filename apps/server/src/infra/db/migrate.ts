@@ -1,9 +1,13 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import type { Logger } from '../../ports/logger.ts';
 import { migrationProvider } from './migrations/index.ts';
 
-/** Applies pending migrations; safe to call on every start and from several instances at once. */
-export async function migrateToLatest(kysely: Kysely<any>): Promise<string[]> {
+/**
+ * Applies pending migrations; safe to call on every start and from several instances at once.
+ * Logs one line per migration applied and a summary, so an administrator sees what a start did.
+ */
+export async function migrateToLatest(kysely: Kysely<any>, logger?: Logger): Promise<string[]> {
   const migrationTableSchema = await postgresSchema(kysely);
   const migrator = new Migrator({
     db: kysely,
@@ -13,9 +17,15 @@ export async function migrateToLatest(kysely: Kysely<any>): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    logger?.error('migration failed', { migration: failed });
     throw new Error(`Database migration ${failed} failed`, { cause: error });
   }
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  // Only now: on PostgreSQL a failure rolls back the ones before it in the same transaction.
+  const applied = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  for (const migration of applied) logger?.info('migration applied', { migration });
+  const executed = (await migrator.getMigrations()).filter((m) => m.executedAt !== undefined);
+  logger?.info('migrations', { applied: applied.length, latest: executed.at(-1)?.name ?? null });
+  return applied;
 }
 
 /**

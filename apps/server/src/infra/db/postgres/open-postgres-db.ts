@@ -49,7 +49,7 @@ export async function openPostgresDb(
     dialect: withNormalisedErrors(new PostgresJSDialect({ postgres: client })),
   });
   try {
-    await migrateToLatest(kysely);
+    await migrateToLatest(kysely, options.logger);
   } catch (error) {
     await kysely.destroy();
     throw error;

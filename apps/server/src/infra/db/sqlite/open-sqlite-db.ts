@@ -44,7 +44,7 @@ export async function openSqliteDb(options: {
     dialect: withNormalisedErrors(new SqliteDialect({ database: asKyselySqliteDatabase(raw) })),
   });
   try {
-    await migrateToLatest(kysely);
+    await migrateToLatest(kysely, options.logger);
   } catch (error) {
     await kysely.destroy();
     throw error;
