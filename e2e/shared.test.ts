@@ -178,8 +178,10 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
       expect(await usedBytes(owner)).toBeGreaterThan(before);
       await screenshots(page, 'shared-folder');
 
-      // Revoked: B's view leaves the folder and the list is empty again, live.
+      // Revoked: B's view says the folder is no longer B's to open, live; back, the list is empty again.
       await apiRevokeUser(owner, project, recipientKeys);
+      await body(page).getByText('You do not have access to this folder.').waitFor({ timeout: 10_000 });
+      await body(page).getByRole('button', { name: 'Back to Files Shared with Me' }).click();
       await body(page).getByText('No files have been shared with you yet').waitFor({ timeout: 10_000 });
     },
     SLOW,

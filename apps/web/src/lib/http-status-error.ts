@@ -7,3 +7,8 @@ export class HttpStatusError extends Error {
     this.status = status;
   }
 }
+
+/** A 403 or 404: the item is gone or not the caller's to see (the server answers both alike). */
+export function isNoAccess(error: unknown): boolean {
+  return error instanceof HttpStatusError && (error.status === 403 || error.status === 404);
+}

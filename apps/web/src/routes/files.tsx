@@ -22,6 +22,7 @@ import {
   usePages,
   useSortedItems,
   useTreeSearch,
+  nextBrowserSearch,
   validateBrowserSearch,
   type BrowserSearch,
 } from '../features/files/index.ts';
@@ -35,14 +36,14 @@ import { rootRoute } from './root.tsx';
 function FilesPage() {
   const search = filesRoute.useSearch();
   const navigate = filesRoute.useNavigate();
-  const onSearchChange = (patch: Partial<BrowserSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) });
+  const onSearchChange = (patch: Partial<BrowserSearch>) => void navigate({ search: (prev) => nextBrowserSearch(prev, patch) });
   const queryClient = useQueryClient();
   const parentId = search.parentId ?? null;
   const { view, sort, myUserId } = useBrowserView(search);
   const listing = useFolderListing(parentId, { poll: useLiveStatus() !== 'online' });
   const finder = useTreeSearch(sort);
   const sorted = useSortedItems(listing.data, sort);
-  const pages = usePages(sorted, [parentId, sort?.sortBy, sort?.sortOrder]);
+  const pages = usePages(sorted, search, onSearchChange);
   const { dialog, open: openDialog, close: closeDialog } = useDialogState();
   const rights = editRights(parentId, listing.data?.folder ?? null, myUserId);
   const locationOf = locationIn(listing.data, finder.tree.data);

@@ -24,6 +24,7 @@ import {
   usePages,
   useSortedItems,
   useTreeSearch,
+  nextBrowserSearch,
   validateShareBrowserSearch,
   type FolderListing,
   type ItemView,
@@ -128,7 +129,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
   const queryClient = useQueryClient();
   // The fragment (the link key) stays on every navigation inside the link.
   const onSearchChange = (patch: Partial<ShareBrowserSearch>) =>
-    void navigate({ search: (prev) => ({ ...prev, ...patch }), hash: true });
+    void navigate({ search: (prev) => nextBrowserSearch(prev, patch), hash: true });
   const parentId = search.parentId ?? null;
   const { view, sort, myUserId } = useBrowserView(search);
   // The link's own socket; when it closes for good (link gone, password changed) the link is
@@ -143,7 +144,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
   const editor = info.editPermission && info.isDirectory;
   const data = useMemo(() => linkItems(listing.data, parentId, editor), [listing.data, parentId, editor]);
   const sorted = useSortedItems(data, sort);
-  const pages = usePages(sorted, [parentId, sort?.sortBy, sort?.sortOrder]);
+  const pages = usePages(sorted, search, onSearchChange);
   const { dialog, open: openDialog, close: closeDialog } = useDialogState();
 
   const finder = useTreeSearch(sort, linkId);

@@ -27,6 +27,7 @@ import {
   usePages,
   useSortedItems,
   useTreeSearch,
+  nextBrowserSearch,
   validateBrowserSearch,
   type BrowserSearch,
   type FolderListing,
@@ -52,7 +53,7 @@ import { rootRoute } from './root.tsx';
 function SharedPage() {
   const search = sharedRoute.useSearch();
   const navigate = sharedRoute.useNavigate();
-  const onSearchChange = (patch: Partial<BrowserSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }) });
+  const onSearchChange = (patch: Partial<BrowserSearch>) => void navigate({ search: (prev) => nextBrowserSearch(prev, patch) });
   const queryClient = useQueryClient();
   const parentId = search.parentId ?? null;
   const { view, sort, myUserId } = useBrowserView(search);
@@ -67,7 +68,7 @@ function SharedPage() {
   const listing = parentId === null ? { ...shared, data: top } : folder;
   const data = listing.data;
   const sorted = useSortedItems(data, sort);
-  const pages = usePages(sorted, [parentId, sort?.sortBy, sort?.sortOrder]);
+  const pages = usePages(sorted, search, onSearchChange);
   const { dialog, open: openDialog, close: closeDialog } = useDialogState();
   const finder = useTreeSearch(sort);
   const locationOf = locationIn(data, undefined);
@@ -75,11 +76,8 @@ function SharedPage() {
   useEffect(() => {
     if (parentId === null && shared.isError) toast('Error fetching files.', 'error');
   }, [parentId, shared.isError]);
-  // A share revoked while its folder is open: its listing is refused, so back to the top.
-  const lost = parentId !== null && folder.isError;
-  useEffect(() => {
-    if (lost) void navigate({ search: (prev) => ({ ...prev, parentId: undefined }) });
-  }, [lost, navigate]);
+  // A share revoked while its folder is open: its listing is refused, and FolderView says so
+  // with the way back (rather than jumping to the top unexplained).
 
   const here = parentId === null ? null : (data?.folder ?? null);
   const rights =

@@ -1,3 +1,5 @@
+import { Button } from '@sealbox/ui';
+import { isNoAccess } from '../../lib/http-status-error.ts';
 import type { ItemView } from '../../model/items.ts';
 import { BrowserBody } from './BrowserFrame.tsx';
 import type { BrowserSearch, ViewMode } from './browser-search.ts';
@@ -16,7 +18,7 @@ export interface FolderViewProps
   sort: Sort | undefined;
   /** Sorting by a column header goes into the URL's search params. */
   onSearchChange: (patch: Partial<BrowserSearch>) => void;
-  listing: { isPending: boolean; isError: boolean; data?: unknown };
+  listing: { isPending: boolean; isError: boolean; data?: unknown; error?: unknown };
   /** Every item of the folder, in the order shown; `pages` the page of it on screen. */
   sorted: readonly ItemView[];
   pages: ReturnType<typeof usePages<ItemView>>;
@@ -25,6 +27,21 @@ export interface FolderViewProps
   onJump: (folderId: string | null) => void;
   /** Opens a file found by search (the previewer, marked as from search). */
   onOpenResult?: ((item: ItemView) => void) | undefined;
+}
+
+export const NO_ACCESS_TEXT = 'You do not have access to this folder.';
+
+/** A folder refused with 403/404 (another user's id in the URL, a share revoked): say so, with a way back. */
+function NoAccess({ onHome, homeLabel = 'Back to My Files' }: { onHome: () => void; homeLabel?: string | undefined }) {
+  return (
+    <div className="empty-state" role="alert">
+      <strong>{NO_ACCESS_TEXT}</strong>
+      <span>It may have been deleted, or its owner no longer shares it with you.</span>
+      <Button variant="secondary" onClick={onHome}>
+        {homeLabel}
+      </Button>
+    </div>
+  );
 }
 
 /** What a browser route shows below its toolbar: the search results, or the folder's page and the page controls. */
@@ -41,6 +58,14 @@ export function FolderView({
   onOpenResult,
   ...contents
 }: FolderViewProps) {
+  const failed = listing.isError && !listing.data;
+  if (failed && !finder.searching && isNoAccess(listing.error)) {
+    return (
+      <BrowserBody view={view}>
+        <NoAccess onHome={contents.onHome} homeLabel={contents.homeLabel} />
+      </BrowserBody>
+    );
+  }
   return (
     <>
       <BrowserBody view={view}>
@@ -55,7 +80,7 @@ export function FolderView({
         ) : (
           <FolderContents
             {...contents}
-            status={listing.isPending ? 'pending' : listing.isError && !listing.data ? 'error' : 'ready'}
+            status={listing.isPending ? 'pending' : failed ? 'error' : 'ready'}
             total={sorted.length}
             items={pages.items}
             view={view}

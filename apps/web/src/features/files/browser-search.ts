@@ -10,11 +10,18 @@ export type SortKey = (typeof SORT_KEYS)[number];
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
+/** SPEC 9's page sizes as the URL spells them (20 is the default and left out). */
+export const PAGE_SIZE_PARAMS = ['20', '100', 'all'] as const;
+export type PageSizeParam = (typeof PAGE_SIZE_PARAMS)[number];
+
 export interface BrowserSearch {
   parentId?: string;
   view?: ViewMode;
   sortBy?: SortKey;
   sortOrder?: SortOrder;
+  /** 1-based, as shown ("Page 2 of 5"); absent on the first page. */
+  page?: number;
+  pageSize?: PageSizeParam;
 }
 
 export interface ShareBrowserSearch extends BrowserSearch {
@@ -37,7 +44,24 @@ export function validateBrowserSearch(raw: Record<string, unknown>): BrowserSear
   if (view) search.view = view;
   if (sortBy) search.sortBy = sortBy;
   if (sortOrder) search.sortOrder = sortOrder;
+  const page = optionalString(String(raw.page ?? ''), /^[1-9]\d{0,8}$/);
+  const pageSize = optionalEnum(raw.pageSize, PAGE_SIZE_PARAMS);
+  if (page && page !== '1') search.page = Number(page);
+  if (pageSize && pageSize !== '20') search.pageSize = pageSize;
   return search;
+}
+
+/**
+ * The search after `patch`: a change of folder, order or page size starts again at the first
+ * page (the page number meant something only in the old listing), unless the patch sets a page.
+ */
+export function nextBrowserSearch<S extends BrowserSearch>(prev: S, patch: Partial<S>): S {
+  const next = { ...prev, ...patch };
+  const relisted = (['parentId', 'sortBy', 'sortOrder', 'pageSize'] as const).some(
+    (key) => key in patch && patch[key] !== prev[key],
+  );
+  if (relisted && !('page' in patch)) delete next.page;
+  return next;
 }
 
 export function validateShareBrowserSearch(raw: Record<string, unknown>): ShareBrowserSearch {

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { toast } from '@sealbox/ui';
+import { isNoAccess } from '../../lib/http-status-error.ts';
 import type { ItemView } from '../../model/items.ts';
 import { PROFILE_QUERY_KEY, sessionAtom, useProfile } from '../auth/index.ts';
 import type { FolderListing } from './api.ts';
@@ -42,7 +43,8 @@ export function useFolderListing(
   // Once per failure: a new failure has a new errorUpdatedAt.
   // biome-ignore lint/correctness/useExhaustiveDependencies: errorUpdatedAt is the trigger, not a value read
   useEffect(() => {
-    if (listing.isError) toast('Error fetching files.', 'error');
+    // A folder the user may not open says so in the page (FolderView), not as a fetch error.
+    if (listing.isError && !isNoAccess(listing.error)) toast('Error fetching files.', 'error');
   }, [listing.isError, listing.errorUpdatedAt]);
   const warnedFolders = useRef(new Set<string>());
   useEffect(() => {
@@ -97,13 +99,20 @@ export function useTreeSearch(sort: Sort | undefined, linkId?: string) {
   };
 }
 
-/** The page shown of `items`; back to the first page whenever `resetOn` (what is listed, its order) changes. */
-export function usePages<T>(items: readonly T[], resetOn: readonly unknown[]) {
-  const [pageSize, setPageSize] = useState<PageSize>(DEFAULT_PAGE_SIZE);
-  const [page, setPage] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what resets the page
-  useEffect(() => setPage(0), [...resetOn, pageSize]);
-  return { ...paginate(items, pageSize, page), pageSize, onPage: setPage, onPageSize: setPageSize };
+/** The page shown of `items`, and the page size, both kept in the URL (`page`, `pageSize`). */
+export function usePages<T>(
+  items: readonly T[],
+  search: Pick<BrowserSearch, 'page' | 'pageSize'>,
+  onSearchChange: (patch: Partial<BrowserSearch>) => void,
+) {
+  const pageSize: PageSize = search.pageSize === 'all' ? 0 : search.pageSize === '100' ? 100 : DEFAULT_PAGE_SIZE;
+  return {
+    ...paginate(items, pageSize, (search.page ?? 1) - 1),
+    pageSize,
+    onPage: (page: number) => onSearchChange({ page: page > 0 ? page + 1 : undefined }),
+    onPageSize: (size: PageSize) =>
+      onSearchChange({ pageSize: size === DEFAULT_PAGE_SIZE ? undefined : size === 0 ? 'all' : '100', page: undefined }),
+  };
 }
 
 /** Home, the folders above, and the folder itself ('…' until its listing arrives). */

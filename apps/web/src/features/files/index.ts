@@ -19,6 +19,7 @@ export {
   useTreeSearch,
 } from './browser-state.ts';
 export {
+  nextBrowserSearch,
   validateBrowserSearch,
   validateShareBrowserSearch,
   type BrowserSearch,
