@@ -52,7 +52,7 @@ function FilesPage() {
     finder.setQuery('');
     onSearchChange({ parentId: id ?? undefined });
   };
-  const { preview, openItem, onAction } = useItemActions({ shown: sorted, go, openDialog });
+  const { preview, openItem, onAction, onSelection } = useItemActions({ shown: sorted, go, openDialog });
 
   return (
     <BrowserFrame
@@ -97,6 +97,7 @@ function FilesPage() {
           myUserId={myUserId}
           onOpen={openItem}
           onAction={onAction}
+          onSelection={onSelection}
           onHome={() => go(null)}
           downloadBlocked={DOWNLOAD_BLOCKED}
         />

@@ -4,7 +4,7 @@
  * its dialog. One place for /files, /shared and /share; `linkId` for a link's holders.
  */
 import { toast } from '@sealbox/ui';
-import type { DialogState, ItemAction, ItemView } from '../features/files/index.ts';
+import type { BulkAction, DialogState, ItemAction, ItemView } from '../features/files/index.ts';
 import { usePreviewer } from '../features/preview/index.ts';
 import { downloadItems } from '../features/transfers/index.ts';
 
@@ -31,12 +31,19 @@ export function useItemActions({
     if (item.isDirectory) go(item.id);
     else preview.open(item);
   };
+  const download = (items: ItemView[]) =>
+    downloadItems(items, linkId ? { linkId } : {}).catch(() => toast(DOWNLOAD_FAILED_TEXT, 'error'));
   const onAction = (action: ItemAction, item: ItemView) => {
     if (action === 'open' || action === 'preview') openItem(item);
-    else if (action === 'download')
-      downloadItems([item], linkId ? { linkId } : {}).catch(() => toast(DOWNLOAD_FAILED_TEXT, 'error'));
+    else if (action === 'download') void download([item]);
     else if (action === 'unshare') onRemoveShare?.(item);
     else openDialog({ kind: action, item });
   };
-  return { preview, openItem, onAction };
+  /** A selection: one zip of them all (streamed by the download service worker), or one dialog. */
+  const onSelection = (action: BulkAction, items: ItemView[]) => {
+    if (action === 'download') void download(items);
+    else if (items.length === 1) onAction(action, items[0]!);
+    else openDialog({ kind: action === 'move' ? 'move-many' : 'delete-many', items });
+  };
+  return { preview, openItem, onAction, onSelection };
 }

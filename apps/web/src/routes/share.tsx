@@ -153,7 +153,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
     onSearchChange({ parentId: id === null || id === info.itemId ? undefined : id });
   };
   // Files open in the previewer, which cycles over the folder's files in the order shown.
-  const { preview, openItem, onAction } = useItemActions({ shown: sorted, go, openDialog, linkId });
+  const { preview, openItem, onAction, onSelection } = useItemActions({ shown: sorted, go, openDialog, linkId });
   const users = data?.users ?? {};
   const crumbs = linkCrumbs(listing.data, parentId, info.itemId);
   const locationOf = locationIn(listing.data, finder.tree.data, { rootId: info.itemId, rootLabel: crumbs[0]?.label ?? '…' });
@@ -202,6 +202,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
             myUserId={myUserId}
             onOpen={openItem}
             onAction={onAction}
+            onSelection={onSelection}
             onHome={() => go(null)}
             homeLabel="Back to the shared folder"
             emptyText={editor ? undefined : 'This folder is empty'}

@@ -89,7 +89,7 @@ function SharedPage() {
 
   const go = (id: string | null) => onSearchChange({ parentId: id ?? undefined });
   // Files open in the previewer, which cycles over the folder's files in the order shown.
-  const { preview, openItem, onAction } = useItemActions({
+  const { preview, openItem, onAction, onSelection } = useItemActions({
     shown: sorted,
     go,
     openDialog,
@@ -159,6 +159,7 @@ function SharedPage() {
             myUserId={myUserId}
             onOpen={openItem}
             onAction={onAction}
+            onSelection={onSelection}
             onHome={() => go(null)}
             homeLabel="Back to Files Shared with Me"
             emptyText={parentId === null ? SHARED_EMPTY_TEXT : rights.uploadBlocked ? 'This folder is empty' : undefined}

@@ -1,12 +1,20 @@
-/** What a folder shows: its items as a table or a grid, or why there are none (SPEC 2, 8). */
+/**
+ * What a folder shows: its items as a table or a grid, or why there are none (SPEC 2, 8); above
+ * them the selection bar while items are selected, and the '?' list of the listing's keys.
+ */
 import { Button, Spinner } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';
 import type { SortKey, ViewMode } from './browser-search.ts';
 import { Icon } from './icons.tsx';
+import type { BulkAction } from './item-rules.ts';
 import type { ItemAction } from './ItemMenu.tsx';
-import { FileGrid, FileTable } from './ItemViews.tsx';
+import { FileGrid, FileTable, SelectAllBox } from './ItemViews.tsx';
+import { SelectionBar } from './SelectionBar.tsx';
+import { ShortcutsDialog } from './SelectionDialogs.tsx';
 import { gridColumns, visibleColumns, type Sort } from './sorting.ts';
+import { useListing } from './useListing.ts';
 import { useViewportWidth } from './useViewportWidth.ts';
+import './selection.css';
 
 export function EmptyState({ title = 'No files found', text }: { title?: string; text?: string }) {
   return (
@@ -33,6 +41,8 @@ export interface FolderContentsProps {
   onSort: (column: SortKey) => void;
   onOpen: (item: ItemView) => void;
   onAction: (action: ItemAction, item: ItemView) => void;
+  /** Move, delete or download several items at once (the selection). */
+  onSelection: (action: BulkAction, items: ItemView[]) => void;
   /** "Back to My Files" after a failed listing. */
   onHome: () => void;
   /** What that button says (link mode: back to the shared folder). */
@@ -52,9 +62,13 @@ export function FolderContents({
   onHome,
   homeLabel = 'Back to My Files',
   emptyText = 'Upload a file to get started',
+  onSelection,
   ...items
 }: FolderContentsProps) {
   const width = useViewportWidth();
+  const columns = view === 'grid' ? gridColumns(width) : 1;
+  const listing = useListing({ ...items, columns, onSelection });
+  const shortcuts = <ShortcutsDialog {...listing.shortcuts} />;
   if (status === 'pending') {
     return (
       <div className="browser__loading">
@@ -72,7 +86,39 @@ export function FolderContents({
       </div>
     );
   }
-  if (total === 0) return <EmptyState text={emptyText} />;
-  if (view === 'grid') return <FileGrid {...items} columns={gridColumns(width)} />;
-  return <FileTable {...items} columns={visibleColumns(width)} sort={sort} onSort={onSort} />;
+  if (total === 0)
+    return (
+      <>
+        <EmptyState text={emptyText} />
+        {shortcuts}
+      </>
+    );
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: keys reach this wrapper from the items and the bar inside it
+    <div className="listing" ref={listing.area} onKeyDown={listing.onKeyDown}>
+      {listing.selected.length > 0 ? (
+        <SelectionBar
+          selected={listing.selected}
+          myUserId={items.myUserId}
+          downloadBlocked={items.downloadBlocked}
+          onAction={listing.act}
+          onClear={listing.clear}
+          total={items.items.length}
+          onSelectAll={listing.selectAll}
+        />
+      ) : (
+        view === 'grid' && (
+          <div className="listing__head">
+            <SelectAllBox control={listing.control} label="Select all" />
+          </div>
+        )
+      )}
+      {view === 'grid' ? (
+        <FileGrid {...items} control={listing.control} columns={columns} />
+      ) : (
+        <FileTable {...items} control={listing.control} columns={visibleColumns(width)} sort={sort} onSort={onSort} />
+      )}
+      {shortcuts}
+    </div>
+  );
 }

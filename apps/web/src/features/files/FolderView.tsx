@@ -12,7 +12,7 @@ import { nextSort, type Sort } from './sorting.ts';
 export interface FolderViewProps
   extends Pick<
     FolderContentsProps,
-    'users' | 'myUserId' | 'onOpen' | 'onAction' | 'onHome' | 'homeLabel' | 'downloadBlocked' | 'emptyText'
+    'users' | 'myUserId' | 'onOpen' | 'onAction' | 'onSelection' | 'onHome' | 'homeLabel' | 'downloadBlocked' | 'emptyText'
   > {
   view: ViewMode;
   sort: Sort | undefined;

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { onlineManager } from '@tanstack/react-query';
 import type { ItemView } from '../../model/items.ts';
 import { CreateFolderDialog, DeleteDialog, InfoDialog, MoveDialog, RenameDialog } from './dialogs.tsx';
-import { useCreateFolder, useDeleteItem, useMoveItem, useRenameItem } from './mutations.ts';
+import { useCreateFolder, useDeleteItem, useDeleteItems, useMoveItem, useMoveItems, useRenameItem } from './mutations.ts';
+import { DeleteSelectionDialog } from './SelectionDialogs.tsx';
 
 /**
  * Which dialog is open; 'upload' is the transfers feature's and 'share' the sharing feature's,
@@ -13,6 +14,8 @@ export type DialogState =
   | { kind: 'none' }
   | { kind: 'create' }
   | { kind: 'rename' | 'delete' | 'move' | 'info' | 'share'; item: ItemView }
+  /** A selection of several items (the selection bar, the keyboard). */
+  | { kind: 'move-many' | 'delete-many'; items: ItemView[] }
   | { kind: 'upload' };
 
 export function useDialogState() {
@@ -54,6 +57,8 @@ export function ItemDialogs({
   const renameItem = useRenameItem(link?.linkId);
   const moveItem = useMoveItem(link?.linkId);
   const deleteItem = useDeleteItem(link?.linkId);
+  const moveItems = useMoveItems(link?.linkId);
+  const deleteItems = useDeleteItems(link?.linkId);
   // Offline the change waits for the network (listed by PendingChanges): the dialog closes now
   // rather than sit busy, so the user sees the change is queued.
   const closeIfQueued = () => {
@@ -104,14 +109,43 @@ export function ItemDialogs({
       return (
         <MoveDialog
           open
-          item={dialog.item}
+          items={[dialog.item]}
           myUserId={myUserId}
           link={link}
           scope={scope}
           onClose={onClose}
           busy={moveItem.isPending && !moveItem.isPaused}
-          onMove={(target) => {
-            moveItem.mutate({ item: dialog.item, parentId: target }, { onSuccess: onClose });
+          onMove={(target, label) => {
+            moveItem.mutate({ item: dialog.item, parentId: target, label }, { onSuccess: onClose });
+            closeIfQueued();
+          }}
+        />
+      );
+    case 'move-many':
+      return (
+        <MoveDialog
+          open
+          items={dialog.items}
+          myUserId={myUserId}
+          link={link}
+          scope={scope}
+          onClose={onClose}
+          busy={moveItems.isPending && !moveItems.isPaused}
+          onMove={(target, label) => {
+            moveItems.mutate({ items: dialog.items, parentId: target, label }, { onSuccess: onClose });
+            closeIfQueued();
+          }}
+        />
+      );
+    case 'delete-many':
+      return (
+        <DeleteSelectionDialog
+          open
+          items={dialog.items}
+          onClose={onClose}
+          busy={deleteItems.isPending && !deleteItems.isPaused}
+          onDelete={() => {
+            deleteItems.mutate({ items: dialog.items }, { onSuccess: onClose });
             closeIfQueued();
           }}
         />

@@ -2,14 +2,11 @@ import { Menu, MenuItem, MenuSeparator } from '@sealbox/ui';
 import type { ItemView } from './api.ts';
 import { displayName } from './format.ts';
 import { Icon } from './icons.tsx';
-import { useItemRules } from './item-rules.ts';
+import { itemBlocks, useItemRules } from './item-rules.ts';
+
+export { NO_EDIT_TEXT, NO_KEY_TEXT, NOT_OWNER_SHARE_TEXT } from './item-rules.ts';
 
 export type ItemAction = 'open' | 'preview' | 'rename' | 'delete' | 'move' | 'info' | 'download' | 'share' | 'unshare';
-
-/** SPEC 6 tooltips. */
-export const NO_EDIT_TEXT = 'You do not have permission to rename/move/delete this file';
-export const NOT_OWNER_SHARE_TEXT = 'You cannot share files you do not own';
-export const NO_KEY_TEXT = 'This item could not be decrypted';
 
 export interface ItemMenuProps {
   item: ItemView;
@@ -17,20 +14,24 @@ export interface ItemMenuProps {
   onAction: (action: ItemAction, item: ItemView) => void;
   /** Why Download is unavailable, if it is. */
   downloadBlocked?: string | undefined;
+  /** -1 keeps the button out of the Tab order (the listing's roving tabindex). */
+  tabIndex?: number;
 }
 
-export function ItemMenu({ item, myUserId, onAction, downloadBlocked }: ItemMenuProps) {
-  const noEdit = item.editPermission ? undefined : NO_EDIT_TEXT;
-  const noKey = item.decrypted ? undefined : NO_KEY_TEXT;
+export function ItemMenu({ item, myUserId, onAction, downloadBlocked, tabIndex }: ItemMenuProps) {
   const rules = useItemRules();
-  const noMove = noEdit ?? noKey ?? rules.moveBlocked?.(item);
-  // SPEC 6: only the owner shares, and only an item whose key this browser holds.
-  const shareHint = myUserId === undefined || item.ownerId !== myUserId ? NOT_OWNER_SHARE_TEXT : noKey;
+  const blocked = itemBlocks(item, rules, myUserId, downloadBlocked);
   return (
     <Menu
       label={`Actions for ${displayName(item)}`}
       trigger={
-        <button type="button" className="icon-button" aria-label={`Actions for ${displayName(item)}`}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={`Actions for ${displayName(item)}`}
+          tabIndex={tabIndex}
+          data-item-menu
+        >
           {Icon.more(18)}
         </button>
       }
@@ -40,36 +41,36 @@ export function ItemMenu({ item, myUserId, onAction, downloadBlocked }: ItemMenu
           Open
         </MenuItem>
       ) : (
-        <MenuItem icon={Icon.eye(16)} disabled={!item.decrypted} hint={noKey} onSelect={() => onAction('preview', item)}>
+        <MenuItem
+          icon={Icon.eye(16)}
+          disabled={!!blocked.preview}
+          hint={blocked.preview}
+          onSelect={() => onAction('preview', item)}
+        >
           Preview
         </MenuItem>
       )}
       <MenuItem
         icon={Icon.download(16)}
-        disabled={downloadBlocked !== undefined || !item.decrypted}
-        hint={downloadBlocked ?? noKey}
+        disabled={!!blocked.download}
+        hint={blocked.download}
         onSelect={() => onAction('download', item)}
       >
         Download
       </MenuItem>
-      <MenuItem
-        icon={Icon.share(16)}
-        disabled={shareHint !== undefined}
-        hint={shareHint}
-        onSelect={() => onAction('share', item)}
-      >
+      <MenuItem icon={Icon.share(16)} disabled={!!blocked.share} hint={blocked.share} onSelect={() => onAction('share', item)}>
         Share
       </MenuItem>
       <MenuSeparator />
       <MenuItem
         icon={Icon.pencil(16)}
-        disabled={!!(noEdit ?? noKey)}
-        hint={noEdit ?? noKey}
+        disabled={!!blocked.rename}
+        hint={blocked.rename}
         onSelect={() => onAction('rename', item)}
       >
         Rename
       </MenuItem>
-      <MenuItem icon={Icon.move(16)} disabled={!!noMove} hint={noMove} onSelect={() => onAction('move', item)}>
+      <MenuItem icon={Icon.move(16)} disabled={!!blocked.move} hint={blocked.move} onSelect={() => onAction('move', item)}>
         Move
       </MenuItem>
       <MenuItem icon={Icon.info(16)} onSelect={() => onAction('info', item)}>
@@ -81,7 +82,13 @@ export function ItemMenu({ item, myUserId, onAction, downloadBlocked }: ItemMenu
           Remove from my list
         </MenuItem>
       )}
-      <MenuItem icon={Icon.trash(16)} danger disabled={!!noEdit} hint={noEdit} onSelect={() => onAction('delete', item)}>
+      <MenuItem
+        icon={Icon.trash(16)}
+        danger
+        disabled={!!blocked.delete}
+        hint={blocked.delete}
+        onSelect={() => onAction('delete', item)}
+      >
         Delete
       </MenuItem>
     </Menu>

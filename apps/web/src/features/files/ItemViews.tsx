@@ -1,4 +1,4 @@
-import { useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
 import { cx } from '@sealbox/ui';
 import type { ItemView } from './api.ts';
 import type { SortKey } from './browser-search.ts';
@@ -6,6 +6,7 @@ import { displayName, formatBytes, formatDate, kindOf, rowTitle, type ItemKind }
 import { KindIcon, Icon } from './icons.tsx';
 import { ItemMenu, type ItemAction } from './ItemMenu.tsx';
 import { COLUMN_LABELS, type ListColumn, type Sort } from './sorting.ts';
+import type { ListingControl } from './useListing.ts';
 import { useThumbnail } from './useThumbnail.ts';
 
 interface CommonProps {
@@ -15,6 +16,8 @@ interface CommonProps {
   onOpen: (item: ItemView) => void;
   onAction: (action: ItemAction, item: ItemView) => void;
   downloadBlocked?: string | undefined;
+  /** Selection, focus and clicks (useListing). */
+  control: ListingControl;
 }
 
 const SORTABLE: Partial<Record<ListColumn, SortKey>> = {
@@ -43,48 +46,81 @@ function UnverifiedMark() {
   );
 }
 
-function ItemName({ item, onOpen }: { item: ItemView; onOpen: (item: ItemView) => void }) {
+/** A click with Shift, Ctrl or Cmd selects (the row's handler) rather than opens. */
+function withModifier(event: MouseEvent): boolean {
+  return event.shiftKey || event.ctrlKey || event.metaKey;
+}
+
+/**
+ * The item's name: the button that opens it, and where the keyboard focus of its row or card
+ * sits (data-focus-target). An item that did not decrypt cannot open, but can still be focused
+ * and selected (to delete it, say).
+ */
+function ItemName({ item, onOpen, tabIndex }: { item: ItemView; onOpen: (item: ItemView) => void; tabIndex: number }) {
   const name = displayName(item);
-  const warning = item.untrusted ? <UnverifiedMark /> : null;
-  const icon = (
-    <span className={cx('item-icon', `item-icon--${kindOf(item)}`)} aria-hidden="true">
-      {item.decrypted ? <KindIcon kind={kindOf(item)} /> : Icon.lock(20)}
-    </span>
-  );
-  if (item.isDirectory) {
-    return (
-      <button
-        type="button"
-        className={cx('item-name', 'item-name--link', !item.decrypted && 'item-name--encrypted')}
-        onClick={() => onOpen(item)}
-        title={rowTitle(item)}
-      >
-        {icon}
-        <span className="item-name__text">{name}</span>
-        {warning}
-      </button>
-    );
-  }
-  if (item.decrypted) {
-    // A file opens in the previewer (the route decides what opening does).
-    return (
-      <button
-        type="button"
-        className={cx('item-name', 'item-name--link', 'item-name--file')}
-        onClick={() => onOpen(item)}
-        title={name}
-      >
-        {icon}
-        <span className="item-name__text">{name}</span>
-        {warning}
-      </button>
-    );
-  }
+  const openable = item.isDirectory || item.decrypted;
   return (
-    <span className={cx('item-name', 'item-name--encrypted')} title={rowTitle(item)}>
-      {icon}
+    <button
+      type="button"
+      className={cx(
+        'item-name',
+        openable && 'item-name--link',
+        !item.isDirectory && item.decrypted && 'item-name--file',
+        !item.decrypted && 'item-name--encrypted',
+      )}
+      onClick={(event) => openable && !withModifier(event) && onOpen(item)}
+      aria-disabled={openable ? undefined : true}
+      title={item.decrypted ? name : rowTitle(item)}
+      tabIndex={tabIndex}
+      data-focus-target
+    >
+      <span className={cx('item-icon', `item-icon--${kindOf(item)}`)} aria-hidden="true">
+        {item.decrypted ? <KindIcon kind={kindOf(item)} /> : Icon.lock(20)}
+      </span>
       <span className="item-name__text">{name}</span>
-      {warning}
+      {item.untrusted ? <UnverifiedMark /> : null}
+    </button>
+  );
+}
+
+/** The item's checkbox, named after it. */
+function SelectBox({ item, control, tabIndex }: { item: ItemView; control: ListingControl; tabIndex: number }) {
+  return (
+    <input
+      type="checkbox"
+      className="select-box"
+      checked={control.isSelected(item.id)}
+      onChange={() => {}}
+      onClick={(event) => control.onCheck(event, item)}
+      aria-label={`Select ${displayName(item)}`}
+      tabIndex={tabIndex}
+    />
+  );
+}
+
+/** The list header's (and the grid's) select-all checkbox, mixed while some are selected. */
+export function SelectAllBox({ control, label }: { control: ListingControl; label?: string }) {
+  const ref = useRef<HTMLInputElement>(null);
+  const id = useId();
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = control.all === 'some';
+  }, [control.all]);
+  const box = (
+    <input
+      ref={ref}
+      id={id}
+      type="checkbox"
+      className="select-box"
+      checked={control.all === 'all'}
+      onChange={control.onCheckAll}
+      aria-label={label ? undefined : 'Select all'}
+    />
+  );
+  if (!label) return box;
+  return (
+    <span className="select-all">
+      {box}
+      <label htmlFor={id}>{label}</label>
     </span>
   );
 }
@@ -95,7 +131,18 @@ export interface FileTableProps extends CommonProps {
   onSort: (column: SortKey) => void;
 }
 
-export function FileTable({ items, users, myUserId, onOpen, onAction, columns, sort, onSort, downloadBlocked }: FileTableProps) {
+export function FileTable({
+  items,
+  users,
+  myUserId,
+  onOpen,
+  onAction,
+  columns,
+  sort,
+  onSort,
+  downloadBlocked,
+  control,
+}: FileTableProps) {
   const has = (c: ListColumn) => columns.includes(c);
   return (
     <table className="file-table">
@@ -107,6 +154,7 @@ export function FileTable({ items, users, myUserId, onOpen, onAction, columns, s
             const ariaSort = active ? (sort!.sortOrder === 'asc' ? 'ascending' : 'descending') : undefined;
             return (
               <th key={column} scope="col" className={`file-table__${column}`} aria-sort={ariaSort}>
+                {column === 'name' && <SelectAllBox control={control} />}
                 {key ? (
                   <button type="button" className="file-table__sort" onClick={() => onSort(key)}>
                     {COLUMN_LABELS[column]}
@@ -123,27 +171,43 @@ export function FileTable({ items, users, myUserId, onOpen, onAction, columns, s
         </tr>
       </thead>
       <tbody>
-        {items.map((item) => (
-          <tr
-            key={item.id}
-            className={cx('file-row', item.isDirectory && 'file-row--folder')}
-            onDoubleClick={() => (item.isDirectory || item.decrypted) && onOpen(item)}
-            data-item-id={item.id}
-          >
-            <td className="file-table__name">
-              <ItemName item={item} onOpen={onOpen} />
-            </td>
-            {has('extension') && <td className="file-table__extension">{item.extension || '—'}</td>}
-            {has('size') && <td className="file-table__size">{item.isDirectory ? '—' : formatBytes(item.size)}</td>}
-            {has('created') && <td className="file-table__created">{formatDate(item.createdAt)}</td>}
-            {has('modified') && <td className="file-table__modified">{formatDate(item.modifiedAt)}</td>}
-            {has('uploader') && <td className="file-table__uploader">{userName(users, item.uploaderId, myUserId)}</td>}
-            {has('owner') && <td className="file-table__owner">{userName(users, item.ownerId, myUserId)}</td>}
-            <td className="file-table__actions">
-              <ItemMenu item={item} myUserId={myUserId} onAction={onAction} downloadBlocked={downloadBlocked} />
-            </td>
-          </tr>
-        ))}
+        {items.map((item) => {
+          const tabIndex = item.id === control.focusId ? 0 : -1;
+          const selected = control.isSelected(item.id);
+          return (
+            <tr
+              key={item.id}
+              className={cx('file-row', item.isDirectory && 'file-row--folder', selected && 'file-row--selected')}
+              onClick={(event) => control.onItemClick(event, item)}
+              onDoubleClick={(event) => !withModifier(event) && (item.isDirectory || item.decrypted) && onOpen(item)}
+              onFocus={() => control.onItemFocus(item)}
+              data-item-id={item.id}
+              data-selected={selected || undefined}
+            >
+              <td className="file-table__name">
+                <div className="file-table__name-cell">
+                  <SelectBox item={item} control={control} tabIndex={tabIndex} />
+                  <ItemName item={item} onOpen={onOpen} tabIndex={tabIndex} />
+                </div>
+              </td>
+              {has('extension') && <td className="file-table__extension">{item.extension || '—'}</td>}
+              {has('size') && <td className="file-table__size">{item.isDirectory ? '—' : formatBytes(item.size)}</td>}
+              {has('created') && <td className="file-table__created">{formatDate(item.createdAt)}</td>}
+              {has('modified') && <td className="file-table__modified">{formatDate(item.modifiedAt)}</td>}
+              {has('uploader') && <td className="file-table__uploader">{userName(users, item.uploaderId, myUserId)}</td>}
+              {has('owner') && <td className="file-table__owner">{userName(users, item.ownerId, myUserId)}</td>}
+              <td className="file-table__actions">
+                <ItemMenu
+                  item={item}
+                  myUserId={myUserId}
+                  onAction={onAction}
+                  downloadBlocked={downloadBlocked}
+                  tabIndex={tabIndex}
+                />
+              </td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );
@@ -153,7 +217,7 @@ export function FileTable({ items, users, myUserId, onOpen, onAction, columns, s
  * The picture of a grid card: the thumbnail of an image or a video once it is made (SPEC 2),
  * else the type icon (or a lock when the item did not decrypt).
  */
-function CardThumb({ item, kind, onOpen }: { item: ItemView; kind: ItemKind; onOpen: (item: ItemView) => void }) {
+function CardThumb({ item, kind }: { item: ItemView; kind: ItemKind }) {
   const slot = useRef<HTMLDivElement>(null);
   const url = useThumbnail(item, slot);
   // An <img> that fails to decode falls back to the icon rather than a broken image.
@@ -165,7 +229,6 @@ function CardThumb({ item, kind, onOpen }: { item: ItemView; kind: ItemKind; onO
       className={cx('file-card__thumb', `file-card__thumb--${kind}`, shown && 'file-card__thumb--preview')}
       data-preview-slot={kind === 'image' || kind === 'video' ? kind : undefined}
       data-preview={shown ? 'ready' : undefined}
-      onClick={() => (item.isDirectory || item.decrypted) && onOpen(item)}
       aria-hidden="true"
     >
       {shown ? (
@@ -193,27 +256,42 @@ export interface FileGridProps extends CommonProps {
   columns: number;
 }
 
-export function FileGrid({ items, myUserId, onOpen, onAction, columns, downloadBlocked }: FileGridProps) {
+/**
+ * Cards as in Drive: a click selects (with Shift or Ctrl/Cmd, a range or one more), a double
+ * click opens, and the name opens at once. A long name takes two lines, then an ellipsis; the
+ * whole name is the button's title and accessible name.
+ */
+export function FileGrid({ items, myUserId, onOpen, onAction, columns, downloadBlocked, control }: FileGridProps) {
   // A custom property set through React's style prop (CSSOM), allowed by the CSP.
   const style = { '--grid-columns': String(columns) } as CSSProperties;
-  const onKey = (event: KeyboardEvent, item: ItemView) => {
-    if (event.key === 'Enter' && (item.isDirectory || item.decrypted) && event.target === event.currentTarget) onOpen(item);
-  };
   return (
     <ul className="file-grid" style={style} data-columns={columns}>
       {items.map((item) => {
         const kind = kindOf(item);
+        const tabIndex = item.id === control.focusId ? 0 : -1;
+        const selected = control.isSelected(item.id);
         return (
+          // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard selects through the listing's keys (useListing), not per card
           <li
             key={item.id}
-            className={cx('file-card', item.isDirectory && 'file-card--folder')}
+            className={cx('file-card', item.isDirectory && 'file-card--folder', selected && 'file-card--selected')}
             data-item-id={item.id}
-            onKeyDown={(e) => onKey(e, item)}
+            data-selected={selected || undefined}
+            onClick={(event) => control.onItemClick(event, item)}
+            onDoubleClick={(event) => !withModifier(event) && (item.isDirectory || item.decrypted) && onOpen(item)}
+            onFocus={() => control.onItemFocus(item)}
           >
-            <CardThumb item={item} kind={kind} onOpen={onOpen} />
+            <SelectBox item={item} control={control} tabIndex={tabIndex} />
+            <CardThumb item={item} kind={kind} />
             <div className="file-card__footer">
-              <ItemName item={item} onOpen={onOpen} />
-              <ItemMenu item={item} myUserId={myUserId} onAction={onAction} downloadBlocked={downloadBlocked} />
+              <ItemName item={item} onOpen={onOpen} tabIndex={tabIndex} />
+              <ItemMenu
+                item={item}
+                myUserId={myUserId}
+                onAction={onAction}
+                downloadBlocked={downloadBlocked}
+                tabIndex={tabIndex}
+              />
             </div>
             <div className="file-card__meta">{item.isDirectory ? 'Folder' : formatBytes(item.size)}</div>
           </li>

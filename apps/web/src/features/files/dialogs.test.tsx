@@ -39,7 +39,7 @@ describe('MoveDialog', () => {
     const file = item({});
     const archive = item({ id: '00000000-0000-4000-8000-000000000002', name: 'Archive', isDirectory: true });
     folderListing.items = [file, archive];
-    render(<MoveDialog open item={file} myUserId={ME} busy={false} onClose={() => {}} onMove={() => {}} />);
+    render(<MoveDialog open items={[file]} myUserId={ME} busy={false} onClose={() => {}} onMove={() => {}} />);
 
     expect(screen.queryByText(MOVE_PROBLEM_TEXT['current-parent'])).toBeNull();
     expect(screen.getByRole('status').textContent).toBe(MOVE_CHOOSE_TEXT);

@@ -2,9 +2,13 @@
  * What a route adds to the per-item rules of SPEC 6 beyond the item's own edit flag (/shared:
  * a shared item stays where its owner keeps it, and a recipient may drop a share from their
  * list). Read by the item menu deep in the listing, so no route passes it through every part.
+ *
+ * Also why an action is unavailable, for one item (its menu) and for a selection (the selection
+ * bar, the keyboard): one set of rules, so a selection is never allowed what its items are not.
  */
 import { createContext, useContext } from 'react';
 import type { ItemView } from '../../model/items.ts';
+import { displayName } from './format.ts';
 
 export interface ItemRules {
   /** Why `item` cannot be moved here although its edit flag allows it (undefined: it can). */
@@ -17,4 +21,58 @@ export const ItemRulesContext = createContext<ItemRules>({});
 
 export function useItemRules(): ItemRules {
   return useContext(ItemRulesContext);
+}
+
+/** SPEC 6 tooltips. */
+export const NO_EDIT_TEXT = 'You do not have permission to rename/move/delete this file';
+export const NOT_OWNER_SHARE_TEXT = 'You cannot share files you do not own';
+export const NO_KEY_TEXT = 'This item could not be decrypted';
+
+/** Why each action is unavailable for one item (undefined: it is available). */
+export interface ItemBlocks {
+  rename: string | undefined;
+  move: string | undefined;
+  delete: string | undefined;
+  download: string | undefined;
+  share: string | undefined;
+  preview: string | undefined;
+}
+
+export function itemBlocks(
+  item: ItemView,
+  rules: ItemRules,
+  myUserId: string | undefined,
+  downloadBlocked: string | undefined,
+): ItemBlocks {
+  const noEdit = item.editPermission ? undefined : NO_EDIT_TEXT;
+  const noKey = item.decrypted ? undefined : NO_KEY_TEXT;
+  return {
+    rename: noEdit ?? noKey,
+    move: noEdit ?? noKey ?? rules.moveBlocked?.(item),
+    delete: noEdit,
+    download: downloadBlocked ?? noKey,
+    // SPEC 6: only the owner shares, and only an item whose key this browser holds.
+    share: myUserId === undefined || item.ownerId !== myUserId ? NOT_OWNER_SHARE_TEXT : noKey,
+    preview: noKey,
+  };
+}
+
+export type BulkAction = 'move' | 'delete' | 'download';
+
+/**
+ * Why `action` is unavailable for the selection `items`: the first refusal among them, naming
+ * the item when there are several (undefined: every item allows it).
+ */
+export function selectionBlocked(
+  items: readonly ItemView[],
+  action: BulkAction,
+  rules: ItemRules,
+  myUserId: string | undefined,
+  downloadBlocked: string | undefined,
+): string | undefined {
+  for (const item of items) {
+    const reason = itemBlocks(item, rules, myUserId, downloadBlocked)[action];
+    if (reason !== undefined) return items.length === 1 ? reason : `${reason}: ${displayName(item)}`;
+  }
+  return undefined;
 }

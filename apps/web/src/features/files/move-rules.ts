@@ -56,3 +56,16 @@ export function moveProblem(
 export function canBrowseInto(item: Pick<ItemView, 'id'>, folder: Pick<ItemView, 'id' | 'isDirectory'>): boolean {
   return folder.isDirectory && folder.id !== item.id;
 }
+
+/** Why a selection cannot go to `target`: the first item's problem (null when all may go). */
+export function selectionMoveProblem(
+  items: ReadonlyArray<Pick<ItemView, 'id' | 'parentId' | 'ownerId'>>,
+  target: MoveTarget,
+  myUserId: string | undefined,
+): MoveProblem | null {
+  for (const item of items) {
+    const problem = moveProblem(item, target, myUserId);
+    if (problem) return problem;
+  }
+  return null;
+}

@@ -6,6 +6,10 @@
  * one at once. Each carries a key under FILES_CHANGE_KEY, so the browser can show what waits
  * (PendingChanges), and a change whose target (or the folder it goes into) a queued delete
  * removes is not sent: it would only fail once the delete lands first.
+ *
+ * A change that went through says so in a short success toast ('Renamed to x', 'Moved 3 items to
+ * Photos', 'Deleted 2 items'); a change to a selection goes item by item and reports the ones
+ * that failed in one toast.
  */
 import { useMutation, useQueryClient, type Mutation, type QueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
@@ -23,7 +27,14 @@ export const changeKeys = {
   rename: [...FILES_CHANGE_KEY, 'rename'] as const,
   move: [...FILES_CHANGE_KEY, 'move'] as const,
   delete: [...FILES_CHANGE_KEY, 'delete'] as const,
+  moveMany: [...FILES_CHANGE_KEY, 'move-many'] as const,
+  deleteMany: [...FILES_CHANGE_KEY, 'delete-many'] as const,
 };
+
+/** 'notes.txt' for one item, '3 items' for several. */
+export function itemsPhrase(items: readonly ItemView[]): string {
+  return items.length === 1 ? displayName(items[0]!) : `${items.length} items`;
+}
 
 /** A change not sent because a delete waiting or under way removes what it acts on. */
 export class SupersededChangeError extends Error {
@@ -35,9 +46,14 @@ export class SupersededChangeError extends Error {
 
 /** Whether a delete that has not finished yet removes one of `ids`. */
 export function deletePendingFor(queryClient: QueryClient, ids: Array<string | null>): ItemView | undefined {
-  for (const mutation of queryClient.getMutationCache().findAll({ mutationKey: changeKeys.delete, status: 'pending' })) {
+  const cache = queryClient.getMutationCache();
+  for (const mutation of cache.findAll({ mutationKey: changeKeys.delete, status: 'pending' })) {
     const doomed = mutation.state.variables as ItemView | undefined;
     if (doomed && ids.includes(doomed.id)) return doomed;
+  }
+  for (const mutation of cache.findAll({ mutationKey: changeKeys.deleteMany, status: 'pending' })) {
+    const doomed = (mutation.state.variables as { items?: ItemView[] } | undefined)?.items?.find((i) => ids.includes(i.id));
+    if (doomed) return doomed;
   }
   return undefined;
 }
@@ -54,6 +70,10 @@ function targetsOf(kind: unknown, vars: unknown): Array<string | null> {
     const { item, parentId } = vars as { item: ItemView; parentId: string | null };
     return [item.id, item.parentId, parentId];
   }
+  if (kind === 'move-many') {
+    const { items, parentId } = vars as { items: ItemView[]; parentId: string | null };
+    return [...items.flatMap((item) => [item.id, item.parentId]), parentId];
+  }
   return [];
 }
 
@@ -67,6 +87,8 @@ export function describeChange(queryClient: QueryClient, mutation: Mutation<unkn
   let text: string;
   if (kind === 'create') text = `New folder ${(vars as { name?: string })?.name ?? ''}`.trim();
   else if (kind === 'delete') return `Delete ${displayName(vars as ItemView)}`;
+  else if (kind === 'delete-many') return `Delete ${itemsPhrase((vars as { items: ItemView[] }).items)}`;
+  else if (kind === 'move-many') text = `Move ${itemsPhrase((vars as { items: ItemView[] }).items)}`;
   else text = `${kind === 'rename' ? 'Rename' : 'Move'} ${displayName((vars as { item: ItemView }).item)}`;
   const doomed = deletePendingFor(queryClient, targetsOf(kind, vars));
   return doomed ? `${text} (will not be sent: ${displayName(doomed)} is being deleted)` : text;
@@ -120,8 +142,10 @@ export function useRenameItem(linkId?: string) {
       return renameItem(item.id, name, linkId);
     },
     // A folder's own listing shows its name in the breadcrumbs.
-    onSuccess: (_r, { item }) =>
-      refreshAfterChange(queryClient, item.isDirectory ? [item.parentId, item.id] : [item.parentId], linkId),
+    onSuccess: (_r, { item, name }) => {
+      toast(`Renamed to ${name}`, 'success');
+      return refreshAfterChange(queryClient, item.isDirectory ? [item.parentId, item.id] : [item.parentId], linkId);
+    },
     onError: (error) => {
       if (!superseded(error)) toast(messageOf(error, 'Error renaming file. Please try again later.'), 'error');
     },
@@ -132,14 +156,14 @@ export function useMoveItem(linkId?: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: changeKeys.move,
-    mutationFn: async ({ item, parentId }: { item: ItemView; parentId: string | null }) => {
+    /** `label`: the destination's name, for the success toast. */
+    mutationFn: async ({ item, parentId }: { item: ItemView; parentId: string | null; label: string }) => {
       refuseIfDeleted(queryClient, [item.id, item.parentId, parentId], `Move of ${displayName(item)}`);
       return moveItem(item.id, parentId, linkId);
     },
-    onSuccess: async (_r, { item, parentId }) => {
-      await refreshAfterChange(queryClient, [item.parentId, parentId], linkId);
-      // Everything under a moved folder has a new path (breadcrumbs) and its K a new wrapping.
-      if (item.isDirectory) await queryClient.invalidateQueries({ queryKey: filesKeys.folders });
+    onSuccess: (_r, { item, parentId, label }) => {
+      toast(`Moved ${displayName(item)} to ${label}`, 'success');
+      return refreshAfterMove(queryClient, [item], parentId, linkId);
     },
     onError: (error) => {
       if (!superseded(error)) toast(messageOf(error, 'Error moving file.'), 'error');
@@ -152,13 +176,91 @@ export function useDeleteItem(linkId?: string) {
   return useMutation({
     mutationKey: changeKeys.delete,
     mutationFn: (item: ItemView) => deleteItem(item.id, linkId),
-    onSuccess: async (_r, item) => {
-      if (item.isDirectory) queryClient.removeQueries({ queryKey: filesKeys.folder(item.id), exact: true });
-      await Promise.all([
-        refreshAfterChange(queryClient, [item.parentId], linkId),
-        // The quota shown in the sidebar (usedSpace) went down.
-        queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY }),
-      ]);
+    onSuccess: (_r, item) => {
+      toast(`Deleted ${displayName(item)}`, 'success');
+      return refreshAfterDelete(queryClient, [item], linkId);
+    },
+    onError: (error) => toast(messageOf(error, 'Error deleting file'), 'error'),
+  });
+}
+
+async function refreshAfterMove(queryClient: QueryClient, moved: readonly ItemView[], parentId: string | null, linkId?: string) {
+  await refreshAfterChange(queryClient, [...moved.map((item) => item.parentId), parentId], linkId);
+  // Everything under a moved folder has a new path (breadcrumbs) and its K a new wrapping.
+  if (moved.some((item) => item.isDirectory)) await queryClient.invalidateQueries({ queryKey: filesKeys.folders });
+}
+
+async function refreshAfterDelete(queryClient: QueryClient, deleted: readonly ItemView[], linkId?: string) {
+  for (const item of deleted)
+    if (item.isDirectory) queryClient.removeQueries({ queryKey: filesKeys.folder(item.id), exact: true });
+  await Promise.all([
+    refreshAfterChange(
+      queryClient,
+      deleted.map((item) => item.parentId),
+      linkId,
+    ),
+    // The quota shown in the sidebar (usedSpace) went down.
+    queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY }),
+  ]);
+}
+
+/** Which items of a selection a change went through for, and which it failed for. */
+export interface BulkOutcome {
+  done: ItemView[];
+  failed: ItemView[];
+}
+
+/** One request per item, one after another (the rate limits stay calm), every failure kept. */
+async function eachItem(items: readonly ItemView[], act: (item: ItemView) => Promise<void>): Promise<BulkOutcome> {
+  const outcome: BulkOutcome = { done: [], failed: [] };
+  for (const item of items) {
+    try {
+      await act(item);
+      outcome.done.push(item);
+    } catch {
+      outcome.failed.push(item);
+    }
+  }
+  return outcome;
+}
+
+/** One toast for a change to a selection: all went ('Deleted 2 items'), or which did not. */
+function reportBulk({ done, failed }: BulkOutcome, verb: string, where = ''): void {
+  if (failed.length === 0) toast(`${verb} ${itemsPhrase(done)}${where}`, 'success');
+  else
+    toast(
+      `${verb} ${done.length} of ${done.length + failed.length} items${where}. Failed: ${failed.map(displayName).join(', ')}`,
+      'error',
+    );
+}
+
+/** Moves a selection (all in one folder) into `parentId`; `label` names it in the toast. */
+export function useMoveItems(linkId?: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: changeKeys.moveMany,
+    mutationFn: async ({ items, parentId }: { items: ItemView[]; parentId: string | null; label: string }) => {
+      refuseIfDeleted(queryClient, targetsOf('move-many', { items, parentId }), `Move of ${itemsPhrase(items)}`);
+      return eachItem(items, (item) => moveItem(item.id, parentId, linkId));
+    },
+    onSuccess: (outcome, { parentId, label }) => {
+      reportBulk(outcome, 'Moved', ` to ${label}`);
+      return refreshAfterMove(queryClient, outcome.done, parentId, linkId);
+    },
+    onError: (error) => {
+      if (!superseded(error)) toast(messageOf(error, 'Error moving file.'), 'error');
+    },
+  });
+}
+
+export function useDeleteItems(linkId?: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: changeKeys.deleteMany,
+    mutationFn: ({ items }: { items: ItemView[] }) => eachItem(items, (item) => deleteItem(item.id, linkId)),
+    onSuccess: (outcome) => {
+      reportBulk(outcome, 'Deleted');
+      return refreshAfterDelete(queryClient, outcome.done, linkId);
     },
     onError: (error) => toast(messageOf(error, 'Error deleting file'), 'error'),
   });

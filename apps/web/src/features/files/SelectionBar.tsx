@@ -1,0 +1,64 @@
+/**
+ * Above the listing while items are selected (issue 14): 'N selected' and what can be done with
+ * them. An action some item does not allow is disabled with the reason as its tooltip, by the
+ * same rules as each item's menu (item-rules.ts).
+ */
+import { Button, Tooltip } from '@sealbox/ui';
+import type { ItemView } from '../../model/items.ts';
+import { Icon } from './icons.tsx';
+import { selectionBlocked, useItemRules, type BulkAction } from './item-rules.ts';
+
+export interface SelectionBarProps {
+  selected: readonly ItemView[];
+  myUserId: string | undefined;
+  downloadBlocked: string | undefined;
+  onAction: (action: BulkAction) => void;
+  onClear: () => void;
+  /** How many items are shown: Select all is offered while fewer are selected. */
+  total: number;
+  onSelectAll: () => void;
+}
+
+const ACTIONS: ReadonlyArray<{ action: BulkAction; label: string; icon: keyof typeof Icon }> = [
+  { action: 'move', label: 'Move', icon: 'move' },
+  { action: 'download', label: 'Download', icon: 'download' },
+  { action: 'delete', label: 'Delete', icon: 'trash' },
+];
+
+export function SelectionBar({ selected, myUserId, downloadBlocked, onAction, onClear, total, onSelectAll }: SelectionBarProps) {
+  const rules = useItemRules();
+  return (
+    <section className="selection-bar" aria-label="Selection">
+      <span className="selection-bar__count" role="status">
+        {selected.length} selected
+      </span>
+      <div className="selection-bar__actions">
+        {ACTIONS.map(({ action, label, icon }) => {
+          const blocked = selectionBlocked(selected, action, rules, myUserId, downloadBlocked);
+          return (
+            <Tooltip key={action} content={blocked}>
+              <Button
+                size="sm"
+                variant={action === 'delete' ? 'danger' : 'secondary'}
+                disabled={blocked !== undefined}
+                onClick={() => onAction(action)}
+              >
+                {Icon[icon](16)}
+                {label}
+              </Button>
+            </Tooltip>
+          );
+        })}
+        {selected.length < total && (
+          <Button size="sm" variant="ghost" onClick={onSelectAll}>
+            Select all
+          </Button>
+        )}
+        <Button size="sm" variant="ghost" onClick={onClear}>
+          {Icon.close(16)}
+          Clear
+        </Button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+/** The dialogs of the listing's selection and keyboard (issue 14): delete a selection, the '?' list of shortcuts. */
+import { Button, Dialog } from '@sealbox/ui';
+import type { ItemView } from '../../model/items.ts';
+import { displayName } from './format.ts';
+
+/** How many names the delete confirmation lists before 'and N more'. */
+const NAMES_SHOWN = 8;
+
+export function DeleteSelectionDialog({
+  items,
+  open,
+  onClose,
+  busy,
+  onDelete,
+}: {
+  items: readonly ItemView[];
+  open: boolean;
+  onClose: () => void;
+  busy: boolean;
+  onDelete: () => void;
+}) {
+  const folders = items.some((item) => item.isDirectory);
+  const rest = items.length - NAMES_SHOWN;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title={`Delete ${items.length} items?`}
+      description={`These items will be deleted permanently${folders ? ', folders with everything inside them' : ''}. This cannot be undone.`}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose} data-autofocus>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={onDelete} disabled={busy}>
+            Delete {items.length} items
+          </Button>
+        </>
+      }
+    >
+      <ul className="selection-names" aria-label="Items to delete">
+        {items.slice(0, NAMES_SHOWN).map((item) => (
+          <li key={item.id}>{displayName(item)}</li>
+        ))}
+        {rest > 0 && <li>and {rest} more</li>}
+      </ul>
+    </Dialog>
+  );
+}
+
+/** What the '?' dialog lists: the keys, then what they do in the listing. */
+export const SHORTCUTS: ReadonlyArray<readonly [keys: string, does: string]> = [
+  ['↑ ↓ (← → in the grid)', 'Move between items'],
+  ['Home / End', 'First / last item'],
+  ['Shift + arrows', 'Extend the selection'],
+  ['Space', 'Select or unselect the item'],
+  ['Ctrl/⌘ + A', 'Select all'],
+  ['Enter', 'Open the folder or preview the file'],
+  ['F2', 'Rename'],
+  ['Delete', 'Delete the selection (or the item)'],
+  ['Escape', 'Clear the selection'],
+  ['Shift + F10', 'Actions menu of the item'],
+  ['?', 'Show these shortcuts'],
+];
+
+export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title="Keyboard shortcuts"
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      }
+    >
+      <dl className="shortcuts">
+        {SHORTCUTS.map(([keys, does]) => (
+          <div key={keys} className="shortcuts__row">
+            <dt>
+              <kbd>{keys}</kbd>
+            </dt>
+            <dd>{does}</dd>
+          </div>
+        ))}
+      </dl>
+    </Dialog>
+  );
+}
