@@ -1,4 +1,4 @@
-import { sql, type Selectable, type Updateable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import { DomainError, isDomainError } from '../../../domain/errors.ts';
 import {
   nameKey,
@@ -9,7 +9,7 @@ import {
   type UserRecord,
   type UserRepository,
 } from '../../../ports/accounts.ts';
-import type { Db } from '../../../ports/db.ts';
+import type { Database, Db } from '../../../ports/db.ts';
 import type { UsersTable } from '../../../ports/db-schema.ts';
 
 type UserRow = Selectable<UsersTable>;
@@ -54,22 +54,36 @@ export function createUserRepository(db: Db): UserRepository {
     },
 
     async findByUsername(username) {
-      const row = await k.selectFrom('users').selectAll().where('username_key', '=', nameKey(username)).executeTakeFirst();
+      await fillMissingNameKeys(db);
+      const key = nameKey(username);
+      const rows = await k
+        .selectFrom('users')
+        .selectAll()
+        .where((eb) =>
+          eb.or([eb('username_key', '=', key), eb.and([eb('username_key', 'is', null), eb('username', '=', username)])]),
+        )
+        .execute();
+      // Two rows only where an older build let a case variant in before migration 009: each
+      // keeps signing in by its exact name, the key's holder also by any variant.
+      const row = rows.find((r) => r.username === username) ?? rows.find((r) => r.username_key === key);
       return row && toRecord(row);
     },
 
     async usernameTaken(username) {
+      await fillMissingNameKeys(db);
       return (
         (await k.selectFrom('users').select('id').where('username_key', '=', nameKey(username)).executeTakeFirst()) !== undefined
       );
     },
 
     async emailTaken(email) {
+      await fillMissingNameKeys(db);
       const row = await k.selectFrom('users').select('id').where('email_key', '=', nameKey(email)).executeTakeFirst();
       return row !== undefined;
     },
 
     async searchByPrefix(prefix, { excludeId, limit, offset }) {
+      await fillMissingNameKeys(db);
       // substr instead of LIKE: no wildcard escaping; both sides are name keys made in JavaScript.
       const key = nameKey(prefix);
       const length = [...key].length;
@@ -133,7 +147,53 @@ export function createUserRepository(db: Db): UserRepository {
   };
 }
 
-/** The unique indexes (migration 005) are users_username_key_unique and users_email_key_unique. */
+/**
+ * Rows an older build writes have no name keys: builds before migration 005 do not know the
+ * columns (they run beside this one during a rolling upgrade), and the trigger of migration 009
+ * clears a key whose name such a build changed. The database cannot compute nameKey (SQLite's
+ * lower() is ASCII-only, PostgreSQL's follows its locale), so this build fills them before every
+ * lookup by name. Cheap when there is nothing to do: one read of a partial index (009).
+ * A key another account already holds stays unset: that account keeps the name, and this one
+ * still signs in by its exact name (findByUsername).
+ */
+async function fillMissingNameKeys(db: Db): Promise<void> {
+  const rows = await db.kysely
+    .selectFrom('users')
+    .select(['id', 'username', 'email', 'username_key', 'email_key'])
+    .where(missingNameKey)
+    .execute();
+  for (const row of rows) {
+    if (row.username_key === null) await setKeyIfFree(db, row.id, 'username_key', nameKey(row.username));
+    if (row.email !== null && row.email_key === null) await setKeyIfFree(db, row.id, 'email_key', nameKey(row.email));
+  }
+}
+
+/** The predicate of migration 009's partial index users_name_key_missing, word for word. */
+function missingNameKey(eb: ExpressionBuilder<Database, 'users'>): Expression<SqlBool> {
+  return eb.or([eb('username_key', 'is', null), eb.and([eb('email', 'is not', null), eb('email_key', 'is', null)])]);
+}
+
+async function setKeyIfFree(db: Db, id: string, column: 'username_key' | 'email_key', key: string): Promise<void> {
+  await db.kysely
+    .updateTable('users')
+    .set({ [column]: key })
+    .where('id', '=', id)
+    .where(column, 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('users as holder').select('holder.id').where(`holder.${column}`, '=', key))),
+    )
+    .execute()
+    .catch((error: unknown) => {
+      // Another instance filled the same key meanwhile: the unique index keeps the first.
+      if (!isDomainError(error, 'CONFLICT')) throw error;
+    });
+}
+
+/**
+ * The unique indexes are users_username_key_unique and users_email_key_unique (migration 005),
+ * and users_username_ci_unique and users_email_ci_unique on lower() (001, kept by 009 while
+ * builds from before 005 may still write).
+ */
 function namedConflict(error: unknown): never {
   if (isDomainError(error, 'CONFLICT')) {
     const detail = error.detail?.includes('email') ? 'email' : error.detail?.includes('username') ? 'username' : error.detail;

@@ -6,6 +6,10 @@ import { nameKey } from '../../../ports/accounts.ts';
  * not by SQL lower(): SQLite's is ASCII-only and PostgreSQL's follows the server's locale, so
  * 'Åsa' and 'åsa' (or a decomposed 'Å') could both be registered. Existing rows are backfilled;
  * a clash in old data keeps the later row's key unset rather than failing the upgrade.
+ *
+ * Expand only: the lower() unique indexes of 001 stay, since builds from before this migration
+ * rely on them while they run beside newer ones (a rolling upgrade). As first shipped this
+ * dropped them, which lost accounts (issue 16); 009 puts them back where that ran.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('users').addColumn('username_key', 'text').execute();
@@ -26,8 +30,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     taken.add(`u:${usernameKey}`);
     if (emailKey !== null) taken.add(`e:${emailKey}`);
   }
-  await db.schema.dropIndex('users_username_ci_unique').execute();
-  await db.schema.dropIndex('users_email_ci_unique').execute();
   await db.schema.createIndex('users_username_key_unique').on('users').column('username_key').unique().execute();
   await db.schema.createIndex('users_email_key_unique').on('users').column('email_key').unique().execute();
 }

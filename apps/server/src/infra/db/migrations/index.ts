@@ -7,8 +7,15 @@ import * as nameKeys from './005-name-keys.ts';
 import * as treeLimits from './006-tree-limits.ts';
 import * as sharing from './007-sharing.ts';
 import * as keyPinsLinkExpiry from './008-key-pins-link-expiry.ts';
+import * as nameKeysBesideOldBuilds from './009-name-keys-beside-old-builds.ts';
 
 /**
+ * Expand, then contract (docs/operations.md "Upgrades"): a release runs beside the previous one on
+ * one database, so its migrations only add: new tables, nullable or defaulted columns, indexes,
+ * and triggers or code that fill new columns for rows older builds write. Dropping or renaming
+ * anything an older build reads or writes waits for a later release, once no such build runs.
+ * CHANGELOG.md lists each release's migrations and whether it can roll.
+ *
  * Listed by hand, not read from a folder, so a bundled or compiled server still finds every
  * migration and a stray file can never run. Names sort in the order they must apply.
  */
@@ -21,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '006-tree-limits': treeLimits,
   '007-sharing': sharing,
   '008-key-pins-link-expiry': keyPinsLinkExpiry,
+  '009-name-keys-beside-old-builds': nameKeysBesideOldBuilds,
 };
 
 export const migrationProvider: MigrationProvider = {

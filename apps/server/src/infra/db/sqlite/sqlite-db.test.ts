@@ -57,6 +57,7 @@ describe('sqlite adapter', () => {
         '006-tree-limits',
         '007-sharing',
         '008-key-pins-link-expiry',
+        '009-name-keys-beside-old-builds',
       ]);
       expect(await second.kysely.selectFrom('users').select('id').execute()).toEqual([{ id: user.id }]);
       await second.close();
