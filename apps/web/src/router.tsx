@@ -62,4 +62,8 @@ declare module '@tanstack/react-router' {
   interface Register {
     router: AppRouter;
   }
+  interface HistoryState {
+    /** Registration hands the new username to the login form (kept out of the URL). */
+    username?: string;
+  }
 }

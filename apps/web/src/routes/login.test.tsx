@@ -150,7 +150,11 @@ describe('/login messages (SPEC 5, 8)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Verify TOTP' }));
     expect(await screen.findByText('Invalid TOTP code. Please try again.')).toBeTruthy();
     expect(router.state.location.search).toEqual({ redirect: '/about?x=1#frag' });
+    // The refused code is cleared and the field focused for the next one.
+    expect((code as HTMLInputElement).value).toBe('');
+    await vi.waitFor(() => expect(document.activeElement).toBe(code));
 
+    fireEvent.change(code, { target: { value: '123456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify TOTP' }));
     expect(await screen.findByText('Login successful! Redirecting...')).toBeTruthy();
     // The argon2id hash of the first step is reused, not derived again.

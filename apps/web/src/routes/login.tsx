@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, createRoute, useRouter } from '@tanstack/react-router';
+import { Link, createRoute, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Spinner, toast } from '@sealbox/ui';
 import { warmCrypto } from '../crypto/client.ts';
@@ -42,7 +42,9 @@ function LoginPage() {
   const { redirect } = loginRoute.useSearch();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [username, setUsername] = useState('');
+  // Straight after registering, the new username is filled in (history state, not the URL).
+  const registered = useRouterState({ select: (state) => state.location.state.username });
+  const [username, setUsername] = useState(registered ?? '');
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
   const [totpCode, setTotpCode] = useState('');
@@ -51,6 +53,7 @@ function LoginPage() {
   const [error, setError] = useState<string>();
   const [stage, setStage] = useState<Stage>();
   const totpInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
 
   // Start the worker and compile argon2id while the user types (first click at full speed).
   useEffect(() => {
@@ -60,6 +63,10 @@ function LoginPage() {
   useEffect(() => {
     if (step === 'totp') totpInput.current?.focus();
   }, [step]);
+  // With the username filled in, the password is what is left to type.
+  useEffect(() => {
+    if (registered) passwordInput.current?.focus();
+  }, [registered]);
 
   const showFailure = (failure: LoginFailure) => {
     if (failure.display === 'inline') setError(failure.message);
@@ -95,6 +102,8 @@ function LoginPage() {
       }
       if (outcome.kind === 'failed') {
         showFailure(outcome.failure);
+        // A refused code is cleared for the next one, as authenticator prompts do.
+        if (code !== undefined) clearTotp();
         return;
       }
       performance.mark(LOGIN_MARKS.unlocked);
@@ -106,6 +115,12 @@ function LoginPage() {
     } finally {
       setStage(undefined);
     }
+  };
+
+  const clearTotp = () => {
+    setTotpCode('');
+    // After the busy state ends (the input is enabled again on the next render).
+    setTimeout(() => totpInput.current?.focus(), 0);
   };
 
   const onCredentials = (event: FormEvent<HTMLFormElement>) => {
@@ -177,6 +192,7 @@ function LoginPage() {
               <label className="field">
                 <span>Password</span>
                 <input
+                  ref={passwordInput}
                   name="password"
                   type={showPassword ? 'text' : 'password'}
                   autoComplete="current-password"

@@ -77,6 +77,11 @@ function availabilityMessage(state: Availability, checking: string, taken: strin
   return { error: undefined, status: undefined };
 }
 
+/** Said plainly before an account is made: the password is the only key to the files. */
+export const NO_RECOVERY_TITLE = 'There is no password recovery.';
+export const NO_RECOVERY_TEXT =
+  'Your files are encrypted with your password, so if you forget it, your files are lost for good. Keep it somewhere safe.';
+
 function RegisterPage() {
   const navigate = useNavigate();
   const [values, setValues] = useState<Record<FieldName, string>>({ username: '', email: '', password: '', confirmPassword: '' });
@@ -122,7 +127,7 @@ function RegisterPage() {
       });
       if (answer.ok) {
         toast(REGISTER_MESSAGES.success, 'success');
-        await navigate({ to: '/login' });
+        await navigate({ to: '/login', state: { username: values.username } });
         return;
       }
       if (answer.status === 409) {
@@ -188,7 +193,10 @@ function RegisterPage() {
             onBlur={touch('confirmPassword')}
             error={shown('confirmPassword') ? confirmError : undefined}
           />
-          <Button type="submit" size="lg" disabled={busy}>
+          <p className="auth-card__warning" id="no-recovery">
+            <strong>{NO_RECOVERY_TITLE}</strong> {NO_RECOVERY_TEXT}
+          </p>
+          <Button type="submit" size="lg" disabled={busy} aria-describedby="no-recovery">
             {busy ? (
               <>
                 <Spinner size={18} label="Creating your keys" />

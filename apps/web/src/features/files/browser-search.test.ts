@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextBrowserSearch, validateBrowserSearch, validateShareBrowserSearch } from './browser-search.ts';
+import { type BrowserSearch, nextBrowserSearch, validateBrowserSearch, validateShareBrowserSearch } from './browser-search.ts';
 
 describe('file browser search params', () => {
   it('keeps valid values', () => {
@@ -30,7 +30,7 @@ describe('file browser search params', () => {
   });
 
   it('starts at the first page when the folder, order or page size changes', () => {
-    const prev = { parentId: 'a', page: 3, view: 'grid' as const };
+    const prev: BrowserSearch = { parentId: 'a', page: 3, view: 'grid' };
     expect(nextBrowserSearch(prev, { page: 4 })).toEqual({ parentId: 'a', page: 4, view: 'grid' });
     expect(nextBrowserSearch(prev, { view: 'list' })).toEqual({ parentId: 'a', page: 3, view: 'list' });
     expect(nextBrowserSearch(prev, { parentId: 'b' })).toEqual({ parentId: 'b', view: 'grid' });

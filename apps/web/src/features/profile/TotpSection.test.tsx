@@ -88,3 +88,37 @@ describe('TOTP on /profile asks for the password', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Disable TOTP' }).hasAttribute('disabled')).toBe(false));
   });
 });
+
+describe('TOTP setup helps with the secret and the code', () => {
+  async function openSetup() {
+    show(PROFILE);
+    api.totpSetup.mockResolvedValueOnce({
+      ok: true,
+      status: 200,
+      data: { secret: 'ABCDEFGH', uri: 'otpauth://totp/x?secret=ABCDEFGH' },
+    });
+    type('Password', 'correct horse');
+    fireEvent.click(screen.getByRole('button', { name: 'Set up TOTP' }));
+    await screen.findByText('ABCD EFGH');
+  }
+
+  it('copies the secret without its grouping spaces and says Copied', async () => {
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await openSetup();
+    fireEvent.click(screen.getByRole('button', { name: 'Copy secret' }));
+    expect(await screen.findByRole('button', { name: 'Copied' })).toBeTruthy();
+    expect(writeText).toHaveBeenCalledWith('ABCDEFGH');
+  });
+
+  it('a wrong code is cleared and its field focused, with the message', async () => {
+    await openSetup();
+    api.totpConfirm.mockResolvedValueOnce({ ok: false, status: 400, message: 'Invalid code.' });
+    type('Code from the app', '123456');
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText(TOTP_MESSAGES.wrongCode)).toBeTruthy();
+    const code = screen.getByLabelText('Code from the app') as HTMLInputElement;
+    expect(code.value).toBe('');
+    await waitFor(() => expect(document.activeElement).toBe(code));
+  });
+});

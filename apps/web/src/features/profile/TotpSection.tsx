@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, toast } from '@sealbox/ui';
 import {
@@ -33,6 +33,29 @@ export function groupSecret(secret: string): string {
   );
 }
 
+/** Copies the secret (without the grouping spaces) and says 'Copied' for a moment. */
+function CopySecretButton({ secret }: { secret: string }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2_000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopied(true);
+    } catch {
+      toast('Could not copy the secret. Select it and copy it by hand.', 'error');
+    }
+  };
+  return (
+    <Button size="sm" variant="secondary" className="totp-copy" onClick={() => void copy()}>
+      <span aria-live="polite">{copied ? 'Copied' : 'Copy secret'}</span>
+    </Button>
+  );
+}
+
 export function TotpSection({ profile }: { profile: Profile }) {
   const queryClient = useQueryClient();
   const [setup, setSetup] = useState<{ secret: string; uri: string }>();
@@ -44,10 +67,16 @@ export function TotpSection({ profile }: { profile: Profile }) {
   const setEnabled = (enabled: boolean) =>
     queryClient.setQueryData<Profile | null>(PROFILE_QUERY_KEY, (old) => (old ? { ...old, totpEnabled: enabled } : old));
 
+  const codeInput = useRef<HTMLInputElement>(null);
+
   const fail = (status: number) => {
     if (status === 403) setError(TOTP_MESSAGES.wrongPassword);
-    else if (status === 400) setError(TOTP_MESSAGES.wrongCode);
-    else if (status !== 429 && status !== 401) toast(TOTP_MESSAGES.failed, 'error');
+    else if (status === 400) {
+      // A refused code is cleared and the field focused for the next one.
+      setError(TOTP_MESSAGES.wrongCode);
+      setCode('');
+      setTimeout(() => codeInput.current?.focus(), 0);
+    } else if (status !== 429 && status !== 401) toast(TOTP_MESSAGES.failed, 'error');
   };
 
   const fieldError = (needs: { code?: boolean; password?: boolean }): string | undefined => {
@@ -135,7 +164,7 @@ export function TotpSection({ profile }: { profile: Profile }) {
             <span className="badge badge--on">On</span> Signing in asks for a code from your authenticator app.
           </p>
           <form className="form form--inline" onSubmit={(e) => void disable(e)} noValidate aria-busy={busy}>
-            <TotpCodeInput value={code} onChange={setCode} label="Code to turn it off" />
+            <TotpCodeInput ref={codeInput} value={code} onChange={setCode} label="Code to turn it off" />
             {passwordField}
             <Button type="submit" variant="danger" disabled={busy}>
               Disable TOTP
@@ -153,10 +182,11 @@ export function TotpSection({ profile }: { profile: Profile }) {
               <code className="totp-secret" data-secret={setup.secret}>
                 {groupSecret(setup.secret)}
               </code>
+              <CopySecretButton secret={setup.secret} />
             </div>
           </div>
           <form className="form form--inline" onSubmit={(e) => void confirm(e)} noValidate>
-            <TotpCodeInput value={code} onChange={setCode} label="Code from the app" />
+            <TotpCodeInput ref={codeInput} value={code} onChange={setCode} label="Code from the app" />
             <Button type="submit" disabled={busy}>
               Confirm
             </Button>
