@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Browser } from '../accounts/harness.ts';
@@ -24,6 +24,8 @@ export async function withCluster(prefix: string, instances: number, fn: (cluste
   const servers: MainProcess[] = [];
   try {
     s3 = await startLocalS3(`sealbox-${prefix}`);
+    // A stand-in for the web build, which the server refuses to start without.
+    await writeFile(join(dataDir, 'index.html'), '<!doctype html><title>Sealbox</title>');
     const env = isolatedEnv(dataDir, {
       DATA_DIR: dataDir,
       WEB_DIST: dataDir,

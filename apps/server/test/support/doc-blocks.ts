@@ -12,12 +12,17 @@ export interface CodeBlock {
   name: string | undefined;
 }
 
-/** The fenced code blocks of a markdown file, in order. */
+/** The fenced code blocks of a markdown file, in order (fences may be indented, as in lists). */
 export async function codeBlocks(path = OPERATIONS_MD): Promise<CodeBlock[]> {
-  const text = await readFile(path, 'utf8');
+  const lines = (await readFile(path, 'utf8')).split('\n');
   const blocks: CodeBlock[] = [];
-  for (const match of text.matchAll(/(?:<!-- run: ([\w-]+) -->\n)?```(\w*)\n([\s\S]*?)\n```/g)) {
-    blocks.push({ name: match[1], lang: match[2] ?? '', code: match[3] ?? '' });
+  for (let i = 0; i < lines.length; i++) {
+    const open = lines[i]!.match(/^(\s*)```(\w*)\s*$/);
+    if (!open) continue;
+    const name = lines[i - 1]?.match(/^<!-- run: ([\w-]+) -->$/)?.[1];
+    const body: string[] = [];
+    for (i++; i < lines.length && !/^\s*```\s*$/.test(lines[i]!); i++) body.push(lines[i]!.slice(open[1]!.length));
+    blocks.push({ name, lang: open[2] ?? '', code: body.join('\n') });
   }
   return blocks;
 }
