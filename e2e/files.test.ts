@@ -294,7 +294,8 @@ describe.skipIf(skipWithoutBrowser)('file browser', () => {
       await grid.waitFor();
       expect(await grid.getAttribute('data-columns')).toBe('6');
       expect(await grid.locator('.file-card').count()).toBe(20);
-      await page.getByLabel('Sort by').selectOption('name');
+      await page.getByRole('button', { name: 'Sort by: none' }).click();
+      await page.getByRole('menuitemradio', { name: 'Name' }).click();
       await page.waitForURL((url) => url.searchParams.get('sortBy') === 'name');
       expect(await grid.locator('.item-name__text').first().textContent()).toBe('Folder 01');
       await page.getByRole('button', { name: 'Sort ascending' }).click();
@@ -350,7 +351,7 @@ describe.skipIf(skipWithoutBrowser)('file browser', () => {
           await page.keyboard.press('Escape');
           await dialog(page, 'Upload files').waitFor({ state: 'detached' });
           if (width === 375) {
-            await page.getByRole('button', { name: 'Open sidebar' }).click();
+            await page.getByRole('button', { name: 'Menu' }).click();
             await page.locator('.sidebar--open').waitFor();
             await saveScreenshot(page, `files-sidebar-${tag}`, { fullPage: false });
             await page.keyboard.press('Escape');

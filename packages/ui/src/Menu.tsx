@@ -75,3 +75,46 @@ export function MenuSeparator() {
 export function MenuLabel({ children }: { children: ReactNode }) {
   return <DropdownMenu.Label className="sb-menu__group-label">{children}</DropdownMenu.Label>;
 }
+
+export interface MenuChoice<T extends string> {
+  value: T;
+  label: ReactNode;
+  icon?: ReactNode;
+}
+
+/** A one-of-many choice inside a Menu (radix RadioGroup: arrow keys, Enter, a check on the chosen one). */
+export function MenuChoices<T extends string>({
+  value,
+  onChange,
+  choices,
+}: {
+  value: T | undefined;
+  onChange: (value: T) => void;
+  choices: readonly MenuChoice<T>[];
+}) {
+  return (
+    <DropdownMenu.RadioGroup value={value ?? ''} onValueChange={(next) => onChange(next as T)}>
+      {choices.map((choice) => (
+        <DropdownMenu.RadioItem key={choice.value} value={choice.value} className="sb-menu__item sb-menu__item--choice">
+          <span className="sb-menu__icon" aria-hidden="true">
+            {choice.icon}
+          </span>
+          <span className="sb-menu__label">{choice.label}</span>
+          <DropdownMenu.ItemIndicator className="sb-menu__check">
+            <svg
+              width="16"
+              height="16"
+              viewBox="0 0 24 24"
+              aria-hidden="true"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.5"
+            >
+              <path d="M5 12.5l4.5 4.5L19 7.5" />
+            </svg>
+          </DropdownMenu.ItemIndicator>
+        </DropdownMenu.RadioItem>
+      ))}
+    </DropdownMenu.RadioGroup>
+  );
+}

@@ -14,5 +14,14 @@ export {
 } from './theme.ts';
 export { cx } from './cx.ts';
 export { Dialog, type DialogProps } from './Dialog.tsx';
-export { Menu, MenuItem, MenuSeparator, MenuLabel, type MenuProps, type MenuItemProps } from './Menu.tsx';
+export {
+  Menu,
+  MenuChoices,
+  MenuItem,
+  MenuSeparator,
+  MenuLabel,
+  type MenuChoice,
+  type MenuProps,
+  type MenuItemProps,
+} from './Menu.tsx';
 export { Tooltip, TooltipProvider, type TooltipProps } from './Tooltip.tsx';

@@ -55,25 +55,11 @@ export function BrowserMain({ children }: { children: ReactNode }) {
   );
 }
 
-/** The title (with the sidebar's menu button on small screens) and the screen's main action. */
+/** The title and the screen's main action (on small screens the navbar's menu button opens the sidebar). */
 export function BrowserHeader({ title, children }: { title: string; children?: ReactNode }) {
-  const mobile = useViewportWidth() < MOBILE_BREAKPOINT;
-  const [sidebarOpen, setSidebarOpen] = useAtom(sidebarOpenAtom);
   return (
     <header className="browser__header">
       <div className="browser__heading">
-        {mobile && (
-          <button
-            type="button"
-            className="icon-button"
-            onClick={() => setSidebarOpen(true)}
-            aria-label="Open sidebar"
-            aria-expanded={sidebarOpen}
-            aria-controls="files-sidebar"
-          >
-            {Icon.menu(20)}
-          </button>
-        )}
         <h1 id="browser-title">{title}</h1>
       </div>
       {children}

@@ -1,12 +1,11 @@
 /** The row under the title: where you are (breadcrumbs, refresh) and how it is shown (search, sort, view). */
 import type { ReactNode } from 'react';
-import { Button, cx } from '@sealbox/ui';
+import { Button, Menu, MenuChoices, cx, type MenuChoice } from '@sealbox/ui';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import type { Crumb } from './breadcrumbs.ts';
 import { SORT_KEYS, type BrowserSearch, type SortKey, type ViewMode } from './browser-search.ts';
 import { Icon } from './icons.tsx';
 import { SORT_LABELS, type Sort } from './sorting.ts';
-import { useViewportWidth } from './useViewportWidth.ts';
 
 export function BrowserToolbar({ children }: { children: ReactNode }) {
   return <div className="browser__toolbar">{children}</div>;
@@ -21,10 +20,9 @@ export interface BrowserPathProps {
 }
 
 export function BrowserPath({ crumbs, onNavigate, onRefresh, busy }: BrowserPathProps) {
-  const width = useViewportWidth();
   return (
     <div className="browser__path">
-      <Breadcrumbs crumbs={crumbs} compact={width < 600} onNavigate={onNavigate} />
+      <Breadcrumbs crumbs={crumbs} onNavigate={onNavigate} />
       <Button
         size="sm"
         variant="ghost"
@@ -68,29 +66,39 @@ export function BrowserControls({ search, view, sort, onSearchChange }: BrowserC
   );
 }
 
-/** The grid has no column headers: sort by a select and an order button instead. */
+const UNSORTED = 'none';
+const SORT_CHOICES: MenuChoice<SortKey | typeof UNSORTED>[] = [
+  { value: UNSORTED, label: 'Unsorted' },
+  ...SORT_KEYS.map((key) => ({ value: key, label: SORT_LABELS[key] })),
+];
+
+/** The grid has no column headers: sort by a menu of keys (radix, like the app's other menus) and an order button. */
 function SortControl({ sort, onSearchChange }: Pick<BrowserControlsProps, 'sort' | 'onSearchChange'>) {
+  const shown = sort ? SORT_LABELS[sort.sortBy] : 'Sort by…';
   return (
     <div className="sort-control">
-      <label>
-        <span className="sb-visually-hidden">Sort by</span>
-        <select
-          value={sort?.sortBy ?? ''}
-          onChange={(e) => {
-            const value = e.target.value as SortKey | '';
+      <Menu
+        align="start"
+        label="Sort by"
+        trigger={
+          <button type="button" className="select-button" aria-label={`Sort by: ${sort ? shown : 'none'}`}>
+            <span>{shown}</span>
+            {Icon.chevronDown(16)}
+          </button>
+        }
+      >
+        <MenuChoices
+          value={sort?.sortBy ?? UNSORTED}
+          choices={SORT_CHOICES}
+          onChange={(value) =>
             onSearchChange(
-              value ? { sortBy: value, sortOrder: sort?.sortOrder ?? 'asc' } : { sortBy: undefined, sortOrder: undefined },
-            );
-          }}
-        >
-          <option value="">Sort by…</option>
-          {SORT_KEYS.map((key) => (
-            <option key={key} value={key}>
-              {SORT_LABELS[key]}
-            </option>
-          ))}
-        </select>
-      </label>
+              value === UNSORTED
+                ? { sortBy: undefined, sortOrder: undefined }
+                : { sortBy: value, sortOrder: sort?.sortOrder ?? 'asc' },
+            )
+          }
+        />
+      </Menu>
       <Button
         size="sm"
         variant="secondary"

@@ -1,6 +1,7 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { ReactNode, SetStateAction } from 'react';
-import { atom, useAtom } from 'jotai';
+import { atom, useAtom, useSetAtom } from 'jotai';
+import { DRAWER_ID, drawerOpenAtom, drawerSlotAtom } from '../../lib/drawer.ts';
 import { Menu, MenuItem, MenuSeparator, Tooltip, cx } from '@sealbox/ui';
 import { useAvatarUrl, useLogout, useProfile } from '../auth/index.ts';
 import { formatBytes, storagePercent } from './format.ts';
@@ -35,8 +36,8 @@ export const sidebarCollapsedAtom = atom(
     }
   },
 );
-/** Open or closed as an overlay under the mobile breakpoint. */
-export const sidebarOpenAtom = atom(false);
+/** Open or closed as an overlay (the drawer) under the mobile breakpoint; the navbar's menu button opens it. */
+export const sidebarOpenAtom = drawerOpenAtom;
 
 /** SPEC 2: what the sidebar's links say in link mode. */
 export const SIGN_IN_TO_ACCESS_TEXT = 'You must sign in to access';
@@ -55,6 +56,7 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
   const [open, setOpen] = useAtom(sidebarOpenAtom);
   const collapsed = mobile ? false : collapsedWide;
   const close = () => mobile && setOpen(false);
+  const setSlot = useSetAtom(drawerSlotAtom);
 
   const linkMode = active === 'link';
   const label = (text: string) => (collapsed ? <span className="sb-visually-hidden">{text}</span> : <span>{text}</span>);
@@ -62,7 +64,7 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
 
   return (
     <aside
-      id="files-sidebar"
+      id={DRAWER_ID}
       className={cx(
         'sidebar',
         collapsed && 'sidebar--collapsed',
@@ -139,6 +141,8 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
           <AccountArea collapsed={collapsed} />
         )}
       </div>
+      {/* The site's menu (the navbar's links), so small screens have one menu button. */}
+      {mobile && <div ref={setSlot} className="sidebar__site-menu" />}
     </aside>
   );
 }

@@ -177,6 +177,11 @@ export const Icon = {
       <path d="m9 18 6-6-6-6" />
     </Svg>
   ),
+  chevronDown: (s?: number) => (
+    <Svg size={s}>
+      <path d="m6 9 6 6 6-6" />
+    </Svg>
+  ),
   menu: (s?: number) => (
     <Svg size={s}>
       <path d="M4 7h16M4 12h16M4 17h16" />

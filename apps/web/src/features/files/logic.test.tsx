@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemView } from '../../model/items.ts';
-import { collapseCrumbs, type Crumb } from './breadcrumbs.ts';
 import { displayName, formatBytes, kindOf, storagePercent } from './format.ts';
 import { canBrowseInto, moveProblem } from './move-rules.ts';
 import { effectiveSort, gridColumns, nextSort, paginate, searchItems, sortItems, visibleColumns } from './sorting.ts';
@@ -227,26 +226,5 @@ describe('search', () => {
     const locked = item({ name: null, decrypted: false });
     expect(searchItems([hit, miss, locked], 'report')).toEqual([hit]);
     expect(searchItems([hit, miss], '  ')).toEqual([]);
-  });
-});
-
-describe('breadcrumb collapsing', () => {
-  const crumbs: Crumb[] = [
-    { id: null, label: 'Home' },
-    { id: 'a', label: 'A' },
-    { id: 'b', label: 'B' },
-    { id: 'c', label: 'C' },
-  ];
-  it('keeps short paths whole', () => {
-    expect(collapseCrumbs(crumbs.slice(0, 3), 3).map((s) => s.kind)).toEqual(['crumb', 'crumb', 'crumb']);
-    expect(collapseCrumbs(crumbs, Number.POSITIVE_INFINITY)).toHaveLength(4);
-  });
-  it('collapses long paths to first, ellipsis, last', () => {
-    const slots = collapseCrumbs(crumbs, 3);
-    expect(slots).toEqual([
-      { kind: 'crumb', crumb: crumbs[0] },
-      { kind: 'ellipsis', hidden: [crumbs[1], crumbs[2]] },
-      { kind: 'crumb', crumb: crumbs[3] },
-    ]);
   });
 });

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { Link, useLocation } from '@tanstack/react-router';
-import { useAtomValue } from 'jotai';
+import { useAtom, useAtomValue } from 'jotai';
+import { DRAWER_ID, drawerOpenAtom, drawerSlotAtom } from '../../lib/drawer.ts';
 import { Button, cx } from '@sealbox/ui';
 import { signedInAtom, useAvatarUrl, useLogout, useProfile } from '../auth/index.ts';
 import { LiveStatusIndicator } from '../live/index.ts';
@@ -15,10 +17,61 @@ export function Navbar() {
   const { logout: onLogout, loggingOut } = useLogout();
   const profile = useProfile();
   const avatar = useAvatarUrl(profile);
+  // A page with a drawer on small screens (the file browser) takes the links into it, and the
+  // one menu button opens that drawer.
+  const drawerSlot = useAtomValue(drawerSlotAtom);
+  const [drawerOpen, setDrawerOpen] = useAtom(drawerOpenAtom);
 
   // The collapsed menu closes once the user has gone somewhere.
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new path is the trigger
   useEffect(() => setMenuOpen(false), [pathname]);
+
+  const links = (
+    <>
+      <div className="navbar__links">
+        <Link to="/about" className="navbar__link" activeProps={{ 'aria-current': 'page' }}>
+          About
+        </Link>
+        {signedIn && (
+          <Link to="/files" className="navbar__link" activeProps={{ 'aria-current': 'page' }}>
+            Files
+          </Link>
+        )}
+      </div>
+      <div className="navbar__actions">
+        <ThemeSwitcher />
+        {signedIn ? (
+          <>
+            <Button asChild variant="ghost">
+              <Link to="/profile">Profile</Link>
+            </Button>
+            <Button variant="secondary" onClick={() => void onLogout()} disabled={loggingOut}>
+              Logout
+            </Button>
+            <Link to="/profile" className="navbar__avatar" aria-label="Your profile" title={profile?.username}>
+              {avatar ? (
+                <img src={avatar} alt="" width={34} height={34} />
+              ) : (
+                <span className="navbar__avatar-placeholder" aria-hidden="true" />
+              )}
+              <span className="navbar__avatar-name" aria-hidden="true">
+                {profile?.username}
+              </span>
+            </Link>
+          </>
+        ) : (
+          <>
+            <Button asChild variant="ghost">
+              <Link to="/login">Sign in</Link>
+            </Button>
+            <Button asChild>
+              <Link to="/register">Get Started</Link>
+            </Button>
+          </>
+        )}
+      </div>
+    </>
+  );
 
   return (
     <header className={cx('navbar', scrolled && 'navbar--scrolled', menuOpen && 'navbar--open')}>
@@ -32,9 +85,9 @@ export function Navbar() {
         <button
           type="button"
           className="navbar__toggle"
-          aria-expanded={menuOpen}
-          aria-controls="navbar-menu"
-          onClick={() => setMenuOpen((open) => !open)}
+          aria-expanded={drawerSlot ? drawerOpen : menuOpen}
+          aria-controls={drawerSlot ? DRAWER_ID : 'navbar-menu'}
+          onClick={() => (drawerSlot ? setDrawerOpen(true) : setMenuOpen((open) => !open))}
         >
           <span className="sb-visually-hidden">Menu</span>
           <svg
@@ -47,53 +100,16 @@ export function Navbar() {
             strokeWidth="2"
             strokeLinecap="round"
           >
-            {menuOpen ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
+            {menuOpen && !drawerSlot ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
           </svg>
         </button>
-        <div id="navbar-menu" className="navbar__menu">
-          <div className="navbar__links">
-            <Link to="/about" className="navbar__link" activeProps={{ 'aria-current': 'page' }}>
-              About
-            </Link>
-            {signedIn && (
-              <Link to="/files" className="navbar__link" activeProps={{ 'aria-current': 'page' }}>
-                Files
-              </Link>
-            )}
+        {drawerSlot ? (
+          createPortal(<div className="site-menu">{links}</div>, drawerSlot)
+        ) : (
+          <div id="navbar-menu" className="navbar__menu">
+            {links}
           </div>
-          <div className="navbar__actions">
-            <ThemeSwitcher />
-            {signedIn ? (
-              <>
-                <Button asChild variant="ghost">
-                  <Link to="/profile">Profile</Link>
-                </Button>
-                <Button variant="secondary" onClick={() => void onLogout()} disabled={loggingOut}>
-                  Logout
-                </Button>
-                <Link to="/profile" className="navbar__avatar" aria-label="Your profile" title={profile?.username}>
-                  {avatar ? (
-                    <img src={avatar} alt="" width={34} height={34} />
-                  ) : (
-                    <span className="navbar__avatar-placeholder" aria-hidden="true" />
-                  )}
-                  <span className="navbar__avatar-name" aria-hidden="true">
-                    {profile?.username}
-                  </span>
-                </Link>
-              </>
-            ) : (
-              <>
-                <Button asChild variant="ghost">
-                  <Link to="/login">Sign in</Link>
-                </Button>
-                <Button asChild>
-                  <Link to="/register">Get Started</Link>
-                </Button>
-              </>
-            )}
-          </div>
-        </div>
+        )}
       </nav>
     </header>
   );

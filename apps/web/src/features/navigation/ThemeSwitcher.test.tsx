@@ -15,10 +15,13 @@ describe('theme preference', () => {
     expect(parseThemePreference(null)).toBe('system');
   });
 
-  it('applies and persists the chosen theme', () => {
+  it('applies and persists the theme chosen in its menu', async () => {
     render(<ThemeSwitcher />);
-    fireEvent.change(screen.getByLabelText('Theme'), { target: { value: 'dark' } });
+    // A menu (radix) now rather than a <select>: open it, pick Dark.
+    fireEvent.keyDown(screen.getByRole('button', { name: 'Theme: System' }), { key: 'Enter' });
+    fireEvent.click(await screen.findByRole('menuitemradio', { name: 'Dark' }));
     expect(document.documentElement.dataset.theme).toBe('dark');
     expect(localStorage.getItem(THEME_STORAGE_KEY)).toBe('dark');
+    expect(screen.getByRole('button', { name: 'Theme: Dark' })).toBeTruthy();
   });
 });

@@ -1,19 +1,62 @@
-import { useTheme, type ThemePreference } from '@sealbox/ui';
+import type { ReactNode } from 'react';
+import { Menu, MenuChoices, useTheme, type ThemePreference } from '@sealbox/ui';
 
 const LABELS: Record<ThemePreference, string> = { light: 'Light', dark: 'Dark', system: 'System' };
 
+const svg = (path: ReactNode) => (
+  <svg
+    width="16"
+    height="16"
+    viewBox="0 0 24 24"
+    aria-hidden="true"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
+    {path}
+  </svg>
+);
+
+const ICONS: Record<ThemePreference, ReactNode> = {
+  light: svg(
+    <>
+      <circle cx="12" cy="12" r="4" />
+      <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
+    </>,
+  ),
+  dark: svg(<path d="M20 14.5A8 8 0 1 1 9.5 4a6.5 6.5 0 0 0 10.5 10.5z" />),
+  system: svg(
+    <>
+      <rect x="3" y="4" width="18" height="12" rx="2" />
+      <path d="M8 20h8M12 16v4" />
+    </>,
+  ),
+};
+
+const CHOICES = (Object.keys(LABELS) as ThemePreference[]).map((theme) => ({
+  value: theme,
+  label: LABELS[theme],
+  icon: ICONS[theme],
+}));
+
+/** Light, dark or system (SPEC 1 and 4), as a menu styled like the app's others (radix DropdownMenu). */
 export function ThemeSwitcher() {
   const { preference, setPreference } = useTheme();
   return (
-    <label className="theme-switcher">
-      <span className="sb-visually-hidden">Theme</span>
-      <select value={preference} onChange={(e) => setPreference(e.target.value as ThemePreference)}>
-        {(Object.keys(LABELS) as ThemePreference[]).map((theme) => (
-          <option key={theme} value={theme}>
-            {LABELS[theme]}
-          </option>
-        ))}
-      </select>
-    </label>
+    <Menu
+      align="end"
+      label="Theme"
+      trigger={
+        <button type="button" className="select-button theme-switcher" aria-label={`Theme: ${LABELS[preference]}`}>
+          {ICONS[preference]}
+          <span>{LABELS[preference]}</span>
+          {svg(<path d="M6 9l6 6 6-6" />)}
+        </button>
+      }
+    >
+      <MenuChoices value={preference} onChange={setPreference} choices={CHOICES} />
+    </Menu>
   );
 }
