@@ -29,6 +29,8 @@ import { postgresAvailability, reportUnavailable, throwawayDatabase, type Throwa
 const RELEASES = [
   // 0.1.0, the last commit before migration 005: as first shipped, 005 lost accounts in this roll.
   { name: '0.1.0', commit: 'bc0c841a37b80b22861ea5aa900a4ad1e8d59d33' },
+  // 0.2.0 applies 005 as first shipped, before this tree's 009 repairs the database.
+  { name: '0.2.0', commit: '2fc14d9a64e98b48acf044104a16a090523ace36' },
   // 0.3.0, the release before this tree.
   { name: '0.3.0', commit: '16f8145b9320d0a589ae2388a952a0cac6e3c022' },
 ];

@@ -20,7 +20,8 @@ export interface ReleaseBuild {
 export async function releaseBuild(commit: string): Promise<ReleaseBuild> {
   const root = join(tmpdir(), 'sealbox-releases', commit);
   const build = { commit, root, argv: [process.execPath, join(root, 'apps/server/src/main.ts')] };
-  if (existsSync(join(root, '.ready'))) return build;
+  if (await stillLinked(root)) return build;
+  await rm(root, { recursive: true, force: true });
 
   const present = Bun.spawnSync(['git', '-C', REPO_ROOT, 'cat-file', '-e', `${commit}^{commit}`]);
   if (present.exitCode !== 0) {
@@ -34,11 +35,28 @@ export async function releaseBuild(commit: string): Promise<ReleaseBuild> {
   await mkdir(partial, { recursive: true });
   const extracted = Bun.spawnSync(['sh', '-c', `git -C "${REPO_ROOT}" archive --format=tar ${commit} | tar -x -C "${partial}"`]);
   if (extracted.exitCode !== 0) throw new Error(`git archive ${commit} failed: ${extracted.stderr.toString()}`);
-  if (!(await linkDependencies(partial, 'apps/server'))) install(partial);
-  await writeFile(join(partial, '.ready'), `${commit}\n`);
+  const targets: string[] = [];
+  if (!(await linkDependencies(partial, 'apps/server', targets))) install(partial);
+  await writeFile(join(partial, '.ready'), JSON.stringify(targets));
   // Another run may have finished first: its tree is as good as this one.
   await rename(partial, root).catch(() => rm(partial, { recursive: true, force: true }));
   return build;
+}
+
+/**
+ * A kept tree is used while every package it links to is still installed here (a reinstall of
+ * this checkout can replace them); `.ready` names them and is written last.
+ */
+async function stillLinked(root: string): Promise<boolean> {
+  const ready = join(root, '.ready');
+  if (!existsSync(ready)) return false;
+  let targets: unknown;
+  try {
+    targets = JSON.parse(await readFile(ready, 'utf8'));
+  } catch {
+    return false;
+  }
+  return Array.isArray(targets) && targets.every((target) => typeof target === 'string' && existsSync(target));
 }
 
 /**
@@ -46,7 +64,7 @@ export async function releaseBuild(commit: string): Promise<ReleaseBuild> {
  * installed copies of the very versions the release pins, which is what an install from its
  * lockfile would fetch. False when one is not installed here, so the caller installs instead.
  */
-async function linkDependencies(tree: string, workspace: string): Promise<boolean> {
+async function linkDependencies(tree: string, workspace: string, targets: string[]): Promise<boolean> {
   const manifest = JSON.parse(await readFile(join(tree, workspace, 'package.json'), 'utf8')) as {
     dependencies?: Record<string, string>;
   };
@@ -55,10 +73,11 @@ async function linkDependencies(tree: string, workspace: string): Promise<boolea
     let target: string | undefined;
     if (version.startsWith('workspace:')) {
       const dependency = await workspaceDir(tree, name);
-      if (!(await linkDependencies(tree, dependency))) return false;
+      if (!(await linkDependencies(tree, dependency, targets))) return false;
       target = relative(dirname(link), join(tree, dependency));
     } else {
       target = installedCopy(name, version);
+      if (target !== undefined) targets.push(target);
     }
     if (target === undefined) return false;
     await mkdir(dirname(link), { recursive: true });
