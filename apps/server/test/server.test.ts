@@ -108,6 +108,25 @@ describe('startServer (in-process)', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
+
+  test('a request that outlasts the drain is cut at the timeout, and the adapters still close', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-data-'));
+    const big = join(dataDir, 'web');
+    await Bun.write(join(big, 'index.html'), 'x'.repeat(32 * 1024 * 1024));
+    const server = await startServer(loadConfig(serverEnv({ DATA_DIR: dataDir, WEB_DIST: big })), { logger: silentLogger });
+    try {
+      // A client that stops reading: its download never finishes by itself.
+      const response = await fetch(`${server.url}/`);
+      const started = Date.now();
+      await server.stop({ timeoutMs: 300 });
+      expect(Date.now() - started).toBeLessThan(3000);
+      await expect(response.arrayBuffer()).rejects.toThrow();
+      await expect(server.adapters.db.health()).rejects.toThrow();
+    } finally {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('bun src/main.ts', () => {
