@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   PART_TRIES,
   SpeedMeter,
+  overallProgress,
   cipherLengthOfPart,
   contentDisposition,
   decideResume,
@@ -173,5 +174,19 @@ describe('messages', () => {
     expect(meter.sample(0, 0)).toBe(0);
     expect(meter.sample(1000, 500)).toBe(2000);
     expect(meter.sample(4000, 2000)).toBe(2000);
+  });
+
+  it('overall progress weighs by size, leaves out stopped transfers, and estimates time left from the speed', () => {
+    const mib = 1024 * 1024;
+    const running = { size: 3 * mib, fraction: 0.5, speed: mib, state: 'running' as const };
+    const done = { size: mib, fraction: 1, speed: 0, state: 'done' as const };
+    const stopped = { size: 100 * mib, fraction: 0.1, speed: 0, state: 'stopped' as const };
+    const now = overallProgress([running, done, stopped]);
+    expect(now.fraction).toBeCloseTo(2.5 / 4);
+    expect(now.speed).toBe(mib);
+    expect(now.secondsLeft).toBeCloseTo(1.5);
+    // Nothing moving yet: no made-up estimate.
+    expect(overallProgress([{ ...running, speed: 0 }]).secondsLeft).toBeUndefined();
+    expect(overallProgress([done, stopped])).toEqual({ fraction: 1, speed: 0, secondsLeft: undefined });
   });
 });

@@ -181,20 +181,35 @@ export function summaryText(succeeded: number, failed: number): string | undefin
 
 /* ---------------------------------------------------------------- display */
 
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 1024) return `${Math.max(0, Math.round(bytes || 0))} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
+/** How far one transfer is, 0..1, from the bytes it has moved of the bytes it moves in all. */
+export function fractionOf(moved: number, total: number): number {
+  if (!(total > 0)) return 0;
+  return Math.min(1, Math.max(0, moved / total));
 }
 
-export function formatSpeed(bytesPerSecond: number): string {
-  return `${formatBytes(bytesPerSecond)}/s`;
+/**
+ * The panel's overall bar: the listed transfers weighted by their size (a finished one counts
+ * whole, a cancelled or failed one not at all), the summed speed of those running, and the time
+ * left at that speed (undefined while nothing moves: no made-up estimate).
+ */
+export function overallProgress(
+  rows: ReadonlyArray<{ size: number; fraction: number; speed: number; state: 'running' | 'done' | 'stopped' }>,
+): { fraction: number; speed: number; secondsLeft: number | undefined } {
+  let total = 0;
+  let moved = 0;
+  let speed = 0;
+  for (const row of rows) {
+    if (row.state === 'stopped') continue;
+    // An empty file still counts as one byte, so it moves the bar when it finishes.
+    const size = Math.max(1, row.size);
+    total += size;
+    moved += row.state === 'done' ? size : size * row.fraction;
+    if (row.state === 'running') speed += row.speed;
+  }
+  const fraction = total > 0 ? moved / total : 1;
+  const running = rows.some((r) => r.state === 'running');
+  const secondsLeft = running && speed > 0 ? (total - moved) / speed : undefined;
+  return { fraction, speed: running ? speed : 0, secondsLeft };
 }
 
 /** Bytes per second over a sliding window of recent samples. */

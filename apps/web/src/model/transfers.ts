@@ -3,6 +3,8 @@
 export interface UploadRequest {
   file: File;
   parentId: string | null;
+  /** Store it under this name rather than the file's own ("keep both" on a duplicate name). */
+  name?: string;
   /** Continue this unfinished upload (the same file picked again); a mismatch starts afresh. */
   resumeUploadId?: string;
   /** Upload as this share link's holder (an editor link): every call carries `?linkId=`. */
@@ -71,6 +73,10 @@ export const DOWNLOAD_PATH = '/__download/';
 export const SW_URL = '/sw.js';
 export const SW_MESSAGE = 'sealbox-download';
 export const SW_ERROR_MESSAGE = 'sealbox-download-error';
+/** The service worker tells the pages how far a download is (`{ type, token, sent, total, done }`). */
+export const SW_PROGRESS_MESSAGE = 'sealbox-download-progress';
+/** A page stops a download (`{ type, token }`): the service worker drops the job or ends its stream. */
+export const SW_CANCEL_MESSAGE = 'sealbox-download-cancel';
 
 /**
  * Preview streams (docs/protocol.md "Preview streams"): the service worker answers the media

@@ -28,7 +28,7 @@ import {
 } from '../features/files/index.ts';
 import { useLiveStatus } from '../features/live/index.ts';
 import { ShareDialog } from '../features/sharing/index.ts';
-import { DOWNLOAD_BLOCKED, UploadOverlay } from '../features/transfers/index.ts';
+import { DOWNLOAD_BLOCKED, FileDropZone, UploadOverlay } from '../features/transfers/index.ts';
 import { useItemActions } from './item-actions.ts';
 import { rootRoute } from './root.tsx';
 
@@ -82,25 +82,32 @@ function FilesPage() {
             onSearchChange={onSearchChange}
           />
         </BrowserToolbar>
-        <FolderView
-          view={view}
-          sort={sort}
-          onSearchChange={onSearchChange}
-          listing={listing}
-          sorted={sorted}
-          pages={pages}
-          finder={finder}
-          locationOf={locationOf}
-          onJump={go}
-          onOpenResult={(item) => preview.open(item, { fromSearch: true })}
-          users={listing.data?.users ?? {}}
-          myUserId={myUserId}
-          onOpen={openItem}
-          onAction={onAction}
-          onSelection={onSelection}
-          onHome={() => go(null)}
-          downloadBlocked={DOWNLOAD_BLOCKED}
-        />
+        <FileDropZone
+          parentId={parentId}
+          items={sorted}
+          folderName={parentId === null ? 'My Files' : (listing.data?.folder?.name ?? 'this folder')}
+          blocked={rights.uploadBlocked}
+        >
+          <FolderView
+            view={view}
+            sort={sort}
+            onSearchChange={onSearchChange}
+            listing={listing}
+            sorted={sorted}
+            pages={pages}
+            finder={finder}
+            locationOf={locationOf}
+            onJump={go}
+            onOpenResult={(item) => preview.open(item, { fromSearch: true })}
+            users={listing.data?.users ?? {}}
+            myUserId={myUserId}
+            onOpen={openItem}
+            onAction={onAction}
+            onSelection={onSelection}
+            onHome={() => go(null)}
+            downloadBlocked={DOWNLOAD_BLOCKED}
+          />
+        </FileDropZone>
       </BrowserMain>
       {preview.element}
       <ItemDialogs
@@ -116,6 +123,7 @@ function FilesPage() {
       {dialog.kind === 'share' && <ShareDialog open item={dialog.item} myUserId={myUserId} onClose={closeDialog} />}
       <UploadOverlay
         parentId={parentId}
+        items={sorted}
         open={dialog.kind === 'upload'}
         onClose={() => {
           closeDialog();

@@ -4,6 +4,7 @@ import { Toaster } from '@sealbox/ui';
 import { useAuthSync, type AuthContext } from '../features/auth/index.ts';
 import { useLiveUpdates } from '../features/live/index.ts';
 import { Navbar } from '../features/navigation/index.ts';
+import { TransfersHost } from '../features/transfers/index.ts';
 import { NotFoundPage } from './not-found.tsx';
 
 export interface RouterContext {
@@ -20,6 +21,7 @@ function RootLayout() {
       <main className="app-main" id="main">
         <Outlet />
       </main>
+      <TransfersHost />
       <Toaster />
     </div>
   );

@@ -40,7 +40,7 @@ import {
   type LinkInfo,
 } from '../features/sharing/index.ts';
 import { useLinkLiveUpdates } from '../features/live/index.ts';
-import { DOWNLOAD_BLOCKED, UploadOverlay } from '../features/transfers/index.ts';
+import { DOWNLOAD_BLOCKED, FileDropZone, UploadOverlay } from '../features/transfers/index.ts';
 import { useItemActions } from './item-actions.ts';
 import { rootRoute } from './root.tsx';
 
@@ -187,27 +187,35 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
               onSearchChange={onSearchChange}
             />
           </BrowserToolbar>
-          <FolderView
-            view={view}
-            sort={sort}
-            onSearchChange={onSearchChange}
-            listing={listing}
-            sorted={sorted}
-            pages={pages}
-            finder={finder}
-            locationOf={locationOf}
-            onJump={go}
-            onOpenResult={(item) => preview.open(item, { fromSearch: true })}
-            users={users}
-            myUserId={myUserId}
-            onOpen={openItem}
-            onAction={onAction}
-            onSelection={onSelection}
-            onHome={() => go(null)}
-            homeLabel="Back to the shared folder"
-            emptyText={editor ? undefined : 'This folder is empty'}
-            downloadBlocked={DOWNLOAD_BLOCKED}
-          />
+          <FileDropZone
+            parentId={parentId ?? info.itemId}
+            linkId={linkId}
+            items={sorted}
+            folderName={crumbs.at(-1)?.label ?? 'this folder'}
+            blocked={editor ? undefined : UPLOAD_BLOCKED_TEXT}
+          >
+            <FolderView
+              view={view}
+              sort={sort}
+              onSearchChange={onSearchChange}
+              listing={listing}
+              sorted={sorted}
+              pages={pages}
+              finder={finder}
+              locationOf={locationOf}
+              onJump={go}
+              onOpenResult={(item) => preview.open(item, { fromSearch: true })}
+              users={users}
+              myUserId={myUserId}
+              onOpen={openItem}
+              onAction={onAction}
+              onSelection={onSelection}
+              onHome={() => go(null)}
+              homeLabel="Back to the shared folder"
+              emptyText={editor ? undefined : 'This folder is empty'}
+              downloadBlocked={DOWNLOAD_BLOCKED}
+            />
+          </FileDropZone>
         </BrowserMain>
         {preview.element}
         <ItemDialogs
@@ -227,6 +235,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
           <UploadOverlay
             parentId={parentId ?? info.itemId}
             linkId={linkId}
+            items={sorted}
             open={dialog.kind === 'upload'}
             onClose={closeDialog}
           />

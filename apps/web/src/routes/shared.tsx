@@ -41,7 +41,7 @@ import {
   sharingKeys,
 } from '../features/sharing/index.ts';
 import { useLiveStatus } from '../features/live/index.ts';
-import { DOWNLOAD_BLOCKED, UploadOverlay } from '../features/transfers/index.ts';
+import { DOWNLOAD_BLOCKED, FileDropZone, UploadOverlay } from '../features/transfers/index.ts';
 import { useItemActions } from './item-actions.ts';
 import { rootRoute } from './root.tsx';
 
@@ -145,26 +145,33 @@ function SharedPage() {
               {UNTRUSTED_FOLDER_TEXT}
             </p>
           )}
-          <FolderView
-            view={view}
-            sort={sort}
-            onSearchChange={onSearchChange}
-            listing={listing}
-            sorted={sorted}
-            pages={pages}
-            finder={finder}
-            locationOf={locationOf}
-            onJump={go}
-            users={users}
-            myUserId={myUserId}
-            onOpen={openItem}
-            onAction={onAction}
-            onSelection={onSelection}
-            onHome={() => go(null)}
-            homeLabel="Back to Files Shared with Me"
-            emptyText={parentId === null ? SHARED_EMPTY_TEXT : rights.uploadBlocked ? 'This folder is empty' : undefined}
-            downloadBlocked={DOWNLOAD_BLOCKED}
-          />
+          <FileDropZone
+            parentId={parentId}
+            items={sorted}
+            folderName={here?.name ?? 'this folder'}
+            blocked={rights.uploadBlocked}
+          >
+            <FolderView
+              view={view}
+              sort={sort}
+              onSearchChange={onSearchChange}
+              listing={listing}
+              sorted={sorted}
+              pages={pages}
+              finder={finder}
+              locationOf={locationOf}
+              onJump={go}
+              users={users}
+              myUserId={myUserId}
+              onOpen={openItem}
+              onAction={onAction}
+              onSelection={onSelection}
+              onHome={() => go(null)}
+              homeLabel="Back to Files Shared with Me"
+              emptyText={parentId === null ? SHARED_EMPTY_TEXT : rights.uploadBlocked ? 'This folder is empty' : undefined}
+              downloadBlocked={DOWNLOAD_BLOCKED}
+            />
+          </FileDropZone>
         </BrowserMain>
         {preview.element}
         <ItemDialogs
@@ -180,6 +187,7 @@ function SharedPage() {
         {parentId !== null && !rights.uploadBlocked && (
           <UploadOverlay
             parentId={parentId}
+            items={sorted}
             open={dialog.kind === 'upload'}
             onClose={() => {
               closeDialog();

@@ -16,7 +16,15 @@
 import { createDecryptStream } from '@sealbox/crypto';
 import { byteCalls, sameOriginFetch } from '../lib/byte-calls.ts';
 import { contentDisposition } from '../model/transfer-plan.ts';
-import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, type DownloadEntry, type DownloadJob } from '../model/transfers.ts';
+import {
+  DOWNLOAD_PATH,
+  SW_CANCEL_MESSAGE,
+  SW_ERROR_MESSAGE,
+  SW_MESSAGE,
+  SW_PROGRESS_MESSAGE,
+  type DownloadEntry,
+  type DownloadJob,
+} from '../model/transfers.ts';
 import { previewFetch, previewMessage } from './sw/preview.ts';
 import { exactLength } from './transfers/exact-length.ts';
 import { awaitJob, sw, TOKEN } from './sw/scope.ts';
@@ -28,6 +36,10 @@ const bytes = byteCalls(sameOriginFetch);
 const JOB_TTL_MS = 60_000;
 
 const jobs = new Map<string, { job: DownloadJob; timer: ReturnType<typeof setTimeout> }>();
+/** Downloads being streamed, by token: how to stop each (the page's Cancel). */
+const streaming = new Map<string, () => void>();
+/** How often a download's progress is reported to the pages (its transfers panel row). */
+const PROGRESS_MS = 400;
 
 function wipe(job: DownloadJob): void {
   for (const entry of job.entries) if (entry.kind === 'file') entry.key.fill(0);
@@ -45,6 +57,10 @@ sw.addEventListener('activate', (event) => {
 sw.addEventListener('message', (event) => {
   if (previewMessage(event)) return;
   const data = event.data as { type?: unknown; token?: unknown } | null;
+  if (data?.type === SW_CANCEL_MESSAGE && typeof data.token === 'string') {
+    cancelDownload(data.token);
+    return;
+  }
   if (data?.type !== SW_MESSAGE || typeof data.token !== 'string' || !TOKEN.test(data.token)) return;
   const port = event.ports[0];
   if (!port) return;
@@ -100,8 +116,23 @@ function attachmentHeaders(name: string, length?: number): Headers {
 }
 
 async function tellPages(token: string, code: string): Promise<void> {
+  await postToPages({ type: SW_ERROR_MESSAGE, token, code });
+}
+
+async function postToPages(message: object): Promise<void> {
   const pages = await sw.clients.matchAll({ type: 'window', includeUncontrolled: true });
-  for (const page of pages) page.postMessage({ type: SW_ERROR_MESSAGE, token, code });
+  for (const page of pages) page.postMessage(message);
+}
+
+/** The page's Cancel: a job not yet opened is dropped, a stream under way ends. */
+function cancelDownload(token: string): void {
+  const waiting = jobs.get(token);
+  if (waiting) {
+    jobs.delete(token);
+    clearTimeout(waiting.timer);
+    wipe(waiting.job);
+  }
+  streaming.get(token)?.();
 }
 
 /** Ciphertext of one file from the server, as a stream (session cookie rides along). */
@@ -123,23 +154,48 @@ function decrypted(
   return stream;
 }
 
-/** Reports a failure to the page (SPEC 8 toast) when the stream errors part-way. */
-function watched(token: string, stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+/**
+ * Reports progress, the end and any failure to the pages (the transfers panel row, a SPEC 8
+ * toast), and ends the stream when the page cancels it.
+ */
+function watched(token: string, stream: ReadableStream<Uint8Array>, total: number): ReadableStream<Uint8Array> {
   const reader = stream.getReader();
+  let sent = 0;
+  let reported = 0;
   return new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        streaming.set(token, () => {
+          streaming.delete(token);
+          controller.error(new Error('cancelled'));
+          void reader.cancel('cancelled').catch(() => {});
+        });
+      },
       async pull(controller) {
         try {
           const { done, value } = await reader.read();
-          if (done) controller.close();
-          else controller.enqueue(value);
+          if (done) {
+            streaming.delete(token);
+            controller.close();
+            void postToPages({ type: SW_PROGRESS_MESSAGE, token, sent, total, done: true });
+            return;
+          }
+          sent += value.length;
+          const now = Date.now();
+          if (now - reported >= PROGRESS_MS) {
+            reported = now;
+            void postToPages({ type: SW_PROGRESS_MESSAGE, token, sent, total });
+          }
+          controller.enqueue(value);
         } catch (error) {
+          if (!streaming.delete(token)) return; // cancelled: the page knows
           const code = (error as { code?: unknown })?.code;
           void tellPages(token, typeof code === 'string' ? code : 'FAILED');
           controller.error(error);
         }
       },
       cancel(reason) {
+        streaming.delete(token);
         return reader.cancel(reason);
       },
     },
@@ -161,10 +217,13 @@ async function serve(token: string, job: DownloadJob): Promise<Response> {
       const body = await plain;
       wipeLater(key);
       wipe(job);
-      return new Response(watched(token, body), { status: 200, headers: attachmentHeaders(job.name, entry.size) });
+      return new Response(watched(token, body, entry.size), { status: 200, headers: attachmentHeaders(job.name, entry.size) });
     }
     const zip = zipOf(job);
-    return new Response(watched(token, zip.stream), { status: 200, headers: attachmentHeaders(job.name, zip.length) });
+    return new Response(watched(token, zip.stream, zip.length), {
+      status: 200,
+      headers: attachmentHeaders(job.name, zip.length),
+    });
   } catch (error) {
     wipe(job);
     const code = (error as { code?: unknown })?.code;

@@ -1,24 +1,7 @@
 /** Display helpers of the file browser (SPEC 9: sizes in binary units). */
 import type { ItemView } from '../../model/items.ts';
 
-const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'] as const;
-
-/** 1536 → "1.5 KiB"; whole bytes below 1 KiB; one decimal above (none from 100 up). */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return '—';
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  if (unit === 0) return `${value} B`;
-  const digits = value >= 100 ? 0 : 1;
-  // Never round up into "1024.0 KiB": show the next unit instead.
-  const text = value.toFixed(digits);
-  if (Number(text) >= 1024 && unit < UNITS.length - 1) return `1.0 ${UNITS[unit + 1]}`;
-  return `${text} ${UNITS[unit]}`;
-}
+export { formatBytes } from '../../lib/bytes.ts';
 
 /** SPEC 9: storage percent is used/total, truncated. */
 export function storagePercent(used: number, total: number): number {

@@ -2,7 +2,7 @@
  * The file browser (SPEC 2, 4-6, 9): its parts, which each route composes into what it shows
  * (/files, /shared, and later /share), the state they derive, and the files' server state.
  */
-export type { FolderListing, UserSummary } from './api.ts';
+export { deleteItem, type FolderListing, type UserSummary } from './api.ts';
 export { BrowserBody, BrowserFrame, BrowserHeader, BrowserMain, UploadButton } from './BrowserFrame.tsx';
 export { BrowserControls, BrowserPath, BrowserToolbar } from './BrowserToolbar.tsx';
 export {
@@ -31,6 +31,7 @@ export { EmptyState, FolderContents } from './FolderContents.tsx';
 export { FolderView } from './FolderView.tsx';
 export { ItemDialogs, useDialogState, type DialogState } from './ItemDialogs.tsx';
 export type { ItemAction } from './ItemMenu.tsx';
+export { freeName, nameKey } from './name-rules.ts';
 export { Pagination } from './Pagination.tsx';
 export { SIGN_IN_TO_ACCESS_TEXT } from './Sidebar.tsx';
 export { LinkScope } from './link-scope.ts';

@@ -1,87 +1,24 @@
 /**
- * SPEC 2 "Upload" dialog: drag and drop or Browse Files, per-file status and progress, SPEC 4's
- * summaries and SPEC 5's messages. Unfinished uploads (after a reload) are listed with a way to
- * pick the same file again and continue where they stopped.
+ * SPEC 2 "Upload" dialog: drag and drop or Browse Files, 'Max File Size: 1GB' and SPEC 5's
+ * messages. Picked files start uploading at once and the dialog closes: the transfers panel
+ * shows their status, progress and SPEC 4's summaries. Unfinished uploads (after a reload) are
+ * listed with a way to pick the same file again and continue where they stopped.
  */
-import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { Button, Dialog } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { useProfile } from '../auth/index.ts';
-import { MAX_FILE_SIZE_LABEL, MSG_NO_FILE, MSG_PROFILE_LOADING, formatBytes, formatSpeed } from '../../model/transfer-plan.ts';
+import { formatBytes } from '../../lib/bytes.ts';
+import { MAX_FILE_SIZE_LABEL, MSG_NO_FILE, MSG_PROFILE_LOADING } from '../../model/transfer-plan.ts';
 import { registerDownloadWorker } from './download.ts';
 import type { PendingUpload } from '../../model/transfers.ts';
-import {
-  addFiles,
-  batchSummary,
-  clearFinished,
-  queuedCount,
-  removeRow,
-  startQueued,
-  useUploads,
-  type UploadRow,
-} from './upload-store.ts';
+import { startUploads, useTransfers } from './transfer-store.ts';
+import { useUploadInto, type UploadTarget } from './useUploadInto.ts';
 import './transfers.css';
 
-export interface UploadOverlayProps {
-  parentId: string | null;
-  /** Uploads go through this share link (an editor link; the visitor may have no account). */
-  linkId?: string | undefined;
+export interface UploadOverlayProps extends UploadTarget {
   open: boolean;
   onClose(): void;
-}
-
-const STATUS_TEXT: Record<UploadRow['status'], string> = {
-  queued: 'Ready to upload',
-  encrypting: 'Encrypting...',
-  uploading: 'Uploading...',
-  done: 'Uploaded',
-  error: 'Failed',
-};
-
-function percentOf(row: UploadRow): number {
-  if (row.status === 'done') return 100;
-  if (row.status === 'encrypting') return row.file.size > 0 ? Math.min(100, (row.encrypted / row.file.size) * 100) : 0;
-  return row.cipherSize > 0 ? Math.min(100, (row.sent / row.cipherSize) * 100) : 0;
-}
-
-function Row({ row }: { row: UploadRow }) {
-  const running = row.status === 'encrypting' || row.status === 'uploading';
-  const percent = Math.round(percentOf(row));
-  return (
-    <li className={`upload-row upload-row--${row.status}`}>
-      <div className="upload-row__top">
-        <span className="upload-row__name" title={row.file.name}>
-          {row.file.name}
-        </span>
-        <span className="upload-row__size">{formatBytes(row.file.size)}</span>
-        {row.status !== 'done' && (
-          <button
-            type="button"
-            className="upload-row__remove"
-            aria-label={running ? `Cancel ${row.file.name}` : `Remove ${row.file.name}`}
-            onClick={() => removeRow(row.key)}
-          >
-            ×
-          </button>
-        )}
-      </div>
-      {row.status !== 'queued' && (
-        <progress className="upload-row__bar" max={100} value={percent} aria-label={`${row.file.name} progress`} />
-      )}
-      <div className="upload-row__status">
-        <span className="upload-row__state" role={row.status === 'error' ? 'alert' : undefined}>
-          {row.status === 'error' ? row.error || STATUS_TEXT.error : STATUS_TEXT[row.status]}
-          {row.resumeUploadId && row.status !== 'error' ? ' (resumed)' : ''}
-        </span>
-        {running && (
-          <span className="upload-row__numbers">
-            {percent}%{row.status === 'uploading' && row.speed > 0 ? ` · ${formatSpeed(row.speed)}` : ''}
-          </span>
-        )}
-      </div>
-    </li>
-  );
 }
 
 function PendingList({
@@ -137,15 +74,14 @@ function PendingList({
   );
 }
 
-export function UploadOverlay({ parentId, linkId, open, onClose }: UploadOverlayProps) {
-  const queryClient = useQueryClient();
+export function UploadOverlay({ parentId, linkId, items, open, onClose }: UploadOverlayProps) {
   const profile = useProfile();
-  const uploads = useUploads();
+  const transfers = useTransfers();
+  const upload = useUploadInto({ parentId, linkId, items });
   const [message, setMessage] = useState<string | undefined>();
   const [dragging, setDragging] = useState(false);
   const [pending, setPending] = useState<PendingUpload[]>([]);
   const input = useRef<HTMLInputElement>(null);
-  const hintId = useId();
 
   // The download service worker installs while the user browses, so a first download need not wait.
   useEffect(() => {
@@ -156,6 +92,7 @@ export function UploadOverlay({ parentId, linkId, open, onClose }: UploadOverlay
   useEffect(() => {
     // Through a link only that link's unfinished uploads are offered; in My Files none of a link's.
     if (!open) return;
+    setMessage(undefined);
     let cancelled = false;
     cryptoWorker
       .call('pendingUploads', linkId)
@@ -169,26 +106,14 @@ export function UploadOverlay({ parentId, linkId, open, onClose }: UploadOverlay
       cancelled = true;
     };
   }, [open, linkId]);
-  const runningIds = new Set(uploads.rows.map((r) => r.uploadId).filter(Boolean));
+  const runningIds = new Set(transfers.rows.map((r) => (r.kind === 'upload' ? r.uploadId : undefined)).filter(Boolean));
   const stillPending = pending.filter((p) => !runningIds.has(p.uploadId));
 
-  const pick = (files: FileList | null | undefined) => {
-    if (!files || files.length === 0) return;
-    setMessage(undefined);
-    addFiles(Array.from(files), parentId, undefined, linkId);
-  };
-
-  const start = () => {
-    if (queuedCount() === 0) {
-      setMessage(MSG_NO_FILE);
-      return;
-    }
-    if (!profile && !linkId) {
-      setMessage(MSG_PROFILE_LOADING);
-      return;
-    }
-    setMessage(undefined);
-    startQueued(queryClient);
+  // The panel takes over from here: the dialog closes once the files are on their way.
+  const pick = async (files: ArrayLike<File> | null | undefined) => {
+    const problem = await upload(Array.from(files ?? []));
+    setMessage(problem);
+    if (!problem) onClose();
   };
 
   const resume = (p: PendingUpload, file: File) => {
@@ -196,10 +121,9 @@ export function UploadOverlay({ parentId, linkId, open, onClose }: UploadOverlay
       setMessage(MSG_PROFILE_LOADING);
       return;
     }
-    setMessage(undefined);
-    addFiles([file], p.parentId, p.uploadId, linkId);
-    startQueued(queryClient);
     setPending((list) => list.filter((x) => x.uploadId !== p.uploadId));
+    startUploads([{ file, resumeUploadId: p.uploadId }], p.parentId, linkId);
+    onClose();
   };
 
   const discard = (p: PendingUpload) => {
@@ -210,20 +134,8 @@ export function UploadOverlay({ parentId, linkId, open, onClose }: UploadOverlay
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
     setDragging(false);
-    pick(event.dataTransfer?.files);
+    void pick(event.dataTransfer?.files);
   };
-
-  const summary = batchSummary(uploads);
-  const batchRows = uploads.rows.filter((r) => r.batch === uploads.batch);
-  const summaryTone = batchRows.some((r) => r.status === 'error')
-    ? batchRows.some((r) => r.status === 'done')
-      ? 'mixed'
-      : 'error'
-    : 'success';
-  const hasFinished = uploads.rows.some((r) => r.status === 'done' || r.status === 'error');
-  const waitingCount = uploads.rows.filter((r) => r.status === 'queued' && r.batch === -1).length;
-  // Nothing to send: Upload is disabled, and SPEC 5's text says why beside it.
-  const hint = message ?? (waitingCount === 0 ? MSG_NO_FILE : undefined);
 
   return (
     <Dialog
@@ -233,19 +145,9 @@ export function UploadOverlay({ parentId, linkId, open, onClose }: UploadOverlay
       size="lg"
       className="upload-overlay"
       footer={
-        <>
-          {hasFinished && (
-            <Button variant="ghost" onClick={clearFinished}>
-              Clear finished
-            </Button>
-          )}
-          <Button variant="secondary" onClick={onClose}>
-            Close
-          </Button>
-          <Button onClick={start} disabled={waitingCount === 0} aria-describedby={hint ? hintId : undefined}>
-            Upload{waitingCount > 0 ? ` ${waitingCount}` : ''}
-          </Button>
-        </>
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
       }
     >
       <div className="upload-overlay__body">
@@ -294,38 +196,22 @@ export function UploadOverlay({ parentId, linkId, open, onClose }: UploadOverlay
             hidden
             aria-label="Choose files to upload"
             onChange={(event) => {
-              pick(event.currentTarget.files);
+              const files = Array.from(event.currentTarget.files ?? []);
               event.currentTarget.value = '';
+              void pick(files);
             }}
           />
           <p className="upload-drop__limit">{MAX_FILE_SIZE_LABEL}</p>
           <p className="upload-drop__note">Files are encrypted in your browser before they are sent.</p>
         </div>
 
+        {/* SPEC 5: why nothing went up yet (no file picked, or the profile still loading). */}
         {message ? (
-          <p id={hintId} className="upload-overlay__message" role="alert">
+          <p className="upload-overlay__message" role="alert">
             {message}
           </p>
         ) : (
-          hint && (
-            <p id={hintId} className="upload-overlay__hint">
-              {hint}
-            </p>
-          )
-        )}
-
-        {uploads.rows.length > 0 && (
-          <ul className="upload-rows" aria-label="Files">
-            {uploads.rows.map((row) => (
-              <Row key={row.key} row={row} />
-            ))}
-          </ul>
-        )}
-
-        {summary && (
-          <p className={`upload-summary upload-summary--${summaryTone}`} role="status">
-            {summary}
-          </p>
+          <p className="upload-overlay__hint">{MSG_NO_FILE}</p>
         )}
       </div>
     </Dialog>

@@ -14,7 +14,17 @@ import {
   MSG_FOLDER_INTEGRITY_FAILED,
   MSG_INTEGRITY_FAILED,
 } from '../../model/transfer-plan.ts';
-import { DOWNLOAD_PATH, SW_ERROR_MESSAGE, SW_MESSAGE, SW_URL, type DownloadTarget } from '../../model/transfers.ts';
+import {
+  DOWNLOAD_PATH,
+  SW_CANCEL_MESSAGE,
+  SW_ERROR_MESSAGE,
+  SW_MESSAGE,
+  SW_PROGRESS_MESSAGE,
+  SW_URL,
+  type DownloadTarget,
+} from '../../model/transfers.ts';
+import { SpeedMeter, fractionOf } from '../../model/transfer-plan.ts';
+import { FINISHED, addDownloadRow, onDownloadCancel, rowOf, updateRow, type DownloadRow } from './transfer-store.ts';
 
 /** Why downloads are unavailable (undefined: they are available). */
 export const DOWNLOAD_BLOCKED: string | undefined = undefined;
@@ -24,8 +34,11 @@ const ACTIVATION_TIMEOUT_MS = 15_000;
 
 let registering: Promise<ServiceWorkerRegistration> | undefined;
 let listening = false;
-/** Tokens of downloads this page started (the service worker tells every tab about a failure). */
-const started = new Set<string>();
+/**
+ * Downloads this page started, by token, to the transfers panel row each drives (the service
+ * worker tells every tab about a download's progress and failure).
+ */
+const started = new Map<string, { key: string; meter: SpeedMeter }>();
 
 /**
  * Codes that mean the bytes or the listing the server sent are not what the owner stored: a chunk
@@ -64,15 +77,51 @@ async function activeWorker(): Promise<ServiceWorker> {
   return worker;
 }
 
-/** Failures the service worker meets while streaming (after the download started) become toasts. */
+/** The service worker's reports on a download (progress, end, failure) move its panel row. */
 function listenForErrors(): void {
   if (listening || !('serviceWorker' in navigator)) return;
   listening = true;
   navigator.serviceWorker.addEventListener('message', (event: MessageEvent) => {
-    const data = event.data as { type?: string; code?: string; token?: string } | null;
-    if (data?.type !== SW_ERROR_MESSAGE || !data.token || !started.delete(data.token)) return;
+    const data = event.data as {
+      type?: string;
+      code?: string;
+      token?: string;
+      sent?: number;
+      total?: number;
+      done?: boolean;
+    } | null;
+    const mine = data?.token ? started.get(data.token) : undefined;
+    if (!data?.token || !mine) return;
+    const live = () => {
+      const status = rowOf(mine.key)?.status;
+      return status !== undefined && !FINISHED.has(status);
+    };
+    if (data.type === SW_PROGRESS_MESSAGE) {
+      const sent = data.sent ?? 0;
+      const total = data.total ?? 0;
+      if (!live()) return;
+      if (data.done) {
+        started.delete(data.token);
+        onDownloadCancel(mine.key, undefined);
+        updateRow(mine.key, { status: 'done', fraction: 1, speed: 0, size: total });
+        return;
+      }
+      updateRow(mine.key, {
+        status: 'downloading',
+        size: total,
+        fraction: fractionOf(sent, total),
+        speed: mine.meter.sample(sent, performance.now()),
+      });
+      return;
+    }
+    if (data.type !== SW_ERROR_MESSAGE) return;
+    started.delete(data.token);
+    onDownloadCancel(mine.key, undefined);
+    if (!live()) return;
     // Once streaming, a file and a zip say the same (SPEC 8's 'file/folder' text, or the integrity one).
-    toast(downloadErrorText(data.code, false), 'error');
+    const message = downloadErrorText(data.code, false);
+    updateRow(mine.key, { status: 'error', error: message, speed: 0 });
+    toast(message, 'error');
   });
 }
 
@@ -93,37 +142,69 @@ function targetOf(view: Pick<ItemView, 'id' | 'name' | 'isDirectory'>): Download
   return { id: view.id, name: view.name ?? '', isDirectory: view.isDirectory };
 }
 
+/** The name a download is listed under before the crypto worker names it. */
+function listedName(views: ReadonlyArray<Pick<ItemView, 'name' | 'isDirectory'>>): string {
+  if (views.length > 1) return 'Sealbox files.zip';
+  const name = views[0]?.name || (views[0]?.isDirectory ? 'Encrypted directory' : 'Encrypted file');
+  return views[0]?.isDirectory ? `${name}.zip` : name;
+}
+
 /**
  * SPEC 4 and 8: one file downloads as itself; a folder, or several items, as one zip streamed
- * by the service worker. Errors are shown as SPEC 8 toasts; resolves false then. `linkId`: the
- * items are reached through that share link (its key already in the crypto worker).
+ * by the service worker. Listed in the transfers panel; errors are shown there and as SPEC 8
+ * toasts (resolves false then). `linkId`: the items are reached through that share link (its
+ * key already in the crypto worker).
  */
 export async function downloadItems(
   views: ReadonlyArray<Pick<ItemView, 'id' | 'name' | 'isDirectory'>>,
   { linkId }: { linkId?: string } = {},
 ): Promise<boolean> {
   if (views.length === 0) return false;
-  const isFolder = views.length > 1 || views.some((v) => v.isDirectory);
+  const targets = views.map(targetOf);
+  return runDownload(addDownloadRow(targets, listedName(views), linkId), targets, linkId);
+}
+
+/** The panel's Retry of a download: the same row, started again. */
+export function retryDownload(row: DownloadRow): void {
+  updateRow(row.key, { status: 'preparing', fraction: 0, speed: 0, error: undefined });
+  void runDownload(row.key, row.targets, row.linkId);
+}
+
+async function runDownload(key: string, targets: DownloadTarget[], linkId: string | undefined): Promise<boolean> {
+  const isFolder = targets.length > 1 || targets.some((t) => t.isDirectory);
+  const fail = (message: string) => {
+    onDownloadCancel(key, undefined);
+    if (rowOf(key)?.status === 'cancelled') return false;
+    updateRow(key, { status: 'error', error: message, speed: 0 });
+    toast(message, 'error');
+    return false;
+  };
   let worker: ServiceWorker;
   try {
     worker = await activeWorker();
   } catch {
     // Without the service worker a file would have to be buffered whole: refuse instead.
-    toast(MSG_DOWNLOAD_FAILED, 'error');
-    return false;
+    return fail(MSG_DOWNLOAD_FAILED);
   }
   const token = crypto.randomUUID();
   const channel = new MessageChannel();
+  // Cancelled while preparing: the job is never opened (the service worker drops it unclaimed).
+  onDownloadCancel(key, () => {
+    started.delete(token);
+    worker.postMessage({ type: SW_CANCEL_MESSAGE, token });
+  });
   try {
     worker.postMessage({ type: SW_MESSAGE, token }, [channel.port2]);
-    await cryptoWorker.call('prepareDownload', views.map(targetOf), channel.port1, linkId);
+    const job = await cryptoWorker.call('prepareDownload', targets, channel.port1, linkId);
+    if (rowOf(key)?.status === 'cancelled') return false;
+    updateRow(key, { name: job.name });
   } catch (error) {
     const code = (error as { code?: unknown })?.code;
-    toast(downloadErrorText(code, isFolder), 'error');
-    return false;
+    return fail(downloadErrorText(code, isFolder));
   }
-  started.add(token);
+  started.set(token, { key, meter: new SpeedMeter() });
   setTimeout(() => started.delete(token), 10 * 60_000);
+  updateRow(key, { status: 'downloading' });
   clickDownload(`${DOWNLOAD_PATH}${token}`);
   return true;
 }

@@ -1,12 +1,16 @@
 /**
  * Encrypted, streamed, resumable uploads in parts and streamed downloads to disk
- * (docs/protocol.md "Part protocol", DESIGN.md 5): the upload pipeline's page side
- * (upload-store.ts, the overlay), the download's (download.ts) and preview streams'
- * (preview-stream.ts: a Range-served URL for audio and video). The work runs in the crypto
- * worker (workers/transfers/) and the download service worker (workers/download.sw.ts).
+ * (docs/protocol.md "Part protocol", DESIGN.md 5): every transfer of the tab as a row of
+ * transfer-store.ts, shown by the transfers panel (TransfersHost, mounted once); the upload
+ * dialog and the drop zone over the listing start uploads (with the duplicate-name question of
+ * upload-names.ts); download.ts starts downloads; preview-stream.ts gives audio and video a
+ * Range-served URL. The work runs in the crypto worker (workers/transfers/) and the download
+ * service worker (workers/download.sw.ts).
  */
 export { UploadOverlay, type UploadOverlayProps } from './UploadOverlay.tsx';
+export { FileDropZone, type FileDropZoneProps } from './FileDropZone.tsx';
+export { TransfersHost } from './TransfersPanel.tsx';
 export { DOWNLOAD_BLOCKED, downloadItems, registerDownloadWorker } from './download.ts';
 export { isPreviewStreamUrl, previewStreamAlive, previewStreamUrl, releasePreviewStream } from './preview-stream.ts';
-export { useUploads, type UploadRow } from './upload-store.ts';
+export { useTransfers, type TransferRow } from './transfer-store.ts';
 export { MAX_FILE_SIZE_LABEL } from '../../model/transfer-plan.ts';

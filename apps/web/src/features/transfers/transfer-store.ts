@@ -1,65 +1,90 @@
 /**
- * Upload rows of this tab (outside React, so uploads go on while the overlay is closed). The
- * crypto worker does the work; each upload gets its own MessageChannel for progress events.
+ * Every transfer of this tab, uploads and downloads, as rows of the transfers panel. It lives
+ * outside React so transfers go on whatever screen is open. The crypto worker does the uploads
+ * (each with its own MessageChannel for progress and cancel); the download service worker
+ * reports a download's progress by message (download.ts).
  */
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
-import { filesKeys } from '../files/index.ts';
-import { MSG_NO_SPACE, MSG_TOO_LARGE, SpeedMeter, summaryText } from '../../model/transfer-plan.ts';
-import type { UploadEvent } from '../../model/transfers.ts';
+import { deleteItem, filesKeys } from '../files/index.ts';
+import { MSG_NO_SPACE, MSG_TOO_LARGE, SpeedMeter, fractionOf, summaryText } from '../../model/transfer-plan.ts';
+import type { DownloadTarget, UploadEvent } from '../../model/transfers.ts';
 
-export type RowStatus = 'queued' | 'encrypting' | 'uploading' | 'done' | 'error';
+export type TransferStatus = 'queued' | 'encrypting' | 'uploading' | 'preparing' | 'downloading' | 'done' | 'error' | 'cancelled';
 
-export interface UploadRow {
+interface RowBase {
   key: string;
-  file: File;
-  parentId: string | null;
-  status: RowStatus;
-  /** Plaintext bytes encrypted, ciphertext bytes confirmed by the server. */
-  encrypted: number;
-  sent: number;
-  cipherSize: number;
-  /** Bytes per second sent (sliding window). */
+  /** The name shown (and, for an upload, the name it is stored under). */
+  name: string;
+  /** Plaintext bytes (0 while a download's size is not known yet). */
+  size: number;
+  status: TransferStatus;
+  /** 0..1 */
+  fraction: number;
+  /** Bytes per second (sliding window). */
   speed: number;
   error?: string;
-  /** Set when this row continues an unfinished upload. */
-  resumeUploadId?: string;
+}
+
+export interface UploadRow extends RowBase {
+  kind: 'upload';
+  file: File;
+  parentId: string | null;
   /** Set when the upload goes through a share link (an editor link). */
   linkId?: string;
-  /** Which press of Upload this row belongs to (summaries are per batch). */
-  batch: number;
+  /** Continues this unfinished upload (after a reload, or a retry after a network failure). */
+  resumeUploadId?: string;
+  /** "Replace": this old file is deleted once the new one is stored, never before. */
+  replaceId?: string;
   uploadId?: string;
   itemId?: string;
   resumed?: boolean;
-  partsSent?: number;
 }
 
-interface State {
-  rows: UploadRow[];
-  batch: number;
-  /** The batch whose summary was put away because new files were picked after it. */
-  dismissed?: number;
+export interface DownloadRow extends RowBase {
+  kind: 'download';
+  targets: DownloadTarget[];
+  linkId?: string;
+  /** The service worker's job token, once the download is under way. */
+  token?: string;
+}
+
+export type TransferRow = UploadRow | DownloadRow;
+
+export interface TransfersState {
+  rows: TransferRow[];
 }
 
 /** Files uploaded at once (each sends up to 3 parts at a time). */
 export const FILES_AT_ONCE = 2;
 
-let state: State = { rows: [], batch: 0 };
+export const RUNNING: ReadonlySet<TransferStatus> = new Set(['encrypting', 'uploading', 'preparing', 'downloading']);
+export const FINISHED: ReadonlySet<TransferStatus> = new Set(['done', 'error', 'cancelled']);
+
+let state: TransfersState = { rows: [] };
 const listeners = new Set<() => void>();
 let nextKey = 1;
 let pumping = false;
 let queryClient: QueryClient | undefined;
+/** Progress ports of running uploads, by row key: posting `cancel` on one stops that upload. */
+const ports = new Map<string, MessagePort>();
+/** How a download row is cancelled, by row key (download.ts registers it). */
+const downloadCancels = new Map<string, () => void>();
 
-function emit(next: State): void {
+function emit(next: TransfersState): void {
   state = next;
   for (const listener of listeners) listener();
 }
 
-function update(key: string, patch: Partial<UploadRow>): void {
-  emit({ ...state, rows: state.rows.map((row) => (row.key === key ? { ...row, ...patch } : row)) });
+export function updateRow(key: string, patch: Partial<UploadRow> | Partial<DownloadRow>): void {
+  emit({ rows: state.rows.map((row) => (row.key === key ? ({ ...row, ...patch } as TransferRow) : row)) });
+}
+
+export function rowOf(key: string): TransferRow | undefined {
+  return state.rows.find((r) => r.key === key);
 }
 
 export function subscribe(listener: () => void): () => void {
@@ -67,77 +92,120 @@ export function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-export function getState(): State {
+export function getState(): TransfersState {
   return state;
 }
 
-export function useUploads(): State {
+export function useTransfers(): TransfersState {
   return useSyncExternalStore(subscribe, getState, getState);
 }
 
-/** Adds picked files as queued rows (not started until `startQueued`). */
-export function addFiles(files: Iterable<File>, parentId: string | null, resumeUploadId?: string, linkId?: string): void {
-  const added: UploadRow[] = [];
-  for (const file of files) {
-    added.push({
-      key: String(nextKey++),
-      file,
-      parentId,
-      status: 'queued',
-      encrypted: 0,
-      sent: 0,
-      cipherSize: 0,
-      speed: 0,
-      batch: -1,
-      ...(resumeUploadId ? { resumeUploadId } : {}),
-      ...(linkId ? { linkId } : {}),
-    });
-  }
-  // A new pick starts a new list: the last batch's summary no longer describes what is shown.
-  emit({ ...state, rows: [...state.rows, ...added], dismissed: state.batch });
-}
-
-export function removeRow(key: string): void {
-  const row = state.rows.find((r) => r.key === key);
-  if (!row) return;
-  if (row.itemId && (row.status === 'encrypting' || row.status === 'uploading'))
-    void cryptoWorker.call('cancelUpload', row.itemId);
-  emit({ ...state, rows: state.rows.filter((r) => r.key !== key) });
-}
-
-/** Drops finished rows (the overlay's "Clear"). */
-export function clearFinished(): void {
-  emit({ ...state, rows: state.rows.filter((r) => r.status !== 'done' && r.status !== 'error') });
-}
-
-export function queuedCount(): number {
-  return state.rows.filter((r) => r.status === 'queued' && r.batch === -1).length;
-}
-
-/** Starts every queued row as a new batch. */
-export function startQueued(client: QueryClient): number {
+/** The query cache to refresh after an upload (the panel, mounted once, hands it over). */
+export function setQueryClient(client: QueryClient): void {
   queryClient = client;
-  const batch = state.batch + 1;
-  let count = 0;
+}
+
+export interface UploadPlan {
+  file: File;
+  /** Stored under this name (a free one for "keep both"); the file's own otherwise. */
+  name?: string;
+  replaceId?: string;
+  resumeUploadId?: string;
+}
+
+/** Starts uploading `plans` into `parentId` (through `linkId` when set) at once. */
+export function startUploads(plans: ReadonlyArray<UploadPlan>, parentId: string | null, linkId?: string): void {
+  const added: UploadRow[] = plans.map((plan) => ({
+    kind: 'upload',
+    key: String(nextKey++),
+    name: plan.name ?? plan.file.name,
+    size: plan.file.size,
+    file: plan.file,
+    parentId,
+    status: 'queued',
+    fraction: 0,
+    speed: 0,
+    ...(linkId ? { linkId } : {}),
+    ...(plan.replaceId ? { replaceId: plan.replaceId } : {}),
+    ...(plan.resumeUploadId ? { resumeUploadId: plan.resumeUploadId } : {}),
+  }));
+  emit({ rows: [...state.rows, ...added] });
+  void pump();
+}
+
+/** Adds a download row (download.ts drives it). */
+export function addDownloadRow(targets: DownloadTarget[], name: string, linkId?: string): string {
+  const key = String(nextKey++);
+  const row: DownloadRow = {
+    kind: 'download',
+    key,
+    name,
+    size: 0,
+    targets,
+    status: 'preparing',
+    fraction: 0,
+    speed: 0,
+    ...(linkId ? { linkId } : {}),
+  };
+  emit({ rows: [...state.rows, row] });
+  return key;
+}
+
+export function onDownloadCancel(key: string, cancel: (() => void) | undefined): void {
+  if (cancel) downloadCancels.set(key, cancel);
+  else downloadCancels.delete(key);
+}
+
+/** Stops a running or waiting transfer; it stays listed as cancelled, to retry. */
+export function cancelTransfer(key: string): void {
+  const row = rowOf(key);
+  if (!row || FINISHED.has(row.status)) return;
+  if (row.kind === 'upload') ports.get(key)?.postMessage({ type: 'cancel' });
+  else downloadCancels.get(key)?.();
+  updateRow(key, { status: 'cancelled', speed: 0 });
+}
+
+/**
+ * Runs a failed or cancelled transfer again. An upload that failed part-way (not cancelled)
+ * continues its unfinished upload: only the parts the server lacks are sent.
+ */
+export function retryTransfer(key: string, retryDownload: (row: DownloadRow) => void): void {
+  const row = rowOf(key);
+  if (!row || (row.status !== 'error' && row.status !== 'cancelled')) return;
+  if (row.kind === 'download') {
+    retryDownload(row);
+    return;
+  }
+  const resume = row.status === 'error' ? (row.uploadId ?? row.resumeUploadId) : undefined;
+  const { error: _error, uploadId: _uploadId, itemId: _itemId, resumeUploadId: _resume, ...rest } = row;
   emit({
-    ...state,
-    batch,
-    rows: state.rows.map((row) => {
-      if (row.status !== 'queued' || row.batch !== -1) return row;
-      count++;
-      return { ...row, batch };
-    }),
+    rows: state.rows.map((r) =>
+      r.key === key ? { ...rest, status: 'queued', fraction: 0, speed: 0, ...(resume ? { resumeUploadId: resume } : {}) } : r,
+    ),
   });
   void pump();
-  return count;
 }
 
-/** SPEC 4's summary for the latest batch, once every row of it has finished. */
-export function batchSummary(current: State): string | undefined {
-  if (current.dismissed === current.batch) return undefined;
-  const rows = current.rows.filter((r) => r.batch === current.batch && current.batch > 0);
-  if (rows.length === 0 || rows.some((r) => r.status !== 'done' && r.status !== 'error')) return undefined;
-  return summaryText(rows.filter((r) => r.status === 'done').length, rows.filter((r) => r.status === 'error').length);
+/** Closes the panel: forgets every finished row (only offered once nothing runs). */
+export function clearTransfers(): void {
+  emit({ rows: state.rows.filter((r) => !FINISHED.has(r.status)) });
+}
+
+/**
+ * SPEC 4's summary of the uploads listed, once none is waiting or running. A cancelled upload
+ * is the user's choice, not a failure: it is left out of the counts.
+ */
+export function uploadSummary(rows: readonly TransferRow[]): string | undefined {
+  const uploads = rows.filter((r) => r.kind === 'upload' && r.status !== 'cancelled');
+  if (uploads.some((r) => !FINISHED.has(r.status))) return undefined;
+  return summaryText(uploads.filter((r) => r.status === 'done').length, uploads.filter((r) => r.status === 'error').length);
+}
+
+/** Names that uploads under way will take in a folder (not listed yet, but not free either). */
+export function namesBeingUploaded(parentId: string | null): string[] {
+  return state.rows
+    .filter((r): r is UploadRow => r.kind === 'upload' && r.parentId === parentId && !FINISHED.has(r.status))
+    .map((r) => r.name);
 }
 
 async function pump(): Promise<void> {
@@ -146,18 +214,14 @@ async function pump(): Promise<void> {
   try {
     const active = new Set<Promise<void>>();
     for (;;) {
-      const next = state.rows.find((r) => r.status === 'queued' && r.batch > 0);
-      if (!next) {
+      const next = state.rows.find((r): r is UploadRow => r.kind === 'upload' && r.status === 'queued');
+      if (!next || active.size >= FILES_AT_ONCE) {
         if (active.size === 0) break;
         await Promise.race(active);
         continue;
       }
-      if (active.size >= FILES_AT_ONCE) {
-        await Promise.race(active);
-        continue;
-      }
-      update(next.key, { status: 'encrypting' });
-      const task: Promise<void> = runOne(next).finally(() => active.delete(task));
+      updateRow(next.key, { status: 'encrypting' });
+      const task: Promise<void> = runUpload(next).finally(() => active.delete(task));
       active.add(task);
     }
   } finally {
@@ -173,22 +237,26 @@ function toastOnce(message: string): void {
   toast(message, 'error');
 }
 
-async function runOne(row: UploadRow): Promise<void> {
+/** Whether the row was cancelled meanwhile (its late events and result are then ignored). */
+const stopped = (key: string) => {
+  const status = rowOf(key)?.status;
+  return status === undefined || FINISHED.has(status);
+};
+
+async function runUpload(row: UploadRow): Promise<void> {
   const channel = new MessageChannel();
   const meter = new SpeedMeter();
+  ports.set(row.key, channel.port1);
   channel.port1.onmessage = (event: MessageEvent) => {
     const data = event.data as UploadEvent;
+    if (stopped(row.key)) return;
     if (data.type === 'started') {
-      update(row.key, { uploadId: data.uploadId, itemId: data.id });
+      updateRow(row.key, { uploadId: data.uploadId, itemId: data.id });
       return;
     }
-    const current = state.rows.find((r) => r.key === row.key);
-    if (!current || current.status === 'done' || current.status === 'error') return;
-    update(row.key, {
+    updateRow(row.key, {
       status: data.phase,
-      encrypted: data.encrypted,
-      sent: data.sent,
-      cipherSize: data.cipherSize,
+      fraction: data.phase === 'encrypting' ? fractionOf(data.encrypted, data.plainSize) : fractionOf(data.sent, data.cipherSize),
       speed: meter.sample(data.sent, performance.now()),
     });
   };
@@ -198,27 +266,33 @@ async function runOne(row: UploadRow): Promise<void> {
       {
         file: row.file,
         parentId: row.parentId,
+        ...(row.name !== row.file.name ? { name: row.name } : {}),
         ...(row.resumeUploadId ? { resumeUploadId: row.resumeUploadId } : {}),
         ...(row.linkId ? { linkId: row.linkId } : {}),
       },
       channel.port2,
     );
-    const current = state.rows.find((r) => r.key === row.key);
-    update(row.key, {
-      status: 'done',
-      sent: current?.cipherSize || result.size,
-      cipherSize: current?.cipherSize || result.size,
-      itemId: result.id,
-      resumed: result.resumed,
-      partsSent: result.partsSent,
-    });
+    if (stopped(row.key)) return;
+    updateRow(row.key, { status: 'done', fraction: 1, speed: 0, itemId: result.id, resumed: result.resumed });
+    if (row.replaceId) await replaceOld(row.replaceId, row.linkId);
     await refreshAfterUpload(row.parentId, row.linkId);
   } catch (error) {
+    if (stopped(row.key)) return;
     const message = error instanceof Error ? error.message : String(error);
-    update(row.key, { status: 'error', error: message });
+    updateRow(row.key, { status: 'error', error: message, speed: 0 });
     if (message === MSG_NO_SPACE || message === MSG_TOO_LARGE) toastOnce(message);
   } finally {
+    ports.delete(row.key);
     channel.port1.close();
+  }
+}
+
+/** "Replace": the new file is stored, so the old one can go (SPEC 8's text if that fails). */
+async function replaceOld(oldId: string, linkId: string | undefined): Promise<void> {
+  try {
+    await deleteItem(oldId, linkId);
+  } catch {
+    toast('Error deleting file', 'error');
   }
 }
 
@@ -238,6 +312,6 @@ async function refreshAfterUpload(parentId: string | null, linkId: string | unde
 }
 
 /** Test hook: back to an empty store. */
-export function resetUploads(): void {
-  emit({ rows: [], batch: 0 });
+export function resetTransfers(): void {
+  emit({ rows: [] });
 }

@@ -193,6 +193,7 @@ async function sendParts(
 
 export async function uploadFile(request: UploadRequest, port: MessagePort | undefined): Promise<UploadResult> {
   const { file } = request;
+  const name = request.name ?? file.name;
   const report = progressReporter(port);
   const controller = new AbortController();
   const signal = controller.signal;
@@ -218,7 +219,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
       const key = newItemKey();
       const fileNonce = newFileNonce();
       const type = file.type || 'application/octet-stream';
-      const sealed = await sealMetadata(id, parentId, key, file.name, type);
+      const sealed = await sealMetadata(id, parentId, key, name, type);
       const metadata = { id, parentId, isDirectory: false, ...sealed, fileNonce: toBase64(fileNonce), size: g.cipherSize };
       running.set(id, controller);
 
@@ -261,7 +262,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
         parentId,
         key,
         fileNonce,
-        name: file.name,
+        name,
         type,
         size: file.size,
         lastModified: file.lastModified,

@@ -1,0 +1,219 @@
+/**
+ * The transfers panel (issue 14, as in Drive): a corner panel listing every upload and download
+ * of this tab with its name, size, state, progress and Cancel or Retry, above an overall bar
+ * with speed and time left. It collapses to its header and closes once nothing runs. SPEC 4's
+ * upload states and summaries are shown here; the page stays usable meanwhile.
+ */
+import { useEffect, useId, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { formatBytes, formatSpeed, formatTimeLeft } from '../../lib/bytes.ts';
+import { overallProgress } from '../../model/transfer-plan.ts';
+import { DuplicateNameDialog } from './DuplicateNameDialog.tsx';
+import { retryDownload } from './download.ts';
+import {
+  RUNNING,
+  cancelTransfer,
+  clearTransfers,
+  retryTransfer,
+  setQueryClient,
+  uploadSummary,
+  useTransfers,
+  type TransferRow,
+} from './transfer-store.ts';
+import './transfers.css';
+
+const STATUS_TEXT: Record<TransferRow['status'], string> = {
+  queued: 'Waiting...',
+  encrypting: 'Encrypting...',
+  uploading: 'Uploading...',
+  preparing: 'Preparing...',
+  downloading: 'Downloading...',
+  done: 'Done',
+  error: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+function statusText(row: TransferRow): string {
+  if (row.status === 'error') return row.error || STATUS_TEXT.error;
+  if (row.status === 'done') {
+    if (row.kind === 'download') return 'Downloaded';
+    return row.resumed || row.resumeUploadId ? 'Uploaded (resumed)' : 'Uploaded';
+  }
+  return STATUS_TEXT[row.status];
+}
+
+const busy = (row: TransferRow) => row.status === 'queued' || RUNNING.has(row.status);
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The header while something runs: what is going on, uploads and downloads apart. */
+function runningTitle(rows: readonly TransferRow[]): string {
+  const uploads = rows.filter((r) => r.kind === 'upload' && busy(r)).length;
+  const downloads = rows.filter((r) => r.kind === 'download' && busy(r)).length;
+  const parts = [];
+  if (uploads > 0) parts.push(`Uploading ${plural(uploads, 'file')}`);
+  if (downloads > 0) parts.push(`Downloading ${plural(downloads, 'item')}`);
+  return parts.join(' · ');
+}
+
+function RetryIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+      <path d="M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+function CrossIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+      <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+function ChevronIcon({ up }: { up: boolean }) {
+  return (
+    <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+      <path d={up ? 'M6 15l6-6 6 6' : 'M6 9l6 6 6-6'} strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+function Row({ row }: { row: TransferRow }) {
+  const percent = Math.round(row.fraction * 100);
+  const running = RUNNING.has(row.status);
+  return (
+    <li className={`transfer-row transfer-row--${row.status}`} data-kind={row.kind}>
+      <span className="transfer-row__kind" aria-hidden="true">
+        {row.kind === 'upload' ? '↑' : '↓'}
+      </span>
+      <div className="transfer-row__main">
+        <div className="transfer-row__top">
+          <span className="transfer-row__name" title={row.name}>
+            {row.name}
+          </span>
+          {row.size > 0 && <span className="transfer-row__size">{formatBytes(row.size)}</span>}
+        </div>
+        <progress className="transfer-row__bar" max={100} value={percent} aria-label={`${row.name} progress`} />
+        <div className="transfer-row__status">
+          <span className="transfer-row__state" role={row.status === 'error' ? 'alert' : undefined}>
+            {statusText(row)}
+          </span>
+          {running && (
+            <span className="transfer-row__numbers">
+              {percent}%{row.speed > 0 ? ` · ${formatSpeed(row.speed)}` : ''}
+            </span>
+          )}
+        </div>
+      </div>
+      {busy(row) ? (
+        <button
+          type="button"
+          className="transfer-row__action"
+          aria-label={`Cancel ${row.name}`}
+          title="Cancel"
+          onClick={() => cancelTransfer(row.key)}
+        >
+          <CrossIcon />
+        </button>
+      ) : row.status === 'error' || row.status === 'cancelled' ? (
+        <button
+          type="button"
+          className="transfer-row__action"
+          aria-label={`Retry ${row.name}`}
+          title="Retry"
+          onClick={() => retryTransfer(row.key, retryDownload)}
+        >
+          <RetryIcon />
+        </button>
+      ) : null}
+    </li>
+  );
+}
+
+export function TransfersPanel() {
+  const { rows } = useTransfers();
+  const [collapsed, setCollapsed] = useState(false);
+  const listId = useId();
+  if (rows.length === 0) return null;
+
+  const anyBusy = rows.some(busy);
+  const overall = overallProgress(
+    rows.map((r) => ({
+      size: r.size,
+      fraction: r.fraction,
+      speed: r.speed,
+      state: busy(r) ? 'running' : r.status === 'done' ? 'done' : 'stopped',
+    })),
+  );
+  const summary = anyBusy ? undefined : uploadSummary(rows);
+  const failed = rows.some((r) => r.status === 'error');
+  const tone = !summary ? 'neutral' : failed ? (rows.some((r) => r.status === 'done') ? 'mixed' : 'error') : 'success';
+  const title = anyBusy ? runningTitle(rows) : (summary ?? 'Transfers finished');
+  const left = formatTimeLeft(overall.secondsLeft);
+  const percent = Math.round(overall.fraction * 100);
+
+  return (
+    <section className={`transfers${collapsed ? ' transfers--collapsed' : ''}`} aria-label="Transfers">
+      <header className="transfers__header">
+        <h2 className={`transfers__title transfers__title--${tone}`} role="status">
+          {title}
+        </h2>
+        <button
+          type="button"
+          className="transfers__button"
+          aria-expanded={!collapsed}
+          aria-controls={listId}
+          aria-label={collapsed ? 'Expand transfers' : 'Collapse transfers'}
+          title={collapsed ? 'Expand' : 'Collapse'}
+          onClick={() => setCollapsed(!collapsed)}
+        >
+          <ChevronIcon up={collapsed} />
+        </button>
+        {!anyBusy && (
+          <button
+            type="button"
+            className="transfers__button"
+            aria-label="Close transfers"
+            title="Close"
+            onClick={() => {
+              clearTransfers();
+              setCollapsed(false);
+            }}
+          >
+            <CrossIcon />
+          </button>
+        )}
+      </header>
+      <div className="transfers__overall">
+        <progress className="transfers__bar" max={100} value={percent} aria-label="Overall progress" />
+        {anyBusy && (
+          <p className="transfers__numbers">
+            {percent}%{overall.speed > 0 ? ` · ${formatSpeed(overall.speed)}` : ''}
+            {left ? ` · ${left} left` : ''}
+          </p>
+        )}
+      </div>
+      <ul id={listId} className="transfers__rows" aria-label="Transfers list" hidden={collapsed}>
+        {rows.map((row) => (
+          <Row key={row.key} row={row} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Mounted once at the app's root: the panel, the duplicate-name question, and the query cache uploads refresh. */
+export function TransfersHost() {
+  const client = useQueryClient();
+  useEffect(() => setQueryClient(client), [client]);
+  return (
+    <>
+      <TransfersPanel />
+      <DuplicateNameDialog />
+    </>
+  );
+}

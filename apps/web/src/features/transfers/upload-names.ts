@@ -1,0 +1,91 @@
+/**
+ * Duplicate names on upload (issue 14): only the client can read names, so before files go up
+ * they are compared with the decrypted names of the open folder (every page of it) and with the
+ * uploads already heading there. On a clash the user chooses, per file or for all: keep both
+ * (the new file takes the next free "name (1).ext"), replace (the old file is deleted once the
+ * new one is stored) or skip. A folder is never replaced: keep both or skip.
+ */
+import { freeName, nameKey } from '../files/index.ts';
+import type { UploadPlan } from './transfer-store.ts';
+
+export type ClashChoice = 'keep' | 'replace' | 'skip';
+
+/** What is already in the folder (the listing's items). */
+export interface ExistingItem {
+  id: string;
+  name: string | null;
+  isDirectory: boolean;
+}
+
+export interface ClashQuestion {
+  name: string;
+  /** The clash is with a folder, or with an upload under way: replace is not offered. */
+  canReplace: boolean;
+  isDirectory: boolean;
+  /** Clashes still to decide, this one included ("apply to all" is offered from 2 up). */
+  remaining: number;
+}
+
+export interface ClashAnswer {
+  choice: ClashChoice;
+  /** Use the same choice for the remaining clashes of this pick. */
+  all: boolean;
+}
+
+/**
+ * The uploads to start for `files`, asking `ask` about each name already taken in the folder
+ * (`existing`) or by an upload under way there (`busy`). Files later in the same pick see the
+ * names the earlier ones took.
+ */
+export async function planUploads(
+  files: readonly File[],
+  existing: readonly ExistingItem[],
+  busy: readonly string[],
+  ask: (question: ClashQuestion) => Promise<ClashAnswer>,
+): Promise<UploadPlan[]> {
+  const byName = new Map<string, ExistingItem>();
+  for (const item of existing) if (item.name !== null) byName.set(nameKey(item.name), item);
+  const taken: string[] = [...byName.keys(), ...busy];
+  const takenKeys = new Set(taken.map(nameKey));
+  const clashes = files.filter((f) => takenKeys.has(nameKey(f.name))).length;
+
+  const plans: UploadPlan[] = [];
+  let asked = 0;
+  let always: ClashChoice | undefined;
+  for (const file of files) {
+    const key = nameKey(file.name);
+    if (!takenKeys.has(key)) {
+      plans.push({ file });
+      taken.push(file.name);
+      takenKeys.add(key);
+      continue;
+    }
+    const old = byName.get(key);
+    // Only a file listed in the folder can be replaced (not a folder, nor an upload under way).
+    const canReplace = old !== undefined && !old.isDirectory;
+    let choice = always;
+    if (!choice) {
+      const answer = await ask({
+        name: file.name,
+        canReplace,
+        isDirectory: old?.isDirectory ?? false,
+        remaining: Math.max(1, clashes - asked),
+      });
+      asked++;
+      choice = answer.choice;
+      if (answer.all) always = choice;
+    }
+    if (choice === 'skip') continue;
+    if (choice === 'replace' && canReplace && old) {
+      plans.push({ file, replaceId: old.id });
+      // Replaced once: a second file of this name in the same pick keeps both.
+      byName.delete(key);
+      continue;
+    }
+    const name = freeName(file.name, taken);
+    plans.push(name === file.name ? { file } : { file, name });
+    taken.push(name);
+    takenKeys.add(nameKey(name));
+  }
+  return plans;
+}
