@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Browser, registrationFor, uniqueName } from './accounts/harness.ts';
+import { sharingAccount, shareWith } from './sharing/harness.ts';
 import {
   decrypt,
   download,
@@ -28,11 +29,11 @@ import { postgresAvailability, reportUnavailable, throwawayDatabase, type Throwa
  */
 const RELEASES = [
   // 0.1.0, the last commit before migration 005: as first shipped, 005 lost accounts in this roll.
-  { name: '0.1.0', commit: 'bc0c841a37b80b22861ea5aa900a4ad1e8d59d33' },
+  { name: '0.1.0', commit: 'bc0c841a37b80b22861ea5aa900a4ad1e8d59d33', sharing: false },
   // 0.2.0 applies 005 as first shipped, before this tree's 009 repairs the database.
-  { name: '0.2.0', commit: '2fc14d9a64e98b48acf044104a16a090523ace36' },
+  { name: '0.2.0', commit: '2fc14d9a64e98b48acf044104a16a090523ace36', sharing: false },
   // 0.3.0, the release before this tree.
-  { name: '0.3.0', commit: '16f8145b9320d0a589ae2388a952a0cac6e3c022' },
+  { name: '0.3.0', commit: '16f8145b9320d0a589ae2388a952a0cac6e3c022', sharing: true },
 ];
 
 const availability = await postgresAvailability();
@@ -40,7 +41,7 @@ const availability = await postgresAvailability();
 if (!availability.available) {
   reportUnavailable('Rolling upgrade: postgres', availability.reason);
 } else {
-  for (const release of RELEASES) rollingUpgrade(release.name, release.commit);
+  for (const release of RELEASES) rollingUpgrade(release);
 }
 
 interface Account {
@@ -52,7 +53,7 @@ interface Account {
   rootKey: Uint8Array;
 }
 
-function rollingUpgrade(name: string, commit: string): void {
+function rollingUpgrade({ name, commit, sharing }: (typeof RELEASES)[number]): void {
   describe(`rolling upgrade from ${name} (${commit.slice(0, 7)}) to this tree, on one PostgreSQL database`, () => {
     let database: ThrowawayDatabase;
     let dataDir: string;
@@ -97,9 +98,10 @@ function rollingUpgrade(name: string, commit: string): void {
     }
 
     async function register(server: MainProcess, username: string): Promise<Account> {
-      const registration = await registrationFor(username);
+      // Real key pairs (one made per run), so that shares are wrapped and signed as a browser does.
+      const { registration } = await sharingAccount();
       const browser = on(server);
-      const created = await browser.post('/api/register', registration);
+      const created = await browser.post('/api/register', { ...registration, username, email: null });
       expect([created.status, created.body]).toEqual([201, expect.objectContaining({ id: expect.any(String) })]);
       const account = { id: created.body.id, username, password: registration.password, cookie: '', rootKey: new Uint8Array(32) };
       crypto.getRandomValues(account.rootKey);
@@ -178,6 +180,30 @@ function rollingUpgrade(name: string, commit: string): void {
         expect((await on(server, ann).get('/api/profile')).body.usedSpace).toBe(small.cipher.byteLength);
       }
     }, 60_000);
+
+    if (sharing) {
+      test('sharing: a file shared on the old build opens on the current one; revoked there, it is gone on the old one', async () => {
+        const [bob, ann] = accounts as [Account, Account];
+        const gift = await fileMeta(bob.rootKey, null, patternBytes(40_000, 9), 'gift.txt');
+        expect((await postUpload(on(old, bob), gift.meta, gift.cipher)).status).toBe(201);
+        const { keys } = await sharingAccount();
+        await shareWith(
+          { browser: on(old, bob), id: bob.id, rootKey: bob.rootKey, username: bob.username, keys },
+          gift,
+          ann.id,
+          false,
+        );
+
+        const shared = await on(current, ann).get('/api/shared');
+        expect((shared.body.files as Array<{ id: string }>).map((f) => f.id)).toContain(gift.id);
+        await expectDownload(ann, gift);
+
+        const revoke = { type: 'user', fileId: gift.id, userId: ann.id };
+        expect((await on(current, bob).call('DELETE', '/api/shared', { json: revoke })).status).toBe(204);
+        expect((await on(old, ann).get(`/api/file/data/${gift.id}`)).status).toBe(404);
+        expect((await on(old, ann).get('/api/shared')).body.files).toEqual([]);
+      });
+    }
 
     test('finishing the roll: the old build stopped, a second current instance, and every account signs in', async () => {
       old.child.kill('SIGTERM');
