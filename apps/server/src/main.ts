@@ -1,13 +1,24 @@
 /**
- * The server process: `bun apps/server/src/main.ts` is the production start (docs/operations.md).
- * It installs and builds nothing; it is the process a process manager signals, and SIGTERM or
- * SIGINT drains it (server.ts `stop`) and exits 0.
+ * The server process: `bun --no-install apps/server/src/main.ts` is the production start
+ * (docs/operations.md). It installs and builds nothing; it is the process a process manager
+ * signals, and SIGTERM or SIGINT drains it (server.ts `stop`) and exits 0.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Config, ConfigError, loadConfig } from './config/config.ts';
-import { configSummary } from './config/summary.ts';
-import { createJsonLogger } from './infra/log/json-logger.ts';
+import type { Config } from './config/config.ts';
+
+// Before any module that needs a package is loaded: name a missing install, not a stack trace.
+// (With --no-install Bun never fetches packages at run time, unpinned, when node_modules is gone.)
+try {
+  for (const name of ['elysia', '@sealbox/crypto']) import.meta.resolve(name);
+} catch (error) {
+  console.error(`Dependencies are not installed (${(error as Error).message}). Run: bun install --frozen-lockfile`);
+  process.exit(1);
+}
+const { ConfigError, loadConfig } = await import('./config/config.ts');
+const { configSummary } = await import('./config/summary.ts');
+const { createJsonLogger } = await import('./infra/log/json-logger.ts');
+const { startServer } = await import('./server.ts');
 
 let config: Config;
 try {
@@ -26,13 +37,6 @@ if (!existsSync(join(config.webDist, 'index.html'))) {
   );
   process.exit(1);
 }
-
-// Imported here, not at the top, so missing dependencies are named instead of a stack trace.
-const { startServer } = await import('./server.ts').catch((error: unknown) => {
-  if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-  console.error(`${(error as Error).message}. Install dependencies first: bun install --frozen-lockfile`);
-  process.exit(1);
-});
 
 const logger = createJsonLogger(config.logLevel);
 logger.info('starting', configSummary(config));

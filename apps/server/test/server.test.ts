@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config/config.ts';
@@ -7,6 +7,7 @@ import { silentLogger } from '../src/infra/log/json-logger.ts';
 import { startServer } from '../src/server.ts';
 import { registrationFor } from './accounts/harness.ts';
 import { MAIN, isolatedEnv, spawnMain } from './support/main-process.ts';
+import { waitFor } from './support/services.ts';
 
 let tmp: string;
 beforeAll(async () => {
@@ -157,6 +158,8 @@ describe('bun src/main.ts', () => {
     const server = await spawnMain(serverEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }));
     try {
       expect((await fetch(`${server.url}/api/missing-route`)).status).toBe(404);
+      // The request line is written after the response has gone out.
+      await waitFor(() => server.stdout().includes('"msg":"request"'), 5000, 'the request line');
       server.child.kill('SIGTERM');
       expect(await server.child.exited).toBe(0);
       await Bun.sleep(50);
@@ -196,6 +199,19 @@ describe('bun src/main.ts', () => {
     });
     expect(await child.exited).toBe(1);
     expect(await new Response(child.stderr).text()).toContain('The web app is not built');
+  });
+
+  test('refuses to start without installed dependencies, saying how to install them', async () => {
+    // The server's sources alone, where no node_modules can be found above them.
+    const bare = join(tmp, 'bare');
+    await cp(join(MAIN, '..'), join(bare, 'src'), { recursive: true });
+    const child = Bun.spawn([process.execPath, '--no-install', join(bare, 'src/main.ts')], {
+      env: serverEnv({}),
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    expect(await child.exited).toBe(1);
+    expect(await new Response(child.stderr).text()).toContain('Dependencies are not installed');
   });
 
   test('refuses to start on invalid configuration, naming the variable', async () => {
