@@ -1,6 +1,7 @@
 import { CHUNK, decryptName, encryptName, PART_CHUNKS, partCount, wrapItemKey } from '@sealbox/crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtemp, rm } from 'node:fs/promises';
+import postgres from 'postgres';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Browser, registrationFor, uniqueName } from './accounts/harness.ts';
@@ -18,6 +19,7 @@ import {
   type Made,
 } from './files/harness.ts';
 import { isolatedEnv, remoteTo, spawnMain, type MainProcess } from './support/main-process.ts';
+import { namedBlock } from './support/doc-blocks.ts';
 import { releaseBuild } from './support/release-build.ts';
 import { postgresAvailability, reportUnavailable, throwawayDatabase, type ThrowawayDatabase } from './support/services.ts';
 
@@ -216,6 +218,16 @@ function rollingUpgrade({ name, commit, sharing }: (typeof RELEASES)[number]): v
           await signIn(server, account.username, account.password, account.id);
           await signIn(server, account.username.toUpperCase(), account.password, account.id);
         }
+      }
+      // Builds before 0.3.0 do not count items: the guide's recount, as written, puts it right.
+      const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+      try {
+        await sql.unsafe(await namedBlock('item-recount'));
+        const counts =
+          await sql`select id, item_count::int as counted, (select count(*)::int from items where owner_id = users.id) as owned from users`;
+        expect(counts.filter((c) => c.counted !== c.owned)).toEqual([]);
+      } finally {
+        await sql.end({ timeout: 5 });
       }
     });
 
