@@ -94,6 +94,8 @@ export async function startServer(
         logger.warn('shutdown timeout: closing remaining connections', { pending: server.pendingRequests });
         await server.stop(true);
       }
+      // Elysia's after-response hooks (the request log) run after Bun counts a request done.
+      await new Promise((resolve) => setImmediate(resolve));
       await adapters.close();
     })();
     return stopping;
