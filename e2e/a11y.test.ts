@@ -20,6 +20,7 @@ import { apiCreateFolder, apiLogin, apiUploadFile, type ApiFolder, type ApiSessi
 import { solidPng } from './support/png.ts';
 import { apiShareWithUser, publicUser } from './support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { pickFiles, transfersPanel, waitForSummary } from './support/transfers.ts';
 
 const SLOW = 150_000;
 const LINK_PASSWORD = 'open sesame, please';
@@ -245,22 +246,19 @@ describe.skipIf(skipWithoutBrowser)('accessibility: no serious or critical WCAG 
       await page.keyboard.press('Escape');
       await share.waitFor({ state: 'detached' });
 
-      // The upload overlay with a file ready, then the transfer done.
+      // The upload overlay, then the transfers panel it hands the picked file to, done.
       await page.getByRole('button', { name: 'Upload File' }).first().click();
       const overlay = page.getByRole('dialog', { name: 'Upload files' });
       await overlay.waitFor();
       await check(page, 'upload overlay', found);
-      await overlay
-        .locator('input[type="file"][multiple]')
-        .setInputFiles({ name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\n') });
-      await overlay.getByText('hello.txt').first().waitFor();
-      await check(page, 'upload overlay, a file chosen', found);
-      const start = overlay.getByRole('button', { name: 'Upload 1' });
-      if (await start.count()) await start.click();
+      await page.keyboard.press('Escape');
+      await overlay.waitFor({ state: 'hidden' });
+      await pickFiles(page, { name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\n') });
+      await waitForSummary(page, 'All 1 files uploaded successfully!');
       await listing(page).getByText('hello.txt').first().waitFor();
       await settled(page);
-      await check(page, 'upload overlay, done', found);
-      await page.keyboard.press('Escape');
+      await check(page, 'transfers panel, done', found);
+      await transfersPanel(page).getByRole('button', { name: 'Close transfers' }).click();
 
       // The previewer on each kind of file.
       await openDocs(page);

@@ -25,6 +25,7 @@ import {
 import { solidPng } from './support/png.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { pickFiles, transferRow, waitForSummary } from './support/transfers.ts';
 
 const SLOW = 180_000;
 const PASSWORD = 'open sesame, please';
@@ -276,15 +277,11 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       // Uploads through the link: one part, and several parts (over 8 MiB).
       const big = randomBytes(9 * 1024 * 1024 + 123);
       const small = new TextEncoder().encode('uploaded by a link visitor\n');
-      await page.getByRole('button', { name: 'Upload File' }).click();
-      const overlay = page.getByRole('dialog', { name: 'Upload files' });
-      await overlay.locator('input[type="file"][multiple]').setInputFiles([
+      await pickFiles(page, [
         { name: 'small.txt', mimeType: 'text/plain', buffer: Buffer.from(small) },
         { name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(big) },
       ]);
-      await overlay.getByRole('button', { name: 'Upload 2' }).click();
-      await overlay.getByText('All 2 files uploaded successfully!', { exact: true }).waitFor({ timeout: 60_000 });
-      await overlay.getByRole('button', { name: 'Close', exact: true }).first().click();
+      await waitForSummary(page, 'All 2 files uploaded successfully!');
       await body.getByText('big.bin').first().waitFor();
       const got = await download(page, 'big.bin');
       expect(same(got.bytes, big)).toBe(true);
@@ -319,11 +316,9 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
         if (phase === 'reloading') return route.abort();
         await route.continue();
       });
-      await page.getByRole('button', { name: 'Upload File' }).click();
       const overlay = page.getByRole('dialog', { name: 'Upload files' });
       const file = { name: 'resumed.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) };
-      await overlay.locator('input[type="file"][multiple]').setInputFiles(file);
-      await overlay.getByRole('button', { name: 'Upload 1' }).click();
+      await pickFiles(page, file);
       for (const deadline = Date.now() + 60_000; stored.size < 1; ) {
         if (Date.now() > deadline) throw new Error('no part was stored before the reload');
         await Bun.sleep(50);
@@ -339,10 +334,9 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       const chooser = page.waitForEvent('filechooser');
       await pending.getByRole('button', { name: 'Resume resumed.bin' }).click();
       await (await chooser).setFiles(file);
-      await overlay.getByText('All 1 files uploaded successfully!', { exact: true }).waitFor({ timeout: 120_000 });
-      await overlay.locator('.upload-row', { hasText: 'resumed.bin' }).getByText('Uploaded (resumed)').waitFor();
+      await waitForSummary(page, 'All 1 files uploaded successfully!', 120_000);
+      await transferRow(page, 'resumed.bin').getByText('Uploaded (resumed)').waitFor();
       await page.unroute('**/api/upload/*/part/*');
-      await overlay.getByRole('button', { name: 'Close', exact: true }).first().click();
       const got = await download(page, 'resumed.bin');
       expect(same(got.bytes, bytes)).toBe(true);
     },

@@ -17,6 +17,7 @@ import { contentNeedles, keyNeedles, leaks, storedByServer, textNeedle } from '.
 import { saveScreenshot } from './support/screenshots.ts';
 import { apiRevokeUser, apiShareWithUser, apiSwitchUser, publicUser, type PublicUser } from './support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { pickFiles, waitForSummary } from './support/transfers.ts';
 
 const SLOW = 180_000;
 const suite = browserSuite({ timeoutMs: SLOW });
@@ -143,14 +144,8 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
         { timeout: 10_000 },
       );
       const before = await usedBytes(owner);
-      await uploadButton.click();
-      const overlay = page.getByRole('dialog', { name: 'Upload files' });
-      await overlay
-        .locator('input[type="file"][multiple]')
-        .setInputFiles({ name: 'from-editor.txt', mimeType: 'text/plain', buffer: Buffer.from(upload) });
-      await overlay.getByRole('button', { name: 'Upload 1' }).click();
-      await overlay.getByText(/uploaded successfully/).waitFor({ timeout: 60_000 });
-      await overlay.getByRole('button', { name: 'Close', exact: true }).first().click();
+      await pickFiles(page, { name: 'from-editor.txt', mimeType: 'text/plain', buffer: Buffer.from(upload) });
+      await waitForSummary(page, 'All 1 files uploaded successfully!');
       await body(page).getByText('from-editor.txt').first().waitFor({ timeout: 30_000 });
       await createFolderViaUi(page, 'Editor folder');
 

@@ -14,6 +14,7 @@ import { saveScreenshot } from './support/screenshots.ts';
 import { publicUser, type PublicUser } from './support/sharing.ts';
 import { openShare, toastText } from './support/share-dialog.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { pickFiles, waitForSummary } from './support/transfers.ts';
 
 const SLOW = 180_000;
 const LIVE_MS = 10_000;
@@ -79,14 +80,8 @@ describe.skipIf(skipWithoutBrowser)('sharing between two browsers', () => {
       await dialog.waitFor({ state: 'detached' });
       await body(alicePage).getByRole('button', { name: 'Project', exact: true }).click();
       await body(alicePage).getByText('No files found').waitFor();
-      await upload.click();
-      const overlay = bobPage.getByRole('dialog', { name: 'Upload files' });
-      await overlay
-        .locator('input[type="file"][multiple]')
-        .setInputFiles({ name: 'from-bob.txt', mimeType: 'text/plain', buffer: Buffer.from('hello from bob\n') });
-      await overlay.getByRole('button', { name: 'Upload 1' }).click();
-      await overlay.getByText('All 1 files uploaded successfully!', { exact: true }).waitFor({ timeout: 60_000 });
-      await overlay.getByRole('button', { name: 'Close', exact: true }).first().click();
+      await pickFiles(bobPage, { name: 'from-bob.txt', mimeType: 'text/plain', buffer: Buffer.from('hello from bob\n') });
+      await waitForSummary(bobPage, 'All 1 files uploaded successfully!');
       const row = body(alicePage).locator('[data-item-id]', { hasText: 'from-bob.txt' });
       await row.waitFor({ timeout: LIVE_MS });
       await saveScreenshot(alicePage, 'sharing-journey-owner-sees-upload-1280-light');

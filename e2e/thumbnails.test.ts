@@ -10,6 +10,7 @@ import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
 import { solidPng } from './support/png.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { pickFiles, transfersPanel, waitForSummary } from './support/transfers.ts';
 
 const SLOW = 120_000;
 const suite = browserSuite({ timeoutMs: SLOW, server: { env: { RATE_LIMITS: 'off' } } });
@@ -20,7 +21,6 @@ beforeAll(async () => {
   user = await createUser(suite.server.url);
 }, SLOW);
 
-const overlay = (page: Page) => page.getByRole('dialog', { name: 'Upload files' });
 const card = (page: Page, name: string) => page.locator('.file-card', { has: page.getByText(name, { exact: true }) });
 
 interface Made {
@@ -123,16 +123,10 @@ describe.skipIf(skipWithoutBrowser)('grid thumbnails', () => {
         { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a picture\n'.repeat(50)) },
         ...(media.webm ? [{ name: 'clip.webm', mimeType: 'video/webm', buffer: Buffer.from(media.webm) }] : []),
       ];
-      await page.getByRole('button', { name: 'Upload File' }).click();
-      await overlay(page).waitFor();
-      await overlay(page).locator('input[type="file"][multiple]').setInputFiles(chosen);
-      await overlay(page)
-        .getByRole('button', { name: `Upload ${chosen.length}` })
-        .click();
-      await overlay(page)
-        .getByText(`All ${chosen.length} files uploaded successfully!`, { exact: true })
-        .waitFor({ timeout: 60_000 });
-      await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
+      await pickFiles(page, chosen);
+      await waitForSummary(page, `All ${chosen.length} files uploaded successfully!`);
+      // Out of the way of the grid's last row.
+      await transfersPanel(page).getByRole('button', { name: 'Close transfers' }).click();
 
       await page.getByRole('button', { name: 'Grid', exact: true }).click();
       await page.waitForURL((url) => url.searchParams.get('view') === 'grid');

@@ -176,7 +176,6 @@ describe.skipIf(skipWithoutBrowser)('transfers panel', () => {
       await loginViaUi(page, suite.server.url, user);
       await dragFiles(page, [{ name: 'hover.txt', bytes: text('x') }], { drop: false });
       await page.getByText('Drop files to upload to My Files', { exact: true }).waitFor();
-      await saveScreenshot(page, 'transfers-drop-target-1280-light', { fullPage: false });
       await leaveDrag(page);
       await page.getByText('Drop files to upload to My Files', { exact: true }).waitFor({ state: 'detached' });
 
@@ -204,17 +203,25 @@ describe.skipIf(skipWithoutBrowser)('transfers panel', () => {
     'screenshots: the panel running and done, and the duplicate-name question, at 375 and 1280 px in light and dark',
     async () => {
       const page = await signInToFiles(await suite.newBrowser(), suite.server.url, user);
+      // The sign-in toast would cover the panel.
+      await page.getByText('Login successful! Redirecting...').waitFor({ state: 'detached' });
       for (const scheme of ['light', 'dark'] as const) {
         for (const width of [375, 1280]) {
           await page.setViewportSize({ width, height: width < 600 ? 740 : 800 });
           await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
           const tag = `${width}-${scheme}`;
+          await dragFiles(page, [{ name: 'hover.txt', bytes: text('x') }], { drop: false });
+          await page.getByText('Drop files to upload to My Files', { exact: true }).waitFor();
+          await saveScreenshot(page, `transfers-drop-target-${tag}`, { fullPage: false });
+          await leaveDrag(page);
+
           const release = await holdParts(page);
+          const big = `shot-${tag}-a-rather-long-file-name-for-the-row.bin`;
           await dragFiles(page, [
-            { name: `shot-${tag}-a-rather-long-file-name-for-the-row.bin`, random: { size: 9 * MIB, seed: width } },
+            { name: big, random: { size: 9 * MIB, seed: width } },
             { name: `shot-${tag}-b.txt`, bytes: text('b') },
           ]);
-          await transfersPanel(page).getByText('Uploading...', { exact: true }).first().waitFor({ timeout: 60_000 });
+          await transferRow(page, big).getByText('Uploading...', { exact: true }).waitFor({ timeout: 60_000 });
           await saveScreenshot(page, `transfers-panel-running-${tag}`, { fullPage: false });
           await release();
           await waitForSummary(page, 'All 2 files uploaded successfully!', 120_000);

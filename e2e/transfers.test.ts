@@ -6,8 +6,8 @@
  * plaintext name, mime type or content that was uploaded.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import type { Download, Page } from 'playwright-core';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
@@ -16,6 +16,15 @@ import { contentNeedles, leaks, storedByServer, textNeedle, type Needle } from '
 import { saveScreenshot } from './support/screenshots.ts';
 import { startServer } from './support/server.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import {
+  downloadViaMenu,
+  pickFiles,
+  pseudoRandom,
+  sameBytes,
+  transferRow,
+  transfersPanel,
+  waitForSummary,
+} from './support/transfers.ts';
 
 const SLOW = 180_000;
 const MIB = 1024 * 1024;
@@ -27,21 +36,6 @@ let files: string;
 
 /** Everything uploaded, to look for afterwards in what the server stored. */
 const uploaded: Array<{ name: string; mime?: string; bytes?: Uint8Array }> = [];
-
-/** Deterministic pseudo-random bytes (xorshift), fast enough for 50 MiB. */
-function pseudoRandom(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length);
-  const view = new Uint32Array(out.buffer, 0, Math.floor(length / 4));
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < view.length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    view[i] = x >>> 0;
-  }
-  for (let i = view.length * 4; i < length; i++) out[i] = i & 0xff;
-  return out;
-}
 
 function textBytes(marker: string, repeat: number): Uint8Array {
   return new TextEncoder().encode(`${marker}\n`.repeat(repeat));
@@ -92,35 +86,12 @@ const at = (path: string) => `${suite.server.url}${path}`;
 const overlay = (page: Page) => page.getByRole('dialog', { name: 'Upload files' });
 const toast = (page: Page, text: string) => page.getByRole('region', { name: 'Notifications' }).getByText(text, { exact: true });
 const fileRow = (page: Page, name: string) => page.locator('.file-row', { has: page.getByText(name, { exact: true }) });
+const download = downloadViaMenu;
 
 async function openOverlay(page: Page) {
   await page.getByRole('button', { name: 'Upload File' }).click();
   await overlay(page).waitFor();
   await overlay(page).getByText('Max File Size: 1GB', { exact: true }).waitFor();
-}
-
-async function chooseFiles(page: Page, chosen: Parameters<Page['setInputFiles']>[1]) {
-  await overlay(page).locator('input[type="file"][multiple]').setInputFiles(chosen);
-}
-
-async function download(page: Page, name: string): Promise<{ download: Download; bytes: Uint8Array }> {
-  await page
-    .getByRole('button', { name: `Actions for ${name}` })
-    .first()
-    .click();
-  const started = page.waitForEvent('download', { timeout: 60_000 });
-  await page.getByRole('menuitem', { name: 'Download' }).click();
-  const got = await started;
-  const path = await got.path();
-  expect(await got.failure()).toBeNull();
-  return { download: got, bytes: new Uint8Array(await readFile(path)) };
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return (
-    a.length === b.length &&
-    Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0
-  );
 }
 
 describe.skipIf(skipWithoutBrowser)('transfers', () => {
@@ -130,45 +101,39 @@ describe.skipIf(skipWithoutBrowser)('transfers', () => {
       const page = await newBrowser();
       await loginViaUi(page, suite.server.url, user);
       await openOverlay(page);
-
-      // SPEC 5: without files Upload is disabled and says why.
-      expect(
-        await overlay(page)
-          .getByRole('button', { name: /^Upload/ })
-          .isDisabled(),
-      ).toBe(true);
+      // SPEC 5: nothing picked yet, and the dialog says so.
       await overlay(page).getByText('No file selected.', { exact: true }).waitFor();
+      await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
 
-      await chooseFiles(page, smallFiles);
-      await chooseFiles(page, join(files, BIG_NAME));
       // Progress is visible on the big one while it goes up. On a quick machine the whole upload
       // takes well under a second, too short to poll for: the page records every state it shows.
       await page.evaluate((name) => {
         const seen = new Set<string>();
         (window as unknown as { __bigRowSeen: Set<string> }).__bigRowSeen = seen;
         new MutationObserver(() => {
-          const row = [...document.querySelectorAll('.upload-row')].find((r) => r.textContent?.includes(name));
+          const row = [...document.querySelectorAll('.transfer-row')].find((r) => r.textContent?.includes(name));
           if (!row) return;
-          const state = row.querySelector('.upload-row__state')?.textContent;
+          const state = row.querySelector('.transfer-row__state')?.textContent;
           if (state) seen.add(state);
           const value = Number(row.querySelector('progress')?.getAttribute('value'));
           if (value > 0 && value < 100) seen.add('partial progress');
         }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
       }, BIG_NAME);
-      await overlay(page).getByRole('button', { name: 'Upload 4' }).click();
-      await saveScreenshot(page, 'transfers-overlay-during-1280', { fullPage: false });
+      // Picked files start at once (issue 14): the transfers panel takes over from the dialog.
+      await pickFiles(page, smallFiles);
+      await pickFiles(page, join(files, BIG_NAME));
+      await saveScreenshot(page, 'transfers-panel-during-1280', { fullPage: false });
 
-      const bigRow = overlay(page).locator('.upload-row', { hasText: BIG_NAME });
-      await overlay(page).getByText('All 4 files uploaded successfully!', { exact: true }).waitFor({ timeout: 120_000 });
+      const bigRow = transferRow(page, BIG_NAME);
+      await waitForSummary(page, 'All 4 files uploaded successfully!', 120_000);
       expect(await bigRow.locator('progress').getAttribute('value')).toBe('100');
       const seen = await page.evaluate(() => [...(window as unknown as { __bigRowSeen: Set<string> }).__bigRowSeen]);
       expect(seen).toEqual(expect.arrayContaining(['Encrypting...', 'Uploading...', 'partial progress']));
-      await saveScreenshot(page, 'transfers-overlay-after-1280', { fullPage: false });
+      await saveScreenshot(page, 'transfers-panel-after-1280', { fullPage: false });
       await page.setViewportSize({ width: 375, height: 800 });
-      await saveScreenshot(page, 'transfers-overlay-after-375', { fullPage: false });
+      await saveScreenshot(page, 'transfers-panel-after-375', { fullPage: false });
       await page.setViewportSize({ width: 1280, height: 800 });
 
-      await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
       await page.reload();
       for (const f of [...smallFiles.map((s) => s.name), BIG_NAME]) await fileRow(page, f).waitFor({ timeout: 30_000 });
 
@@ -220,14 +185,9 @@ describe.skipIf(skipWithoutBrowser)('transfers', () => {
         await route.continue();
       });
 
-      await openOverlay(page);
-      await chooseFiles(page, join(files, RESUME_NAME));
-      await overlay(page).getByRole('button', { name: 'Upload 1' }).click();
-      await overlay(page)
-        .locator('.upload-row', { hasText: RESUME_NAME })
-        .getByText('Uploading...', { exact: true })
-        .waitFor({ timeout: 60_000 });
-      await saveScreenshot(page, 'transfers-overlay-during-375', { fullPage: false });
+      await pickFiles(page, join(files, RESUME_NAME));
+      await transferRow(page, RESUME_NAME).getByText('Uploading...', { exact: true }).waitFor({ timeout: 60_000 });
+      await saveScreenshot(page, 'transfers-panel-during-375', { fullPage: false });
       for (const deadline = Date.now() + 60_000; stored.size < 2; ) {
         if (Date.now() > deadline) throw new Error('no part was stored before the reload');
         await Bun.sleep(50);
@@ -254,15 +214,16 @@ describe.skipIf(skipWithoutBrowser)('transfers', () => {
       const chooser = page.waitForEvent('filechooser');
       await pending.getByRole('button', { name: `Resume ${RESUME_NAME}` }).click();
       await (await chooser).setFiles(join(files, RESUME_NAME));
-      await overlay(page).getByText('All 1 files uploaded successfully!', { exact: true }).waitFor({ timeout: 120_000 });
-      await overlay(page).locator('.upload-row', { hasText: RESUME_NAME }).getByText('Uploaded (resumed)').waitFor();
+      // The dialog closes and the panel shows the resumed upload (issue 14).
+      await overlay(page).waitFor({ state: 'hidden' });
+      await waitForSummary(page, 'All 1 files uploaded successfully!', 120_000);
+      await transferRow(page, RESUME_NAME).getByText('Uploaded (resumed)').waitFor();
 
       // Exactly the parts the server lacked went up again, each once.
       const missing = Array.from({ length: total }, (_, n) => n).filter((n) => !received.includes(n));
       expect([...sentAfterReload].sort((a, b) => a - b)).toEqual(missing);
 
       await page.unroute('**/api/upload/*/part/*');
-      await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
       await page.reload();
       await fileRow(page, RESUME_NAME).waitFor({ timeout: 30_000 });
       const got = await download(page, RESUME_NAME);
@@ -289,16 +250,9 @@ describe.skipIf(skipWithoutBrowser)('transfers', () => {
         await page.waitForURL((url) => url.searchParams.has('parentId'));
       };
       const put = async (chosen: Array<{ name: string; mimeType: string; buffer: Buffer }>) => {
-        await openOverlay(page);
-        await chooseFiles(page, chosen);
-        await overlay(page)
-          .getByRole('button', { name: `Upload ${chosen.length}` })
-          .click();
-        await overlay(page)
-          .getByText(`All ${chosen.length} files uploaded successfully!`, { exact: true })
-          .waitFor({ timeout: 60_000 });
-        await overlay(page).getByRole('button', { name: 'Clear finished' }).click();
-        await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
+        await pickFiles(page, chosen);
+        await waitForSummary(page, `All ${chosen.length} files uploaded successfully!`);
+        await transfersPanel(page).getByRole('button', { name: 'Close transfers' }).click();
       };
       const inner = [
         {
@@ -352,17 +306,13 @@ describe.skipIf(skipWithoutBrowser)('transfers', () => {
         const owner = await createUser(small.url);
         const page = await newBrowser({ expectHttpErrors: [{ status: 402, path: '/api/upload' }] });
         await loginViaUi(page, small.url, owner);
-        await openOverlay(page);
-        await chooseFiles(page, [
+        await pickFiles(page, [
           { name: 'lambda-too-big.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(pseudoRandom(2 * MIB, 3)) },
         ]);
-        await overlay(page).getByRole('button', { name: 'Upload 1' }).click();
         await toast(page, 'Not enough storage space').waitFor({ timeout: 30_000 });
-        await overlay(page).getByText('All 1 files failed to upload. Check errors below.', { exact: true }).waitFor();
-        expect(
-          await overlay(page).locator('.upload-row', { hasText: 'lambda-too-big.bin' }).getByRole('alert').textContent(),
-        ).toBe('Not enough storage space');
-        await saveScreenshot(page, 'transfers-overlay-quota-1280', { fullPage: false });
+        await waitForSummary(page, 'All 1 files failed to upload. Check errors below.');
+        expect(await transferRow(page, 'lambda-too-big.bin').getByRole('alert').textContent()).toBe('Not enough storage space');
+        await saveScreenshot(page, 'transfers-panel-quota-1280', { fullPage: false });
       } finally {
         await small.stop();
       }

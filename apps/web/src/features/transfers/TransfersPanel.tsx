@@ -149,7 +149,7 @@ export function TransfersPanel() {
       state: busy(r) ? 'running' : r.status === 'done' ? 'done' : 'stopped',
     })),
   );
-  const summary = anyBusy ? undefined : uploadSummary(rows);
+  const summary = uploadSummary(rows);
   const failed = rows.some((r) => r.status === 'error');
   const tone = !summary ? 'neutral' : failed ? (rows.some((r) => r.status === 'done') ? 'mixed' : 'error') : 'success';
   const title = anyBusy ? runningTitle(rows) : (summary ?? 'Transfers finished');
