@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config/config.ts';
 import { silentLogger } from '../src/infra/log/json-logger.ts';
-import { startServer } from '../src/server.ts';
+import { type RunningServer, startServer } from '../src/server.ts';
 import { registrationFor } from './accounts/harness.ts';
 import { MAIN, isolatedEnv, spawnMain } from './support/main-process.ts';
 
@@ -20,6 +20,22 @@ afterAll(async () => {
 /** The isolated environment, serving the stand-in web app in `tmp`. */
 function serverEnv(extra: Record<string, string>): Record<string, string> {
   return isolatedEnv(tmp, { WEB_DIST: tmp, ...extra });
+}
+
+const BIG_PAGE = 32 * 1024 * 1024;
+
+/** An in-process server whose web app is one 32 MiB page: a download that takes a while. */
+async function withBigPage(fn: (server: RunningServer) => Promise<void>): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-data-'));
+  const big = join(dataDir, 'web');
+  await Bun.write(join(big, 'index.html'), 'x'.repeat(BIG_PAGE));
+  const server = await startServer(loadConfig(serverEnv({ DATA_DIR: dataDir, WEB_DIST: big })), { logger: silentLogger });
+  try {
+    await fn(server);
+  } finally {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
 }
 
 describe('startServer (in-process)', () => {
@@ -92,29 +108,17 @@ describe('startServer (in-process)', () => {
     }
   });
 
-  test('a request in flight when stop() is called still completes', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-data-'));
-    const big = join(dataDir, 'web');
-    await Bun.write(join(big, 'index.html'), 'x'.repeat(32 * 1024 * 1024));
-    const server = await startServer(loadConfig(serverEnv({ DATA_DIR: dataDir, WEB_DIST: big })), { logger: silentLogger });
-    try {
+  test('a request in flight when stop() is called still completes', () =>
+    withBigPage(async (server) => {
       const response = await fetch(`${server.url}/`);
       const stopped = server.stop({ timeoutMs: 5000 });
       const body = await response.arrayBuffer();
-      expect(body.byteLength).toBe(32 * 1024 * 1024);
+      expect(body.byteLength).toBe(BIG_PAGE);
       await stopped;
-    } finally {
-      await server.stop();
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  test('a request that outlasts the drain is cut at the timeout, and the adapters still close', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-data-'));
-    const big = join(dataDir, 'web');
-    await Bun.write(join(big, 'index.html'), 'x'.repeat(32 * 1024 * 1024));
-    const server = await startServer(loadConfig(serverEnv({ DATA_DIR: dataDir, WEB_DIST: big })), { logger: silentLogger });
-    try {
+  test('a request that outlasts the drain is cut at the timeout, and the adapters still close', () =>
+    withBigPage(async (server) => {
       // A client that stops reading: its download never finishes by itself.
       const response = await fetch(`${server.url}/`);
       const started = Date.now();
@@ -122,11 +126,7 @@ describe('startServer (in-process)', () => {
       expect(Date.now() - started).toBeLessThan(3000);
       await expect(response.arrayBuffer()).rejects.toThrow();
       await expect(server.adapters.db.health()).rejects.toThrow();
-    } finally {
-      await server.stop();
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
 
 describe('bun src/main.ts', () => {
