@@ -9,7 +9,7 @@ import { browserOn, withCluster } from './support/cluster.ts';
 import { namedBlock } from './support/doc-blocks.ts';
 import { isolatedEnv, spawnMain, type MainProcess } from './support/main-process.ts';
 import { s3Env, startLocalS3 } from './support/s3rver.ts';
-import { postgresAvailability, reportUnavailable, throwawayDatabase } from './support/services.ts';
+import { postgresAvailability, reportUnavailable, servicesRequired, throwawayDatabase } from './support/services.ts';
 
 /**
  * docs/operations.md "Backups and restore", run literally: each block marked `run:` there is
@@ -144,9 +144,10 @@ describe('backup and restore as written: SQLite + disk', () => {
     60_000,
   );
 
-  // sqlite3 is not part of the CI image; the stopped-server way above needs only tar.
-  if (commandMissing('sqlite3')) console.warn('[skip] SQLite .backup as written: sqlite3 not on PATH');
-  test.skipIf(commandMissing('sqlite3'))(
+  // .ci/run installs sqlite3; elsewhere the stopped-server way above needs only tar.
+  const noSqlite3 = commandMissing('sqlite3') && !servicesRequired;
+  if (noSqlite3) console.warn('[skip] SQLite .backup as written: sqlite3 not on PATH');
+  test.skipIf(noSqlite3)(
     'sqlite3 .backup and tar while the server runs, restored into a fresh DATA_DIR',
     () => sqliteRoundTrip('backup-sqlite', 'restore-sqlite', true),
     60_000,
