@@ -81,10 +81,15 @@ export function oldBuildRowsSuite(dialect: string, makeDb: MakeDb): void {
         .set({ email: `${username}@new.example` })
         .where('id', '=', created.body.id)
         .execute();
-      expect((await row(created.body.id)).email_key).toBeNull();
+      expect(await row(created.body.id)).toMatchObject({ username_key: null, email_key: null });
       expect((await h.browser().get(`/api/check?email=${username}%40OLD.example`)).body).toEqual({ ok: true });
       expect((await h.browser().get(`/api/check?email=${username}%40NEW.example`)).body).toEqual({ ok: false });
-      expect((await row(created.body.id)).email_key).toBe(nameKey(`${username}@new.example`));
+      expect(await row(created.body.id)).toMatchObject({
+        username_key: nameKey(username),
+        email_key: nameKey(`${username}@new.example`),
+      });
+      const login = await h.browser().post('/api/login', { username: username.toUpperCase(), password });
+      expect([login.status, login.body.user?.id]).toEqual([200, created.body.id]);
     });
 
     test('where the first 005 let a case variant in, 009 still applies and both accounts sign in by their names', async () => {

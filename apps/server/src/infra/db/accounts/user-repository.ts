@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import { DomainError, isDomainError } from '../../../domain/errors.ts';
 import {
   nameKey,
@@ -9,7 +9,7 @@ import {
   type UserRecord,
   type UserRepository,
 } from '../../../ports/accounts.ts';
-import type { Database, Db } from '../../../ports/db.ts';
+import type { Db } from '../../../ports/db.ts';
 import type { UsersTable } from '../../../ports/db-schema.ts';
 
 type UserRow = Selectable<UsersTable>;
@@ -150,27 +150,23 @@ export function createUserRepository(db: Db): UserRepository {
 /**
  * Rows an older build writes have no name keys: builds before migration 005 do not know the
  * columns (they run beside this one during a rolling upgrade), and the trigger of migration 009
- * clears a key whose name such a build changed. The database cannot compute nameKey (SQLite's
- * lower() is ASCII-only, PostgreSQL's follows its locale), so this build fills them before every
- * lookup by name. Cheap when there is nothing to do: one read of a partial index (009).
+ * clears both keys of a row whose name such a build changed. The database cannot compute nameKey
+ * (SQLite's lower() is ASCII-only, PostgreSQL's follows its locale), so this build fills them
+ * before every lookup by name. Such a row always lacks username_key, so finding them is one
+ * lookup in its unique index, next to nothing when there are none.
  * A key another account already holds stays unset: that account keeps the name, and this one
  * still signs in by its exact name (findByUsername).
  */
 async function fillMissingNameKeys(db: Db): Promise<void> {
   const rows = await db.kysely
     .selectFrom('users')
-    .select(['id', 'username', 'email', 'username_key', 'email_key'])
-    .where(missingNameKey)
+    .select(['id', 'username', 'email', 'email_key'])
+    .where('username_key', 'is', null)
     .execute();
   for (const row of rows) {
-    if (row.username_key === null) await setKeyIfFree(db, row.id, 'username_key', nameKey(row.username));
+    await setKeyIfFree(db, row.id, 'username_key', nameKey(row.username));
     if (row.email !== null && row.email_key === null) await setKeyIfFree(db, row.id, 'email_key', nameKey(row.email));
   }
-}
-
-/** The predicate of migration 009's partial index users_name_key_missing, word for word. */
-function missingNameKey(eb: ExpressionBuilder<Database, 'users'>): Expression<SqlBool> {
-  return eb.or([eb('username_key', 'is', null), eb.and([eb('email', 'is not', null), eb('email_key', 'is', null)])]);
 }
 
 async function setKeyIfFree(db: Db, id: string, column: 'username_key' | 'email_key', key: string): Promise<void> {

@@ -11,22 +11,16 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * - users_username_ci_unique and users_email_ci_unique (lower(), as 001 made them) where they are
  *   missing, so what an older build writes still collides with a case variant. Rows that already
  *   clash (let in while they were missing) are left out by id; the first of each keeps the name.
- * - users_name_key_missing: the rows whose keys this build fills itself (user-repository.ts),
- *   since the database cannot compute nameKey.
- * - a trigger that clears a name key when an older build changes the name but not the key, so a
- *   stale key never answers for a name the account no longer has.
+ * - a trigger that clears the name keys when an older build changes a name but not its key, so
+ *   a stale key never answers for a name the account no longer has. It clears username_key too,
+ *   which older builds never write: a row to fill is then always one without it, found through
+ *   users_username_key_unique (user-repository.ts fills keys, since the database cannot compute
+ *   nameKey).
  * Safe to run again (tests run it over a database made to look like the first 005 left it).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await restoreLowerUnique(db, 'users_username_ci_unique', 'username');
   await restoreLowerUnique(db, 'users_email_ci_unique', 'email');
-  await db.schema
-    .createIndex('users_name_key_missing')
-    .ifNotExists()
-    .on('users')
-    .column('id')
-    .where(sql<boolean>`username_key is null or (email is not null and email_key is null)`)
-    .execute();
   if (db.getExecutor().adapter instanceof PostgresAdapter) await clearStaleKeysOnPostgres(db);
   else await clearStaleKeysOnSqlite(db);
 }
@@ -57,10 +51,9 @@ async function clearStaleKeysOnPostgres(db: Kysely<any>): Promise<void> {
   await sql`
     create or replace function users_clear_stale_name_keys() returns trigger language plpgsql as $$
     begin
-      if new.username is distinct from old.username and new.username_key is not distinct from old.username_key then
+      if (new.username is distinct from old.username and new.username_key is not distinct from old.username_key)
+        or (new.email is distinct from old.email and new.email_key is not distinct from old.email_key) then
         new.username_key := null;
-      end if;
-      if new.email is distinct from old.email and new.email_key is not distinct from old.email_key then
         new.email_key := null;
       end if;
       return new;
@@ -82,10 +75,7 @@ async function clearStaleKeysOnSqlite(db: Kysely<any>): Promise<void> {
     when (new.username is not old.username and new.username_key is old.username_key)
       or (new.email is not old.email and new.email_key is old.email_key)
     begin
-      update users set
-        username_key = case when new.username is not old.username and new.username_key is old.username_key then null else username_key end,
-        email_key = case when new.email is not old.email and new.email_key is old.email_key then null else email_key end
-      where id = new.id;
+      update users set username_key = null, email_key = null where id = new.id;
     end
   `.execute(db);
 }
