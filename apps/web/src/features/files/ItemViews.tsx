@@ -6,7 +6,7 @@ import { displayName, formatBytes, formatDate, kindOf, rowTitle, type ItemKind }
 import { KindIcon, Icon } from './icons.tsx';
 import { ItemMenu, type ItemAction } from './ItemMenu.tsx';
 import { COLUMN_LABELS, type ListColumn, type Sort } from './sorting.ts';
-import type { ListingControl } from './useListing.ts';
+import { onItem, type ListingControl } from './useListing.ts';
 import { useThumbnail } from './useThumbnail.ts';
 
 interface CommonProps {
@@ -179,8 +179,10 @@ export function FileTable({
               key={item.id}
               className={cx('file-row', item.isDirectory && 'file-row--folder', selected && 'file-row--selected')}
               onClick={(event) => control.onItemClick(event, item)}
-              onDoubleClick={(event) => !withModifier(event) && (item.isDirectory || item.decrypted) && onOpen(item)}
-              onFocus={() => control.onItemFocus(item)}
+              onDoubleClick={(event) =>
+                onItem(event) && !withModifier(event) && (item.isDirectory || item.decrypted) && onOpen(item)
+              }
+              onFocus={(event) => control.onItemFocus(event, item)}
               data-item-id={item.id}
               data-selected={selected || undefined}
             >
@@ -278,8 +280,10 @@ export function FileGrid({ items, myUserId, onOpen, onAction, columns, downloadB
             data-item-id={item.id}
             data-selected={selected || undefined}
             onClick={(event) => control.onItemClick(event, item)}
-            onDoubleClick={(event) => !withModifier(event) && (item.isDirectory || item.decrypted) && onOpen(item)}
-            onFocus={() => control.onItemFocus(item)}
+            onDoubleClick={(event) =>
+              onItem(event) && !withModifier(event) && (item.isDirectory || item.decrypted) && onOpen(item)
+            }
+            onFocus={(event) => control.onItemFocus(event, item)}
           >
             <SelectBox item={item} control={control} tabIndex={tabIndex} />
             <CardThumb item={item} kind={kind} />

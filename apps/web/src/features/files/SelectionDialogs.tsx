@@ -59,7 +59,7 @@ export const SHORTCUTS: ReadonlyArray<readonly [keys: string, does: string]> = [
   ['F2', 'Rename'],
   ['Delete', 'Delete the selection (or the item)'],
   ['Escape', 'Clear the selection'],
-  ['Shift + F10', 'Actions menu of the item'],
+  ['Tab', "The item's checkbox and actions button, then the pages"],
   ['?', 'Show these shortcuts'],
 ];
 

@@ -8,7 +8,16 @@
  * renames, Delete asks to delete, Escape clears. Keys typed in a field, or reaching the listing
  * through a portal (an open item menu), are left alone; an open dialog makes the page inert.
  */
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import {
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type FocusEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+  type SyntheticEvent,
+} from 'react';
 import { toast } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';
 import type { ItemAction } from './ItemMenu.tsx';
@@ -44,7 +53,7 @@ export interface ListingControl {
   focusId: string | undefined;
   onItemClick: (event: MouseEvent, item: ItemView) => void;
   onCheck: (event: MouseEvent, item: ItemView) => void;
-  onItemFocus: (item: ItemView) => void;
+  onItemFocus: (event: FocusEvent, item: ItemView) => void;
   all: 'all' | 'some' | 'none';
   onCheckAll: () => void;
 }
@@ -55,6 +64,14 @@ export const FOCUS_TARGET = '[data-focus-target]';
 /** Whether a click or key was meant for a control inside the item rather than the item. */
 function inControl(target: EventTarget | null): boolean {
   return target instanceof Element && target.closest('input, [data-item-menu]') !== null;
+}
+
+/**
+ * Whether an event happened on the item's own elements: React also bubbles events from the
+ * item's menu, which sits in a portal elsewhere in the page, through the item.
+ */
+export function onItem(event: SyntheticEvent): boolean {
+  return event.target instanceof Node && (event.currentTarget as Node).contains(event.target);
 }
 
 function isTyping(target: EventTarget | null): boolean {
@@ -148,7 +165,7 @@ export function useListing({ items, columns, myUserId, downloadBlocked, onOpen, 
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
       if (event.key !== '?' || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
-      if (document.querySelector('dialog[open], [role="menu"]')) return;
+      if (document.querySelector('dialog:modal, [role="menu"]')) return;
       event.preventDefault();
       setShortcutsOpen(true);
     };
@@ -160,7 +177,7 @@ export function useListing({ items, columns, myUserId, downloadBlocked, onOpen, 
     isSelected: (id) => selection.ids.has(id),
     focusId,
     onItemClick: (event, item) => {
-      if (inControl(event.target)) return;
+      if (!onItem(event) || inControl(event.target)) return;
       const modifiers = { shift: event.shiftKey, toggle: event.ctrlKey || event.metaKey };
       // A plain click on the name opens (the name's own handler); with a modifier it selects.
       if (!modifiers.shift && !modifiers.toggle && event.target instanceof Element && event.target.closest(FOCUS_TARGET)) return;
@@ -173,7 +190,9 @@ export function useListing({ items, columns, myUserId, downloadBlocked, onOpen, 
       setSelection(event.shiftKey ? extendTo(selection, order, item.id) : toggle(selection, item.id));
       setFocused(item.id);
     },
-    onItemFocus: (item) => setFocused(item.id),
+    onItemFocus: (event, item) => {
+      if (onItem(event)) setFocused(item.id);
+    },
     all: selection.ids.size === 0 ? 'none' : selection.ids.size === order.length ? 'all' : 'some',
     onCheckAll: () => setSelection(selection.ids.size === order.length ? EMPTY_SELECTION : selectAll(order)),
   };
