@@ -228,7 +228,7 @@ describe.skipIf(skipWithoutBrowser)('selection and keyboard', () => {
         .locator('.file-card__thumb')
         .click({ modifiers: ['Control'] });
       await count(page, 3);
-      expect(await selectedNames(page, cards)).toEqual([order[1], order[3], order[4]]);
+      expect(await selectedNames(page, cards)).toEqual([order[1]!, order[3]!, order[4]!]);
       await screenshots(page, 'selection-grid');
 
       // The long name: two lines at most, its whole text in the button's name and title.
