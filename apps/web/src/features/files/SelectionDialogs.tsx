@@ -50,7 +50,7 @@ export function DeleteSelectionDialog({
 
 /** What the '?' dialog lists: the keys, then what they do in the listing. */
 export const SHORTCUTS: ReadonlyArray<readonly [keys: string, does: string]> = [
-  ['↑ ↓ (← → in the grid)', 'Move between items'],
+  ['Arrow keys', 'Move between items (up, down, left and right in the grid)'],
   ['Home / End', 'First / last item'],
   ['Shift + arrows', 'Extend the selection'],
   ['Space', 'Select or unselect the item'],
