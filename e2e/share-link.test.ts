@@ -25,7 +25,7 @@ import {
 import { solidPng } from './support/png.ts';
 import { saveScreenshot } from './support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
-import { pickFiles, transferRow, waitForSummary } from './support/transfers.ts';
+import { dragFiles, pickFiles, transferRow, waitForSummary } from './support/transfers.ts';
 
 const SLOW = 180_000;
 const PASSWORD = 'open sesame, please';
@@ -282,6 +282,10 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
         { name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(big) },
       ]);
       await waitForSummary(page, 'All 2 files uploaded successfully!');
+      // Dropped on the link's listing, a file goes up through the link too (issue 14).
+      await dragFiles(page, [{ name: 'dropped.txt', bytes: new TextEncoder().encode('dropped by a link visitor\n') }]);
+      await waitForSummary(page, 'All 3 files uploaded successfully!');
+      await body.getByText('dropped.txt').first().waitFor();
       await body.getByText('big.bin').first().waitFor();
       const got = await download(page, 'big.bin');
       expect(same(got.bytes, big)).toBe(true);
@@ -290,7 +294,14 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       await body.getByText('final.txt').first().waitFor();
 
       const names = await ownerNames(workbench);
-      expect([...names.keys()].sort()).toEqual(['/Archive', '/Archive/final.txt', '/From visitor', '/big.bin', '/small.txt']);
+      expect([...names.keys()].sort()).toEqual([
+        '/Archive',
+        '/Archive/final.txt',
+        '/From visitor',
+        '/big.bin',
+        '/dropped.txt',
+        '/small.txt',
+      ]);
     },
     SLOW,
   );
