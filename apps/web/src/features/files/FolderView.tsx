@@ -59,7 +59,9 @@ export function FolderView({
   ...contents
 }: FolderViewProps) {
   const failed = listing.isError && !listing.data;
-  if (failed && !finder.searching && isNoAccess(listing.error)) {
+  // Refused outright, or refused now after it was shown (a share revoked while open): the
+  // listing kept from before is no longer the user's to see.
+  if (listing.isError && !finder.searching && isNoAccess(listing.error)) {
     return (
       <BrowserBody view={view}>
         <NoAccess onHome={contents.onHome} homeLabel={contents.homeLabel} />

@@ -8,7 +8,7 @@ vi.mock('./queries.ts', async (importOriginal) => ({
   useFolder: () => ({ isPending: false, data: { folder: null, items: folderListing.items } }),
 }));
 
-const { MoveDialog, MOVE_CHOOSE_TEXT } = await import('./dialogs.tsx');
+const { CreateFolderDialog, MoveDialog, MOVE_CHOOSE_TEXT, RenameDialog } = await import('./dialogs.tsx');
 const { MOVE_PROBLEM_TEXT } = await import('./move-rules.ts');
 
 const ME = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -53,5 +53,41 @@ describe('MoveDialog', () => {
     fireEvent.click(screen.getByRole('button', { name: 'My Files' }));
     expect(screen.getByRole('status').textContent).toBe(MOVE_PROBLEM_TEXT['current-parent']);
     expect((screen.getByRole('button', { name: 'Move here' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('CreateFolderDialog and RenameDialog names', () => {
+  const typeName = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+
+  it('refuses a name an item of the folder has (any case) and bad names, without submitting', () => {
+    const onCreate = vi.fn();
+    const siblings = [item({ name: 'Zulu', isDirectory: true }), item({ id: '00000000-0000-4000-8000-000000000003' })];
+    render(<CreateFolderDialog open busy={false} siblings={siblings} onClose={() => {}} onCreate={onCreate} />);
+    typeName('Folder name', 'ZULU');
+    expect(screen.getByRole('alert').textContent).toBe('A folder named "ZULU" already exists here.');
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    typeName('Folder name', 'Notes.TXT');
+    expect(screen.getByRole('alert').textContent).toBe('A file named "Notes.TXT" already exists here.');
+    typeName('Folder name', '..');
+    expect(screen.getByRole('alert').textContent).toBe('A name cannot be only dots.');
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(onCreate).not.toHaveBeenCalled();
+    typeName('Folder name', ' Budget ');
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(onCreate).toHaveBeenCalledWith('Budget');
+  });
+
+  it('lets an item keep its own name in another case, and checks only its own folder', () => {
+    const onRename = vi.fn();
+    const self = item({ name: 'Report.pdf' });
+    const elsewhere = item({ id: '00000000-0000-4000-8000-000000000004', name: 'Other.pdf', parentId: 'x' });
+    render(<RenameDialog open busy={false} item={self} siblings={[self, elsewhere]} onClose={() => {}} onRename={onRename} />);
+    typeName('New name', 'REPORT.pdf');
+    expect(screen.queryByRole('alert')).toBeNull();
+    typeName('New name', 'other.pdf');
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Rename' }));
+    expect(onRename).toHaveBeenCalledWith('other.pdf');
   });
 });

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Button, Dialog, Spinner, cx } from '@sealbox/ui';
 import type { ItemView } from './api.ts';
 import { displayName, formatBytes, formatDate, ENCRYPTED_DIRECTORY } from './format.ts';
@@ -29,6 +29,7 @@ function NameDialog({ open, onClose, title, label, submitLabel, initial = '', bu
   const [name, setName] = useState(initial);
   // A blank field says nothing until the user types or submits: Create is disabled meanwhile.
   const [touched, setTouched] = useState(false);
+  const selectedOnce = useRef(false);
   const taken = findNamed(name, siblings);
   const problem = nameProblem(name) ?? (taken ? nameTakenText(name, taken.isDirectory) : undefined);
   const shown = problem === NAME_TEXT.blank && !touched ? undefined : problem;
@@ -64,7 +65,10 @@ function NameDialog({ open, onClose, title, label, submitLabel, initial = '', bu
               setTouched(true);
             }}
             onFocus={(e) => {
-              // Select the name without its extension, as file managers do.
+              // On opening, select the name without its extension, as file managers do; coming
+              // back to the field later keeps the user's own caret or selection.
+              if (selectedOnce.current) return;
+              selectedOnce.current = true;
               const dot = e.target.value.lastIndexOf('.');
               e.target.setSelectionRange(0, dot > 0 ? dot : e.target.value.length);
             }}

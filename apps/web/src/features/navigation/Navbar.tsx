@@ -48,7 +48,12 @@ export function Navbar() {
             <Button variant="secondary" onClick={() => void onLogout()} disabled={loggingOut}>
               Logout
             </Button>
-            <Link to="/profile" className="navbar__avatar" aria-label="Your profile" title={profile?.username}>
+            <Link
+              to="/profile"
+              className="navbar__avatar"
+              aria-label={`Your profile${profile ? `, ${profile.username}` : ''}`}
+              title={profile?.username}
+            >
               {avatar ? (
                 <img src={avatar} alt="" width={34} height={34} />
               ) : (
