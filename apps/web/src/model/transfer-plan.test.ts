@@ -188,5 +188,6 @@ describe('messages', () => {
     // Nothing moving yet: no made-up estimate.
     expect(overallProgress([{ ...running, speed: 0 }]).secondsLeft).toBeUndefined();
     expect(overallProgress([done, stopped])).toEqual({ fraction: 1, speed: 0, secondsLeft: undefined });
+    expect(overallProgress([stopped]).fraction).toBe(0);
   });
 });

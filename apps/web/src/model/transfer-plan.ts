@@ -206,7 +206,8 @@ export function overallProgress(
     moved += row.state === 'done' ? size : size * row.fraction;
     if (row.state === 'running') speed += row.speed;
   }
-  const fraction = total > 0 ? moved / total : 1;
+  // Nothing but failed or cancelled transfers: an empty bar, not a full one.
+  const fraction = total > 0 ? moved / total : 0;
   const running = rows.some((r) => r.state === 'running');
   const secondsLeft = running && speed > 0 ? (total - moved) / speed : undefined;
   return { fraction, speed: running ? speed : 0, secondsLeft };

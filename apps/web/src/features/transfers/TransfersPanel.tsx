@@ -134,6 +134,22 @@ function Row({ row }: { row: TransferRow }) {
   );
 }
 
+/**
+ * Toasts (SPEC 8: bottom right) stack just above the panel rather than over it: the panel's
+ * height goes into a CSS variable the toaster's offset reads (transfers.css).
+ */
+function liftToasts(panel: HTMLElement | null): (() => void) | undefined {
+  if (!panel) return;
+  const root = document.documentElement;
+  // The panel's height and a gap of 8 px.
+  const observer = new ResizeObserver(() => root.style.setProperty('--sb-transfers-height', `${panel.offsetHeight + 8}px`));
+  observer.observe(panel);
+  return () => {
+    observer.disconnect();
+    root.style.removeProperty('--sb-transfers-height');
+  };
+}
+
 export function TransfersPanel() {
   const { rows } = useTransfers();
   const [collapsed, setCollapsed] = useState(false);
@@ -157,7 +173,7 @@ export function TransfersPanel() {
   const percent = Math.round(overall.fraction * 100);
 
   return (
-    <section className={`transfers${collapsed ? ' transfers--collapsed' : ''}`} aria-label="Transfers">
+    <section className={`transfers${collapsed ? ' transfers--collapsed' : ''}`} aria-label="Transfers" ref={liftToasts}>
       <header className="transfers__header">
         <h2 className={`transfers__title transfers__title--${tone}`} role="status">
           {title}
