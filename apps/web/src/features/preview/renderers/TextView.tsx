@@ -1,13 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Spinner } from '@sealbox/ui';
+import { formatBytes } from '../../../lib/bytes.ts';
 import { PREVIEW_ERRORS, type RendererProps } from '../types.ts';
 
 /** A very large text file shows its beginning only (and says so). */
 export const TEXT_PREVIEW_BYTES = 1024 * 1024;
-
-function mebibytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
-}
 
 /** SPEC 2 text (txt): shown as text in a <pre>, never parsed as HTML. */
 export function TextView({ file, blob, head, onError }: RendererProps) {
@@ -44,7 +41,7 @@ export function TextView({ file, blob, head, onError }: RendererProps) {
     <div className="text-view">
       {truncated && (
         <p className="text-view__note" role="status">
-          Showing the first {mebibytes(TEXT_PREVIEW_BYTES)} of {mebibytes(file.size)}. Download the file to read all of it.
+          Showing the first {formatBytes(TEXT_PREVIEW_BYTES)} of {formatBytes(file.size)}. Download the file to read all of it.
         </p>
       )}
       <pre className="text-view__text">{text}</pre>
