@@ -68,6 +68,11 @@ async function shots(page: Page, name: string, width: number) {
   await page.waitForTimeout(400);
 }
 
+/** Waits for the toasts (e.g. 'Login successful!') to go, so they cover nothing in a screenshot. */
+async function noToasts(page: Page) {
+  await page.waitForFunction(() => document.querySelectorAll('.sb-toast').length === 0, undefined, { timeout: 10_000 });
+}
+
 /** Moves through an open menu with the arrow keys to `name`, then picks it with Enter. */
 async function pickByKeyboard(page: Page, name: string) {
   for (let i = 0; i < 10; i++) {
@@ -113,7 +118,11 @@ describe.skipIf(skipWithoutBrowser)('file browser polish (issue 14)', () => {
         await create.getByRole('button', { name: 'Create' }).click();
         expect(await create.isVisible()).toBe(true);
       }
+      await noToasts(page);
       await shots(page, 'name-refused', 1280);
+      await page.setViewportSize({ width: 375, height: 760 });
+      await shots(page, 'name-refused', 375);
+      await page.setViewportSize({ width: 1280, height: 800 });
       await expectNoA11yProblems(page, 'create folder, name refused');
       await field.fill('   ');
       await create.getByRole('alert').getByText('Enter a name.').waitFor();
@@ -171,6 +180,7 @@ describe.skipIf(skipWithoutBrowser)('file browser polish (issue 14)', () => {
       // The bar's value takes the same colour (files.css reads --storage-level).
       const barColour = () => storage.evaluate((el) => getComputedStyle(el).getPropertyValue('--storage-level').trim());
       expect(await barColour()).toBe('#8a5a00');
+      await noToasts(page);
       await shots(page, 'storage-warning', 1280);
       await page.emulateMedia({ colorScheme: 'dark' });
       expect(await colourOf()).toBe('rgb(240, 180, 41)');
@@ -181,7 +191,14 @@ describe.skipIf(skipWithoutBrowser)('file browser polish (issue 14)', () => {
       await storage.getByText('Almost out of space').waitFor();
       expect(await colourOf()).toBe('rgb(198, 47, 61)');
       expect(await barColour()).toBe('#c62f3d');
+      await noToasts(page);
       await shots(page, 'storage-danger', 1280);
+      await page.setViewportSize({ width: 375, height: 760 });
+      await page.getByRole('button', { name: 'Menu', exact: true }).click();
+      await page.locator('#files-sidebar.sidebar--open').getByText('Almost out of space').waitFor();
+      await shots(page, 'storage-danger-drawer', 375);
+      await page.keyboard.press('Escape');
+      await page.setViewportSize({ width: 1280, height: 800 });
       await expectNoA11yProblems(page, 'storage meter, danger');
       await page.emulateMedia({ colorScheme: 'dark' });
       await page.waitForTimeout(400);
@@ -380,6 +397,7 @@ describe.skipIf(skipWithoutBrowser)('file browser polish (issue 14)', () => {
       await apiCreateFolders(session, folder, ['b-folder', 'a-folder', 'c-folder']);
       const page = await signInToFiles(await newBrowser(), suite.server.url, user);
 
+      await noToasts(page);
       // Theme: focus, Enter opens, arrows move, Enter picks.
       const theme = page.getByRole('button', { name: 'Theme: System' });
       await theme.focus();
@@ -442,7 +460,10 @@ describe.skipIf(skipWithoutBrowser)('file browser polish (issue 14)', () => {
       await drawer.getByRole('link', { name: 'Shared with me' }).waitFor();
       await drawer.getByRole('link', { name: 'About' }).waitFor();
       await drawer.getByRole('button', { name: /^Theme:/ }).waitFor();
-      await drawer.getByRole('button', { name: 'Logout' }).waitFor();
+      // Profile and Log out once, in the drawer's account menu (the navbar's copies are left out).
+      await drawer.getByRole('button', { name: /^Account menu/ }).waitFor();
+      expect(await drawer.getByRole('button', { name: 'Logout' }).count()).toBe(0);
+      await noToasts(page);
       await shots(page, 'drawer', 375);
       await expectNoA11yProblems(page, 'drawer open');
       await page.keyboard.press('Escape');
@@ -451,6 +472,9 @@ describe.skipIf(skipWithoutBrowser)('file browser polish (issue 14)', () => {
       // The theme menu works from inside the drawer.
       await menu.click();
       await drawer.getByRole('button', { name: /^Theme:/ }).click();
+      await page.getByRole('menuitemradio', { name: 'Dark' }).waitFor();
+      await shots(page, 'drawer-theme-menu', 375);
+      await expectNoA11yProblems(page, 'theme menu in the drawer');
       await page.getByRole('menuitemradio', { name: 'Dark' }).click();
       expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
 

@@ -96,9 +96,11 @@ export function MenuChoices<T extends string>({
     <DropdownMenu.RadioGroup value={value ?? ''} onValueChange={(next) => onChange(next as T)}>
       {choices.map((choice) => (
         <DropdownMenu.RadioItem key={choice.value} value={choice.value} className="sb-menu__item sb-menu__item--choice">
-          <span className="sb-menu__icon" aria-hidden="true">
-            {choice.icon}
-          </span>
+          {choice.icon && (
+            <span className="sb-menu__icon" aria-hidden="true">
+              {choice.icon}
+            </span>
+          )}
           <span className="sb-menu__label">{choice.label}</span>
           <DropdownMenu.ItemIndicator className="sb-menu__check">
             <svg

@@ -34,7 +34,7 @@ export const NO_ACCESS_TEXT = 'You do not have access to this folder.';
 /** A folder refused with 403/404 (another user's id in the URL, a share revoked): say so, with a way back. */
 function NoAccess({ onHome, homeLabel = 'Back to My Files' }: { onHome: () => void; homeLabel?: string | undefined }) {
   return (
-    <div className="empty-state" role="alert">
+    <div className="empty-state no-access" role="alert">
       <strong>{NO_ACCESS_TEXT}</strong>
       <span>It may have been deleted, or its owner no longer shares it with you.</span>
       <Button variant="secondary" onClick={onHome}>

@@ -129,6 +129,9 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
         )}
       </nav>
 
+      {/* The site's menu (the navbar's links), so small screens have one menu button. */}
+      {mobile && <div ref={setSlot} className="sidebar__site-menu" />}
+
       <div className="sidebar__bottom">
         {linkMode ? (
           <Tooltip content={tip('Sign In')} side="right">
@@ -141,8 +144,6 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
           <AccountArea collapsed={collapsed} />
         )}
       </div>
-      {/* The site's menu (the navbar's links), so small screens have one menu button. */}
-      {mobile && <div ref={setSlot} className="sidebar__site-menu" />}
     </aside>
   );
 }

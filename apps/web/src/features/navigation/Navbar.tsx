@@ -42,15 +42,15 @@ export function Navbar() {
         <ThemeSwitcher />
         {signedIn ? (
           <>
-            <Button asChild variant="ghost">
+            <Button asChild variant="ghost" className="navbar__account">
               <Link to="/profile">Profile</Link>
             </Button>
-            <Button variant="secondary" onClick={() => void onLogout()} disabled={loggingOut}>
+            <Button variant="secondary" className="navbar__account" onClick={() => void onLogout()} disabled={loggingOut}>
               Logout
             </Button>
             <Link
               to="/profile"
-              className="navbar__avatar"
+              className="navbar__avatar navbar__account"
               aria-label={`Your profile${profile ? `, ${profile.username}` : ''}`}
               title={profile?.username}
             >
