@@ -28,6 +28,8 @@ const nameButton = (page: Page, name: string) => body(page).getByRole('button', 
 const row = (page: Page, name: string) =>
   page.locator('tbody tr[data-item-id]', { has: page.getByRole('button', { name, exact: true }) });
 const card = (page: Page, name: string) => page.locator('li.file-card', { has: page.getByRole('button', { name, exact: true }) });
+/** The list header's select-all (the selection bar has one too while items are selected). */
+const headerSelectAll = (page: Page) => page.locator('thead').getByRole('checkbox', { name: 'Select all' });
 const bar = (page: Page) => page.getByRole('region', { name: 'Selection' });
 const barButton = (page: Page, name: string) => bar(page).getByRole('button', { name, exact: true });
 
@@ -180,11 +182,11 @@ describe.skipIf(skipWithoutBrowser)('selection and keyboard', () => {
       expect(Buffer.compare(Buffer.from(zip['Docs/inner.bin']!), Buffer.from(inner))).toBe(0);
 
       // Select all from the header, then one confirmation naming them, then the server's listing is empty.
-      await page.getByRole('checkbox', { name: 'Select all' }).check();
+      await headerSelectAll(page).check();
       await count(page, 3);
       await page.keyboard.press('Escape');
       await bar(page).waitFor({ state: 'detached' });
-      await page.getByRole('checkbox', { name: 'Select all' }).check();
+      await headerSelectAll(page).check();
       await barButton(page, 'Delete').click();
       const confirm = page.getByRole('dialog', { name: 'Delete 3 items?' });
       expect((await confirm.getByRole('list', { name: 'Items to delete' }).locator('li').allTextContents()).sort()).toEqual([
@@ -278,7 +280,7 @@ describe.skipIf(skipWithoutBrowser)('selection and keyboard', () => {
       await page.goto(`${suite.server.url}/shared`);
       await openFolder(page, 'Shared plans');
       await row(page, 'plan-b.txt').waitFor();
-      await page.getByRole('checkbox', { name: 'Select all' }).check();
+      await headerSelectAll(page).check();
       await count(page, 2);
       for (const action of ['Move', 'Delete']) {
         expect(await barButton(page, action).isDisabled()).toBe(true);

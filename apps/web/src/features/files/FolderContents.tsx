@@ -96,23 +96,22 @@ export function FolderContents({
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: keys reach this wrapper from the items and the bar inside it
     <div className="listing" ref={listing.area} onKeyDown={listing.onKeyDown}>
-      {listing.selected.length > 0 ? (
-        <SelectionBar
-          selected={listing.selected}
-          myUserId={items.myUserId}
-          downloadBlocked={items.downloadBlocked}
-          onAction={listing.act}
-          onClear={listing.clear}
-          total={items.items.length}
-          onSelectAll={listing.selectAll}
-        />
-      ) : (
-        view === 'grid' && (
-          <div className="listing__head">
-            <SelectAllBox control={listing.control} label="Select all" />
-          </div>
-        )
-      )}
+      <div className="listing__head">
+        {listing.selected.length > 0 ? (
+          <SelectionBar
+            selected={listing.selected}
+            myUserId={items.myUserId}
+            downloadBlocked={items.downloadBlocked}
+            onAction={listing.act}
+            onClear={listing.clear}
+            control={listing.control}
+          />
+        ) : view === 'grid' ? (
+          <SelectAllBox control={listing.control} label="Select all" />
+        ) : (
+          <span className="listing__count">{items.items.length === 1 ? '1 item' : `${items.items.length} items`}</span>
+        )}
+      </div>
       {view === 'grid' ? (
         <FileGrid {...items} control={listing.control} columns={columns} />
       ) : (

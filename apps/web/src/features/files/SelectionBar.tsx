@@ -1,12 +1,16 @@
 /**
  * Above the listing while items are selected (issue 14): 'N selected' and what can be done with
  * them. An action some item does not allow is disabled with the reason as its tooltip, by the
- * same rules as each item's menu (item-rules.ts).
+ * same rules as each item's menu (item-rules.ts). It takes the place of the listing's head line,
+ * at the same height (icons only on small screens), so the items never move under the pointer:
+ * a double click that starts by selecting must land on the same item.
  */
 import { Button, Tooltip } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';
 import { Icon } from './icons.tsx';
 import { selectionBlocked, useItemRules, type BulkAction } from './item-rules.ts';
+import { SelectAllBox } from './ItemViews.tsx';
+import type { ListingControl } from './useListing.ts';
 
 export interface SelectionBarProps {
   selected: readonly ItemView[];
@@ -14,9 +18,8 @@ export interface SelectionBarProps {
   downloadBlocked: string | undefined;
   onAction: (action: BulkAction) => void;
   onClear: () => void;
-  /** How many items are shown: Select all is offered while fewer are selected. */
-  total: number;
-  onSelectAll: () => void;
+  /** For its select-all checkbox. */
+  control: ListingControl;
 }
 
 const ACTIONS: ReadonlyArray<{ action: BulkAction; label: string; icon: keyof typeof Icon }> = [
@@ -25,12 +28,13 @@ const ACTIONS: ReadonlyArray<{ action: BulkAction; label: string; icon: keyof ty
   { action: 'delete', label: 'Delete', icon: 'trash' },
 ];
 
-export function SelectionBar({ selected, myUserId, downloadBlocked, onAction, onClear, total, onSelectAll }: SelectionBarProps) {
+export function SelectionBar({ selected, myUserId, downloadBlocked, onAction, onClear, control }: SelectionBarProps) {
   const rules = useItemRules();
   return (
     <section className="selection-bar" aria-label="Selection">
-      <span className="selection-bar__count" role="status">
-        {selected.length} selected
+      <span className="selection-bar__count">
+        <SelectAllBox control={control} />
+        <span role="status">{selected.length} selected</span>
       </span>
       <div className="selection-bar__actions">
         {ACTIONS.map(({ action, label, icon }) => {
@@ -44,19 +48,14 @@ export function SelectionBar({ selected, myUserId, downloadBlocked, onAction, on
                 onClick={() => onAction(action)}
               >
                 {Icon[icon](16)}
-                {label}
+                <span className="selection-bar__label">{label}</span>
               </Button>
             </Tooltip>
           );
         })}
-        {selected.length < total && (
-          <Button size="sm" variant="ghost" onClick={onSelectAll}>
-            Select all
-          </Button>
-        )}
         <Button size="sm" variant="ghost" onClick={onClear}>
           {Icon.close(16)}
-          Clear
+          <span className="selection-bar__label">Clear</span>
         </Button>
       </div>
     </section>

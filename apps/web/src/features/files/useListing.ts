@@ -203,7 +203,6 @@ export function useListing({ items, columns, myUserId, downloadBlocked, onOpen, 
     control,
     selected,
     clear: () => setSelection(EMPTY_SELECTION),
-    selectAll: () => setSelection(selectAll(order)),
     act: (action: BulkAction) => act(action, undefined),
     shortcuts: { open: shortcutsOpen, onClose: () => setShortcutsOpen(false) },
   };
