@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
+import { useEffect, useId, useRef, useState, type CSSProperties, type FocusEvent, type MouseEvent } from 'react';
 import { cx } from '@sealbox/ui';
 import type { ItemView } from './api.ts';
 import type { SortKey } from './browser-search.ts';
@@ -81,6 +81,27 @@ function ItemName({ item, onOpen, tabIndex }: { item: ItemView; onOpen: (item: I
       {item.untrusted ? <UnverifiedMark /> : null}
     </button>
   );
+}
+
+/**
+ * What a row and a card share: whether the item is in the Tab order and selected, and its mouse
+ * handlers (a click selects, a double click opens; events from its portaled menu are not its own).
+ * The keyboard is handled for the whole listing (useListing), not per item.
+ */
+function itemParts(item: ItemView, control: ListingControl, onOpen: (item: ItemView) => void) {
+  const selected = control.isSelected(item.id);
+  return {
+    tabIndex: item.id === control.focusId ? 0 : -1,
+    selected,
+    handlers: {
+      onClick: (event: MouseEvent) => control.onItemClick(event, item),
+      onDoubleClick: (event: MouseEvent) =>
+        onItem(event) && !withModifier(event) && (item.isDirectory || item.decrypted) && onOpen(item),
+      onFocus: (event: FocusEvent) => control.onItemFocus(event, item),
+      'data-item-id': item.id,
+      'data-selected': selected || undefined,
+    },
+  };
 }
 
 /** The item's checkbox, named after it. */
@@ -172,19 +193,12 @@ export function FileTable({
       </thead>
       <tbody>
         {items.map((item) => {
-          const tabIndex = item.id === control.focusId ? 0 : -1;
-          const selected = control.isSelected(item.id);
+          const { tabIndex, selected, handlers } = itemParts(item, control, onOpen);
           return (
             <tr
               key={item.id}
               className={cx('file-row', item.isDirectory && 'file-row--folder', selected && 'file-row--selected')}
-              onClick={(event) => control.onItemClick(event, item)}
-              onDoubleClick={(event) =>
-                onItem(event) && !withModifier(event) && (item.isDirectory || item.decrypted) && onOpen(item)
-              }
-              onFocus={(event) => control.onItemFocus(event, item)}
-              data-item-id={item.id}
-              data-selected={selected || undefined}
+              {...handlers}
             >
               <td className="file-table__name">
                 <div className="file-table__name-cell">
@@ -199,13 +213,7 @@ export function FileTable({
               {has('uploader') && <td className="file-table__uploader">{userName(users, item.uploaderId, myUserId)}</td>}
               {has('owner') && <td className="file-table__owner">{userName(users, item.ownerId, myUserId)}</td>}
               <td className="file-table__actions">
-                <ItemMenu
-                  item={item}
-                  myUserId={myUserId}
-                  onAction={onAction}
-                  downloadBlocked={downloadBlocked}
-                  tabIndex={tabIndex}
-                />
+                <ItemMenu item={item} tabIndex={tabIndex} {...{ myUserId, onAction, downloadBlocked }} />
               </td>
             </tr>
           );
@@ -270,32 +278,18 @@ export function FileGrid({ items, myUserId, onOpen, onAction, columns, downloadB
     <ul className="file-grid" style={style} data-columns={columns}>
       {items.map((item) => {
         const kind = kindOf(item);
-        const tabIndex = item.id === control.focusId ? 0 : -1;
-        const selected = control.isSelected(item.id);
+        const { tabIndex, selected, handlers } = itemParts(item, control, onOpen);
         return (
-          // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard selects through the listing's keys (useListing), not per card
           <li
             key={item.id}
             className={cx('file-card', item.isDirectory && 'file-card--folder', selected && 'file-card--selected')}
-            data-item-id={item.id}
-            data-selected={selected || undefined}
-            onClick={(event) => control.onItemClick(event, item)}
-            onDoubleClick={(event) =>
-              onItem(event) && !withModifier(event) && (item.isDirectory || item.decrypted) && onOpen(item)
-            }
-            onFocus={(event) => control.onItemFocus(event, item)}
+            {...handlers}
           >
             <SelectBox item={item} control={control} tabIndex={tabIndex} />
             <CardThumb item={item} kind={kind} />
             <div className="file-card__footer">
               <ItemName item={item} onOpen={onOpen} tabIndex={tabIndex} />
-              <ItemMenu
-                item={item}
-                myUserId={myUserId}
-                onAction={onAction}
-                downloadBlocked={downloadBlocked}
-                tabIndex={tabIndex}
-              />
+              <ItemMenu item={item} tabIndex={tabIndex} {...{ myUserId, onAction, downloadBlocked }} />
             </div>
             <div className="file-card__meta">{item.isDirectory ? 'Folder' : formatBytes(item.size)}</div>
           </li>
