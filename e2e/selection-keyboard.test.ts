@@ -204,6 +204,39 @@ describe.skipIf(skipWithoutBrowser)('selection and keyboard', () => {
   );
 
   test(
+    'a bulk delete that fails for one item deletes the others and names the one that failed',
+    async () => {
+      const user = await createUser(suite.server.url);
+      const session = await apiLogin(suite.server.url, user);
+      const folder = await apiCreateFolder(session, null, 'Mixed');
+      await apiUploadFile(session, folder, 'p.txt', bytes('p'), 'text/plain');
+      const gone = await apiUploadFile(session, folder, 'q.txt', bytes('q'), 'text/plain');
+
+      const page = await signInToFiles(
+        await suite.newBrowser({ expectHttpErrors: [{ status: 404, path: `/api/file/${gone.id}` }] }),
+        suite.server.url,
+        user,
+      );
+      await openFolder(page, 'Mixed');
+      await row(page, 'q.txt').waitFor();
+      await headerSelectAll(page).check();
+      await barButton(page, 'Delete').click();
+      const confirm = page.getByRole('dialog', { name: 'Delete 2 items?' });
+      await confirm.waitFor();
+      // Another device deletes q.txt while the confirmation is open.
+      const response = await fetch(`${session.baseUrl}/api/file/${gone.id}`, {
+        method: 'DELETE',
+        headers: { cookie: session.cookie },
+      });
+      expect(response.ok).toBe(true);
+      await confirm.getByRole('button', { name: 'Delete 2 items' }).click();
+      await toast(page, 'Deleted 1 of 2 items. Failed: q.txt');
+      expect(await childIds(session, folder)).toEqual([]);
+    },
+    SLOW,
+  );
+
+  test(
     'grid: a click selects, shift and ctrl extend, a double click opens; arrows move by columns; long names take two lines',
     async () => {
       const user = await createUser(suite.server.url);

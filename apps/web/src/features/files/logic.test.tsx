@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemView } from '../../model/items.ts';
 import { displayName, formatBytes, kindOf, storagePercent } from './format.ts';
-import { canBrowseInto, moveProblem } from './move-rules.ts';
+import { canBrowseInto, moveProblem, selectionMoveProblem } from './move-rules.ts';
+import { NO_EDIT_TEXT, NO_KEY_TEXT, NOT_OWNER_SHARE_TEXT, itemBlocks, selectionBlocked } from './item-rules.ts';
 import { effectiveSort, gridColumns, nextSort, paginate, searchItems, sortItems, visibleColumns } from './sorting.ts';
 
 const ME = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -226,5 +227,53 @@ describe('search', () => {
     const locked = item({ name: null, decrypted: false });
     expect(searchItems([hit, miss, locked], 'report')).toEqual([hit]);
     expect(searchItems([hit, miss], '  ')).toEqual([]);
+  });
+});
+
+describe('item rules', () => {
+  it('one item: edit, key, owner and route rules', () => {
+    expect(itemBlocks(item(), {}, ME, undefined)).toEqual({
+      rename: undefined,
+      move: undefined,
+      delete: undefined,
+      download: undefined,
+      share: undefined,
+      preview: undefined,
+    });
+    const viewer = itemBlocks(item({ editPermission: false, ownerId: OTHER }), {}, ME, undefined);
+    expect([viewer.rename, viewer.move, viewer.delete, viewer.share]).toEqual([
+      NO_EDIT_TEXT,
+      NO_EDIT_TEXT,
+      NO_EDIT_TEXT,
+      NOT_OWNER_SHARE_TEXT,
+    ]);
+    expect(viewer.download).toBeUndefined();
+    expect(itemBlocks(item({ decrypted: false }), {}, ME, undefined).download).toBe(NO_KEY_TEXT);
+    expect(itemBlocks(item(), { moveBlocked: () => 'stays put' }, ME, undefined).move).toBe('stays put');
+    expect(itemBlocks(item(), {}, ME, 'no downloads').download).toBe('no downloads');
+  });
+
+  it('a selection is refused what any of its items is refused, naming the first such item', () => {
+    const mine = item({ name: 'mine.txt' });
+    const theirs = item({ name: 'theirs.txt', editPermission: false });
+    expect(selectionBlocked([mine], 'delete', {}, ME, undefined)).toBeUndefined();
+    expect(selectionBlocked([theirs], 'delete', {}, ME, undefined)).toBe(NO_EDIT_TEXT);
+    expect(selectionBlocked([mine, theirs], 'move', {}, ME, undefined)).toBe(`${NO_EDIT_TEXT}: theirs.txt`);
+    expect(selectionBlocked([mine, theirs], 'download', {}, ME, undefined)).toBeUndefined();
+  });
+});
+
+describe('moving a selection', () => {
+  it('refuses a target under any selected folder, and allows one all may go to', () => {
+    const parent = item({ isDirectory: true });
+    const folder = item({ isDirectory: true, parentId: parent.id });
+    const file = item({ parentId: parent.id });
+    const inside = item({ isDirectory: true, parentId: folder.id });
+    const elsewhere = item({ isDirectory: true });
+    const selection = [file, folder];
+    expect(selectionMoveProblem(selection, { folder: inside, path: [parent.id, folder.id, inside.id] }, ME)).toBe('descendant');
+    expect(selectionMoveProblem(selection, { folder, path: [parent.id, folder.id] }, ME)).toBe('itself');
+    expect(selectionMoveProblem(selection, { folder: parent, path: [parent.id] }, ME)).toBe('current-parent');
+    expect(selectionMoveProblem(selection, { folder: elsewhere, path: [elsewhere.id] }, ME)).toBeNull();
   });
 });
