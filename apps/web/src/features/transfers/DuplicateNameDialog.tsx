@@ -19,9 +19,14 @@ const set = (next: Pending | undefined) => {
   for (const listener of listeners) listener();
 };
 
+/** Questions wait their turn: a second drop while one is up must not replace (and lose) it. */
+let queue: Promise<unknown> = Promise.resolve();
+
 /** Shows `question`; resolves once the user answers (Escape or closing skips the file). */
 export function askDuplicate(question: ClashQuestion): Promise<ClashAnswer> {
-  return new Promise((resolve) => set({ question, resolve }));
+  const answer = queue.then(() => new Promise<ClashAnswer>((resolve) => set({ question, resolve })));
+  queue = answer;
+  return answer;
 }
 
 function usePending(): Pending | undefined {

@@ -272,10 +272,12 @@ async function runUpload(row: UploadRow): Promise<void> {
       },
       channel.port2,
     );
-    if (stopped(row.key)) return;
-    updateRow(row.key, { status: 'done', fraction: 1, speed: 0, itemId: result.id, resumed: result.resumed });
     if (row.replaceId) await replaceOld(row.replaceId, row.linkId);
-    await refreshAfterUpload(row.parentId, row.linkId);
+    // Done once the listing shows it: until then its name must still count as taken for the
+    // next drop (namesBeingUploaded), and the summary should not run ahead of the listing.
+    await refreshAfterUpload(row.parentId, row.linkId).catch(() => undefined);
+    // Even after a Cancel that came too late: the file is stored, and the row says so.
+    updateRow(row.key, { status: 'done', fraction: 1, speed: 0, itemId: result.id, resumed: result.resumed });
   } catch (error) {
     if (stopped(row.key)) return;
     const message = error instanceof Error ? error.message : String(error);
