@@ -180,6 +180,10 @@ describe.skipIf(skipWithoutBrowser)('transfers panel', () => {
       await page.getByText('Drop files to upload to My Files', { exact: true }).waitFor();
       await leaveDrag(page);
       await page.getByText('Drop files to upload to My Files', { exact: true }).waitFor({ state: 'detached' });
+      // Dropped beside the listing (on the sidebar), a file is ignored: the browser does not
+      // leave the app to show it, and nothing uploads.
+      expect(await dragFiles(page, [{ name: 'stray.txt', bytes: text('x') }], { on: '.sidebar' })).toBe(true);
+      expect(await transfersPanel(page).count()).toBe(0);
 
       await page.goto(`${suite.server.url}/shared`);
       await folderLink(page, 'Viewed Folder').click();

@@ -37,19 +37,28 @@ export interface DroppedFile {
 }
 
 /**
- * Drags files over the listing with real DragEvents carrying a DataTransfer made in the page,
- * and drops them unless `drop` is false (the drop target then stays up, as while dragging).
+ * Drags files over the listing (or the element `on` selects) with real DragEvents carrying a
+ * DataTransfer made in the page, and drops them unless `drop` is false (the drop target then
+ * stays up, as while dragging). Answers whether the page cancelled the drop's default action
+ * (the browser opening the file in the tab).
  */
-export async function dragFiles(page: Page, files: DroppedFile[], { drop = true } = {}): Promise<void> {
+export async function dragFiles(
+  page: Page,
+  files: DroppedFile[],
+  { drop = true, on }: { drop?: boolean; on?: string } = {},
+): Promise<boolean> {
   const wire = files.map((f) => ({
     name: f.name,
     type: f.type ?? 'application/octet-stream',
     b64: f.bytes ? Buffer.from(f.bytes).toString('base64') : undefined,
     random: f.random,
   }));
-  await page.locator('[data-testid="file-drop"]').waitFor();
-  await page.evaluate(
-    ({ wire, drop, generator }) => {
+  await page
+    .locator(on ?? '[data-testid="file-drop"]')
+    .first()
+    .waitFor();
+  return page.evaluate(
+    ({ wire, drop, on, generator }) => {
       const pseudoRandom = new Function(`return ${generator}`)() as (size: number, seed: number) => Uint8Array;
       const transfer = new DataTransfer();
       for (const f of wire) {
@@ -59,15 +68,16 @@ export async function dragFiles(page: Page, files: DroppedFile[], { drop = true 
         transfer.items.add(new File([bytes as Uint8Array<ArrayBuffer>], f.name, { type: f.type }));
       }
       const zone = document.querySelector('[data-testid="file-drop"]');
-      const target = zone?.querySelector('.browser__body') ?? zone;
+      const target = on ? document.querySelector(on) : (zone?.querySelector('.browser__body') ?? zone);
       if (!target) throw new Error('no listing to drop on');
       const fire = (type: string) =>
         target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
       fire('dragenter');
       fire('dragover');
-      if (drop) fire('drop');
+      // dispatchEvent answers false when a listener cancelled the default action.
+      return drop ? !fire('drop') : false;
     },
-    { wire, drop, generator: pseudoRandom.toString() },
+    { wire, drop, on, generator: pseudoRandom.toString() },
   );
 }
 

@@ -17,7 +17,27 @@ export interface FileDropZoneProps extends UploadTarget {
   children: ReactNode;
 }
 
-const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
+const carriesFiles = (event: Pick<globalThis.DragEvent, 'dataTransfer'>) =>
+  Array.from(event.dataTransfer?.types ?? []).includes('Files');
+
+/**
+ * Files dropped outside a drop zone (the sidebar, a dialog's edge) would make the browser leave
+ * the app to show the file; they are ignored instead. Returns the undo.
+ */
+export function ignoreStrayFileDrops(): () => void {
+  const ignore = (event: globalThis.DragEvent) => {
+    // A drop zone took it (it prevented the default): leave its drop effect alone.
+    if (event.defaultPrevented || !carriesFiles(event)) return;
+    event.preventDefault();
+    if (event.dataTransfer) event.dataTransfer.dropEffect = 'none';
+  };
+  window.addEventListener('dragover', ignore);
+  window.addEventListener('drop', ignore);
+  return () => {
+    window.removeEventListener('dragover', ignore);
+    window.removeEventListener('drop', ignore);
+  };
+}
 
 export function FileDropZone({ folderName, blocked, children, ...target }: FileDropZoneProps) {
   const upload = useUploadInto(target);

@@ -9,6 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { formatBytes, formatSpeed, formatTimeLeft } from '../../lib/bytes.ts';
 import { overallProgress } from '../../model/transfer-plan.ts';
 import { DuplicateNameDialog } from './DuplicateNameDialog.tsx';
+import { ignoreStrayFileDrops } from './FileDropZone.tsx';
 import { retryDownload } from './download.ts';
 import {
   RUNNING,
@@ -222,10 +223,14 @@ export function TransfersPanel() {
   );
 }
 
-/** Mounted once at the app's root: the panel, the duplicate-name question, and the query cache uploads refresh. */
+/**
+ * Mounted once at the app's root: the panel, the duplicate-name question, the query cache
+ * uploads refresh, and the guard against files dropped outside a drop zone.
+ */
 export function TransfersHost() {
   const client = useQueryClient();
   useEffect(() => setQueryClient(client), [client]);
+  useEffect(ignoreStrayFileDrops, []);
   return (
     <>
       <TransfersPanel />

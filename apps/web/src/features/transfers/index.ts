@@ -12,5 +12,4 @@ export { FileDropZone, type FileDropZoneProps } from './FileDropZone.tsx';
 export { TransfersHost } from './TransfersPanel.tsx';
 export { DOWNLOAD_BLOCKED, downloadItems, registerDownloadWorker } from './download.ts';
 export { isPreviewStreamUrl, previewStreamAlive, previewStreamUrl, releasePreviewStream } from './preview-stream.ts';
-export { useTransfers, type TransferRow } from './transfer-store.ts';
 export { MAX_FILE_SIZE_LABEL } from '../../model/transfer-plan.ts';
