@@ -68,7 +68,7 @@ export function FolderContents({
   const width = useViewportWidth();
   const columns = view === 'grid' ? gridColumns(width) : 1;
   const listing = useListing({ ...items, columns, onSelection });
-  const shortcuts = <ShortcutsDialog {...listing.shortcuts} />;
+  const shortcuts = <ShortcutsDialog open={listing.shortcuts.open} onClose={listing.shortcuts.onClose} />;
   if (status === 'pending') {
     return (
       <div className="browser__loading">
@@ -106,10 +106,23 @@ export function FolderContents({
             onClear={listing.clear}
             control={listing.control}
           />
-        ) : view === 'grid' ? (
-          <SelectAllBox control={listing.control} label="Select all" />
         ) : (
-          <span className="listing__count">{items.items.length === 1 ? '1 item' : `${items.items.length} items`}</span>
+          <>
+            {view === 'grid' ? (
+              <SelectAllBox control={listing.control} label="Select all" />
+            ) : (
+              <span className="listing__count">{total === 1 ? '1 item' : `${total} items`}</span>
+            )}
+            <button
+              type="button"
+              className="icon-button listing__keys"
+              onClick={listing.shortcuts.show}
+              aria-label="Keyboard shortcuts"
+              title="Keyboard shortcuts (?)"
+            >
+              ?
+            </button>
+          </>
         )}
       </div>
       {view === 'grid' ? (

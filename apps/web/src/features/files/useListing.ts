@@ -204,6 +204,6 @@ export function useListing({ items, columns, myUserId, downloadBlocked, onOpen, 
     selected,
     clear: () => setSelection(EMPTY_SELECTION),
     act: (action: BulkAction) => act(action, undefined),
-    shortcuts: { open: shortcutsOpen, onClose: () => setShortcutsOpen(false) },
+    shortcuts: { open: shortcutsOpen, onClose: () => setShortcutsOpen(false), show: () => setShortcutsOpen(true) },
   };
 }
