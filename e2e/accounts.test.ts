@@ -373,7 +373,7 @@ describe.skipIf(skipWithoutBrowser)('rate limits', () => {
   }, SLOW);
 
   test(
-    'a 429 shows "You are sending too many requests. Please slow down."',
+    'a 429 shows "You are sending too many requests. Please slow down." and when to try again',
     async () => {
       const page = await newBrowser({
         expectHttpErrors: [
@@ -386,7 +386,11 @@ describe.skipIf(skipWithoutBrowser)('rate limits', () => {
       await submitLogin(page, user);
       await toast(page, 'User does not exist').waitFor();
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await toast(page, 'You are sending too many requests. Please slow down.').waitFor();
+      // SPEC 8's text, then when to try again from the answer's Retry-After (issue 14).
+      await page
+        .getByRole('region', { name: 'Notifications' })
+        .getByText(/^You are sending too many requests\. Please slow down\. Try again in \d+ (second|minute)s?\.$/)
+        .waitFor();
       expect(pathOf(page)).toBe('/login');
     },
     SLOW,
