@@ -208,8 +208,14 @@ export function namesBeingUploaded(parentId: string | null): string[] {
     .map((r) => r.name);
 }
 
+/** Wakes a pump waiting on running uploads: new rows were queued meanwhile. */
+let wake: (() => void) | undefined;
+
 async function pump(): Promise<void> {
-  if (pumping) return;
+  if (pumping) {
+    wake?.();
+    return;
+  }
   pumping = true;
   try {
     const active = new Set<Promise<void>>();
@@ -217,7 +223,9 @@ async function pump(): Promise<void> {
       const next = state.rows.find((r): r is UploadRow => r.kind === 'upload' && r.status === 'queued');
       if (!next || active.size >= FILES_AT_ONCE) {
         if (active.size === 0) break;
-        await Promise.race(active);
+        // A file dropped while one runs alone starts beside it, not after it.
+        await Promise.race([...active, new Promise<void>((resolve) => (wake = resolve))]);
+        wake = undefined;
         continue;
       }
       updateRow(next.key, { status: 'encrypting' });
