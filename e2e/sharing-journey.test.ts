@@ -86,11 +86,13 @@ describe.skipIf(skipWithoutBrowser)('sharing between two browsers', () => {
       await row.waitFor({ timeout: LIVE_MS });
       await saveScreenshot(alicePage, 'sharing-journey-owner-sees-upload-1280-light');
 
-      // Revoked from the dialog: bob's open folder goes, and his list is empty again.
+      // Revoked from the dialog: bob's open folder says it is no longer his, and back, his list is empty again.
       await alicePage.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Home').first().click();
       const again = await openShare(alicePage, 'Project');
       await again.getByRole('button', { name: `Revoke access for ${bob.username}` }).click();
       await toastText(alicePage, `Access removed for ${bob.username}`).waitFor();
+      await body(bobPage).getByText('You do not have access to this folder.').waitFor({ timeout: LIVE_MS });
+      await body(bobPage).getByRole('button', { name: 'Back to Files Shared with Me' }).click();
       await body(bobPage).getByText('No files have been shared with you yet').waitFor({ timeout: LIVE_MS });
       expect(await accessOf(project)).toEqual([]);
     },
