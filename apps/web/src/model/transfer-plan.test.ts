@@ -158,6 +158,8 @@ describe('messages', () => {
   it("402 and 405 are SPEC 8's upload messages", () => {
     expect(uploadErrorMessage(402)).toBe('Not enough storage space');
     expect(uploadErrorMessage(405)).toBe('File is too large');
+    expect(uploadErrorMessage(429, '30')).toBe('You are sending too many requests. Please slow down. Try again in 30 seconds.');
+    expect(uploadErrorMessage(429, null)).toBe('You are sending too many requests. Please slow down.');
   });
 
   it('download names: unique, and a UTF-8 Content-Disposition attachment', () => {

@@ -3,6 +3,7 @@
  * (docs/protocol.md "Part protocol"). Sizes come in as arguments: the worker passes the real
  * PART_BYTES / CHUNK of @sealbox/crypto, the UI thread never imports that package.
  */
+import { retryAfterSeconds, tooManyRequestsText } from '../lib/rate-limit.ts';
 
 /** Part n of a blob covers ciphertext [n * partBytes, ...) and plaintext [n * partPlainBytes, ...). */
 export interface PartGeometry {
@@ -160,13 +161,13 @@ export const MSG_FOLDER_INTEGRITY_FAILED =
 export const MSG_FOLDER_FAILED = 'Unable to download folder';
 export const MAX_FILE_SIZE_LABEL = 'Max File Size: 1GB';
 
-/** SPEC 8's message for an upload answer that failed with `status`. */
-export function uploadErrorMessage(status: number): string {
+/** SPEC 8's message for an upload answer that failed with `status` (a 429 says when to try again). */
+export function uploadErrorMessage(status: number, retryAfter?: string | null): string {
   if (status === 402) return MSG_NO_SPACE;
   if (status === 405 || status === 413) return MSG_TOO_LARGE;
   if (status === 404) return 'The upload expired or the folder is gone.';
   if (status === 403) return 'You do not have permission to upload files here';
-  if (status === 429) return 'You are sending too many requests. Please slow down.';
+  if (status === 429) return tooManyRequestsText(retryAfterSeconds(retryAfter));
   return `Upload failed (${status}). Please try again.`;
 }
 

@@ -10,9 +10,9 @@ export class TransferError extends CodedError {
 }
 
 /** SPEC 8's message for a failed upload answer, coded NO_SPACE, TOO_LARGE or HTTP_<status>. */
-export function statusError(status: number): TransferError {
+export function statusError(status: number, retryAfter?: string | null): TransferError {
   const code = status === 402 ? 'NO_SPACE' : status === 405 || status === 413 ? 'TOO_LARGE' : `HTTP_${status}`;
-  return new TransferError(code, uploadErrorMessage(status));
+  return new TransferError(code, uploadErrorMessage(status, retryAfter));
 }
 
 /** For helpers that take an error factory (listing-fetch.ts). */

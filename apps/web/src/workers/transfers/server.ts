@@ -20,8 +20,10 @@ export async function postUpload(
   linkId?: string,
 ): Promise<{ id: string; uploadId?: string }> {
   const body = { metadata: JSON.stringify(metadata), ...(file ? { file: new File([file], 'blob') } : {}) };
-  const { data, error, status } = await answered(api.api.upload.post(body, { fetch: { signal }, ...linkQuery(linkId) }));
-  if (error) throw statusError(status);
+  const { data, error, status, response } = await answered(
+    api.api.upload.post(body, { fetch: { signal }, ...linkQuery(linkId) }),
+  );
+  if (error) throw statusError(status, response.headers.get('retry-after'));
   return data;
 }
 
@@ -30,9 +32,9 @@ export async function uploadStatus(
   uploadId: string,
   linkId?: string,
 ): Promise<{ received: number[]; parts: number } | undefined> {
-  const { data, error, status } = await answered(api.api.upload({ uploadId }).get(linkQuery(linkId)));
+  const { data, error, status, response } = await answered(api.api.upload({ uploadId }).get(linkQuery(linkId)));
   if (status === 404) return undefined;
-  if (error) throw statusError(status);
+  if (error) throw statusError(status, response.headers.get('retry-after'));
   return { received: data.received, parts: data.parts };
 }
 
@@ -53,7 +55,7 @@ export async function sendPart(
   linkId?: string,
 ): Promise<void> {
   const response = await withRetries(() => bytes.putPart(uploadId, n, body, signal, linkId), { signal });
-  if (!response.ok) throw statusError(response.status);
+  if (!response.ok) throw statusError(response.status, response.headers.get('retry-after'));
 }
 
 /** POST /api/upload/{uploadId}/complete, retried like a part. */
@@ -64,5 +66,5 @@ export async function completeUpload(uploadId: string, signal: AbortSignal, link
         .response,
     { signal },
   );
-  if (!response.ok) throw statusError(response.status);
+  if (!response.ok) throw statusError(response.status, response.headers.get('retry-after'));
 }

@@ -1,0 +1,23 @@
+/** SPEC 8's rate-limit text with when to try again: pure, so the page and the crypto worker share it. */
+
+export const TOO_MANY_REQUESTS = 'You are sending too many requests. Please slow down.';
+
+/**
+ * Seconds to wait from a Retry-After header (delta-seconds, or an HTTP date), rounded up;
+ * undefined when absent, unreadable or already past.
+ */
+export function retryAfterSeconds(header: string | null | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  const seconds = /^\d+$/.test(trimmed) ? Number(trimmed) : Math.ceil((Date.parse(trimmed) - now) / 1000);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+}
+
+/** SPEC 8's 429 text, followed by when to try again if the server said. */
+export function tooManyRequestsText(waitSeconds?: number): string {
+  if (waitSeconds === undefined) return TOO_MANY_REQUESTS;
+  const minutes = Math.ceil(waitSeconds / 60);
+  const wait =
+    waitSeconds < 60 ? `${waitSeconds} second${waitSeconds === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return `${TOO_MANY_REQUESTS} Try again in ${wait}.`;
+}
