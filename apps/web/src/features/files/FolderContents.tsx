@@ -105,6 +105,7 @@ export function FolderContents({
             onAction={listing.act}
             onClear={listing.clear}
             control={listing.control}
+            withSelectAll={view === 'grid'}
           />
         ) : (
           <>

@@ -20,6 +20,8 @@ export interface SelectionBarProps {
   onClear: () => void;
   /** For its select-all checkbox. */
   control: ListingControl;
+  /** The grid has no header row, so the bar holds its select-all; the list's is in its header. */
+  withSelectAll: boolean;
 }
 
 const ACTIONS: ReadonlyArray<{ action: BulkAction; label: string; icon: keyof typeof Icon }> = [
@@ -28,12 +30,20 @@ const ACTIONS: ReadonlyArray<{ action: BulkAction; label: string; icon: keyof ty
   { action: 'delete', label: 'Delete', icon: 'trash' },
 ];
 
-export function SelectionBar({ selected, myUserId, downloadBlocked, onAction, onClear, control }: SelectionBarProps) {
+export function SelectionBar({
+  selected,
+  myUserId,
+  downloadBlocked,
+  onAction,
+  onClear,
+  control,
+  withSelectAll,
+}: SelectionBarProps) {
   const rules = useItemRules();
   return (
     <section className="selection-bar" aria-label="Selection">
       <span className="selection-bar__count">
-        <SelectAllBox control={control} />
+        {withSelectAll && <SelectAllBox control={control} />}
         <span role="status">{selected.length} selected</span>
       </span>
       <div className="selection-bar__actions">

@@ -54,6 +54,14 @@ describe('MoveDialog', () => {
     expect(screen.getByRole('status').textContent).toBe(MOVE_PROBLEM_TEXT['current-parent']);
     expect((screen.getByRole('button', { name: 'Move here' }) as HTMLButtonElement).disabled).toBe(true);
   });
+
+  it('speaks of the selection when it moves several items', () => {
+    const a = item({});
+    const b = item({ id: '00000000-0000-4000-8000-000000000003', name: 'b.txt' });
+    folderListing.items = [a, b];
+    render(<MoveDialog open items={[a, b]} myUserId={ME} busy={false} onClose={() => {}} onMove={() => {}} />);
+    expect(screen.getByRole('status').textContent).toBe('Choose a folder to move these 2 items to.');
+  });
 });
 
 describe('CreateFolderDialog and RenameDialog names', () => {

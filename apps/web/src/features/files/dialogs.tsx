@@ -164,8 +164,10 @@ export function DeleteDialog({
   );
 }
 
-/** The neutral hint shown while the dialog still shows the folder the item is in. */
+/** The neutral hint shown while the dialog still shows the folder the item (or selection) is in. */
 export const MOVE_CHOOSE_TEXT = 'Choose a folder to move this item to.';
+export const moveChooseText = (count: number) =>
+  count > 1 ? `Choose a folder to move these ${count} items to.` : MOVE_CHOOSE_TEXT;
 
 interface Place {
   id: string | null;
@@ -286,7 +288,7 @@ export function MoveDialog({
           )}
         </ul>
         <p className={cx('move__status', shownProblem && 'move__status--problem')} role="status">
-          {shownProblem ? MOVE_PROBLEM_TEXT[shownProblem] : problem ? MOVE_CHOOSE_TEXT : `Move to ${here.label}`}
+          {shownProblem ? MOVE_PROBLEM_TEXT[shownProblem] : problem ? moveChooseText(items.length) : `Move to ${here.label}`}
         </p>
       </div>
     </Dialog>
