@@ -7,6 +7,7 @@ vi.mock('../../crypto/client.ts', async (importOriginal) => ({
 }));
 
 const store = await import('./transfer-store.ts');
+const { uploadInto } = await import('./upload-names.ts');
 
 afterEach(() => {
   store.resetTransfers();
@@ -52,5 +53,39 @@ describe('transfer store', () => {
     store.retryTransfer(y.key, () => {});
     await vi.waitFor(() => expect(call).toHaveBeenCalledTimes(2));
     expect(call.mock.calls[1]![1]).not.toHaveProperty('resumeUploadId');
+  });
+
+  it('a second drop while the first one asks about a name sees the names the first one takes', async () => {
+    call.mockImplementation(() => new Promise(() => {}));
+    const asked: string[] = [];
+    let answerFirst: (() => void) | undefined;
+    const ask = async (q: { name: string }) => {
+      asked.push(q.name);
+      if (q.name === 'x.txt') await new Promise<void>((resolve) => (answerFirst = resolve));
+      return { choice: 'keep' as const, all: false };
+    };
+    const existing = () => [{ id: 'old-x', name: 'x.txt', isDirectory: false }];
+    const target = { parentId: 'folder' };
+    // Drop 1: x.txt clashes (its question stays open), y.txt is free.
+    const first = uploadInto([new File(['1'], 'x.txt'), new File(['2'], 'y.txt')], target, existing, ask);
+    await vi.waitFor(() => expect(asked).toEqual(['x.txt']));
+    // Drop 2 comes meanwhile with y.txt.
+    const second = uploadInto([new File(['3'], 'y.txt')], target, existing, ask);
+    await settled();
+    answerFirst?.();
+    await Promise.all([first, second]);
+    expect(asked).toEqual(['x.txt', 'y.txt']);
+    expect(store.getState().rows.map((r) => r.name)).toEqual(['x (1).txt', 'y.txt', 'y (1).txt']);
+  });
+
+  it('Retry of a cancelled upload takes a free name when another upload took its name meanwhile', async () => {
+    call.mockImplementation(() => new Promise(() => {}));
+    store.startUploads([{ file: new File(['a'], 'a.txt'), replaceId: 'old-a' }], 'folder');
+    store.cancelTransfer(only().key);
+    store.startUploads([{ file: new File(['b'], 'A.txt') }], 'folder');
+    store.retryTransfer(only().key, () => {});
+    expect(only()).toMatchObject({ name: 'a (1).txt', status: 'queued' });
+    // Renamed, it replaces nothing.
+    expect(only()).not.toHaveProperty('replaceId');
   });
 });

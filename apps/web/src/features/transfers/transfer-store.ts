@@ -9,7 +9,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
-import { deleteItem, filesKeys } from '../files/index.ts';
+import { deleteItem, filesKeys, freeName } from '../files/index.ts';
 import { MSG_NO_SPACE, MSG_TOO_LARGE, SpeedMeter, fractionOf, summaryText } from '../../model/transfer-plan.ts';
 import type { DownloadTarget, UploadEvent } from '../../model/transfers.ts';
 
@@ -177,10 +177,17 @@ export function retryTransfer(key: string, retryDownload: (row: DownloadRow) => 
     return;
   }
   const resume = row.status === 'error' ? (row.uploadId ?? row.resumeUploadId) : undefined;
-  const { error: _error, uploadId: _uploadId, itemId: _itemId, resumeUploadId: _resume, ...rest } = row;
+  const { error: _error, uploadId: _uploadId, itemId: _itemId, resumeUploadId: _resume, replaceId, ...rest } = row;
+  // A cancelled row held no name: another upload may have taken it meanwhile (then keep both,
+  // and a renamed file replaces nothing). A failed one part-way keeps its name, since its
+  // unfinished upload continues under it.
+  const name = resume ? row.name : freeName(row.name, namesTakenByUploads(row.parentId, key));
+  const replace = replaceId && name === row.name ? { replaceId } : {};
   emit({
     rows: state.rows.map((r) =>
-      r.key === key ? { ...rest, status: 'queued', fraction: 0, speed: 0, ...(resume ? { resumeUploadId: resume } : {}) } : r,
+      r.key === key
+        ? { ...rest, ...replace, name, status: 'queued', fraction: 0, speed: 0, ...(resume ? { resumeUploadId: resume } : {}) }
+        : r,
     ),
   });
   void pump();
@@ -205,6 +212,16 @@ export function uploadSummary(rows: readonly TransferRow[]): string | undefined 
 export function namesBeingUploaded(parentId: string | null): string[] {
   return state.rows
     .filter((r): r is UploadRow => r.kind === 'upload' && r.parentId === parentId && !FINISHED.has(r.status))
+    .map((r) => r.name);
+}
+
+/** Names taken in a folder by this tab's other uploads, under way or stored (not `except`). */
+function namesTakenByUploads(parentId: string | null, except: string): string[] {
+  return state.rows
+    .filter(
+      (r): r is UploadRow =>
+        r.kind === 'upload' && r.key !== except && r.parentId === parentId && (r.status === 'done' || !FINISHED.has(r.status)),
+    )
     .map((r) => r.name);
 }
 

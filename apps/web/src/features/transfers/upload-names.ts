@@ -6,7 +6,7 @@
  * new one is stored) or skip. A folder is never replaced: keep both or skip.
  */
 import { freeName, nameKey } from '../files/index.ts';
-import type { UploadPlan } from './transfer-store.ts';
+import { namesBeingUploaded, startUploads, type UploadPlan } from './transfer-store.ts';
 
 export type ClashChoice = 'keep' | 'replace' | 'skip';
 
@@ -88,4 +88,33 @@ export async function planUploads(
     takenKeys.add(nameKey(name));
   }
   return plans;
+}
+
+/** The pick or drop being planned per folder: the next one waits for it (see `uploadInto`). */
+const planning = new Map<string, Promise<void>>();
+
+/**
+ * Plans `files` for the folder `parentId` and starts them. Picks and drops into one folder are
+ * planned one after the other: a second drop while the first one's duplicate question is open
+ * sees the names the first one took, so two files never get the same name unasked.
+ * `existing` is read when this pick's turn comes (the listing may have changed meanwhile).
+ */
+export function uploadInto(
+  files: readonly File[],
+  target: { parentId: string | null; linkId?: string | undefined },
+  existing: () => readonly ExistingItem[],
+  ask: (question: ClashQuestion) => Promise<ClashAnswer>,
+): Promise<void> {
+  const { parentId, linkId } = target;
+  const key = `${linkId ?? ''}/${parentId ?? ''}`;
+  const turn = (planning.get(key) ?? Promise.resolve()).then(async () => {
+    const plans = await planUploads(files, existing(), namesBeingUploaded(parentId), ask);
+    if (plans.length > 0) startUploads(plans, parentId, linkId);
+  });
+  const done = turn.catch(() => undefined);
+  planning.set(key, done);
+  void done.then(() => {
+    if (planning.get(key) === done) planning.delete(key);
+  });
+  return turn;
 }

@@ -3,11 +3,11 @@
  * path from a pick or a drop to the transfers panel: SPEC 5's checks, the duplicate-name
  * question, then the uploads start at once.
  */
+import { useRef } from 'react';
 import { useProfile } from '../auth/index.ts';
 import { MSG_NO_FILE, MSG_PROFILE_LOADING } from '../../model/transfer-plan.ts';
 import { askDuplicate } from './DuplicateNameDialog.tsx';
-import { namesBeingUploaded, startUploads } from './transfer-store.ts';
-import { planUploads, type ExistingItem } from './upload-names.ts';
+import { uploadInto, type ExistingItem } from './upload-names.ts';
 
 export interface UploadTarget {
   parentId: string | null;
@@ -24,11 +24,18 @@ export function useUploadInto({
   items,
 }: UploadTarget): (files: readonly File[]) => Promise<string | undefined> {
   const profile = useProfile();
+  // The listing as it is when a pick's turn comes, not when it was dropped (uploadInto), while
+  // the same folder is open.
+  const listed = useRef({ parentId, linkId, items });
+  listed.current = { parentId, linkId, items };
+  const existing = () => {
+    const now = listed.current;
+    return (now.parentId === parentId && now.linkId === linkId ? now.items : items) ?? [];
+  };
   return async (files) => {
     if (files.length === 0) return MSG_NO_FILE;
     if (!profile && !linkId) return MSG_PROFILE_LOADING;
-    const plans = await planUploads(files, items ?? [], namesBeingUploaded(parentId), askDuplicate);
-    if (plans.length > 0) startUploads(plans, parentId, linkId);
+    await uploadInto(files, { parentId, linkId }, existing, askDuplicate);
     return undefined;
   };
 }
