@@ -16,6 +16,7 @@ import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder
 import { saveScreenshot } from './support/screenshots.ts';
 import { apiShareWithUser, publicUser } from './support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { waitForSummary } from './support/transfers.ts';
 
 const SLOW = 180_000;
 const suite = browserSuite({ timeoutMs: SLOW, server: { env: { RATE_LIMITS: 'off' } } });
@@ -344,31 +345,23 @@ describe.skipIf(skipWithoutBrowser)('selection and keyboard', () => {
       await nameButton(page, 'Target').waitFor();
       const kb = page.keyboard;
 
-      // Upload File, then the file chooser, from the keyboard.
+      // Upload File opens the dialog, Browse Files the file chooser; picking starts the upload at
+      // once: the dialog closes and the transfers panel lists it.
       await fromTop(page);
       await tabTo(page, 'Upload File');
-      const chooser = page.waitForEvent('filechooser', { timeout: 15_000 });
       await kb.press('Enter');
       const upload = page.getByRole('dialog', { name: /Upload/ });
-      const picked = await Promise.race([chooser, upload.waitFor().then(() => null)]);
-      let fileChooser = picked;
-      if (!fileChooser) {
-        const again = page.waitForEvent('filechooser', { timeout: 15_000 });
-        await tabTo(page, 'Browse Files');
-        await kb.press('Enter');
-        fileChooser = await again;
-      }
-      await fileChooser.setFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('typed without a mouse\n') });
-      // Where picking does not start the upload at once, its Upload button does; then close.
-      if (await upload.isVisible()) {
-        const start = upload.getByRole('button', { name: /^Upload( \d+)?$/ });
-        if (await start.isVisible()) {
-          await tabTo(page, /^Upload( \d+)?$/);
-          await kb.press('Enter');
-        }
-        await upload.getByText(/uploaded successfully/).waitFor();
-        await kb.press('Escape');
-      }
+      await upload.waitFor();
+      const chooser = page.waitForEvent('filechooser', { timeout: 15_000 });
+      await tabTo(page, 'Browse Files');
+      await kb.press('Enter');
+      await (await chooser).setFiles({
+        name: 'notes.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('typed without a mouse\n'),
+      });
+      await upload.waitFor({ state: 'detached' });
+      await waitForSummary(page, 'All 1 files uploaded successfully!');
       await nameButton(page, 'notes.txt').waitFor();
 
       // Into the listing: Tab reaches the first item's name; Down moves on; the row shows focus.
@@ -383,7 +376,14 @@ describe.skipIf(skipWithoutBrowser)('selection and keyboard', () => {
       expect(outline).not.toBe('none');
       await screenshots(page, 'selection-focus');
 
-      // Space toggles, Escape clears.
+      // Space toggles; Enter on the bar's Clear presses Clear (it does not open the item); Escape clears.
+      await kb.press('Space');
+      await count(page, 1);
+      await barButton(page, 'Clear').focus();
+      await kb.press('Enter');
+      await bar(page).waitFor({ state: 'detached' });
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      await nameButton(page, 'notes.txt').focus();
       await kb.press('Space');
       await count(page, 1);
       await kb.press('Escape');

@@ -132,6 +132,9 @@ export function useListing({ items, columns, myUserId, downloadBlocked, onOpen, 
     const index = focusId === undefined ? -1 : order.indexOf(focusId);
     const current = index >= 0 ? items[index] : undefined;
     const command = event.ctrlKey || event.metaKey;
+    // Enter and Space belong to the buttons and boxes of the bar and the header: only on an item
+    // do they open or select it.
+    const onAnItem = target instanceof Element && target.closest('[data-item-id]') !== null;
     if (isMoveKey(event.key) && !event.altKey) {
       event.preventDefault();
       const next = items[moveIndex(index, event.key, items.length, columns)];
@@ -140,13 +143,13 @@ export function useListing({ items, columns, myUserId, downloadBlocked, onOpen, 
       const from = selection.anchor === null && current ? { ...selection, anchor: current.id } : selection;
       if (event.shiftKey) setSelection(extendTo(from, order, next.id));
       focusItem(next.id);
-    } else if (event.key === ' ' && current) {
+    } else if (event.key === ' ' && current && onAnItem) {
       event.preventDefault();
       setSelection(event.shiftKey ? extendTo(selection, order, current.id) : toggle(selection, current.id));
     } else if (command && event.key.toLowerCase() === 'a') {
       event.preventDefault();
       setSelection(selectAll(order));
-    } else if (event.key === 'Enter' && current && !inControl(target)) {
+    } else if (event.key === 'Enter' && current && onAnItem && !inControl(target)) {
       event.preventDefault();
       if (openable(current)) onOpen(current);
     } else if (event.key === 'F2') {
