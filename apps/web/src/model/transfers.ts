@@ -77,6 +77,8 @@ export const SW_ERROR_MESSAGE = 'sealbox-download-error';
 export const SW_PROGRESS_MESSAGE = 'sealbox-download-progress';
 /** A page stops a download (`{ type, token }`): the service worker drops the job or ends its stream. */
 export const SW_CANCEL_MESSAGE = 'sealbox-download-cancel';
+/** The service worker tells the pages a download was stopped outside them, e.g. in the browser's downloads list (`{ type, token }`). */
+export const SW_CANCELLED_MESSAGE = 'sealbox-download-cancelled';
 
 /**
  * Preview streams (docs/protocol.md "Preview streams"): the service worker answers the media

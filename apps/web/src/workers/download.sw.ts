@@ -19,6 +19,7 @@ import { contentDisposition } from '../model/transfer-plan.ts';
 import {
   DOWNLOAD_PATH,
   SW_CANCEL_MESSAGE,
+  SW_CANCELLED_MESSAGE,
   SW_ERROR_MESSAGE,
   SW_MESSAGE,
   SW_PROGRESS_MESSAGE,
@@ -195,7 +196,8 @@ function watched(token: string, stream: ReadableStream<Uint8Array>, total: numbe
         }
       },
       cancel(reason) {
-        streaming.delete(token);
+        // Stopped by the reader, i.e. in the browser's own downloads list: the row must say so.
+        if (streaming.delete(token)) void postToPages({ type: SW_CANCELLED_MESSAGE, token });
         return reader.cancel(reason);
       },
     },

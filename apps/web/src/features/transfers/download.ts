@@ -17,6 +17,7 @@ import {
 import {
   DOWNLOAD_PATH,
   SW_CANCEL_MESSAGE,
+  SW_CANCELLED_MESSAGE,
   SW_ERROR_MESSAGE,
   SW_MESSAGE,
   SW_PROGRESS_MESSAGE,
@@ -36,7 +37,7 @@ let registering: Promise<ServiceWorkerRegistration> | undefined;
 let listening = false;
 /**
  * Downloads this page started, by token, to the transfers panel row each drives (the service
- * worker tells every tab about a download's progress and failure).
+ * worker tells every tab about a download's progress, end, failure and cancel).
  */
 const started = new Map<string, { key: string; meter: SpeedMeter }>();
 
@@ -112,6 +113,12 @@ function listenForErrors(): void {
         fraction: fractionOf(sent, total),
         speed: mine.meter.sample(sent, performance.now()),
       });
+      return;
+    }
+    if (data.type === SW_CANCELLED_MESSAGE) {
+      started.delete(data.token);
+      onDownloadCancel(mine.key, undefined);
+      if (live()) updateRow(mine.key, { status: 'cancelled', speed: 0 });
       return;
     }
     if (data.type !== SW_ERROR_MESSAGE) return;
@@ -202,8 +209,8 @@ async function runDownload(key: string, targets: DownloadTarget[], linkId: strin
     const code = (error as { code?: unknown })?.code;
     return fail(downloadErrorText(code, isFolder));
   }
+  // Kept until the download ends, fails or is cancelled, however long it takes.
   started.set(token, { key, meter: new SpeedMeter() });
-  setTimeout(() => started.delete(token), 10 * 60_000);
   updateRow(key, { status: 'downloading' });
   clickDownload(`${DOWNLOAD_PATH}${token}`);
   return true;
