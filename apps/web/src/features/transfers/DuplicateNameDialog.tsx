@@ -22,11 +22,26 @@ const set = (next: Pending | undefined) => {
 /** Questions wait their turn: a second drop while one is up must not replace (and lose) it. */
 let queue: Promise<unknown> = Promise.resolve();
 
+/** Bumped by `dismissDuplicates`: questions queued before it are skipped without being shown. */
+let round = 0;
+const SKIP_ALL: ClashAnswer = { choice: 'skip', all: true };
+
 /** Shows `question`; resolves once the user answers (Escape or closing skips the file). */
 export function askDuplicate(question: ClashQuestion): Promise<ClashAnswer> {
-  const answer = queue.then(() => new Promise<ClashAnswer>((resolve) => set({ question, resolve })));
+  const asked = round;
+  const answer = queue.then(() =>
+    asked === round ? new Promise<ClashAnswer>((resolve) => set({ question, resolve })) : SKIP_ALL,
+  );
   queue = answer;
   return answer;
+}
+
+/** Skips the question on screen and every one waiting (sign-out). */
+export function dismissDuplicates(): void {
+  round++;
+  const current = pending;
+  set(undefined);
+  current?.resolve(SKIP_ALL);
 }
 
 function usePending(): Pending | undefined {
@@ -80,7 +95,7 @@ export function DuplicateNameDialog() {
           </p>
           <p className="duplicate-dialog__hint">
             {question.canReplace
-              ? 'Keep both uploads the new file under a numbered name; Replace removes the old file once the new one is stored.'
+              ? 'Keep both uploads the new file under a numbered name. Replace deletes the old file, with its shares and links, once the new one is stored.'
               : 'Keep both uploads the new file under a numbered name.'}
           </p>
           {question.remaining > 1 && (

@@ -21,6 +21,7 @@ import {
   useTransfers,
   type TransferRow,
 } from './transfer-store.ts';
+import './forget-on-sign-out.ts';
 import './transfers.css';
 
 const STATUS_TEXT: Record<TransferRow['status'], string> = {

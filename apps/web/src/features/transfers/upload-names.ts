@@ -3,9 +3,11 @@
  * they are compared with the decrypted names of the open folder (every page of it) and with the
  * uploads already heading there. On a clash the user chooses, per file or for all: keep both
  * (the new file takes the next free "name (1).ext"), replace (the old file is deleted once the
- * new one is stored) or skip. A folder is never replaced: keep both or skip.
+ * new one is stored, its shares and links with it; only offered with edit permission on it) or
+ * skip. A folder is never replaced: keep both or skip.
  */
 import { freeName, nameKey } from '../files/index.ts';
+import { signInGeneration } from './sign-in-generation.ts';
 import { namesBeingUploaded, startUploads, type UploadPlan } from './transfer-store.ts';
 
 export type ClashChoice = 'keep' | 'replace' | 'skip';
@@ -15,11 +17,13 @@ export interface ExistingItem {
   id: string;
   name: string | null;
   isDirectory: boolean;
+  /** Whether this user may change the item: Replace deletes it, so it needs this. */
+  editPermission: boolean;
 }
 
 export interface ClashQuestion {
   name: string;
-  /** The clash is with a folder, or with an upload under way: replace is not offered. */
+  /** False for a folder, an upload under way or an item this user may not change: replace is not offered. */
   canReplace: boolean;
   isDirectory: boolean;
   /** Clashes still to decide, this one included ("apply to all" is offered from 2 up). */
@@ -61,8 +65,9 @@ export async function planUploads(
       continue;
     }
     const old = byName.get(key);
-    // Only a file listed in the folder can be replaced (not a folder, nor an upload under way).
-    const canReplace = old !== undefined && !old.isDirectory;
+    // Only a file listed in the folder, that this user may change, can be replaced (not a
+    // folder, nor an upload under way): Replace deletes it, with its shares and links.
+    const canReplace = old !== undefined && !old.isDirectory && old.editPermission;
     let choice = always;
     if (!choice) {
       const answer = await ask({
@@ -107,9 +112,10 @@ export function uploadInto(
 ): Promise<void> {
   const { parentId, linkId } = target;
   const key = `${linkId ?? ''}/${parentId ?? ''}`;
+  const generation = signInGeneration();
   const turn = (planning.get(key) ?? Promise.resolve()).then(async () => {
     const plans = await planUploads(files, existing(), namesBeingUploaded(parentId), ask);
-    if (plans.length > 0) startUploads(plans, parentId, linkId);
+    if (plans.length > 0 && generation === signInGeneration()) startUploads(plans, parentId, linkId);
   });
   const done = turn.catch(() => undefined);
   planning.set(key, done);
