@@ -6,12 +6,29 @@ vi.mock('../../crypto/client.ts', async (importOriginal) => ({
   cryptoWorker: { call },
 }));
 
+const deleteItem = vi.hoisted(() => vi.fn());
+vi.mock('../files/index.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../files/index.ts')>()),
+  deleteItem,
+}));
+
 const store = await import('./transfer-store.ts');
 const { uploadInto } = await import('./upload-names.ts');
 
-afterEach(() => {
+/** An upload that runs until it is cancelled (so no test leaves the queue busy for the next). */
+const hang = (_method: string, _request: unknown, port: MessagePort) =>
+  new Promise((_resolve, reject) => {
+    port.onmessage = (event) => {
+      if ((event.data as { type?: string }).type === 'cancel') reject(new Error('cancelled'));
+    };
+  });
+
+afterEach(async () => {
+  for (const row of store.getState().rows) store.cancelTransfer(row.key);
+  await settled();
   store.resetTransfers();
   call.mockReset();
+  deleteItem.mockReset();
 });
 
 // Long enough for a MessagePort message to arrive.
@@ -44,7 +61,7 @@ describe('transfer store', () => {
 
     // A cancelled one forgot its upload (the worker deleted it): Retry starts a new one.
     call.mockClear();
-    call.mockImplementation(() => new Promise(() => {}));
+    call.mockImplementation(hang);
     store.startUploads([{ file: new File(['y'], 'y.bin') }], null);
     const y = store.getState().rows[1]!;
     await vi.waitFor(() => expect(store.getState().rows[1]!.status).toBe('encrypting'));
@@ -56,7 +73,7 @@ describe('transfer store', () => {
   });
 
   it('a second drop while the first one asks about a name sees the names the first one takes', async () => {
-    call.mockImplementation(() => new Promise(() => {}));
+    call.mockImplementation(hang);
     const asked: string[] = [];
     let answerFirst: (() => void) | undefined;
     const ask = async (q: { name: string }) => {
@@ -64,7 +81,7 @@ describe('transfer store', () => {
       if (q.name === 'x.txt') await new Promise<void>((resolve) => (answerFirst = resolve));
       return { choice: 'keep' as const, all: false };
     };
-    const existing = () => [{ id: 'old-x', name: 'x.txt', isDirectory: false }];
+    const existing = () => [{ id: 'old-x', name: 'x.txt', isDirectory: false, editPermission: true }];
     const target = { parentId: 'folder' };
     // Drop 1: x.txt clashes (its question stays open), y.txt is free.
     const first = uploadInto([new File(['1'], 'x.txt'), new File(['2'], 'y.txt')], target, existing, ask);
@@ -79,7 +96,7 @@ describe('transfer store', () => {
   });
 
   it('Retry of a cancelled upload takes a free name when another upload took its name meanwhile', async () => {
-    call.mockImplementation(() => new Promise(() => {}));
+    call.mockImplementation(hang);
     store.startUploads([{ file: new File(['a'], 'a.txt'), replaceId: 'old-a' }], 'folder');
     store.cancelTransfer(only().key);
     store.startUploads([{ file: new File(['b'], 'A.txt') }], 'folder');
@@ -87,5 +104,17 @@ describe('transfer store', () => {
     expect(only()).toMatchObject({ name: 'a (1).txt', status: 'queued' });
     // Renamed, it replaces nothing.
     expect(only()).not.toHaveProperty('replaceId');
+  });
+
+  it('Replace deletes the old file only once the new one is stored: never when the upload fails', async () => {
+    call.mockRejectedValueOnce(new Error('Network error while uploading. Please try again.'));
+    store.startUploads([{ file: new File(['new'], 'a.txt'), replaceId: 'old-a' }], 'folder');
+    await vi.waitFor(() => expect(only().status).toBe('error'));
+    expect(deleteItem).not.toHaveBeenCalled();
+
+    call.mockResolvedValueOnce({ id: 'new-a', size: 3, resumed: false, partsSent: 1 });
+    store.retryTransfer(only().key, () => {});
+    await vi.waitFor(() => expect(only().status).toBe('done'));
+    expect(deleteItem).toHaveBeenCalledWith('old-a', undefined);
   });
 });

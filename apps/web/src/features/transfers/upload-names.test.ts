@@ -3,10 +3,10 @@ import { planUploads, type ClashAnswer, type ClashQuestion } from './upload-name
 
 const file = (name: string) => new File([name], name);
 const existing = [
-  { id: 'old-a', name: 'a.txt', isDirectory: false },
-  { id: 'old-notes', name: 'notes', isDirectory: false },
-  { id: 'folder', name: 'Photos', isDirectory: true },
-  { id: 'dot', name: '.env', isDirectory: false },
+  { id: 'old-a', name: 'a.txt', isDirectory: false, editPermission: true },
+  { id: 'old-notes', name: 'notes', isDirectory: false, editPermission: true },
+  { id: 'folder', name: 'Photos', isDirectory: true, editPermission: true },
+  { id: 'dot', name: '.env', isDirectory: false, editPermission: true },
 ];
 
 /** Answers every question with `answer`, recording what was asked. */
@@ -31,7 +31,7 @@ describe('duplicate names on upload', () => {
 
   it('keep both takes the next free number, with or without an extension, and for dotfiles', async () => {
     const { ask } = answering({ choice: 'keep', all: false });
-    const taken = [...existing, { id: 'a1', name: 'a (1).txt', isDirectory: false }];
+    const taken = [...existing, { id: 'a1', name: 'a (1).txt', isDirectory: false, editPermission: true }];
     const plans = await planUploads([file('A.txt'), file('a.txt'), file('notes'), file('.env')], taken, [], ask);
     // Case does not make a name free (Windows and macOS would clash); the second a.txt sees the first's new name.
     expect(shown(plans)).toEqual(['A (2).txt', 'a (3).txt', 'notes (1)', '.env (1)']);
@@ -62,5 +62,13 @@ describe('duplicate names on upload', () => {
     const plans = await planUploads([file('late.txt')], existing, ['late.txt'], ask);
     expect(shown(plans)).toEqual(['late (1).txt']);
     expect(asked[0]?.canReplace).toBe(false);
+  });
+
+  it('a file this user may not change is not offered for Replace (it would lose its shares and links)', async () => {
+    const { asked, ask } = answering({ choice: 'replace', all: false });
+    const theirs = [{ id: 'theirs', name: 'shared.txt', isDirectory: false, editPermission: false }];
+    const plans = await planUploads([file('shared.txt')], theirs, [], ask);
+    expect(asked[0]?.canReplace).toBe(false);
+    expect(plans.map((p) => [p.name ?? p.file.name, p.replaceId])).toEqual([['shared (1).txt', undefined]]);
   });
 });
