@@ -65,6 +65,15 @@ describe('freeName', () => {
     expect(freeName('.env', ['.env'])).toBe('.env (1)');
     expect(freeName('archive.tar.gz', ['archive.tar.gz'])).toBe('archive.tar (1).gz');
   });
+
+  it('goes on counting from a name already numbered, as Drive and desktop file managers do', () => {
+    expect(freeName('dup (1).txt', ['dup.txt', 'dup (1).txt'])).toBe('dup (2).txt');
+    expect(freeName('dup (1).txt', ['dup (1).txt', 'dup (2).txt'])).toBe('dup (3).txt');
+    expect(freeName('Photos (4)', ['Photos (4)'])).toBe('Photos (5)');
+    // Not a number of ours: kept as part of the name.
+    expect(freeName('(1).txt', ['(1).txt'])).toBe('(1) (1).txt');
+    expect(freeName('dup (x).txt', ['dup (x).txt'])).toBe('dup (x) (1).txt');
+  });
 });
 
 describe('findNamed', () => {

@@ -53,7 +53,8 @@ export function nameTakenText(name: string, isDirectory: boolean): string {
 
 /**
  * A free name for "keep both": "name (1).ext", "name (2).ext", ... (the extension kept, as
- * Drive and desktop file managers do); `name` itself when it is free.
+ * Drive and desktop file managers do); `name` itself when it is free. A name already numbered
+ * goes on counting: "name (1).ext" gives "name (2).ext", not "name (1) (1).ext".
  */
 export function freeName(name: string, names: Iterable<string | null>): string {
   const taken = new Set<string>();
@@ -61,8 +62,10 @@ export function freeName(name: string, names: Iterable<string | null>): string {
   const trimmed = name.trim();
   if (!taken.has(nameKey(trimmed))) return trimmed;
   const dot = trimmed.lastIndexOf('.');
-  const [stem, ext] = dot > 0 ? [trimmed.slice(0, dot), trimmed.slice(dot)] : [trimmed, ''];
-  for (let n = 1; ; n++) {
+  const [whole, ext] = dot > 0 ? [trimmed.slice(0, dot), trimmed.slice(dot)] : [trimmed, ''];
+  const numbered = /^(.*\S) \((\d{1,9})\)$/.exec(whole);
+  const stem = numbered ? numbered[1]! : whole;
+  for (let n = numbered ? Number(numbered[2]) + 1 : 1; ; n++) {
     const candidate = `${stem} (${n})${ext}`;
     if (!taken.has(nameKey(candidate))) return candidate;
   }
