@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { up as nameKeysBesideOldBuilds } from '../../src/infra/db/migrations/009-name-keys-beside-old-builds.ts';
 import { nameKey } from '../../src/ports/accounts.ts';
-import { openHarness, registrationFor, uniqueName, type Harness, type MakeDb } from './harness.ts';
+import type { Database } from '../../src/ports/db.ts';
+import { openHarness, registerAndLogin, registrationFor, uniqueName, type Harness, type MakeDb } from './harness.ts';
 
 /**
  * Users rows as a build from before migration 005 writes them while it runs beside this one
@@ -27,17 +28,33 @@ export function oldBuildRowsSuite(dialect: string, makeDb: MakeDb): void {
      * out. The sealed account and verifier come from a template registered here and removed,
      * so `password` signs it in.
      */
-    async function insertAsOldBuild(username: string, email: string | null = null): Promise<string> {
+    async function insertAsOldBuild(
+      username: string,
+      email: string | null = null,
+      into: Kysely<Database> = h.db.kysely,
+    ): Promise<string> {
       const template = await h.browser().post('/api/register', await registrationFor(uniqueName('tmpl')));
       expect(template.status).toBe(201);
       const { username_key, email_key, ...known } = await row(template.body.id);
       await h.db.kysely.deleteFrom('users').where('id', '=', known.id).execute();
       const id = crypto.randomUUID();
-      await h.db.kysely
+      await into
         .insertInto('users')
         .values({ ...known, id, username, email })
         .execute();
       return id;
+    }
+
+    /** Until a session waits for a lock on this suite's users table. */
+    async function waitForLockWait(): Promise<void> {
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await sql<{ waiting: number }>`
+          select count(*)::int as waiting from pg_locks where relation = 'users'::regclass and not granted
+        `.execute(h.db.kysely);
+        if ((rows[0]?.waiting ?? 0) > 0) return;
+        await Bun.sleep(25);
+      }
+      throw new Error('nothing waited for a lock');
     }
 
     const lookup = async (name: string) => (await h.browser().get(`/api/users/search/${encodeURIComponent(name)}?limit=1`)).body;
@@ -92,6 +109,19 @@ export function oldBuildRowsSuite(dialect: string, makeDb: MakeDb): void {
       expect([login.status, login.body.user?.id]).toEqual([200, created.body.id]);
     });
 
+    test('a change of case only in an email, made by this build, keeps both name keys', async () => {
+      const username = uniqueName('fay');
+      const browser = h.browser();
+      const { id } = await registerAndLogin(browser, username);
+      expect((await browser.put('/api/profile', { email: `${username}@Case.example` })).status).toBe(200);
+      const changed = await browser.put('/api/profile', { email: `${username}@case.example` });
+      expect([changed.status, changed.body.email]).toEqual([200, `${username}@case.example`]);
+      expect(await row(id)).toMatchObject({
+        username_key: nameKey(username),
+        email_key: nameKey(`${username}@case.example`),
+      });
+    });
+
     test('where the first 005 let a case variant in, 009 still applies and both accounts sign in by their names', async () => {
       // As migration 005 first shipped: no lower() indexes, so a new build registered 'erin' and an
       // old one 'Erin' (no key) on one database.
@@ -112,5 +142,28 @@ export function oldBuildRowsSuite(dialect: string, makeDb: MakeDb): void {
       // The restored index leaves out only the clash it found: a third variant is refused.
       await expect(insertAsOldBuild(lower.toUpperCase())).rejects.toMatchObject({ code: 'CONFLICT' });
     });
+
+    if (dialect === 'postgres') {
+      test('009 waits for a case variant an older build is inserting, then leaves it out of the index', async () => {
+        // The username index first: 009 restores it first, so its select runs before any wait.
+        await sql`drop index users_username_ci_unique`.execute(h.db.kysely);
+        const name = uniqueName('gus');
+        expect((await h.browser().post('/api/register', await registrationFor(name))).status).toBe(201);
+        // An older build's insert of a case variant, not yet committed when 009 starts.
+        const oldBuild = await h.db.kysely.startTransaction().execute();
+        let migrated: Promise<void> | undefined;
+        try {
+          await insertAsOldBuild(name.toUpperCase(), null, oldBuild);
+          migrated = nameKeysBesideOldBuilds(h.db.kysely);
+          migrated.catch(() => {});
+          await waitForLockWait();
+        } finally {
+          await oldBuild.commit().execute();
+        }
+        await migrated;
+        // The index is back: a third variant from an older build is refused.
+        await expect(insertAsOldBuild(`G${name.slice(1)}`)).rejects.toMatchObject({ code: 'CONFLICT' });
+      });
+    }
   });
 }
