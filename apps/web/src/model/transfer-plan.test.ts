@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   PART_TRIES,
+  downloadName,
+  fallbackName,
   SpeedMeter,
   overallProgress,
   cipherLengthOfPart,
@@ -191,5 +193,21 @@ describe('messages', () => {
     expect(overallProgress([{ ...running, speed: 0 }]).secondsLeft).toBeUndefined();
     expect(overallProgress([done, stopped])).toEqual({ fraction: 1, speed: 0, secondsLeft: undefined });
     expect(overallProgress([stopped]).fraction).toBe(0);
+  });
+});
+
+describe('download names', () => {
+  it('names a download as the page lists it and the service worker saves it', () => {
+    expect(downloadName([{ name: 'a.txt', isDirectory: false }])).toBe('a.txt');
+    expect(downloadName([{ name: 'Photos', isDirectory: true }])).toBe('Photos.zip');
+    expect(downloadName([{ name: null, isDirectory: true }])).toBe('Encrypted directory.zip');
+    expect(downloadName([{ name: '', isDirectory: false }])).toBe('Encrypted file');
+    expect(downloadName([{ name: 'a/b', isDirectory: false }])).toBe('a_b');
+    const two = [
+      { name: 'a.txt', isDirectory: false },
+      { name: 'b', isDirectory: true },
+    ];
+    expect(downloadName(two)).toBe('Sealbox files.zip');
+    expect(fallbackName({ name: null, isDirectory: false })).toBe('Encrypted file');
   });
 });

@@ -231,6 +231,19 @@ export class SpeedMeter {
 
 /* ---------------------------------------------------------------- download names */
 
+/** What an item is called where its name is unknown (it did not decrypt, or is empty). */
+export function fallbackName({ name, isDirectory }: { name: string | null; isDirectory: boolean }): string {
+  return name || (isDirectory ? 'Encrypted directory' : 'Encrypted file');
+}
+
+/** The saved name of a download of `items`: one file as itself, one folder as "name.zip", several as "Sealbox files.zip". */
+export function downloadName(items: ReadonlyArray<{ name: string | null; isDirectory: boolean }>): string {
+  const only = items.length === 1 ? items[0] : undefined;
+  if (!only) return 'Sealbox files.zip';
+  const name = safeSegment(fallbackName(only));
+  return only.isDirectory ? `${name}.zip` : name;
+}
+
 /** A name safe as one path segment of a zip entry or a saved file. */
 export function safeSegment(name: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed

@@ -5,6 +5,7 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Button, Dialog, cx } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';
+import { fallbackName } from '../../model/transfer-plan.ts';
 import { LinksTab } from './LinksTab.tsx';
 import { SHARE_TEXT } from './share-logic.ts';
 import { UsersTab } from './UsersTab.tsx';
@@ -22,8 +23,6 @@ export interface ShareDialogProps {
   open: boolean;
   onClose: () => void;
 }
-
-const nameOf = (item: ItemView) => item.name ?? (item.isDirectory ? 'Encrypted directory' : 'Encrypted file');
 
 export function ShareDialog({ item, myUserId, open, onClose }: ShareDialogProps) {
   const [tab, setTab] = useState<Tab>('users');
@@ -44,7 +43,7 @@ export function ShareDialog({ item, myUserId, open, onClose }: ShareDialogProps)
       onOpenChange={(next) => !next && onClose()}
       title={
         <>
-          Share <span className="dialog-name">{nameOf(item)}</span>
+          Share <span className="dialog-name">{fallbackName(item)}</span>
         </>
       }
       footer={

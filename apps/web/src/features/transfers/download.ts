@@ -24,7 +24,7 @@ import {
   SW_URL,
   type DownloadTarget,
 } from '../../model/transfers.ts';
-import { SpeedMeter, fractionOf } from '../../model/transfer-plan.ts';
+import { SpeedMeter, downloadName, fractionOf } from '../../model/transfer-plan.ts';
 import { FINISHED, addDownloadRow, onDownloadCancel, rowOf, updateRow, type DownloadRow } from './transfer-store.ts';
 
 /** Why downloads are unavailable (undefined: they are available). */
@@ -149,13 +149,6 @@ function targetOf(view: Pick<ItemView, 'id' | 'name' | 'isDirectory'>): Download
   return { id: view.id, name: view.name ?? '', isDirectory: view.isDirectory };
 }
 
-/** The name a download is listed under before the crypto worker names it. */
-function listedName(views: ReadonlyArray<Pick<ItemView, 'name' | 'isDirectory'>>): string {
-  if (views.length > 1) return 'Sealbox files.zip';
-  const name = views[0]?.name || (views[0]?.isDirectory ? 'Encrypted directory' : 'Encrypted file');
-  return views[0]?.isDirectory ? `${name}.zip` : name;
-}
-
 /**
  * SPEC 4 and 8: one file downloads as itself; a folder, or several items, as one zip streamed
  * by the service worker. Listed in the transfers panel; errors are shown there and as SPEC 8
@@ -168,7 +161,7 @@ export async function downloadItems(
 ): Promise<boolean> {
   if (views.length === 0) return false;
   const targets = views.map(targetOf);
-  return runDownload(addDownloadRow(targets, listedName(views), linkId), targets, linkId);
+  return runDownload(addDownloadRow(targets, downloadName(views), linkId), targets, linkId);
 }
 
 /** The panel's Retry of a download: the same row, started again. */

@@ -6,7 +6,7 @@
  */
 import { fromBase64, plaintextSize } from '@sealbox/crypto';
 import type { ServerItem } from '../../model/items.ts';
-import { safeSegment, uniqueName } from '../../model/transfer-plan.ts';
+import { downloadName, fallbackName, safeSegment, uniqueName } from '../../model/transfer-plan.ts';
 import type { DownloadEntry, DownloadJob, DownloadTarget } from '../../model/transfers.ts';
 import { itemKey, openItems } from '../items.ts';
 import { getListing } from '../listing-fetch.ts';
@@ -66,7 +66,7 @@ async function gatherFolder(target: DownloadTarget, rootPath: string, out: Downl
     if (parentPath === undefined || !nameOf.has(item.id)) continue;
     const siblings = taken.get(parentPath) ?? new Set<string>();
     taken.set(parentPath, siblings);
-    const base = safeSegment(nameOf.get(item.id) || (item.isDirectory ? 'Encrypted directory' : 'Encrypted file'));
+    const base = safeSegment(fallbackName({ name: nameOf.get(item.id) ?? null, isDirectory: item.isDirectory }));
     const path = `${parentPath}/${uniqueName(base, siblings)}`;
     if (item.isDirectory) {
       pathOf.set(item.id, path);
@@ -92,18 +92,17 @@ async function openedFile(target: DownloadTarget, path: string, linkId?: string)
 async function buildJob(targets: DownloadTarget[], linkId?: string): Promise<DownloadJob> {
   if (targets.length === 1 && !targets[0]!.isDirectory) {
     const target = targets[0]!;
-    const entry = await openedFile(target, safeSegment(target.name || 'Encrypted file'), linkId);
+    const entry = await openedFile(target, downloadName([target]), linkId);
     return { kind: 'file', name: entry.path, entries: [entry], ...(linkId ? { linkId } : {}) };
   }
   const entries: DownloadEntry[] = [];
   const top = new Set<string>();
   for (const target of targets) {
-    const name = uniqueName(safeSegment(target.name || (target.isDirectory ? 'Encrypted directory' : 'Encrypted file')), top);
+    const name = uniqueName(safeSegment(fallbackName(target)), top);
     if (target.isDirectory) await gatherFolder(target, name, entries, linkId);
     else entries.push(await openedFile(target, name, linkId));
   }
-  const single = targets.length === 1 ? safeSegment(targets[0]!.name || 'Encrypted directory') : 'Sealbox files';
-  return { kind: 'zip', name: `${single}.zip`, entries, ...(linkId ? { linkId } : {}) };
+  return { kind: 'zip', name: downloadName(targets), entries, ...(linkId ? { linkId } : {}) };
 }
 
 /**
