@@ -4,8 +4,9 @@
  * where the user may not upload, the outline says SPEC 5's refusal instead and a drop does
  * nothing. Only drags that carry files count (not a dragged link or text).
  */
-import { useRef, useState, type DragEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { toast } from '@sealbox/ui';
+import { carriesFiles, useFileDrag } from './useFileDrag.ts';
 import { useUploadInto, type UploadTarget } from './useUploadInto.ts';
 import './transfers.css';
 
@@ -16,9 +17,6 @@ export interface FileDropZoneProps extends UploadTarget {
   blocked: string | undefined;
   children: ReactNode;
 }
-
-const carriesFiles = (event: Pick<globalThis.DragEvent, 'dataTransfer'>) =>
-  Array.from(event.dataTransfer?.types ?? []).includes('Files');
 
 /**
  * Files dropped outside a drop zone (the sidebar, a dialog's edge) would make the browser leave
@@ -41,46 +39,18 @@ export function ignoreStrayFileDrops(): () => void {
 
 export function FileDropZone({ folderName, blocked, children, ...target }: FileDropZoneProps) {
   const upload = useUploadInto(target);
-  const [dragging, setDragging] = useState(false);
-  // dragenter and dragleave fire for every child crossed: count them to know when the drag left.
-  const depth = useRef(0);
-
-  const enter = (event: DragEvent) => {
-    if (!carriesFiles(event)) return;
-    event.preventDefault();
-    depth.current++;
-    setDragging(true);
-  };
-  const over = (event: DragEvent) => {
-    if (!carriesFiles(event)) return;
-    event.preventDefault();
-    if (event.dataTransfer) event.dataTransfer.dropEffect = blocked ? 'none' : 'copy';
-  };
-  const leave = (event: DragEvent) => {
-    if (!carriesFiles(event)) return;
-    depth.current = Math.max(0, depth.current - 1);
-    if (depth.current === 0) setDragging(false);
-  };
-  const drop = (event: DragEvent) => {
-    if (!carriesFiles(event)) return;
-    event.preventDefault();
-    depth.current = 0;
-    setDragging(false);
+  const { dragging, handlers } = useFileDrag((files) => {
     if (blocked) {
       toast(blocked, 'error');
       return;
     }
-    void upload(Array.from(event.dataTransfer?.files ?? [])).then((problem) => problem && toast(problem, 'error'));
-  };
+    void upload(files).then((problem) => problem && toast(problem, 'error'));
+  }, blocked !== undefined);
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: a drop target for the mouse; Upload File does the same from the keyboard
     <div
       className={`file-drop${dragging ? ' file-drop--active' : ''}${blocked ? ' file-drop--blocked' : ''}`}
-      onDragEnter={enter}
-      onDragOver={over}
-      onDragLeave={leave}
-      onDrop={drop}
+      {...handlers}
       data-testid="file-drop"
     >
       {children}

@@ -4,7 +4,7 @@
  * shows their status, progress and SPEC 4's summaries. Unfinished uploads (after a reload) are
  * listed with a way to pick the same file again and continue where they stopped.
  */
-import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Dialog } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { useProfile } from '../auth/index.ts';
@@ -13,6 +13,7 @@ import { MAX_FILE_SIZE_LABEL, MSG_NO_FILE, MSG_PROFILE_LOADING } from '../../mod
 import { registerDownloadWorker } from './download.ts';
 import type { PendingUpload } from '../../model/transfers.ts';
 import { startUploads, useTransfers } from './transfer-store.ts';
+import { useFileDrag } from './useFileDrag.ts';
 import { useUploadInto, type UploadTarget } from './useUploadInto.ts';
 import './transfers.css';
 
@@ -79,7 +80,6 @@ export function UploadOverlay({ parentId, linkId, items, open, onClose }: Upload
   const transfers = useTransfers();
   const upload = useUploadInto({ parentId, linkId, items });
   const [message, setMessage] = useState<string | undefined>();
-  const [dragging, setDragging] = useState(false);
   const [pending, setPending] = useState<PendingUpload[]>([]);
   const input = useRef<HTMLInputElement>(null);
 
@@ -131,11 +131,7 @@ export function UploadOverlay({ parentId, linkId, items, open, onClose }: Upload
     void cryptoWorker.call('discardUpload', p.uploadId).catch(() => undefined);
   };
 
-  const onDrop = (event: DragEvent<HTMLDivElement>) => {
-    event.preventDefault();
-    setDragging(false);
-    void pick(event.dataTransfer?.files);
-  };
+  const { dragging, handlers } = useFileDrag((files) => void pick(files));
 
   return (
     <Dialog
@@ -152,24 +148,7 @@ export function UploadOverlay({ parentId, linkId, items, open, onClose }: Upload
     >
       <div className="upload-overlay__body">
         <PendingList pending={stillPending} onResume={resume} onDiscard={discard} />
-        {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target for the mouse; Browse Files does the same from the keyboard */}
-        <div
-          className={`upload-drop${dragging ? ' upload-drop--active' : ''}`}
-          onDragEnter={(event) => {
-            event.preventDefault();
-            setDragging(true);
-          }}
-          onDragOver={(event) => {
-            event.preventDefault();
-            if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
-          }}
-          onDragLeave={(event) => {
-            if (event.currentTarget.contains(event.relatedTarget as Node | null)) return;
-            setDragging(false);
-          }}
-          onDrop={onDrop}
-          data-testid="upload-drop"
-        >
+        <div className={`upload-drop${dragging ? ' upload-drop--active' : ''}`} {...handlers} data-testid="upload-drop">
           <svg
             className="upload-drop__icon"
             width="40"
