@@ -411,6 +411,9 @@ describe.skipIf(skipWithoutBrowser)('file browser polish (issue 14)', () => {
       const folder = await apiCreateFolder(session, null, 'Sorted');
       await apiCreateFolders(session, folder, ['b-folder', 'a-folder', 'c-folder']);
       const page = await signInToFiles(await newBrowser(), suite.server.url, user);
+      // The TOTP journey brought its page to the front (for the clipboard) and it stays open: a
+      // page behind it gets no animation frames, which radix's focus return and the router wait for.
+      await page.bringToFront();
 
       await noToasts(page);
       // Theme: focus, Enter opens, arrows move, Enter picks.
