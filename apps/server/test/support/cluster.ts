@@ -36,7 +36,18 @@ export async function withCluster(prefix: string, instances: number, fn: (cluste
     });
     // One after the other: they would all run the migrations at once otherwise.
     for (let n = 0; n < instances; n++) servers.push(await spawnMain(env));
-    await fn({ servers, database, s3 });
+    try {
+      await fn({ servers, database, s3 });
+    } catch (error) {
+      // An instance that died mid-test shows only as refused connections: say which, and why.
+      const died = servers.filter((server) => server.child.exitCode !== null || server.child.signalCode !== null);
+      for (const server of died) {
+        console.error(
+          `instance ${server.url} exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output().slice(-4000)}`,
+        );
+      }
+      throw error;
+    }
   } finally {
     for (const server of servers) {
       server.child.kill('SIGTERM');
