@@ -1,4 +1,3 @@
-import { S3Client } from 'bun';
 import postgres from 'postgres';
 import { SHARED_SWEEP_GRACE_MS } from '../src/domain/files/index.ts';
 import { sweepOrphanBlobs } from '../src/domain/files/sweep.ts';
@@ -10,6 +9,7 @@ import { silentLogger } from '../src/infra/log/json-logger.ts';
 import { crashScenarios, type CrashBackend } from './files/crash-scenarios.ts';
 import { s3Env, startLocalS3 } from './support/s3rver.ts';
 import { postgresAvailability, reportUnavailable, throwawayDatabase } from './support/services.ts';
+import { localS3Client, postgresTruth, s3Blobs } from './support/storage-truth.ts';
 
 /**
  * The kill -9 scenarios of files/crash-scenarios.ts on PostgreSQL (a fresh database per run,
@@ -24,51 +24,15 @@ if (availability.available) {
     const database = await throwawayDatabase('sealbox_crash');
     const sql = postgres(database.url, { max: 2, onnotice: () => {} });
     const s3 = await startLocalS3('sealbox-crash');
-    const client = new S3Client({
-      endpoint: s3.endpoint,
-      bucket: s3.bucket,
-      region: 'us-east-1',
-      accessKeyId: s3.accessKeyId,
-      secretAccessKey: s3.secretAccessKey,
-    });
+    const client = localS3Client(s3);
     return {
       env: {
         DATABASE_URL: database.url,
         ...s3Env(s3),
       },
       sweepGraceMs: SHARED_SWEEP_GRACE_MS,
-      async inspect(userId) {
-        // BIGINT and sum() come back as strings from postgres.js.
-        const [user] = await sql`select used_space, reserved_space from users where id = ${userId}`;
-        const [stored] = await sql`
-          select coalesce(sum(p.size), 0) as total from item_parts p join items i on i.id = p.item_id where i.owner_id = ${userId}`;
-        const [reservedByUploads] = await sql`
-          select coalesce(sum(u.reserved_remaining), 0) as total from uploads u join items i on i.id = u.item_id where i.owner_id = ${userId}`;
-        const named = (await sql<Array<{ blob_key: string }>>`select blob_key from item_parts`).map((r) => r.blob_key).sort();
-        const items = [...(await sql<Array<{ id: string; state: string }>>`select id, state from items`)].map((r) => ({
-          id: r.id,
-          state: r.state,
-        }));
-        return {
-          used: Number(user!.used_space),
-          reserved: Number(user!.reserved_space),
-          stored: Number(stored!.total),
-          reservedByUploads: Number(reservedByUploads!.total),
-          named,
-          items,
-        };
-      },
-      async blobs() {
-        const keys: string[] = [];
-        let continuationToken: string | undefined;
-        do {
-          const page = await client.list({ prefix: 'part-', ...(continuationToken ? { continuationToken } : {}) });
-          for (const object of page.contents ?? []) keys.push(object.key);
-          continuationToken = page.isTruncated ? page.nextContinuationToken : undefined;
-        } while (continuationToken);
-        // Unfinished multipart uploads never become objects; there is no temp area to check.
-        return { keys: keys.sort(), temp: [] };
-      },
+      inspect: (userId) => postgresTruth(sql, userId, { allItems: true }),
+      blobs: () => s3Blobs(client),
       async putBlob(key, bytes) {
         await client.write(key, bytes);
       },

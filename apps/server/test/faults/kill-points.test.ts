@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { S3Client } from 'bun';
 import postgres from 'postgres';
 import { PART_BYTES } from '@sealbox/crypto';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
@@ -9,6 +8,7 @@ import { Browser } from '../accounts/harness.ts';
 import { fileMeta, folderMeta, partBytes, patternBytes, postUpload, putPart, uploadFile, type User } from '../files/harness.ts';
 import { s3Env, startLocalS3 } from '../support/s3rver.ts';
 import { postgresAvailability, reportUnavailable, throwawayDatabase } from '../support/services.ts';
+import { localS3Client, postgresTruth, s3Blobs } from '../support/storage-truth.ts';
 import { diskTruth, expectConsistent, killableServer, signUp, type KillableServer } from './support.ts';
 
 /**
@@ -274,30 +274,16 @@ if (pg.available) {
       const database = await throwawayDatabase('sealbox_killpoints');
       const sql = postgres(database.url, { max: 2, onnotice: () => {} });
       const s3 = await startLocalS3('sealbox-killpoints');
-      const client = new S3Client({
-        endpoint: s3.endpoint,
-        bucket: s3.bucket,
-        region: 'us-east-1',
-        accessKeyId: s3.accessKeyId,
-        secretAccessKey: s3.secretAccessKey,
-      });
+      const client = localS3Client(s3);
       return {
         env: { DATABASE_URL: database.url, ...s3Env(s3) },
         async consistent(userId) {
-          const [user] = await sql`select used_space, reserved_space from users where id = ${userId}`;
-          const [stored] = await sql`
-            select coalesce(sum(p.size), 0) as total from item_parts p join items i on i.id = p.item_id where i.owner_id = ${userId}`;
-          const [reserve] = await sql`
-            select coalesce(sum(u.reserved_remaining), 0) as total from uploads u join items i on i.id = u.item_id where i.owner_id = ${userId}`;
-          expect(Number(user!.used_space)).toBe(Number(stored!.total));
-          expect(Number(user!.reserved_space)).toBe(Number(reserve!.total));
-          const named = (await sql<Array<{ blob_key: string }>>`select blob_key from item_parts`).map((r) => r.blob_key);
-          const keys = ((await client.list({ prefix: 'part-' })).contents ?? []).map((o) => o.key);
-          for (const key of named) expect(keys).toContain(key);
-          const items = [
-            ...(await sql<Array<{ id: string; state: string }>>`select id, state from items where owner_id = ${userId}`),
-          ];
-          return { used: Number(user!.used_space), items: items.map((r) => ({ id: r.id, state: r.state })) };
+          const truth = await postgresTruth(sql, userId);
+          expect(truth.used).toBe(truth.stored);
+          expect(truth.reserved).toBe(truth.reservedByUploads);
+          const { keys } = await s3Blobs(client);
+          for (const key of truth.named) expect(keys).toContain(key);
+          return { used: truth.used, items: truth.items };
         },
         async cleanup() {
           await sql.end({ timeout: 5 });

@@ -1,12 +1,12 @@
-import { Database } from 'bun:sqlite';
 import { expect } from 'bun:test';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Browser, registrationFor, uniqueName } from '../accounts/harness.ts';
 import type { User } from '../files/harness.ts';
 import { isolatedEnv, remoteTo, spawnMain, type MainProcess } from '../support/main-process.ts';
 import { waitFor } from '../support/services.ts';
+import { diskBlobs, sqliteTruth } from '../support/storage-truth.ts';
 
 export const ORIGIN = 'http://localhost';
 
@@ -81,44 +81,8 @@ export async function signUp(server: KillableServer): Promise<User> {
 
 /** What SQLite and the blob directory say, read beside the running server (WAL allows it). */
 export async function diskTruth(dataDir: string, userId: string) {
-  const db = new Database(join(dataDir, 'sealbox.db'), { readonly: true });
-  try {
-    const user = db.query('select used_space, reserved_space from users where id = ?').get(userId) as {
-      used_space: number;
-      reserved_space: number;
-    };
-    const stored = db
-      .query('select coalesce(sum(p.size), 0) as total from item_parts p join items i on i.id = p.item_id where i.owner_id = ?')
-      .get(userId) as { total: number };
-    const reservedByUploads = db
-      .query(
-        'select coalesce(sum(u.reserved_remaining), 0) as total from uploads u join items i on i.id = u.item_id where i.owner_id = ?',
-      )
-      .get(userId) as { total: number };
-    const named = (db.query('select blob_key from item_parts').all() as Array<{ blob_key: string }>)
-      .map((r) => r.blob_key)
-      .sort();
-    const items = db.query('select id, state from items where owner_id = ?').all(userId) as Array<{ id: string; state: string }>;
-    const blobRoot = join(dataDir, 'blobs');
-    const keys: string[] = [];
-    for (const shard of await readdir(blobRoot).catch(() => [] as string[])) {
-      if (shard === '.tmp') continue;
-      for (const name of await readdir(join(blobRoot, shard))) if (name.startsWith('part-')) keys.push(name);
-    }
-    const temp = await readdir(join(blobRoot, '.tmp')).catch(() => [] as string[]);
-    return {
-      used: user.used_space,
-      reserved: user.reserved_space,
-      stored: stored.total,
-      reservedByUploads: reservedByUploads.total,
-      named,
-      items,
-      blobs: keys.sort(),
-      temp,
-    };
-  } finally {
-    db.close();
-  }
+  const { keys, temp } = await diskBlobs(dataDir);
+  return { ...sqliteTruth(dataDir, userId), blobs: keys, temp };
 }
 
 /** No orphan or missing blob, no unfinished write, usedSpace = bytes stored, reserve = uploads'. */

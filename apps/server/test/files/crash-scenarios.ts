@@ -7,6 +7,7 @@ import { partKeyTime } from '../../src/domain/files/blob-keys.ts';
 import { Browser, registrationFor, uniqueName } from '../accounts/harness.ts';
 import { isolatedEnv, remoteTo, spawnMain, type MainProcess } from '../support/main-process.ts';
 import { waitFor } from '../support/services.ts';
+import type { DbTruth } from '../support/storage-truth.ts';
 import { decrypt, fileMeta, folderMeta, partBytes, patternBytes, postUpload, putPart, uploadFile, type User } from './harness.ts';
 
 /**
@@ -15,18 +16,6 @@ import { decrypt, fileMeta, folderMeta, partBytes, patternBytes, postUpload, put
  * there must be no visible half-file, no orphan blob and usedSpace must equal the bytes
  * actually stored. The scenarios are written once and run on every storage backend.
  */
-
-/** What the database says, read beside the running server. */
-export interface DbTruth {
-  used: number;
-  reserved: number;
-  /** Sum of the sizes of the user's stored parts. */
-  stored: number;
-  reservedByUploads: number;
-  /** Every blob key a part row names (all users), sorted. */
-  named: string[];
-  items: Array<{ id: string; state: string }>;
-}
 
 /** How one storage backend is started, inspected and torn down. */
 export interface CrashBackend {
