@@ -5,6 +5,7 @@
  * Set SEALBOX_REQUIRE_SERVICES=1 (CI does) to make PostgreSQL, S3 and Chromium suites mandatory.
  */
 import { buildWeb } from './build-web.ts';
+import { failureReports } from './failure-reports.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const bun = process.execPath;
@@ -17,13 +18,15 @@ interface Outcome {
   skipped: number;
   code: number;
   seconds: number;
+  /** What bun printed for each failing test, repeated under the summary. */
+  failures: string[];
 }
 
 async function run(
   name: string,
   cmd: string[],
   cwd = root,
-  parse?: (out: string) => Omit<Outcome, 'name' | 'code' | 'seconds'>,
+  parse?: (out: string) => Omit<Outcome, 'name' | 'code' | 'seconds' | 'failures'>,
 ): Promise<Outcome> {
   console.log(`\n=== ${name}: ${cmd.join(' ')}`);
   const started = performance.now();
@@ -43,7 +46,7 @@ async function run(
   const counts = parse ? parse(captured) : { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 };
   // A runner that crashed before counting must still fail the run.
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
-  return { name, ...counts, code, seconds: (performance.now() - started) / 1000 };
+  return { name, ...counts, code, seconds: (performance.now() - started) / 1000, failures: failureReports(captured) };
 }
 
 const num = (out: string, re: RegExp) => Number(out.match(re)?.[1] ?? 0);
@@ -77,17 +80,27 @@ const steps: Array<[string, () => Promise<Outcome>]> = [
   ['vitest', () => run('vitest (web)', [bun, 'run', 'test'], `${root}apps/web`, vitestCounts)],
 ];
 
-const outcomes: Outcome[] = [];
-for (const [key, step] of steps) if (only.length === 0 || only.includes(key)) outcomes.push(await step());
+if (import.meta.main) await main();
 
-console.log('\n=== summary');
-for (const o of outcomes) {
-  console.log(
-    `${o.name.padEnd(14)} ${o.code === 0 ? 'ok  ' : 'FAIL'}  ${o.passed} passed, ${o.failed} failed, ${o.skipped} skipped  (${o.seconds.toFixed(1)} s)`,
-  );
+async function main() {
+  const outcomes: Outcome[] = [];
+  for (const [key, step] of steps) if (only.length === 0 || only.includes(key)) outcomes.push(await step());
+
+  const failures = outcomes.flatMap((o) => o.failures);
+  if (failures.length > 0) {
+    console.log('\n=== failures (repeated from above)');
+    for (const report of failures) console.log(`\n${report}`);
+  }
+
+  console.log('\n=== summary');
+  for (const o of outcomes) {
+    console.log(
+      `${o.name.padEnd(14)} ${o.code === 0 ? 'ok  ' : 'FAIL'}  ${o.passed} passed, ${o.failed} failed, ${o.skipped} skipped  (${o.seconds.toFixed(1)} s)`,
+    );
+  }
+  const passed = outcomes.reduce((s, o) => s + o.passed, 0);
+  const failed = outcomes.reduce((s, o) => s + o.failed, 0);
+  const skipped = outcomes.reduce((s, o) => s + o.skipped, 0);
+  console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  process.exit(outcomes.every((o) => o.code === 0) ? 0 : 1);
 }
-const passed = outcomes.reduce((s, o) => s + o.passed, 0);
-const failed = outcomes.reduce((s, o) => s + o.failed, 0);
-const skipped = outcomes.reduce((s, o) => s + o.skipped, 0);
-console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(outcomes.every((o) => o.code === 0) ? 0 : 1);

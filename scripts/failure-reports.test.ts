@@ -1,0 +1,40 @@
+import { expect, test } from 'bun:test';
+import { failureReports } from './failure-reports.ts';
+
+const run = `
+e2e/a.test.ts:
+(pass) a > one [1ms]
+error: expect(received).toBe(expected)
+
+Expected: "dark"
+Received: "light"
+
+      at <anonymous> (e2e/a.test.ts:10:5)
+(fail) a > two [3ms]
+(pass) a > three
+
+e2e/b.test.ts:
+TimeoutError: page.waitForFunction: Timeout 5000ms exceeded.
+(fail) b > four [5001ms]
+
+ 2 tests failed:
+(fail) a > two [3ms]
+(fail) b > four [5001ms]
+`;
+
+test('each failing test is reported once, with the error bun printed above it and nothing of the tests around it', () => {
+  const reports = failureReports(run);
+  expect(reports).toHaveLength(2);
+  expect(reports[0]).toStartWith('error: expect(received).toBe(expected)');
+  expect(reports[0]).toContain('Received: "light"');
+  expect(reports[0]).toEndWith('(fail) a > two [3ms]');
+  expect(reports[1]).toBe('TimeoutError: page.waitForFunction: Timeout 5000ms exceeded.\n(fail) b > four [5001ms]');
+});
+
+test('a long block keeps its last lines, and a clean run reports nothing', () => {
+  const long = `${Array.from({ length: 200 }, (_, i) => `line ${i}`).join('\n')}\n(fail) c > five`;
+  const [report] = failureReports(long, 10);
+  expect(report?.split('\n')).toHaveLength(11);
+  expect(report).toStartWith('line 190');
+  expect(failureReports('(pass) a > one\n 1 pass\n')).toEqual([]);
+});
