@@ -78,14 +78,23 @@ async function noToasts(page: Page) {
  * within the document, and polling it does not depend on seeing that change as a navigation.
  */
 async function sortInUrl(page: Page, sortBy: string, sortOrder?: string) {
-  await page.waitForFunction(
-    ([by, order]) => {
-      const params = new URL(location.href).searchParams;
-      return params.get('sortBy') === by && (order === undefined || params.get('sortOrder') === order);
-    },
-    [sortBy, sortOrder] as const,
-    { timeout: 10_000 },
-  );
+  await page
+    .waitForFunction(
+      ([by, order]) => {
+        const params = new URL(location.href).searchParams;
+        return params.get('sortBy') === by && (order === undefined || params.get('sortOrder') === order);
+      },
+      [sortBy, sortOrder] as const,
+      { timeout: 10_000 },
+    )
+    .catch(async (error: Error) => {
+      const state = await page.evaluate(() => ({
+        search: location.search,
+        focus: document.activeElement?.outerHTML.slice(0, 160),
+        menus: document.querySelectorAll('[role="menu"]').length,
+      }));
+      throw new Error(`sort ${sortBy} ${sortOrder ?? ''} never reached the URL: ${JSON.stringify(state)}\n${error.message}`);
+    });
 }
 
 /**
