@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { displayName } from './item-names.ts';
 import {
   PART_TRIES,
   downloadName,
-  fallbackName,
   SpeedMeter,
   overallProgress,
   cipherLengthOfPart,
@@ -201,13 +201,13 @@ describe('download names', () => {
     expect(downloadName([{ name: 'a.txt', isDirectory: false }])).toBe('a.txt');
     expect(downloadName([{ name: 'Photos', isDirectory: true }])).toBe('Photos.zip');
     expect(downloadName([{ name: null, isDirectory: true }])).toBe('Encrypted directory.zip');
-    expect(downloadName([{ name: '', isDirectory: false }])).toBe('Encrypted file');
+    expect(downloadName([{ name: '', isDirectory: false }])).toBe('Encrypted File');
     expect(downloadName([{ name: 'a/b', isDirectory: false }])).toBe('a_b');
     const two = [
       { name: 'a.txt', isDirectory: false },
       { name: 'b', isDirectory: true },
     ];
     expect(downloadName(two)).toBe('Sealbox files.zip');
-    expect(fallbackName({ name: null, isDirectory: false })).toBe('Encrypted file');
+    expect(displayName({ name: null, isDirectory: false })).toBe('Encrypted File');
   });
 });

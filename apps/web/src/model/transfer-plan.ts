@@ -3,6 +3,7 @@
  * (docs/protocol.md "Part protocol"). Sizes come in as arguments: the worker passes the real
  * PART_BYTES / CHUNK of @sealbox/crypto, the UI thread never imports that package.
  */
+import { displayName } from './item-names.ts';
 import { retryAfterSeconds, tooManyRequestsText } from '../lib/rate-limit.ts';
 
 /** Part n of a blob covers ciphertext [n * partBytes, ...) and plaintext [n * partPlainBytes, ...). */
@@ -231,16 +232,11 @@ export class SpeedMeter {
 
 /* ---------------------------------------------------------------- download names */
 
-/** What an item is called where its name is unknown (it did not decrypt, or is empty). */
-export function fallbackName({ name, isDirectory }: { name: string | null; isDirectory: boolean }): string {
-  return name || (isDirectory ? 'Encrypted directory' : 'Encrypted file');
-}
-
 /** The saved name of a download of `items`: one file as itself, one folder as "name.zip", several as "Sealbox files.zip". */
 export function downloadName(items: ReadonlyArray<{ name: string | null; isDirectory: boolean }>): string {
   const only = items.length === 1 ? items[0] : undefined;
   if (!only) return 'Sealbox files.zip';
-  const name = safeSegment(fallbackName(only));
+  const name = safeSegment(displayName(only));
   return only.isDirectory ? `${name}.zip` : name;
 }
 

@@ -13,7 +13,7 @@ import { PROFILE_QUERY_KEY, sessionAtom, useProfile } from '../auth/index.ts';
 import type { FolderListing } from './api.ts';
 import type { Crumb } from './breadcrumbs.ts';
 import type { BrowserSearch, ViewMode } from './browser-search.ts';
-import { ENCRYPTED_DIRECTORY, displayName } from './format.ts';
+import { ENCRYPTED_DIRECTORY, displayName } from '../../model/item-names.ts';
 import { useFolder, useTree } from './queries.ts';
 import { DEFAULT_PAGE_SIZE, effectiveSort, paginate, searchItems, sortItems, type PageSize, type Sort } from './sorting.ts';
 

@@ -1,7 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Button, Dialog, Spinner, cx } from '@sealbox/ui';
 import type { ItemView } from './api.ts';
-import { displayName, formatBytes, formatDate, ENCRYPTED_DIRECTORY } from './format.ts';
+import { ENCRYPTED_DIRECTORY } from '../../model/item-names.ts';
+import { displayName, formatBytes, formatDate } from './format.ts';
 import { Icon } from './icons.tsx';
 import { MOVE_PROBLEM_TEXT, canBrowseInto, selectionMoveProblem } from './move-rules.ts';
 import { NAME_TEXT, findNamed, nameProblem, nameTakenText } from './name-rules.ts';

@@ -2,6 +2,8 @@
 import type { ItemView } from '../../model/items.ts';
 
 export { formatBytes } from '../../lib/bytes.ts';
+export { displayName } from '../../model/item-names.ts';
+import { displayName } from '../../model/item-names.ts';
 
 /** SPEC 9: storage percent is used/total, truncated. */
 export function storagePercent(used: number, total: number): number {
@@ -15,9 +17,6 @@ export function formatDate(ms: number): string {
   return dateTime.format(new Date(ms));
 }
 
-export const ENCRYPTED_DIRECTORY = 'Encrypted directory';
-export const ENCRYPTED_FILE = 'Encrypted File';
-
 /**
  * The tooltip of a row that did not open (SPEC 2 shows 'Encrypted File'): why. Its key did not
  * unwrap under its parent's key, or its name did not decrypt under its own key, so the server's
@@ -30,12 +29,6 @@ export const INTEGRITY_ROW_TEXT =
 export function rowTitle(item: Pick<ItemView, 'name' | 'isDirectory' | 'decrypted'>): string {
   const name = displayName(item);
   return item.decrypted ? name : `${name}: ${INTEGRITY_ROW_TEXT}`;
-}
-
-/** What a row or crumb shows for an item whose name is unknown (SPEC 2). */
-export function displayName(item: Pick<ItemView, 'name' | 'isDirectory'>): string {
-  if (item.name !== null && item.name !== '') return item.name;
-  return item.isDirectory ? ENCRYPTED_DIRECTORY : ENCRYPTED_FILE;
 }
 
 export type ItemKind = 'folder' | 'image' | 'video' | 'audio' | 'pdf' | 'text' | 'document' | 'archive' | 'file';

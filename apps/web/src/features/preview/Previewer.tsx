@@ -23,6 +23,7 @@ import {
 } from 'react';
 import { Spinner, cx, toast } from '@sealbox/ui';
 import { downloadItems } from '../transfers/index.ts';
+import { ENCRYPTED_FILE } from '../../model/item-names.ts';
 import { PreviewCache } from './cache.ts';
 import { canCycle } from './cycle.ts';
 import { unsupportedText } from './detect.ts';
@@ -238,7 +239,7 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
     onCycle?.(event.key === 'ArrowLeft' ? -1 : 1);
   };
 
-  const title = file.name || 'Encrypted File';
+  const title = file.name || ENCRYPTED_FILE;
   let body: ReactNode;
   if (undecrypted) body = <PreviewMessage alert text={PREVIEW_ERRORS.noKey} />;
   else if (shown.error) body = <PreviewMessage alert text={shown.error} />;

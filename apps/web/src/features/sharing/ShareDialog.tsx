@@ -5,7 +5,7 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Button, Dialog, cx } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';
-import { fallbackName } from '../../model/transfer-plan.ts';
+import { displayName } from '../../model/item-names.ts';
 import { LinksTab } from './LinksTab.tsx';
 import { SHARE_TEXT } from './share-logic.ts';
 import { UsersTab } from './UsersTab.tsx';
@@ -43,7 +43,7 @@ export function ShareDialog({ item, myUserId, open, onClose }: ShareDialogProps)
       onOpenChange={(next) => !next && onClose()}
       title={
         <>
-          Share <span className="dialog-name">{fallbackName(item)}</span>
+          Share <span className="dialog-name">{displayName(item)}</span>
         </>
       }
       footer={

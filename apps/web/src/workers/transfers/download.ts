@@ -6,7 +6,8 @@
  */
 import { fromBase64, plaintextSize } from '@sealbox/crypto';
 import type { ServerItem } from '../../model/items.ts';
-import { downloadName, fallbackName, safeSegment, uniqueName } from '../../model/transfer-plan.ts';
+import { displayName } from '../../model/item-names.ts';
+import { downloadName, safeSegment, uniqueName } from '../../model/transfer-plan.ts';
 import type { DownloadEntry, DownloadJob, DownloadTarget } from '../../model/transfers.ts';
 import { itemKey, openItems } from '../items.ts';
 import { getListing } from '../listing-fetch.ts';
@@ -66,7 +67,7 @@ async function gatherFolder(target: DownloadTarget, rootPath: string, out: Downl
     if (parentPath === undefined || !nameOf.has(item.id)) continue;
     const siblings = taken.get(parentPath) ?? new Set<string>();
     taken.set(parentPath, siblings);
-    const base = safeSegment(fallbackName({ name: nameOf.get(item.id) ?? null, isDirectory: item.isDirectory }));
+    const base = safeSegment(displayName({ name: nameOf.get(item.id) ?? null, isDirectory: item.isDirectory }));
     const path = `${parentPath}/${uniqueName(base, siblings)}`;
     if (item.isDirectory) {
       pathOf.set(item.id, path);
@@ -98,7 +99,7 @@ async function buildJob(targets: DownloadTarget[], linkId?: string): Promise<Dow
   const entries: DownloadEntry[] = [];
   const top = new Set<string>();
   for (const target of targets) {
-    const name = uniqueName(safeSegment(fallbackName(target)), top);
+    const name = uniqueName(safeSegment(displayName(target)), top);
     if (target.isDirectory) await gatherFolder(target, name, entries, linkId);
     else entries.push(await openedFile(target, name, linkId));
   }

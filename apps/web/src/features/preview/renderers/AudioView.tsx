@@ -4,6 +4,7 @@
  * decrypted), a local file from its object URL.
  */
 import { useRef } from 'react';
+import { ENCRYPTED_FILE } from '../../../model/item-names.ts';
 import type { RendererProps } from '../types.ts';
 import { PlayButton, SeekBar, useMediaKeys, useMediaSource, useMediaState, VolumeControls } from './media/controls.tsx';
 import './media/media.css';
@@ -24,7 +25,7 @@ export function AudioView(props: RendererProps) {
             <circle cx="16.5" cy="15.5" r="2.5" fill="currentColor" />
           </svg>
         </div>
-        <p className="media-audio__name">{props.file.name ?? 'Encrypted File'}</p>
+        <p className="media-audio__name">{props.file.name || ENCRYPTED_FILE}</p>
         {/* biome-ignore lint/a11y/useMediaCaption: a user's own audio file has no captions to offer */}
         <audio ref={media} src={src ?? undefined} preload="metadata" />
         <fieldset className="media-controls media-controls--audio" aria-label="Audio controls">
