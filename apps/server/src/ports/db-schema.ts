@@ -118,6 +118,11 @@ export interface UploadsTable {
   user_id: string;
   /** The link the upload was started through (migration 007), null for a signed-in user's own. */
   link_id: string | null;
+  /**
+   * Started by an anonymous link holder (migration 010); null on rows older builds wrote, which
+   * did not record it.
+   */
+  anonymous: Flag | null;
   /** Ciphertext size of the whole file. */
   size: number;
   parts: number;

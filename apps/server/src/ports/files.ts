@@ -51,6 +51,11 @@ export interface UploadRecord {
   userId: string;
   /** The link it was started through; null when started by a signed-in user without one. */
   linkId: string | null;
+  /**
+   * Started by a link holder who was not signed in (their `userId` is the owner's, so it alone
+   * cannot tell them from the owner); null: unknown, a row an older build wrote.
+   */
+  anonymous: boolean | null;
   size: number;
   parts: number;
   /** Bytes of the item owner's reserved space this upload still holds. */

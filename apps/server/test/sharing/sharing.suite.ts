@@ -802,6 +802,94 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
         expect((await visitor.delete(withLink(`/api/upload/${second.uploadId}`, linkId))).status).toBe(204);
       });
 
+      describe('uploads through an editor link stay with whoever started them', () => {
+        let folder: Made;
+        let linkId: string;
+        let visitor: Browser;
+        const via = (browser: Browser, method: 'GET' | 'POST' | 'DELETE', uploadId: string, suffix = '') =>
+          browser.call(method, withLink(`/api/upload/${uploadId}${suffix}`, linkId));
+        /** Status, a part, complete and abort of this upload, as `browser` through the link. */
+        const everyCall = async (browser: Browser, uploadId: string, cipher: Uint8Array<ArrayBuffer>) => [
+          (await via(browser, 'GET', uploadId)).status,
+          (await partVia(browser, uploadId, 0, partBytes(cipher, 0), linkId)).status,
+          (await via(browser, 'POST', uploadId, '/complete')).status,
+          (await via(browser, 'DELETE', uploadId)).status,
+        ];
+        const startVia = async (browser: Browser) => {
+          const big = await fileMeta(folder.key, folder.id, patternBytes(PART_BYTES + 5, 8));
+          const started = await postUpload(browser, big.meta, undefined, withLink('/api/upload', linkId));
+          expect(started.status).toBe(201);
+          return { big, uploadId: started.body.uploadId as string, parts: started.body.parts as number };
+        };
+        const anonymousFlag = async (uploadId: string) =>
+          (await h.db.kysely.selectFrom('uploads').select('anonymous').where('id', '=', uploadId).executeTakeFirstOrThrow())
+            .anonymous;
+        const finish = async (browser: Browser, started: Awaited<ReturnType<typeof startVia>>) => {
+          for (let n = 0; n < started.parts; n++) {
+            expect((await partVia(browser, started.uploadId, n, partBytes(started.big.cipher, n), linkId)).status).toBe(204);
+          }
+          expect((await via(browser, 'POST', started.uploadId, '/complete')).status).toBe(200);
+        };
+
+        const listed = async (id: string) => ids((await alice.browser.get(`/api/file?id=${folder.id}`)).body.files).includes(id);
+
+        beforeAll(async () => {
+          folder = await folderMeta(alice.rootKey, null, 'drop');
+          await create(alice, folder);
+          linkId = await makeLink(alice, folder, { edit: true });
+          visitor = anonymous(h);
+        });
+
+        test('an anonymous holder of the link cannot touch one a signed-in user started through it (404, as if unknown)', async () => {
+          const carols = await startVia(carol.browser);
+          expect(await anonymousFlag(carols.uploadId)).toBe(0);
+          const unknown = crypto.randomUUID();
+          await unchanged(async () => {
+            expect(await everyCall(visitor, unknown, carols.big.cipher)).toEqual([404, 404, 404, 404]);
+            expect(await everyCall(visitor, carols.uploadId, carols.big.cipher)).toEqual([404, 404, 404, 404]);
+            // Nor the owner, signed in through the same link: the uploader is carol.
+            expect(await everyCall(alice.browser, carols.uploadId, carols.big.cipher)).toEqual([404, 404, 404, 404]);
+          });
+          await finish(carol.browser, carols);
+          expect(await listed(carols.big.id)).toBe(true);
+        });
+
+        test('a signed-in user (another, or the owner) cannot touch one an anonymous holder started; the holder finishes it', async () => {
+          const visitors = await startVia(visitor);
+          expect(await anonymousFlag(visitors.uploadId)).toBe(1);
+          await unchanged(async () => {
+            expect(await everyCall(carol.browser, visitors.uploadId, visitors.big.cipher)).toEqual([404, 404, 404, 404]);
+            // The owner is recorded as its uploader, yet signed in through the link is not the visitor.
+            expect(await everyCall(alice.browser, visitors.uploadId, visitors.big.cipher)).toEqual([404, 404, 404, 404]);
+            expect((await alice.browser.post(`/api/upload/${visitors.uploadId}/complete`)).status).toBe(404);
+            expect((await alice.browser.delete(`/api/upload/${visitors.uploadId}`)).status).toBe(404);
+          });
+          // Any anonymous holder of the link is the same principal: another address finishes it.
+          await finish(anonymous(h, '198.51.100.8'), visitors);
+          expect(await listed(visitors.big.id)).toBe(true);
+        });
+
+        test('rows an older build wrote (anonymous NULL) keep the rule from before', async () => {
+          // As 0.3.0 writes them: a signed-in user's start is open to anonymous holders too.
+          const carols = await startVia(carol.browser);
+          const visitors = await startVia(visitor);
+          await h.db.kysely
+            .updateTable('uploads')
+            .set({ anonymous: null })
+            .where('id', 'in', [carols.uploadId, visitors.uploadId])
+            .execute();
+          expect((await via(visitor, 'GET', carols.uploadId)).status).toBe(200);
+          expect((await via(carol.browser, 'GET', carols.uploadId)).status).toBe(200);
+          expect((await via(alice.browser, 'GET', visitors.uploadId)).status).toBe(200);
+          // Still never another signed-in user's, nor without the link.
+          expect((await via(carol.browser, 'GET', visitors.uploadId)).status).toBe(404);
+          expect((await alice.browser.get(`/api/upload/${carols.uploadId}`)).status).toBe(404);
+          await finish(visitor, carols);
+          await finish(visitor, visitors);
+          expect([await listed(carols.big.id), await listed(visitors.big.id)]).toEqual([true, true]);
+        });
+      });
+
       test('link calls: bad input 400, only the owner manages links, deleting one ends it', async () => {
         const linkId = await makeLink(alice, F);
         await unchanged(async () => {

@@ -201,13 +201,26 @@ export function uploadLinkOf(principal: Principal): string | null {
 }
 
 /**
- * Whether the principal may send, resume, complete or abort this upload: whoever started it,
- * the same way (a signed-in user on their own, or the holders of the link it came through; an
- * anonymous holder is known by the link alone).
+ * Whether an upload is started by an anonymous link holder, recorded with it (`ownsUpload`): the
+ * user id recorded for one is the owner's, so it cannot tell them from the owner or others.
  */
-export function ownsUpload(principal: Principal, upload: Pick<UploadRecord, 'userId' | 'linkId'>): boolean {
+export function startedAnonymously(principal: Principal): boolean {
+  return principal.kind === 'link' && principal.userId === null;
+}
+
+/**
+ * Whether the principal may send, resume, complete or abort this upload: whoever started it,
+ * the same way. A signed-in user on their own; through a link, the same signed-in user through
+ * that link, or for an anonymous start any anonymous holder of it (they are known by the link
+ * alone), never one across the other.
+ */
+export function ownsUpload(principal: Principal, upload: Pick<UploadRecord, 'userId' | 'linkId' | 'anonymous'>): boolean {
   if (principal.kind === 'user') return upload.linkId === null && upload.userId === principal.userId;
-  return upload.linkId === principal.linkId && (principal.userId === null || upload.userId === principal.userId);
+  if (upload.linkId !== principal.linkId) return false;
+  const anonymous = principal.userId === null;
+  // Rows from builds before migration 010 do not say; they keep the rule of those builds.
+  if (upload.anonymous === null) return anonymous || upload.userId === principal.userId;
+  return upload.anonymous === anonymous && (anonymous || upload.userId === principal.userId);
 }
 
 /** What counts a principal's requests (rate limits): a user, or a link for its anonymous holders. */

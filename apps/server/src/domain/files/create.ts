@@ -1,7 +1,16 @@
 import { PART_BYTES } from '@sealbox/crypto';
 import type { FilesReader, ItemRecord, NewItem, QuotaRecord } from '../../ports/files.ts';
 import { DomainError, isDomainError } from '../errors.ts';
-import { accessPath, canEdit, notFound, topLevelOwner, uploaderOf, uploadLinkOf, type Principal } from './access.ts';
+import {
+  accessPath,
+  canEdit,
+  notFound,
+  startedAnonymously,
+  topLevelOwner,
+  uploaderOf,
+  uploadLinkOf,
+  type Principal,
+} from './access.ts';
 import { newPartKey } from './blob-keys.ts';
 import { UPLOAD_TTL_MS, type FilesDeps } from './deps.ts';
 import { audienceOf, itemEvent } from './events.ts';
@@ -91,6 +100,7 @@ export async function createItem(
         itemId: item.id,
         userId: uploaderId,
         linkId: uploadLinkOf(principal),
+        anonymous: startedAnonymously(principal),
         size,
         parts,
         reservedRemaining: size,

@@ -8,6 +8,7 @@ import * as treeLimits from './006-tree-limits.ts';
 import * as sharing from './007-sharing.ts';
 import * as keyPinsLinkExpiry from './008-key-pins-link-expiry.ts';
 import * as nameKeysBesideOldBuilds from './009-name-keys-beside-old-builds.ts';
+import * as uploadAnonymous from './010-upload-anonymous.ts';
 
 /**
  * Expand, then contract (docs/operations.md "Upgrades"): a release runs beside the previous one on
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '007-sharing': sharing,
   '008-key-pins-link-expiry': keyPinsLinkExpiry,
   '009-name-keys-beside-old-builds': nameKeysBesideOldBuilds,
+  '010-upload-anonymous': uploadAnonymous,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -58,6 +58,7 @@ describe('sqlite adapter', () => {
         '007-sharing',
         '008-key-pins-link-expiry',
         '009-name-keys-beside-old-builds',
+        '010-upload-anonymous',
       ]);
       expect(await second.kysely.selectFrom('users').select('id').execute()).toEqual([{ id: user.id }]);
       await second.close();
