@@ -21,7 +21,6 @@ import { startServer, type RunningServer } from './support/server.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 
 const SLOW = 90_000;
-const TOTP_SLOW = 150_000;
 const PASSWORD = 'correct horse battery';
 
 const suite = browserSuite({ timeoutMs: SLOW });
@@ -170,7 +169,7 @@ describe.skipIf(skipWithoutBrowser)('accounts', () => {
       await toast(page, 'Two-factor authentication is off.').waitFor();
       await page.getByRole('button', { name: 'Set up TOTP' }).waitFor();
     },
-    TOTP_SLOW,
+    SLOW,
   );
 
   test(
