@@ -5,7 +5,8 @@
  * delete, upload and New Folder refused with SPEC's tooltips; A makes B editor, and B uploads a
  * file and makes a folder, which A's listing shows and which count on A's quota; A revokes and
  * B's view loses the folder live. A grant the sharer never signed (the server planting an access
- * entry) is shown as unverified, and nothing can be added under it.
+ * entry) is shown as unverified, and nothing can be added under it. Search on /shared covers what
+ * is shared with B (the shared items and everything below them), not the sharer's other files.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
@@ -240,6 +241,55 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
       ).toBe(0);
       await page.unrouteAll({ behavior: 'ignoreErrors' });
       for (const folder of [honest, raised, swappedA, swappedB]) await apiRevokeUser(owner, folder, recipientKeys);
+    },
+    SLOW,
+  );
+
+  test(
+    "search on /shared finds what lies inside a shared folder, never the sharer's other files; Jump to Folder opens its folder",
+    async () => {
+      const archive = await apiCreateFolder(owner, null, 'Archive');
+      const inner = await apiCreateFolder(owner, archive, 'Inner');
+      await apiUploadFile(owner, inner, 'ledger-zeta.txt', new TextEncoder().encode('zeta ledger: balanced\n'), 'text/plain');
+      // A's own file with a matching name, in a folder never shared: B's search must not reach it.
+      const unshared = await apiCreateFolder(owner, null, 'Private');
+      await apiUploadFile(owner, unshared, 'ledger-zeta-private.txt', report, 'text/plain');
+      await apiShareWithUser(owner, archive, recipientKeys, false);
+      const page = await suite.newBrowser();
+      await openShared(page);
+      await body(page).getByRole('button', { name: 'Archive', exact: true }).waitFor();
+
+      const box = page.getByPlaceholder('Search files...');
+      await box.fill('ZETA');
+      const results = page.getByRole('list', { name: 'Search results' });
+      await results.getByText('ledger-zeta.txt', { exact: true }).waitFor({ timeout: 30_000 });
+      await results.getByText('Files Shared with Me / Archive / Inner').waitFor();
+      expect(await results.getByRole('listitem').count()).toBe(1);
+      expect(await page.getByText('ledger-zeta-private.txt').count()).toBe(0);
+      await screenshots(page, 'shared-search');
+
+      // A file found opens in the previewer, as on /files (its key came with the shared folder's subtree).
+      await results.getByRole('button', { name: 'ledger-zeta.txt' }).click();
+      await page.getByText('zeta ledger: balanced').waitFor({ timeout: 30_000 });
+      await page.keyboard.press('Escape');
+      await page.getByText('zeta ledger: balanced').waitFor({ state: 'detached' });
+
+      await box.fill('no such thing');
+      await page.getByText('No files found', { exact: true }).waitFor();
+
+      // The shared folder itself jumps to the top list; what is inside it, to its own folder.
+      await box.fill('zeta');
+      await results.getByRole('button', { name: 'Jump to Folder' }).click();
+      await page.waitForURL((url) => url.searchParams.get('parentId') === inner.id);
+      await body(page).getByText('ledger-zeta.txt', { exact: true }).waitFor();
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Inner').first().waitFor();
+      expect(await box.inputValue()).toBe('');
+
+      await box.fill('archive');
+      await results.getByRole('button', { name: 'Jump to Folder' }).click();
+      await page.waitForURL((url) => url.pathname === '/shared' && !url.searchParams.has('parentId'));
+      await body(page).getByRole('button', { name: 'Archive', exact: true }).waitFor();
+      await apiRevokeUser(owner, archive, recipientKeys);
     },
     SLOW,
   );

@@ -25,6 +25,7 @@ import {
   useSortedItems,
   useTreeSearch,
   nextBrowserSearch,
+  treeQueryOptions,
   validateShareBrowserSearch,
   type FolderListing,
   type ItemView,
@@ -147,7 +148,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
   const pages = usePages(sorted, search, onSearchChange);
   const { dialog, open: openDialog, close: closeDialog } = useDialogState();
 
-  const finder = useTreeSearch(sort, linkId);
+  const finder = useTreeSearch(sort, treeQueryOptions(linkId));
   const go = (id: string | null) => {
     finder.setQuery('');
     onSearchChange({ parentId: id === null || id === info.itemId ? undefined : id });

@@ -36,14 +36,21 @@ import {
 import {
   SHARED_EMPTY_TEXT,
   UNTRUSTED_FOLDER_TEXT,
+  mergeSharedTree,
   removeFromMyList,
+  sharedFolderIds,
+  sharedJumpTarget,
+  sharedLocationIn,
   sharedQueryOptions,
+  sharedTreeQueryOptions,
   sharingKeys,
 } from '../features/sharing/index.ts';
 import { useLiveStatus } from '../features/live/index.ts';
 import { DOWNLOAD_BLOCKED, FileDropZone, UploadOverlay } from '../features/transfers/index.ts';
 import { useItemActions } from './item-actions.ts';
 import { rootRoute } from './root.tsx';
+
+const SHARED_TITLE = 'Files Shared with Me';
 
 /**
  * SPEC 2 'Files Shared with Me': at the top, what other users shared with the signed-in user
@@ -70,8 +77,22 @@ function SharedPage() {
   const sorted = useSortedItems(data, sort);
   const pages = usePages(sorted, search, onSearchChange);
   const { dialog, open: openDialog, close: closeDialog } = useDialogState();
-  const finder = useTreeSearch(sort);
-  const locationOf = locationIn(data, undefined);
+  // Search covers what is shared with the user: the shared items and every shared folder's subtree.
+  const folderIds = sharedFolderIds(shared.data);
+  const folderKey = folderIds.join(',');
+  const sharedData = shared.data;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: folderKey stands for folderIds' values
+  const treeSource = useMemo(
+    () => ({
+      ...sharedTreeQueryOptions(folderIds),
+      select: (subtrees: FolderListing[]) => mergeSharedTree(sharedData, subtrees),
+      enabled: sharedData !== undefined,
+    }),
+    [folderKey, sharedData],
+  );
+  const finder = useTreeSearch(sort, treeSource);
+  const sharedIds = useMemo(() => new Set(sharedData?.items.map((item) => item.id)), [sharedData]);
+  const locationOf = finder.searching ? sharedLocationIn(finder.tree.data, sharedIds, SHARED_TITLE) : locationIn(data, undefined);
 
   useEffect(() => {
     if (parentId === null && shared.isError) toast('Error fetching files.', 'error');
@@ -87,7 +108,10 @@ function SharedPage() {
         ? { uploadBlocked: UNTRUSTED_FOLDER_TEXT, newFolderBlocked: UNTRUSTED_FOLDER_TEXT }
         : editRights(parentId, here, myUserId);
 
-  const go = (id: string | null) => onSearchChange({ parentId: id ?? undefined });
+  const go = (id: string | null) => {
+    finder.setQuery('');
+    onSearchChange({ parentId: id ?? undefined });
+  };
   // Files open in the previewer, which cycles over the folder's files in the order shown.
   const { preview, openItem, onAction, onSelection } = useItemActions({
     shown: sorted,
@@ -107,6 +131,7 @@ function SharedPage() {
   const refresh = () => {
     if (parentId === null) void shared.refetch();
     else folder.refresh();
+    finder.refresh();
     void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
   };
   const users = data?.users ?? {};
@@ -128,7 +153,7 @@ function SharedPage() {
         newFolderBlocked={rights.newFolderBlocked}
       >
         <BrowserMain>
-          <BrowserHeader title="Files Shared with Me">
+          <BrowserHeader title={SHARED_TITLE}>
             <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
           </BrowserHeader>
           <BrowserToolbar>
@@ -136,9 +161,14 @@ function SharedPage() {
               crumbs={folderCrumbs(parentId === null ? undefined : folder.data, parentId)}
               onNavigate={go}
               onRefresh={refresh}
-              busy={listing.isFetching}
+              busy={listing.isFetching || finder.tree.isFetching}
             />
-            <BrowserControls view={view} sort={sort} onSearchChange={onSearchChange} />
+            <BrowserControls
+              search={{ query: finder.query, onQuery: finder.setQuery }}
+              view={view}
+              sort={sort}
+              onSearchChange={onSearchChange}
+            />
           </BrowserToolbar>
           {here?.untrusted && (
             <p className="browser__warning" role="alert">
@@ -160,7 +190,8 @@ function SharedPage() {
               pages={pages}
               finder={finder}
               locationOf={locationOf}
-              onJump={go}
+              onJump={(folderId) => go(sharedJumpTarget(finder.tree.data, folderId))}
+              onOpenResult={(item) => preview.open(item, { fromSearch: true })}
               users={users}
               myUserId={myUserId}
               onOpen={openItem}

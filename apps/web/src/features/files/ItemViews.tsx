@@ -38,7 +38,7 @@ function userName(users: Record<string, string>, id: string, me: string | undefi
 /** DESIGN 4: an item opened under a grant that did not verify is shown, but flagged. */
 export const UNVERIFIED_SHARE_TEXT = 'Unverified share: its grant is not signed by the keys you know for the sharer';
 
-function UnverifiedMark() {
+export function UnverifiedMark() {
   return (
     <span className="item-name__warning" title={UNVERIFIED_SHARE_TEXT} role="img" aria-label={UNVERIFIED_SHARE_TEXT}>
       {Icon.warning(16)}

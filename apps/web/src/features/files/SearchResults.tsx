@@ -4,6 +4,7 @@ import type { ItemView } from '../../model/items.ts';
 import { EmptyState } from './FolderContents.tsx';
 import { displayName } from './format.ts';
 import { Icon } from './icons.tsx';
+import { UnverifiedMark } from './ItemViews.tsx';
 
 export interface SearchResultsProps {
   pending: boolean;
@@ -41,6 +42,7 @@ export function SearchResults({ pending, results, locationOf, onJump, onOpen }: 
             )}
             <span className="search-result__where">{locationOf(item)}</span>
           </span>
+          {item.untrusted ? <UnverifiedMark /> : null}
           <Button size="sm" variant="secondary" onClick={() => onJump(item.parentId)}>
             Jump to Folder
           </Button>

@@ -85,6 +85,14 @@ export async function fetchTree(linkId?: string): Promise<FolderListing> {
   return (await fetchListing({ depth: TREE_DEPTH, ...(linkId ? { linkId } : {}) })).listing;
 }
 
+/**
+ * Everything under folder `id`, 20 levels deep: the folder (`folder`) and its descendants with
+ * their parent links. Its key must already be in the crypto worker (a grant opened by /shared).
+ */
+export async function fetchSubtree(id: string): Promise<FolderListing> {
+  return (await fetchListing({ id, depth: TREE_DEPTH })).listing;
+}
+
 /** POST /api/upload with folder metadata (multipart, no file). Answers the new folder's id. */
 export async function createFolder(parentId: string | null, name: string, linkId?: string): Promise<string> {
   const metadata = await cryptoWorker.call('newFolder', parentId, name);

@@ -4,7 +4,7 @@
  * toasts, the tree search, the page shown, the path, the edit rights and where an item lives.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { toast } from '@sealbox/ui';
 import { isNoAccess } from '../../lib/http-status-error.ts';
@@ -14,7 +14,7 @@ import type { FolderListing } from './api.ts';
 import type { Crumb } from './breadcrumbs.ts';
 import type { BrowserSearch, ViewMode } from './browser-search.ts';
 import { ENCRYPTED_DIRECTORY, displayName } from '../../model/item-names.ts';
-import { useFolder, useTree } from './queries.ts';
+import { treeQueryOptions, useFolder } from './queries.ts';
 import { DEFAULT_PAGE_SIZE, effectiveSort, paginate, searchItems, sortItems, type PageSize, type Sort } from './sorting.ts';
 
 export const UPLOAD_BLOCKED_TEXT = 'You do not have permission to upload files here';
@@ -77,11 +77,30 @@ function useStableSort(sort: Sort | undefined): Sort | undefined {
   return useMemo(() => (sortBy && sortOrder ? { sortBy, sortOrder } : undefined), [sortBy, sortOrder]);
 }
 
+/**
+ * Where a search looks: a tree query's options (`treeQueryOptions()` for My Files or a link,
+ * the shared folders' subtrees on /shared), fetched only while a query is typed. `enabled`
+ * false holds it back further (what it needs is not there yet).
+ */
+export type TreeSource<TQueryFnData = FolderListing, TQueryKey extends QueryKey = QueryKey> = UseQueryOptions<
+  TQueryFnData,
+  Error,
+  FolderListing,
+  TQueryKey
+>;
+
 /** SPEC 2 search over every decrypted name of the tree (fetched once a query is typed). */
-export function useTreeSearch(sort: Sort | undefined, linkId?: string) {
+export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends QueryKey = QueryKey>(
+  sort: Sort | undefined,
+  source: TreeSource<TQueryFnData, TQueryKey> = treeQueryOptions() as unknown as TreeSource<TQueryFnData, TQueryKey>,
+) {
   const [query, setQuery] = useState('');
   const searching = query.trim() !== '';
-  const tree = useTree(searching, linkId);
+  const allowed = source.enabled ?? true;
+  const tree = useQuery({
+    ...source,
+    enabled: typeof allowed === 'function' ? (q) => searching && allowed(q) : searching && allowed,
+  });
   const stable = useStableSort(sort);
   const results = useMemo(
     () => (searching ? sortItems(searchItems(tree.data?.items ?? [], query), stable) : []),

@@ -2,7 +2,7 @@
  * The file browser (SPEC 2, 4-6, 9): its parts, which each route composes into what it shows
  * (/files, /shared, and later /share), the state they derive, and the files' server state.
  */
-export { deleteItem, type FolderListing, type UserSummary } from './api.ts';
+export { deleteItem, fetchSubtree, type FolderListing, type UserSummary } from './api.ts';
 export { BrowserBody, BrowserFrame, BrowserHeader, BrowserMain, UploadButton } from './BrowserFrame.tsx';
 export { BrowserControls, BrowserPath, BrowserToolbar } from './BrowserToolbar.tsx';
 export {

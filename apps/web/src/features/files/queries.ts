@@ -64,7 +64,3 @@ export function useFolder(
     placeholderData: shown ? keepPreviousData : undefined,
   });
 }
-
-export function useTree(enabled: boolean, linkId?: string) {
-  return useQuery({ ...treeQueryOptions(linkId), enabled });
-}

@@ -18,6 +18,7 @@ function seeded() {
   client.setQueryData(PROFILE_QUERY_KEY, { id: 'me' });
   client.setQueryData(SESSIONS_QUERY_KEY, []);
   client.setQueryData(sharingKeys.shared, { items: [], users: {} });
+  client.setQueryData(sharingKeys.sharedTree(['a', 'other']), []);
   client.setQueryData(sharingKeys.users('a'), { access: [], users: [] });
   client.setQueryData(sharingKeys.links('a'), []);
   client.setQueryData(sharingKeys.links('other'), []);
@@ -45,11 +46,16 @@ describe('invalidations', () => {
     return staleKeys(client);
   };
 
-  test('a new item: its folder and the search tree, nothing else', () => {
-    expect(apply(seeded(), { kind: 'item.created', itemId: 'x', parentId: 'a' })).toEqual(['files/folder/a', 'files/tree']);
+  test("a new item: its folder and the search trees (My Files' and /shared's), nothing else", () => {
+    expect(apply(seeded(), { kind: 'item.created', itemId: 'x', parentId: 'a' })).toEqual([
+      'files/folder/a',
+      'files/tree',
+      'sharing/shared/tree/a/other',
+    ]);
     expect(apply(seeded(), { kind: 'upload.completed', itemId: 'x', parentId: null })).toEqual([
       'files/folder/root',
       'files/tree',
+      'sharing/shared/tree/a/other',
     ]);
   });
 
@@ -59,11 +65,13 @@ describe('invalidations', () => {
       'files/folder/b',
       'files/folder/root',
       'files/tree',
+      'sharing/shared/tree/a/other',
     ]);
     expect(apply(seeded(), { kind: 'item.moved', itemId: 'b', parentId: 'other' })).toEqual([
       'files/folder/b',
       'files/folder/other',
       'files/tree',
+      'sharing/shared/tree/a/other',
     ]);
   });
 
@@ -79,6 +87,7 @@ describe('invalidations', () => {
         'files/folder/a',
         'files/folder/b',
         'sharing/shared',
+        'sharing/shared/tree/a/other',
         'sharing/users/a',
       ]);
   });
@@ -95,6 +104,7 @@ describe('invalidations', () => {
       'files/folder/other',
       'files/folder/root',
       'files/tree',
+      'sharing/shared/tree/a/other',
     ]);
   });
 
@@ -104,10 +114,10 @@ describe('invalidations', () => {
     const invalidator = createInvalidator(client);
     invalidator.add(invalidationsFor({ kind: 'item.created', itemId: 'x0', parentId: 'a' }));
     vi.advanceTimersByTime(0);
-    expect(spy).toHaveBeenCalledTimes(2);
+    expect(spy).toHaveBeenCalledTimes(3);
     for (let i = 1; i <= 500; i++) invalidator.add(invalidationsFor({ kind: 'item.created', itemId: `x${i}`, parentId: 'a' }));
     vi.advanceTimersByTime(COALESCE_MS);
-    expect(spy).toHaveBeenCalledTimes(4);
+    expect(spy).toHaveBeenCalledTimes(6);
   });
 
   test('catching up marks only what was fetched before the given time', () => {

@@ -20,7 +20,11 @@ const ITEM_KINDS: ReadonlySet<string> = new Set(ITEM_EVENT_KINDS);
 
 export function invalidationsFor(event: LiveEvent): Invalidation[] {
   if (ITEM_KINDS.has(event.kind)) {
-    const out: Invalidation[] = [{ key: filesKeys.tree, exact: true }];
+    // The search trees: My Files', and the subtrees of what is shared with the user (/shared).
+    const out: Invalidation[] = [
+      { key: filesKeys.tree, exact: true },
+      { key: sharingKeys.sharedTrees, exact: false },
+    ];
     if (event.parentId !== undefined) out.push({ key: filesKeys.folder(event.parentId), exact: true });
     // A renamed, moved or deleted folder changes every path under it; a new item changes none.
     if (event.itemId && event.kind !== 'item.created' && event.kind !== 'upload.completed') out.push({ below: event.itemId });
@@ -35,15 +39,19 @@ export function invalidationsFor(event: LiveEvent): Invalidation[] {
     case 'share.created':
     case 'share.changed':
     case 'share.deleted':
-      // The recipient's /shared list and, for a switch or a revoke, what they had open inside
-      // it; the owner's list of who has access.
+      // The recipient's /shared list and its search's subtrees and, for a switch or a revoke,
+      // what they had open inside it; the owner's list of who has access.
       return event.itemId
         ? [
             { key: sharingKeys.shared, exact: true },
+            { key: sharingKeys.sharedTrees, exact: false },
             { key: sharingKeys.users(event.itemId), exact: true },
             { below: event.itemId },
           ]
-        : [{ key: sharingKeys.shared, exact: true }];
+        : [
+            { key: sharingKeys.shared, exact: true },
+            { key: sharingKeys.sharedTrees, exact: false },
+          ];
     case 'link.created':
     case 'link.changed':
     case 'link.password':
@@ -51,7 +59,10 @@ export function invalidationsFor(event: LiveEvent): Invalidation[] {
       return event.itemId ? [{ key: sharingKeys.links(event.itemId), exact: true }] : [];
     default:
       // A kind this build does not know (a newer server): anything of the files may be affected.
-      return [{ key: filesKeys.all, exact: false }];
+      return [
+        { key: filesKeys.all, exact: false },
+        { key: sharingKeys.sharedTrees, exact: false },
+      ];
   }
 }
 

@@ -7,6 +7,7 @@ export { useLinkKey, type LinkKeyState } from './useLinkKey.ts';
 export { useLinkAccess, type LinkAccess } from './useLinkAccess.ts';
 export { LinkPasswordPrompt } from './LinkPasswordPrompt.tsx';
 export { INVALID_PASSWORD_TEXT, LINK_ERROR_TEXT, PASSWORD_PROMPT_TEXT, type LinkInfo } from './link-api.ts';
-export { linkQueryOptions, sharedQueryOptions, sharingKeys } from './queries.ts';
+export { linkQueryOptions, sharedQueryOptions, sharedTreeQueryOptions, sharingKeys } from './queries.ts';
+export { mergeSharedTree, sharedFolderIds, sharedJumpTarget, sharedLocationIn } from './shared-tree.ts';
 export { SHARED_EMPTY_TEXT, UNTRUSTED_FOLDER_TEXT, fetchShared, removeFromMyList, type SharedListing } from './shared-api.ts';
 export { ShareDialog, type ShareDialogProps } from './ShareDialog.tsx';

@@ -6,12 +6,16 @@ import { queryOptions } from '@tanstack/react-query';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { fetchLink } from './link-api.ts';
 import { fetchShared } from './shared-api.ts';
+import { fetchSharedSubtrees } from './shared-tree.ts';
 
 export const sharingKeys = {
   all: ['sharing'] as const,
   link: (linkId: string) => ['sharing', 'link', linkId] as const,
   /** GET /api/shared: what was shared with the signed-in user. */
   shared: ['sharing', 'shared'] as const,
+  /** Every subtree under the shared folders (search on /shared); live share and item events drop them all. */
+  sharedTrees: ['sharing', 'shared', 'tree'] as const,
+  sharedTree: (folderIds: readonly string[]) => ['sharing', 'shared', 'tree', ...folderIds] as const,
   /** GET /api/shared/{fileId}/users: who has an access entry on the item (owner's view). */
   users: (itemId: string) => ['sharing', 'users', itemId] as const,
   /** GET /api/shared/{fileId}/links: the item's links (owner's view). */
@@ -34,5 +38,14 @@ export function sharedQueryOptions() {
     queryFn: fetchShared,
     staleTime: 5_000,
     retry: (count, error) => !(error instanceof HttpStatusError && error.status >= 400 && error.status < 500) && count < 2,
+  });
+}
+
+/** The subtrees of the shared folders `folderIds` (search on /shared: see shared-tree.ts). */
+export function sharedTreeQueryOptions(folderIds: readonly string[]) {
+  return queryOptions({
+    queryKey: sharingKeys.sharedTree(folderIds),
+    queryFn: () => fetchSharedSubtrees(folderIds),
+    staleTime: 5_000,
   });
 }
