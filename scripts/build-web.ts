@@ -1,14 +1,15 @@
 import { resolve } from 'node:path';
 
 /**
- * Builds the web app where the server will serve it from: WEB_DIST when set, else apps/web/dist.
- * Shared by start and test. `signal` stops the build (npm start forwards SIGTERM and SIGINT).
+ * Builds the web app into apps/web/dist (the server serves it). Shared by start and test.
+ * `signal` stops the build (npm start forwards SIGTERM and SIGINT). SEALBOX_WEB_BUILD_DIR, for
+ * tests only, builds elsewhere (never WEB_DIST: the build empties its directory first).
  */
 export async function buildWeb(signal?: AbortSignal): Promise<void> {
   const bun = process.execPath;
   const started = performance.now();
-  // Resolved from where we run, as the server resolves it (the build itself runs in apps/web).
-  const outDir = process.env.WEB_DIST ? ['--', '--outDir', resolve(process.env.WEB_DIST), '--emptyOutDir'] : [];
+  const elsewhere = process.env.SEALBOX_WEB_BUILD_DIR;
+  const outDir = elsewhere ? ['--', '--outDir', resolve(elsewhere), '--emptyOutDir'] : [];
   const proc = Bun.spawn([bun, 'run', 'build', ...outDir], {
     cwd: new URL('../apps/web/', import.meta.url).pathname,
     stdout: 'pipe',

@@ -7,16 +7,15 @@ export function failureReports(out: string, maxLines = 80): string[] {
   const reports: string[] = [];
   let start = 0;
   for (const [i, line] of lines.entries()) {
-    const isResult = /^\((pass|skip|todo)\)/.test(line) || /^\S.*\.(test|spec)\.tsx?:$/.test(line);
+    // Bun's own closing list repeats the names without their errors: the blocks end there.
+    if (/^\s*\d+ tests? failed:$/.test(line)) break;
     if (line.startsWith('(fail)')) {
-      // A repeat in bun's own closing list has no block above it; only the first sighting counts.
-      const block = lines
-        .slice(Math.max(start, i - maxLines), i + 1)
-        .join('\n')
-        .trim();
-      if (!reports.some((r) => r.endsWith(line))) reports.push(block);
+      const block = lines.slice(Math.max(start, i - maxLines), i + 1);
+      // A timeout says so just below the name ("  ^ this test timed out after ...").
+      for (let next = i + 1; next < lines.length && /^\s+\^ /.test(lines[next]!); next++) block.push(lines[next]!);
+      reports.push(block.join('\n').trim());
       start = i + 1;
-    } else if (isResult) start = i + 1;
+    } else if (/^\((pass|skip|todo)\)/.test(line) || /^\S.*\.(test|spec)\.tsx?:$/.test(line)) start = i + 1;
   }
   return reports;
 }

@@ -39,10 +39,10 @@ afterAll(async () => {
 });
 
 test('npm start stopped while it builds the web app stops the build too, and exits with the signal', async () => {
-  // Built into a scratch WEB_DIST, so the repo's own build is never cut short.
+  // Built into a scratch directory, so the repo's own build is never cut short.
   const start = Bun.spawn([process.execPath, 'scripts/start.ts'], {
     cwd: new URL('..', import.meta.url).pathname,
-    env: { ...process.env, WEB_DIST: out, PORT: '0' },
+    env: { ...process.env, SEALBOX_WEB_BUILD_DIR: out, PORT: '0' },
     stdout: 'pipe',
     stderr: 'pipe',
   });

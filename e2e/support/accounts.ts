@@ -28,8 +28,11 @@ async function json(response: Response, what: string): Promise<any> {
 }
 
 const STEP_MS = 30_000;
-/** Time a code may take from here to the server's check (typing, a click, a loaded CI machine). */
-const IN_FLIGHT_MS = 5_000;
+/**
+ * Time a code may take from here to the server's check: typing, a click, and for turning TOTP off
+ * an argon2id in the browser and a password check on the server, on a loaded CI machine.
+ */
+const IN_FLIGHT_MS = 15_000;
 
 /**
  * A code for a step later than `afterStep` (the server takes each step once, and only later ones)

@@ -73,7 +73,9 @@ export function FolderView({
       <BrowserBody view={view}>
         {finder.searching ? (
           <SearchResults
-            pending={finder.tree.isPending}
+            // Loading, not merely pending: a search held back (on /shared, until the shared list
+            // loads) would otherwise spin for good when what it waits for failed.
+            pending={finder.tree.isLoading}
             results={finder.results}
             locationOf={locationOf}
             onJump={onJump}
