@@ -11,6 +11,7 @@
  * Photos', 'Deleted 2 items'); a change to a selection goes item by item and reports the ones
  * that failed in one toast.
  */
+import { settleEach } from '../../lib/settle-each.ts';
 import { useMutation, useQueryClient, type Mutation, type QueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
@@ -210,18 +211,13 @@ export interface BulkOutcome {
   failed: ItemView[];
 }
 
-/** One request per item, one after another (the rate limits stay calm), every failure kept. */
+/** Requests of a bulk change in flight at once: a large selection goes faster, the server stays calm. */
+const BULK_PARALLEL = 4;
+
+/** One request per item, a few at a time, every failure kept (in the selection's order). */
 async function eachItem(items: readonly ItemView[], act: (item: ItemView) => Promise<void>): Promise<BulkOutcome> {
-  const outcome: BulkOutcome = { done: [], failed: [] };
-  for (const item of items) {
-    try {
-      await act(item);
-      outcome.done.push(item);
-    } catch {
-      outcome.failed.push(item);
-    }
-  }
-  return outcome;
+  const ok = await settleEach(items, BULK_PARALLEL, act);
+  return { done: items.filter((_, i) => ok[i]), failed: items.filter((_, i) => !ok[i]) };
 }
 
 /** One toast for a change to a selection: all went ('Deleted 2 items'), or which did not. */
