@@ -207,18 +207,26 @@ function watched(token: string, stream: ReadableStream<Uint8Array>, total: numbe
 }
 
 async function serve(token: string, job: DownloadJob): Promise<Response> {
+  // A Cancel while the server has not answered yet aborts the fetch (the stream's own canceller
+  // takes over once it flows); the page already shows it cancelled, and nothing is saved.
+  const stop = new AbortController();
+  streaming.set(token, () => {
+    streaming.delete(token);
+    stop.abort();
+  });
   try {
     if (job.kind === 'file') {
       const entry = job.entries[0];
       if (entry?.kind !== 'file') throw Object.assign(new Error('empty job'), { code: 'BAD_JOB' });
       const key = new Uint8Array(entry.key);
-      const plain = fetchCipher(entry.id, job.linkId).then((cipher) =>
-        // The decrypted length must be the recorded size (a zip checks each entry in zip.ts).
-        cipher.pipeThrough(createDecryptStream(key, entry.fileNonce)).pipeThrough(exactLength(entry.size)),
-      );
-      const body = await plain;
-      wipeLater(key);
       wipe(job);
+      const cipher = await fetchCipher(entry.id, job.linkId, stop.signal).catch((error: unknown) => {
+        key.fill(0);
+        throw error;
+      });
+      // The decrypted length must be the recorded size (a zip checks each entry in zip.ts).
+      const body = cipher.pipeThrough(createDecryptStream(key, entry.fileNonce)).pipeThrough(exactLength(entry.size));
+      wipeLater(key);
       return new Response(watched(token, body, entry.size), { status: 200, headers: attachmentHeaders(job.name, entry.size) });
     }
     const zip = zipOf(job);
@@ -228,6 +236,7 @@ async function serve(token: string, job: DownloadJob): Promise<Response> {
     });
   } catch (error) {
     wipe(job);
+    if (!streaming.delete(token)) return nothing(); // cancelled meanwhile: the page knows
     const code = (error as { code?: unknown })?.code;
     void tellPages(token, typeof code === 'string' ? code : 'FAILED');
     return nothing();

@@ -1,0 +1,145 @@
+// @vitest-environment node
+/**
+ * The download service worker (download.sw.ts) against a fake server holding a real ciphertext:
+ * a file streams out decrypted, a failed fetch tells the pages, and a Cancel that comes while
+ * the server has not answered yet aborts that fetch and saves nothing (the page already shows
+ * the row cancelled, so no error goes to it either).
+ */
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createEncryptStream, newFileNonce, newItemKey } from '@sealbox/crypto';
+import {
+  DOWNLOAD_PATH,
+  SW_CANCEL_MESSAGE,
+  SW_ERROR_MESSAGE,
+  SW_MESSAGE,
+  SW_PROGRESS_MESSAGE,
+  type DownloadJob,
+} from '../model/transfers.ts';
+import type { ExtendableMessageEvent, FetchEvent } from './sw/scope.ts';
+
+const ORIGIN = 'https://sealbox.test';
+const SIZE = 700_000;
+
+const listeners = new Map<string, (event: unknown) => void>();
+/** What the service worker told the pages. */
+let told: Array<{ type: string; code?: string }> = [];
+let plain: Uint8Array;
+let cipher: Uint8Array;
+let key: Uint8Array;
+let fileNonce: Uint8Array;
+/** How the fake server answers `GET /api/file/data/item-1`. */
+let server: (signal: AbortSignal | undefined) => Promise<Response>;
+let fetchSignal: AbortSignal | undefined;
+
+beforeAll(async () => {
+  vi.stubGlobal('self', {
+    location: new URL(`${ORIGIN}/`),
+    skipWaiting: async () => {},
+    clients: {
+      claim: async () => {},
+      matchAll: async () => [{ postMessage: (message: { type: string; code?: string }) => told.push(message) }],
+    },
+    addEventListener: (type: string, listener: (event: unknown) => void) => listeners.set(type, listener),
+  });
+  await import('./download.sw.ts');
+  plain = new Uint8Array(SIZE);
+  for (let i = 0; i < SIZE; i++) plain[i] = (i * 7 + (i >> 11)) & 0xff;
+  key = newItemKey();
+  fileNonce = newFileNonce();
+  cipher = new Uint8Array(
+    await new Response(
+      new Blob([plain as Uint8Array<ArrayBuffer>]).stream().pipeThrough(createEncryptStream(key, fileNonce)),
+    ).arrayBuffer(),
+  );
+});
+
+beforeEach(() => {
+  told = [];
+  fetchSignal = undefined;
+  server = async () => new Response(cipher.slice(), { status: 200 });
+  vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
+    expect(input).toBe('/api/file/data/item-1');
+    fetchSignal = init.signal ?? undefined;
+    return server(fetchSignal);
+  });
+});
+
+/** The page's side: a job for `token` handed over through a port, as the crypto worker does. */
+async function register(token: string): Promise<void> {
+  const channel = new MessageChannel();
+  const waits: Promise<unknown>[] = [];
+  listeners.get('message')!({
+    data: { type: SW_MESSAGE, token },
+    ports: [channel.port2],
+    waitUntil: (p: Promise<unknown>) => waits.push(p),
+  } as unknown as ExtendableMessageEvent);
+  const answer = new Promise<string>((resolve) => {
+    channel.port1.onmessage = (message) => resolve((message.data as { type: string }).type);
+  });
+  const job: DownloadJob = {
+    kind: 'file',
+    name: 'report.bin',
+    entries: [{ kind: 'file', path: 'report.bin', id: 'item-1', key: new Uint8Array(key), fileNonce, size: SIZE }],
+  } as DownloadJob;
+  channel.port1.postMessage({ type: 'job', job });
+  expect(await answer).toBe('ready');
+  await Promise.all(waits);
+  channel.port1.close();
+}
+
+/** The page opening /__download/{token}: the answer the browser would save. */
+function open(token: string): Promise<Response> {
+  let answered: Promise<Response> | undefined;
+  listeners.get('fetch')!({
+    request: { url: `${ORIGIN}${DOWNLOAD_PATH}${token}`, method: 'GET', headers: new Headers() },
+    respondWith: (response: Response | Promise<Response>) => {
+      answered = Promise.resolve(response);
+    },
+  } as unknown as FetchEvent);
+  return answered!;
+}
+
+function cancel(token: string): void {
+  listeners.get('message')!({ data: { type: SW_CANCEL_MESSAGE, token }, ports: [], waitUntil: () => {} });
+}
+
+describe('a file download', () => {
+  it('streams the exact plaintext as an attachment and reports its end', async () => {
+    const token = '0b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
+    await register(token);
+    const response = await open(token);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toContain('report.bin');
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(plain);
+    await vi.waitFor(() => expect(told.some((m) => m.type === SW_PROGRESS_MESSAGE && 'done' in m)).toBe(true));
+  });
+
+  it('a server refusal reaches the pages as an error, and nothing is saved', async () => {
+    const token = '2b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
+    server = async () => new Response('gone', { status: 404 });
+    await register(token);
+    const response = await open(token);
+    expect(response.status).toBe(204);
+    await vi.waitFor(() => expect(told).toContainEqual(expect.objectContaining({ type: SW_ERROR_MESSAGE, token })));
+  });
+
+  it('a Cancel before the server answers aborts the fetch and saves nothing, silently', async () => {
+    const token = '3b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
+    // The server holds its answer until the fetch is aborted (as a slow server would).
+    server = (signal) =>
+      new Promise<Response>((resolve, reject) => {
+        if (!signal) return; // never answers: the test then fails on the abort below
+        signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        void resolve;
+      });
+    await register(token);
+    const answer = open(token);
+    await vi.waitFor(() => expect(fetchSignal).toBeDefined());
+    cancel(token);
+    expect(fetchSignal?.aborted).toBe(true);
+    const response = await answer;
+    expect(response.status).toBe(204);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(told.filter((m) => m.type === SW_ERROR_MESSAGE)).toEqual([]);
+  });
+});
