@@ -60,6 +60,13 @@ function runningTitle(rows: readonly TransferRow[]): string {
   return parts.join(' · ');
 }
 
+/** The title once nothing runs and SPEC 4 has no upload summary for it (downloads, cancels). */
+export function idleTitle(rows: readonly Pick<TransferRow, 'status'>[]): string {
+  if (rows.every((r) => r.status === 'cancelled')) return 'Transfers cancelled';
+  if (rows.some((r) => r.status === 'error')) return 'Some transfers failed';
+  return 'Transfers finished';
+}
+
 function RetryIcon() {
   return (
     <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
@@ -169,8 +176,8 @@ export function TransfersPanel() {
   );
   const summary = uploadSummary(rows);
   const failed = rows.some((r) => r.status === 'error');
-  const tone = !summary ? 'neutral' : failed ? (rows.some((r) => r.status === 'done') ? 'mixed' : 'error') : 'success';
-  const title = anyBusy ? runningTitle(rows) : (summary ?? 'Transfers finished');
+  const tone = failed ? (rows.some((r) => r.status === 'done') ? 'mixed' : 'error') : summary ? 'success' : 'neutral';
+  const title = anyBusy ? runningTitle(rows) : (summary ?? idleTitle(rows));
   const left = formatTimeLeft(overall.secondsLeft);
   const percent = Math.round(overall.fraction * 100);
 
