@@ -298,9 +298,20 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
     const stored = await storedByServer(suite.server);
     expect(stored.some((s) => s.path.includes('blobs'))).toBe(true);
     const needles = [
-      ...['Project', 'report.txt', 'Drafts', 'from-editor.txt', 'Editor folder', 'Planted', 'Honest'].map((name) =>
-        textNeedle(`name ${name}`, name),
-      ),
+      ...[
+        'Project',
+        'report.txt',
+        'Drafts',
+        'from-editor.txt',
+        'Editor folder',
+        'Planted',
+        'Honest',
+        // The search journey's folders and files (the search itself runs in the browser).
+        'Archive',
+        'Inner',
+        'ledger-zeta.txt',
+        'ledger-zeta-private.txt',
+      ].map((name) => textNeedle(`name ${name}`, name)),
       ...contentNeedles('report content', report),
       ...contentNeedles('editor upload', upload),
       ...keyNeedles('shared folder key', project.key),
