@@ -43,7 +43,7 @@ const INTEGRITY_TOAST =
   "Unable to decrypt file for download. Please try again. The file's data failed its integrity check, so nothing was saved; trying again will not help while the server sends the same data.";
 /** The title of a row that did not open (apps/web/src/features/files/format.ts). */
 const ROW_INTEGRITY =
-  "its key or name failed the integrity check: the server's data for this item was altered or does not belong here";
+  "Decryption failed. Its key or name failed the integrity check: the server's data for this item was altered or does not belong here";
 
 /** SEALBOX_E2E_WEB_DIST points the server at another build of the web app (e.g. one with a rule removed). */
 const webDist: Record<string, string> = process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {};

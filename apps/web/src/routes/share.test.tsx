@@ -60,6 +60,8 @@ describe('/share', () => {
     const field = await screen.findByLabelText('This link requires a password to access:');
     const submit = screen.getByRole('button', { name: 'Submit' }) as HTMLButtonElement;
     expect(submit.disabled).toBe(true);
+    fireEvent.change(field, { target: { value: '   ' } });
+    expect(submit.disabled).toBe(true);
     fireEvent.change(field, { target: { value: 'wrong' } });
     expect(submit.disabled).toBe(false);
     fireEvent.click(submit);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { KDF_DOWNGRADE_MESSAGE, signIn } from './login-flow.ts';
+import { KDF_DOWNGRADE_MESSAGE, LOGIN_MESSAGES, signIn } from './login-flow.ts';
 
 const api = vi.hoisted(() => ({ lookupLogin: vi.fn(), postLogin: vi.fn(), postLogout: vi.fn(), putAccountKdf: vi.fn() }));
 vi.mock('./account-api.ts', async (importOriginal) => ({
@@ -101,5 +101,21 @@ describe('sign-in and password keys by version (docs/protocol.md "Account")', ()
     expect(api.postLogin).not.toHaveBeenCalled();
     // The memory holds no name: only a hash of it.
     expect(Object.keys(localStorage).join()).not.toContain(username);
+  });
+
+  it('a browser without WebAssembly is told so (SPEC 8) before anything is derived or sent', async () => {
+    serverSays(V2);
+    vi.stubGlobal('WebAssembly', undefined);
+    try {
+      const outcome = await signIn({ username, password: 'long enough' });
+      expect(outcome).toEqual({ kind: 'failed', failure: { message: LOGIN_MESSAGES.noWasm, display: 'toast' } });
+      expect(LOGIN_MESSAGES.noWasm).toBe(
+        'You created your password on a browser that supports wasm but are attempting to login on a browser that does not. This is not supported!',
+      );
+      expect(call).not.toHaveBeenCalled();
+      expect(api.postLogin).not.toHaveBeenCalled();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

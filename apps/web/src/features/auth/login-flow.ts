@@ -21,6 +21,9 @@ export const LOGIN_MESSAGES = {
   failed: 'Login failed. Please try again.',
   success: 'Login successful! Redirecting...',
   totpPrompt: 'Enter the TOTP code from your authenticator app',
+  /** SPEC 8: the password hash needs WebAssembly (argon2id), which this browser lacks. */
+  noWasm:
+    'You created your password on a browser that supports wasm but are attempting to login on a browser that does not. This is not supported!',
 } as const;
 
 export const loginFailed = (reason: string | undefined): string => (reason ? `Login failed. ${reason}` : LOGIN_MESSAGES.failed);
@@ -167,6 +170,7 @@ export async function deriveLoginHash(
   const version = (params.kdf as { version?: unknown }).version;
   // Anything malformed goes on to the worker, which refuses it with its own code.
   if (typeof version === 'number' && version < (await kdfFloor(username))) return toasted(loginFailed(KDF_DOWNGRADE_MESSAGE));
+  if (typeof WebAssembly !== 'object') return toasted(LOGIN_MESSAGES.noWasm);
   lastLookup = { username, passwordSalt: params.passwordSalt };
   onStage?.('deriving');
   try {

@@ -23,7 +23,7 @@ export function formatDate(ms: number): string {
  * data for it was altered, planted or moved; reloading will not change that.
  */
 export const INTEGRITY_ROW_TEXT =
-  "its key or name failed the integrity check: the server's data for this item was altered or does not belong here";
+  "Decryption failed. Its key or name failed the integrity check: the server's data for this item was altered or does not belong here";
 
 /** The title of a row: its name, or for an item that did not open, 'Encrypted File' and why. */
 export function rowTitle(item: Pick<ItemView, 'name' | 'isDirectory' | 'decrypted'>): string {

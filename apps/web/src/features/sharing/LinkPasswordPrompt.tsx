@@ -7,7 +7,8 @@ export function LinkPasswordPrompt({ onSubmit }: { onSubmit: (password: string) 
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const blank = password === '';
+  // Links never get a password of spaces only (the Links tab leaves such a link open), so none is tried.
+  const blank = password.trim() === '';
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (blank || busy) return;
