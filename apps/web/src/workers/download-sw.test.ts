@@ -6,7 +6,6 @@
  * the row cancelled, so no error goes to it either).
  */
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createEncryptStream, newFileNonce, newItemKey } from '@sealbox/crypto';
 import {
   DOWNLOAD_PATH,
   SW_CANCEL_MESSAGE,
@@ -15,6 +14,7 @@ import {
   SW_PROGRESS_MESSAGE,
   type DownloadJob,
 } from '../model/transfers.ts';
+import { sealedSample } from '../test/sealed-sample.ts';
 import type { ExtendableMessageEvent, FetchEvent } from './sw/scope.ts';
 
 const ORIGIN = 'https://sealbox.test';
@@ -42,15 +42,7 @@ beforeAll(async () => {
     addEventListener: (type: string, listener: (event: unknown) => void) => listeners.set(type, listener),
   });
   await import('./download.sw.ts');
-  plain = new Uint8Array(SIZE);
-  for (let i = 0; i < SIZE; i++) plain[i] = (i * 7 + (i >> 11)) & 0xff;
-  key = newItemKey();
-  fileNonce = newFileNonce();
-  cipher = new Uint8Array(
-    await new Response(
-      new Blob([plain as Uint8Array<ArrayBuffer>]).stream().pipeThrough(createEncryptStream(key, fileNonce)),
-    ).arrayBuffer(),
-  );
+  ({ plain, key, fileNonce, cipher } = await sealedSample(SIZE));
 });
 
 beforeEach(() => {

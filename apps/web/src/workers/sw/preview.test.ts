@@ -6,7 +6,6 @@
  * closed token, types that are not media).
  */
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createEncryptStream, newFileNonce, newItemKey } from '@sealbox/crypto';
 import {
   PREVIEW_PATH,
   PREVIEW_TTL_MS,
@@ -15,6 +14,7 @@ import {
   SW_PREVIEW_MESSAGE,
   type PreviewJob,
 } from '../../model/transfers.ts';
+import { sealedSample } from '../../test/sealed-sample.ts';
 import type { ExtendableMessageEvent, FetchEvent } from './scope.ts';
 
 const ORIGIN = 'https://sealbox.test';
@@ -40,15 +40,7 @@ beforeAll(async () => {
     addEventListener: () => {},
   });
   preview = await import('./preview.ts');
-  plain = new Uint8Array(SIZE);
-  for (let i = 0; i < SIZE; i++) plain[i] = (i * 31 + (i >> 9)) & 0xff;
-  key = newItemKey();
-  fileNonce = newFileNonce();
-  cipher = new Uint8Array(
-    await new Response(
-      new Blob([plain as Uint8Array<ArrayBuffer>]).stream().pipeThrough(createEncryptStream(key, fileNonce)),
-    ).arrayBuffer(),
-  );
+  ({ plain, key, fileNonce, cipher } = await sealedSample(SIZE));
 });
 
 beforeEach(() => {
