@@ -19,6 +19,15 @@ describe('settleEach', () => {
     expect(ok).toEqual([true, true, true, false, true, true, true, false, true, true]);
   });
 
+  it('an act that throws before returning a promise fails only its own item', async () => {
+    const act = (n: number): Promise<void> => {
+      if (n === 2) throw new Error('at once');
+      return Promise.resolve();
+    };
+    expect(await settleEach([1, 2, 3], 2, act)).toEqual([true, false, true]);
+    expect(await settleEach([1, 2, 3], Number.NaN, act)).toEqual([true, false, true]);
+  });
+
   it('handles nothing to do, and a limit above the count', async () => {
     expect(await settleEach([], 4, async () => undefined)).toEqual([]);
     expect(await settleEach(['a'], 4, async () => Promise.reject(new Error('x')))).toEqual([false]);

@@ -7,12 +7,17 @@ export async function settleEach<T>(items: readonly T[], limit: number, act: (it
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < items.length; i = next++) {
-      ok[i] = await act(items[i]!).then(
-        () => true,
-        () => false,
-      );
+      // Through a promise, so an `act` that throws before returning one fails only its item.
+      const item = items[i]!;
+      ok[i] = await Promise.resolve()
+        .then(() => act(item))
+        .then(
+          () => true,
+          () => false,
+        );
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  const workers = Math.min(items.length, Math.max(1, Math.floor(limit) || 1));
+  await Promise.all(Array.from({ length: workers }, worker));
   return ok;
 }

@@ -57,7 +57,7 @@ beforeEach(() => {
 });
 
 /** The page's side: a job for `token` handed over through a port, as the crypto worker does. */
-async function register(token: string): Promise<void> {
+async function register(token: string, entry: { fileNonce?: Uint8Array } = {}): Promise<void> {
   const channel = new MessageChannel();
   const waits: Promise<unknown>[] = [];
   listeners.get('message')!({
@@ -71,7 +71,7 @@ async function register(token: string): Promise<void> {
   const job: DownloadJob = {
     kind: 'file',
     name: 'report.bin',
-    entries: [{ kind: 'file', path: 'report.bin', id: 'item-1', key: new Uint8Array(key), fileNonce, size: SIZE }],
+    entries: [{ kind: 'file', path: 'report.bin', id: 'item-1', key: new Uint8Array(key), fileNonce, size: SIZE, ...entry }],
   } as DownloadJob;
   channel.port1.postMessage({ type: 'job', job });
   expect(await answer).toBe('ready');
@@ -113,6 +113,25 @@ describe('a file download', () => {
     const response = await open(token);
     expect(response.status).toBe(204);
     await vi.waitFor(() => expect(told).toContainEqual(expect.objectContaining({ type: SW_ERROR_MESSAGE, token })));
+  });
+
+  it('a job that cannot be decrypted (a bad nonce) tells the pages and lets go of the server answer', async () => {
+    const token = '4b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
+    let released = false;
+    server = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull: () => new Promise(() => {}),
+          cancel: () => {
+            released = true;
+          },
+        }),
+        { status: 200 },
+      );
+    await register(token, { fileNonce: new Uint8Array(3) });
+    expect((await open(token)).status).toBe(204);
+    await vi.waitFor(() => expect(told).toContainEqual(expect.objectContaining({ type: SW_ERROR_MESSAGE, token })));
+    await vi.waitFor(() => expect(released).toBe(true));
   });
 
   it('a Cancel before the server answers aborts the fetch and saves nothing, silently', async () => {

@@ -214,16 +214,16 @@ async function serve(token: string, job: DownloadJob): Promise<Response> {
     streaming.delete(token);
     stop.abort();
   });
+  // The key's copy and the server's answer, to let go of on any failure below.
+  let key: Uint8Array | undefined;
+  let cipher: ReadableStream<Uint8Array> | undefined;
   try {
     if (job.kind === 'file') {
       const entry = job.entries[0];
       if (entry?.kind !== 'file') throw Object.assign(new Error('empty job'), { code: 'BAD_JOB' });
-      const key = new Uint8Array(entry.key);
+      key = new Uint8Array(entry.key);
       wipe(job);
-      const cipher = await fetchCipher(entry.id, job.linkId, stop.signal).catch((error: unknown) => {
-        key.fill(0);
-        throw error;
-      });
+      cipher = await fetchCipher(entry.id, job.linkId, stop.signal);
       // The decrypted length must be the recorded size (a zip checks each entry in zip.ts).
       const body = cipher.pipeThrough(createDecryptStream(key, entry.fileNonce)).pipeThrough(exactLength(entry.size));
       wipeLater(key);
@@ -236,6 +236,8 @@ async function serve(token: string, job: DownloadJob): Promise<Response> {
     });
   } catch (error) {
     wipe(job);
+    key?.fill(0);
+    if (cipher && !cipher.locked) void cipher.cancel().catch(() => {});
     if (!streaming.delete(token)) return nothing(); // cancelled meanwhile: the page knows
     const code = (error as { code?: unknown })?.code;
     void tellPages(token, typeof code === 'string' ? code : 'FAILED');

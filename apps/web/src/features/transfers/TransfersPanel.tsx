@@ -176,7 +176,17 @@ export function TransfersPanel() {
   );
   const summary = uploadSummary(rows);
   const failed = rows.some((r) => r.status === 'error');
-  const tone = failed ? (rows.some((r) => r.status === 'done') ? 'mixed' : 'error') : summary ? 'success' : 'neutral';
+  // Neutral while something runs with nothing to sum up yet, whatever an earlier row did.
+  const tone =
+    anyBusy && !summary
+      ? 'neutral'
+      : failed
+        ? rows.some((r) => r.status === 'done')
+          ? 'mixed'
+          : 'error'
+        : summary
+          ? 'success'
+          : 'neutral';
   const title = anyBusy ? runningTitle(rows) : (summary ?? idleTitle(rows));
   const left = formatTimeLeft(overall.secondsLeft);
   const percent = Math.round(overall.fraction * 100);
