@@ -75,12 +75,7 @@ function FilesPage() {
             }}
             busy={listing.isFetching || finder.tree.isFetching}
           />
-          <BrowserControls
-            search={{ query: finder.query, onQuery: finder.setQuery }}
-            view={view}
-            sort={sort}
-            onSearchChange={onSearchChange}
-          />
+          <BrowserControls search={finder.box} view={view} sort={sort} onSearchChange={onSearchChange} />
         </BrowserToolbar>
         <FileDropZone
           parentId={parentId}

@@ -182,7 +182,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
               busy={listing.isFetching || finder.tree.isFetching}
             />
             <BrowserControls
-              {...(info.isDirectory ? { search: { query: finder.query, onQuery: finder.setQuery } } : {})}
+              {...(info.isDirectory ? { search: finder.box } : {})}
               view={view}
               sort={sort}
               onSearchChange={onSearchChange}

@@ -163,12 +163,7 @@ function SharedPage() {
               onRefresh={refresh}
               busy={listing.isFetching || finder.tree.isFetching}
             />
-            <BrowserControls
-              search={{ query: finder.query, onQuery: finder.setQuery }}
-              view={view}
-              sort={sort}
-              onSearchChange={onSearchChange}
-            />
+            <BrowserControls search={finder.box} view={view} sort={sort} onSearchChange={onSearchChange} />
           </BrowserToolbar>
           {here?.untrusted && (
             <p className="browser__warning" role="alert">

@@ -109,6 +109,8 @@ export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends Qu
   return {
     query,
     setQuery,
+    /** What the toolbar's search box takes (`BrowserControls search`). */
+    box: { query, onQuery: setQuery },
     searching,
     tree,
     results,
