@@ -28,6 +28,7 @@ import {
   type Made,
   type User,
 } from './harness.ts';
+import { interleavedMedians } from '../support/timing.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const b64 = (n: number) => toBase64(new Uint8Array(n).fill(1));
@@ -178,6 +179,21 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
           expect(got.status).toBe(416);
           expect(got.response.headers.get('content-range')).toBe(`bytes */${size}`);
         }
+      });
+
+      test('a 64 KiB Range header of spaces answers 416 about as fast as a normal range (no backtracking)', async () => {
+        // The reviewer's header (issue 21): a pattern with `\s*(\d*)\s*` took 0.3-0.5 s on 15 KB of it.
+        const hostile = `bytes=${' '.repeat(64 * 1024)}x`;
+        const padded = `bytes = ${' '.repeat(200)}0 - 9`;
+        expect((await download(alice.browser, big.id, hostile)).status).toBe(416);
+        expect((await download(alice.browser, big.id, padded)).status).toBe(416);
+        expect((await download(alice.browser, big.id, 'bytes = 0 - 9')).status).toBe(206);
+        const { baseline, subject } = await interleavedMedians(
+          7,
+          () => download(alice.browser, big.id, 'bytes=0-99'),
+          () => download(alice.browser, big.id, hostile),
+        );
+        expect(subject).toBeLessThan(5 * baseline);
       });
 
       test('create, resume info, parts out of order, retry, complete', async () => {
