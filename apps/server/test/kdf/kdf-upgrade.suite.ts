@@ -1,6 +1,11 @@
 import { KDF_V2, type KdfUpgrade, type Registration, toBase64, unlockAccount, upgradeAccount } from '@sealbox/crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { KDF_CHANGED_MEANWHILE, KDF_ONLY_UPWARDS } from '../../src/domain/accounts/kdf-upgrade.ts';
+import {
+  KDF_ALREADY_V2,
+  KDF_BELOW_DEFAULT,
+  KDF_CHANGED_MEANWHILE,
+  KDF_ONLY_UPWARDS,
+} from '../../src/domain/accounts/kdf-upgrade.ts';
 import {
   openHarness,
   registrationFor,
@@ -125,6 +130,13 @@ export function kdfUpgradeSuite(dialect: string, makeDb: MakeDb): void {
       ['version 2 with a pbkdf2 part', () => ({ kdf: kdf({}, { pbkdf2: { iterations: 120_000 } }) }), /pbkdf2/],
       ['version 2 below the floor (1 MiB)', () => ({ kdf: kdf({ memoryKiB: 1024 }) }), /memoryKiB is below the minimum 19456/],
       ['version 2 with one pass', () => ({ kdf: kdf({ iterations: 1 }) }), /iterations is below the minimum 2/],
+      [
+        "version 2 at registration's floor (19 MiB, 2 passes)",
+        () => ({ kdf: kdf({ memoryKiB: 19 * 1024, iterations: 2 }) }),
+        KDF_BELOW_DEFAULT,
+      ],
+      ["version 2 with the default's memory but 2 passes", () => ({ kdf: kdf({ iterations: 2 }) }), KDF_BELOW_DEFAULT],
+      ["version 2 with the default's passes but 32 MiB", () => ({ kdf: kdf({ memoryKiB: 32 * 1024 }) }), KDF_BELOW_DEFAULT],
       ['version 2 above the ceiling (11 passes)', () => ({ kdf: kdf({ iterations: 11 }) }), /iterations is above the maximum 10/],
       ['version 2 with 1 GiB', () => ({ kdf: kdf({ memoryKiB: 1 << 20 }) }), /memoryKiB is above the maximum/],
       ['an unknown version 3', () => ({ kdf: { ...KDF_V2, version: 3 } }), /kdf.version is above the maximum 2/],
@@ -178,14 +190,28 @@ export function kdfUpgradeSuite(dialect: string, makeDb: MakeDb): void {
       expect(await Bun.password.verify(winner.password, row.login_verifier)).toBe(true);
     }, 30_000);
 
-    test('a version-2 account may re-seal under version 2 with its current login password, not with the old one', async () => {
+    test('a version-2 account is refused (409), with its current login password too, and nothing changes', async () => {
       const { id, browser } = await v1User();
       expect((await browser.put('/api/account/kdf', body(upgrades[0]!))).status).toBe(200);
-      const stale = await browser.put('/api/account/kdf', body(upgrades[1]!));
-      expect(stale.status).toBe(403);
-      const again = await browser.put('/api/account/kdf', body(upgrades[1]!, { currentPassword: upgrades[0]!.password }));
-      expect(again.status).toBe(200);
-      expect((await userRow(id)).password_salt).toBe(upgrades[1]!.passwordSalt);
+      const before = await userRow(id);
+      for (const currentPassword of [upgrades[0]!.password, v1.password]) {
+        const again = await browser.put('/api/account/kdf', body(upgrades[1]!, { currentPassword }));
+        expect({ status: again.status, error: again.body.error, message: again.body.message }).toEqual({
+          status: 409,
+          error: 'CONFLICT',
+          message: KDF_ALREADY_V2,
+        });
+      }
+      expect(await userRow(id)).toEqual(before);
+      expect((await browser.get('/api/profile')).status).toBe(200);
+    }, 30_000);
+
+    test('parameters stronger than the default are taken', async () => {
+      const { id, browser } = await v1User();
+      const stronger = kdf({ iterations: KDF_V2.argon2id.iterations + 1 });
+      const { status, body: answer } = await browser.put('/api/account/kdf', body(upgrades[0]!, { kdf: stronger }));
+      expect({ status, answer }).toEqual({ status: 200, answer: { kdf: stronger } });
+      expect(JSON.parse((await userRow(id)).kdf_params)).toEqual(stronger);
     }, 30_000);
   });
 }

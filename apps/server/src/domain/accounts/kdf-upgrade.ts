@@ -1,7 +1,8 @@
+import { KDF_V2 } from '@sealbox/crypto';
 import type { UserRecord } from '../../ports/accounts.ts';
 import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
-import { checkKdf, type KdfInput, type KdfParams } from './kdf.ts';
+import { checkKdf, parseStoredKdf, type KdfInput, type KdfParams, type KdfParamsV2 } from './kdf.ts';
 import { passwordMatches } from './password.ts';
 import { hashLoginPassword, IV_BYTES, loginPasswordBytes, SALT_BYTES, SEALED_BUNDLE_BYTES } from './registration.ts';
 import { WRONG_PASSWORD } from './totp.ts';
@@ -26,6 +27,22 @@ export interface KdfUpgradeInput {
 
 export const KDF_ONLY_UPWARDS = 'kdf.version must be 2: an account only moves to stronger password keys';
 export const KDF_CHANGED_MEANWHILE = "The account's password keys changed meanwhile. Sign in again.";
+export const KDF_ALREADY_V2 = 'The account uses version-2 password keys already';
+export const KDF_BELOW_DEFAULT = `kdf.argon2id must be at least the client's default (${KDF_V2.argon2id.iterations} passes, ${KDF_V2.argon2id.memoryKiB} KiB)`;
+
+/**
+ * The upgrade is a one-way step from version 1, made by the app with its own default (KDF_V2
+ * of packages/crypto). Anything else is refused: repeated, or at the bare floor registration
+ * allows, it would let a stolen session plus login hash re-seal the account under weak keys or
+ * with junk (docs/protocol.md, threat table: "KDF replacement").
+ */
+function checkUpgradeTarget(kdf: KdfParamsV2): void {
+  const a = kdf.argon2id;
+  const floor = KDF_V2.argon2id;
+  if (a.iterations < floor.iterations || a.memoryKiB < floor.memoryKiB || a.parallelism < floor.parallelism) {
+    throw new DomainError('VALIDATION', KDF_BELOW_DEFAULT);
+  }
+}
 
 export async function upgradeKdf(
   deps: AccountsDeps,
@@ -36,6 +53,7 @@ export async function upgradeKdf(
   // Everything is checked before the password, so a malformed body never counts as a failed login.
   const kdf = checkKdf(input.kdf);
   if (kdf.version !== 2) throw new DomainError('VALIDATION', KDF_ONLY_UPWARDS);
+  checkUpgradeTarget(kdf);
   checkBase64('password', input.password, loginPasswordBytes(kdf));
   checkBase64('passwordSalt', input.passwordSalt, SALT_BYTES);
   checkBase64('salt', input.salt, SALT_BYTES);
@@ -43,6 +61,7 @@ export async function upgradeKdf(
   checkBase64('encryptedPrivateKey', input.encryptedPrivateKey, SEALED_BUNDLE_BYTES);
   if (input.passwordSalt === user.passwordSalt) throw new DomainError('VALIDATION', 'passwordSalt must be new');
   if (input.iv === user.iv) throw new DomainError('VALIDATION', 'iv must be new');
+  if (parseStoredKdf(user.kdf).version !== 1) throw new DomainError('CONFLICT', KDF_ALREADY_V2);
 
   const current = { username: user.username, password: input.currentPassword, clientIp };
   if (!(await passwordMatches(deps, user, current))) throw new DomainError('FORBIDDEN', WRONG_PASSWORD);
