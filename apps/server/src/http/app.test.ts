@@ -326,6 +326,30 @@ describe('web app serving', () => {
 });
 
 describe('request log', () => {
+  test('warnings and errors name the route pattern, never the path (a link id stays out of the log)', async () => {
+    const lines: string[] = [];
+    const linkId = 'Zx9LinkIdInThePath0abA';
+    const failing = (error: unknown) => ({
+      ...createFilesStore(db),
+      link: async () => {
+        throw error;
+      },
+    });
+    const logger = createJsonLogger('debug', (line) => lines.push(line));
+    const unavailable = new DomainError('UNAVAILABLE', 'Database unavailable', { cause: new Error('connection refused') });
+    for (const error of [unavailable, new Error('the store broke')]) {
+      const response = await get(makeApp({ logger, files: failing(error) }), `/api/shared/${linkId}`);
+      expect(response.status).toBe(error === unavailable ? 503 : 500);
+    }
+    await Bun.sleep(20);
+    const problems = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e.level !== 'info');
+    expect(problems.map((e) => [e.level, e.msg, e.route])).toEqual([
+      ['warn', 'dependency unavailable', '/api/shared/:id'],
+      ['error', 'unhandled error', '/api/shared/:id'],
+    ]);
+    expect(lines.join('\n')).not.toContain(linkId);
+  });
+
   test('one JSON line per request: method, route pattern (never the path), status, ms; nothing else', async () => {
     const lines: string[] = [];
     const app = makeApp({ logger: createJsonLogger('debug', (line) => lines.push(line)) }).post('/api/login', () => {

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia';
 import { DomainError, RateLimitedError, type DomainErrorCode } from '../../domain/errors.ts';
 import type { Logger } from '../../ports/logger.ts';
+import { routeOf } from './request-log.ts';
 
 /** The one table from domain error codes to HTTP statuses. */
 export const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
@@ -34,7 +35,10 @@ export function errorBody(code: DomainErrorCode, message: string): ErrorBody {
 }
 
 export function errorMapping(logger: Logger) {
-  return new Elysia({ name: 'error-mapping' }).onError({ as: 'global' }, ({ code, error, set, request }) => {
+  return new Elysia({ name: 'error-mapping' }).onError({ as: 'global' }, (context) => {
+    const { code, error, set, request } = context;
+    // The route pattern, never the path: paths carry link ids, item ids and searched names.
+    const route = routeOf(context);
     const answer = (status: number, body: ErrorBody) => {
       set.status = status;
       // Refused before its body was read (a 401 ahead of an upload, say): the unread bytes would
@@ -50,7 +54,7 @@ export function errorMapping(logger: Logger) {
       // A dependency (the database) failed under the request: the operator needs to hear of it.
       logger.warn('dependency unavailable', {
         method: request.method,
-        path: new URL(request.url).pathname,
+        route,
         error: domain.cause instanceof Error ? `${domain.cause.name}: ${domain.cause.message}` : String(domain.cause),
       });
     }
@@ -68,7 +72,7 @@ export function errorMapping(logger: Logger) {
     }
     logger.error('unhandled error', {
       method: request.method,
-      path: new URL(request.url).pathname,
+      route,
       error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
       stack: error instanceof Error ? error.stack : undefined,
     });

@@ -20,11 +20,16 @@ export function requestLog(logger: Logger) {
       const started = startedAt.get(request);
       logger.info('request', {
         method: request.method,
-        route: (context as { route?: string }).route || 'unmatched',
+        route: routeOf(context),
         status,
         ms: started === undefined ? undefined : Math.round((performance.now() - started) * 10) / 10,
       });
     });
+}
+
+/** The pattern of the route that matched (`/api/shared/:id`), or 'unmatched'; never the path. */
+export function routeOf(context: object): string {
+  return (context as { route?: string }).route || 'unmatched';
 }
 
 function statusNumber(status: unknown): number {
