@@ -1,6 +1,7 @@
 /**
  * Which items get a grid thumbnail and how large it is (SPEC 2 "previews of images and videos"):
- * the rules the page (features/files) and the crypto worker (workers/thumbnails.ts) share.
+ * the rules the page (features/files), the crypto worker (workers/thumbnails.ts) and the image
+ * worker (workers/image.worker.ts) share.
  */
 import type { ItemView } from './items.ts';
 
@@ -67,3 +68,14 @@ export function scaledSize(width: number, height: number, maxEdge: number): { wi
 }
 
 export const thumbnailKey = (item: Pick<ItemView, 'id' | 'modifiedAt'>) => `${item.id}:${item.modifiedAt}`;
+
+/** PNG, JPEG, GIF, WebP or BMP by their magic bytes: nothing else reaches an image decoder. */
+export function isRasterImage(bytes: Uint8Array): boolean {
+  const at = (i: number) => bytes[i] ?? -1;
+  const ascii = (from: number, text: string) => [...text].every((c, i) => at(from + i) === c.charCodeAt(0));
+  if (at(0) === 0x89 && ascii(1, 'PNG')) return true;
+  if (at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return true;
+  if (ascii(0, 'GIF8')) return true;
+  if (ascii(0, 'RIFF') && ascii(8, 'WEBP')) return true;
+  return ascii(0, 'BM') && bytes.length > 26;
+}

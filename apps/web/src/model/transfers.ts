@@ -1,4 +1,5 @@
 /** Shapes shared by the page, the crypto worker's transfer methods and the download service worker. */
+import type { BrowseScope } from './browse-scope.ts';
 
 export interface UploadRequest {
   file: File;
@@ -7,8 +8,11 @@ export interface UploadRequest {
   name?: string;
   /** Continue this unfinished upload (the same file picked again); a mismatch starts afresh. */
   resumeUploadId?: string;
-  /** Upload as this share link's holder (an editor link): every call carries `?linkId=`. */
-  linkId?: string;
+  /**
+   * Where the folder is browsed: its key comes from that scope's ring, and through a link (an
+   * editor link) every call carries `?linkId=`.
+   */
+  scope: BrowseScope;
 }
 
 export interface UploadResult {

@@ -1,7 +1,9 @@
 import { createRoute } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { PROFILE_QUERY_KEY, protectedPage } from '../features/auth/index.ts';
+import { OWN_SCOPE } from '../model/browse-scope.ts';
 import {
+  BrowseScopeContext,
   BrowserControls,
   BrowserFrame,
   BrowserHeader,
@@ -15,6 +17,7 @@ import {
   filesKeys,
   folderCrumbs,
   folderQueryOptions,
+  treeQueryOptions,
   locationIn,
   useBrowserView,
   useDialogState,
@@ -40,8 +43,8 @@ function FilesPage() {
   const queryClient = useQueryClient();
   const parentId = search.parentId ?? null;
   const { view, sort, myUserId } = useBrowserView(search);
-  const listing = useFolderListing(parentId, { poll: useLiveStatus() !== 'online' });
-  const finder = useTreeSearch(sort);
+  const listing = useFolderListing(OWN_SCOPE, parentId, { poll: useLiveStatus() !== 'online' });
+  const finder = useTreeSearch(sort, treeQueryOptions(OWN_SCOPE));
   const sorted = useSortedItems(listing.data, sort);
   const pages = usePages(sorted, search, onSearchChange);
   const { dialog, open: openDialog, close: closeDialog } = useDialogState();
@@ -52,81 +55,85 @@ function FilesPage() {
     finder.setQuery('');
     onSearchChange({ parentId: id ?? undefined });
   };
-  const { preview, openItem, onAction, onSelection } = useItemActions({ shown: sorted, go, openDialog });
+  const { preview, openItem, onAction, onSelection } = useItemActions({ shown: sorted, go, openDialog, scope: OWN_SCOPE });
 
   return (
-    <BrowserFrame
-      active="files"
-      folderId={parentId}
-      onNewFolder={() => openDialog({ kind: 'create' })}
-      newFolderBlocked={rights.newFolderBlocked}
-    >
-      <BrowserMain>
-        <BrowserHeader title="My Files">
-          <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
-        </BrowserHeader>
-        <BrowserToolbar>
-          <BrowserPath
-            crumbs={folderCrumbs(listing.data, parentId)}
-            onNavigate={go}
-            onRefresh={() => {
-              listing.refresh();
-              finder.refresh();
-            }}
-            busy={listing.isFetching || finder.tree.isFetching}
-          />
-          <BrowserControls search={finder.box} view={view} sort={sort} onSearchChange={onSearchChange} />
-        </BrowserToolbar>
-        <FileDropZone
+    <BrowseScopeContext.Provider value={OWN_SCOPE}>
+      <BrowserFrame
+        active="files"
+        folderId={parentId}
+        onNewFolder={() => openDialog({ kind: 'create' })}
+        newFolderBlocked={rights.newFolderBlocked}
+      >
+        <BrowserMain>
+          <BrowserHeader title="My Files">
+            <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
+          </BrowserHeader>
+          <BrowserToolbar>
+            <BrowserPath
+              crumbs={folderCrumbs(listing.data, parentId)}
+              onNavigate={go}
+              onRefresh={() => {
+                listing.refresh();
+                finder.refresh();
+              }}
+              busy={listing.isFetching || finder.tree.isFetching}
+            />
+            <BrowserControls search={finder.box} view={view} sort={sort} onSearchChange={onSearchChange} />
+          </BrowserToolbar>
+          <FileDropZone
+            parentId={parentId}
+            scope={OWN_SCOPE}
+            items={sorted}
+            folderName={parentId === null ? 'My Files' : (listing.data?.folder?.name ?? 'this folder')}
+            blocked={rights.uploadBlocked}
+          >
+            <FolderView
+              view={view}
+              sort={sort}
+              onSearchChange={onSearchChange}
+              listing={listing}
+              sorted={sorted}
+              pages={pages}
+              finder={finder}
+              locationOf={locationOf}
+              onJump={go}
+              onOpenResult={(item) => preview.open(item, { fromSearch: true })}
+              users={listing.data?.users ?? {}}
+              myUserId={myUserId}
+              onOpen={openItem}
+              onAction={onAction}
+              onSelection={onSelection}
+              onHome={() => go(null)}
+              downloadBlocked={DOWNLOAD_BLOCKED}
+            />
+          </FileDropZone>
+        </BrowserMain>
+        {preview.element}
+        <ItemDialogs
+          dialog={dialog}
+          onClose={closeDialog}
+          openItems={listing.data?.items}
+          knownItems={finder.tree.data?.items}
           parentId={parentId}
+          users={listing.data?.users ?? {}}
+          myUserId={myUserId}
+          locationOf={locationOf}
+        />
+        {dialog.kind === 'share' && <ShareDialog open item={dialog.item} myUserId={myUserId} onClose={closeDialog} />}
+        <UploadOverlay
+          parentId={parentId}
+          scope={OWN_SCOPE}
           items={sorted}
-          folderName={parentId === null ? 'My Files' : (listing.data?.folder?.name ?? 'this folder')}
-          blocked={rights.uploadBlocked}
-        >
-          <FolderView
-            view={view}
-            sort={sort}
-            onSearchChange={onSearchChange}
-            listing={listing}
-            sorted={sorted}
-            pages={pages}
-            finder={finder}
-            locationOf={locationOf}
-            onJump={go}
-            onOpenResult={(item) => preview.open(item, { fromSearch: true })}
-            users={listing.data?.users ?? {}}
-            myUserId={myUserId}
-            onOpen={openItem}
-            onAction={onAction}
-            onSelection={onSelection}
-            onHome={() => go(null)}
-            downloadBlocked={DOWNLOAD_BLOCKED}
-          />
-        </FileDropZone>
-      </BrowserMain>
-      {preview.element}
-      <ItemDialogs
-        dialog={dialog}
-        onClose={closeDialog}
-        openItems={listing.data?.items}
-        knownItems={finder.tree.data?.items}
-        parentId={parentId}
-        users={listing.data?.users ?? {}}
-        myUserId={myUserId}
-        locationOf={locationOf}
-      />
-      {dialog.kind === 'share' && <ShareDialog open item={dialog.item} myUserId={myUserId} onClose={closeDialog} />}
-      <UploadOverlay
-        parentId={parentId}
-        items={sorted}
-        open={dialog.kind === 'upload'}
-        onClose={() => {
-          closeDialog();
-          void queryClient.invalidateQueries({ queryKey: filesKeys.folder(parentId), exact: true });
-          void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
-        }}
-      />
-    </BrowserFrame>
+          open={dialog.kind === 'upload'}
+          onClose={() => {
+            closeDialog();
+            void queryClient.invalidateQueries({ queryKey: filesKeys.folder(OWN_SCOPE, parentId), exact: true });
+            void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+          }}
+        />
+      </BrowserFrame>
+    </BrowseScopeContext.Provider>
   );
 }
 
@@ -138,6 +145,6 @@ export const filesRoute = createRoute({
   // Primes the folder's listing (a link's preload on intent too) without holding the navigation:
   // the page reads the same query and shows its own loading and error states.
   loader: ({ context, deps }) =>
-    void context.queryClient.ensureQueryData(folderQueryOptions(deps.parentId)).catch(() => undefined),
+    void context.queryClient.ensureQueryData(folderQueryOptions(OWN_SCOPE, deps.parentId)).catch(() => undefined),
   ...protectedPage(FilesPage),
 });

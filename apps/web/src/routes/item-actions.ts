@@ -1,9 +1,10 @@
 /**
  * What a browser route does with an item action (SPEC 5): folders open, files open in the
  * previewer (cycling over the folder's files as shown), downloads stream, everything else opens
- * its dialog. One place for /files, /shared and /share; `linkId` for a link's holders.
+ * its dialog. One place for /files, /shared and /share, each in its browse scope.
  */
 import { toast } from '@sealbox/ui';
+import type { BrowseScope } from '../model/browse-scope.ts';
 import type { BulkAction, DialogState, ItemAction, ItemView } from '../features/files/index.ts';
 import { usePreviewer } from '../features/preview/index.ts';
 import { downloadItems } from '../features/transfers/index.ts';
@@ -14,7 +15,7 @@ export function useItemActions({
   shown,
   go,
   openDialog,
-  linkId,
+  scope,
   onRemoveShare,
 }: {
   /** The folder's items in the order shown (what the previewer cycles over). */
@@ -22,17 +23,17 @@ export function useItemActions({
   /** Opens a folder. */
   go: (id: string) => void;
   openDialog: (dialog: DialogState) => void;
-  linkId?: string | undefined;
+  /** Where the items are browsed (their keys are that ring's; a link's calls carry its id). */
+  scope: BrowseScope;
   /** /shared: 'Remove from my list'. */
   onRemoveShare?: ((item: ItemView) => void) | undefined;
 }) {
-  const preview = usePreviewer(shown, linkId ? { linkId } : {});
+  const preview = usePreviewer(shown, scope);
   const openItem = (item: ItemView) => {
     if (item.isDirectory) go(item.id);
     else preview.open(item);
   };
-  const download = (items: ItemView[]) =>
-    downloadItems(items, linkId ? { linkId } : {}).catch(() => toast(DOWNLOAD_FAILED_TEXT, 'error'));
+  const download = (items: ItemView[]) => downloadItems(items, scope).catch(() => toast(DOWNLOAD_FAILED_TEXT, 'error'));
   const onAction = (action: ItemAction, item: ItemView) => {
     if (action === 'open' || action === 'preview') openItem(item);
     else if (action === 'download') void download([item]);

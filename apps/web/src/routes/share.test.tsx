@@ -48,7 +48,7 @@ describe('/share', () => {
     link.fetchLink.mockResolvedValue({ status: 'open', info: INFO });
     renderApp('/share?linkId=x#good');
     expect(await screen.findByRole('heading', { name: 'Shared Files' })).toBeTruthy();
-    expect(call).toHaveBeenCalledWith('useLinkKey', 'h1', 'i1');
+    expect(call).toHaveBeenCalledWith('useLinkKey', 'h1', 'x', 'i1');
     expect(screen.getByRole('link', { name: 'Sign In' })).toBeTruthy();
   });
 

@@ -3,7 +3,9 @@ import { createRoute, useLocation } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Card, Spinner } from '@sealbox/ui';
 import type { KeyHandle } from '../crypto/client.ts';
+import { linkScope } from '../model/browse-scope.ts';
 import {
+  BrowseScopeContext,
   BrowserControls,
   BrowserFrame,
   BrowserHeader,
@@ -11,7 +13,6 @@ import {
   BrowserPath,
   BrowserToolbar,
   FolderView,
-  LinkScope,
   ItemDialogs,
   NEW_FOLDER_BLOCKED_TEXT,
   UPLOAD_BLOCKED_TEXT,
@@ -46,6 +47,7 @@ import { useItemActions } from './item-actions.ts';
 import { rootRoute } from './root.tsx';
 
 export const INVALID_LINK_MESSAGE = 'This link is invalid or incomplete.';
+export const LINK_KEY_REFUSED_TEXT = 'This link could not be verified.';
 
 function ShareMessage({ title, children }: { title: string; children?: ReactNode }) {
   return (
@@ -104,6 +106,15 @@ function LinkGate({ linkId, linkKey }: { linkId: string; linkKey: KeyHandle }) {
           <p>This link does not exist, has expired or was removed.</p>
         </ShareMessage>
       );
+    case 'refused':
+      return (
+        <ShareMessage title={LINK_KEY_REFUSED_TEXT}>
+          <p>
+            The server named an item that this link’s key does not belong to. Nothing was opened and nothing can be added through
+            it. Ask the person who shared it for a new link.
+          </p>
+        </ShareMessage>
+      );
     case 'ready':
       return <LinkBrowser linkId={linkId} info={access.info} />;
   }
@@ -136,7 +147,8 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
   // The link's own socket; when it closes for good (link gone, password changed) the link is
   // asked again, which shows the password prompt or the error. Polls while it is not online.
   const live = useLinkLiveUpdates(linkId, () => void queryClient.invalidateQueries({ queryKey: sharingKeys.link(linkId) }));
-  const listing = useFolderListing(parentId, { poll: live !== 'online', linkId });
+  const scope = useMemo(() => linkScope(linkId), [linkId]);
+  const listing = useFolderListing(scope, parentId, { poll: live !== 'online' });
   // A listing refused (the link deleted, expired or its password changed: all answer 404) asks
   // the link again, as a closed socket does.
   useEffect(() => {
@@ -148,19 +160,19 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
   const pages = usePages(sorted, search, onSearchChange);
   const { dialog, open: openDialog, close: closeDialog } = useDialogState();
 
-  const finder = useTreeSearch(sort, treeQueryOptions(linkId));
+  const finder = useTreeSearch(sort, treeQueryOptions(scope));
   const go = (id: string | null) => {
     finder.setQuery('');
     onSearchChange({ parentId: id === null || id === info.itemId ? undefined : id });
   };
   // Files open in the previewer, which cycles over the folder's files in the order shown.
-  const { preview, openItem, onAction, onSelection } = useItemActions({ shown: sorted, go, openDialog, linkId });
+  const { preview, openItem, onAction, onSelection } = useItemActions({ shown: sorted, go, openDialog, scope });
   const users = data?.users ?? {};
   const crumbs = linkCrumbs(listing.data, parentId, info.itemId);
   const locationOf = locationIn(listing.data, finder.tree.data, { rootId: info.itemId, rootLabel: crumbs[0]?.label ?? '…' });
 
   return (
-    <LinkScope.Provider value={linkId}>
+    <BrowseScopeContext.Provider value={scope}>
       <BrowserFrame
         active="link"
         folderId={parentId}
@@ -190,7 +202,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
           </BrowserToolbar>
           <FileDropZone
             parentId={parentId ?? info.itemId}
-            linkId={linkId}
+            scope={scope}
             items={sorted}
             folderName={crumbs.at(-1)?.label ?? 'this folder'}
             blocked={editor ? undefined : UPLOAD_BLOCKED_TEXT}
@@ -225,7 +237,7 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
           openItems={data?.items}
           knownItems={finder.tree.data?.items}
           parentId={parentId ?? info.itemId}
-          link={{ linkId, rootLabel: crumbs[0]?.label ?? '…' }}
+          moveRoot={{ rootId: null, rootLabel: crumbs[0]?.label ?? '…' }}
           users={users}
           myUserId={myUserId}
           locationOf={locationOf}
@@ -235,14 +247,14 @@ function LinkBrowser({ linkId, info }: { linkId: string; info: LinkInfo }) {
         {editor && (
           <UploadOverlay
             parentId={parentId ?? info.itemId}
-            linkId={linkId}
+            scope={scope}
             items={sorted}
             open={dialog.kind === 'upload'}
             onClose={closeDialog}
           />
         )}
       </BrowserFrame>
-    </LinkScope.Provider>
+    </BrowseScopeContext.Provider>
   );
 }
 

@@ -3,7 +3,9 @@ import { createRoute } from '@tanstack/react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
 import { PROFILE_QUERY_KEY, protectedPage } from '../features/auth/index.ts';
+import { SHARED_SCOPE } from '../model/browse-scope.ts';
 import {
+  BrowseScopeContext,
   BrowserControls,
   BrowserFrame,
   BrowserHeader,
@@ -67,7 +69,7 @@ function SharedPage() {
   const offline = useLiveStatus() !== 'online';
   // The shares come first even inside a folder: their grants give the keys its listing opens with.
   const shared = useQuery({ ...sharedQueryOptions(), refetchInterval: offline ? 5_000 : false });
-  const folder = useFolderListing(parentId, { poll: offline, enabled: parentId !== null && shared.isSuccess });
+  const folder = useFolderListing(SHARED_SCOPE, parentId, { poll: offline, enabled: parentId !== null && shared.isSuccess });
   const top: FolderListing | undefined = useMemo(
     () => (shared.data ? { folder: null, items: shared.data.items, ancestors: [], users: shared.data.users } : undefined),
     [shared.data],
@@ -117,6 +119,7 @@ function SharedPage() {
     shown: sorted,
     go,
     openDialog,
+    scope: SHARED_SCOPE,
     onRemoveShare: (item) => {
       if (!myUserId) return;
       removeFromMyList(item.id, myUserId).then(
@@ -142,87 +145,91 @@ function SharedPage() {
   );
   // Moves inside a shared folder stay in it: the move dialog starts at the shared item shown first.
   const sharedRoot = parentId === null ? undefined : (folder.data?.ancestors[0] ?? folder.data?.folder ?? undefined);
-  const scope = sharedRoot ? { rootId: sharedRoot.id, rootLabel: sharedRoot.name ?? 'Shared folder' } : undefined;
+  const moveRoot = sharedRoot ? { rootId: sharedRoot.id, rootLabel: sharedRoot.name ?? 'Shared folder' } : undefined;
 
   return (
-    <ItemRulesContext.Provider value={rules}>
-      <BrowserFrame
-        active="shared"
-        folderId={parentId}
-        onNewFolder={() => openDialog({ kind: 'create' })}
-        newFolderBlocked={rights.newFolderBlocked}
-      >
-        <BrowserMain>
-          <BrowserHeader title={SHARED_TITLE}>
-            <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
-          </BrowserHeader>
-          <BrowserToolbar>
-            <BrowserPath
-              crumbs={folderCrumbs(parentId === null ? undefined : folder.data, parentId)}
-              onNavigate={go}
-              onRefresh={refresh}
-              busy={listing.isFetching || finder.tree.isFetching}
-            />
-            <BrowserControls search={finder.box} view={view} sort={sort} onSearchChange={onSearchChange} />
-          </BrowserToolbar>
-          {here?.untrusted && (
-            <p className="browser__warning" role="alert">
-              {UNTRUSTED_FOLDER_TEXT}
-            </p>
-          )}
-          <FileDropZone
+    <BrowseScopeContext.Provider value={SHARED_SCOPE}>
+      <ItemRulesContext.Provider value={rules}>
+        <BrowserFrame
+          active="shared"
+          folderId={parentId}
+          onNewFolder={() => openDialog({ kind: 'create' })}
+          newFolderBlocked={rights.newFolderBlocked}
+        >
+          <BrowserMain>
+            <BrowserHeader title={SHARED_TITLE}>
+              <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
+            </BrowserHeader>
+            <BrowserToolbar>
+              <BrowserPath
+                crumbs={folderCrumbs(parentId === null ? undefined : folder.data, parentId)}
+                onNavigate={go}
+                onRefresh={refresh}
+                busy={listing.isFetching || finder.tree.isFetching}
+              />
+              <BrowserControls search={finder.box} view={view} sort={sort} onSearchChange={onSearchChange} />
+            </BrowserToolbar>
+            {here?.untrusted && (
+              <p className="browser__warning" role="alert">
+                {UNTRUSTED_FOLDER_TEXT}
+              </p>
+            )}
+            <FileDropZone
+              parentId={parentId}
+              scope={SHARED_SCOPE}
+              items={sorted}
+              folderName={here?.name ?? 'this folder'}
+              blocked={rights.uploadBlocked}
+            >
+              <FolderView
+                view={view}
+                sort={sort}
+                onSearchChange={onSearchChange}
+                listing={listing}
+                sorted={sorted}
+                pages={pages}
+                finder={finder}
+                locationOf={locationOf}
+                onJump={(folderId) => go(sharedJumpTarget(finder.tree.data, folderId))}
+                onOpenResult={(item) => preview.open(item, { fromSearch: true })}
+                users={users}
+                myUserId={myUserId}
+                onOpen={openItem}
+                onAction={onAction}
+                onSelection={onSelection}
+                onHome={() => go(null)}
+                homeLabel="Back to Files Shared with Me"
+                emptyText={parentId === null ? SHARED_EMPTY_TEXT : rights.uploadBlocked ? 'This folder is empty' : undefined}
+                downloadBlocked={DOWNLOAD_BLOCKED}
+              />
+            </FileDropZone>
+          </BrowserMain>
+          {preview.element}
+          <ItemDialogs
+            dialog={dialog}
+            onClose={closeDialog}
+            openItems={data?.items}
             parentId={parentId}
-            items={sorted}
-            folderName={here?.name ?? 'this folder'}
-            blocked={rights.uploadBlocked}
-          >
-            <FolderView
-              view={view}
-              sort={sort}
-              onSearchChange={onSearchChange}
-              listing={listing}
-              sorted={sorted}
-              pages={pages}
-              finder={finder}
-              locationOf={locationOf}
-              onJump={(folderId) => go(sharedJumpTarget(finder.tree.data, folderId))}
-              onOpenResult={(item) => preview.open(item, { fromSearch: true })}
-              users={users}
-              myUserId={myUserId}
-              onOpen={openItem}
-              onAction={onAction}
-              onSelection={onSelection}
-              onHome={() => go(null)}
-              homeLabel="Back to Files Shared with Me"
-              emptyText={parentId === null ? SHARED_EMPTY_TEXT : rights.uploadBlocked ? 'This folder is empty' : undefined}
-              downloadBlocked={DOWNLOAD_BLOCKED}
-            />
-          </FileDropZone>
-        </BrowserMain>
-        {preview.element}
-        <ItemDialogs
-          dialog={dialog}
-          onClose={closeDialog}
-          openItems={data?.items}
-          parentId={parentId}
-          users={users}
-          myUserId={myUserId}
-          locationOf={locationOf}
-          scope={scope}
-        />
-        {parentId !== null && !rights.uploadBlocked && (
-          <UploadOverlay
-            parentId={parentId}
-            items={sorted}
-            open={dialog.kind === 'upload'}
-            onClose={() => {
-              closeDialog();
-              void queryClient.invalidateQueries({ queryKey: filesKeys.folder(parentId), exact: true });
-            }}
+            users={users}
+            myUserId={myUserId}
+            locationOf={locationOf}
+            moveRoot={moveRoot}
           />
-        )}
-      </BrowserFrame>
-    </ItemRulesContext.Provider>
+          {parentId !== null && !rights.uploadBlocked && (
+            <UploadOverlay
+              parentId={parentId}
+              scope={SHARED_SCOPE}
+              items={sorted}
+              open={dialog.kind === 'upload'}
+              onClose={() => {
+                closeDialog();
+                void queryClient.invalidateQueries({ queryKey: filesKeys.folder(SHARED_SCOPE, parentId), exact: true });
+              }}
+            />
+          )}
+        </BrowserFrame>
+      </ItemRulesContext.Provider>
+    </BrowseScopeContext.Provider>
   );
 }
 

@@ -22,6 +22,8 @@ import {
   upgradeAccount,
 } from '@sealbox/crypto';
 import { exposeRpc, type RpcEndpoint } from '../lib/worker-rpc.ts';
+import { linkScope } from '../model/browse-scope.ts';
+import { CodedError } from './coded-error.ts';
 import { clearAccounts, loadAccount, loadAnyAccount, saveAccount } from './key-store.ts';
 import { forgetItems, itemMethods, openRoot } from './items.ts';
 import { previewMethods } from './preview.ts';
@@ -119,12 +121,16 @@ export const cryptoMethods = {
 
   /**
    * Uses a link key held here (`openLinkKey`) as the K of the linked item `itemId` (its id from
-   * GET /api/shared/{linkId}), so listings and downloads through the link open under it.
+   * GET /api/shared/{linkId}), in that link's own key ring: listings and downloads through the
+   * link open under it, nothing else does (docs/protocol.md "Key rings"). Refused with
+   * KEY_CONFLICT when this worker already holds another key for that item (the user's own, or one
+   * reached from its parent): the server named an item the fragment's key is not the key of.
    */
-  useLinkKey(handle: string, itemId: string): void {
+  useLinkKey(handle: string, linkId: string, itemId: string): void {
     const raw = keys.get(handle);
     if (!raw) throw new CryptoError('BAD_INPUT', 'Unknown link key');
-    openRoot(itemId, raw, 'link');
+    if (!openRoot(linkScope(linkId), itemId, raw, 'link'))
+      throw new CodedError('ItemKeyError', 'KEY_CONFLICT', 'The link names an item its key does not open');
   },
 
   /**

@@ -14,14 +14,15 @@ import { createDecryptStream, fromBase64, plaintextSize } from '@sealbox/crypto'
 import { bytes } from './api.ts';
 import { CodedError } from './coded-error.ts';
 import { decryptHead } from './file-head.ts';
+import { type BrowseScope, linkIdOf, scopeQuery } from '../model/browse-scope.ts';
 import { itemKey } from './items.ts';
 import { getListing } from './listing-fetch.ts';
 
 const previewError = (code: string, message: string) => new CodedError('PreviewError', code, message);
 
 /** The item as the server records it now: its file nonce and plaintext size. */
-async function fileFacts(itemId: string, linkId: string | undefined): Promise<{ fileNonce: Uint8Array; size: number }> {
-  const { root } = await getListing(itemId, 1, 1, 0, previewError, linkId);
+async function fileFacts(scope: BrowseScope, itemId: string): Promise<{ fileNonce: Uint8Array; size: number }> {
+  const { root } = await getListing(scope, itemId, 1, 1, 0, previewError);
   if (!root || root.id !== itemId || root.isDirectory) throw previewError('NOT_FOUND', 'File not found');
   if (!root.fileNonce) throw previewError('NO_NONCE', 'File nonce not found');
   let size: number;
@@ -33,24 +34,24 @@ async function fileFacts(itemId: string, linkId: string | undefined): Promise<{ 
   return { fileNonce: fromBase64(root.fileNonce, 'fileNonce'), size };
 }
 
-/** A copy of the item's K (the caller wipes it), or NO_KEY. */
-function keyCopy(itemId: string): Uint8Array {
+/** A copy of the item's K from `scope`'s ring (the caller wipes it), or NO_KEY. */
+function keyCopy(scope: BrowseScope, itemId: string): Uint8Array {
   try {
-    return new Uint8Array(itemKey(itemId));
+    return new Uint8Array(itemKey(scope, itemId));
   } catch {
     throw previewError('NO_KEY', 'File encryption key not found');
   }
 }
 
 /**
- * The decrypted contents of file `itemId` (its key opened by an earlier listing, or by the link
- * key for `linkId`'s item), typed `type` (the decrypted mime type the page knows, or none).
+ * The decrypted contents of file `itemId` (its key opened in `scope`'s ring by an earlier
+ * listing), typed `type` (the decrypted mime type the page knows, or none).
  */
-async function decryptItem(itemId: string, linkId?: string, type?: string): Promise<Blob> {
-  const raw = keyCopy(itemId);
+async function decryptItem(scope: BrowseScope, itemId: string, type?: string): Promise<Blob> {
+  const raw = keyCopy(scope, itemId);
   try {
-    const { fileNonce, size } = await fileFacts(itemId, linkId);
-    const response = await bytes.fileData(itemId, linkId ? { linkId } : {});
+    const { fileNonce, size } = await fileFacts(scope, itemId);
+    const response = await bytes.fileData(itemId, scopeQuery(scope));
     if (!response.ok || !response.body) throw previewError(`HTTP_${response.status}`, `Download failed (${response.status})`);
     const parts: Uint8Array[] = [];
     let length = 0;
@@ -76,10 +77,11 @@ async function decryptItem(itemId: string, linkId?: string, type?: string): Prom
  * The decrypted first `limit` bytes of file `itemId` (or the whole file when it is smaller): only
  * the chunks that cover them are fetched (file-head.ts). For a view that shows a file's beginning.
  */
-async function decryptItemHead(itemId: string, limit: number, linkId?: string, type?: string): Promise<Blob> {
-  const raw = keyCopy(itemId);
+async function decryptItemHead(scope: BrowseScope, itemId: string, limit: number, type?: string): Promise<Blob> {
+  const raw = keyCopy(scope, itemId);
   try {
-    const { fileNonce, size } = await fileFacts(itemId, linkId);
+    const { fileNonce, size } = await fileFacts(scope, itemId);
+    const linkId = linkIdOf(scope);
     const options = type ? { type } : {};
     if (size === 0 || limit <= 0) return new Blob([], options);
     const head = await decryptHead({ id: itemId, key: raw, fileNonce, plainSize: size, linkId }, limit, previewError);

@@ -21,10 +21,11 @@ import {
   wrapKeyForUser,
 } from '@sealbox/crypto';
 import { answered } from '../lib/api-client.ts';
+import { OWN_SCOPE, SHARED_SCOPE } from '../model/browse-scope.ts';
 import type { ItemView, ServerItem } from '../model/items.ts';
 import { api } from './api.ts';
 import { CodedError } from './coded-error.ts';
-import { currentAccount, heldRoot, itemKey, openItems, openRoot } from './items.ts';
+import { currentAccount, dropRoot, heldRoot, itemKey, openItems, openRoot } from './items.ts';
 
 /** The public half of a user, as GET /api/user/{id} and the user search answer it. */
 export interface PublicKeys {
@@ -122,11 +123,31 @@ async function checkedKeys(me: { userId: string; keys: AccountKeys }, user: Publ
   else if (pinned !== hex) throw new CryptoError('KEY_CHANGED', 'This user’s keys changed since you first saw them');
 }
 
+/**
+ * K of the signed-in user's own item `itemId`, from the own ring (docs/protocol.md "Key rings"):
+ * only an owner shares, and only a key opened from the account root key down is shared, never one
+ * a grant or a link handed over. Opened on demand (the item and the folders above it, as the
+ * owner) when this tab has not listed it yet, e.g. the owner sharing from their own link's page.
+ */
+async function ownItemKey(itemId: string): Promise<Uint8Array> {
+  try {
+    return itemKey(OWN_SCOPE, itemId);
+  } catch {
+    const { data, status } = await answered(
+      api.api.file.get({ query: { id: itemId, depth: 1, limit: 1, offset: 0, includeAncestors: true } }),
+    );
+    if (!data) throw sharingError(`HTTP_${status}`, `Opening the item failed (${status})`);
+    const listing = data as Exclude<typeof data, Response> & { ancestors?: ServerItem[] };
+    if (listing.root) await openItems(OWN_SCOPE, [...(listing.ancestors ?? []), listing.root]);
+    return itemKey(OWN_SCOPE, itemId);
+  }
+}
+
 /** POST /api/share type user: K of `itemId` wrapped to the recipient's pinned key, and signed. */
 async function grantFor(itemId: string, user: PublicKeys, edit: boolean): Promise<{ encryptedKey: string; signature: string }> {
   const me = await signedIn();
   await checkedKeys(me, user);
-  const encryptedKey = await wrapKeyForUser(user.publicKey, itemKey(itemId));
+  const encryptedKey = await wrapKeyForUser(user.publicKey, await ownItemKey(itemId));
   const signature = await signGrant(me.keys.signingPrivateKey, {
     sharerId: me.userId,
     recipientId: user.id,
@@ -151,9 +172,9 @@ async function regrant(itemId: string, user: PublicKeys, encryptedKey: string, e
   return { signature };
 }
 
-/** The URL fragment of a share link to `itemId`: its K (DESIGN 4); it never reaches the server. */
-function linkFragment(itemId: string): string {
-  return encodeLinkKey(itemKey(itemId));
+/** The URL fragment of a share link to the user's own `itemId`: its K (docs/protocol.md "Share links"); it never reaches the server. */
+async function linkFragment(itemId: string): Promise<string> {
+  return encodeLinkKey(await ownItemKey(itemId));
 }
 
 /** The grant memo: what each held root was opened from, so an unchanged refresh skips RSA. */
@@ -171,10 +192,13 @@ async function sharerKeys(ids: string[]): Promise<Map<string, PublicKeys>> {
 }
 
 /**
- * Opens GET /api/shared's answer: each grant is checked against the sharer's pinned keys (pinned
- * on first use) and its K unwrapped with this user's RSA key. A grant that does not verify still
- * opens (so the user sees what it claims to be) but its item comes back `untrusted`: warned about
- * and never a parent for new keys.
+ * Opens GET /api/shared's answer into the shared ring (docs/protocol.md "Key rings"): each grant
+ * is checked against the sharer's pinned keys (pinned on first use) and its K unwrapped with this
+ * user's RSA key. A grant is honoured only when its signature verifies and its sharer is the
+ * item's owner, who is not the signed-in user (only owners share). One that does not verify still
+ * opens (so the user sees what it claims to be) but comes back `untrusted`: warned about and
+ * never a parent for new keys. One that names the user's own item, or an item some ring already
+ * holds under another key, is refused: nothing is held, and the row shows as unverified.
  */
 async function openShared(body: ArrayBuffer): Promise<{ files: ItemView[]; users: unknown[] }> {
   const me = await signedIn();
@@ -198,16 +222,28 @@ async function openShared(body: ArrayBuffer): Promise<{ files: ItemView[]; users
     prints.set(id, { hex, trusted: pinned === undefined || pinned === hex });
   }
 
+  const refused = new Set<string>();
   await Promise.all(
     entries.map(async (entry) => {
       const grant = entry.grant;
       if (!grant || typeof grant.encryptedKey !== 'string') return;
+      // The user's own item is never opened with a key from outside their tree.
+      if (entry.ownerId === me.userId) {
+        refused.add(entry.id);
+        return;
+      }
       const sharer = prints.get(grant.sharerId);
-      const memo = `${grant.encryptedKey}|${grant.signature}|${grant.editPermission}|${grant.sharerId}|${sharer?.hex}`;
-      if (opened.get(entry.id) === memo && heldRoot(entry.id)) return;
+      const memo = `${grant.encryptedKey}|${grant.signature}|${grant.editPermission}|${grant.sharerId}|${entry.ownerId}|${sharer?.hex}`;
+      if (opened.get(entry.id) === memo && heldRoot(SHARED_SCOPE, entry.id)) return;
       let trusted = false;
       const keys = keysOf.get(grant.sharerId);
-      if (keys && sharer?.trusted && grant.userId === me.userId && grant.itemId === entry.id) {
+      if (
+        keys &&
+        sharer?.trusted &&
+        grant.sharerId === entry.ownerId &&
+        grant.userId === me.userId &&
+        grant.itemId === entry.id
+      ) {
         trusted = await verifyGrant(
           keys.signingPublicKey,
           {
@@ -223,17 +259,24 @@ async function openShared(body: ArrayBuffer): Promise<{ files: ItemView[]; users
           () => false,
         );
       }
+      let raw: Uint8Array;
       try {
-        const raw = await unwrapKeyFromUser(me.keys.encryptionPrivateKey, grant.encryptedKey);
-        openRoot(entry.id, raw, 'grant', trusted);
-        raw.fill(0);
-        opened.set(entry.id, memo);
+        raw = await unwrapKeyFromUser(me.keys.encryptionPrivateKey, grant.encryptedKey);
       } catch {
         // Not wrapped for this user: the item shows as not decrypted.
+        return;
       }
+      if (openRoot(SHARED_SCOPE, entry.id, raw, 'grant', trusted)) opened.set(entry.id, memo);
+      else refused.add(entry.id);
+      raw.fill(0);
     }),
   );
-  const files = await openItems(entries.map(({ grant: _grant, ...item }) => item as ServerItem));
+  for (const id of refused) dropRoot(SHARED_SCOPE, id);
+  const views = await openItems(
+    SHARED_SCOPE,
+    entries.map(({ grant: _grant, ...item }) => item as ServerItem),
+  );
+  const files = views.map((view) => (refused.has(view.id) ? { ...view, untrusted: true as const } : view));
   return { files, users: Array.isArray(parsed.users) ? parsed.users : [] };
 }
 

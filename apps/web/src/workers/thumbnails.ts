@@ -1,22 +1,22 @@
 /**
- * Grid thumbnails, made inside the crypto worker (DESIGN.md 5: decryption never on the UI
- * thread; keys never leave this worker).
+ * What grid thumbnails are made from, decrypted inside the crypto worker (DESIGN.md 5: decryption
+ * never on the UI thread; keys never leave this worker).
  *
  * Images (png, jpeg, gif, webp, bmp up to IMAGE_MAX_BYTES): the whole blob is fetched, each chunk
- * decrypted with the item's K and fileNonce, the header checked against the raster formats
- * (so SVG or anything else in disguise is never decoded), then decoded with createImageBitmap,
- * scaled to the edge asked for and encoded as WebP on an OffscreenCanvas. Only that small image
- * goes to the page.
+ * decrypted with the item's K and fileNonce, and the header checked against the raster formats
+ * (so SVG or anything else in disguise is never decoded). The bytes go to the image worker
+ * (image.worker.ts), which holds no keys, to be decoded and made small: an image decoder fed a
+ * file another user chose never runs beside the keys (docs/protocol.md "Threat table").
  *
  * Videos (mp4, webm, mov): the first chunks (VIDEO_HEAD_BYTES at most) are decrypted and handed
  * to the page, which feeds them to a detached <video> for one frame (useThumbnail.ts).
  */
 import { CHUNK, fromBase64, plaintextSize } from '@sealbox/crypto';
+import { type BrowseScope, linkIdOf } from '../model/browse-scope.ts';
 import {
   IMAGE_MAX_BYTES,
-  THUMB_QUALITY,
   VIDEO_HEAD_BYTES,
-  scaledSize,
+  isRasterImage,
   thumbnailKind,
   videoTypeOf,
   type ThumbnailKind,
@@ -27,16 +27,7 @@ import { CodedError } from './coded-error.ts';
 import { decryptHead } from './file-head.ts';
 import { getListing, type Listing } from './listing-fetch.ts';
 
-// Kept importable from here (thumbnail-cache.test.ts); it lives in model/thumbnails.ts, shared with the page.
-export { scaledSize };
-
 const thumbnailError = (code: string, message: string) => new CodedError('ThumbnailError', code, message);
-
-export interface EncodedThumbnail {
-  bytes: Uint8Array;
-  /** Mime type of `bytes` (image/webp, or image/png where WebP encoding is missing). */
-  type: string;
-}
 
 export interface VideoHead {
   bytes: Uint8Array;
@@ -45,19 +36,18 @@ export interface VideoHead {
 }
 
 interface Target {
+  scope: BrowseScope;
   item: ServerItem;
   view: ItemView;
   kind: ThumbnailKind | null;
   plainSize: number;
-  /** Reached through this share link: its data calls carry it too. */
-  linkId?: string;
 }
 
-/** The item as the server has it now (its fileNonce and size), opened like any listing. */
-async function loadTarget(id: string, linkId: string | undefined): Promise<Target | null> {
+/** The item as the server has it now (its fileNonce and size), opened in `scope` like any listing. */
+async function loadTarget(scope: BrowseScope, id: string): Promise<Target | null> {
   let listing: Listing;
   try {
-    listing = await getListing(id, 1, 1, 0, thumbnailError, linkId);
+    listing = await getListing(scope, id, 1, 1, 0, thumbnailError);
   } catch (error) {
     // Gone, or not this user's to see: no thumbnail rather than an error.
     if (error instanceof CodedError && (error.code === 'HTTP_403' || error.code === 'HTTP_404')) return null;
@@ -65,7 +55,7 @@ async function loadTarget(id: string, linkId: string | undefined): Promise<Targe
   }
   const { root } = listing;
   if (!root || root.id !== id || root.isDirectory || root.fileNonce === null) return null;
-  const [view] = await openItems([root]);
+  const [view] = await openItems(scope, [root]);
   if (!view?.decrypted) return null;
   let plainSize: number;
   try {
@@ -73,78 +63,40 @@ async function loadTarget(id: string, linkId: string | undefined): Promise<Targe
   } catch {
     return null;
   }
-  return { item: root, view, kind: thumbnailKind(view), plainSize, ...(linkId ? { linkId } : {}) };
+  return { scope, item: root, view, kind: thumbnailKind(view), plainSize };
 }
 
 /** Plaintext of the first chunks covering `limit` bytes (file-head.ts); `plainSize` and `limit` above 0. */
 function decryptTargetHead(target: Target, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const { item, plainSize } = target;
+  const { scope, item, plainSize } = target;
   return decryptHead(
-    { id: item.id, key: itemKey(item.id), fileNonce: fromBase64(item.fileNonce!, 'fileNonce'), plainSize, linkId: target.linkId },
+    {
+      id: item.id,
+      key: itemKey(scope, item.id),
+      fileNonce: fromBase64(item.fileNonce!, 'fileNonce'),
+      plainSize,
+      linkId: linkIdOf(scope),
+    },
     limit,
     thumbnailError,
   );
 }
 
-/** PNG, JPEG, GIF, WebP or BMP by their magic bytes: nothing else reaches the decoder. */
-export function isRasterImage(bytes: Uint8Array): boolean {
-  const at = (i: number) => bytes[i] ?? -1;
-  const ascii = (from: number, text: string) => [...text].every((c, i) => at(from + i) === c.charCodeAt(0));
-  if (at(0) === 0x89 && ascii(1, 'PNG')) return true;
-  if (at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return true;
-  if (ascii(0, 'GIF8')) return true;
-  if (ascii(0, 'RIFF') && ascii(8, 'WEBP')) return true;
-  return ascii(0, 'BM') && bytes.length > 26;
-}
-
-function clampEdge(maxEdge: number): number {
-  return Number.isFinite(maxEdge) ? Math.min(1024, Math.max(16, Math.round(maxEdge))) : 320;
-}
-
-async function encode(bitmap: ImageBitmap, maxEdge: number): Promise<EncodedThumbnail> {
-  const size = scaledSize(bitmap.width, bitmap.height, maxEdge);
-  const small =
-    size.width === bitmap.width && size.height === bitmap.height
-      ? bitmap
-      : await createImageBitmap(bitmap, { resizeWidth: size.width, resizeHeight: size.height, resizeQuality: 'high' });
-  try {
-    const canvas = new OffscreenCanvas(size.width, size.height);
-    const context = canvas.getContext('2d');
-    if (!context) throw thumbnailError('UNSUPPORTED', 'No 2D canvas in this worker');
-    context.drawImage(small, 0, 0);
-    const blob = await canvas.convertToBlob({ type: 'image/webp', quality: THUMB_QUALITY });
-    return { bytes: new Uint8Array(await blob.arrayBuffer()), type: blob.type || 'image/png' };
-  } finally {
-    if (small !== bitmap) small.close();
-  }
-}
-
 /**
- * A thumbnail of image `id` with its longest edge at most `maxEdge` px, or null when the item
- * is not a raster image this makes thumbnails of (or too large, or does not decode).
+ * The decrypted bytes of raster image `id` in `scope`, for the keyless image worker to make a
+ * thumbnail of (workers/image.worker.ts); null when it is not one this makes thumbnails of (or
+ * too large). Images from other users are decoded there, never here, where the keys live.
  */
-async function thumbnail(id: string, maxEdge: number, linkId?: string): Promise<EncodedThumbnail | null> {
-  const target = await loadTarget(id, linkId);
+async function thumbnailSource(scope: BrowseScope, id: string): Promise<Uint8Array | null> {
+  const target = await loadTarget(scope, id);
   if (target?.kind !== 'image' || target.plainSize === 0 || target.plainSize > IMAGE_MAX_BYTES) return null;
   const bytes = await decryptTargetHead(target, target.plainSize);
-  if (!isRasterImage(bytes)) return null;
-  let bitmap: ImageBitmap;
-  try {
-    bitmap = await createImageBitmap(new Blob([bytes]));
-  } catch {
-    return null;
-  }
-  try {
-    if (bitmap.width === 0 || bitmap.height === 0) return null;
-    return await encode(bitmap, clampEdge(maxEdge));
-  } finally {
-    bitmap.close();
-  }
+  return isRasterImage(bytes) ? bytes : null;
 }
 
-/** The decrypted start of video `id` (at most `maxBytes`, whole chunks), or null for a non-video. */
-async function videoHead(id: string, maxBytes: number, linkId?: string): Promise<VideoHead | null> {
-  const target = await loadTarget(id, linkId);
+/** The decrypted start of video `id` in `scope` (at most `maxBytes`, whole chunks), or null for a non-video. */
+async function videoHead(scope: BrowseScope, id: string, maxBytes: number): Promise<VideoHead | null> {
+  const target = await loadTarget(scope, id);
   if (target?.kind !== 'video' || target.plainSize === 0) return null;
   const limit = Number.isFinite(maxBytes) ? Math.min(VIDEO_HEAD_BYTES * 2, Math.max(CHUNK, maxBytes)) : VIDEO_HEAD_BYTES;
   return { bytes: await decryptTargetHead(target, limit), type: videoTypeOf(target.view) };
@@ -152,6 +104,6 @@ async function videoHead(id: string, maxBytes: number, linkId?: string): Promise
 
 /** The RPC surface (spread into the crypto worker's methods). */
 export const thumbnailMethods = {
-  thumbnail,
+  thumbnailSource,
   videoHead,
 };

@@ -5,6 +5,7 @@ import type { ItemView } from '../../model/items.ts';
 import { CreateFolderDialog, DeleteDialog, InfoDialog, MoveDialog, RenameDialog } from './dialogs.tsx';
 import { useCreateFolder, useDeleteItem, useDeleteItems, useMoveItem, useMoveItems, useRenameItem } from './mutations.ts';
 import { DeleteSelectionDialog } from './SelectionDialogs.tsx';
+import { useBrowseScope } from './scope-context.ts';
 
 /**
  * Which dialog is open; 'upload' is the transfers feature's and 'share' the sharing feature's,
@@ -35,10 +36,11 @@ export interface ItemDialogsProps {
   users: Record<string, string>;
   myUserId: string | undefined;
   locationOf: (item: ItemView) => string;
-  /** As a share link's holder (link mode): every change carries `?linkId=`, moves stay inside the link. */
-  link?: { linkId: string; rootLabel: string } | undefined;
-  /** /shared: moves stay inside the shared folder shown (`rootId`). */
-  scope?: { rootId: string; rootLabel: string } | undefined;
+  /**
+   * Where moves stay when it is not My Files: a link's item (`rootId` null) or, in /shared, the
+   * shared folder shown. Every change is made in the screen's browse scope (its context).
+   */
+  moveRoot?: { rootId: string | null; rootLabel: string } | undefined;
 }
 
 export function ItemDialogs({
@@ -50,15 +52,15 @@ export function ItemDialogs({
   users,
   myUserId,
   locationOf,
-  link,
-  scope,
+  moveRoot,
 }: ItemDialogsProps) {
-  const createFolder = useCreateFolder(link?.linkId);
-  const renameItem = useRenameItem(link?.linkId);
-  const moveItem = useMoveItem(link?.linkId);
-  const deleteItem = useDeleteItem(link?.linkId);
-  const moveItems = useMoveItems(link?.linkId);
-  const deleteItems = useDeleteItems(link?.linkId);
+  const scope = useBrowseScope();
+  const createFolder = useCreateFolder(scope);
+  const renameItem = useRenameItem(scope);
+  const moveItem = useMoveItem(scope);
+  const deleteItem = useDeleteItem(scope);
+  const moveItems = useMoveItems(scope);
+  const deleteItems = useDeleteItems(scope);
   // Offline the change waits for the network (listed by PendingChanges): the dialog closes now
   // rather than sit busy, so the user sees the change is queued.
   const closeIfQueued = () => {
@@ -111,8 +113,7 @@ export function ItemDialogs({
           open
           items={[dialog.item]}
           myUserId={myUserId}
-          link={link}
-          scope={scope}
+          moveRoot={moveRoot}
           onClose={onClose}
           busy={moveItem.isPending && !moveItem.isPaused}
           onMove={(target, label) => {
@@ -127,8 +128,7 @@ export function ItemDialogs({
           open
           items={dialog.items}
           myUserId={myUserId}
-          link={link}
-          scope={scope}
+          moveRoot={moveRoot}
           onClose={onClose}
           busy={moveItems.isPending && !moveItems.isPaused}
           onMove={(target, label) => {

@@ -6,6 +6,7 @@
 import { api, apiBytes } from '../../lib/api.ts';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { cryptoWorker } from '../../crypto/client.ts';
+import { type BrowseScope, SHARED_SCOPE, scopeQuery } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
 
 export type { ItemView } from '../../model/items.ts';
@@ -37,14 +38,12 @@ export interface FolderListing {
  * it parses the JSON and opens every item there, so a folder of 10,000 items costs the UI thread
  * almost nothing. A byte call through `apiFetch`, so the app-wide 401/429 rules apply.
  */
-async function fetchListing(query: {
-  id?: string;
-  depth: number;
-  includeAncestors?: boolean;
-  linkId?: string;
-}): Promise<{ listing: FolderListing; decryptMs: number }> {
+async function fetchListing(
+  scope: BrowseScope,
+  query: { id?: string; depth: number; includeAncestors?: boolean },
+): Promise<{ listing: FolderListing; decryptMs: number }> {
   const response = await apiBytes.listing({
-    ...(query.linkId ? { linkId: query.linkId } : {}),
+    ...scopeQuery(scope),
     depth: query.depth,
     limit: ALL_ITEMS,
     offset: 0,
@@ -54,7 +53,7 @@ async function fetchListing(query: {
   if (!response.ok) throw new HttpStatusError(response.status, 'Error fetching files.');
   const body = await response.arrayBuffer();
   const fetched = performance.now();
-  const opened = await cryptoWorker.call('openListing', body);
+  const opened = await cryptoWorker.call('openListing', scope, body);
   const users: Record<string, string> = {};
   for (const user of opened.users) users[user.id] = user.username;
   const listing = { folder: opened.root, items: opened.files, ancestors: opened.ancestors, users };
@@ -62,15 +61,15 @@ async function fetchListing(query: {
 }
 
 /**
- * One folder (null: the top level), with the path above it. With `linkId`, as that share link's
- * holder: null is the linked item itself (a folder with its contents, or one file) and the path
+ * One folder (null: the top level), with the path above it, opened in `scope`. In a link's
+ * scope, null is the linked item itself (a folder with its contents, or one file) and the path
  * stops at it. The link's key must be in the crypto worker first (`useLinkKey` of the sharing feature).
  */
-export async function fetchFolder(parentId: string | null, linkId?: string): Promise<FolderListing> {
+export async function fetchFolder(scope: BrowseScope, parentId: string | null): Promise<FolderListing> {
   const started = performance.now();
-  const link = linkId ? { linkId } : {};
   const { listing, decryptMs } = await fetchListing(
-    parentId ? { id: parentId, depth: 1, includeAncestors: true, ...link } : { depth: 1, ...link },
+    scope,
+    parentId ? { id: parentId, depth: 1, includeAncestors: true } : { depth: 1 },
   );
   // For bench/listing: how long the server answer and the decryption in the worker took.
   performance.clearMarks('files:listing');
@@ -80,9 +79,9 @@ export async function fetchFolder(parentId: string | null, linkId?: string): Pro
   return listing;
 }
 
-/** Everything under the top level (or the linked item, with `linkId`), 20 levels deep (search over decrypted names). */
-export async function fetchTree(linkId?: string): Promise<FolderListing> {
-  return (await fetchListing({ depth: TREE_DEPTH, ...(linkId ? { linkId } : {}) })).listing;
+/** Everything under the top level (or the linked item, in a link's scope), 20 levels deep (search over decrypted names). */
+export async function fetchTree(scope: BrowseScope): Promise<FolderListing> {
+  return (await fetchListing(scope, { depth: TREE_DEPTH })).listing;
 }
 
 /**
@@ -90,35 +89,35 @@ export async function fetchTree(linkId?: string): Promise<FolderListing> {
  * their parent links. Its key must already be in the crypto worker (a grant opened by /shared).
  */
 export async function fetchSubtree(id: string): Promise<FolderListing> {
-  return (await fetchListing({ id, depth: TREE_DEPTH })).listing;
+  return (await fetchListing(SHARED_SCOPE, { id, depth: TREE_DEPTH })).listing;
+}
+
+/** The query of a change made in `scope`: `?linkId=` as a share link's holder (an editor link). */
+function changeQuery(scope: BrowseScope) {
+  return scope.kind === 'link' ? { query: scopeQuery(scope) } : {};
 }
 
 /** POST /api/upload with folder metadata (multipart, no file). Answers the new folder's id. */
-export async function createFolder(parentId: string | null, name: string, linkId?: string): Promise<string> {
-  const metadata = await cryptoWorker.call('newFolder', parentId, name);
-  const { data, error, status } = await api.api.upload.post({ metadata: JSON.stringify(metadata) }, linkQuery(linkId));
+export async function createFolder(scope: BrowseScope, parentId: string | null, name: string): Promise<string> {
+  const metadata = await cryptoWorker.call('newFolder', scope, parentId, name);
+  const { data, error, status } = await api.api.upload.post({ metadata: JSON.stringify(metadata) }, changeQuery(scope));
   if (error) throw new HttpStatusError(status, 'Error creating folder');
   return data.id;
 }
 
-/** `?linkId=` of a call made as a share link's holder (an editor link). */
-function linkQuery(linkId: string | undefined) {
-  return linkId ? { query: { linkId } } : {};
-}
-
-export async function renameItem(id: string, name: string, linkId?: string): Promise<void> {
-  const sealed = await cryptoWorker.call('renameItem', id, name);
-  const { error, status } = await api.api.file({ id }).put({ type: 'rename', ...sealed }, linkQuery(linkId));
+export async function renameItem(scope: BrowseScope, id: string, name: string): Promise<void> {
+  const sealed = await cryptoWorker.call('renameItem', scope, id, name);
+  const { error, status } = await api.api.file({ id }).put({ type: 'rename', ...sealed }, changeQuery(scope));
   if (error) throw new HttpStatusError(status, 'Error renaming file. Please try again later.');
 }
 
-export async function moveItem(id: string, parentId: string | null, linkId?: string): Promise<void> {
-  const wrapped = await cryptoWorker.call('moveItem', id, parentId);
-  const { error, status } = await api.api.file({ id }).put({ type: 'move', parentId, ...wrapped }, linkQuery(linkId));
+export async function moveItem(scope: BrowseScope, id: string, parentId: string | null): Promise<void> {
+  const wrapped = await cryptoWorker.call('moveItem', scope, id, parentId);
+  const { error, status } = await api.api.file({ id }).put({ type: 'move', parentId, ...wrapped }, changeQuery(scope));
   if (error) throw new HttpStatusError(status, 'Error moving file.');
 }
 
-export async function deleteItem(id: string, linkId?: string): Promise<void> {
-  const { error, status } = await api.api.file({ id }).delete(undefined, linkQuery(linkId));
+export async function deleteItem(scope: BrowseScope, id: string): Promise<void> {
+  const { error, status } = await api.api.file({ id }).delete(undefined, changeQuery(scope));
   if (error) throw new HttpStatusError(status, 'Error deleting file');
 }

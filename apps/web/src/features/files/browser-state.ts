@@ -8,13 +8,14 @@ import { useQuery, useQueryClient, type QueryKey, type UseQueryOptions } from '@
 import { useAtomValue } from 'jotai';
 import { toast } from '@sealbox/ui';
 import { isNoAccess } from '../../lib/http-status-error.ts';
+import type { BrowseScope } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
 import { PROFILE_QUERY_KEY, sessionAtom, useProfile } from '../auth/index.ts';
 import type { FolderListing } from './api.ts';
 import type { Crumb } from './breadcrumbs.ts';
 import type { BrowserSearch, ViewMode } from './browser-search.ts';
 import { ENCRYPTED_DIRECTORY, displayName } from '../../model/item-names.ts';
-import { treeQueryOptions, useFolder } from './queries.ts';
+import { useFolder } from './queries.ts';
 import { DEFAULT_PAGE_SIZE, effectiveSort, paginate, searchItems, sortItems, type PageSize, type Sort } from './sorting.ts';
 
 export const UPLOAD_BLOCKED_TEXT = 'You do not have permission to upload files here';
@@ -35,10 +36,11 @@ export function useBrowserView(search: BrowserSearch): { view: ViewMode; sort: S
  * `refresh` fetches it again and the profile (its quota) with it.
  */
 export function useFolderListing(
+  scope: BrowseScope,
   parentId: string | null,
-  { poll, linkId, enabled = true }: { poll: boolean; linkId?: string; enabled?: boolean },
+  { poll, enabled = true }: { poll: boolean; enabled?: boolean },
 ) {
-  const listing = useFolder(parentId, { shown: true, poll, enabled, ...(linkId ? { linkId } : {}) });
+  const listing = useFolder(scope, parentId, { shown: true, poll, enabled });
   const queryClient = useQueryClient();
   // Once per failure: a new failure has a new errorUpdatedAt.
   // biome-ignore lint/correctness/useExhaustiveDependencies: errorUpdatedAt is the trigger, not a value read
@@ -78,7 +80,7 @@ function useStableSort(sort: Sort | undefined): Sort | undefined {
 }
 
 /**
- * Where a search looks: a tree query's options (`treeQueryOptions()` for My Files or a link,
+ * Where a search looks: a tree query's options (`treeQueryOptions(scope)` for My Files or a link,
  * the shared folders' subtrees on /shared), fetched only while a query is typed. `enabled`
  * false holds it back further (what it needs is not there yet).
  */
@@ -92,7 +94,7 @@ export type TreeSource<TQueryFnData = FolderListing, TQueryKey extends QueryKey 
 /** SPEC 2 search over every decrypted name of the tree (fetched once a query is typed). */
 export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends QueryKey = QueryKey>(
   sort: Sort | undefined,
-  source: TreeSource<TQueryFnData, TQueryKey> = treeQueryOptions() as unknown as TreeSource<TQueryFnData, TQueryKey>,
+  source: TreeSource<TQueryFnData, TQueryKey>,
 ) {
   const [query, setQuery] = useState('');
   const searching = query.trim() !== '';

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ItemView } from '../../model/items.ts';
 
@@ -9,6 +10,7 @@ vi.mock('./queries.ts', async (importOriginal) => ({
 }));
 
 const { CreateFolderDialog, MoveDialog, MOVE_CHOOSE_TEXT, RenameDialog } = await import('./dialogs.tsx');
+const { BrowseScopeContext } = await import('./scope-context.ts');
 const { MOVE_PROBLEM_TEXT } = await import('./move-rules.ts');
 
 const ME = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -39,7 +41,11 @@ describe('MoveDialog', () => {
     const file = item({});
     const archive = item({ id: '00000000-0000-4000-8000-000000000002', name: 'Archive', isDirectory: true });
     folderListing.items = [file, archive];
-    render(<MoveDialog open items={[file]} myUserId={ME} busy={false} onClose={() => {}} onMove={() => {}} />);
+    render(
+      <BrowseScopeContext.Provider value={OWN_SCOPE}>
+        <MoveDialog open items={[file]} myUserId={ME} busy={false} onClose={() => {}} onMove={() => {}} />
+      </BrowseScopeContext.Provider>,
+    );
 
     expect(screen.queryByText(MOVE_PROBLEM_TEXT['current-parent'])).toBeNull();
     expect(screen.getByRole('status').textContent).toBe(MOVE_CHOOSE_TEXT);
@@ -59,7 +65,11 @@ describe('MoveDialog', () => {
     const a = item({});
     const b = item({ id: '00000000-0000-4000-8000-000000000003', name: 'b.txt' });
     folderListing.items = [a, b];
-    render(<MoveDialog open items={[a, b]} myUserId={ME} busy={false} onClose={() => {}} onMove={() => {}} />);
+    render(
+      <BrowseScopeContext.Provider value={OWN_SCOPE}>
+        <MoveDialog open items={[a, b]} myUserId={ME} busy={false} onClose={() => {}} onMove={() => {}} />
+      </BrowseScopeContext.Provider>,
+    );
     expect(screen.getByRole('status').textContent).toBe('Choose a folder to move these 2 items to.');
   });
 });

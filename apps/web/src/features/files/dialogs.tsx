@@ -2,11 +2,13 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Button, Dialog, Spinner, cx } from '@sealbox/ui';
 import type { ItemView } from './api.ts';
 import { ENCRYPTED_DIRECTORY } from '../../model/item-names.ts';
+import { ANONYMOUS_UPLOADER } from '../../model/uploader.ts';
 import { displayName, formatBytes, formatDate } from './format.ts';
 import { Icon } from './icons.tsx';
 import { MOVE_PROBLEM_TEXT, canBrowseInto, selectionMoveProblem } from './move-rules.ts';
 import { NAME_TEXT, findNamed, nameProblem, nameTakenText } from './name-rules.ts';
 import { useFolder } from './queries.ts';
+import { useBrowseScope } from './scope-context.ts';
 import { sortItems } from './sorting.ts';
 
 interface NameDialogProps {
@@ -188,8 +190,7 @@ export function MoveDialog({
   onClose,
   busy,
   onMove,
-  link,
-  scope,
+  moveRoot,
 }: {
   /** The item moved, or a selection (all in one folder). */
   items: readonly ItemView[];
@@ -199,12 +200,14 @@ export function MoveDialog({
   busy: boolean;
   /** `label`: the destination's name, for the success toast. */
   onMove: (parentId: string | null, label: string) => void;
-  /** Link mode: the top (id null) is the linked folder, listed through the link. */
-  link?: { linkId: string; rootLabel: string } | undefined;
-  /** /shared: the top (id null) is the shared folder the item lives in, never My Files. */
-  scope?: { rootId: string; rootLabel: string } | undefined;
+  /**
+   * The top of the folders offered, when it is not My Files: in a link's scope the linked folder
+   * (`rootId` null: the link's own top), in /shared the shared folder the item lives in.
+   */
+  moveRoot?: { rootId: string | null; rootLabel: string } | undefined;
 }) {
-  const top = link?.rootLabel ?? scope?.rootLabel ?? 'My Files';
+  const scope = useBrowseScope();
+  const top = moveRoot?.rootLabel ?? 'My Files';
   const [path, setPathState] = useState<Place[]>([{ id: null, label: top, item: null }]);
   // Until the user browses, the folder shown is only where the dialog opened: no red refusal yet.
   const [browsed, setBrowsed] = useState(false);
@@ -213,9 +216,9 @@ export function MoveDialog({
     setPathState(next);
   };
   const here = path.at(-1)!;
-  const listing = useFolder(here.id ?? scope?.rootId ?? null, { enabled: open, ...(link ? { linkId: link.linkId } : {}) });
+  const listing = useFolder(scope, here.id ?? moveRoot?.rootId ?? null, { enabled: open });
   // Through a link or a share the top is that folder itself (its listing's root), never My Files.
-  const rooted = (link || scope) && here.id === null;
+  const rooted = moveRoot && here.id === null;
   const hereItem = rooted ? (listing.data?.folder ?? null) : here.item;
   const hereId = rooted ? (listing.data?.folder?.id ?? null) : here.id;
   const folders = sortItems(
@@ -223,7 +226,7 @@ export function MoveDialog({
     { sortBy: 'name', sortOrder: 'asc' },
   );
   const target = { folder: hereItem, path: path.flatMap((p) => (p.id ? [p.id] : [])) };
-  const problem = link && hereId === null ? 'no-permission' : selectionMoveProblem(items, target, myUserId);
+  const problem = scope.kind === 'link' && hereId === null ? 'no-permission' : selectionMoveProblem(items, target, myUserId);
   const shownProblem = problem === 'current-parent' && !browsed ? null : problem;
 
   return (
@@ -311,7 +314,8 @@ export function InfoDialog({
   open: boolean;
   onClose: () => void;
 }) {
-  const who = (id: string) => `${users[id] ?? 'Unknown'}${id === myUserId ? ' (you)' : ''}`;
+  const who = (id: string | null) =>
+    id === null ? ANONYMOUS_UPLOADER : `${users[id] ?? 'Unknown'}${id === myUserId ? ' (you)' : ''}`;
   const rows: Array<[string, string]> = [
     ['Name', displayName(item)],
     ['Type', item.isDirectory ? 'Folder' : (item.mimeType ?? 'Unknown')],

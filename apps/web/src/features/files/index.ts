@@ -34,7 +34,7 @@ export type { ItemAction } from './ItemMenu.tsx';
 export { freeName, nameKey } from './name-rules.ts';
 export { Pagination } from './Pagination.tsx';
 export { SIGN_IN_TO_ACCESS_TEXT } from './Sidebar.tsx';
-export { LinkScope } from './link-scope.ts';
+export { BrowseScopeContext, useBrowseScope } from './scope-context.ts';
 export { ItemRulesContext, type BulkAction, type ItemRules } from './item-rules.ts';
 export { NO_EDIT_TEXT } from './ItemMenu.tsx';
 export { REFRESH_MS, filesKeys, folderQueryOptions, treeQueryOptions } from './queries.ts';

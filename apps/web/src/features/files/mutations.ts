@@ -15,6 +15,7 @@ import { settleEach } from '../../lib/settle-each.ts';
 import { useMutation, useQueryClient, type Mutation, type QueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
+import { type BrowseScope, OWN_SCOPE } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { createFolder, deleteItem, moveItem, renameItem } from './api.ts';
@@ -106,26 +107,26 @@ function messageOf(error: unknown, fallback: string): string {
   return error instanceof HttpStatusError ? error.message : fallback;
 }
 
-function refreshAfterChange(queryClient: QueryClient, folders: Array<string | null>, linkId?: string) {
+function refreshAfterChange(queryClient: QueryClient, scope: BrowseScope, folders: Array<string | null>) {
   // Through a link: its listings are keyed by the link (the linked item's is 'root'), all refreshed.
-  if (linkId) return queryClient.invalidateQueries({ queryKey: filesKeys.linkAll(linkId) });
+  if (scope.kind === 'link') return queryClient.invalidateQueries({ queryKey: filesKeys.linkAll(scope.linkId) });
   const unique = [...new Set(folders)];
   return Promise.all([
-    ...unique.map((id) => queryClient.invalidateQueries({ queryKey: filesKeys.folder(id), exact: true })),
-    queryClient.invalidateQueries({ queryKey: filesKeys.tree, exact: true }),
+    ...unique.map((id) => queryClient.invalidateQueries({ queryKey: filesKeys.folderInAnyScope(id) })),
+    queryClient.invalidateQueries({ queryKey: filesKeys.tree(OWN_SCOPE), exact: true }),
   ]);
 }
 
-/** `linkId`: the change is made as that share link's holder (an editor link), with `?linkId=`. */
-export function useCreateFolder(linkId?: string) {
+/** Each change is made in `scope`: its keys come from that ring, and through a link it carries `?linkId=`. */
+export function useCreateFolder(scope: BrowseScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: changeKeys.create,
     mutationFn: async ({ parentId, name }: { parentId: string | null; name: string }) => {
       refuseIfDeleted(queryClient, [parentId], `New folder ${name}`);
-      return createFolder(parentId, name, linkId);
+      return createFolder(scope, parentId, name);
     },
-    onSuccess: (_id, { parentId }) => refreshAfterChange(queryClient, [parentId], linkId),
+    onSuccess: (_id, { parentId }) => refreshAfterChange(queryClient, scope, [parentId]),
     onError: (error) => {
       if (superseded(error)) return;
       const status = error instanceof HttpStatusError ? error.status : 0;
@@ -134,18 +135,18 @@ export function useCreateFolder(linkId?: string) {
   });
 }
 
-export function useRenameItem(linkId?: string) {
+export function useRenameItem(scope: BrowseScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: changeKeys.rename,
     mutationFn: async ({ item, name }: { item: ItemView; name: string }) => {
       refuseIfDeleted(queryClient, [item.id, item.parentId], `Rename of ${displayName(item)}`);
-      return renameItem(item.id, name, linkId);
+      return renameItem(scope, item.id, name);
     },
     // A folder's own listing shows its name in the breadcrumbs.
     onSuccess: (_r, { item, name }) => {
       toast(`Renamed to ${name}`, 'success');
-      return refreshAfterChange(queryClient, item.isDirectory ? [item.parentId, item.id] : [item.parentId], linkId);
+      return refreshAfterChange(queryClient, scope, item.isDirectory ? [item.parentId, item.id] : [item.parentId]);
     },
     onError: (error) => {
       if (!superseded(error)) toast(messageOf(error, 'Error renaming file. Please try again later.'), 'error');
@@ -153,18 +154,18 @@ export function useRenameItem(linkId?: string) {
   });
 }
 
-export function useMoveItem(linkId?: string) {
+export function useMoveItem(scope: BrowseScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: changeKeys.move,
     /** `label`: the destination's name, for the success toast. */
     mutationFn: async ({ item, parentId }: { item: ItemView; parentId: string | null; label: string }) => {
       refuseIfDeleted(queryClient, [item.id, item.parentId, parentId], `Move of ${displayName(item)}`);
-      return moveItem(item.id, parentId, linkId);
+      return moveItem(scope, item.id, parentId);
     },
     onSuccess: (_r, { item, parentId, label }) => {
       toast(`Moved ${displayName(item)} to ${label}`, 'success');
-      return refreshAfterMove(queryClient, [item], parentId, linkId);
+      return refreshAfterMove(queryClient, scope, [item], parentId);
     },
     onError: (error) => {
       if (!superseded(error)) toast(messageOf(error, 'Error moving file.'), 'error');
@@ -172,33 +173,38 @@ export function useMoveItem(linkId?: string) {
   });
 }
 
-export function useDeleteItem(linkId?: string) {
+export function useDeleteItem(scope: BrowseScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: changeKeys.delete,
-    mutationFn: (item: ItemView) => deleteItem(item.id, linkId),
+    mutationFn: (item: ItemView) => deleteItem(scope, item.id),
     onSuccess: (_r, item) => {
       toast(`Deleted ${displayName(item)}`, 'success');
-      return refreshAfterDelete(queryClient, [item], linkId);
+      return refreshAfterDelete(queryClient, scope, [item]);
     },
     onError: (error) => toast(messageOf(error, 'Error deleting file'), 'error'),
   });
 }
 
-async function refreshAfterMove(queryClient: QueryClient, moved: readonly ItemView[], parentId: string | null, linkId?: string) {
-  await refreshAfterChange(queryClient, [...moved.map((item) => item.parentId), parentId], linkId);
+async function refreshAfterMove(
+  queryClient: QueryClient,
+  scope: BrowseScope,
+  moved: readonly ItemView[],
+  parentId: string | null,
+) {
+  await refreshAfterChange(queryClient, scope, [...moved.map((item) => item.parentId), parentId]);
   // Everything under a moved folder has a new path (breadcrumbs) and its K a new wrapping.
   if (moved.some((item) => item.isDirectory)) await queryClient.invalidateQueries({ queryKey: filesKeys.folders });
 }
 
-async function refreshAfterDelete(queryClient: QueryClient, deleted: readonly ItemView[], linkId?: string) {
+async function refreshAfterDelete(queryClient: QueryClient, scope: BrowseScope, deleted: readonly ItemView[]) {
   for (const item of deleted)
-    if (item.isDirectory) queryClient.removeQueries({ queryKey: filesKeys.folder(item.id), exact: true });
+    if (item.isDirectory) queryClient.removeQueries({ queryKey: filesKeys.folder(scope, item.id), exact: true });
   await Promise.all([
     refreshAfterChange(
       queryClient,
+      scope,
       deleted.map((item) => item.parentId),
-      linkId,
     ),
     // The quota shown in the sidebar (usedSpace) went down.
     queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY }),
@@ -231,17 +237,17 @@ function reportBulk({ done, failed }: BulkOutcome, verb: string, where = ''): vo
 }
 
 /** Moves a selection (all in one folder) into `parentId`; `label` names it in the toast. */
-export function useMoveItems(linkId?: string) {
+export function useMoveItems(scope: BrowseScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: changeKeys.moveMany,
     mutationFn: async ({ items, parentId }: { items: ItemView[]; parentId: string | null; label: string }) => {
       refuseIfDeleted(queryClient, targetsOf('move-many', { items, parentId }), `Move of ${itemsPhrase(items)}`);
-      return eachItem(items, (item) => moveItem(item.id, parentId, linkId));
+      return eachItem(items, (item) => moveItem(scope, item.id, parentId));
     },
     onSuccess: (outcome, { parentId, label }) => {
       reportBulk(outcome, 'Moved', ` to ${label}`);
-      return refreshAfterMove(queryClient, outcome.done, parentId, linkId);
+      return refreshAfterMove(queryClient, scope, outcome.done, parentId);
     },
     onError: (error) => {
       if (!superseded(error)) toast(messageOf(error, 'Error moving file.'), 'error');
@@ -249,14 +255,14 @@ export function useMoveItems(linkId?: string) {
   });
 }
 
-export function useDeleteItems(linkId?: string) {
+export function useDeleteItems(scope: BrowseScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: changeKeys.deleteMany,
-    mutationFn: ({ items }: { items: ItemView[] }) => eachItem(items, (item) => deleteItem(item.id, linkId)),
+    mutationFn: ({ items }: { items: ItemView[] }) => eachItem(items, (item) => deleteItem(scope, item.id)),
     onSuccess: (outcome) => {
       reportBulk(outcome, 'Deleted');
-      return refreshAfterDelete(queryClient, outcome.done, linkId);
+      return refreshAfterDelete(queryClient, scope, outcome.done);
     },
     onError: (error) => toast(messageOf(error, 'Error deleting file'), 'error'),
   });

@@ -5,39 +5,49 @@
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
+import type { BrowseScope } from '../../model/browse-scope.ts';
 import { fetchFolder, fetchTree } from './api.ts';
 
 export const filesKeys = {
   all: ['files'] as const,
+  /** Every folder listing of the own tree and of /shared (a link's are under linkAll). */
   folders: ['files', 'folder'] as const,
-  /** The listing of one folder; null = the top level of My Files. */
-  folder: (id: string | null) => ['files', 'folder', id ?? 'root'] as const,
-  tree: ['files', 'tree'] as const,
-  /** A folder reached through a share link (null: the linked item). */
-  linkFolder: (linkId: string, id: string | null) => ['files', 'link', linkId, id ?? 'root'] as const,
+  /**
+   * The listing of one folder as `scope` opens it (null: its top level). The scope is part of the
+   * key (model/browse-scope.ts): a folder opened under one ring's keys is never shown in another.
+   * A link's listings sit under its linkAll; the others under `folderInAnyScope(id)`.
+   */
+  folder: (scope: BrowseScope, id: string | null) =>
+    scope.kind === 'link'
+      ? (['files', 'link', scope.linkId, id ?? 'root'] as const)
+      : (['files', 'folder', id ?? 'root', scope.kind] as const),
+  /** A folder's listing in My Files and in /shared alike (a change to it makes both stale). */
+  folderInAnyScope: (id: string | null) => ['files', 'folder', id ?? 'root'] as const,
+  /** The own tree's search tree; a link's is `tree(linkScope)`, /shared's the sharing feature's. */
+  tree: (scope: BrowseScope) =>
+    scope.kind === 'link' ? (['files', 'link', scope.linkId, 'tree'] as const) : (['files', 'tree'] as const),
   linkAll: (linkId: string) => ['files', 'link', linkId] as const,
-  linkTree: (linkId: string) => ['files', 'link', linkId, 'tree'] as const,
 };
 
 /** SPEC 4 and 9: file metadata refreshes every 5 seconds while live updates are down. */
 export const REFRESH_MS = 5_000;
 
-/** One folder's listing (null: the top level of My Files), with the path above it. */
-export function folderQueryOptions(parentId: string | null, linkId?: string) {
+/** One folder's listing in `scope` (null: its top level), with the path above it. */
+export function folderQueryOptions(scope: BrowseScope, parentId: string | null) {
   return queryOptions({
-    queryKey: linkId ? filesKeys.linkFolder(linkId, parentId) : filesKeys.folder(parentId),
-    queryFn: () => fetchFolder(parentId, linkId),
+    queryKey: filesKeys.folder(scope, parentId),
+    queryFn: () => fetchFolder(scope, parentId),
     staleTime: REFRESH_MS,
     // A 4xx (gone, not yours) will not change by asking again.
     retry: (count, error) => !(error instanceof HttpStatusError && error.status >= 400 && error.status < 500) && count < 2,
   });
 }
 
-/** Everything under the top level, 20 levels deep (search over decrypted names). */
-export function treeQueryOptions(linkId?: string) {
+/** Everything under the top level of `scope` (My Files, or a link's item), 20 levels deep (search over decrypted names). */
+export function treeQueryOptions(scope: BrowseScope) {
   return queryOptions({
-    queryKey: linkId ? filesKeys.linkTree(linkId) : filesKeys.tree,
-    queryFn: () => fetchTree(linkId),
+    queryKey: filesKeys.tree(scope),
+    queryFn: () => fetchTree(scope),
     staleTime: REFRESH_MS,
   });
 }
@@ -47,16 +57,12 @@ export function treeQueryOptions(linkId?: string) {
  * for when the live socket is down (features/live).
  */
 export function useFolder(
+  scope: BrowseScope,
   parentId: string | null,
-  {
-    shown = false,
-    poll = false,
-    enabled = true,
-    linkId,
-  }: { shown?: boolean; poll?: boolean; enabled?: boolean; linkId?: string } = {},
+  { shown = false, poll = false, enabled = true }: { shown?: boolean; poll?: boolean; enabled?: boolean } = {},
 ) {
   return useQuery({
-    ...folderQueryOptions(parentId, linkId),
+    ...folderQueryOptions(scope, parentId),
     enabled,
     // A refresh is skipped while one is still running (the fetch is shared), so slow answers never pile up.
     refetchInterval: poll ? REFRESH_MS : false,

@@ -1,8 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import type { ItemView } from '../../model/items.ts';
-import { IMAGE_MAX_BYTES, thumbnailKind, videoTypeOf, wantsThumbnail } from '../../model/thumbnails.ts';
+import {
+  IMAGE_MAX_BYTES,
+  isRasterImage,
+  scaledSize,
+  thumbnailKind,
+  videoTypeOf,
+  wantsThumbnail,
+} from '../../model/thumbnails.ts';
 import { LruCache, ThumbnailLoader } from './thumbnail-cache.ts';
-import { isRasterImage, scaledSize } from '../../workers/thumbnails.ts';
 
 function item(over: Partial<ItemView>): ItemView {
   return {

@@ -1,6 +1,7 @@
 /**
  * The thumbnail of a grid card: asked for once the card comes near the viewport
- * (IntersectionObserver), made in the crypto worker (workers/thumbnails.ts), cached by the page
+ * (IntersectionObserver), decrypted in the crypto worker (workers/thumbnails.ts), made small in
+ * the keyless image worker (workers/image.worker.ts), cached by the page
  * (thumbnail-cache.ts) and shown through a blob: URL of the small encoded image that lives as
  * long as the card does.
  *
@@ -11,7 +12,10 @@
 import { useEffect, useState, type RefObject } from 'react';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { whenFirstSeen } from '../../lib/first-seen.ts';
+import { type BrowseScope, scopeName } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
+import { lazyWorker } from '../../lib/lazy-worker.ts';
+import type { ImageMethods } from '../../workers/image.worker.ts';
 import { onSignOut } from '../auth/index.ts';
 import {
   THUMB_EDGE,
@@ -23,7 +27,7 @@ import {
   wantsThumbnail,
 } from '../../model/thumbnails.ts';
 import { CACHE_ENTRIES, CONCURRENCY, ThumbnailLoader } from './thumbnail-cache.ts';
-import { useLinkScope } from './link-scope.ts';
+import { useBrowseScope } from './scope-context.ts';
 
 const loader = new ThumbnailLoader<Blob | null>(CACHE_ENTRIES, CONCURRENCY);
 
@@ -99,12 +103,23 @@ async function posterFrame(bytes: Uint8Array<ArrayBuffer>, type: string, maxEdge
   }
 }
 
-async function loadThumbnail(item: ItemView, linkId: string | undefined): Promise<Blob | null> {
+/**
+ * Decodes images in a worker of their own that holds no keys (workers/image.worker.ts): the
+ * crypto worker only decrypts them.
+ */
+const imageWorker = lazyWorker<ImageMethods>(
+  () => new Worker(new URL('../../workers/image.worker.ts', import.meta.url), { type: 'module', name: 'sealbox-images' }),
+  'Image worker failed',
+);
+
+async function loadThumbnail(scope: BrowseScope, item: ItemView): Promise<Blob | null> {
   if (thumbnailKind(item) === 'video') {
-    const head = await cryptoWorker.call('videoHead', item.id, VIDEO_HEAD_BYTES, linkId);
+    const head = await cryptoWorker.call('videoHead', scope, item.id, VIDEO_HEAD_BYTES);
     return head ? posterFrame(head.bytes as Uint8Array<ArrayBuffer>, head.type, THUMB_EDGE) : null;
   }
-  const made = await cryptoWorker.call('thumbnail', item.id, THUMB_EDGE, linkId);
+  const source = await cryptoWorker.call('thumbnailSource', scope, item.id);
+  if (!source) return null;
+  const made = await imageWorker.call('thumbnail', source, THUMB_EDGE);
   return made ? new Blob([made.bytes as Uint8Array<ArrayBuffer>], { type: made.type }) : null;
 }
 
@@ -114,8 +129,9 @@ async function loadThumbnail(item: ItemView, linkId: string | undefined): Promis
  */
 export function useThumbnail(item: ItemView, target: RefObject<Element | null>): string | null {
   const wanted = wantsThumbnail(item);
-  const key = thumbnailKey(item);
-  const linkId = useLinkScope();
+  const scope = useBrowseScope();
+  // What a thumbnail shows depends on the key it was opened with: one per scope.
+  const key = `${scopeName(scope)}|${thumbnailKey(item)}`;
   const [blob, setBlob] = useState<Blob | null>(() => (wanted ? (loader.peek(key) ?? null) : null));
   const [visible, setVisible] = useState(false);
   const [url, setUrl] = useState<string | null>(null);
@@ -147,7 +163,7 @@ export function useThumbnail(item: ItemView, target: RefObject<Element | null>):
     if (!visible) return;
     const controller = new AbortController();
     loader
-      .request(key, () => loadThumbnail(item, linkId), controller.signal)
+      .request(key, () => loadThumbnail(scope, item), controller.signal)
       .then(
         (made) => {
           if (!controller.signal.aborted) setBlob(made);

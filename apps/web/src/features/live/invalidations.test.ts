@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
+import { OWN_SCOPE, SHARED_SCOPE } from '../../model/browse-scope.ts';
 import { filesKeys } from '../files/index.ts';
 import { SESSIONS_QUERY_KEY } from '../profile/index.ts';
 import { sharingKeys } from '../sharing/index.ts';
@@ -10,11 +11,11 @@ const listing = (ancestors: string[]) => ({ folder: null, items: [], users: [], 
 
 function seeded() {
   const client = new QueryClient();
-  client.setQueryData(filesKeys.folder(null), listing([]));
-  client.setQueryData(filesKeys.folder('a'), listing(['a']));
-  client.setQueryData(filesKeys.folder('b'), listing(['a', 'b']));
-  client.setQueryData(filesKeys.folder('other'), listing(['other']));
-  client.setQueryData(filesKeys.tree, listing([]));
+  client.setQueryData(filesKeys.folder(OWN_SCOPE, null), listing([]));
+  client.setQueryData(filesKeys.folder(OWN_SCOPE, 'a'), listing(['a']));
+  client.setQueryData(filesKeys.folder(OWN_SCOPE, 'b'), listing(['a', 'b']));
+  client.setQueryData(filesKeys.folder(OWN_SCOPE, 'other'), listing(['other']));
+  client.setQueryData(filesKeys.tree(OWN_SCOPE), listing([]));
   client.setQueryData(PROFILE_QUERY_KEY, { id: 'me' });
   client.setQueryData(SESSIONS_QUERY_KEY, []);
   client.setQueryData(sharingKeys.shared, { items: [], users: {} });
@@ -48,12 +49,23 @@ describe('invalidations', () => {
 
   test("a new item: its folder and the search trees (My Files' and /shared's), nothing else", () => {
     expect(apply(seeded(), { kind: 'item.created', itemId: 'x', parentId: 'a' })).toEqual([
-      'files/folder/a',
+      'files/folder/a/own',
       'files/tree',
       'sharing/shared/tree/a/other',
     ]);
     expect(apply(seeded(), { kind: 'upload.completed', itemId: 'x', parentId: null })).toEqual([
-      'files/folder/root',
+      'files/folder/root/own',
+      'files/tree',
+      'sharing/shared/tree/a/other',
+    ]);
+  });
+
+  test('a folder listed in My Files and in /shared (one key per browse scope): a change makes both stale', () => {
+    const client = seeded();
+    client.setQueryData(filesKeys.folder(SHARED_SCOPE, 'a'), listing(['a']));
+    expect(apply(client, { kind: 'item.created', itemId: 'x', parentId: 'a' })).toEqual([
+      'files/folder/a/own',
+      'files/folder/a/shared',
       'files/tree',
       'sharing/shared/tree/a/other',
     ]);
@@ -61,15 +73,15 @@ describe('invalidations', () => {
 
   test('a renamed or moved folder: its parent, itself and every listing below it', () => {
     expect(apply(seeded(), { kind: 'item.renamed', itemId: 'a', parentId: null })).toEqual([
-      'files/folder/a',
-      'files/folder/b',
-      'files/folder/root',
+      'files/folder/a/own',
+      'files/folder/b/own',
+      'files/folder/root/own',
       'files/tree',
       'sharing/shared/tree/a/other',
     ]);
     expect(apply(seeded(), { kind: 'item.moved', itemId: 'b', parentId: 'other' })).toEqual([
-      'files/folder/b',
-      'files/folder/other',
+      'files/folder/b/own',
+      'files/folder/other/own',
       'files/tree',
       'sharing/shared/tree/a/other',
     ]);
@@ -84,8 +96,8 @@ describe('invalidations', () => {
   test('a share made, switched or revoked: the shared list, who has access, and what lies below it', () => {
     for (const kind of ['share.created', 'share.changed', 'share.deleted'])
       expect(apply(seeded(), { kind, itemId: 'a' })).toEqual([
-        'files/folder/a',
-        'files/folder/b',
+        'files/folder/a/own',
+        'files/folder/b/own',
         'sharing/shared',
         'sharing/shared/tree/a/other',
         'sharing/users/a',
@@ -99,10 +111,10 @@ describe('invalidations', () => {
 
   test('an unknown kind refreshes the files, not the account', () => {
     expect(apply(seeded(), { kind: 'share.added', itemId: 'x' })).toEqual([
-      'files/folder/a',
-      'files/folder/b',
-      'files/folder/other',
-      'files/folder/root',
+      'files/folder/a/own',
+      'files/folder/b/own',
+      'files/folder/other/own',
+      'files/folder/root/own',
       'files/tree',
       'sharing/shared/tree/a/other',
     ]);
@@ -124,9 +136,9 @@ describe('invalidations', () => {
     vi.setSystemTime(1_000);
     const client = seeded();
     vi.setSystemTime(2_000);
-    client.setQueryData(filesKeys.folder('fresh'), listing([]));
+    client.setQueryData(filesKeys.folder(OWN_SCOPE, 'fresh'), listing([]));
     createInvalidator(client).catchUp(1_500);
-    expect(staleKeys(client)).not.toContain('files/folder/fresh');
-    expect(staleKeys(client)).toContain('files/folder/root');
+    expect(staleKeys(client)).not.toContain('files/folder/fresh/own');
+    expect(staleKeys(client)).toContain('files/folder/root/own');
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { ITEM_EVENT_KINDS } from '@sealbox/server/live-protocol';
+import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { filesKeys, type FolderListing } from '../files/index.ts';
 import { SESSIONS_QUERY_KEY } from '../profile/index.ts';
@@ -22,10 +23,11 @@ export function invalidationsFor(event: LiveEvent): Invalidation[] {
   if (ITEM_KINDS.has(event.kind)) {
     // The search trees: My Files', and the subtrees of what is shared with the user (/shared).
     const out: Invalidation[] = [
-      { key: filesKeys.tree, exact: true },
+      { key: filesKeys.tree(OWN_SCOPE), exact: true },
       { key: sharingKeys.sharedTrees, exact: false },
     ];
-    if (event.parentId !== undefined) out.push({ key: filesKeys.folder(event.parentId), exact: true });
+    // The folder's listing in My Files and in /shared alike (one key per browse scope).
+    if (event.parentId !== undefined) out.push({ key: filesKeys.folderInAnyScope(event.parentId), exact: false });
     // A renamed, moved or deleted folder changes every path under it; a new item changes none.
     if (event.itemId && event.kind !== 'item.created' && event.kind !== 'upload.completed') out.push({ below: event.itemId });
     return out;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import { cleanup, render, screen } from '@testing-library/react';
 import type { RendererProps } from './types.ts';
 
@@ -30,17 +31,19 @@ const item = (name = 'notes.txt') => ({
 
 describe('Previewer handles', () => {
   it('stay the same when the file is listed again unchanged (a refresh never reloads a view)', async () => {
-    const { rerender } = render(<Previewer source={{ kind: 'item', item: item() }} onClose={() => undefined} />);
+    const { rerender } = render(
+      <Previewer source={{ kind: 'item', item: item(), scope: OWN_SCOPE }} onClose={() => undefined} />,
+    );
     await screen.findByText('text view');
     const first = seen.at(-1)!;
-    rerender(<Previewer source={{ kind: 'item', item: item() }} onClose={() => undefined} />);
+    rerender(<Previewer source={{ kind: 'item', item: item(), scope: OWN_SCOPE }} onClose={() => undefined} />);
     const again = seen.at(-1)!;
     expect(again.blob).toBe(first.blob);
     expect(again.objectUrl).toBe(first.objectUrl);
     expect(again.head).toBe(first.head);
     expect(again.file).toBe(first.file);
     // Renamed: the view hears of it.
-    rerender(<Previewer source={{ kind: 'item', item: item('renamed.txt') }} onClose={() => undefined} />);
+    rerender(<Previewer source={{ kind: 'item', item: item('renamed.txt'), scope: OWN_SCOPE }} onClose={() => undefined} />);
     expect(seen.at(-1)!.file.name).toBe('renamed.txt');
   });
 });

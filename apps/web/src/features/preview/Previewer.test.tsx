@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OWN_SCOPE, linkScope } from '../../model/browse-scope.ts';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 
 const call = vi.hoisted(() => vi.fn());
@@ -51,19 +52,26 @@ describe('Previewer', () => {
   });
 
   it("titles an item whose name did not decrypt 'Encrypted File' and says its key is missing", () => {
-    render(<Previewer source={{ kind: 'item', item: item({ name: null, decrypted: false }) }} onClose={() => undefined} />);
+    render(
+      <Previewer
+        source={{ kind: 'item', item: item({ name: null, decrypted: false }), scope: OWN_SCOPE }}
+        onClose={() => undefined}
+      />,
+    );
     expect(screen.getByRole('heading', { name: 'Encrypted File' })).toBeTruthy();
     expect(screen.getByText('File encryption key not found')).toBeTruthy();
   });
 
-  it('maps the worker errors to SPEC 8 texts and passes the link id', async () => {
+  it('maps the worker errors to SPEC 8 texts and passes the browse scope', async () => {
     call.mockRejectedValueOnce(new RpcError('Decryption failed', 'DECRYPT_FAILED'));
-    const { unmount } = render(<Previewer source={{ kind: 'item', item: item(), linkId: 'L1' }} onClose={() => undefined} />);
+    const { unmount } = render(
+      <Previewer source={{ kind: 'item', item: item(), scope: linkScope('L1') }} onClose={() => undefined} />,
+    );
     expect(await screen.findByText('Error decrypting file.')).toBeTruthy();
-    expect(call).toHaveBeenCalledWith('decryptItemHead', item().id, 1024 * 1024, 'L1', 'text/plain');
+    expect(call).toHaveBeenCalledWith('decryptItemHead', linkScope('L1'), item().id, 1024 * 1024, 'text/plain');
     unmount();
     call.mockRejectedValueOnce(new RpcError('File nonce not found', 'NO_NONCE'));
-    render(<Previewer source={{ kind: 'item', item: item() }} onClose={() => undefined} />);
+    render(<Previewer source={{ kind: 'item', item: item(), scope: OWN_SCOPE }} onClose={() => undefined} />);
     expect(await screen.findByText('File nonce not found')).toBeTruthy();
   });
 

@@ -263,8 +263,8 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
 
   const download = () => {
     if (source.kind !== 'item') return;
-    const { item, linkId } = source;
-    downloadItems([{ id: item.id, name: item.name, isDirectory: false }], linkId ? { linkId } : {}).catch(() =>
+    const { item, scope } = source;
+    downloadItems([{ id: item.id, name: item.name, isDirectory: false }], scope).catch(() =>
       toast('Error downloading file/folder. Please try again.', 'error'),
     );
   };

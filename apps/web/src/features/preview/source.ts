@@ -4,6 +4,7 @@
  * turned into SPEC 8's texts.
  */
 import { cryptoWorker, RpcError } from '../../crypto/client.ts';
+import { type BrowseScope, scopeName } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
 import { detectKind, extensionOf } from './detect.ts';
 import { PREVIEW_ERRORS, type PreviewFile, type PreviewKind } from './types.ts';
@@ -12,14 +13,14 @@ export type PreviewItem = Pick<ItemView, 'id' | 'name' | 'mimeType' | 'extension
 
 export type PreviewSource =
   | { kind: 'local'; file: File }
-  /** `linkId`: the item is reached through that share link (its key already in the crypto worker). */
-  | { kind: 'item'; item: PreviewItem; linkId?: string | undefined };
+  /** The item is reached in `scope` (its key already in that ring of the crypto worker). */
+  | { kind: 'item'; item: PreviewItem; scope: BrowseScope };
 
 const localIds = new WeakMap<File, string>();
 
 /** A stable key of the source (the cache's key). */
 export function sourceKey(source: PreviewSource): string {
-  if (source.kind === 'item') return `item:${source.item.id}`;
+  if (source.kind === 'item') return `item:${scopeName(source.scope)}:${source.item.id}`;
   let id = localIds.get(source.file);
   if (!id) {
     id = `local:${crypto.randomUUID()}`;
@@ -86,7 +87,7 @@ export async function loadBlob(source: PreviewSource, kind: PreviewKind): Promis
   if (source.kind === 'local') return source.file;
   if (!source.item.decrypted) throw new Error(PREVIEW_ERRORS.noKey);
   try {
-    return await cryptoWorker.call('decryptItem', source.item.id, source.linkId, blobTypeFor(kind, previewFileOf(source)));
+    return await cryptoWorker.call('decryptItem', source.scope, source.item.id, blobTypeFor(kind, previewFileOf(source)));
   } catch (error) {
     throw new Error(previewErrorText(error));
   }
@@ -99,9 +100,9 @@ export async function loadHead(source: PreviewSource, kind: PreviewKind, bytes: 
   try {
     return await cryptoWorker.call(
       'decryptItemHead',
+      source.scope,
       source.item.id,
       bytes,
-      source.linkId,
       blobTypeFor(kind, previewFileOf(source)),
     );
   } catch (error) {

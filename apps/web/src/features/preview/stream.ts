@@ -10,6 +10,6 @@ import type { PreviewKind } from './types.ts';
 
 export function streamUrlFor(source: PreviewSource, kind: PreviewKind): (() => Promise<string>) | undefined {
   if (source.kind !== 'item' || (kind !== 'audio' && kind !== 'video')) return undefined;
-  const { item, linkId } = source;
-  return () => previewStreamUrl(item, linkId);
+  const { item, scope } = source;
+  return () => previewStreamUrl(item, scope);
 }

@@ -43,8 +43,8 @@ export interface RendererProps {
    * Media only (audio, video): a same-origin URL the media element can read with HTTP Range, served
    * by the service worker, which fetches and decrypts only the chunks that cover each range.
    * Undefined for local files (the view then uses `objectUrl`).
-   * Make it with `previewStreamUrl(item: Pick<ItemView, 'id' | 'mimeType' | 'extension'>, linkId?:
-   * string): Promise<string>` from features/transfers (e.g. `() => previewStreamUrl(item, linkId)`).
+   * Make it with `previewStreamUrl(item: Pick<ItemView, 'id' | 'mimeType' | 'extension'>, scope:
+   * BrowseScope): Promise<string>` from features/transfers (e.g. `() => previewStreamUrl(item, scope)`).
    * Each call makes a new stream; the view releases the URL it got (releasePreviewStream) when it
    * unmounts, so do not cache the promise: pass a function that calls the helper.
    */

@@ -1,10 +1,10 @@
 /**
  * What a file browser route composes: `open(item)` shows the previewer on a file of the list on
  * screen (the folder's items in the order shown), and `element` is the previewer to render.
- * Previous/next move over that list, skipping folders. `linkId`: every item is reached through
- * that share link.
+ * Previous/next move over that list, skipping folders. Every item is reached in `scope`.
  */
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { BrowseScope } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
 import { cycleIndex } from './cycle.ts';
 import { Previewer } from './Previewer.tsx';
@@ -16,7 +16,7 @@ export interface PreviewerHandle {
   element: ReactNode;
 }
 
-export function usePreviewer(items: readonly ItemView[], { linkId }: { linkId?: string | undefined } = {}): PreviewerHandle {
+export function usePreviewer(items: readonly ItemView[], scope: BrowseScope): PreviewerHandle {
   const [open, setOpen] = useState<{ item: PreviewItem; fromSearch: boolean } | null>(null);
   // The item as last listed: a file renamed while shown keeps its new name; one gone stays shown.
   const latest = useRef<PreviewItem | null>(null);
@@ -33,7 +33,7 @@ export function usePreviewer(items: readonly ItemView[], { linkId }: { linkId?: 
     },
     [items, index],
   );
-  const source = useMemo(() => (item ? { kind: 'item' as const, item, linkId } : null), [item, linkId]);
+  const source = useMemo(() => (item ? { kind: 'item' as const, item, scope } : null), [item, scope]);
   const files = useMemo(() => items.filter((i) => !i.isDirectory).length, [items]);
 
   return {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { cryptoWorker, type KeyHandle } from '../../crypto/client.ts';
+import { RpcError, cryptoWorker, type KeyHandle } from '../../crypto/client.ts';
 import { type LinkInfo, unlockLink } from './link-api.ts';
 import { linkQueryOptions, sharingKeys } from './queries.ts';
 
@@ -8,32 +8,36 @@ export type LinkAccess =
   | { status: 'loading' }
   | { status: 'password'; submit: (password: string) => Promise<boolean> }
   | { status: 'failed' }
+  /** The server named an item this browser already holds under another key: nothing opened. */
+  | { status: 'refused' }
   | { status: 'ready'; info: LinkInfo };
 
 /**
  * A share link opened for browsing: its info (asking for the password first when it has one),
- * then its key handed to the crypto worker as the linked item's K, so listings and downloads
- * through the link open there. `key`: the handle `useLinkKey` answered for the fragment.
+ * then its key handed to the crypto worker as the linked item's K in the link's own key ring, so
+ * listings and downloads through the link open there (docs/protocol.md "Key rings"). `key`: the
+ * handle `useLinkKey` answered for the fragment.
  */
 export function useLinkAccess(linkId: string, key: KeyHandle): LinkAccess {
   const queryClient = useQueryClient();
   const link = useQuery(linkQueryOptions(linkId));
   const [keyed, setKeyed] = useState<string | undefined>();
-  const [keyFailed, setKeyFailed] = useState(false);
+  const [keyFailed, setKeyFailed] = useState<'failed' | 'refused' | undefined>();
   const info = link.data?.status === 'open' ? link.data.info : undefined;
 
   useEffect(() => {
     if (!info) return;
     let cancelled = false;
-    cryptoWorker.call('useLinkKey', key.handle, info.itemId).then(
+    cryptoWorker.call('useLinkKey', key.handle, linkId, info.itemId).then(
       () => !cancelled && setKeyed(`${key.handle}:${info.itemId}`),
-      () => !cancelled && setKeyFailed(true),
+      (error) => !cancelled && setKeyFailed(error instanceof RpcError && error.code === 'KEY_CONFLICT' ? 'refused' : 'failed'),
     );
     return () => {
       cancelled = true;
     };
-  }, [info, key.handle]);
+  }, [info, key.handle, linkId]);
 
+  if (keyFailed === 'refused') return { status: 'refused' };
   if (link.isError || keyFailed) return { status: 'failed' };
   if (link.data?.status === 'password') {
     return {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 
@@ -42,7 +43,7 @@ describe('UploadOverlay and the transfers panel', () => {
     const onClose = vi.fn();
     render(
       <QueryClientProvider client={new QueryClient()}>
-        <UploadOverlay parentId={null} open onClose={onClose} />
+        <UploadOverlay parentId={null} scope={OWN_SCOPE} open onClose={onClose} />
         <TransfersHost />
       </QueryClientProvider>,
     );

@@ -75,10 +75,10 @@ function PendingList({
   );
 }
 
-export function UploadOverlay({ parentId, linkId, items, open, onClose }: UploadOverlayProps) {
+export function UploadOverlay({ parentId, scope, items, open, onClose }: UploadOverlayProps) {
   const profile = useProfile();
   const transfers = useTransfers();
-  const upload = useUploadInto({ parentId, linkId, items });
+  const upload = useUploadInto({ parentId, scope, items });
   const [message, setMessage] = useState<string | undefined>();
   const [pending, setPending] = useState<PendingUpload[]>([]);
   const input = useRef<HTMLInputElement>(null);
@@ -95,7 +95,7 @@ export function UploadOverlay({ parentId, linkId, items, open, onClose }: Upload
     setMessage(undefined);
     let cancelled = false;
     cryptoWorker
-      .call('pendingUploads', linkId)
+      .call('pendingUploads', scope)
       .then((list) => {
         if (!cancelled) setPending(list);
       })
@@ -105,7 +105,7 @@ export function UploadOverlay({ parentId, linkId, items, open, onClose }: Upload
     return () => {
       cancelled = true;
     };
-  }, [open, linkId]);
+  }, [open, scope]);
   const runningIds = new Set(transfers.rows.map((r) => (r.kind === 'upload' ? r.uploadId : undefined)).filter(Boolean));
   const stillPending = pending.filter((p) => !runningIds.has(p.uploadId));
 
@@ -117,12 +117,12 @@ export function UploadOverlay({ parentId, linkId, items, open, onClose }: Upload
   };
 
   const resume = (p: PendingUpload, file: File) => {
-    if (!profile && !linkId) {
+    if (!profile && scope.kind !== 'link') {
       setMessage(MSG_PROFILE_LOADING);
       return;
     }
     setPending((list) => list.filter((x) => x.uploadId !== p.uploadId));
-    startUploads([{ file, resumeUploadId: p.uploadId }], p.parentId, linkId);
+    startUploads([{ file, resumeUploadId: p.uploadId }], p.parentId, scope);
     onClose();
   };
 

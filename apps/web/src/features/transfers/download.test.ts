@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import { SW_CANCELLED_MESSAGE, SW_PROGRESS_MESSAGE } from '../../model/transfers.ts';
 
 const call = vi.hoisted(() => vi.fn());
@@ -21,7 +22,7 @@ const original = Object.getOwnPropertyDescriptor(navigator, 'serviceWorker');
 beforeAll(() => {
   Object.defineProperty(navigator, 'serviceWorker', { value: container, configurable: true });
   vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
-  call.mockImplementation(async (method: string, targets: Array<{ name: string }>) =>
+  call.mockImplementation(async (method: string, _scope: unknown, targets: Array<{ name: string }>) =>
     method === 'prepareDownload' ? { name: targets[0]!.name } : undefined,
   );
 });
@@ -36,7 +37,7 @@ afterAll(() => {
 /** Starts a download of one file; resolves with its row key and service worker token. */
 async function start(name: string): Promise<{ key: string; token: string }> {
   worker.postMessage.mockClear();
-  expect(await downloadItems([{ id: `id-${name}`, name, isDirectory: false }])).toBe(true);
+  expect(await downloadItems([{ id: `id-${name}`, name, isDirectory: false }], OWN_SCOPE)).toBe(true);
   const row = store.getState().rows.at(-1)!;
   expect(row.status).toBe('downloading');
   const token = (worker.postMessage.mock.calls[0]![0] as { token: string }).token;

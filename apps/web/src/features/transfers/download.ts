@@ -25,6 +25,7 @@ import {
   type DownloadTarget,
 } from '../../model/transfers.ts';
 import { SpeedMeter, downloadName, fractionOf } from '../../model/transfer-plan.ts';
+import type { BrowseScope } from '../../model/browse-scope.ts';
 import { FINISHED, addDownloadRow, onDownloadCancel, rowOf, updateRow, type DownloadRow } from './transfer-store.ts';
 
 /** Why downloads are unavailable (undefined: they are available). */
@@ -152,25 +153,25 @@ function targetOf(view: Pick<ItemView, 'id' | 'name' | 'isDirectory'>): Download
 /**
  * SPEC 4 and 8: one file downloads as itself; a folder, or several items, as one zip streamed
  * by the service worker. Listed in the transfers panel; errors are shown there and as SPEC 8
- * toasts (resolves false then). `linkId`: the items are reached through that share link (its
- * key already in the crypto worker).
+ * toasts (resolves false then). The items are reached in `scope` (their keys already in that
+ * ring of the crypto worker; a link's calls carry its id).
  */
 export async function downloadItems(
   views: ReadonlyArray<Pick<ItemView, 'id' | 'name' | 'isDirectory'>>,
-  { linkId }: { linkId?: string } = {},
+  scope: BrowseScope,
 ): Promise<boolean> {
   if (views.length === 0) return false;
   const targets = views.map(targetOf);
-  return runDownload(addDownloadRow(targets, downloadName(views), linkId), targets, linkId);
+  return runDownload(addDownloadRow(targets, downloadName(views), scope), targets, scope);
 }
 
 /** The panel's Retry of a download: the same row, started again. */
 export function retryDownload(row: DownloadRow): void {
   updateRow(row.key, { status: 'preparing', fraction: 0, speed: 0, error: undefined });
-  void runDownload(row.key, row.targets, row.linkId);
+  void runDownload(row.key, row.targets, row.scope);
 }
 
-async function runDownload(key: string, targets: DownloadTarget[], linkId: string | undefined): Promise<boolean> {
+async function runDownload(key: string, targets: DownloadTarget[], scope: BrowseScope): Promise<boolean> {
   const isFolder = targets.length > 1 || targets.some((t) => t.isDirectory);
   const fail = (message: string) => {
     onDownloadCancel(key, undefined);
@@ -195,7 +196,7 @@ async function runDownload(key: string, targets: DownloadTarget[], linkId: strin
   });
   try {
     worker.postMessage({ type: SW_MESSAGE, token }, [channel.port2]);
-    const job = await cryptoWorker.call('prepareDownload', targets, channel.port1, linkId);
+    const job = await cryptoWorker.call('prepareDownload', scope, targets, channel.port1);
     if (rowOf(key)?.status === 'cancelled') return false;
     updateRow(key, { name: job.name });
   } catch (error) {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OWN_SCOPE } from '../../model/browse-scope.ts';
 
 const call = vi.hoisted(() => vi.fn());
 vi.mock('../../crypto/client.ts', async (importOriginal) => ({
@@ -23,7 +24,7 @@ describe('signing out forgets the transfers', () => {
       if (request.file.name === 'failed.txt') throw new Error('Network error while uploading. Please try again.');
       return new Promise(() => {});
     });
-    store.startUploads([{ file: new File(['a'], 'failed.txt') }, { file: new File(['b'], 'running.txt') }], null);
+    store.startUploads([{ file: new File(['a'], 'failed.txt') }, { file: new File(['b'], 'running.txt') }], null, OWN_SCOPE);
     await vi.waitFor(() =>
       expect(
         store
@@ -42,7 +43,7 @@ describe('signing out forgets the transfers', () => {
     const existing = [{ id: 'old', name: 'dup.txt', isDirectory: false, editPermission: true }];
     const first = uploadInto(
       [new File(['1'], 'dup.txt'), new File(['2'], 'fresh.txt')],
-      { parentId: null },
+      { parentId: null, scope: OWN_SCOPE },
       () => existing,
       askDuplicate,
     );

@@ -22,6 +22,7 @@ import {
   previewMediaType,
 } from '../../model/transfers.ts';
 import { registerDownloadWorker } from './download.ts';
+import type { BrowseScope } from '../../model/browse-scope.ts';
 
 /** SPEC 8's previewer texts (the same as features/preview's PREVIEW_ERRORS). */
 const STREAM_FAILED = 'Error decrypting file.';
@@ -71,11 +72,13 @@ function keepAlive(): void {
 
 /**
  * A stream URL (`/__preview/{token}`) for an audio or video item, to set as a media element's src.
- * The item's key must be open in the crypto worker (it was listed); `linkId` when it is reached
- * through a share link. Rejects with an Error whose message is SPEC 8's previewer text ('Error
+ * The item's key must be open in `scope`'s ring of the crypto worker (it was listed there). Rejects with an Error whose message is SPEC 8's previewer text ('Error
  * decrypting file.', 'File encryption key not found', 'File nonce not found') when it cannot be made.
  */
-export async function previewStreamUrl(item: Pick<ItemView, 'id' | 'mimeType' | 'extension'>, linkId?: string): Promise<string> {
+export async function previewStreamUrl(
+  item: Pick<ItemView, 'id' | 'mimeType' | 'extension'>,
+  scope: BrowseScope,
+): Promise<string> {
   if (!previewMediaType(item.mimeType, item.extension)) throw new Error(STREAM_FAILED);
   const token = crypto.randomUUID();
   try {
@@ -84,9 +87,9 @@ export async function previewStreamUrl(item: Pick<ItemView, 'id' | 'mimeType' | 
     worker.postMessage({ type: SW_PREVIEW_MESSAGE, token }, [channel.port2]);
     await cryptoWorker.call(
       'preparePreviewStream',
+      scope,
       { id: item.id, mimeType: item.mimeType, extension: item.extension },
       channel.port1,
-      linkId,
     );
   } catch (error) {
     const code = (error as { code?: unknown })?.code;

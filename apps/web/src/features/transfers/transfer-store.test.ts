@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OWN_SCOPE } from '../../model/browse-scope.ts';
 
 const call = vi.hoisted(() => vi.fn());
 vi.mock('../../crypto/client.ts', async (importOriginal) => ({
@@ -52,7 +53,7 @@ describe('transfer store', () => {
       return { id: 'item-1', size: 20, resumed: true, partsSent: 1 };
     });
 
-    store.startUploads([{ file: new File(['x'], 'x.bin') }], null);
+    store.startUploads([{ file: new File(['x'], 'x.bin') }], null, OWN_SCOPE);
     await vi.waitFor(() => expect(only().status).toBe('error'));
     expect(only().error).toBe('Network error while uploading. Please try again.');
     store.retryTransfer(only().key, () => {});
@@ -62,7 +63,7 @@ describe('transfer store', () => {
     // A cancelled one forgot its upload (the worker deleted it): Retry starts a new one.
     call.mockClear();
     call.mockImplementation(hang);
-    store.startUploads([{ file: new File(['y'], 'y.bin') }], null);
+    store.startUploads([{ file: new File(['y'], 'y.bin') }], null, OWN_SCOPE);
     const y = store.getState().rows[1]!;
     await vi.waitFor(() => expect(store.getState().rows[1]!.status).toBe('encrypting'));
     store.cancelTransfer(y.key);
@@ -82,7 +83,7 @@ describe('transfer store', () => {
       return { choice: 'keep' as const, all: false };
     };
     const existing = () => [{ id: 'old-x', name: 'x.txt', isDirectory: false, editPermission: true }];
-    const target = { parentId: 'folder' };
+    const target = { parentId: 'folder', scope: OWN_SCOPE };
     // Drop 1: x.txt clashes (its question stays open), y.txt is free.
     const first = uploadInto([new File(['1'], 'x.txt'), new File(['2'], 'y.txt')], target, existing, ask);
     await vi.waitFor(() => expect(asked).toEqual(['x.txt']));
@@ -97,9 +98,9 @@ describe('transfer store', () => {
 
   it('Retry of a cancelled upload takes a free name when another upload took its name meanwhile', async () => {
     call.mockImplementation(hang);
-    store.startUploads([{ file: new File(['a'], 'a.txt'), replaceId: 'old-a' }], 'folder');
+    store.startUploads([{ file: new File(['a'], 'a.txt'), replaceId: 'old-a' }], 'folder', OWN_SCOPE);
     store.cancelTransfer(only().key);
-    store.startUploads([{ file: new File(['b'], 'A.txt') }], 'folder');
+    store.startUploads([{ file: new File(['b'], 'A.txt') }], 'folder', OWN_SCOPE);
     store.retryTransfer(only().key, () => {});
     expect(only()).toMatchObject({ name: 'a (1).txt', status: 'queued' });
     // Renamed, it replaces nothing.
@@ -108,13 +109,13 @@ describe('transfer store', () => {
 
   it('Replace deletes the old file only once the new one is stored: never when the upload fails', async () => {
     call.mockRejectedValueOnce(new Error('Network error while uploading. Please try again.'));
-    store.startUploads([{ file: new File(['new'], 'a.txt'), replaceId: 'old-a' }], 'folder');
+    store.startUploads([{ file: new File(['new'], 'a.txt'), replaceId: 'old-a' }], 'folder', OWN_SCOPE);
     await vi.waitFor(() => expect(only().status).toBe('error'));
     expect(deleteItem).not.toHaveBeenCalled();
 
     call.mockResolvedValueOnce({ id: 'new-a', size: 3, resumed: false, partsSent: 1 });
     store.retryTransfer(only().key, () => {});
     await vi.waitFor(() => expect(only().status).toBe('done'));
-    expect(deleteItem).toHaveBeenCalledWith('old-a', undefined);
+    expect(deleteItem).toHaveBeenCalledWith(OWN_SCOPE, 'old-a');
   });
 });

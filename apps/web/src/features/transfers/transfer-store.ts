@@ -12,6 +12,7 @@ import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { deleteItem, filesKeys, freeName } from '../files/index.ts';
 import { MSG_NO_SPACE, MSG_TOO_LARGE, SpeedMeter, fractionOf, summaryText } from '../../model/transfer-plan.ts';
 import type { DownloadTarget, UploadEvent } from '../../model/transfers.ts';
+import type { BrowseScope } from '../../model/browse-scope.ts';
 
 export type TransferStatus = 'queued' | 'encrypting' | 'uploading' | 'preparing' | 'downloading' | 'done' | 'error' | 'cancelled';
 
@@ -33,8 +34,8 @@ export interface UploadRow extends RowBase {
   kind: 'upload';
   file: File;
   parentId: string | null;
-  /** Set when the upload goes through a share link (an editor link). */
-  linkId?: string;
+  /** Where the folder is browsed (through a share link: an editor link). */
+  scope: BrowseScope;
   /** Continues this unfinished upload (after a reload, or a retry after a network failure). */
   resumeUploadId?: string;
   /** "Replace": this old file is deleted once the new one is stored, never before. */
@@ -47,7 +48,7 @@ export interface UploadRow extends RowBase {
 export interface DownloadRow extends RowBase {
   kind: 'download';
   targets: DownloadTarget[];
-  linkId?: string;
+  scope: BrowseScope;
   /** The service worker's job token, once the download is under way. */
   token?: string;
 }
@@ -113,8 +114,8 @@ export interface UploadPlan {
   resumeUploadId?: string;
 }
 
-/** Starts uploading `plans` into `parentId` (through `linkId` when set) at once. */
-export function startUploads(plans: ReadonlyArray<UploadPlan>, parentId: string | null, linkId?: string): void {
+/** Starts uploading `plans` into `parentId`, as browsed in `scope`, at once. */
+export function startUploads(plans: ReadonlyArray<UploadPlan>, parentId: string | null, scope: BrowseScope): void {
   const added: UploadRow[] = plans.map((plan) => ({
     kind: 'upload',
     key: String(nextKey++),
@@ -125,7 +126,7 @@ export function startUploads(plans: ReadonlyArray<UploadPlan>, parentId: string 
     status: 'queued',
     fraction: 0,
     speed: 0,
-    ...(linkId ? { linkId } : {}),
+    scope,
     ...(plan.replaceId ? { replaceId: plan.replaceId } : {}),
     ...(plan.resumeUploadId ? { resumeUploadId: plan.resumeUploadId } : {}),
   }));
@@ -134,7 +135,7 @@ export function startUploads(plans: ReadonlyArray<UploadPlan>, parentId: string 
 }
 
 /** Adds a download row (download.ts drives it). */
-export function addDownloadRow(targets: DownloadTarget[], name: string, linkId?: string): string {
+export function addDownloadRow(targets: DownloadTarget[], name: string, scope: BrowseScope): string {
   const key = String(nextKey++);
   const row: DownloadRow = {
     kind: 'download',
@@ -145,7 +146,7 @@ export function addDownloadRow(targets: DownloadTarget[], name: string, linkId?:
     status: 'preparing',
     fraction: 0,
     speed: 0,
-    ...(linkId ? { linkId } : {}),
+    scope,
   };
   emit({ rows: [...state.rows, row] });
   return key;
@@ -293,14 +294,14 @@ async function runUpload(row: UploadRow): Promise<void> {
         parentId: row.parentId,
         ...(row.name !== row.file.name ? { name: row.name } : {}),
         ...(row.resumeUploadId ? { resumeUploadId: row.resumeUploadId } : {}),
-        ...(row.linkId ? { linkId: row.linkId } : {}),
+        scope: row.scope,
       },
       channel.port2,
     );
-    if (row.replaceId) await replaceOld(row.replaceId, row.linkId);
+    if (row.replaceId) await replaceOld(row.replaceId, row.scope);
     // Done once the listing shows it: until then its name must still count as taken for the
     // next drop (namesBeingUploaded), and the summary should not run ahead of the listing.
-    await refreshAfterUpload(row.parentId, row.linkId).catch(() => undefined);
+    await refreshAfterUpload(row.parentId, row.scope).catch(() => undefined);
     // Even after a Cancel that came too late: the file is stored, and the row says so.
     updateRow(row.key, { status: 'done', fraction: 1, speed: 0, itemId: result.id, resumed: result.resumed });
   } catch (error) {
@@ -315,24 +316,24 @@ async function runUpload(row: UploadRow): Promise<void> {
 }
 
 /** "Replace": the new file is stored, so the old one can go (SPEC 8's text if that fails). */
-async function replaceOld(oldId: string, linkId: string | undefined): Promise<void> {
+async function replaceOld(oldId: string, scope: BrowseScope): Promise<void> {
   try {
-    await deleteItem(oldId, linkId);
+    await deleteItem(scope, oldId);
   } catch {
     toast('Error deleting file', 'error');
   }
 }
 
-async function refreshAfterUpload(parentId: string | null, linkId: string | undefined): Promise<void> {
+async function refreshAfterUpload(parentId: string | null, scope: BrowseScope): Promise<void> {
   const client = queryClient;
   if (!client) return;
-  if (linkId) {
-    await client.invalidateQueries({ queryKey: filesKeys.linkAll(linkId) });
+  if (scope.kind === 'link') {
+    await client.invalidateQueries({ queryKey: filesKeys.linkAll(scope.linkId) });
     return;
   }
   await Promise.all([
-    client.invalidateQueries({ queryKey: filesKeys.folder(parentId), exact: true }),
-    client.invalidateQueries({ queryKey: filesKeys.tree, exact: true }),
+    client.invalidateQueries({ queryKey: filesKeys.folder(scope, parentId), exact: true }),
+    client.invalidateQueries({ queryKey: filesKeys.tree(scope), exact: true }),
     // usedSpace changed.
     client.invalidateQueries({ queryKey: PROFILE_QUERY_KEY }),
   ]);

@@ -8,6 +8,7 @@
  */
 import { freeName, nameKey } from '../files/index.ts';
 import { signInGeneration } from './sign-in-generation.ts';
+import { type BrowseScope, scopeName } from '../../model/browse-scope.ts';
 import { namesBeingUploaded, startUploads, type UploadPlan } from './transfer-store.ts';
 
 export type ClashChoice = 'keep' | 'replace' | 'skip';
@@ -106,16 +107,16 @@ const planning = new Map<string, Promise<void>>();
  */
 export function uploadInto(
   files: readonly File[],
-  target: { parentId: string | null; linkId?: string | undefined },
+  target: { parentId: string | null; scope: BrowseScope },
   existing: () => readonly ExistingItem[],
   ask: (question: ClashQuestion) => Promise<ClashAnswer>,
 ): Promise<void> {
-  const { parentId, linkId } = target;
-  const key = `${linkId ?? ''}/${parentId ?? ''}`;
+  const { parentId, scope } = target;
+  const key = `${scopeName(scope)}/${parentId ?? ''}`;
   const generation = signInGeneration();
   const turn = (planning.get(key) ?? Promise.resolve()).then(async () => {
     const plans = await planUploads(files, existing(), namesBeingUploaded(parentId), ask);
-    if (plans.length > 0 && generation === signInGeneration()) startUploads(plans, parentId, linkId);
+    if (plans.length > 0 && generation === signInGeneration()) startUploads(plans, parentId, scope);
   });
   const done = turn.catch(() => undefined);
   planning.set(key, done);

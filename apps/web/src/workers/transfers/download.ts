@@ -5,6 +5,7 @@
  * through the page's state.
  */
 import { fromBase64, plaintextSize } from '@sealbox/crypto';
+import { type BrowseScope, linkIdOf } from '../../model/browse-scope.ts';
 import type { ServerItem } from '../../model/items.ts';
 import { displayName } from '../../model/item-names.ts';
 import { downloadName, safeSegment, uniqueName } from '../../model/transfer-plan.ts';
@@ -28,24 +29,24 @@ export const NOT_VERIFIED = 'NOT_VERIFIED';
  * A file entry from `item`, which must be a view the listing just fetched opened (`opened`):
  * the key, nonce and size all come from that one listing, never from one opened earlier.
  */
-function fileEntry(item: ServerItem, path: string, opened: ReadonlySet<string>): DownloadEntry {
+function fileEntry(scope: BrowseScope, item: ServerItem, path: string, opened: ReadonlySet<string>): DownloadEntry {
   if (!opened.has(item.id)) throw new TransferError(NOT_VERIFIED, 'The item did not open in the current listing');
   if (item.fileNonce === null) throw new TransferError('BAD_ITEM', 'File nonce not found');
   return {
     kind: 'file',
     path,
     id: item.id,
-    key: new Uint8Array(itemKey(item.id)),
+    key: new Uint8Array(itemKey(scope, item.id)),
     fileNonce: fromBase64(item.fileNonce, 'fileNonce'),
     size: plaintextSize(item.size),
   };
 }
 
-async function gatherFolder(target: DownloadTarget, rootPath: string, out: DownloadEntry[], linkId?: string): Promise<void> {
+async function gatherFolder(scope: BrowseScope, target: DownloadTarget, rootPath: string, out: DownloadEntry[]): Promise<void> {
   const items: ServerItem[] = [];
   let root: ServerItem | null = null;
   for (let offset = 0; ; offset += FOLDER_PAGE) {
-    const page = await getListing(target.id, FOLDER_DEPTH, FOLDER_PAGE, offset, transferError, linkId);
+    const page = await getListing(scope, target.id, FOLDER_DEPTH, FOLDER_PAGE, offset, transferError);
     root ??= page.root;
     items.push(...page.files);
     if (page.files.length < FOLDER_PAGE) break;
@@ -53,7 +54,7 @@ async function gatherFolder(target: DownloadTarget, rootPath: string, out: Downl
   if (!root || root.id !== target.id || !root.isDirectory) throw new TransferError('NOT_FOUND', 'Folder not found');
   // Opens the folder itself and then names and keys under it (breadth first, so parents come
   // first): a folder this listing does not open vouches for none of its descendants.
-  const views = await openItems([root, ...items]);
+  const views = await openItems(scope, [root, ...items]);
   if (!views[0]?.decrypted) throw new TransferError(NOT_VERIFIED, 'The folder did not open in the current listing');
   // Only items whose key opened under their parent are trusted (a planted one is left out).
   const nameOf = new Map<string, string>();
@@ -73,7 +74,7 @@ async function gatherFolder(target: DownloadTarget, rootPath: string, out: Downl
       pathOf.set(item.id, path);
       out.push({ kind: 'dir', path });
     } else {
-      out.push(fileEntry(item, path, opened));
+      out.push(fileEntry(scope, item, path, opened));
     }
   }
 }
@@ -83,25 +84,26 @@ async function gatherFolder(target: DownloadTarget, rootPath: string, out: Downl
  * parent's key (or the account's root key, or the link's or grant's key it was reached by) and
  * its name decrypted. The nonce and size used are this listing's.
  */
-async function openedFile(target: DownloadTarget, path: string, linkId?: string): Promise<DownloadEntry> {
-  const { root } = await getListing(target.id, 1, 1, 0, transferError, linkId);
+async function openedFile(scope: BrowseScope, target: DownloadTarget, path: string): Promise<DownloadEntry> {
+  const { root } = await getListing(scope, target.id, 1, 1, 0, transferError);
   if (!root || root.id !== target.id || root.isDirectory) throw new TransferError('NOT_FOUND', 'File not found');
-  const [view] = await openItems([root]);
-  return fileEntry(root, path, new Set(view?.decrypted ? [root.id] : []));
+  const [view] = await openItems(scope, [root]);
+  return fileEntry(scope, root, path, new Set(view?.decrypted ? [root.id] : []));
 }
 
-async function buildJob(targets: DownloadTarget[], linkId?: string): Promise<DownloadJob> {
+async function buildJob(targets: DownloadTarget[], scope: BrowseScope): Promise<DownloadJob> {
+  const linkId = linkIdOf(scope);
   if (targets.length === 1 && !targets[0]!.isDirectory) {
     const target = targets[0]!;
-    const entry = await openedFile(target, downloadName([target]), linkId);
+    const entry = await openedFile(scope, target, downloadName([target]));
     return { kind: 'file', name: entry.path, entries: [entry], ...(linkId ? { linkId } : {}) };
   }
   const entries: DownloadEntry[] = [];
   const top = new Set<string>();
   for (const target of targets) {
     const name = uniqueName(safeSegment(displayName(target)), top);
-    if (target.isDirectory) await gatherFolder(target, name, entries, linkId);
-    else entries.push(await openedFile(target, name, linkId));
+    if (target.isDirectory) await gatherFolder(scope, target, name, entries);
+    else entries.push(await openedFile(scope, target, name));
   }
   return { kind: 'zip', name: downloadName(targets), entries, ...(linkId ? { linkId } : {}) };
 }
@@ -109,17 +111,17 @@ async function buildJob(targets: DownloadTarget[], linkId?: string): Promise<Dow
 /**
  * Hands the service worker what it needs to stream `targets` to disk: posts the job on `port`
  * (the page gave the other end to the service worker) and resolves once the service worker has
- * it. The keys are copies; the ones posted are wiped here afterwards. `linkId`: the items are
- * reached through that share link (every listing and data call carries it).
+ * it. The keys are copies; the ones posted are wiped here afterwards. The items are reached in
+ * `scope`: their keys come from its ring, and a link's listing and data calls carry its id.
  */
 export async function prepareDownload(
+  scope: BrowseScope,
   targets: DownloadTarget[],
   port: MessagePort,
-  linkId?: string,
 ): Promise<{ name: string; kind: 'file' | 'zip' }> {
   let job: DownloadJob | undefined;
   try {
-    job = await buildJob(targets, linkId);
+    job = await buildJob(targets, scope);
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new TransferError('SW_TIMEOUT', 'The download helper did not answer')), 10_000);
       port.onmessage = (event: MessageEvent) => {

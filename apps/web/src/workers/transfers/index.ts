@@ -4,6 +4,7 @@
  * worker), preview-stream.ts (hand an audio or video preview's key to the service worker). This
  * is their RPC surface, spread into the crypto worker's methods.
  */
+import type { BrowseScope } from '../../model/browse-scope.ts';
 import type { DownloadTarget, PendingUpload, UploadRequest, UploadResult } from '../../model/transfers.ts';
 import { getRecord } from '../upload-records.ts';
 import { TransferError } from './errors.ts';
@@ -18,9 +19,9 @@ export const transferMethods = {
     return uploadFile(request, progress);
   },
 
-  /** Unfinished uploads that can resume (no keys in the answer): My Files', or those of share link `linkId`. */
-  pendingUploads(linkId?: string): Promise<PendingUpload[]> {
-    return pendingUploads(linkId);
+  /** Unfinished uploads that can resume (no keys in the answer): the signed-in user's, or those of a link's scope. */
+  pendingUploads(scope: BrowseScope): Promise<PendingUpload[]> {
+    return pendingUploads(scope);
   },
 
   /** Gives up an unfinished upload: the server frees its bytes, the record (and K) is deleted. */
@@ -36,16 +37,16 @@ export const transferMethods = {
   },
 
   prepareDownload(
+    scope: BrowseScope,
     targets: DownloadTarget[],
     port: MessagePort,
-    linkId?: string,
   ): Promise<{ name: string; kind: 'file' | 'zip' }> {
-    return prepareDownload(targets, port, linkId);
+    return prepareDownload(scope, targets, port);
   },
 
   /** Hands the service worker an audio or video item's key for a Range-served preview stream. */
-  preparePreviewStream(target: PreviewTarget, port: MessagePort, linkId?: string): Promise<{ mime: string }> {
-    return preparePreviewStream(target, port, linkId);
+  preparePreviewStream(scope: BrowseScope, target: PreviewTarget, port: MessagePort): Promise<{ mime: string }> {
+    return preparePreviewStream(scope, target, port);
   },
 };
 

@@ -5,6 +5,7 @@
  * worker -> service worker and never through the page.
  */
 import { fromBase64, plaintextSize } from '@sealbox/crypto';
+import { type BrowseScope, linkIdOf } from '../../model/browse-scope.ts';
 import { previewMediaType, type PreviewJob } from '../../model/transfers.ts';
 import { itemKey } from '../items.ts';
 import { getListing } from '../listing-fetch.ts';
@@ -19,20 +20,25 @@ export interface PreviewTarget {
 
 /**
  * Posts the preview job for `target` on `port` and resolves once the service worker holds it.
- * The key posted is a copy, wiped here afterwards. `linkId`: the item is reached through that
- * share link (its data calls carry it).
+ * The key posted is a copy, wiped here afterwards. The item is reached in `scope` (its key from
+ * that scope's ring; a link's data calls carry its id).
  */
-export async function preparePreviewStream(target: PreviewTarget, port: MessagePort, linkId?: string): Promise<{ mime: string }> {
+export async function preparePreviewStream(
+  scope: BrowseScope,
+  target: PreviewTarget,
+  port: MessagePort,
+): Promise<{ mime: string }> {
+  const linkId = linkIdOf(scope);
   let job: PreviewJob | undefined;
   try {
     const mime = previewMediaType(target.mimeType, target.extension);
     if (!mime) throw new TransferError('NOT_MEDIA', 'Not an audio or video file');
-    const { root } = await getListing(target.id, 1, 1, 0, transferError, linkId);
+    const { root } = await getListing(scope, target.id, 1, 1, 0, transferError);
     if (!root || root.isDirectory) throw new TransferError('NOT_FOUND', 'File not found');
     if (root.fileNonce === null) throw new TransferError('BAD_ITEM', 'File nonce not found');
     job = {
       itemId: root.id,
-      key: new Uint8Array(itemKey(root.id)),
+      key: new Uint8Array(itemKey(scope, root.id)),
       fileNonce: fromBase64(root.fileNonce, 'fileNonce'),
       size: plaintextSize(root.size),
       mime,

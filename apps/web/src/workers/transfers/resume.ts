@@ -5,6 +5,7 @@
  */
 import { PART_BYTES } from '@sealbox/crypto';
 import { decideResume } from '../../model/transfer-plan.ts';
+import { type BrowseScope, linkIdOf } from '../../model/browse-scope.ts';
 import type { PendingUpload } from '../../model/transfers.ts';
 import { loadAnyAccount } from '../key-store.ts';
 import { deleteRecord, getRecord, listRecords, type UploadRecord } from '../upload-records.ts';
@@ -49,10 +50,11 @@ export async function tryResume(uploadId: string, file: File): Promise<Prepared 
 }
 
 /**
- * Unfinished uploads that can resume (no keys in the answer): the signed-in user's own, or with
- * `linkId` those started through that share link, which continue only there.
+ * Unfinished uploads that can resume (no keys in the answer): the signed-in user's own, or in a
+ * link's scope those started through that share link, which continue only there.
  */
-export async function pendingUploads(linkId?: string): Promise<PendingUpload[]> {
+export async function pendingUploads(scope: BrowseScope): Promise<PendingUpload[]> {
+  const linkId = linkIdOf(scope);
   const records = (await listRecords(await currentUserId())).filter((r) => (r.linkId ?? undefined) === linkId);
   return records.map((r) => ({
     uploadId: r.uploadId,

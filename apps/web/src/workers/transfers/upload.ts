@@ -18,6 +18,7 @@ import {
 } from '@sealbox/crypto';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { PARTS_IN_FLIGHT, cipherLengthOfPart, planParts } from '../../model/transfer-plan.ts';
+import { type BrowseScope, checkedScope, linkIdOf } from '../../model/browse-scope.ts';
 import type { UploadEvent, UploadRequest, UploadResult } from '../../model/transfers.ts';
 import { wrappingKeyFor } from '../items.ts';
 import { openPartFiles, type PartSlot } from '../part-files.ts';
@@ -49,8 +50,15 @@ function progressReporter(port: MessagePort | undefined) {
 /** Ongoing uploads by item id, for cancel from the page. */
 export const running = new Map<string, AbortController>();
 
-async function sealMetadata(id: string, parentId: string | null, key: Uint8Array, name: string, type: string) {
-  const wrapping = await wrappingKeyFor(parentId);
+async function sealMetadata(
+  scope: BrowseScope,
+  id: string,
+  parentId: string | null,
+  key: Uint8Array,
+  name: string,
+  type: string,
+) {
+  const wrapping = await wrappingKeyFor(scope, parentId);
   const [sealedName, sealedMime, wrapped] = await Promise.all([
     encryptName(key, id, name),
     encryptMime(key, id, type),
@@ -205,7 +213,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
 
   let prepared = request.resumeUploadId ? await tryResume(request.resumeUploadId, file) : undefined;
   const parentId = prepared?.record.parentId ?? request.parentId;
-  const linkId = prepared ? prepared.record.linkId : request.linkId;
+  const linkId = prepared ? prepared.record.linkId : linkIdOf(checkedScope(request.scope));
   const g = geometryOf(file.size);
   report(
     { type: 'progress', phase: 'encrypting', encrypted: 0, sent: 0, plainSize: g.plainSize, cipherSize: g.cipherSize },
@@ -219,7 +227,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
       const key = newItemKey();
       const fileNonce = newFileNonce();
       const type = file.type || 'application/octet-stream';
-      const sealed = await sealMetadata(id, parentId, key, name, type);
+      const sealed = await sealMetadata(request.scope, id, parentId, key, name, type);
       const metadata = { id, parentId, isDirectory: false, ...sealed, fileNonce: toBase64(fileNonce), size: g.cipherSize };
       running.set(id, controller);
 
