@@ -67,6 +67,7 @@ export async function startServer(
       rateLimits: config.rateLimits,
       maxFileBytes: config.maxFileBytes,
       maxItemsPerUser: config.maxItemsPerUser,
+      maxUnfinishedBytes: { perLink: config.maxUnfinishedBytesPerLink, perUploader: config.maxUnfinishedBytesPerUploader },
       live,
     });
     app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: maxBodyBytes });

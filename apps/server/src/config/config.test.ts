@@ -28,6 +28,8 @@ describe('loadConfig', () => {
       defaultQuotaBytes: 10 * 1024 ** 3,
       maxFileBytes: 1024 ** 3,
       maxItemsPerUser: 1_000_000,
+      maxUnfinishedBytesPerLink: 2 * 1024 ** 3,
+      maxUnfinishedBytesPerUploader: 2 * 1024 ** 3,
       publicOrigin: undefined,
       trustProxy: false,
       rateLimits: DEFAULT_RATE_LIMITS,
@@ -59,6 +61,8 @@ describe('loadConfig', () => {
         DEFAULT_QUOTA_BYTES: '1000',
         MAX_FILE_BYTES: '500',
         MAX_ITEMS_PER_USER: '2000',
+        MAX_UNFINISHED_BYTES_PER_LINK: '0',
+        MAX_UNFINISHED_BYTES_PER_UPLOADER: '3000',
         PUBLIC_ORIGIN: 'https://drive.example.org/',
         TRUST_PROXY: 'true',
         WEB_DIST: 'web',
@@ -80,10 +84,16 @@ describe('loadConfig', () => {
     expect(config.defaultQuotaBytes).toBe(1000);
     expect(config.maxFileBytes).toBe(500);
     expect(config.maxItemsPerUser).toBe(2000);
+    expect([config.maxUnfinishedBytesPerLink, config.maxUnfinishedBytesPerUploader]).toEqual([0, 3000]);
     expect(config.publicOrigin).toBe('https://drive.example.org');
     expect(config.trustProxy).toBe(true);
     expect(config.webDist).toBe('/srv/sealbox/web');
     expect(config.logLevel).toBe('warn');
+  });
+
+  test('unfinished-upload caps follow MAX_FILE_BYTES unless set', () => {
+    const config = loadConfig({ MAX_FILE_BYTES: '5000', MAX_UNFINISHED_BYTES_PER_UPLOADER: '7' }, cwd);
+    expect([config.maxUnfinishedBytesPerLink, config.maxUnfinishedBytesPerUploader]).toEqual([10_000, 7]);
   });
 
   test('postgres:// is accepted too', () => {
@@ -105,6 +115,8 @@ describe('loadConfig', () => {
     ['MAX_FILE_BYTES', { MAX_FILE_BYTES: '0' }],
     ['MAX_ITEMS_PER_USER', { MAX_ITEMS_PER_USER: '0' }],
     ['MAX_ITEMS_PER_USER', { MAX_ITEMS_PER_USER: 'lots' }],
+    ['MAX_UNFINISHED_BYTES_PER_LINK', { MAX_UNFINISHED_BYTES_PER_LINK: '-1' }],
+    ['MAX_UNFINISHED_BYTES_PER_UPLOADER', { MAX_UNFINISHED_BYTES_PER_UPLOADER: '1 GiB' }],
     ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'drive.example.org' }],
     ['PUBLIC_ORIGIN', { PUBLIC_ORIGIN: 'https://drive.example.org/app' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],

@@ -29,6 +29,12 @@ export interface Config {
   maxFileBytes: number;
   /** Items (files and folders) one user may own. */
   maxItemsPerUser: number;
+  /**
+   * The whole size of unfinished uploads one link, and one signed-in user other than the owner,
+   * may hold in an owner's tree (docs/operations.md "Files: limits and large deletes").
+   */
+  maxUnfinishedBytesPerLink: number;
+  maxUnfinishedBytesPerUploader: number;
   /** Origin the browser sees (scheme://host[:port]), used for Origin checks and HSTS. */
   publicOrigin: string | undefined;
   trustProxy: boolean;
@@ -63,6 +69,9 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     return value === undefined || value === '' ? undefined : value;
   };
   const dataDir = resolve(cwd, read('DATA_DIR') ?? './data');
+  const maxFileBytes = integer('MAX_FILE_BYTES', read('MAX_FILE_BYTES'), GiB, { min: 1 });
+  // Unset: room for about two of the largest files in flight at once.
+  const unfinished = (name: string) => integer(name, read(name), 2 * maxFileBytes, { min: 0 });
   return {
     host: read('HOST') ?? '0.0.0.0',
     port: integer('PORT', read('PORT'), 3000, { min: 0, max: 65535 }),
@@ -70,8 +79,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     database: databaseConfig(read('DATABASE_URL'), dataDir),
     blobStore: blobStoreConfig(read, dataDir),
     defaultQuotaBytes: integer('DEFAULT_QUOTA_BYTES', read('DEFAULT_QUOTA_BYTES'), 10 * GiB, { min: 0 }),
-    maxFileBytes: integer('MAX_FILE_BYTES', read('MAX_FILE_BYTES'), GiB, { min: 1 }),
+    maxFileBytes,
     maxItemsPerUser: integer('MAX_ITEMS_PER_USER', read('MAX_ITEMS_PER_USER'), DEFAULT_MAX_ITEMS_PER_USER, { min: 1 }),
+    maxUnfinishedBytesPerLink: unfinished('MAX_UNFINISHED_BYTES_PER_LINK'),
+    maxUnfinishedBytesPerUploader: unfinished('MAX_UNFINISHED_BYTES_PER_UPLOADER'),
     publicOrigin: publicOrigin(read('PUBLIC_ORIGIN')),
     trustProxy: boolean('TRUST_PROXY', read('TRUST_PROXY'), false),
     rateLimits: rateLimits(read),

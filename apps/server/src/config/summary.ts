@@ -22,6 +22,8 @@ export function configSummary(config: Config): LogFields {
     defaultQuotaBytes: config.defaultQuotaBytes,
     maxFileBytes: config.maxFileBytes,
     maxItemsPerUser: config.maxItemsPerUser,
+    maxUnfinishedBytesPerLink: config.maxUnfinishedBytesPerLink,
+    maxUnfinishedBytesPerUploader: config.maxUnfinishedBytesPerUploader,
     webDist: config.webDist,
     logLevel: config.logLevel,
   };

@@ -56,6 +56,8 @@ export interface AppDeps {
   maxFileBytes?: number;
   /** MAX_ITEMS_PER_USER; defaults to DEFAULT_MAX_ITEMS_PER_USER. */
   maxItemsPerUser?: number;
+  /** MAX_UNFINISHED_BYTES_PER_LINK and _PER_UPLOADER; each defaults to twice maxFileBytes. */
+  maxUnfinishedBytes?: { perLink: number; perUploader: number };
   /** Live-update sockets over `events`; the server passes its own so it can close them on stop. */
   live?: LiveHub;
 }
@@ -101,13 +103,15 @@ export function createApp(deps: AppDeps) {
       sleep: deps.sleep ?? Bun.sleep,
     }),
   };
+  const maxFileBytes = deps.maxFileBytes ?? 1024 ** 3;
   const files: FilesDeps = {
     store: deps.files,
     blobs: deps.blobs,
     logger: deps.logger,
     clock,
-    maxFileBytes: deps.maxFileBytes ?? 1024 ** 3,
+    maxFileBytes,
     maxItemsPerUser: deps.maxItemsPerUser ?? DEFAULT_MAX_ITEMS_PER_USER,
+    maxUnfinishedBytes: deps.maxUnfinishedBytes ?? { perLink: 2 * maxFileBytes, perUploader: 2 * maxFileBytes },
     limiter: accounts.limiter,
   };
   const cookies = { secure: https };

@@ -28,6 +28,8 @@ export interface UserRecord {
   sortOrder: SortOrder;
   avatarExtension: string | null;
   usedSpace: number;
+  /** Bytes unfinished uploads in the user's tree still hold aside (docs/protocol.md "Quota"). */
+  reservedSpace: number;
   totalSpace: number;
   totpSecret: string | null;
   totpEnabled: boolean;
@@ -37,7 +39,15 @@ export interface UserRecord {
 
 export type NewUser = Omit<
   UserRecord,
-  'gridView' | 'sortBy' | 'sortOrder' | 'avatarExtension' | 'usedSpace' | 'totpSecret' | 'totpEnabled' | 'totpLastUsedStep'
+  | 'gridView'
+  | 'sortBy'
+  | 'sortOrder'
+  | 'avatarExtension'
+  | 'usedSpace'
+  | 'reservedSpace'
+  | 'totpSecret'
+  | 'totpEnabled'
+  | 'totpLastUsedStep'
 >;
 
 export type UserChanges = Partial<

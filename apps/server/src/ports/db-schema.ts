@@ -64,7 +64,13 @@ export interface ItemsTable {
   id: string;
   parent_id: string | null;
   owner_id: string;
+  /** The uploader; the owner's id where uploader_anonymous is 1 (a placeholder older builds read). */
   uploader_id: string;
+  /**
+   * 1: made by an anonymous link holder, 0: by the signed-in uploader_id (migration 011); null on
+   * rows older builds wrote, which recorded an anonymous holder as the owner.
+   */
+  uploader_anonymous: Flag | null;
   is_directory: Flag;
   encrypted_file_name: string;
   name_nonce: string;

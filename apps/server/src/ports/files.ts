@@ -13,7 +13,8 @@ export interface ItemRecord {
   id: string;
   parentId: string | null;
   ownerId: string;
-  uploaderId: string;
+  /** Who created it: a user, or null for an anonymous link holder (docs/protocol.md `Item`). */
+  uploaderId: string | null;
   isDirectory: boolean;
   encryptedFileName: string;
   nameNonce: string;
@@ -155,6 +156,19 @@ export interface FilesReader {
   subtreeHeight(id: string, atMost: number): Promise<number>;
   parts(itemId: string): Promise<PartRecord[]>;
   upload(id: string): Promise<UploadRecord | undefined>;
+  /**
+   * The whole size of the unfinished uploads started through a link, or by a signed-in user in
+   * an owner's tree (through a link or not): what the caps of docs/operations.md count.
+   */
+  unfinishedBytes(by: { linkId: string } | { uploaderId: string; ownerId: string }): Promise<number>;
+  /** Unfinished uploads started through this link. */
+  uploadsVia(linkId: string): Promise<UploadRecord[]>;
+  /** Unfinished uploads a signed-in user started in this owner's tree without a link. */
+  uploadsBy(uploaderId: string, ownerId: string): Promise<UploadRecord[]>;
+  /** The unfinished uploads in an owner's tree with their items, newest first (then by id), one page. */
+  unfinishedIn(ownerId: string, page: Page): Promise<Array<{ upload: UploadRecord; item: ItemRecord }>>;
+  /** How many unfinished uploads an owner's tree holds. */
+  unfinishedCount(ownerId: string): Promise<number>;
   quota(userId: string): Promise<QuotaRecord | undefined>;
   userSummaries(ids: readonly string[]): Promise<UserSummary[]>;
   publicUsers(ids: readonly string[]): Promise<PublicUser[]>;

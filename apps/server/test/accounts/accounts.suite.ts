@@ -23,6 +23,7 @@ const PROFILE_KEYS = [
   'gridView',
   'id',
   'publicKey',
+  'reservedSpace',
   'signingPublicKey',
   'sortBy',
   'sortOrder',
@@ -446,6 +447,7 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
           sortOrder: 'asc',
           avatarExtension: null,
           usedSpace: 0,
+          reservedSpace: 0,
           totalSpace: QUOTA,
           totpEnabled: false,
         });

@@ -178,6 +178,8 @@ export function routeMatrixSuite(name: string, makeEnv: MakeFilesEnv) {
     let h: FilesHarness;
     let alice: KeyedUser;
     let erin: KeyedUser;
+    /** Has an editor entry on W. */
+    let editorUser: KeyedUser;
     /** alice's W/{inner/{doc2}, doc}, shared with the editor, the viewer and (revoked) another user. */
     let W: Made;
     let inner: Made;
@@ -278,6 +280,7 @@ export function routeMatrixSuite(name: string, makeEnv: MakeFilesEnv) {
         await keyedUser(h),
       ];
       erin = await keyedUser(h);
+      editorUser = editor;
       spare = await keyedUser(h);
       W = await folderMeta(alice.rootKey, null, 'W');
       await create(alice, W);
@@ -336,9 +339,9 @@ export function routeMatrixSuite(name: string, makeEnv: MakeFilesEnv) {
     };
     /** An upload of alice's into W, started (parts not sent), or with every part sent. */
     const firstParts = new Map<string, Uint8Array<ArrayBuffer>>();
-    const startUpload = async (sendParts: boolean) => {
+    const startUpload = async (sendParts: boolean, by: KeyedUser = alice) => {
       const made = await fileMeta(W.key, W.id, patternBytes(300, 6));
-      const started = await postUpload(alice.browser, made.meta);
+      const started = await postUpload(by.browser, made.meta);
       if (started.status !== 201) throw new Error(`upload start: ${started.status} ${JSON.stringify(started.body)}`);
       const uploadId = started.body.uploadId as string;
       firstParts.set(uploadId, partBytes(made.cipher, 0));
@@ -586,6 +589,16 @@ export function routeMatrixSuite(name: string, makeEnv: MakeFilesEnv) {
           target: reusable(() => startUpload(false)),
           build: (_c, id) => ({ path: `/api/upload/${id}` }),
         },
+        {
+          // The owner of the tree may end anyone's upload in it; nobody else but its uploader.
+          route: 'DELETE /api/upload/:uploadId',
+          label: "the editor's upload into W",
+          expect: full({ ...OWNERS_ONLY, editor: 'ok' }),
+          changes: true,
+          target: reusable(() => startUpload(false, editorUser)),
+          build: (_c, id) => ({ path: `/api/upload/${id}` }),
+        },
+        { route: 'GET /api/uploads', expect: SIGNED_IN, build: () => ({ path: '/api/uploads' }) },
 
         // Sharing W.
         {

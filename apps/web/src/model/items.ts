@@ -24,7 +24,8 @@ export interface ItemView {
   createdAt: number;
   modifiedAt: number;
   ownerId: string;
-  uploaderId: string;
+  /** Null: an anonymous link holder made it (model/uploader.ts). */
+  uploaderId: string | null;
   editPermission: boolean;
   decrypted: boolean;
   /** Opened under a share grant that did not verify (DESIGN 4): warn, and never upload into it. */

@@ -19,6 +19,7 @@ export type Profile = Pick<
   | 'sortOrder'
   | 'avatarExtension'
   | 'usedSpace'
+  | 'reservedSpace'
   | 'totalSpace'
   | 'totpEnabled'
   | 'createdAt'
@@ -38,6 +39,7 @@ export function toProfile(user: UserRecord): Profile {
     sortOrder: user.sortOrder,
     avatarExtension: user.avatarExtension,
     usedSpace: user.usedSpace,
+    reservedSpace: user.reservedSpace,
     totalSpace: user.totalSpace,
     totpEnabled: user.totpEnabled,
     createdAt: user.createdAt,

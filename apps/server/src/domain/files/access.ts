@@ -22,6 +22,11 @@ export interface LinkPrincipal {
   at: number;
   /** The password epoch the request's access proof was made for; null without a proof. */
   proofEpoch: number | null;
+  /**
+   * The client's address as rate limits count it (http/client-ip.ts): anonymous holders are
+   * known by the link and their address, so each address has its own limits on the link.
+   */
+  address: string;
 }
 
 export type Role = 'owner' | 'editor' | 'viewer';
@@ -187,12 +192,9 @@ export function topLevelOwner(principal: Principal): string {
   return principal.userId;
 }
 
-/**
- * Who an upload is recorded as coming from (and who may resume it): the signed-in user, or for
- * an anonymous link holder the owner, who handed out the link.
- */
-export function uploaderOf(principal: Principal, ownerId: string): string {
-  return principal.userId ?? ownerId;
+/** Who an item is recorded as made by: the signed-in user, or null for an anonymous link holder. */
+export function uploaderOf(principal: Principal): string | null {
+  return principal.userId;
 }
 
 /** The link an upload is started through, recorded with it (`ownsUpload`). */
@@ -223,7 +225,10 @@ export function ownsUpload(principal: Principal, upload: Pick<UploadRecord, 'use
   return upload.anonymous === anonymous && (anonymous || upload.userId === principal.userId);
 }
 
-/** What counts a principal's requests (rate limits): a user, or a link for its anonymous holders. */
+/**
+ * What counts a principal's requests (rate limits): a user, or for an anonymous link holder the
+ * link and their address, so one holder using up a limit leaves the link's other holders theirs.
+ */
 export function actorKey(principal: Principal): string {
-  return principal.kind === 'user' ? principal.userId : (principal.userId ?? `link:${principal.linkId}`);
+  return principal.kind === 'user' ? principal.userId : (principal.userId ?? `link:${principal.linkId}\0${principal.address}`);
 }

@@ -17,6 +17,7 @@ import { audienceOf, itemEvent } from './events.ts';
 import { checkDepth, checkItemCount, countCreation } from './limits.ts';
 import { chargeWholeFile, checkFileLimit, checkQuota, existingQuota, reserveUpload } from './quota.ts';
 import { deleteBlobs, storeExactly } from './storage.ts';
+import { checkUnfinishedRoom } from './unfinished.ts';
 import { cipherSize, invalid, partsOf, type UploadMetadata } from './validation.ts';
 import { dataLink } from './view.ts';
 
@@ -35,7 +36,7 @@ export type CreateResult =
  * created ready; a larger file gets an upload whose parts come separately, the item staying
  * invisible until complete. Checks in this order: the creator's rate limit (429), fields (400),
  * parent (404 not visible, 400 a file, 403 no edit right, 400 too deep), MAX_FILE_BYTES (405),
- * quota and item count (402), duplicate id (409).
+ * quota, item count and, for an upload in parts, the unfinished-upload caps (402), duplicate id (409).
  */
 export async function createItem(
   deps: FilesDeps,
@@ -46,7 +47,7 @@ export async function createItem(
   await countCreation(deps, principal);
   const parent = (await writableParent(deps.store, principal, meta.parentId))[0];
   const ownerId = parent ? parent.ownerId : topLevelOwner(principal);
-  const uploaderId = uploaderOf(principal, ownerId);
+  const uploaderId = uploaderOf(principal);
   const now = deps.clock();
   const base: NewItem = {
     id: meta.id,
@@ -86,6 +87,7 @@ export async function createItem(
   if (file && parts !== 1) throw invalid(`a file larger than ${PART_BYTES} bytes is sent in parts`);
   checkFileLimit(deps, size);
   checkRoom(deps, await deps.store.quota(ownerId), size);
+  if (!file) await checkUnfinishedRoom(deps, deps.store, principal, ownerId, size);
   if (await deps.store.item(meta.id)) throw new DomainError('CONFLICT', 'An item with this id exists');
   const item: NewItem = { ...base, size };
 
@@ -94,11 +96,13 @@ export async function createItem(
     await deps.store.transaction(async (tx) => {
       checkRoom(deps, await tx.lockOwner(ownerId), size);
       await writableParent(tx, principal, meta.parentId);
+      await checkUnfinishedRoom(deps, tx, principal, ownerId, size);
       await tx.insertItem({ ...item, state: 'uploading' });
       await tx.insertUpload({
         id: uploadId,
         itemId: item.id,
-        userId: uploaderId,
+        // Older builds know an anonymous holder's upload by the owner's id (and `anonymous`).
+        userId: uploaderId ?? ownerId,
         linkId: uploadLinkOf(principal),
         anonymous: startedAnonymously(principal),
         size,

@@ -19,6 +19,11 @@ export interface FilesDeps extends FilesPorts {
   /** MAX_ITEMS_PER_USER: items one owner may have, whatever their state. */
   maxItemsPerUser: number;
   /**
+   * MAX_UNFINISHED_BYTES_PER_LINK and _PER_UPLOADER: the whole size of the unfinished uploads
+   * one link, and one signed-in user other than the owner, may hold in an owner's tree (unfinished.ts).
+   */
+  maxUnfinishedBytes: { perLink: number; perUploader: number };
+  /**
    * The accounts API's limiter; item creation, sharing and link passwords have their own
    * entries (createItemAccount, shareAccount, linkPassword*).
    */

@@ -1,5 +1,6 @@
 import type { SealboxEvent } from '../../ports/event-bus.ts';
 import type { AccessRecord, FilesReader, ItemRecord, LinkRecord } from '../../ports/files.ts';
+import { peopleOf } from './view.ts';
 
 /**
  * Events name the item, its parent and who can see it, nothing more (ports/event-bus): the
@@ -18,7 +19,7 @@ export async function audienceOf(reader: FilesReader, item: ItemRecord, ancestor
   const accesses = await reader.accessesOn(path);
   const links = await reader.linksOn(path);
   return {
-    userIds: [...new Set([item.ownerId, item.uploaderId, ...accesses.map((entry) => entry.userId)])],
+    userIds: [...new Set([...peopleOf(item), ...accesses.map((entry) => entry.userId)])],
     linkIds: links.map((link) => link.id),
   };
 }

@@ -17,6 +17,12 @@ export {
 } from './listing.ts';
 export { sweep, SHARED_SWEEP_GRACE_MS, type SweepReport } from './sweep.ts';
 export { abortUpload, completeUpload, partNumber, receivePart, uploadStatus, type UploadStatus } from './uploads.ts';
+export {
+  UNFINISHED_MAX_LIMIT,
+  unfinishedUploads,
+  type UnfinishedUploads,
+  type UnfinishedUploadView,
+} from './unfinished-list.ts';
 export { parseUploadMetadata, type UploadMetadata } from './validation.ts';
 export type { ItemView } from './view.ts';
 export { linkAdmits, type LinkPrincipal, type UserPrincipal } from './access.ts';

@@ -1,10 +1,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FilesReader, LinkRecord } from '../../ports/files.ts';
+import type { FilesReader, FilesTransaction, LinkRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
 import { accessPath, notFound, type LinkPrincipal } from './access.ts';
 import type { FilesDeps, FilesPorts } from './deps.ts';
 import { linkEvent } from './events.ts';
 import { ownedItem } from './sharing.ts';
+import { endLinkUploads } from './unfinished.ts';
 import { invalid, isLinkId, linkId as checkLinkId, uuid } from './validation.ts';
 
 /**
@@ -121,6 +122,7 @@ export async function createLink(
  * PUT /api/share type link: `edit` switches viewer/editor; `password` sets or changes it (a
  * string) or removes it (null). Any password change bumps the epoch, so every proof made before
  * is void; setting or changing it also closes the link's sockets (event `link.password`).
+ * Switched to viewer, the uploads started through it end at once (unfinished.ts).
  */
 export async function changeLink(
   deps: FilesDeps,
@@ -135,9 +137,10 @@ export async function changeLink(
   await ownedLink(deps.store, callerId, input.linkId);
   const passwordHash = typeof password === 'string' ? await hashLinkPassword(password) : password;
   return deps.store.transaction(async (tx) => {
-    const link = await ownedLink(tx, callerId, input.linkId);
+    const link = await lockedLink(tx, callerId, input.linkId);
     const item = (await tx.item(link.itemId))!;
     const changed: LinkRecord = { ...link, modifiedAt: deps.clock() };
+    if (input.edit === false) await endLinkUploads(deps, tx, link.id);
     if (input.edit !== undefined) changed.edit = input.edit;
     const passwordChanged = passwordHash !== undefined && !(passwordHash === null && link.passwordHash === null);
     if (passwordChanged) {
@@ -156,11 +159,25 @@ export async function changeLink(
   });
 }
 
-/** DELETE /api/shared type link: the owner deletes it; its proofs and sockets die with it. */
+/**
+ * The owner's link, read again under the owner's lock: ending the uploads started through it
+ * frees the owner's space, which only happens under that lock (quota.ts).
+ */
+async function lockedLink(tx: FilesTransaction, callerId: string, id: string): Promise<LinkRecord> {
+  await ownedLink(tx, callerId, id);
+  await tx.lockOwner(callerId);
+  return ownedLink(tx, callerId, id);
+}
+
+/**
+ * DELETE /api/shared type link: the owner deletes it; its proofs and sockets die with it, and so
+ * do the uploads started through it.
+ */
 export async function deleteLink(deps: FilesDeps, callerId: string, id: string): Promise<void> {
   await deps.store.transaction(async (tx) => {
-    const link = await ownedLink(tx, callerId, id);
+    const link = await lockedLink(tx, callerId, id);
     const item = (await tx.item(link.itemId))!;
+    await endLinkUploads(deps, tx, link.id);
     if (!(await tx.deleteLink(link.id))) throw linkNotFound();
     tx.publish(linkEvent('link.deleted', item, link));
   });
@@ -170,7 +187,8 @@ export async function deleteLink(deps: FilesDeps, callerId: string, id: string):
  * The periodic sweep's part: expired links already answer 404 everywhere; this deletes their
  * rows and publishes link.deleted, as an owner's delete does, so their live sockets close.
  * Each link is read again in its own transaction: one changed to a later expiry, or deleted by
- * someone else (another instance's sweep) in the meantime, is left alone and not counted.
+ * someone else (another instance's sweep) in the meantime, is left alone and not counted. The
+ * uploads started through an expired link (refused since it expired) end with it.
  */
 export async function expireLinks(deps: FilesPorts): Promise<number> {
   let count = 0;
@@ -180,9 +198,11 @@ export async function expireLinks(deps: FilesPorts): Promise<number> {
     let progressed = false;
     for (const found of batch) {
       const deleted = await deps.store.transaction(async (tx) => {
+        const item = await tx.item(found.itemId);
+        if (item) await tx.lockOwner(item.ownerId);
         const link = await tx.link(found.id);
         if (!link || !expired(link, deps.clock())) return false;
-        const item = await tx.item(link.itemId);
+        await endLinkUploads(deps, tx, link.id);
         if (!(await tx.deleteLink(link.id))) return false;
         if (item) tx.publish(linkEvent('link.deleted', item, link));
         return true;
@@ -212,7 +232,14 @@ async function usableLink(deps: FilesDeps, raw: unknown, now: number): Promise<{
   const link = await deps.store.link(raw);
   if (!link || expired(link, now)) throw linkNotFound();
   const item = await deps.store.item(link.itemId);
-  const unlocked: LinkPrincipal = { kind: 'link', linkId: link.id, userId: null, at: now, proofEpoch: link.passwordEpoch };
+  const unlocked: LinkPrincipal = {
+    kind: 'link',
+    linkId: link.id,
+    userId: null,
+    at: now,
+    proofEpoch: link.passwordEpoch,
+    address: '',
+  };
   if (!item || !(await accessPath(deps.store, unlocked, item))) throw linkNotFound();
   return { link, isDirectory: item.isDirectory };
 }
@@ -302,7 +329,7 @@ export async function linkPrincipal(
   deps: FilesDeps,
   id: unknown,
   proof: string | undefined,
-  userId: string | null,
+  caller: { userId: string | null; address: string },
 ): Promise<LinkPrincipal> {
   if (!isLinkId(id)) throw linkNotFound();
   const now = deps.clock();
@@ -310,7 +337,7 @@ export async function linkPrincipal(
   if (!link || expired(link, now)) throw linkNotFound();
   const proofEpoch = provenEpoch(link, proof, now);
   if (link.passwordHash !== null && proofEpoch === null) throw linkNotFound();
-  return { kind: 'link', linkId: link.id, userId, at: now, proofEpoch };
+  return { kind: 'link', linkId: link.id, userId: caller.userId, at: now, proofEpoch, address: caller.address };
 }
 
 /** What a link's live socket is admitted on, and re-checked against (`linkState`). */

@@ -2,7 +2,7 @@ import type { ItemRecord, UserSummary } from '../../ports/files.ts';
 import { childRoles, linkedItemId, topLevelOwner, visibleItem, type AccessPath, type Principal, type Role } from './access.ts';
 import type { FilesDeps } from './deps.ts';
 import { invalid, uuid } from './validation.ts';
-import { toItemView, type ItemView } from './view.ts';
+import { peopleOf, toItemView, type ItemView } from './view.ts';
 
 export const MAX_DEPTH = 20;
 export const DEFAULT_DEPTH = 1;
@@ -73,8 +73,7 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
   const files: ItemView[] = [];
   const people = new Set<string>();
   const addPeople = (item: ItemRecord) => {
-    people.add(item.ownerId);
-    people.add(item.uploaderId);
+    for (const person of peopleOf(item)) people.add(person);
   };
   if (root) addPeople(root.item);
   let skip = page ? 0 : offset;

@@ -32,9 +32,10 @@ export function checkQuota(maybeQuota: QuotaRecord | undefined, extra: number): 
   return quota;
 }
 
-/** A file sent in parts holds its whole size aside when the upload starts. */
+/** A file sent in parts holds its whole size aside when the upload starts; the owner sees it reserved. */
 export async function reserveUpload(tx: FilesTransaction, ownerId: string, bytes: number): Promise<void> {
   await tx.adjustSpace(ownerId, { reserved: bytes });
+  tx.publish(quotaChanged(ownerId));
 }
 
 /** A file sent whole: its bytes are used at once. */

@@ -1,10 +1,11 @@
-import type { AccessRecord, FilesReader, ItemRecord, PublicUser, UserSummary } from '../../ports/files.ts';
+import type { AccessRecord, FilesReader, FilesTransaction, ItemRecord, PublicUser, UserSummary } from '../../ports/files.ts';
 import { DomainError, isDomainError } from '../errors.ts';
 import { accessPath, visibleItem, type Role } from './access.ts';
 import type { FilesDeps } from './deps.ts';
 import { shareEvent } from './events.ts';
+import { endUploadsWithoutAccess } from './unfinished.ts';
 import { base64Exact, invalid, RSA_WRAPPED_KEY_BYTES, SIGNATURE_BYTES, uuid } from './validation.ts';
-import { toItemView, type ItemView } from './view.ts';
+import { peopleOf, toItemView, type ItemView } from './view.ts';
 
 /**
  * Sharing with named users (SPEC 6 and 7, docs/protocol.md "Sharing"). Only the owner shares:
@@ -79,6 +80,13 @@ export async function ownedItem(reader: FilesReader, ownerId: string, id: string
 
 const shareNotFound = () => new DomainError('NOT_FOUND', 'Share not found');
 
+/** `ownedItem`, read again under the owner's lock (the lock every change of their space takes). */
+async function lockedOwnItem(tx: FilesTransaction, callerId: string, itemId: string): Promise<ItemRecord> {
+  await ownedItem(tx, callerId, itemId);
+  await tx.lockOwner(callerId);
+  return ownedItem(tx, callerId, itemId);
+}
+
 /** POST /api/share type user. 409 if the recipient has an entry on this item already. */
 export async function shareWithUser(deps: FilesDeps, callerId: string, input: ShareUserInput): Promise<AccessView> {
   const itemId = uuid(input.id, 'id');
@@ -90,9 +98,7 @@ export async function shareWithUser(deps: FilesDeps, callerId: string, input: Sh
   await deps.limiter.hit('shareAccount', callerId);
   try {
     return await deps.store.transaction(async (tx) => {
-      const item = await ownedItem(tx, callerId, itemId);
-      await tx.lockOwner(item.ownerId);
-      await ownedItem(tx, callerId, itemId);
+      const item = await lockedOwnItem(tx, callerId, itemId);
       if ((await tx.publicUsers([userId])).length === 0) throw new DomainError('NOT_FOUND', 'User does not exist');
       const entry: AccessRecord = { itemId, userId, encryptedKey, signature, edit, sharerId: callerId, createdAt: deps.clock() };
       await tx.insertAccess(entry);
@@ -107,7 +113,8 @@ export async function shareWithUser(deps: FilesDeps, callerId: string, input: Sh
 
 /**
  * PUT /api/share type user: switches viewer/editor. The grant signs the edit flag, so the new
- * signature comes with it (over the same wrapped key).
+ * signature comes with it (over the same wrapped key). Switched to viewer, the uploads the user
+ * can no longer finish end at once (unfinished.ts).
  */
 export async function changeUserShare(deps: FilesDeps, callerId: string, input: ChangeUserShareInput): Promise<AccessView> {
   const itemId = uuid(input.fileId, 'fileId');
@@ -116,9 +123,10 @@ export async function changeUserShare(deps: FilesDeps, callerId: string, input: 
   const edit = checkEdit(input.edit);
   await deps.limiter.hit('shareAccount', callerId);
   return deps.store.transaction(async (tx) => {
-    const item = await ownedItem(tx, callerId, itemId);
+    const item = await lockedOwnItem(tx, callerId, itemId);
     const [entry] = await tx.accessesFor(userId, [itemId]);
     if (!entry || !(await tx.updateAccess(itemId, userId, { edit, signature }))) throw shareNotFound();
+    if (!edit) await endUploadsWithoutAccess(deps, tx, userId, item.ownerId);
     const changed: AccessRecord = { ...entry, edit, signature };
     tx.publish(shareEvent('share.changed', item, changed));
     return toAccessView(changed, item.ownerId);
@@ -128,7 +136,7 @@ export async function changeUserShare(deps: FilesDeps, callerId: string, input: 
 /**
  * DELETE /api/shared type user: the owner revokes anyone's entry on their item; a recipient may
  * drop their own entry from their list (whatever else they can see). Anyone else: 404 when they
- * cannot see the item, 403 when they can.
+ * cannot see the item, 403 when they can. The uploads the user can no longer finish end at once.
  */
 export async function removeUserShare(
   deps: FilesDeps,
@@ -141,8 +149,10 @@ export async function removeUserShare(
     const item = await tx.item(itemId);
     if (!item) throw shareNotFound();
     if (userId !== callerId) await ownedItem(tx, callerId, itemId);
+    await tx.lockOwner(item.ownerId);
     const [entry] = await tx.accessesFor(userId, [itemId]);
     if (!entry || !(await tx.deleteAccess(itemId, userId))) throw shareNotFound();
+    await endUploadsWithoutAccess(deps, tx, userId, item.ownerId);
     tx.publish(shareEvent('share.deleted', item, entry));
   });
 }
@@ -172,7 +182,7 @@ export async function sharedWithMe(
     if (!item || !path) continue;
     const role: Role = path.role;
     files.push({ ...toItemView(item, role), grant: toAccessView(entry, item.ownerId) });
-    for (const person of [item.ownerId, item.uploaderId, entry.sharerId ?? item.ownerId]) people.add(person);
+    for (const person of [...peopleOf(item), entry.sharerId ?? item.ownerId]) people.add(person);
   }
   return { files, users: await reader.userSummaries([...people]) };
 }

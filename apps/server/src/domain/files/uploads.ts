@@ -1,5 +1,5 @@
 import { PART_BYTES, partRange } from '@sealbox/crypto';
-import type { FilesTransaction, ItemRecord, QuotaRecord, UploadRecord } from '../../ports/files.ts';
+import type { FilesReader, FilesTransaction, ItemRecord, QuotaRecord, UploadRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
 import { ownsUpload, type Principal } from './access.ts';
 import { newPartKey, partKeyTime } from './blob-keys.ts';
@@ -35,11 +35,34 @@ export function partNumber(raw: string): number {
   return Number(raw);
 }
 
+/**
+ * Who may act on an upload: whoever started it, the same way (`ownsUpload`); with `owner`, also
+ * the owner of the tree it goes into, signed in without a link, who may end anyone's there.
+ */
+type Reach = 'uploader' | 'owner';
+
+async function mayReach(
+  reader: FilesReader,
+  principal: Principal,
+  upload: UploadRecord,
+  reach: Reach,
+  item?: ItemRecord,
+): Promise<boolean> {
+  if (ownsUpload(principal, upload)) return true;
+  if (reach !== 'owner' || principal.kind !== 'user') return false;
+  return (item ?? (await reader.item(upload.itemId)))?.ownerId === principal.userId;
+}
+
 /** The caller's own live upload; anyone else's, an unknown and an expired one are alike 404. */
-async function liveUpload(deps: FilesDeps, principal: Principal, uploadId: string): Promise<UploadRecord> {
+async function liveUpload(
+  deps: FilesDeps,
+  principal: Principal,
+  uploadId: string,
+  reach: Reach = 'uploader',
+): Promise<UploadRecord> {
   uuid(uploadId, 'uploadId');
   const upload = await deps.store.upload(uploadId);
-  if (!upload || !ownsUpload(principal, upload)) throw uploadNotFound();
+  if (!upload || !(await mayReach(deps.store, principal, upload, reach))) throw uploadNotFound();
   if (upload.expiresAt <= deps.clock()) {
     await expireUpload(deps, upload.id);
     throw uploadNotFound();
@@ -168,18 +191,24 @@ export async function completeUpload(
   });
 }
 
-/** DELETE /api/upload/{uploadId}: the item and its parts are gone and their bytes freed. */
+/**
+ * DELETE /api/upload/{uploadId}: the item and its parts are gone and their bytes freed. The
+ * uploader's to do, and the owner's for any upload in their tree (docs/protocol.md).
+ */
 export async function abortUpload(deps: FilesDeps, principal: Principal, uploadId: string): Promise<void> {
-  await liveUpload(deps, principal, uploadId);
+  await liveUpload(deps, principal, uploadId, 'owner');
   await deps.store.transaction(async (tx) => {
     const locked = await lockUpload(tx, uploadId);
-    checkLive(deps, principal, locked?.upload);
-    await removeItems(deps, tx, [locked!.item]);
+    const upload = locked?.upload;
+    if (!upload || upload.expiresAt <= deps.clock() || !(await mayReach(tx, principal, upload, 'owner', locked.item))) {
+      throw uploadNotFound();
+    }
+    await removeItems(deps, tx, [locked.item]);
   });
 }
 
 /** Expires one upload (its item, parts and reservation) if it is still expired once locked. */
-async function expireUpload(deps: FilesPorts, uploadId: string): Promise<boolean> {
+export async function expireUpload(deps: FilesPorts, uploadId: string): Promise<boolean> {
   return deps.store.transaction(async (tx) => {
     const locked = await lockUpload(tx, uploadId);
     if (!locked || locked.upload.expiresAt > deps.clock()) return false;

@@ -36,3 +36,8 @@ export function toItemView(item: ItemRecord, role: Role, children?: string[]): I
 }
 
 export const dataLink = (id: string) => `/api/file/data/${id}`;
+
+/** The users an item names: its owner and, unless an anonymous link holder made it, its uploader. */
+export function peopleOf(item: Pick<ItemRecord, 'ownerId' | 'uploaderId'>): string[] {
+  return item.uploaderId === null ? [item.ownerId] : [item.ownerId, item.uploaderId];
+}

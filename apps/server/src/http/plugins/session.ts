@@ -3,7 +3,7 @@ import type { AccountsDeps } from '../../domain/accounts/deps.ts';
 import { resolveSession, SESSION_LIFETIME_MS, type ActiveSession } from '../../domain/accounts/sessions.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { linkPrincipal, type FilesDeps, type Principal } from '../../domain/files/index.ts';
-import { clientIp } from '../client-ip.ts';
+import { clientIp, type IpSource } from '../client-ip.ts';
 import { linkProofCookieName, readCookie, SESSION_COOKIE, sessionCookie, type CookieSettings } from '../cookies.ts';
 
 export const SIGN_IN_REQUIRED = 'Sign in first.';
@@ -21,6 +21,7 @@ interface RequestContext {
   request: Request;
   set: { headers: Record<string, unknown> };
   query: Record<string, unknown>;
+  server: IpSource | null;
 }
 
 /**
@@ -75,7 +76,8 @@ export function sessionPlugin(options: SessionPluginOptions) {
           if (typeof linkId !== 'string') throw new DomainError('NOT_FOUND', 'Link not found');
           const active = tokenOf(context.request) === undefined ? null : await sessionOf(context).catch(() => null);
           const userId = active && !active.session.totpPending ? active.user.id : null;
-          return linkPrincipal(options.files, linkId, linkProofOf(context.request, linkId), userId);
+          const address = clientIp(context.request, context.server, options.trustProxy);
+          return linkPrincipal(options.files, linkId, linkProofOf(context.request, linkId), { userId, address });
         }
         const { user } = await signedInOf(context);
         return { kind: 'user', userId: user.id };

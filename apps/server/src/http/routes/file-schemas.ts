@@ -1,5 +1,5 @@
 import { t } from 'elysia';
-import { MAX_DEPTH, MAX_LIMIT } from '../../domain/files/index.ts';
+import { MAX_DEPTH, MAX_LIMIT, UNFINISHED_MAX_LIMIT } from '../../domain/files/index.ts';
 
 /**
  * Shapes of the files and uploads calls (docs/protocol.md "Files and uploads"). Lengths here
@@ -20,6 +20,12 @@ export const ListQuery = t.Object({
 });
 
 export const LinkOnlyQuery = t.Object(LinkQuery);
+
+/** GET /api/uploads: a page of the caller's unfinished uploads (the domain checks the bounds too). */
+export const UnfinishedQuery = t.Object({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: UNFINISHED_MAX_LIMIT })),
+  offset: t.Optional(t.Integer({ minimum: 0 })),
+});
 
 export const ItemParams = t.Object({ id: text(64) });
 export const UploadParams = t.Object({ uploadId: text(64) });

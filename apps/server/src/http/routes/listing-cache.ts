@@ -1,7 +1,7 @@
 import { DEFAULT_LIMIT, type ListOptions, type Listing, type Relisted } from '../../domain/files/listing.ts';
 import type { UserPrincipal } from '../../domain/files/access.ts';
 import { ITEM_EVENT_KINDS, SHARE_EVENT_KINDS } from '../../domain/files/events.ts';
-import type { ItemView } from '../../domain/files/view.ts';
+import { peopleOf, type ItemView } from '../../domain/files/view.ts';
 import { RESYNC_EVENT_KIND, type SealboxEvent } from '../../ports/event-bus.ts';
 import { byListingOrder } from '../../ports/files.ts';
 
@@ -103,7 +103,7 @@ function levelOf(listing: Listing, principal: UserPrincipal, options: ListOption
   for (let i = 0; i < listing.files.length; i += BLOCK_ITEMS) blocks.push(encoded(listing.files.slice(i, i + BLOCK_ITEMS)));
   const people = new Map<string, number>();
   const count = (view: ItemView) => {
-    for (const person of [view.ownerId, view.uploaderId]) people.set(person, (people.get(person) ?? 0) + 1);
+    for (const person of peopleOf(view)) people.set(person, (people.get(person) ?? 0) + 1);
   };
   if (listing.root) count(listing.root);
   for (const view of listing.files) count(view);
@@ -168,15 +168,14 @@ function patchLevel(level: Level, relisted: Relisted): boolean {
   };
   // Each new view is counted before its old one is let go, so an unchanged person stays shown.
   if (level.root && relisted.root) {
-    if (!shift([relisted.root.ownerId, relisted.root.uploaderId], 1) || !shift([level.root.ownerId, level.root.uploaderId], -1))
-      return false;
+    if (!shift(peopleOf(relisted.root), 1) || !shift(peopleOf(level.root), -1)) return false;
     level.root = relisted.root;
   }
   for (const [id, view] of relisted.items) {
-    if (view && !shift([view.ownerId, view.uploaderId], 1)) return false;
+    if (view && !shift(peopleOf(view), 1)) return false;
     const old = level.byId.get(id);
     if (old) {
-      if (!shift([old.ownerId, old.uploaderId], -1)) return false;
+      if (!shift(peopleOf(old), -1)) return false;
       remove(level.blocks, old);
       level.byId.delete(id);
     }

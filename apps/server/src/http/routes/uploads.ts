@@ -7,17 +7,19 @@ import {
   parseUploadMetadata,
   partNumber,
   receivePart,
+  unfinishedUploads,
   uploadStatus,
   type FilesDeps,
 } from '../../domain/files/index.ts';
 import { MAX_REQUEST_BODY_BYTES } from '../plugins/body-limit.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
-import { LinkOnlyQuery, PartParams, UploadBody, UploadParams } from './file-schemas.ts';
+import { LinkOnlyQuery, PartParams, UnfinishedQuery, UploadBody, UploadParams } from './file-schemas.ts';
 
 /**
  * POST /api/upload and the part protocol (docs/protocol.md "Files and uploads"). The multipart
  * body of POST /api/upload is read with a cap of one part (a larger file goes up in parts);
- * part bodies stream straight into the blob store.
+ * part bodies stream straight into the blob store. GET /api/uploads: the unfinished uploads in
+ * the caller's own tree, whoever started them.
  */
 export function uploadRoutes(deps: { files: FilesDeps; session: SessionPlugin }) {
   const { files } = deps;
@@ -82,7 +84,11 @@ export function uploadRoutes(deps: { files: FilesDeps; session: SessionPlugin })
         set.status = 204;
       },
       { params: UploadParams, query: LinkOnlyQuery, principal: true },
-    );
+    )
+    .get('/api/uploads', ({ query, user }) => unfinishedUploads(files, user.id, query), {
+      query: UnfinishedQuery,
+      session: true,
+    });
 }
 
 /** The multipart fields of POST /api/upload (docs/protocol.md); anything else is refused. */

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type CSSProperties, type FocusEvent, type MouseEvent } from 'react';
 import { cx } from '@sealbox/ui';
+import { ANONYMOUS_UPLOADER } from '../../model/uploader.ts';
 import type { ItemView } from './api.ts';
 import type { SortKey } from './browser-search.ts';
 import { displayName, formatBytes, formatDate, kindOf, rowTitle, type ItemKind } from './format.ts';
@@ -30,7 +31,8 @@ const SORTABLE: Partial<Record<ListColumn, SortKey>> = {
   owner: 'owner',
 };
 
-function userName(users: Record<string, string>, id: string, me: string | undefined): string {
+function userName(users: Record<string, string>, id: string | null, me: string | undefined): string {
+  if (id === null) return ANONYMOUS_UPLOADER;
   const name = users[id] ?? 'Unknown';
   return id === me ? `${name} (you)` : name;
 }

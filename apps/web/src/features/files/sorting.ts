@@ -3,6 +3,7 @@
  * Pure functions: the components only feed them the items, the URL state and the width.
  */
 import type { ItemView } from '../../model/items.ts';
+import { ANONYMOUS_UPLOADER } from '../../model/uploader.ts';
 import type { SortKey, SortOrder } from './browser-search.ts';
 import { displayName } from './format.ts';
 
@@ -29,7 +30,7 @@ function keyOf(item: ItemView, sortBy: SortKey, users: UserNames): string | numb
     case 'owner':
       return users.get(item.ownerId) ?? '';
     case 'uploader':
-      return users.get(item.uploaderId) ?? '';
+      return item.uploaderId === null ? ANONYMOUS_UPLOADER : (users.get(item.uploaderId) ?? '');
     case 'extension':
       return item.extension;
   }

@@ -232,6 +232,7 @@ function toRecord(row: UserRow): UserRecord {
     sortOrder: row.sort_order === 'desc' ? 'desc' : ('asc' satisfies SortOrder),
     avatarExtension: row.avatar_extension,
     usedSpace: Number(row.used_space),
+    reservedSpace: Number(row.reserved_space),
     totalSpace: Number(row.total_space),
     totpSecret: row.totp_secret,
     totpEnabled: row.totp_enabled === 1,

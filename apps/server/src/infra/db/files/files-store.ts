@@ -25,6 +25,7 @@ const ITEM_COLUMNS = [
   'parent_id',
   'owner_id',
   'uploader_id',
+  'uploader_anonymous',
   'is_directory',
   'encrypted_file_name',
   'name_nonce',
@@ -116,15 +117,16 @@ function reader(k: Kysely<Database>): FilesReader {
     const row = await k.selectFrom('items').select(ITEM_COLUMNS).where('id', '=', id).executeTakeFirst();
     return row && toItem(row);
   };
+  const itemsById = async (ids: readonly string[]) => {
+    const out: ItemRecord[] = [];
+    for (const chunk of chunks([...new Set(ids)])) {
+      out.push(...(await k.selectFrom('items').select(ITEM_COLUMNS).where('id', 'in', chunk).execute()).map(toItem));
+    }
+    return out;
+  };
   return {
     item,
-    async items(ids) {
-      const out: ItemRecord[] = [];
-      for (const chunk of chunks([...new Set(ids)])) {
-        out.push(...(await k.selectFrom('items').select(ITEM_COLUMNS).where('id', 'in', chunk).execute()).map(toItem));
-      }
-      return out;
-    },
+    items: itemsById,
     async children(parentIds, options = {}) {
       if (options.page && parentIds.length !== 1) throw new Error('a page applies to one folder only');
       const { state, page } = options;
@@ -215,6 +217,65 @@ function reader(k: Kysely<Database>): FilesReader {
     async upload(id) {
       const row = await k.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toUpload(row);
+    },
+    async unfinishedBytes(by) {
+      const row =
+        'linkId' in by
+          ? await k
+              .selectFrom('uploads')
+              .select((eb) => eb.fn.sum<number | string | null>('size').as('total'))
+              .where('link_id', '=', by.linkId)
+              .executeTakeFirst()
+          : await k
+              .selectFrom('uploads')
+              .innerJoin('items', 'items.id', 'uploads.item_id')
+              .select((eb) => eb.fn.sum<number | string | null>('uploads.size').as('total'))
+              .where('uploads.user_id', '=', by.uploaderId)
+              .where('items.owner_id', '=', by.ownerId)
+              // An anonymous holder's row names the owner, never this uploader; said for clarity.
+              .where((eb) => eb.or([eb('uploads.anonymous', 'is', null), eb('uploads.anonymous', '=', 0)]))
+              .executeTakeFirst();
+      return Number(row?.total ?? 0);
+    },
+    async uploadsVia(linkId) {
+      return (await k.selectFrom('uploads').selectAll().where('link_id', '=', linkId).execute()).map(toUpload);
+    },
+    async uploadsBy(uploaderId, ownerId) {
+      const rows = await k
+        .selectFrom('uploads')
+        .innerJoin('items', 'items.id', 'uploads.item_id')
+        .selectAll('uploads')
+        .where('uploads.user_id', '=', uploaderId)
+        .where('uploads.link_id', 'is', null)
+        .where('items.owner_id', '=', ownerId)
+        .execute();
+      return rows.map(toUpload);
+    },
+    async unfinishedIn(ownerId, page) {
+      const rows = await k
+        .selectFrom('uploads')
+        .innerJoin('items', 'items.id', 'uploads.item_id')
+        .selectAll('uploads')
+        .where('items.owner_id', '=', ownerId)
+        .orderBy('uploads.created_at', 'desc')
+        .orderBy('uploads.id')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      const items = new Map((await itemsById(rows.map((row) => row.item_id))).map((item) => [item.id, item]));
+      return rows.flatMap((row) => {
+        const item = items.get(row.item_id);
+        return item ? [{ upload: toUpload(row), item }] : [];
+      });
+    },
+    async unfinishedCount(ownerId) {
+      const row = await k
+        .selectFrom('uploads')
+        .innerJoin('items', 'items.id', 'uploads.item_id')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('items.owner_id', '=', ownerId)
+        .executeTakeFirst();
+      return Number(row?.count ?? 0);
     },
     async quota(userId) {
       const row = await k.selectFrom('users').select(QUOTA_COLUMNS).where('id', '=', userId).executeTakeFirst();
@@ -329,7 +390,9 @@ function transactionOf(
           id: item.id,
           parent_id: item.parentId,
           owner_id: item.ownerId,
-          uploader_id: item.uploaderId,
+          // Older builds read uploader_id as a user: an anonymous holder's row names the owner there.
+          uploader_id: item.uploaderId ?? item.ownerId,
+          uploader_anonymous: item.uploaderId === null ? 1 : 0,
           is_directory: item.isDirectory ? 1 : 0,
           encrypted_file_name: item.encryptedFileName,
           name_nonce: item.nameNonce,
@@ -533,7 +596,7 @@ function toItemIn(row: Pick<Selectable<ItemsTable>, ListedColumn>, parentId: str
     id: row.id,
     parentId,
     ownerId: row.owner_id,
-    uploaderId: row.uploader_id,
+    uploaderId: row.uploader_anonymous === 1 ? null : row.uploader_id,
     isDirectory: row.is_directory === 1,
     encryptedFileName: row.encrypted_file_name,
     nameNonce: row.name_nonce,

@@ -9,6 +9,7 @@ import * as sharing from './007-sharing.ts';
 import * as keyPinsLinkExpiry from './008-key-pins-link-expiry.ts';
 import * as nameKeysBesideOldBuilds from './009-name-keys-beside-old-builds.ts';
 import * as uploadAnonymous from './010-upload-anonymous.ts';
+import * as uploadSources from './011-upload-sources.ts';
 
 /**
  * Expand, then contract (docs/operations.md "Upgrades"): a release runs beside the previous one on
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '008-key-pins-link-expiry': keyPinsLinkExpiry,
   '009-name-keys-beside-old-builds': nameKeysBesideOldBuilds,
   '010-upload-anonymous': uploadAnonymous,
+  '011-upload-sources': uploadSources,
 };
 
 export const migrationProvider: MigrationProvider = {

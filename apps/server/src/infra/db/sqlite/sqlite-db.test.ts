@@ -59,6 +59,7 @@ describe('sqlite adapter', () => {
         '008-key-pins-link-expiry',
         '009-name-keys-beside-old-builds',
         '010-upload-anonymous',
+        '011-upload-sources',
       ]);
       expect(await second.kysely.selectFrom('users').select('id').execute()).toEqual([{ id: user.id }]);
       await second.close();
