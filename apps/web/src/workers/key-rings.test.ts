@@ -1,0 +1,254 @@
+// @vitest-environment node
+/**
+ * The crypto worker's key rings (items.ts, sharing.ts; docs/protocol.md "Key rings") with the real
+ * crypto package; only the network and IndexedDB are stubbed. Each rule has a test that fails
+ * without it: a key from outside the tree (a grant, a link) never replaces one the user's own
+ * tree opened, is used only in its own scope, and a grant is honoured only from the item's owner,
+ * who is not the signed-in user.
+ */
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type AccountKeys,
+  createAccount,
+  encryptName,
+  newItemId,
+  newItemKey,
+  signGrant,
+  unwrapItemKey,
+  wrapItemKey,
+  wrapKeyForUser,
+} from '@sealbox/crypto';
+import { OWN_SCOPE, SHARED_SCOPE, linkScope } from '../model/browse-scope.ts';
+import type { ServerItem } from '../model/items.ts';
+
+interface Person {
+  id: string;
+  keys: AccountKeys;
+}
+
+let me: Person;
+let mallory: Person;
+let eve: Person;
+let fetchedItems: Record<string, unknown> = {};
+
+vi.mock('./key-store.ts', () => ({
+  loadAnyAccount: async () => ({ userId: me.id, keys: me.keys, storedAt: 0 }),
+}));
+
+/** The few calls sharing.ts makes: pins (none yet, written once), the sharer's public keys, a listing. */
+vi.mock('./api.ts', () => {
+  const answer = (data: unknown, status = 200) => Promise.resolve({ data, error: null, status, response: new Response() });
+  const people = () => [me, mallory];
+  return {
+    api: {
+      api: {
+        profile: {
+          pins: {
+            get: () => answer({ sealed: null, nonce: null, version: 0 }),
+            put: () => answer({ version: 1 }),
+          },
+        },
+        user: ({ id }: { id: string }) => ({
+          get: () => {
+            const person = people().find((p) => p.id === id);
+            return answer(
+              person ? { id, publicKey: person.keys.publicKey, signingPublicKey: person.keys.signingPublicKey } : null,
+              404,
+            );
+          },
+        }),
+        file: { get: ({ query }: { query: { id: string } }) => answer(fetchedItems[query.id] ?? null, 404) },
+      },
+    },
+    bytes: {},
+  };
+});
+
+const items = await import('./items.ts');
+const { sharingMethods } = await import('./sharing.ts');
+
+async function person(): Promise<Person> {
+  return { id: newItemId(), keys: (await createAccount('correct horse battery')).keys };
+}
+
+/** A folder as the server lists it, its key wrapped under `wrapping`, its name sealed under its key. */
+async function folder(
+  owner: Person,
+  parentId: string | null,
+  wrapping: CryptoKey | Uint8Array,
+  name: string,
+  key = newItemKey(),
+  id = newItemId(),
+): Promise<{ item: ServerItem; key: Uint8Array }> {
+  const [sealed, wrapped] = await Promise.all([encryptName(key, id, name), wrapItemKey(wrapping, id, key)]);
+  const item = {
+    id,
+    parentId,
+    isDirectory: true,
+    ...sealed,
+    ...wrapped,
+    encryptedMimeType: null,
+    mimeTypeNonce: null,
+    fileNonce: null,
+    size: 0,
+    createdAt: 1,
+    modifiedAt: 1,
+    ownerId: owner.id,
+    uploaderId: owner.id,
+    editPermission: true,
+  } as unknown as ServerItem;
+  return { item, key };
+}
+
+/** A GET /api/shared answer naming `item` (re-sealed under `forged`), by a grant `sharer` really signed. */
+async function sharedAnswer(item: ServerItem, forged: Uint8Array, sharer: Person, ownerId: string, name = 'Planted') {
+  const encryptedKey = await wrapKeyForUser(me.keys.publicKey, forged);
+  const signature = await signGrant(sharer.keys.signingPrivateKey, {
+    sharerId: sharer.id,
+    recipientId: me.id,
+    itemId: item.id,
+    encryptedKey,
+    edit: true,
+  });
+  const entry = {
+    ...item,
+    ...(await encryptName(forged, item.id, name)),
+    ownerId,
+    grant: { itemId: item.id, userId: me.id, editPermission: true, encryptedKey, signature, sharerId: sharer.id },
+  };
+  return new TextEncoder().encode(JSON.stringify({ files: [entry], users: [] })).buffer as ArrayBuffer;
+}
+
+/** Whether a key made by `newFolder` under `parent` in `scope` unwraps under `key`. */
+async function childOpensUnder(scope: Parameters<typeof items.itemMethods.newFolder>[0], parent: string, key: Uint8Array) {
+  const made = await items.itemMethods.newFolder(scope, parent, 'child');
+  return unwrapItemKey(key, made.id, made.encryptedKey, made.keyNonce).then(
+    () => true,
+    () => false,
+  );
+}
+
+beforeAll(async () => {
+  [me, mallory, eve] = await Promise.all([person(), person(), person()]);
+}, 60_000);
+
+beforeEach(() => {
+  items.forgetItems();
+  fetchedItems = {};
+});
+
+describe('key rings', () => {
+  it('a grant for an item the own tree holds is refused: the item keeps its key, nothing wraps under the forged one', async () => {
+    const own = await folder(me, null, me.keys.rootKey, 'Holiday');
+    const [opened] = await items.openItems(OWN_SCOPE, [own.item]);
+    expect(opened?.name).toBe('Holiday');
+    const forged = newItemKey();
+
+    const { files } = await sharingMethods.openShared(await sharedAnswer(own.item, forged, mallory, mallory.id));
+    expect(files[0]).toMatchObject({ decrypted: false, untrusted: true });
+    expect(items.itemKey(OWN_SCOPE, own.item.id)).toEqual(own.key);
+    expect(() => items.itemKey(SHARED_SCOPE, own.item.id)).toThrow();
+    expect(await childOpensUnder(OWN_SCOPE, own.item.id, own.key)).toBe(true);
+    expect(await childOpensUnder(OWN_SCOPE, own.item.id, forged)).toBe(false);
+  });
+
+  it('a grant that arrived first stays in the shared ring; once the own tree opens the item, that grant is dropped', async () => {
+    const own = await folder(me, null, me.keys.rootKey, 'Holiday');
+    const forged = newItemKey();
+    const first = await sharingMethods.openShared(await sharedAnswer(own.item, forged, mallory, mallory.id));
+    // Nothing contradicts it yet: it opens, in the shared ring only.
+    expect(first.files[0]).toMatchObject({ name: 'Planted', decrypted: true });
+    expect(() => items.itemKey(OWN_SCOPE, own.item.id)).toThrow();
+
+    // The own tree lists it: its real key, never the forged one.
+    const [opened] = await items.openItems(OWN_SCOPE, [own.item]);
+    expect(opened?.name).toBe('Holiday');
+    expect(await childOpensUnder(OWN_SCOPE, own.item.id, own.key)).toBe(true);
+    // The forged root is gone from the shared ring, and a listing of it there now refuses it.
+    expect(() => items.itemKey(SHARED_SCOPE, own.item.id)).toThrow();
+    const again = await sharingMethods.openShared(await sharedAnswer(own.item, forged, mallory, mallory.id));
+    expect(again.files[0]).toMatchObject({ decrypted: false, untrusted: true });
+  });
+
+  it('a grant naming the signed-in user as owner is refused, even before the own tree has seen the item', async () => {
+    const own = await folder(me, null, me.keys.rootKey, 'Holiday');
+    const { files } = await sharingMethods.openShared(await sharedAnswer(own.item, newItemKey(), mallory, me.id));
+    expect(files[0]).toMatchObject({ decrypted: false, untrusted: true });
+    expect(() => items.itemKey(SHARED_SCOPE, own.item.id)).toThrow();
+  });
+
+  it('a grant signed by someone other than the item’s owner is not honoured: shown, never a parent', async () => {
+    const theirs = await folder(mallory, null, mallory.keys.rootKey, 'Theirs');
+    const answer = await sharedAnswer(theirs.item, theirs.key, mallory, eve.id, 'Theirs');
+    const { files } = await sharingMethods.openShared(answer);
+    expect(files[0]).toMatchObject({ name: 'Theirs', decrypted: true, untrusted: true });
+    await expect(items.itemMethods.newFolder(SHARED_SCOPE, theirs.item.id, 'x')).rejects.toMatchObject({ code: 'UNVERIFIED' });
+  });
+
+  it('a grant from the owner opens in the shared ring, trusted, and wraps there only', async () => {
+    const theirs = await folder(mallory, null, mallory.keys.rootKey, 'Theirs');
+    const { files } = await sharingMethods.openShared(await sharedAnswer(theirs.item, theirs.key, mallory, mallory.id, 'Theirs'));
+    expect(files[0]).toMatchObject({ name: 'Theirs', decrypted: true });
+    expect(files[0]?.untrusted).toBeUndefined();
+    expect(await childOpensUnder(SHARED_SCOPE, theirs.item.id, theirs.key)).toBe(true);
+    await expect(items.itemMethods.newFolder(OWN_SCOPE, theirs.item.id, 'x')).rejects.toMatchObject({ code: 'NO_KEY' });
+  });
+
+  it('a link key for an item the own tree holds under another key is refused; the same key is accepted', async () => {
+    const own = await folder(me, null, me.keys.rootKey, 'Holiday');
+    await items.openItems(OWN_SCOPE, [own.item]);
+    expect(items.openRoot(linkScope('L1'), own.item.id, newItemKey(), 'link')).toBe(false);
+    expect(() => items.itemKey(linkScope('L1'), own.item.id)).toThrow();
+    // The owner opening their own link: the fragment is the item's real K.
+    expect(items.openRoot(linkScope('L2'), own.item.id, own.key, 'link')).toBe(true);
+    expect(items.itemKey(OWN_SCOPE, own.item.id)).toEqual(own.key);
+  });
+
+  it('within a ring a key is never replaced: a child re-wrapped to another key does not open', async () => {
+    const own = await folder(me, null, me.keys.rootKey, 'Holiday');
+    const child = await folder(me, own.item.id, own.key, 'Child');
+    await items.openItems(OWN_SCOPE, [own.item, child.item]);
+    // The server serves the child with a different K, wrapped properly under its parent.
+    const other = await folder(me, own.item.id, own.key, 'Imposter', newItemKey(), child.item.id);
+    const [, view] = await items.openItems(OWN_SCOPE, [own.item, other.item]);
+    expect(view).toMatchObject({ decrypted: false });
+    expect(items.itemKey(OWN_SCOPE, child.item.id)).toEqual(child.key);
+  });
+
+  it('a name opened under one key is not shown in a ring that holds another key for the item', async () => {
+    const own = await folder(me, null, me.keys.rootKey, 'Real name');
+    const [inOwn] = await items.openItems(OWN_SCOPE, [own.item]);
+    expect(inOwn?.name).toBe('Real name');
+    // Mallory shares a folder P; the server lists the victim's item under it with a key Mallory
+    // made (wrapped under P's K) and the very same name ciphertext and nonce.
+    const p = await folder(mallory, null, mallory.keys.rootKey, 'P');
+    await sharingMethods.openShared(await sharedAnswer(p.item, p.key, mallory, mallory.id, 'P'));
+    const forged = await folder(mallory, p.item.id, p.key, 'unused', newItemKey(), own.item.id);
+    const listed = { ...forged.item, encryptedFileName: own.item.encryptedFileName, nameNonce: own.item.nameNonce };
+    const [, inShared] = await items.openItems(SHARED_SCOPE, [p.item, listed]);
+    expect(inShared).toMatchObject({ decrypted: false, name: null });
+  });
+
+  it('outside the own tree a top-level item never opens with the account root key', async () => {
+    const own = await folder(me, null, me.keys.rootKey, 'Holiday');
+    const [inLink] = await items.openItems(linkScope('L'), [own.item]);
+    const [inShared] = await items.openItems(SHARED_SCOPE, [own.item]);
+    expect(inLink?.decrypted).toBe(false);
+    expect(inShared?.decrypted).toBe(false);
+    await expect(items.wrappingKeyFor(SHARED_SCOPE, null)).rejects.toMatchObject({ code: 'NO_KEY' });
+  });
+
+  it('a call without a browse scope fails instead of acting as the signed-in user', async () => {
+    await expect(items.itemMethods.newFolder(undefined as never, null, 'x')).rejects.toThrow('browse scope');
+  });
+
+  it('a grant or link fragment for the user’s own item is made only from the own tree, opened on demand', async () => {
+    const own = await folder(me, null, me.keys.rootKey, 'Holiday');
+    const forged = newItemKey();
+    items.openRoot(linkScope('L'), own.item.id, forged, 'link');
+    fetchedItems[own.item.id] = { root: own.item, files: [], ancestors: [], users: [] };
+    const fragment = await sharingMethods.linkFragment(own.item.id);
+    expect(fragment).not.toBe(Buffer.from(forged).toString('base64url'));
+    expect(fragment).toBe(Buffer.from(own.key).toString('base64url'));
+  });
+});
