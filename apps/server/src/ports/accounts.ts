@@ -115,10 +115,11 @@ export interface SessionRepository {
 
 export interface RateLimitCounter {
   /**
-   * Counts one hit in the fixed window containing `now` and returns the count so far in it
-   * (this hit included) and when the window ends. The key is opaque (a hash).
+   * Counts one hit (or `amount`, for limits that weigh calls by the work they did) in the fixed
+   * window containing `now` and returns the count so far in it (this one included) and when the
+   * window ends. The key is opaque (a hash).
    */
-  hit(key: string, windowMs: number, now: number): Promise<{ count: number; windowEnd: number }>;
+  hit(key: string, windowMs: number, now: number, amount?: number): Promise<{ count: number; windowEnd: number }>;
   /** Takes one hit back (a login that turned out right does not count against the account). */
   refund(key: string, now: number): Promise<void>;
   /** Removes counters whose window ended before `now`. */

@@ -135,6 +135,24 @@ export function byListingOrder(a: Pick<ItemRecord, 'createdAt' | 'id'>, b: Pick<
   return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
+/**
+ * An item's ancestors, nearest first, from rows read beforehand: following parent ids, stopping
+ * at a missing parent and (on inconsistent data) at a cycle.
+ */
+export function ancestorChain(start: Pick<ItemRecord, 'id' | 'parentId'>, byId: ReadonlyMap<string, ItemRecord>): ItemRecord[] {
+  const out: ItemRecord[] = [];
+  const seen = new Set([start.id]);
+  let parentId = start.parentId;
+  while (parentId !== null && !seen.has(parentId)) {
+    const parent = byId.get(parentId);
+    if (!parent) break;
+    out.push(parent);
+    seen.add(parent.id);
+    parentId = parent.parentId;
+  }
+  return out;
+}
+
 export interface FilesReader {
   item(id: string): Promise<ItemRecord | undefined>;
   /** These items, those that exist, in no particular order. */
@@ -149,6 +167,8 @@ export interface FilesReader {
   someChildren(parentId: string, limit: number): Promise<ItemRecord[]>;
   /** Parent first, up to the top-level item. Stops at a missing parent. */
   ancestors(item: ItemRecord): Promise<ItemRecord[]>;
+  /** Every ancestor of these items, each once, in no particular order: a few queries for a page. */
+  ancestorsOf(items: readonly ItemRecord[]): Promise<ItemRecord[]>;
   /**
    * Levels of the subtree at this item, the item itself being level 1 (so 1 for a file or an
    * empty folder). Counting stops past `atMost`: the answer is at most atMost + 1.

@@ -132,7 +132,7 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
           ),
         ).rejects.toThrow();
         // Nothing shared with carol; bob's own top level is still only his.
-        expect((await carol.browser.get('/api/shared')).body).toEqual({ files: [], users: [] });
+        expect((await carol.browser.get('/api/shared')).body).toEqual({ files: [], users: [], nextOffset: null });
         expect(ids((await bob.browser.get('/api/file')).body.files)).not.toContain(folder.id);
       });
 

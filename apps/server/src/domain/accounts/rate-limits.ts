@@ -7,6 +7,7 @@ import { RateLimitedError } from '../errors.ts';
  * (RateLimitCounter) so they hold across instances. Limits marked "failures" take a hit back
  * when the attempt succeeds: a user who logs in correctly never uses up their account's limit.
  * Limits marked "slows" never refuse: past their max each attempt waits SLOWDOWN_MS.
+ * Limits marked "weighed" count the work a call did (`charge`) besides the call itself.
  */
 export const RATE_LIMIT_NAMES = [
   'loginIp',
@@ -23,6 +24,8 @@ export const RATE_LIMIT_NAMES = [
   'linkPasswordIp',
   'linkPasswordLinkIp',
   'linkPasswordLinkSlow',
+  'listedItemsActor',
+  'sharedEntriesAccount',
 ] as const;
 
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
@@ -79,6 +82,17 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
    * each guess then waits; the visitor with the right password still gets in, late.
    */
   linkPasswordLinkSlow: { max: 20, windowMs: 15 * MINUTE },
+  /**
+   * Items GET /api/file reads, per user or, for anonymous link holders, per link and address
+   * (weighed). The web app's heaviest use: a folder download pages through a 20-level listing
+   * 1,000 items at a time, each page reading the levels before it again, so 100,000 items in one
+   * folder read about 10 million; a folder of 10,000 items opened every 5 s (the refresh while
+   * the socket is down) reads 1.2 million. At ~3.5 us a row the window is ~35 s of the server
+   * per caller. docs/operations.md "Accounts: sessions and rate limits".
+   */
+  listedItemsActor: { max: 10_000_000, windowMs: 10 * MINUTE },
+  /** Entries GET /api/shared reads, per account (weighed): 10,000 shares every 5 s fit. */
+  sharedEntriesAccount: { max: 2_000_000, windowMs: 10 * MINUTE },
 };
 
 export const UNLIMITED: RateLimits = Object.fromEntries(
@@ -104,7 +118,7 @@ export function createRateLimiter(deps: RateLimiterDeps) {
   const keyOf = (name: RateLimitName, subject: string) => createHash('sha256').update(`${name}\0${subject}`).digest('hex');
 
   /** Counts one attempt; past the max, the seconds until its window ends (else null). */
-  async function countAttempt(name: RateLimitName, subject: string): Promise<number | null> {
+  async function countAttempt(name: RateLimitName, subject: string, amount = 1): Promise<number | null> {
     const limit = deps.limits[name];
     if (!Number.isFinite(limit.max)) return null;
     const now = deps.clock();
@@ -112,7 +126,7 @@ export function createRateLimiter(deps: RateLimiterDeps) {
       lastSweep = now;
       void deps.rateLimits.sweep(now).catch(() => {});
     }
-    const { count, windowEnd } = await deps.rateLimits.hit(keyOf(name, subject), limit.windowMs, now);
+    const { count, windowEnd } = await deps.rateLimits.hit(keyOf(name, subject), limit.windowMs, now, amount);
     return count > limit.max ? Math.max(1, Math.ceil((windowEnd - now) / 1000)) : null;
   }
 
@@ -125,6 +139,13 @@ export function createRateLimiter(deps: RateLimiterDeps) {
     /** Counts one attempt; once the window is full it waits SLOWDOWN_MS instead of refusing. */
     async slow(name: RateLimitName, subject: string): Promise<void> {
       if ((await countAttempt(name, subject)) !== null) await deps.sleep(SLOWDOWN_MS);
+    },
+    /**
+     * Counts the work a call did (items it read) after it ran; never refuses, so the call that
+     * spends the budget finishes, and `hit` refuses the next ones until the window ends.
+     */
+    async charge(name: RateLimitName, subject: string, amount: number): Promise<void> {
+      if (amount > 0) await countAttempt(name, subject, amount);
     },
     /** Takes back the hit of an attempt that succeeded. */
     async refund(name: RateLimitName, subject: string): Promise<void> {

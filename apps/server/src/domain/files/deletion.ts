@@ -2,6 +2,7 @@ import type { FilesTransaction, ItemRecord } from '../../ports/files.ts';
 import type { Principal } from './access.ts';
 import { lockedItem } from './editable.ts';
 import type { FilesDeps, FilesPorts } from './deps.ts';
+import { otherWorkFirst } from './event-loop.ts';
 import { audienceOf, itemEvent, linkEvent, shareEvent } from './events.ts';
 import { freeDeleted } from './quota.ts';
 import { deleteBlobs } from './storage.ts';
@@ -51,14 +52,6 @@ export async function purge(deps: FilesPorts, folder: ItemRecord): Promise<void>
     }
     await otherWorkFirst();
   }
-}
-
-/**
- * bun:sqlite answers synchronously, so a chain of awaits over it alone never returns to the
- * event loop: requests arriving meanwhile, and timers, would wait for the whole purge.
- */
-function otherWorkFirst(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**

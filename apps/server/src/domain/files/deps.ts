@@ -24,10 +24,10 @@ export interface FilesDeps extends FilesPorts {
    */
   maxUnfinishedBytes: { perLink: number; perUploader: number };
   /**
-   * The accounts API's limiter; item creation, sharing and link passwords have their own
-   * entries (createItemAccount, shareAccount, linkPassword*).
+   * The accounts API's limiter; item creation, sharing, link passwords and listings have their
+   * own entries (createItemAccount, shareAccount, linkPassword*, listedItemsActor, sharedEntriesAccount).
    */
-  limiter: Pick<RateLimiter, 'hit' | 'slow' | 'refund'>;
+  limiter: Pick<RateLimiter, 'hit' | 'slow' | 'refund' | 'charge'>;
 }
 
 /** docs/protocol.md "Quota": an upload untouched this long expires. */

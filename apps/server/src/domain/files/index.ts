@@ -50,10 +50,9 @@ export {
   accessList,
   changeUserShare,
   removeUserShare,
-  SHARED_MAX_LIMIT,
-  sharedWithMe,
   shareWithUser,
   type AccessView,
   type SharedItemView,
 } from './sharing.ts';
+export { SHARED_MAX_LIMIT, SHARED_PAGE_MAX, sharedWithMe, type SharedPage } from './shared-list.ts';
 export { LINK_EVENT_KINDS, SHARE_EVENT_KINDS } from './events.ts';

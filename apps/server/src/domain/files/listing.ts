@@ -1,5 +1,14 @@
 import type { ItemRecord, UserSummary } from '../../ports/files.ts';
-import { childRoles, linkedItemId, topLevelOwner, visibleItem, type AccessPath, type Principal, type Role } from './access.ts';
+import {
+  actorKey,
+  childRoles,
+  linkedItemId,
+  topLevelOwner,
+  visibleItem,
+  type AccessPath,
+  type Principal,
+  type Role,
+} from './access.ts';
 import type { FilesDeps } from './deps.ts';
 import { invalid, uuid } from './validation.ts';
 import { peopleOf, toItemView, type ItemView } from './view.ts';
@@ -40,6 +49,10 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
   if (!Number.isSafeInteger(offset) || offset < 0) throw invalid('offset must be a whole number');
 
   const reader = deps.store;
+  // Weighed by the items read (rate-limits.ts `listedItemsActor`): the web's whole-folder and
+  // 20-level listings stay far inside it, a loop of them over a huge tree does not.
+  const actor = actorKey(principal);
+  await deps.limiter.hit('listedItemsActor', actor);
   // One level deep (the browser's usual call), the database applies the window itself.
   const page = depth === 1 ? { limit, offset } : undefined;
   let root: ({ item: ItemRecord } & AccessPath) | null = null;
@@ -68,6 +81,7 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
       ? level.map((item) => item.id)
       : await reader.childIds(root.item.id, { state: 'ready' })
     : undefined;
+  let read = level.length + (wholeLevel ? 0 : (rootChildren?.length ?? 0));
   // A whole large folder is 10,000+ items: the views are built in this one pass, and the people
   // collected on the way, without intermediate lists (bench/listing).
   const files: ItemView[] = [];
@@ -92,6 +106,7 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
     for (const item of level) if (item.isDirectory) parentRoles.set(item.id, roleOf(item));
     if (parentRoles.size === 0) break;
     level = await reader.children([...parentRoles.keys()], { state: 'ready' });
+    read += level.length;
     roleOf = await childRoles(reader, principal, (item) => parentRoles.get(item.parentId!)!, level);
   }
 
@@ -113,6 +128,7 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
     }
     listing.ancestors = ancestors;
   }
+  await deps.limiter.charge('listedItemsActor', actor, read);
   listing.users = await reader.userSummaries([...people]);
   return listing;
 }

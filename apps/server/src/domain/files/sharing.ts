@@ -1,11 +1,11 @@
-import type { AccessRecord, FilesReader, FilesTransaction, ItemRecord, PublicUser, UserSummary } from '../../ports/files.ts';
+import type { AccessRecord, FilesReader, FilesTransaction, ItemRecord, PublicUser } from '../../ports/files.ts';
 import { DomainError, isDomainError } from '../errors.ts';
-import { accessPath, visibleItem, type Role } from './access.ts';
+import { visibleItem } from './access.ts';
 import type { FilesDeps } from './deps.ts';
 import { shareEvent } from './events.ts';
 import { endUploadsWithoutAccess } from './unfinished.ts';
 import { base64Exact, invalid, RSA_WRAPPED_KEY_BYTES, SIGNATURE_BYTES, uuid } from './validation.ts';
-import { peopleOf, toItemView, type ItemView } from './view.ts';
+import type { ItemView } from './view.ts';
 
 /**
  * Sharing with named users (SPEC 6 and 7, docs/protocol.md "Sharing"). Only the owner shares:
@@ -49,11 +49,7 @@ export interface ChangeUserShareInput {
   signature: string;
 }
 
-/** Default and largest page of GET /api/shared. */
-export const SHARED_DEFAULT_LIMIT = 1000;
-export const SHARED_MAX_LIMIT = 10_000;
-
-function toAccessView(entry: AccessRecord, ownerId: string): AccessView {
+export function toAccessView(entry: AccessRecord, ownerId: string): AccessView {
   return {
     type: 'user',
     itemId: entry.itemId,
@@ -155,36 +151,6 @@ export async function removeUserShare(
     await endUploadsWithoutAccess(deps, tx, userId, item.ownerId);
     tx.publish(shareEvent('share.deleted', item, entry));
   });
-}
-
-/**
- * GET /api/shared: the caller's access entries whose items they can see now, oldest share
- * first, each item with its grant; `users` covers owners, uploaders and sharers.
- */
-export async function sharedWithMe(
-  deps: FilesDeps,
-  callerId: string,
-  options: { limit?: number | undefined; offset?: number | undefined },
-): Promise<{ files: SharedItemView[]; users: UserSummary[] }> {
-  const limit = options.limit ?? SHARED_DEFAULT_LIMIT;
-  const offset = options.offset ?? 0;
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > SHARED_MAX_LIMIT)
-    throw invalid(`limit must be 1 to ${SHARED_MAX_LIMIT}`);
-  if (!Number.isSafeInteger(offset) || offset < 0) throw invalid('offset must be a whole number');
-  const reader = deps.store;
-  const entries = await reader.sharedWith(callerId, { limit, offset });
-  const items = new Map((await reader.items(entries.map((entry) => entry.itemId))).map((item) => [item.id, item]));
-  const files: SharedItemView[] = [];
-  const people = new Set<string>();
-  for (const entry of entries) {
-    const item = items.get(entry.itemId);
-    const path = item && (await accessPath(reader, { kind: 'user', userId: callerId }, item));
-    if (!item || !path) continue;
-    const role: Role = path.role;
-    files.push({ ...toItemView(item, role), grant: toAccessView(entry, item.ownerId) });
-    for (const person of [...peopleOf(item), entry.sharerId ?? item.ownerId]) people.add(person);
-  }
-  return { files, users: await reader.userSummaries([...people]) };
 }
 
 /** GET /api/shared/{fileId}/users: the owner's view of who has an entry on the item. */

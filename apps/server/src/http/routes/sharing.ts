@@ -17,6 +17,9 @@ import { linkProofCookie, type CookieSettings } from '../cookies.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
 import { ChangeShareBody, OpenLinkBody, RevokeBody, ShareBody, SharedParams, SharedQuery } from './share-schemas.ts';
 
+/** GET /api/shared's `nextOffset`, for a client that does not read the body itself. */
+export const NEXT_OFFSET_HEADER = 'sealbox-next-offset';
+
 /**
  * Sharing with users and by links (SPEC 7; docs/protocol.md "Sharing"). Everything but the two
  * link calls needs a session; those two are how an anonymous visitor opens a link.
@@ -40,10 +43,16 @@ export function sharingRoutes(deps: { files: FilesDeps; session: SessionPlugin; 
         body.type === 'user' ? await changeUserShare(files, user.id, body) : await changeLink(files, user.id, body),
       { body: ChangeShareBody, session: true },
     )
-    .get('/api/shared', async ({ query, user }) => await sharedWithMe(files, user.id, query), {
-      query: SharedQuery,
-      session: true,
-    })
+    .get(
+      '/api/shared',
+      async ({ query, user, set }) => {
+        const page = await sharedWithMe(files, user.id, query);
+        // Also as a header: the web app hands the body to its crypto worker unread.
+        if (page.nextOffset !== null) set.headers[NEXT_OFFSET_HEADER] = String(page.nextOffset);
+        return page;
+      },
+      { query: SharedQuery, session: true },
+    )
     .delete(
       '/api/shared',
       async ({ body, user, set }) => {

@@ -12,8 +12,10 @@ export const SHARED_EMPTY_TEXT = 'No files have been shared with you yet';
 /** Why nothing can be added to a folder whose grant did not verify (DESIGN 4: never a parent). */
 export const UNTRUSTED_FOLDER_TEXT = 'This share could not be verified, so nothing can be added to it';
 
-/** The server's largest page; more than this many shares are fetched page by page. */
-const PAGE = 10_000;
+/** The server's page (docs/protocol.md, `GET /api/shared`): more shares are fetched page by page. */
+const PAGE = 1000;
+/** Where the server says the next page starts (the body goes to the worker unread); absent after the last. */
+const NEXT_OFFSET_HEADER = 'sealbox-next-offset';
 
 export interface SharedListing {
   items: ItemView[];
@@ -24,14 +26,17 @@ export interface SharedListing {
 export async function fetchShared(): Promise<SharedListing> {
   const items: ItemView[] = [];
   const users: Record<string, string> = {};
-  for (let offset = 0; ; offset += PAGE) {
+  for (let offset = 0; ; ) {
     const response = await apiBytes.shared({ limit: PAGE, offset });
     if (!response.ok) throw new HttpStatusError(response.status, 'Error fetching files.');
+    const next = Number(response.headers.get(NEXT_OFFSET_HEADER) ?? Number.NaN);
     const opened = await cryptoWorker.call('openShared', await response.arrayBuffer());
     items.push(...opened.files);
     for (const user of opened.users as Array<{ id?: unknown; username?: unknown }>)
       if (typeof user.id === 'string' && typeof user.username === 'string') users[user.id] = user.username;
-    if (opened.files.length < PAGE) return { items, users };
+    // Only forward: a server that points back cannot keep the page fetching for good.
+    if (!Number.isSafeInteger(next) || next <= offset) return { items, users };
+    offset = next;
   }
 }
 

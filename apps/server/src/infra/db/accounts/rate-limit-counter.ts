@@ -10,15 +10,15 @@ import type { Db } from '../../../ports/db.ts';
 export function createRateLimitCounter(db: Db): RateLimitCounter {
   const k = db.kysely;
   return {
-    async hit(key, windowMs, now) {
+    async hit(key, windowMs, now, amount = 1) {
       const windowStart = now - (now % windowMs);
       const windowEnd = windowStart + windowMs;
       const row = await k
         .insertInto('rate_limits')
-        .values({ key, window_start: windowStart, window_end: windowEnd, count: 1 })
+        .values({ key, window_start: windowStart, window_end: windowEnd, count: amount })
         .onConflict((oc) =>
           oc.column('key').doUpdateSet({
-            count: sql<number>`case when rate_limits.window_start = ${windowStart} then rate_limits.count + 1 else 1 end`,
+            count: sql<number>`case when rate_limits.window_start = ${windowStart} then rate_limits.count + ${amount} else ${amount} end`,
             window_start: windowStart,
             window_end: windowEnd,
           }),

@@ -14,7 +14,7 @@ import type {
   QuotaRecord,
   UploadRecord,
 } from '../../../ports/files.ts';
-import { byListingOrder } from '../../../ports/files.ts';
+import { ancestorChain, byListingOrder } from '../../../ports/files.ts';
 
 /** Keeps every IN (...) list far below SQLite's and PostgreSQL's bound-parameter limits. */
 const IN_CHUNK = 500;
@@ -180,35 +180,16 @@ function reader(k: Kysely<Database>): FilesReader {
       return Math.min(height === null || height === undefined ? 1 : Number(height), atMost + 1);
     },
     async ancestors(start) {
-      // One recursive query whatever the depth (a walk of one query per level let a deep chain
-      // cost thousands of round trips). UNION, not UNION ALL: a cycle in the data ends the
-      // recursion instead of looping.
-      const rows = await k
-        .withRecursive('chain(id)', (db) =>
-          db
-            .selectFrom('items')
-            .select('parent_id as id')
-            .where('id', '=', start.id)
-            .union(db.selectFrom('items').innerJoin('chain', 'chain.id', 'items.id').select('items.parent_id as id')),
-        )
-        .selectFrom('items')
-        .select(ITEM_COLUMNS)
-        .where('id', 'in', (eb) => eb.selectFrom('chain').select('chain.id').where('chain.id', 'is not', null))
-        .execute();
-      const byId = new Map(rows.map((row) => [row.id, toItem(row)]));
-      // Nearest first, following parent ids; no cap: the move check relies on the whole chain
-      // (a capped walk let a move close a cycle), and `seen` ends the walk on inconsistent data.
-      const out: ItemRecord[] = [];
-      const seen = new Set([start.id]);
-      let parentId = start.parentId;
-      while (parentId !== null && !seen.has(parentId)) {
-        const parent = byId.get(parentId);
-        if (!parent) break;
-        out.push(parent);
-        seen.add(parent.id);
-        parentId = parent.parentId;
+      const byId = new Map((await ancestorRows(k, [start.id])).map((row) => [row.id, toItem(row)]));
+      // No cap: the move check relies on the whole chain (a capped walk let a move close a cycle).
+      return ancestorChain(start, byId);
+    },
+    async ancestorsOf(items) {
+      const out = new Map<string, ItemRecord>();
+      for (const chunk of chunks([...new Set(items.map((item) => item.id))])) {
+        for (const row of await ancestorRows(k, chunk)) if (!out.has(row.id)) out.set(row.id, toItem(row));
       }
-      return out;
+      return [...out.values()];
     },
     async parts(itemId) {
       const rows = await k.selectFrom('item_parts').selectAll().where('item_id', '=', itemId).orderBy('n').execute();
@@ -360,6 +341,26 @@ function reader(k: Kysely<Database>): FilesReader {
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The ancestors of these items in one recursive query whatever the depth (a walk of one query
+ * per level let a deep chain cost thousands of round trips). UNION, not UNION ALL: a cycle in
+ * the data ends the recursion instead of looping.
+ */
+function ancestorRows(k: Kysely<Database>, ids: readonly string[]): Promise<ItemRow[]> {
+  return k
+    .withRecursive('chain(id)', (db) =>
+      db
+        .selectFrom('items')
+        .select('parent_id as id')
+        .where('id', 'in', ids)
+        .union(db.selectFrom('items').innerJoin('chain', 'chain.id', 'items.id').select('items.parent_id as id')),
+    )
+    .selectFrom('items')
+    .select(ITEM_COLUMNS)
+    .where('id', 'in', (eb) => eb.selectFrom('chain').select('chain.id').where('chain.id', 'is not', null))
+    .execute();
+}
 
 function transactionOf(
   k: Kysely<Database>,

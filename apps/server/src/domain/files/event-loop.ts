@@ -1,0 +1,9 @@
+/**
+ * Lets requests that arrived meanwhile, and timers, run before going on. bun:sqlite answers
+ * synchronously, so a chain of awaits over it alone never returns to the event loop: long work
+ * (a purge, a page of 1,000 shares) yields between its steps so that nobody else waits for all
+ * of it (docs/protocol.md threat table, "Request amplification").
+ */
+export function otherWorkFirst(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
