@@ -11,7 +11,8 @@
  *   text filled with a pattern so glyphs go through the path code); pdf.js pinned past the fix,
  *   with no eval left in what we ship and none allowed by the CSP; its worker from our origin.
  *   A file pdf.js cannot read falls back to a frame of an application/pdf blob, never HTML.
- * - SVG with a script and an onload handler: shown by <img>, runs nothing.
+ * - SVG with a script and an onload handler: shown by <img> of a data: URL, runs nothing; its
+ *   address opened at top level ("copy image address") reaches nothing of our origin.
  * The local journeys use /preview (no network); one journey previews the three uploaded
  * encrypted from /files. Screenshots of the pdf and Word views at 375 and 1280 px, light and dark.
  */
@@ -28,7 +29,9 @@ import { saveScreenshot } from './support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser, type BrowserOptions } from './support/suite.ts';
 
 const SLOW = 180_000;
-const suite = browserSuite({ timeoutMs: SLOW });
+/** SEALBOX_E2E_WEB_DIST points the server at another build of the web app (e.g. one with a rule removed). */
+const webDist: Record<string, string> = process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {};
+const suite = browserSuite({ timeoutMs: SLOW, server: { env: webDist } });
 const WEB = join(import.meta.dir, '..', 'apps', 'web');
 const PDFJS_VERSION: string = JSON.parse(readFileSync(join(WEB, 'node_modules', 'pdfjs-dist', 'package.json'), 'utf8')).version;
 
@@ -293,6 +296,35 @@ async function expectNothingRan(page: Page, seen: Watch): Promise<void> {
   expect(page.context().pages()).toHaveLength(1);
 }
 
+/**
+ * "Copy image address" pasted into the address bar: the previewed image's URL opened at top level
+ * in a tab of its own (the same browser profile, so an object URL of our origin would resolve).
+ * Answers the URL, the network requests that tab made, and the origin it ran in (an object URL
+ * of ours runs the SVG in our origin, where its script could read the session's API).
+ */
+async function openImageAddress(page: Page): Promise<{ src: string; requests: string[]; origin: string }> {
+  const src = (await previewer(page).locator('img.image-view__image').getAttribute('src')) ?? '';
+  const tab = await page.context().newPage();
+  const requests: string[] = [];
+  tab.on('request', (request) => {
+    if (request.url().startsWith('http')) requests.push(request.url());
+  });
+  await tab.goto(src).catch(() => undefined);
+  // The payload's script and onload handler get a moment to run, if they can.
+  await tab.waitForTimeout(800);
+  const origin = await tab.evaluate(() => location.origin).catch(() => 'not opened');
+  await tab.close();
+  return { src, requests, origin };
+}
+
+/** The SVG's address is a data: URL: opened at top level it reaches nothing of our origin. */
+async function expectSvgAddressHarmless(page: Page): Promise<void> {
+  const opened = await openImageAddress(page);
+  expect(opened.src.startsWith('data:image/svg+xml;base64,')).toBe(true);
+  expect(opened.requests).toEqual([]);
+  expect(opened.origin).not.toBe(new URL(suite.server.url).origin);
+}
+
 async function previewLocal(page: Page, name: string, mimeType: string, bytes: Uint8Array): Promise<void> {
   await page.goto(`${suite.server.url}/preview`);
   const chooser = page.waitForEvent('filechooser');
@@ -504,6 +536,7 @@ describe.skipIf(skipWithoutBrowser)('previewing hostile files runs nothing', () 
       });
       expect(await previewer(page).locator('svg script, object, embed, iframe').count()).toBe(0);
       await expectNothingRan(page, seen);
+      await expectSvgAddressHarmless(page);
     },
     SLOW,
   );
@@ -554,8 +587,10 @@ describe.skipIf(skipWithoutBrowser)('the hostile files, uploaded encrypted and p
 
       await open('badge.svg');
       await previewer(page).locator('img.image-view__image').waitFor();
-      await close();
       await expectNothingRan(page, seen);
+      // The decrypted SVG's address, opened at top level, runs nothing in our origin (issue 21).
+      await expectSvgAddressHarmless(page);
+      await close();
     },
     SLOW,
   );

@@ -21,27 +21,47 @@ interface View {
 
 const RESET: View = { scale: 1, x: 0, y: 0 };
 
+/** An SVG by its type or name: it may carry script, so it never gets a URL of our origin. */
+export function isSvg(file: Pick<RendererProps['file'], 'mimeType' | 'extension'>): boolean {
+  return (file.mimeType ?? '').toLowerCase().includes('svg') || file.extension === 'svg' || file.extension === 'svgz';
+}
+
+/** A data: URL of `blob`, typed `type`. */
+function dataUrlOf(blob: Blob, type: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error(PREVIEW_ERRORS.decrypt));
+    reader.readAsDataURL(new Blob([blob], { type }));
+  });
+}
+
 /**
- * SPEC 2 image: wheel, pinch and drag zoom, buttons, double-click resets. Always an <img> of the
- * object URL (an SVG too: in an <img> it never runs script nor loads anything).
+ * SPEC 2 image: wheel, pinch and drag zoom, buttons, double-click resets. Always an <img>: in an
+ * <img> an SVG never runs script nor loads anything. A raster image is shown from the object URL;
+ * an SVG from a data: URL, because an object URL of our origin could be opened at top level
+ * ("copy image address", pasted) and run the SVG's script with our origin's rights, while a data:
+ * URL opened that way runs in an opaque origin with no access to ours (docs/protocol.md "Threat
+ * table", hostile previews).
  */
-export function ImageView({ file, objectUrl, onError }: RendererProps) {
+export function ImageView({ file, blob, objectUrl, onError }: RendererProps) {
   const [url, setUrl] = useState<string | null>(null);
   const [view, setView] = useState<View>(RESET);
   const stage = useRef<HTMLDivElement>(null);
   const pointers = useRef(new Map<number, { x: number; y: number }>());
   const pinch = useRef<{ distance: number; scale: number } | null>(null);
+  const svg = isSvg(file);
 
   useEffect(() => {
     let live = true;
-    objectUrl().then(
+    (svg ? blob().then((bytes) => dataUrlOf(bytes, 'image/svg+xml')) : objectUrl()).then(
       (made) => live && setUrl(made),
       () => undefined, // the shell shows the error
     );
     return () => {
       live = false;
     };
-  }, [objectUrl]);
+  }, [svg, blob, objectUrl]);
 
   // The wheel zooms rather than scrolls the page: a listener that may cancel (React's is passive).
   // biome-ignore lint/correctness/useExhaustiveDependencies: the stage mounts once the URL is here
