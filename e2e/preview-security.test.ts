@@ -26,6 +26,7 @@ import { FRAME_CSS, WORD_FRAME_SANDBOX } from '../apps/web/src/features/preview/
 import { createUser, type TestUser } from './support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles } from './support/files.ts';
 import { saveScreenshot } from './support/screenshots.ts';
+import { downloadViaMenu } from './support/transfers.ts';
 import { browserSuite, skipWithoutBrowser, type BrowserOptions } from './support/suite.ts';
 
 const SLOW = 180_000;
@@ -124,6 +125,8 @@ function docx(blocks: Block[]): Uint8Array {
   });
 }
 
+/** Reads "invoice" + "exe.pdf" where bidi controls are obeyed; it is an .exe. */
+const BIDI_NAME = 'invoice\u202Efdp.exe';
 const SVG_PAYLOAD = strToU8(
   `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80" onload="top.__pwned='svg-onload';fetch('/__pwned/svg-onload')"><script>top.__pwned='svg-script';fetch('/__pwned/svg-script')</script><rect width="120" height="80" fill="#3a7"/></svg>`,
 );
@@ -554,6 +557,7 @@ describe.skipIf(skipWithoutBrowser)('the hostile files, uploaded encrypted and p
     await apiUploadFile(session, folder, 'payload.docx', WORD_PAYLOAD);
     await apiUploadFile(session, folder, 'font-matrix.pdf', PDF_PAYLOAD, 'application/pdf');
     await apiUploadFile(session, folder, 'badge.svg', SVG_PAYLOAD, 'image/svg+xml');
+    await apiUploadFile(session, folder, BIDI_NAME, strToU8('not a pdf\n'), 'application/pdf');
   }, SLOW);
 
   test(
@@ -591,6 +595,13 @@ describe.skipIf(skipWithoutBrowser)('the hostile files, uploaded encrypted and p
       // The decrypted SVG's address, opened at top level, runs nothing in our origin (issue 21).
       await expectSvgAddressHarmless(page);
       await close();
+
+      // A name with a right-to-left override reads as what it is, listed and saved (issue 21).
+      const shown = 'invoice[U+202E]fdp.exe';
+      await page.locator('.browser__body').getByText(shown, { exact: true }).first().waitFor();
+      expect(await page.locator('.browser__body').getByText('fdp.exe', { exact: false }).first().textContent()).not.toContain('\u202E');
+      const { download } = await downloadViaMenu(page, shown);
+      expect(download.suggestedFilename()).toBe(shown);
     },
     SLOW,
   );

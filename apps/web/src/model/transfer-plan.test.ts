@@ -3,6 +3,7 @@ import { displayName } from './item-names.ts';
 import {
   PART_TRIES,
   downloadName,
+  safeSegment,
   SpeedMeter,
   overallProgress,
   cipherLengthOfPart,
@@ -168,7 +169,8 @@ describe('messages', () => {
     const taken = new Set<string>();
     expect(['a.txt', 'A.txt', 'a.txt', 'b'].map((n) => uniqueName(n, taken))).toEqual(['a.txt', 'A (2).txt', 'a (3).txt', 'b']);
     expect(contentDisposition('résumé "1".pdf')).toBe(
-      `attachment; filename="r_sum_ _1_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%221%22.pdf`,
+      // The quotes go in both forms: Windows refuses them in a file name.
+      `attachment; filename="r_sum_ _1_.pdf"; filename*=UTF-8''r%C3%A9sum%C3%A9%20_1_.pdf`,
     );
     expect(contentDisposition('../x/y')).toContain('filename=".._x_y"');
   });
@@ -209,5 +211,28 @@ describe('download names', () => {
     ];
     expect(downloadName(two)).toBe('Sealbox files.zip');
     expect(displayName({ name: null, isDirectory: false })).toBe('Encrypted File');
+  });
+
+  it('a name cannot reorder what is shown nor pass for another type when saved (bidi controls)', () => {
+    const spoof = 'invoice\u202Efdp.exe';
+    expect(displayName({ name: spoof, isDirectory: false })).toBe('invoice[U+202E]fdp.exe');
+    expect(downloadName([{ name: spoof, isDirectory: false }])).toBe('invoice[U+202E]fdp.exe');
+    for (const control of '\u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069\u200E\u200F\u061C')
+      expect(safeSegment(`a${control}b`)).not.toContain(control);
+  });
+
+  it('a saved name is one that Windows, macOS and Linux all accept as one segment', () => {
+    expect(safeSegment('C:evil.txt')).toBe('C_evil.txt');
+    expect(safeSegment('..\\..\\boot.ini')).toBe('.._.._boot.ini');
+    expect(safeSegment('a<b>c:d"e|f?g*h')).toBe('a_b_c_d_e_f_g_h');
+    expect(safeSegment('CON')).toBe('_CON');
+    expect(safeSegment('nul.txt')).toBe('_nul.txt');
+    expect(safeSegment('com1.log')).toBe('_com1.log');
+    expect(safeSegment('LPT9')).toBe('_LPT9');
+    expect(safeSegment('console.txt')).toBe('console.txt');
+    expect(safeSegment('notes. ')).toBe('notes_');
+    expect(safeSegment('..')).toBe('__');
+    expect(safeSegment('   ')).toBe('_');
+    expect(safeSegment('x'.repeat(300))).toHaveLength(255);
   });
 });

@@ -3,7 +3,7 @@
  * (docs/protocol.md "Part protocol"). Sizes come in as arguments: the worker passes the real
  * PART_BYTES / CHUNK of @sealbox/crypto, the UI thread never imports that package.
  */
-import { displayName } from './item-names.ts';
+import { displayName, visibleText } from './item-names.ts';
 import { retryAfterSeconds, tooManyRequestsText } from '../lib/rate-limit.ts';
 
 /** Part n of a blob covers ciphertext [n * partBytes, ...) and plaintext [n * partPlainBytes, ...). */
@@ -240,12 +240,24 @@ export function downloadName(items: ReadonlyArray<{ name: string | null; isDirec
   return only.isDirectory ? `${name}.zip` : name;
 }
 
-/** A name safe as one path segment of a zip entry or a saved file. */
+/** Names Windows keeps for devices, with or without an extension ("CON", "nul.txt", "COM1"). */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(?:\..*)?$/iu;
+
+/**
+ * A name safe as one path segment of a zip entry or a saved file, on any system the file may be
+ * unpacked on: no path separators, drive colons ("C:") or other characters Windows refuses, no
+ * control or bidi characters, no device name, no trailing dot or space, at most 255 characters.
+ */
 export function safeSegment(name: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed
-  const cleaned = name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').trim();
-  if (cleaned === '' || cleaned === '.' || cleaned === '..') return '_';
-  return cleaned.slice(0, 255);
+  let cleaned = visibleText(name)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed
+    .replace(/[\u0000-\u001f\u007f/\\<>:"|?*]/g, '_')
+    .trim();
+  let end = cleaned.length;
+  while (end > 0 && (cleaned[end - 1] === '.' || cleaned[end - 1] === ' ')) end--;
+  cleaned = cleaned.slice(0, end) + '_'.repeat(cleaned.length - end);
+  if (cleaned === '') return '_';
+  return (WINDOWS_DEVICE.test(cleaned) ? `_${cleaned}` : cleaned).slice(0, 255);
 }
 
 /** Makes `name` unique within `taken` (case-insensitively): "a.txt", "a (2).txt", ... */

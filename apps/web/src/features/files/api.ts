@@ -7,6 +7,7 @@ import { api, apiBytes } from '../../lib/api.ts';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { type BrowseScope, SHARED_SCOPE, scopeQuery } from '../../model/browse-scope.ts';
+import { visibleText } from '../../model/item-names.ts';
 import type { ItemView } from '../../model/items.ts';
 
 export type { ItemView } from '../../model/items.ts';
@@ -55,7 +56,8 @@ async function fetchListing(
   const fetched = performance.now();
   const opened = await cryptoWorker.call('openListing', scope, body);
   const users: Record<string, string> = {};
-  for (const user of opened.users) users[user.id] = user.username;
+  // Usernames come from the server: their bidi controls are written out before any is shown.
+  for (const user of opened.users) users[user.id] = visibleText(user.username);
   const listing = { folder: opened.root, items: opened.files, ancestors: opened.ancestors, users };
   return { listing, decryptMs: performance.now() - fetched };
 }

@@ -5,6 +5,7 @@
  * HttpStatusError with the server's message.
  */
 import { api, errorMessageOf } from '../../lib/api.ts';
+import { visibleText } from '../../model/item-names.ts';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { SEARCH_LIMIT } from './share-logic.ts';
 
@@ -57,13 +58,18 @@ export async function searchUsers(name: string): Promise<PublicUser[]> {
     await api.api.users.search({ name }).get({ query: { limit: SEARCH_LIMIT } }),
     'User search',
   );
-  return Array.isArray(found) ? found : [];
+  return Array.isArray(found) ? found.map(shownUser) : [];
+}
+
+/** A user as the dialogs show them: a username's bidi controls written out (model/item-names.ts). */
+function shownUser<U extends { username: string }>(user: U): U {
+  return { ...user, username: visibleText(user.username) };
 }
 
 /** GET /api/shared/{fileId}/users: who has access, with their public keys. */
 export async function fetchAccess(itemId: string): Promise<AccessList> {
   const list = checked<AccessList>(await api.api.shared({ id: itemId }).users.get(), 'Access list');
-  return { access: list?.access ?? [], users: list?.users ?? [] };
+  return { access: list?.access ?? [], users: (list?.users ?? []).map(shownUser) };
 }
 
 /** GET /api/shared/{fileId}/links: the item's links not yet expired, oldest first. */
