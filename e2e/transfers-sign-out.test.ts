@@ -31,6 +31,9 @@ describe.skipIf(skipWithoutBrowser)('transfers and signing out', () => {
 
       await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
       await page.waitForURL((url) => url.pathname !== '/files');
+      // Logout leaves the signed-in screens first, then ends the session and forgets: the panel
+      // goes a moment after the address changes (a busy machine makes that moment longer).
+      await transfersPanel(page).waitFor({ state: 'detached', timeout: 15_000 });
       expect(await transfersPanel(page).count()).toBe(0);
       expect(await page.getByText('alice-private.txt').count()).toBe(0);
 
