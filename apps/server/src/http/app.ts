@@ -20,6 +20,7 @@ import { securityHeaders } from './plugins/security-headers.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { staticWeb } from './plugins/static-web.ts';
 import { accountRoutes } from './routes/accounts.ts';
+import { blockRoutes } from './routes/blocks.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
 import { liveRoutes } from './routes/live.ts';
@@ -145,6 +146,7 @@ export function createApp(deps: AppDeps) {
     .use(fileRoutes({ files, session, listingCache: listingCacheFor(deps) }))
     .use(uploadRoutes({ files, session }))
     .use(sharingRoutes({ files, session, cookies }))
+    .use(blockRoutes({ files, session }))
     .use(liveRoutes({ hub: live, session, files, publicOrigin: deps.publicOrigin }))
     .use(staticWeb(deps.web));
 }

@@ -171,6 +171,13 @@ export interface KeyPinsTable {
   updated_at: EpochMs;
 }
 
+/** An account whose shares a user does not want (migration 012, docs/protocol.md "Blocked accounts"). */
+export interface ShareBlocksTable {
+  user_id: string;
+  blocked_id: string;
+  created_at: EpochMs;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -181,4 +188,5 @@ export interface Database {
   item_parts: ItemPartsTable;
   rate_limits: RateLimitsTable;
   key_pins: KeyPinsTable;
+  share_blocks: ShareBlocksTable;
 }

@@ -91,6 +91,13 @@ export interface AccessRecord {
 
 export type AccessChanges = Pick<AccessRecord, 'edit' | 'signature'>;
 
+/** A user (`userId`) does not want shares from another account (`blockedId`). */
+export interface BlockRecord {
+  userId: string;
+  blockedId: string;
+  createdAt: number;
+}
+
 /** A share link to one item (and everything below it). */
 export interface LinkRecord {
   /** 128 random bits, unpadded base64url (22 characters). */
@@ -196,8 +203,15 @@ export interface FilesReader {
   accessesFor(userId: string, itemIds: readonly string[]): Promise<AccessRecord[]>;
   /** Every access entry on these items, oldest first. */
   accessesOn(itemIds: readonly string[]): Promise<AccessRecord[]>;
-  /** The user's access entries, oldest first (then by item id), one page. */
+  /**
+   * The user's access entries, oldest first (then by item id), one page; entries on items of an
+   * account the user blocks are left out (before paging, so pages stay stable).
+   */
   sharedWith(userId: string, page: Page): Promise<AccessRecord[]>;
+  /** The accounts the user blocks, oldest block first. */
+  blocksOf(userId: string): Promise<BlockRecord[]>;
+  /** Those of `userIds` who block `blockedId`. */
+  blockersAmong(blockedId: string, userIds: readonly string[]): Promise<Set<string>>;
   link(id: string): Promise<LinkRecord | undefined>;
   /** Every link on these items, oldest first. */
   linksOn(itemIds: readonly string[]): Promise<LinkRecord[]>;
@@ -237,6 +251,10 @@ export interface FilesTransaction extends FilesReader {
   /** False when there was no such entry. */
   updateAccess(itemId: string, userId: string, changes: AccessChanges): Promise<boolean>;
   deleteAccess(itemId: string, userId: string): Promise<boolean>;
+  /** Adds the block unless it is there already; false when it was. */
+  insertBlock(block: BlockRecord): Promise<boolean>;
+  /** False when there was no such block. */
+  deleteBlock(userId: string, blockedId: string): Promise<boolean>;
   insertLink(link: LinkRecord): Promise<void>;
   updateLink(id: string, changes: LinkChanges): Promise<void>;
   deleteLink(id: string): Promise<boolean>;

@@ -489,6 +489,26 @@ export function routeMatrixSuite(name: string, makeEnv: MakeFilesEnv) {
           build: (_c, id) => ({ path: `/api/user/${id}` }),
         },
         { route: 'GET /api/shared', expect: SIGNED_IN, build: () => ({ path: '/api/shared' }) },
+        { route: 'GET /api/blocks', expect: SIGNED_IN, build: () => ({ path: '/api/blocks' }) },
+        {
+          route: 'PUT /api/blocks/:userId',
+          expect: SIGNED_IN,
+          changes: true,
+          target: reusable(async () => (await keyedUser(h)).id),
+          build: (_c, id) => ({ path: `/api/blocks/${id}` }),
+        },
+        {
+          // Only a block of the caller's own can be lifted: alice's, here.
+          route: 'DELETE /api/blocks/:userId',
+          expect: OWN_SESSION,
+          changes: true,
+          target: reusable(async () => {
+            const blocked = await keyedUser(h);
+            expect((await alice.browser.put(`/api/blocks/${blocked.id}`)).status).toBe(204);
+            return blocked.id;
+          }),
+          build: (_c, id) => ({ path: `/api/blocks/${id}` }),
+        },
 
         // Items of W.
         { route: 'GET /api/file', label: 'no id', expect: OWN_VIEW, build: () => ({ path: '/api/file' }) },

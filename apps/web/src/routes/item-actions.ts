@@ -17,6 +17,7 @@ export function useItemActions({
   openDialog,
   scope,
   onRemoveShare,
+  onBlockSharer,
 }: {
   /** The folder's items in the order shown (what the previewer cycles over). */
   shown: readonly ItemView[];
@@ -27,6 +28,8 @@ export function useItemActions({
   scope: BrowseScope;
   /** /shared: 'Remove from my list'. */
   onRemoveShare?: ((item: ItemView) => void) | undefined;
+  /** /shared: 'Block sharer'. */
+  onBlockSharer?: ((item: ItemView) => void) | undefined;
 }) {
   const preview = usePreviewer(shown, scope);
   const openItem = (item: ItemView) => {
@@ -38,6 +41,7 @@ export function useItemActions({
     if (action === 'open' || action === 'preview') openItem(item);
     else if (action === 'download') void download([item]);
     else if (action === 'unshare') onRemoveShare?.(item);
+    else if (action === 'block') onBlockSharer?.(item);
     else openDialog({ kind: action, item });
   };
   /** A selection: one zip of them all (streamed by the download service worker), or one dialog. */

@@ -3,6 +3,7 @@ import { Card, Spinner } from '@sealbox/ui';
 import { profileQuery, protectedPage, useAvatarUrl, useProfile } from '../features/auth/index.ts';
 import {
   AvatarSection,
+  BlockedAccountsSection,
   FingerprintSection,
   PreferencesSection,
   SessionsSection,
@@ -66,6 +67,9 @@ function ProfilePage() {
         </Card>
         <Card className="profile__wide">
           <SessionsSection />
+        </Card>
+        <Card className="profile__wide">
+          <BlockedAccountsSection />
         </Card>
         <Card className="profile__wide">
           <PreferencesSection profile={profile} />

@@ -38,6 +38,7 @@ import {
 import {
   SHARED_EMPTY_TEXT,
   UNTRUSTED_FOLDER_TEXT,
+  blockAccount,
   mergeSharedTree,
   removeFromMyList,
   sharedFolderIds,
@@ -130,6 +131,17 @@ function SharedPage() {
         () => toast('Failed to remove the share. Please try again.', 'error'),
       );
     },
+    onBlockSharer: (item) => {
+      const name = shared.data?.users[item.ownerId] ?? 'the sharer';
+      blockAccount(item.ownerId).then(
+        () => {
+          toast(`Blocked ${name}: their shares are hidden. Unblock them in your profile.`, 'success');
+          void queryClient.invalidateQueries({ queryKey: sharingKeys.shared, exact: true });
+          void queryClient.invalidateQueries({ queryKey: sharingKeys.blocks, exact: true });
+        },
+        () => toast('Could not block that account. Please try again.', 'error'),
+      );
+    },
   });
   const refresh = () => {
     if (parentId === null) void shared.refetch();
@@ -140,8 +152,11 @@ function SharedPage() {
   const users = data?.users ?? {};
   // The shared item itself stays where its owner keeps it; a recipient may drop it from this list.
   const rules: ItemRules = useMemo(
-    () => (parentId === null ? { moveBlocked: () => NO_EDIT_TEXT, removable: () => true } : {}),
-    [parentId],
+    () =>
+      parentId === null
+        ? { moveBlocked: () => NO_EDIT_TEXT, removable: () => true, blockable: (item) => item.ownerId !== myUserId }
+        : {},
+    [parentId, myUserId],
   );
   // Moves inside a shared folder stay in it: the move dialog starts at the shared item shown first.
   const sharedRoot = parentId === null ? undefined : (folder.data?.ancestors[0] ?? folder.data?.folder ?? undefined);

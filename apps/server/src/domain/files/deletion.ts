@@ -87,7 +87,17 @@ export async function removeItems(deps: FilesPorts, tx: FilesTransaction, items:
   // Their access entries and links go with them (the database cascades): recipients and link
   // visitors hear of it, and kept listings of whoever lost access are dropped.
   const byId = new Map(items.map((item) => [item.id, item]));
-  for (const entry of await tx.accessesOn(ids)) tx.publish(shareEvent('share.deleted', byId.get(entry.itemId)!, entry));
+  const entries = await tx.accessesOn(ids);
+  const recipients = entries.map((entry) => entry.userId);
+  // Not announced to a recipient who blocks the owner (blocks.ts).
+  const blockers = new Map<string, ReadonlySet<string>>();
+  for (const ownerId of new Set(items.map((item) => item.ownerId))) {
+    if (recipients.length > 0) blockers.set(ownerId, await tx.blockersAmong(ownerId, recipients));
+  }
+  for (const entry of entries) {
+    const item = byId.get(entry.itemId)!;
+    tx.publish(shareEvent('share.deleted', item, entry, blockers.get(item.ownerId)));
+  }
   for (const link of await tx.linksOn(ids)) tx.publish(linkEvent('link.deleted', byId.get(link.itemId)!, link));
   const parts = await tx.deleteParts(ids);
   const uploads = await tx.deleteUploads(ids);

@@ -5,7 +5,8 @@ import { peopleOf } from './view.ts';
 /**
  * Events name the item, its parent and who can see it, nothing more (ports/event-bus): the
  * owner, the uploader, the users with an access entry on the item or an ancestor, and the links
- * on the item or an ancestor (their visitors' sockets).
+ * on the item or an ancestor (their visitors' sockets). Users who block the item's owner
+ * (blocks.ts) hear nothing of it.
  */
 export interface Audience {
   userIds: string[];
@@ -19,9 +20,16 @@ export async function audienceOf(reader: FilesReader, item: ItemRecord, ancestor
   const accesses = await reader.accessesOn(path);
   const links = await reader.linksOn(path);
   return {
-    userIds: [...new Set([...peopleOf(item), ...accesses.map((entry) => entry.userId)])],
+    userIds: await unblocked(reader, item.ownerId, [...new Set([...peopleOf(item), ...accesses.map((entry) => entry.userId)])]),
     linkIds: links.map((link) => link.id),
   };
+}
+
+/** `userIds` less those who block `ownerId`: no event about the owner's items reaches them. */
+export async function unblocked(reader: FilesReader, ownerId: string, userIds: string[]): Promise<string[]> {
+  const others = userIds.filter((id) => id !== ownerId);
+  const blockers = others.length === 0 ? new Set<string>() : await reader.blockersAmong(ownerId, others);
+  return blockers.size === 0 ? userIds : userIds.filter((id) => !blockers.has(id));
 }
 
 export function mergeAudiences(a: Audience, b: Audience): Audience {
@@ -34,7 +42,8 @@ export type ItemEventKind = (typeof ITEM_EVENT_KINDS)[number];
 
 /**
  * Sharing with a user: created, switched between viewer and editor, removed (revoked by the
- * owner, dropped by the recipient, or gone with its item). Audience: the owner and the recipient.
+ * owner, dropped by the recipient, or gone with its item). Audience: the owner and the recipient,
+ * unless the recipient blocks the owner (`blockers`, from FilesReader.blockersAmong).
  */
 export const SHARE_EVENT_KINDS = ['share.created', 'share.changed', 'share.deleted'] as const;
 export type ShareEventKind = (typeof SHARE_EVENT_KINDS)[number];
@@ -60,8 +69,10 @@ export function shareEvent(
   kind: ShareEventKind,
   item: Pick<ItemRecord, 'id' | 'ownerId'>,
   access: Pick<AccessRecord, 'userId'>,
+  blockers: ReadonlySet<string> = new Set(),
 ): SealboxEvent {
-  return { kind, itemId: item.id, userIds: [...new Set([item.ownerId, access.userId])] };
+  const recipient = blockers.has(access.userId) ? [] : [access.userId];
+  return { kind, itemId: item.id, userIds: [...new Set([item.ownerId, ...recipient])] };
 }
 
 export function linkEvent(
@@ -74,6 +85,11 @@ export function linkEvent(
 
 function withLinks(event: SealboxEvent, linkIds: string[]): SealboxEvent {
   return linkIds.length > 0 ? { ...event, linkIds } : event;
+}
+
+/** The user blocked or unblocked an account: their "Shared with me" and list of blocks changed. */
+export function blocksChanged(userId: string): SealboxEvent {
+  return { kind: 'blocks.changed', userIds: [userId] };
 }
 
 export function quotaChanged(userId: string): SealboxEvent {

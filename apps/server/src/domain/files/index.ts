@@ -55,4 +55,5 @@ export {
   type SharedItemView,
 } from './sharing.ts';
 export { SHARED_MAX_LIMIT, SHARED_PAGE_MAX, sharedWithMe, type SharedPage } from './shared-list.ts';
+export { blockAccount, listBlocks, MAX_BLOCKS_PER_USER, unblockAccount, type BlockView } from './blocks.ts';
 export { LINK_EVENT_KINDS, SHARE_EVENT_KINDS } from './events.ts';

@@ -98,7 +98,7 @@ export async function shareWithUser(deps: FilesDeps, callerId: string, input: Sh
       if ((await tx.publicUsers([userId])).length === 0) throw new DomainError('NOT_FOUND', 'User does not exist');
       const entry: AccessRecord = { itemId, userId, encryptedKey, signature, edit, sharerId: callerId, createdAt: deps.clock() };
       await tx.insertAccess(entry);
-      tx.publish(shareEvent('share.created', item, entry));
+      tx.publish(shareEvent('share.created', item, entry, await tx.blockersAmong(item.ownerId, [userId])));
       return toAccessView(entry, item.ownerId);
     });
   } catch (error) {
@@ -124,7 +124,7 @@ export async function changeUserShare(deps: FilesDeps, callerId: string, input: 
     if (!entry || !(await tx.updateAccess(itemId, userId, { edit, signature }))) throw shareNotFound();
     if (!edit) await endUploadsWithoutAccess(deps, tx, userId, item.ownerId);
     const changed: AccessRecord = { ...entry, edit, signature };
-    tx.publish(shareEvent('share.changed', item, changed));
+    tx.publish(shareEvent('share.changed', item, changed, await tx.blockersAmong(item.ownerId, [userId])));
     return toAccessView(changed, item.ownerId);
   });
 }
@@ -149,7 +149,7 @@ export async function removeUserShare(
     const [entry] = await tx.accessesFor(userId, [itemId]);
     if (!entry || !(await tx.deleteAccess(itemId, userId))) throw shareNotFound();
     await endUploadsWithoutAccess(deps, tx, userId, item.ownerId);
-    tx.publish(shareEvent('share.deleted', item, entry));
+    tx.publish(shareEvent('share.deleted', item, entry, await tx.blockersAmong(item.ownerId, [userId])));
   });
 }
 

@@ -60,3 +60,6 @@ export const SharedQuery = t.Object({
 export const SharedParams = t.Object({ id: text(64) });
 
 export const OpenLinkBody = t.Object({ password: Password }, strict);
+
+/** `{userId}` of the blocks calls: one path segment, checked by the domain. */
+export const BlockParams = t.Object({ userId: text(64) });

@@ -6,7 +6,7 @@ import { itemBlocks, useItemRules } from './item-rules.ts';
 
 export { NO_EDIT_TEXT, NO_KEY_TEXT, NOT_OWNER_SHARE_TEXT } from './item-rules.ts';
 
-export type ItemAction = 'open' | 'preview' | 'rename' | 'delete' | 'move' | 'info' | 'download' | 'share' | 'unshare';
+export type ItemAction = 'open' | 'preview' | 'rename' | 'delete' | 'move' | 'info' | 'download' | 'share' | 'unshare' | 'block';
 
 export interface ItemMenuProps {
   item: ItemView;
@@ -80,6 +80,11 @@ export function ItemMenu({ item, myUserId, onAction, downloadBlocked, tabIndex }
       {rules.removable?.(item) && (
         <MenuItem icon={Icon.close(16)} onSelect={() => onAction('unshare', item)}>
           Remove from my list
+        </MenuItem>
+      )}
+      {rules.blockable?.(item) && (
+        <MenuItem icon={Icon.block(16)} onSelect={() => onAction('block', item)}>
+          Block sharer
         </MenuItem>
       )}
       <MenuItem

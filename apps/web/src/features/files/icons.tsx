@@ -192,6 +192,12 @@ export const Icon = {
       <path d="M6 6l12 12M18 6 6 18" />
     </Svg>
   ),
+  block: (s?: number) => (
+    <Svg size={s}>
+      <circle cx="12" cy="12" r="9" />
+      <path d="m5.6 5.6 12.8 12.8" />
+    </Svg>
+  ),
   arrowUp: (s?: number) => (
     <Svg size={s}>
       <path d="M12 19V5M6 11l6-6 6 6" />

@@ -15,6 +15,8 @@ export interface ItemRules {
   moveBlocked?: (item: ItemView) => string | undefined;
   /** Whether the menu offers 'Remove from my list' for `item` (a share made to the caller). */
   removable?: (item: ItemView) => boolean;
+  /** Whether the menu offers 'Block sharer' for `item`: hides every share of its owner (docs/protocol.md "Blocked accounts"). */
+  blockable?: (item: ItemView) => boolean;
 }
 
 export const ItemRulesContext = createContext<ItemRules>({});

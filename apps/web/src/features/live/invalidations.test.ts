@@ -104,6 +104,16 @@ describe('invalidations', () => {
       ]);
   });
 
+  test('a block made or lifted: the blocks, the shared list and its subtrees', () => {
+    const client = seeded();
+    client.setQueryData(sharingKeys.blocks, []);
+    expect(apply(client, { kind: 'blocks.changed' })).toEqual([
+      'sharing/blocks',
+      'sharing/shared',
+      'sharing/shared/tree/a/other',
+    ]);
+  });
+
   test("a link change: that item's links only", () => {
     for (const kind of ['link.created', 'link.changed', 'link.password', 'link.deleted'])
       expect(apply(seeded(), { kind, itemId: 'a' })).toEqual(['sharing/links/a']);

@@ -54,6 +54,13 @@ export function invalidationsFor(event: LiveEvent): Invalidation[] {
             { key: sharingKeys.shared, exact: true },
             { key: sharingKeys.sharedTrees, exact: false },
           ];
+    case 'blocks.changed':
+      // The user blocked or unblocked an account: its shares leave or come back.
+      return [
+        { key: sharingKeys.blocks, exact: true },
+        { key: sharingKeys.shared, exact: true },
+        { key: sharingKeys.sharedTrees, exact: false },
+      ];
     case 'link.created':
     case 'link.changed':
     case 'link.password':

@@ -4,6 +4,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
+import { listBlocks } from './blocks-api.ts';
 import { fetchLink } from './link-api.ts';
 import { fetchShared } from './shared-api.ts';
 import { fetchSharedSubtrees } from './shared-tree.ts';
@@ -20,6 +21,8 @@ export const sharingKeys = {
   users: (itemId: string) => ['sharing', 'users', itemId] as const,
   /** GET /api/shared/{fileId}/links: the item's links (owner's view). */
   links: (itemId: string) => ['sharing', 'links', itemId] as const,
+  /** GET /api/blocks: the accounts the user blocks. */
+  blocks: ['sharing', 'blocks'] as const,
 };
 
 export function linkQueryOptions(linkId: string) {
@@ -48,4 +51,9 @@ export function sharedTreeQueryOptions(folderIds: readonly string[]) {
     queryFn: () => fetchSharedSubtrees(folderIds),
     staleTime: 5_000,
   });
+}
+
+/** The accounts the user blocks (Profile); `blocks.changed` events keep it fresh. */
+export function blocksQueryOptions() {
+  return queryOptions({ queryKey: sharingKeys.blocks, queryFn: listBlocks, retry: false });
 }

@@ -319,12 +319,46 @@ function reader(k: Kysely<Database>): FilesReader {
         .selectFrom('accesses')
         .selectAll()
         .where('user_id', '=', userId)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('items')
+                .innerJoin('share_blocks', 'share_blocks.blocked_id', 'items.owner_id')
+                .select('items.id')
+                .whereRef('items.id', '=', 'accesses.item_id')
+                .where('share_blocks.user_id', '=', userId),
+            ),
+          ),
+        )
         .orderBy('created_at')
         .orderBy('item_id')
         .limit(page.limit)
         .offset(page.offset)
         .execute();
       return rows.map(toAccess);
+    },
+    async blocksOf(userId) {
+      const rows = await k
+        .selectFrom('share_blocks')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('blocked_id')
+        .execute();
+      return rows.map((row) => ({ userId: row.user_id, blockedId: row.blocked_id, createdAt: Number(row.created_at) }));
+    },
+    async blockersAmong(blockedId, userIds) {
+      const out = new Set<string>();
+      for (const chunk of chunks([...new Set(userIds)])) {
+        const rows = await k
+          .selectFrom('share_blocks')
+          .select('user_id')
+          .where('blocked_id', '=', blockedId)
+          .where('user_id', 'in', chunk)
+          .execute();
+        for (const row of rows) out.add(row.user_id);
+      }
+      return out;
     },
     async link(id) {
       const row = await k.selectFrom('links').selectAll().where('id', '=', id).executeTakeFirst();
@@ -528,6 +562,24 @@ function transactionOf(
         .where('item_id', '=', itemId)
         .where('user_id', '=', userId)
         .returning('item_id')
+        .execute();
+      return rows.length > 0;
+    },
+    async insertBlock(block) {
+      const rows = await k
+        .insertInto('share_blocks')
+        .values({ user_id: block.userId, blocked_id: block.blockedId, created_at: block.createdAt })
+        .onConflict((oc) => oc.columns(['user_id', 'blocked_id']).doNothing())
+        .returning('user_id')
+        .execute();
+      return rows.length > 0;
+    },
+    async deleteBlock(userId, blockedId) {
+      const rows = await k
+        .deleteFrom('share_blocks')
+        .where('user_id', '=', userId)
+        .where('blocked_id', '=', blockedId)
+        .returning('user_id')
         .execute();
       return rows.length > 0;
     },

@@ -10,6 +10,7 @@ import * as keyPinsLinkExpiry from './008-key-pins-link-expiry.ts';
 import * as nameKeysBesideOldBuilds from './009-name-keys-beside-old-builds.ts';
 import * as uploadAnonymous from './010-upload-anonymous.ts';
 import * as uploadSources from './011-upload-sources.ts';
+import * as shareBlocks from './012-share-blocks.ts';
 
 /**
  * Expand, then contract (docs/operations.md "Upgrades"): a release runs beside the previous one on
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '009-name-keys-beside-old-builds': nameKeysBesideOldBuilds,
   '010-upload-anonymous': uploadAnonymous,
   '011-upload-sources': uploadSources,
+  '012-share-blocks': shareBlocks,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -60,6 +60,7 @@ describe('sqlite adapter', () => {
         '009-name-keys-beside-old-builds',
         '010-upload-anonymous',
         '011-upload-sources',
+        '012-share-blocks',
       ]);
       expect(await second.kysely.selectFrom('users').select('id').execute()).toEqual([{ id: user.id }]);
       await second.close();
