@@ -24,6 +24,7 @@ import {
   type ApiSession,
 } from './support/files.ts';
 import type { ListedItem } from './support/hostile.ts';
+import { saveScreenshots } from './support/screenshots.ts';
 import { publicUser } from './support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 import { pickFiles, waitForSummary } from './support/transfers.ts';
@@ -189,6 +190,7 @@ describe.skipIf(skipWithoutBrowser)('a server substituting the key of the victim
       await body(page).getByText(PLANTED).or(body(page).getByText('Encrypted directory')).first().waitFor({ timeout: 30_000 });
       const shownPlanted = await body(page).getByText(PLANTED).count();
       const markedUnverified = await body(page).getByRole('img', { name: UNVERIFIED }).count();
+      await saveScreenshots(page, 'forged-grant-refused');
       await actInsideF(page, 'grantee');
 
       const children = await childKeys(victim, forged);
@@ -240,6 +242,7 @@ describe.skipIf(skipWithoutBrowser)('a server substituting the key of the victim
       const refused = page.getByText('This link could not be verified.');
       await refused.or(page.getByText(PLANTED)).first().waitFor({ timeout: 30_000 });
       const wasRefused = await refused.count();
+      await saveScreenshots(page, 'forged-link-refused');
       await navigateInApp(page, '/files');
       await page.getByRole('heading', { name: 'My Files' }).waitFor();
       await actInsideF(page, 'linked');

@@ -599,7 +599,9 @@ describe.skipIf(skipWithoutBrowser)('the hostile files, uploaded encrypted and p
       // A name with a right-to-left override reads as what it is, listed and saved (issue 21).
       const shown = 'invoice[U+202E]fdp.exe';
       await page.locator('.browser__body').getByText(shown, { exact: true }).first().waitFor();
-      expect(await page.locator('.browser__body').getByText('fdp.exe', { exact: false }).first().textContent()).not.toContain('\u202E');
+      expect(await page.locator('.browser__body').getByText('fdp.exe', { exact: false }).first().textContent()).not.toContain(
+        '\u202E',
+      );
       const { download } = await downloadViaMenu(page, shown);
       expect(download.suggestedFilename()).toBe(shown);
     },

@@ -13,7 +13,7 @@ import type { Locator, Page } from 'playwright-core';
 import { createUser, type TestUser } from './support/accounts.ts';
 import { formatViolations, seriousViolations } from './support/axe.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from './support/files.ts';
-import { saveScreenshot } from './support/screenshots.ts';
+import { saveScreenshots } from './support/screenshots.ts';
 import { apiShareWithUser, publicUser } from './support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 import { waitForSummary } from './support/transfers.ts';
@@ -65,18 +65,6 @@ async function openFolder(page: Page, name: string): Promise<void> {
   const before = new URL(page.url()).searchParams.get('parentId');
   await nameButton(page, name).click();
   await page.waitForURL((url) => url.searchParams.get('parentId') !== before);
-}
-
-/** The page at 1280 and 375 px, light and dark (back to 1280 light after). */
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 375])
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width, height: 800 });
-      await page.emulateMedia({ colorScheme });
-      await saveScreenshot(page, `${name}-${width}-${colorScheme}`, { fullPage: false });
-    }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 async function expectNoSeriousViolations(page: Page, screen: string): Promise<void> {
@@ -154,7 +142,7 @@ describe.skipIf(skipWithoutBrowser)('selection and keyboard', () => {
       await count(page, 3);
       expect(await selectedNames(page, rows)).toEqual(['a.txt', 'c.txt', 'd.txt']);
       await expectNoSeriousViolations(page, 'selection bar');
-      await screenshots(page, 'selection-list');
+      await saveScreenshots(page, 'selection-list', { fullPage: false });
 
       // Bulk move through the Move dialog: Work -> Photos.
       await barButton(page, 'Move').click();
@@ -265,7 +253,7 @@ describe.skipIf(skipWithoutBrowser)('selection and keyboard', () => {
         .click({ modifiers: ['Control'] });
       await count(page, 3);
       expect(await selectedNames(page, cards)).toEqual([order[1]!, order[3]!, order[4]!]);
-      await screenshots(page, 'selection-grid');
+      await saveScreenshots(page, 'selection-grid', { fullPage: false });
 
       // The long name: two lines at most, its whole text in the button's name and title.
       const longName = nameButton(page, long);
@@ -374,7 +362,7 @@ describe.skipIf(skipWithoutBrowser)('selection and keyboard', () => {
       expect(ring).not.toBe('none');
       const outline = await nameButton(page, 'notes.txt').evaluate((el) => getComputedStyle(el).outlineStyle);
       expect(outline).not.toBe('none');
-      await screenshots(page, 'selection-focus');
+      await saveScreenshots(page, 'selection-focus', { fullPage: false });
 
       // Space toggles; Enter on the bar's Clear presses Clear (it does not open the item); Escape clears.
       await kb.press('Space');
@@ -454,7 +442,7 @@ describe.skipIf(skipWithoutBrowser)('selection and keyboard', () => {
       const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
       await shortcuts.getByText('Extend the selection').waitFor();
       await expectNoSeriousViolations(page, 'shortcuts dialog');
-      await screenshots(page, 'selection-shortcuts');
+      await saveScreenshots(page, 'selection-shortcuts', { fullPage: false });
       await kb.press('Escape');
       await shortcuts.waitFor({ state: 'detached' });
     },

@@ -15,7 +15,7 @@ import { decryptName, toBase64, unwrapItemKey } from '@sealbox/crypto';
 import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, createFolderViaUi, type ApiFolder, type ApiSession } from './support/files.ts';
 import { contentNeedles, keyNeedles, leaks, storedByServer, textNeedle } from './support/leaks.ts';
-import { saveScreenshot } from './support/screenshots.ts';
+import { saveScreenshots } from './support/screenshots.ts';
 import { apiRevokeUser, apiShareWithUser, apiSwitchUser, publicUser, type PublicUser } from './support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 import { pickFiles, waitForSummary } from './support/transfers.ts';
@@ -61,18 +61,6 @@ async function usedBytes(session: ApiSession): Promise<number> {
   return ((await response.json()) as { usedSpace: number }).usedSpace;
 }
 
-/** The page as it is now at 1280 and 375 px, light and dark (back to 1280 light after). */
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 375])
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width, height: 800 });
-      await page.emulateMedia({ colorScheme });
-      await saveScreenshot(page, `${name}-${width}-${colorScheme}`);
-    }
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
 async function openShared(page: Page): Promise<void> {
   await loginViaUi(page, suite.server.url, recipient);
   await page.locator('#files-sidebar').getByRole('link', { name: 'Shared with me' }).click();
@@ -113,7 +101,7 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
       await folderButton.waitFor({ timeout: 10_000 });
       await body(page).getByText(ownerUser.username).first().waitFor();
       expect(await page.getByRole('button', { name: 'Upload File' }).isDisabled()).toBe(true);
-      await screenshots(page, 'shared-list');
+      await saveScreenshots(page, 'shared-list');
 
       await folderButton.click();
       await body(page).getByText('report.txt').waitFor();
@@ -172,7 +160,7 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
       const moved = ((await inside.json()) as { files: Array<{ uploaderId: string }> }).files;
       expect(moved.map((f) => f.uploaderId)).toEqual([recipient.id]);
       expect(await usedBytes(owner)).toBeGreaterThan(before);
-      await screenshots(page, 'shared-folder');
+      await saveScreenshots(page, 'shared-folder');
 
       // Revoked: B's view says the folder is no longer B's to open, live; back, the list is empty again.
       await apiRevokeUser(owner, project, recipientKeys);
@@ -199,7 +187,7 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Planted').first().waitFor();
       const uploadButton = page.getByRole('button', { name: 'Upload File' });
       expect(await uploadButton.isDisabled()).toBe(true);
-      await screenshots(page, 'shared-unverified');
+      await saveScreenshots(page, 'shared-unverified');
       await apiRevokeUser(owner, planted, recipientKeys);
     },
     SLOW,
@@ -266,7 +254,7 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
       await results.getByText('Files Shared with Me / Archive / Inner').waitFor();
       expect(await results.getByRole('listitem').count()).toBe(1);
       expect(await page.getByText('ledger-zeta-private.txt').count()).toBe(0);
-      await screenshots(page, 'shared-search');
+      await saveScreenshots(page, 'shared-search');
 
       // A file found opens in the previewer, as on /files (its key came with the shared folder's subtree).
       await results.getByRole('button', { name: 'ledger-zeta.txt' }).click();

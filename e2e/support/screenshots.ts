@@ -12,3 +12,15 @@ export async function saveScreenshot(page: Page, name: string, { fullPage = true
   await page.screenshot({ path, fullPage, animations: 'disabled' });
   return path;
 }
+
+/** The page as it is now at 1280 and 375 px, light and dark (back to 1280 light after). */
+export async function saveScreenshots(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+  for (const width of [1280, 375])
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.emulateMedia({ colorScheme });
+      await saveScreenshot(page, `${name}-${width}-${colorScheme}`, { fullPage });
+    }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
