@@ -5,6 +5,7 @@
  * socket, R rounds (target p95 <= 250 ms for 200 users). One instance, SQLite + disk.
  * The two browser figures of the issue are bench/sharing/link-open.ts (opening a link to a
  * folder of 10,000 items) and bench/sharing/share-to-live.ts (share → the recipient's /shared).
+ * GET /api/shared over 10,000 shares, and what it costs other users: bench/sharing/shared-list.ts.
  * Run: bun bench/sharing/run.ts [--users=200] [--rounds=20]
  */
 import { createAccount, deriveLoginPassword, signGrant, wrapKeyForUser } from '@sealbox/crypto';

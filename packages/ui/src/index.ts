@@ -25,4 +25,3 @@ export {
   type MenuItemProps,
 } from './Menu.tsx';
 export { Tooltip, TooltipProvider, type TooltipProps } from './Tooltip.tsx';
-export { UsageBar, type UsageBarProps } from './UsageBar.tsx';

@@ -7,12 +7,10 @@ import {
   FingerprintSection,
   PreferencesSection,
   SessionsSection,
-  StorageSection,
   TotpSection,
-  UnfinishedUploadsSection,
+  formatBytes,
   formatDate,
   sessionsQueryOptions,
-  unfinishedUploadsQueryOptions,
 } from '../features/profile/index.ts';
 import { rootRoute } from './root.tsx';
 
@@ -26,6 +24,7 @@ function ProfilePage() {
       </section>
     );
   }
+  const percent = profile.totalSpace > 0 ? Math.trunc((profile.usedSpace / profile.totalSpace) * 100) : 0;
   return (
     <section className="page profile">
       <header className="profile__header">
@@ -42,7 +41,23 @@ function ProfilePage() {
           <AvatarSection profile={profile} />
         </Card>
         <Card>
-          <StorageSection profile={profile} />
+          <section className="profile-section" aria-labelledby="storage-title">
+            <h2 id="storage-title">Storage</h2>
+            {/* biome-ignore lint/a11y/useSemanticElements: <meter> cannot take the warning colours the bar changes to */}
+            <div
+              className="meter"
+              role="meter"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={percent}
+              aria-label="Storage used"
+            >
+              <progress value={percent} max={100} />
+            </div>
+            <p className="muted">
+              {percent}% used · {formatBytes(profile.usedSpace)} of {formatBytes(profile.totalSpace)}
+            </p>
+          </section>
         </Card>
         <Card>
           <FingerprintSection userId={profile.id} />
@@ -52,9 +67,6 @@ function ProfilePage() {
         </Card>
         <Card className="profile__wide">
           <SessionsSection />
-        </Card>
-        <Card className="profile__wide">
-          <UnfinishedUploadsSection myUserId={profile.id} />
         </Card>
         <Card className="profile__wide">
           <BlockedAccountsSection />
@@ -70,12 +82,10 @@ function ProfilePage() {
 export const profileRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/profile',
-  // Primes the profile, the sessions and the unfinished uploads without holding the navigation
-  // (the sections show their own states).
+  // Primes the profile and the sessions list without holding the navigation (the sections show their own states).
   loader: ({ context: { queryClient } }) => {
     void queryClient.ensureQueryData(profileQuery).catch(() => undefined);
     void queryClient.ensureQueryData(sessionsQueryOptions()).catch(() => undefined);
-    void queryClient.ensureQueryData(unfinishedUploadsQueryOptions()).catch(() => undefined);
   },
   ...protectedPage(ProfilePage),
 });
