@@ -25,3 +25,4 @@ export {
   type MenuItemProps,
 } from './Menu.tsx';
 export { Tooltip, TooltipProvider, type TooltipProps } from './Tooltip.tsx';
+export { UsageBar, type UsageBarProps } from './UsageBar.tsx';

@@ -7,10 +7,12 @@ import {
   FingerprintSection,
   PreferencesSection,
   SessionsSection,
+  StorageSection,
   TotpSection,
-  formatBytes,
+  UnfinishedUploadsSection,
   formatDate,
   sessionsQueryOptions,
+  unfinishedUploadsQueryOptions,
 } from '../features/profile/index.ts';
 import { rootRoute } from './root.tsx';
 
@@ -24,7 +26,6 @@ function ProfilePage() {
       </section>
     );
   }
-  const percent = profile.totalSpace > 0 ? Math.trunc((profile.usedSpace / profile.totalSpace) * 100) : 0;
   return (
     <section className="page profile">
       <header className="profile__header">
@@ -41,23 +42,7 @@ function ProfilePage() {
           <AvatarSection profile={profile} />
         </Card>
         <Card>
-          <section className="profile-section" aria-labelledby="storage-title">
-            <h2 id="storage-title">Storage</h2>
-            {/* biome-ignore lint/a11y/useSemanticElements: <meter> cannot take the warning colours the bar changes to */}
-            <div
-              className="meter"
-              role="meter"
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={percent}
-              aria-label="Storage used"
-            >
-              <progress value={percent} max={100} />
-            </div>
-            <p className="muted">
-              {percent}% used · {formatBytes(profile.usedSpace)} of {formatBytes(profile.totalSpace)}
-            </p>
-          </section>
+          <StorageSection profile={profile} />
         </Card>
         <Card>
           <FingerprintSection userId={profile.id} />
@@ -67,6 +52,9 @@ function ProfilePage() {
         </Card>
         <Card className="profile__wide">
           <SessionsSection />
+        </Card>
+        <Card className="profile__wide">
+          <UnfinishedUploadsSection myUserId={profile.id} />
         </Card>
         <Card className="profile__wide">
           <BlockedAccountsSection />
@@ -82,10 +70,12 @@ function ProfilePage() {
 export const profileRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/profile',
-  // Primes the profile and the sessions list without holding the navigation (the sections show their own states).
+  // Primes the profile, the sessions and the unfinished uploads without holding the navigation
+  // (the sections show their own states).
   loader: ({ context: { queryClient } }) => {
     void queryClient.ensureQueryData(profileQuery).catch(() => undefined);
     void queryClient.ensureQueryData(sessionsQueryOptions()).catch(() => undefined);
+    void queryClient.ensureQueryData(unfinishedUploadsQueryOptions()).catch(() => undefined);
   },
   ...protectedPage(ProfilePage),
 });

@@ -2,9 +2,9 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import type { ReactNode, SetStateAction } from 'react';
 import { atom, useAtom, useSetAtom } from 'jotai';
 import { DRAWER_ID, drawerOpenAtom, drawerSlotAtom } from '../../lib/drawer.ts';
-import { Menu, MenuItem, MenuSeparator, Tooltip, cx } from '@sealbox/ui';
+import { Menu, MenuItem, MenuSeparator, Tooltip, UsageBar, cx } from '@sealbox/ui';
 import { useAvatarUrl, useLogout, useProfile } from '../auth/index.ts';
-import { formatBytes, storagePercent } from './format.ts';
+import { formatBytes, reservedPercent, storagePercent } from './format.ts';
 import { Icon } from './icons.tsx';
 
 /** Where the collapsed choice is kept: a UI preference of this browser, like the theme. */
@@ -205,8 +205,14 @@ function AccountArea({ collapsed }: { collapsed: boolean }) {
   const { logout: onLogout } = useLogout();
   const navigate = useNavigate();
   const percent = profile ? storagePercent(profile.usedSpace, profile.totalSpace) : 0;
-  const level = storageLevel(percent);
-  const said = `${percent}% used${level ? `, ${level.text.toLowerCase()}` : ''}`;
+  const reserved = profile?.reservedSpace ?? 0;
+  // Unfinished uploads hold their space too: "full" counts it (docs/protocol.md "Quota").
+  const level = storageLevel(profile ? storagePercent(profile.usedSpace + reserved, profile.totalSpace) : 0);
+  const said = [
+    `${percent}% used`,
+    ...(reserved > 0 ? [`${formatBytes(reserved)} reserved by unfinished uploads`] : []),
+    ...(level ? [level.text.toLowerCase()] : []),
+  ].join(', ');
   return (
     <>
       {profile && (
@@ -217,23 +223,23 @@ function AccountArea({ collapsed }: { collapsed: boolean }) {
               <span>{percent}% used</span>
             </div>
           )}
-          {/* biome-ignore lint/a11y/useSemanticElements: <meter> cannot take the warning colours the bar changes to */}
-          <div
+          <UsageBar
             className="storage__bar"
-            role="meter"
-            aria-label="Storage used"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            aria-valuetext={said}
-          >
-            <progress value={percent} max={100} />
-          </div>
+            used={percent}
+            reserved={reservedPercent(reserved, profile.totalSpace)}
+            label="Storage used"
+            valueText={said}
+          />
           {level && !collapsed && <div className="storage__level">{level.text}</div>}
           {!collapsed && (
             <div className="storage__sizes">
               {formatBytes(profile.usedSpace)} of {formatBytes(profile.totalSpace)}
             </div>
+          )}
+          {!collapsed && reserved > 0 && (
+            <Link to="/profile" hash="unfinished-title" className="storage__reserved" title="Held by unfinished uploads">
+              {formatBytes(reserved)} reserved
+            </Link>
           )}
         </div>
       )}

@@ -11,6 +11,12 @@ export function storagePercent(used: number, total: number): number {
   return Math.min(100, Math.trunc((used / total) * 100));
 }
 
+/** The width reserved space takes on a storage bar: at least 1 % while anything is reserved, so it shows. */
+export function reservedPercent(reserved: number, total: number): number {
+  if (!(total > 0) || !(reserved > 0)) return 0;
+  return Math.min(100, Math.max(1, (reserved / total) * 100));
+}
+
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function formatDate(ms: number): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemView } from '../../model/items.ts';
-import { displayName, formatBytes, kindOf, storagePercent } from './format.ts';
+import { displayName, formatBytes, kindOf, reservedPercent, storagePercent } from './format.ts';
 import { canBrowseInto, moveProblem, selectionMoveProblem } from './move-rules.ts';
 import { NO_EDIT_TEXT, NO_KEY_TEXT, NOT_OWNER_SHARE_TEXT, itemBlocks, selectionBlocked } from './item-rules.ts';
 import { effectiveSort, gridColumns, nextSort, paginate, searchItems, sortItems, visibleColumns } from './sorting.ts';
@@ -38,6 +38,20 @@ describe('sortItems', () => {
   const all = [a, b, c, d, folder];
   const names = (items: ItemView[]) => items.map((i) => i.name);
 
+  it('sorts an item an anonymous link holder made by "Anonymous (via link)", among the people', () => {
+    const users = new Map([
+      [ME, 'alice'],
+      [OTHER, 'zed'],
+    ]);
+    const byLink = item({ name: 'dropped', uploaderId: null });
+    const byZed = item({ name: 'zeds', uploaderId: OTHER });
+    const mine = item({ name: 'mine' });
+    expect(names(sortItems([byZed, byLink, mine], { sortBy: 'uploader', sortOrder: 'asc' }, users))).toEqual([
+      'mine',
+      'dropped',
+      'zeds',
+    ]);
+  });
   it('puts folders first and keeps the server order without a sort', () => {
     expect(names(sortItems(all, undefined))).toEqual(['zz folder', 'b.txt', 'A.pdf', 'file10', 'file9']);
   });
@@ -206,6 +220,13 @@ describe('formatting', () => {
     expect(storagePercent(999, 1000)).toBe(99);
     expect(storagePercent(5, 0)).toBe(0);
     expect(storagePercent(200, 100)).toBe(100);
+  });
+  it('shows any reserved space on the bar, at least 1 %', () => {
+    expect(reservedPercent(0, 100)).toBe(0);
+    expect(reservedPercent(1, 10_000)).toBe(1);
+    expect(reservedPercent(25, 100)).toBe(25);
+    expect(reservedPercent(5, 0)).toBe(0);
+    expect(reservedPercent(300, 100)).toBe(100);
   });
   it('names undecryptable items', () => {
     expect(displayName({ name: null, isDirectory: true })).toBe('Encrypted directory');

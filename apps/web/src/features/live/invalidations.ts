@@ -8,7 +8,7 @@ import { ITEM_EVENT_KINDS } from '@sealbox/server/live-protocol';
 import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { filesKeys, type FolderListing } from '../files/index.ts';
-import { SESSIONS_QUERY_KEY } from '../profile/index.ts';
+import { SESSIONS_QUERY_KEY, UNFINISHED_UPLOADS_QUERY_KEY } from '../profile/index.ts';
 import { sharingKeys } from '../sharing/index.ts';
 import type { LiveEvent } from './connection.ts';
 
@@ -34,6 +34,11 @@ export function invalidationsFor(event: LiveEvent): Invalidation[] {
   }
   switch (event.kind) {
     case 'quota.changed':
+      // An upload started or ended in the user's tree: the space and Profile's unfinished uploads.
+      return [
+        { key: PROFILE_QUERY_KEY, exact: true },
+        { key: UNFINISHED_UPLOADS_QUERY_KEY, exact: false },
+      ];
     case 'profile.changed':
       return [{ key: PROFILE_QUERY_KEY, exact: true }];
     case 'session.ended':

@@ -1,8 +1,14 @@
-/** The profile feature's server state: the account's sessions (the profile itself is the auth feature's). */
+/**
+ * The profile feature's server state: the account's sessions and the unfinished uploads in its
+ * tree (the profile itself is the auth feature's).
+ */
 import { queryOptions } from '@tanstack/react-query';
 import { listSessions } from '../auth/index.ts';
+import { fetchUnfinishedUploads } from './unfinished-api.ts';
 
 export const SESSIONS_QUERY_KEY = ['sessions'] as const;
+/** Every page size of the list; `quota.changed` (an upload started or ended) makes them stale. */
+export const UNFINISHED_UPLOADS_QUERY_KEY = ['unfinished-uploads'] as const;
 
 /** Browsers signed in to the account: this device first, then the most recently seen. */
 export function sessionsQueryOptions() {
@@ -13,6 +19,23 @@ export function sessionsQueryOptions() {
       if (!answer.ok) throw new Error(answer.message ?? 'Could not load your sessions.');
       return [...answer.data].sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt - a.lastSeenAt);
     },
+    retry: false,
+  });
+}
+
+/** Shown 100 at a time ("Show more" asks for more, up to the server's 1,000). */
+export const UNFINISHED_PAGE = 100;
+
+/**
+ * The newest `limit` unfinished uploads in the user's tree. Parts arrive without an event (only
+ * starts and ends publish quota.changed), so while any are listed their progress is read again
+ * every 10 s.
+ */
+export function unfinishedUploadsQueryOptions(limit = UNFINISHED_PAGE) {
+  return queryOptions({
+    queryKey: [...UNFINISHED_UPLOADS_QUERY_KEY, limit],
+    queryFn: () => fetchUnfinishedUploads(limit),
+    refetchInterval: (query) => ((query.state.data?.uploads.length ?? 0) > 0 ? 10_000 : false),
     retry: false,
   });
 }
