@@ -210,6 +210,28 @@ export function unfinishedUploadsSuite(name: string, makeEnv: MakeFilesEnv) {
       expect((await alice.browser.delete(`/api/upload/${own.uploadId}`)).status).toBe(204);
     });
 
+    test('every folder above a listed upload comes along, each once; one under a folder being deleted is left out', async () => {
+      const top = await folder('top');
+      const mid = await folderMeta(top.key, top.id, 'mid');
+      await create(alice, mid);
+      const low = await folderMeta(mid.key, mid.id, 'low');
+      await create(alice, low);
+      const deep = await started(alice.browser, low);
+      const beside = await started(alice.browser, mid);
+      const doomed = await folder('doomed');
+      const gone = await started(alice.browser, doomed);
+      await h.db.kysely.updateTable('items').set({ deleting_since: h.clock.now }).where('id', '=', doomed.id).execute();
+      try {
+        const list = (await alice.browser.get('/api/uploads')).body;
+        expect(list.uploads.map((u: { uploadId: string }) => u.uploadId)).toEqual([beside.uploadId, deep.uploadId]);
+        expect(list.folders.map((f: { id: string }) => f.id).sort()).toEqual([top.id, mid.id, low.id].sort());
+      } finally {
+        await h.db.kysely.updateTable('items').set({ deleting_since: null }).where('id', '=', doomed.id).execute();
+      }
+      for (const { uploadId } of [deep, beside, gone])
+        expect((await alice.browser.delete(`/api/upload/${uploadId}`)).status).toBe(204);
+    });
+
     test('deleting a link ends every upload started through it at once; a part sent afterwards is refused', async () => {
       const drop = await folder();
       await shareWith(alice, drop, bob.id, true);

@@ -1,4 +1,4 @@
-import type { ItemRecord, UploadRecord, UserSummary } from '../../ports/files.ts';
+import { ancestorChain, type ItemRecord, type UploadRecord, type UserSummary } from '../../ports/files.ts';
 import type { FilesDeps } from './deps.ts';
 import { expireUpload } from './uploads.ts';
 import { invalid } from './validation.ts';
@@ -54,16 +54,13 @@ export async function unfinishedUploads(
     rows = await deps.store.unfinishedIn(ownerId, page);
   }
 
+  // Every folder above the page in one read (a few queries, however many folders the items are in).
+  const known = new Map((await deps.store.ancestorsOf(rows.map(({ item }) => item))).map((folder) => [folder.id, folder]));
   const folders = new Map<string, ItemRecord>();
-  const aboveOf = new Map<string | null, ItemRecord[]>([[null, []]]);
   const uploads: UnfinishedUploadView[] = [];
   const people = new Set<string>();
   for (const { upload, item } of rows) {
-    let above = aboveOf.get(item.parentId);
-    if (!above) {
-      above = await deps.store.ancestors(item);
-      aboveOf.set(item.parentId, above);
-    }
+    const above = ancestorChain(item, known);
     if (above.some((folder) => folder.state !== 'ready')) continue;
     for (const folder of above) folders.set(folder.id, folder);
     for (const person of peopleOf(item)) people.add(person);
