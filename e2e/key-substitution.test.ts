@@ -92,6 +92,14 @@ async function childKeys(victim: Victim, forged: Uint8Array) {
 const sidebar = (page: Page, name: 'My Files' | 'Shared with me') =>
   page.locator('#files-sidebar').getByRole('link', { name, exact: true });
 
+/** The three children made in F (a folder, an upload, a moved file) unwrap under F's real K, none under `forged`. */
+async function expectWrappedUnderRealKey(victim: Victim, forged: Uint8Array): Promise<void> {
+  const children = await childKeys(victim, forged);
+  expect(children.length).toBe(3);
+  expect(children.filter((child) => child.forged)).toEqual([]);
+  expect(children.every((child) => child.real)).toBe(true);
+}
+
 /**
  * In the app, without reloading (so the crypto worker and its keys are the same as when the
  * forged key arrived): from My Files, a file moved into F from another folder, then in F a folder
@@ -193,10 +201,7 @@ describe.skipIf(skipWithoutBrowser)('a server substituting the key of the victim
       await saveScreenshots(page, 'forged-grant-refused');
       await actInsideF(page, 'grantee');
 
-      const children = await childKeys(victim, forged);
-      expect(children.length).toBe(3);
-      expect(children.filter((child) => child.forged)).toEqual([]);
-      expect(children.every((child) => child.real)).toBe(true);
+      await expectWrappedUnderRealKey(victim, forged);
       expect(shownPlanted).toBe(0);
       expect(markedUnverified).toBe(1);
     },
@@ -247,10 +252,7 @@ describe.skipIf(skipWithoutBrowser)('a server substituting the key of the victim
       await page.getByRole('heading', { name: 'My Files' }).waitFor();
       await actInsideF(page, 'linked');
 
-      const children = await childKeys(victim, forged);
-      expect(children.length).toBe(3);
-      expect(children.filter((child) => child.forged)).toEqual([]);
-      expect(children.every((child) => child.real)).toBe(true);
+      await expectWrappedUnderRealKey(victim, forged);
       expect(wasRefused).toBe(1);
     },
     SLOW,
