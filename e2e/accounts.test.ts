@@ -236,7 +236,7 @@ describe.skipIf(skipWithoutBrowser)('accounts', () => {
       await first.waitForFunction(() => document.querySelectorAll('.session-list__item').length === 1);
 
       // The other browser hears it over its live socket and leaves /files without making a request.
-      await second.waitForURL((url) => url.pathname === '/login', { timeout: 5000 });
+      await second.waitForURL((url) => url.pathname === '/login', { timeout: 15_000 });
       expect(new URL(second.url()).searchParams.get('redirect')).toBe('/files');
       await toast(second, 'Your session has ended. Please sign in again.').waitFor();
       await second.waitForFunction(() => localStorage.getItem('sealbox.session') === null);

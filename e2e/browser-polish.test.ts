@@ -445,7 +445,7 @@ describe.skipIf(skipWithoutBrowser)('file browser polish (issue 14)', () => {
       expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
       // Focus goes back to the switcher once the menu has closed (radix moves it after its exit).
       await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Theme: Dark', undefined, {
-        timeout: 5_000,
+        timeout: 15_000,
       });
 
       // Grid sort (a new account sorts by name).

@@ -113,9 +113,12 @@ describe.skipIf(skipWithoutBrowser)('password keys by version', () => {
     'a hostile server: version 1 claimed for a version-2 account opens nothing; absurd parameters are refused at once',
     async () => {
       const user = await createUser(suite.server.url);
-      // Upgrade it through the page first.
+      // Upgrade it through the page first; this sign-in (it derives version 1, then version 2) is
+      // the baseline a refusal before deriving anything must beat, whatever the machine's load.
       const first = await newBrowser();
+      const signInStarted = Date.now();
       await loginViaUi(first, suite.server.url, user);
+      const signInMs = Date.now() - signInStarted;
       const real = await lookup(user.username);
       expect(real.kdf).toEqual(KDF_V2);
       const v2Hash = await deriveLoginPassword(user.password, real.passwordSalt, real.kdf);
@@ -182,8 +185,8 @@ describe.skipIf(skipWithoutBrowser)('password keys by version', () => {
       await greedy.goto(`${suite.server.url}/login`);
       const started = Date.now();
       await submitLogin(greedy, user);
-      await toast(greedy, 'Login failed. The server sent malformed account data.').waitFor({ timeout: 10_000 });
-      expect(Date.now() - started).toBeLessThan(5_000);
+      await toast(greedy, 'Login failed. The server sent malformed account data.').waitFor({ timeout: 60_000 });
+      expect(Date.now() - started).toBeLessThan(2 * signInMs);
       expect(loginRequests).toBe(0);
 
       // A floor: version 2 below 19 MiB is a downgrade, refused the same way.

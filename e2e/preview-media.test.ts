@@ -254,7 +254,7 @@ describe.skipIf(skipWithoutBrowser)('audio and video previews stream through the
       await page.waitForTimeout(400);
       expect(await video(page).evaluate((element: HTMLVideoElement) => element.paused)).toBe(true);
       // The flash lasts 500 ms.
-      await previewer(page).getByTestId('seek-flash').waitFor({ state: 'detached', timeout: 2_000 });
+      await previewer(page).getByTestId('seek-flash').waitFor({ state: 'detached', timeout: 10_000 });
       await page.mouse.click(box.x + box.width * 0.25, box.y + box.height / 2);
       await page.mouse.click(box.x + box.width * 0.25, box.y + box.height / 2, { delay: 20 });
       expect(await seekedTo(page, Math.max(0, forward - SEEK_STEP))).toBeLessThan(forward - SEEK_STEP + 1.5);
@@ -278,7 +278,7 @@ describe.skipIf(skipWithoutBrowser)('audio and video previews stream through the
         () => document.querySelector('[data-testid="video-view"]')?.getAttribute('data-controls') === 'hidden',
         null,
         {
-          timeout: 5_000,
+          timeout: 15_000,
         },
       );
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);

@@ -80,7 +80,7 @@ describe.skipIf(skipWithoutBrowser)('smoke', () => {
       const last = page.locator('section', { has: page.getByRole('heading', { name: 'Our Commitment to You' }) });
       await last.scrollIntoViewIfNeeded();
       await page.waitForFunction((el) => el && getComputedStyle(el).opacity === '1', await last.elementHandle(), {
-        timeout: 5000,
+        timeout: 15_000,
       });
     },
     SLOW,

@@ -46,10 +46,11 @@ test('npm start stopped while it builds the web app stops the build too, and exi
     stdout: 'pipe',
     stderr: 'pipe',
   });
-  // Stopped once vite itself runs (under `bun run build`), deep in the build.
+  // Stopped once vite itself runs (under `bun run build`), deep in the build. The waits below only
+  // stop a hang: a busy machine may take a while to get there.
   const cmdline = (pid: number) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
   let build: number[] = [];
-  for (let i = 0; i < 200; i++) {
+  for (const until = Date.now() + 60_000; Date.now() < until; ) {
     await Bun.sleep(50);
     build = await descendantsOf(start.pid);
     if ((await Promise.all(build.map(cmdline))).some((line) => line.includes('vite'))) break;
@@ -58,7 +59,7 @@ test('npm start stopped while it builds the web app stops the build too, and exi
   start.kill('SIGTERM');
   expect(await start.exited).toBe(143);
   // The build (bun run build, and vite under it) goes with it rather than running on alone.
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 30_000;
   let left = build;
   while (left.length > 0 && Date.now() < deadline) {
     await Bun.sleep(100);
@@ -66,4 +67,4 @@ test('npm start stopped while it builds the web app stops the build too, and exi
   }
   expect(left).toEqual([]);
   expect(await readdir(out).catch(() => [])).not.toContain('index.html');
-}, 30_000);
+}, 120_000);

@@ -8,6 +8,6 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'happy-dom',
     restoreMocks: true,
-    setupFiles: ['src/test/no-network.ts'],
+    setupFiles: ['src/test/no-network.ts', 'src/test/generous-waits.ts'],
   },
 });

@@ -134,7 +134,7 @@ export function storedKeyCount(page: Page): Promise<number> {
 }
 
 /** Waits until the crypto worker's IndexedDB holds `expected` account records (logout deletes them a moment after it navigates). */
-export async function waitForKeyCount(page: Page, expected: number, timeoutMs = 5000): Promise<void> {
+export async function waitForKeyCount(page: Page, expected: number, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while ((await storedKeyCount(page)) !== expected) {
     if (Date.now() > deadline)

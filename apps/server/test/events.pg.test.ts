@@ -44,7 +44,7 @@ if (availability.available) {
         const fromB: SealboxEvent = { kind: 'item.deleted', itemId: 'b1', parentId: 'p1', userIds: ['u2'] };
         await a.publish(fromA);
         await b.publish(fromB);
-        await waitFor(() => atA.length >= 2 && atB.length >= 2, 3000, 'cross-instance delivery');
+        await waitFor(() => atA.length >= 2 && atB.length >= 2, 30_000, 'cross-instance delivery');
         await Bun.sleep(200);
         expect(atA).toEqual(expect.arrayContaining([fromA, fromB]));
         expect(atA.length).toBe(2);
@@ -65,7 +65,7 @@ if (availability.available) {
           for (const id of e.userIds) atB.add(id);
         });
         await a.publish({ kind: 'item.updated', itemId: 'x', userIds });
-        await waitFor(() => atB.size === userIds.length, 3000, 'all user ids');
+        await waitFor(() => atB.size === userIds.length, 30_000, 'all user ids');
       } finally {
         await a.close();
         await b.close();
@@ -93,7 +93,7 @@ if (availability.available) {
             await Bun.sleep(100);
             return atB.length > 0;
           },
-          15_000,
+          30_000,
           'delivery after reconnect',
         );
       } finally {

@@ -13,6 +13,7 @@ import { silentLogger } from '../src/infra/log/json-logger.ts';
 import { startServer, type RunningServer } from '../src/server.ts';
 import { registrationFor, uniqueName } from './accounts/harness.ts';
 import { isolatedEnv } from './support/main-process.ts';
+import { median } from './support/timing.ts';
 
 /** The reviewer's body: `{"a":` 30,000 times, 1, then 30,000 closing braces (about 180 KB). */
 const deepJson = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -82,15 +83,26 @@ describe('deeply nested JSON', () => {
     ['signed-in PUT /api/file/{id}', 'PUT', `/api/file/${ITEM}`, true, 400],
     ['signed-in PUT /api/profile', 'PUT', '/api/profile', true, 400],
   ] as const)(
-    '%s at depth 30,000 answers 4xx within 100 ms; /api/health stays fast',
+    '%s at depth 30,000 answers 4xx about as fast as a shallow body; /api/health stays fast',
     async (_name, method, path, signedIn, status) => {
-      const result = await timedWithHealth(method, path, deepJson(30_000), signedIn ? { cookie } : {});
+      const headers: Record<string, string> = signedIn ? { cookie } : {};
+      const result = await timedWithHealth(method, path, deepJson(30_000), headers);
       expect(result.status).toBe(status);
       if (status === 400)
         expect(result.body).toEqual({ error: 'VALIDATION', message: 'Request body nested deeper than 8 levels' });
-      expect(result.ms).toBeLessThan(100);
-      expect(result.slowestHealth).toBeLessThan(100);
+      // Ratios against the same call with a shallow body, measured alongside (a wall-clock limit
+      // fails on a busy machine): schema validation of the deep body held the server for 11 s.
+      const deep: (typeof result)[] = [];
+      const shallow: (typeof result)[] = [];
+      for (let i = 0; i < 5; i++) {
+        deep.push(await timedWithHealth(method, path, deepJson(30_000), headers));
+        shallow.push(await timedWithHealth(method, path, deepJson(2), headers));
+      }
+      const by = (results: (typeof result)[], what: 'ms' | 'slowestHealth') => median(results.map((r) => r[what]));
+      expect(by(deep, 'ms')).toBeLessThan(10 * by(shallow, 'ms'));
+      expect(by(deep, 'slowestHealth')).toBeLessThan(10 * Math.max(by(shallow, 'slowestHealth'), by(shallow, 'ms')));
     },
+    60_000,
   );
 
   test('a body nested as deep as the API uses still goes through', async () => {
@@ -105,7 +117,9 @@ describe('deeply nested JSON', () => {
 
 /**
  * Sends a request's head and the first bytes of a body it announces as much longer, then
- * waits for an answer without sending the rest: a server that reads the body first waits too.
+ * waits for an answer without sending the rest: a server that reads the body first waits too,
+ * and never answers (status 0 once the guard gives up). The guard only stops a hang, so it is
+ * generous: how fast the answer comes is not what is tested (a busy machine may be slow).
  */
 function stalledRequest(method: string, path: string, headers: Record<string, string>, firstBytes: string, declared = 1_000_000) {
   const { port } = new URL(server.url);
@@ -116,7 +130,7 @@ function stalledRequest(method: string, path: string, headers: Record<string, st
     const timer = setTimeout(() => {
       socket.destroy();
       resolve({ status: 0, ms: performance.now() - started });
-    }, 5_000);
+    }, 30_000);
     socket.on('data', (chunk) => {
       received += chunk.toString('latin1');
       const status = /^HTTP\/1\.1 (\d{3})/.exec(received);
@@ -141,12 +155,15 @@ describe('the caller is known before the body is read', () => {
     ['PUT /api/file/{id}', 'PUT', `/api/file/${ITEM}`, { 'content-type': 'application/json' }, '{"type":'],
     ['PUT /api/totp', 'PUT', '/api/totp', { 'content-type': 'application/json' }, '{"action":'],
     ['PUT /api/upload/{id}/part/0', 'PUT', `/api/upload/${ITEM}/part/0`, { 'content-type': 'application/octet-stream' }, 'abc'],
-  ] as const)('anonymous %s with a stalled body answers 401 at once', async (_name, method, path, headers, first) => {
-    const declared = path.includes('profile/upload') ? 100_000 : 1_000_000;
-    const { status, ms } = await stalledRequest(method, path, headers, first, declared);
-    expect(status).toBe(401);
-    expect(ms).toBeLessThan(1_000);
-  });
+  ] as const)(
+    'anonymous %s with a stalled body answers 401 at once',
+    async (_name, method, path, headers, first) => {
+      const declared = path.includes('profile/upload') ? 100_000 : 1_000_000;
+      const { status } = await stalledRequest(method, path, headers, first, declared);
+      expect(status).toBe(401);
+    },
+    60_000,
+  );
 
   test('anonymous PUT /api/file/{id} with a malformed body is 401, not 400', async () => {
     const response = await fetch(`${server.url}/api/file/${ITEM}`, {

@@ -136,11 +136,11 @@ if (availability.available) {
           await Bun.sleep(2000);
           await admin.unsafe(`alter database ${database} allow_connections true`);
 
-          await socketOnB.next((m) => m.type === 'resync', 20_000);
+          await socketOnB.next((m) => m.type === 'resync', 60_000);
           expect(socketOnB.socket.readyState).toBe(WebSocket.OPEN);
-          // Changes through A reach B again.
+          // Changes through A reach B again (the deadline only stops a hang).
           let delivered = false;
-          const deadline = Date.now() + 20_000;
+          const deadline = Date.now() + 60_000;
           while (!delivered && Date.now() < deadline) {
             const folder = await folderMeta(alice.rootKey, null);
             const answer = await postUpload(alice.browser, folder.meta);
@@ -156,7 +156,7 @@ if (availability.available) {
           socketOnB.close();
         }
       });
-    }, 90_000);
+    }, 180_000);
   });
 } else {
   reportUnavailable('two server processes on PostgreSQL and S3', availability.reason);

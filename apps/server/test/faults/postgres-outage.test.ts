@@ -22,8 +22,13 @@ const SUITE = 'PostgreSQL outage under two instances';
 const OUTAGE_MS = 3000;
 const availability = await postgresAvailability();
 
-/** A client of one instance over real HTTP; every request bounded so a hang shows as a failure. */
-const clientOf = (server: MainProcess, cookie?: string) => browserOn(server, cookie, 15_000);
+/**
+ * A client of one instance over real HTTP; every request bounded so a hang shows as a failure.
+ * The bound only catches a hang, so it is generous: on a busy machine a Range read during the
+ * outage once took longer than the 15 s this was (issue 21), which is slow, not hung.
+ */
+const HANG_MS = 60_000;
+const clientOf = (server: MainProcess, cookie?: string) => browserOn(server, cookie, HANG_MS);
 
 /** What the clients saw while the database was away. */
 const seen = new Map<string, number>();
@@ -79,7 +84,7 @@ if (availability.available) {
           const [aliceSocketA, aliceSocketB, bobSocketB] = sockets as [LiveClient, LiveClient, LiveClient];
 
           // The outage, and traffic that runs straight through it.
-          const deadline = Date.now() + OUTAGE_MS + 30_000;
+          const deadline = Date.now() + OUTAGE_MS + 2 * HANG_MS;
           let outageOver = false;
           const outage = (async () => {
             await Bun.sleep(300);
@@ -129,20 +134,20 @@ if (availability.available) {
 
           // Every socket stayed open and was told to catch up (notifications sent meanwhile are lost).
           for (const socket of sockets) {
-            await socket.next((m) => m.type === 'resync', 20_000);
+            await socket.next((m) => m.type === 'resync', HANG_MS);
             expect(socket.socket.readyState).toBe(WebSocket.OPEN);
           }
           // Events flow again both ways: through A to B, and through B to A.
           await aliceSocketB.event('upload.completed', big.id, 10_000).catch(() => undefined);
           const viaA = await folderMeta(alice.rootKey, null, 'after, via A');
           expect((await retried('folder', () => postUpload(alice.browser, viaA.meta), deadline)).status).toBe(201);
-          await aliceSocketB.event('item.created', viaA.id, 10_000);
+          await aliceSocketB.event('item.created', viaA.id, HANG_MS);
           const viaB = await folderMeta(alice.rootKey, null, 'after, via B');
           expect((await retried('folder', () => postUpload(aliceOnB, viaB.meta), deadline)).status).toBe(201);
-          await aliceSocketA.event('item.created', viaB.id, 10_000);
+          await aliceSocketA.event('item.created', viaB.id, HANG_MS);
           const bobsFolder = await folderMeta(bob.rootKey, null, 'bob after');
           expect((await postUpload(clientOf(a, bob.browser.cookie), bobsFolder.meta)).status).toBe(201);
-          await bobSocketB.event('item.created', bobsFolder.id, 10_000);
+          await bobSocketB.event('item.created', bobsFolder.id, HANG_MS);
 
           // The upload finished whole, and quotas are exact.
           const whole = await aliceOnB.request('GET', `/api/file/data/${big.id}`);
@@ -164,7 +169,7 @@ if (availability.available) {
           for (const socket of sockets) socket.close();
         }
       });
-    }, 90_000);
+    }, 600_000);
   });
 } else {
   reportUnavailable(SUITE, availability.reason);

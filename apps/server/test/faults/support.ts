@@ -59,7 +59,7 @@ export async function killableServer(prefix: string, extraEnv: Record<string, st
     url: () => server?.url ?? '',
     remote: remoteTo(() => server?.url ?? ''),
     start,
-    paused: (timeoutMs = 10_000) =>
+    paused: (timeoutMs = 30_000) =>
       waitFor(() => server?.output().includes('"test pause"') ?? false, timeoutMs, 'the server to pause'),
     kill,
     async stop() {

@@ -166,7 +166,7 @@ export function crashScenarios(name: string, openBackend: (dataDir: string) => P
         } else {
           await waitFor(
             async () => ((await backend!.inFlightBytes()) ?? 0) > 1024 * 1024,
-            10_000,
+            30_000,
             'half a part to reach a temp file',
           );
         }

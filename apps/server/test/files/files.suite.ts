@@ -1006,7 +1006,7 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
         expect((await postUpload(user.browser, (await folderMeta(user.rootKey, null)).meta)).status).toBe(201);
       });
 
-      test('deleting 20,000 items keeps another user waiting at most 200 ms; rows, quota and blobs end exact', async () => {
+      test("deleting 20,000 items keeps another user's calls short beside the delete; rows, quota and blobs end exact", async () => {
         const owner = await signedInUser(h);
         const root = await folderMeta(owner.rootKey, null, 'big');
         expect((await postUpload(owner.browser, root.meta)).status).toBe(201);
@@ -1020,6 +1020,7 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
 
         const served = serveOverHttp(h);
         const latencies: number[] = [];
+        let deleteMs = 0;
         let deleting = true;
         try {
           // The other user lists and creates while the tree goes, each request timed alone.
@@ -1035,7 +1036,9 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
           })();
           await Bun.sleep(20);
           h.delivered.length = 0;
+          const started = performance.now();
           const deleted = await served.browserOf(owner).delete(`/api/file/${root.id}`);
+          deleteMs = performance.now() - started;
           deleting = false;
           await otherUser;
           expect(deleted.status).toBe(204);
@@ -1043,8 +1046,13 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
           deleting = false;
           await served.stop();
         }
+        // A ratio, never a wall-clock limit (a busy machine slows both sides alike): the delete
+        // goes in batches of PURGE_BATCH with other requests between them, so no call of the
+        // other user waits for more than a few of the 41 batches (measured: the slowest call
+        // 0.08 of the delete's time); in one transaction, one of them waits for nearly all of it
+        // (0.96). Absolute figures: docs/operations.md, "Files: limits and large deletes".
         expect(latencies.length).toBeGreaterThan(4);
-        expect(Math.max(...latencies)).toBeLessThan(200);
+        expect(Math.max(...latencies)).toBeLessThan(deleteMs / 3);
         expect(await itemCounts(h, owner.id)).toEqual({ rows: 0, kept: 0 });
         expect(await space(h, owner.id)).toMatchObject({ used: 0, reserved: 0 });
         const after = await snapshot(h);

@@ -9,6 +9,9 @@ export interface LiveMessage {
   [field: string]: unknown;
 }
 
+/** How long a wait for a frame may take before it counts as a hang. */
+const HANG_MS = 30_000;
+
 export class LiveClient {
   readonly messages: LiveMessage[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
@@ -44,7 +47,7 @@ export class LiveClient {
     const url = `${baseUrl.replace(/^http/, 'ws')}${options.path ?? '/api/ws'}`;
     // Bun's WebSocket takes headers, as a browser sends its cookie jar.
     const client = new LiveClient(new WebSocket(url, { headers } as unknown as string[]));
-    await client.next((m) => m.type === 'hello', 5000);
+    await client.next((m) => m.type === 'hello', HANG_MS);
     return client;
   }
 
@@ -52,8 +55,12 @@ export class LiveClient {
     for (const waiter of [...this.waiters]) waiter();
   }
 
-  /** The first message (from the start) matching; fails after timeoutMs or if the socket closes. */
-  next(match: (m: LiveMessage) => boolean, timeoutMs = 3000): Promise<LiveMessage> {
+  /**
+   * The first message (from the start) matching; fails after timeoutMs or if the socket closes.
+   * The default only stops a hang (a busy machine may deliver late); a test that expects
+   * nothing looks at `messages` after a known later event instead of waiting this out.
+   */
+  next(match: (m: LiveMessage) => boolean, timeoutMs = HANG_MS): Promise<LiveMessage> {
     return new Promise((resolve, reject) => {
       let closed = false;
       void this.closed.then(() => (closed = true));

@@ -60,7 +60,8 @@ export async function spawnMain(env: Record<string, string>, options: SpawnOptio
         else if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${output()}`);
         return url !== '';
       },
-      options.timeoutMs ?? 15_000,
+      // Only a hang guard: a start (migrations included) on a busy machine can be slow.
+      options.timeoutMs ?? 60_000,
       'the server to listen',
     );
   } catch (error) {

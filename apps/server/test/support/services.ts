@@ -12,7 +12,9 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://se
 export type Availability = { available: true } | { available: false; reason: string };
 
 export async function postgresAvailability(url = TEST_DATABASE_URL): Promise<Availability> {
-  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  // A missing server refuses at once; the timeout only stops a hang, so a busy machine's slow
+  // accept does not turn into "unreachable" (a failure where services are required).
+  const sql = postgres(url, { max: 1, connect_timeout: 15, onnotice: () => {} });
   try {
     await sql`select 1`;
     return { available: true };
@@ -91,7 +93,8 @@ export async function throwawayDatabase(prefix: string, baseUrl = TEST_DATABASE_
   };
 }
 
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 3000, what = 'condition'): Promise<void> {
+/** Waits for `check`; the timeout only stops a hang, so it is generous (a busy machine is slow). */
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 30_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
