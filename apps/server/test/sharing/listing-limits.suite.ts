@@ -147,7 +147,7 @@ export function listingLimitsSuite(name: string, makeEnv: MakeFilesEnv) {
       expect((await recipient.browser.get('/api/shared')).status).toBe(200);
     });
 
-    test('GET /api/file: deep and huge listings are weighed by the items read, per user and per link holder', async () => {
+    test('GET /api/file: deep and huge listings are weighed by the items read, per user and per link and address', async () => {
       const app = limited({ listedItemsActor: { max: 300, windowMs: MINUTE } });
       const owner = await signedInUser(h, app);
       const other = await signedInUser(h, app);
@@ -167,6 +167,8 @@ export function listingLimitsSuite(name: string, makeEnv: MakeFilesEnv) {
       const visitor = new Browser(app, { ip: '198.51.100.20' });
       for (let i = 0; i < 3; i++) expect((await visitor.get(withLink(deep, linkId))).status).toBe(200);
       expect((await visitor.get(withLink(deep, linkId))).status).toBe(429);
+      // Counted per address: another holder of the same link lists on.
+      expect((await new Browser(app, { ip: '198.51.100.21' }).get(withLink(deep, linkId))).status).toBe(200);
       h.clock.advance(MINUTE);
       expect((await owner.browser.get(deep)).status).toBe(200);
       expect((await visitor.get(withLink(deep, linkId))).status).toBe(200);
