@@ -8,9 +8,10 @@
  * (apps/server/test/sharing/listing-limits.suite.ts) asserts only the ratio; the figures are here.
  * Run: bun bench/sharing/shared-list.ts [--rounds=5] [--limit=1000] [--entry=path/to/main.ts]
  */
-import { createAccount, signGrant, wrapKeyForUser } from '@sealbox/crypto';
+import { createAccount } from '@sealbox/crypto';
 import { apiLogin, folderMetadata, type ApiSession } from '../../e2e/support/files.ts';
 import { startServer, type RunningServer } from '../../e2e/support/server.ts';
+import { apiShareWithUser, publicUser } from '../../e2e/support/sharing.ts';
 import { numberArg, percentile } from '../support.ts';
 
 const ROUNDS = numberArg('rounds', 5);
@@ -21,13 +22,6 @@ async function ok(response: Response, what: string): Promise<any> {
   if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`);
   return response.status === 204 ? null : response.json();
 }
-
-const json = (server: RunningServer, path: string, body: unknown, cookie: string) =>
-  fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify(body),
-  });
 
 /** `count` jobs, eight at a time. */
 async function parallel(count: number, job: (i: number) => Promise<void>): Promise<void> {
@@ -53,7 +47,7 @@ const stats = (values: number[]) =>
 const server = await startServer({ env: { RATE_LIMITS: 'off', LOG_LEVEL: 'warn' }, ...(entry ? { entry } : {}) });
 try {
   const password = 'correct horse battery';
-  const { registration, keys } = await createAccount(password);
+  const { registration } = await createAccount(password);
   const sessions: ApiSession[] = [];
   for (const role of ['owner', 'recipient', 'other']) {
     const username = `${role}${Date.now() % 1e7}`;
@@ -84,20 +78,9 @@ try {
     `setup: 11,111 folders (${level.length} of them 5 levels deep) made in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   started = performance.now();
+  const recipientKeys = await publicUser(owner, recipient.userId);
   await parallel(level.length, async (i) => {
-    const item = level[i]!;
-    const encryptedKey = await wrapKeyForUser(registration.publicKey, item.key);
-    const grant = { sharerId: owner.userId, recipientId: recipient.userId, itemId: item.id, encryptedKey, edit: false };
-    const signature = await signGrant(keys.signingPrivateKey, grant);
-    await ok(
-      await json(
-        server,
-        '/api/share',
-        { type: 'user', id: item.id, userId: recipient.userId, encryptedKey, edit: false, signature },
-        owner.cookie,
-      ),
-      'share',
-    );
+    await apiShareWithUser(owner, level[i]!, recipientKeys, false);
   });
   console.log(`setup: each shared with the recipient in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const busy = await folder(server, other, null, 'busy');

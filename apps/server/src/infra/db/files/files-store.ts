@@ -575,13 +575,12 @@ function transactionOf(
       return rows.length > 0;
     },
     async deleteBlock(userId, blockedId) {
-      const rows = await k
+      const result = await k
         .deleteFrom('share_blocks')
         .where('user_id', '=', userId)
         .where('blocked_id', '=', blockedId)
-        .returning('user_id')
-        .execute();
-      return rows.length > 0;
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
     },
     async insertLink(link) {
       await k
