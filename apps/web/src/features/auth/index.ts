@@ -31,6 +31,7 @@ export {
   type LoginFailure,
   type Stage,
 } from './login-flow.ts';
+export { LOGIN_MARKS, LoginScreen } from './LoginScreen.tsx';
 export { protectedPage } from './protected-page.tsx';
 export { PROFILE_QUERY_KEY, profileQuery } from './queries.ts';
 export { DEFAULT_AFTER_LOGIN, safeRedirectPath } from './redirect.ts';
@@ -41,6 +42,7 @@ export {
   validatePassword,
   validateUsername,
 } from './register-validation.ts';
+export { RegisterScreen } from './RegisterScreen.tsx';
 export { auth, clearSession, sessionAtom, setSession, signedInAtom, type AuthContext } from './session.ts';
 export { TotpCodeInput } from './TotpCodeInput.tsx';
 export { reportSessionEnded, useAuthSync } from './useAuthSync.ts';

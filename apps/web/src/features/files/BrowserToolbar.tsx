@@ -5,7 +5,8 @@ import { Breadcrumbs } from './Breadcrumbs.tsx';
 import type { Crumb } from './breadcrumbs.ts';
 import { SORT_KEYS, type BrowserSearch, type SortKey, type ViewMode } from './browser-search.ts';
 import { Icon } from './icons.tsx';
-import { SORT_LABELS, type Sort } from './sorting.ts';
+import { SORT_LABELS } from '../items/index.ts';
+import type { Sort } from './sorting.ts';
 
 export function BrowserToolbar({ children }: { children: ReactNode }) {
   return <div className="browser__toolbar">{children}</div>;

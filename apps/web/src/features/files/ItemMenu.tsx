@@ -1,5 +1,5 @@
 import { Menu, MenuItem, MenuSeparator } from '@sealbox/ui';
-import type { ItemView } from './api.ts';
+import type { ItemView } from '../../model/items.ts';
 import { displayName } from './format.ts';
 import { Icon } from './icons.tsx';
 import { itemBlocks, useItemRules } from './item-rules.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type CSSProperties, type FocusEvent, type MouseEvent } from 'react';
 import { cx } from '@sealbox/ui';
 import { ANONYMOUS_UPLOADER } from '../../model/uploader.ts';
-import type { ItemView } from './api.ts';
+import type { ItemView } from '../../model/items.ts';
 import type { SortKey } from './browser-search.ts';
 import { displayName, formatBytes, formatDate, kindOf, rowTitle, type ItemKind } from './format.ts';
 import { KindIcon, Icon } from './icons.tsx';

@@ -1,14 +1,11 @@
 import { optionalEnum, optionalString } from '../../lib/search-params.ts';
+import { SORT_KEYS, SORT_ORDERS, type SortKey, type SortOrder } from '../items/index.ts';
 
 /** SPEC.md 2: the file browser keeps its state in the URL. */
 export const VIEW_MODES = ['grid', 'list'] as const;
 export type ViewMode = (typeof VIEW_MODES)[number];
 
-export const SORT_KEYS = ['name', 'size', 'created', 'modified', 'owner', 'uploader', 'extension'] as const;
-export type SortKey = (typeof SORT_KEYS)[number];
-
-export const SORT_ORDERS = ['asc', 'desc'] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
+export { SORT_KEYS, SORT_ORDERS, type SortKey, type SortOrder } from '../items/index.ts';
 
 /** SPEC 9's page sizes as the URL spells them (20 is the default and left out). */
 export const PAGE_SIZE_PARAMS = ['20', '100', 'all'] as const;

@@ -11,11 +11,10 @@ import { isNoAccess } from '../../lib/http-status-error.ts';
 import type { BrowseScope } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
 import { PROFILE_QUERY_KEY, sessionAtom, useProfile } from '../auth/index.ts';
-import type { FolderListing } from './api.ts';
 import type { Crumb } from './breadcrumbs.ts';
 import type { BrowserSearch, ViewMode } from './browser-search.ts';
 import { ENCRYPTED_DIRECTORY, displayName } from '../../model/item-names.ts';
-import { useFolder } from './queries.ts';
+import { type FolderListing, useFolder } from '../items/index.ts';
 import { DEFAULT_PAGE_SIZE, effectiveSort, paginate, searchItems, sortItems, type PageSize, type Sort } from './sorting.ts';
 
 export const UPLOAD_BLOCKED_TEXT = 'You do not have permission to upload files here';
@@ -90,6 +89,14 @@ export type TreeSource<TQueryFnData = FolderListing, TQueryKey extends QueryKey 
   FolderListing,
   TQueryKey
 >;
+
+/**
+ * A tree query's options as a mode hands them over (browser-mode.ts): checked against TreeSource
+ * with their own data and key types here, then kept without them, so each mode's query may differ.
+ */
+export function treeSource<TQueryFnData, TQueryKey extends QueryKey>(options: TreeSource<TQueryFnData, TQueryKey>): TreeSource {
+  return options as unknown as TreeSource;
+}
 
 /** SPEC 2 search over every decrypted name of the tree (fetched once a query is typed). */
 export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends QueryKey = QueryKey>(

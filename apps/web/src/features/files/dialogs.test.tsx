@@ -4,8 +4,8 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { ItemView } from '../../model/items.ts';
 
 const folderListing = vi.hoisted(() => ({ items: [] as unknown[] }));
-vi.mock('./queries.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('./queries.ts')>()),
+vi.mock('../items/index.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../items/index.ts')>()),
   useFolder: () => ({ isPending: false, data: { folder: null, items: folderListing.items } }),
 }));
 

@@ -18,9 +18,8 @@ import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { type BrowseScope, OWN_SCOPE } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
-import { createFolder, deleteItem, moveItem, renameItem } from './api.ts';
 import { displayName } from './format.ts';
-import { filesKeys } from './queries.ts';
+import { createFolder, deleteItem, filesKeys, moveItem, renameItem } from '../items/index.ts';
 
 /** The mutation keys of the browser's changes. */
 export const FILES_CHANGE_KEY = ['files-change'] as const;

@@ -135,17 +135,6 @@ export function gridColumns(width: number): number {
   return 6;
 }
 
-/** SPEC 2's names for the sort keys (also in the profile's preferences). */
-export const SORT_LABELS: Record<SortKey, string> = {
-  name: 'Name',
-  size: 'Size',
-  created: 'Creation Date',
-  modified: 'Modification Date',
-  owner: 'Owner',
-  uploader: 'Uploader',
-  extension: 'Extension',
-};
-
 /** Case-insensitive match of decrypted names (undecryptable items never match). */
 export function searchItems(items: readonly ItemView[], query: string): ItemView[] {
   const q = query.trim().toLocaleLowerCase();

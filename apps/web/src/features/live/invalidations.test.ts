@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { OWN_SCOPE, SHARED_SCOPE } from '../../model/browse-scope.ts';
-import { filesKeys } from '../files/index.ts';
+import { filesKeys } from '../items/index.ts';
 import { SESSIONS_QUERY_KEY, UNFINISHED_UPLOADS_QUERY_KEY } from '../profile/index.ts';
 import { sharingKeys } from '../sharing/index.ts';
 import { COALESCE_MS, createInvalidator, invalidationsFor } from './invalidations.ts';

@@ -7,7 +7,7 @@ import type { Query, QueryClient } from '@tanstack/react-query';
 import { ITEM_EVENT_KINDS } from '@sealbox/server/live-protocol';
 import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
-import { filesKeys, type FolderListing } from '../files/index.ts';
+import { filesKeys, type FolderListing } from '../items/index.ts';
 import { SESSIONS_QUERY_KEY, UNFINISHED_UPLOADS_QUERY_KEY } from '../profile/index.ts';
 import { sharingKeys } from '../sharing/index.ts';
 import type { LiveEvent } from './connection.ts';

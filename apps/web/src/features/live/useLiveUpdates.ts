@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { reportSessionEnded, signedInAtom } from '../auth/index.ts';
-import { filesKeys } from '../files/index.ts';
+import { filesKeys } from '../items/index.ts';
 import { startLiveConnection, type LiveStatus } from './connection.ts';
 import { createInvalidator, invalidationsFor } from './invalidations.ts';
 import { liveStatusAtom } from './status.ts';

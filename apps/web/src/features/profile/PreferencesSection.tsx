@@ -10,7 +10,7 @@ import {
   type SortBy,
   type SortOrder,
 } from '../auth/index.ts';
-import { SORT_LABELS } from '../files/index.ts';
+import { SORT_LABELS } from '../items/index.ts';
 
 const THEME_LABELS: Record<ThemePreference, string> = { light: 'Light', dark: 'Dark', system: 'System' };
 

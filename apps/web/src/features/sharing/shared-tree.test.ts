@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FolderListing } from '../files/index.ts';
+import type { FolderListing } from '../items/index.ts';
 import { searchItems } from '../files/sorting.ts';
 import type { ItemView } from '../../model/items.ts';
 import { mergeSharedTree, sharedFolderIds, sharedJumpTarget, sharedLocationIn } from './shared-tree.ts';

@@ -8,8 +8,8 @@ vi.mock('../../crypto/client.ts', async (importOriginal) => ({
 }));
 
 const deleteItem = vi.hoisted(() => vi.fn());
-vi.mock('../files/index.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../files/index.ts')>()),
+vi.mock('../items/index.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../items/index.ts')>()),
   deleteItem,
 }));
 

@@ -9,7 +9,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
-import { deleteItem, filesKeys, freeName } from '../files/index.ts';
+import { deleteItem, filesKeys, freeName } from '../items/index.ts';
 import { MSG_NO_SPACE, MSG_TOO_LARGE, SpeedMeter, fractionOf, summaryText } from '../../model/transfer-plan.ts';
 import type { DownloadTarget, UploadEvent } from '../../model/transfers.ts';
 import type { BrowseScope } from '../../model/browse-scope.ts';

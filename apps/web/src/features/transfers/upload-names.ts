@@ -6,7 +6,7 @@
  * new one is stored, its shares and links with it; only offered with edit permission on it) or
  * skip. A folder is never replaced: keep both or skip.
  */
-import { freeName, nameKey } from '../files/index.ts';
+import { freeName, nameKey } from '../items/index.ts';
 import { signInGeneration } from './sign-in-generation.ts';
 import { type BrowseScope, scopeName } from '../../model/browse-scope.ts';
 import { namesBeingUploaded, startUploads, type UploadPlan } from './transfer-store.ts';

@@ -1,0 +1,223 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useRouter, useRouterState } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Spinner, toast } from '@sealbox/ui';
+import { warmCrypto } from '../../crypto/client.ts';
+import { postLogout } from './account-api.ts';
+import { LOGIN_MESSAGES, signIn, validateLogin, validateTotpCode, type LoginFailure, type Stage } from './login-flow.ts';
+import { PROFILE_QUERY_KEY } from './queries.ts';
+import { DEFAULT_AFTER_LOGIN, safeRedirectPath } from './redirect.ts';
+import { setSession } from './session.ts';
+import { TotpCodeInput } from './TotpCodeInput.tsx';
+
+/**
+ * performance marks the login benchmark reads (bench/login/run.ts): the click, the start of
+ * each stage (login:checking, login:deriving, login:signing-in, login:unlocking) and the end.
+ */
+export const LOGIN_MARKS = { warm: 'login:warm', click: 'login:click', unlocked: 'login:unlocked' } as const;
+const stageMark = (stage: Stage) => `login:${stage}`;
+
+const STAGE_LABELS: Record<Stage, string> = {
+  checking: 'Checking account…',
+  deriving: 'Deriving your key…',
+  'signing-in': 'Signing in…',
+  unlocking: 'Unlocking your keys…',
+};
+
+/**
+ * SPEC 2 /login: username and password, then the TOTP code when the account has one; signed in,
+ * it goes to `redirect` (an in-app path, checked again here) or /files.
+ */
+export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  // Straight after registering, the new username is filled in (history state, not the URL).
+  const registered = useRouterState({ select: (state) => state.location.state.username });
+  const [username, setUsername] = useState(registered ?? '');
+  const [password, setPassword] = useState('');
+  const [showPassword, setShowPassword] = useState(false);
+  const [totpCode, setTotpCode] = useState('');
+  const [step, setStep] = useState<'credentials' | 'totp'>('credentials');
+  const [loginHash, setLoginHash] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [stage, setStage] = useState<Stage>();
+  const totpInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+
+  // Start the worker and compile argon2id while the user types (first click at full speed).
+  useEffect(() => {
+    void warmCrypto().then(() => performance.mark(LOGIN_MARKS.warm));
+  }, []);
+
+  useEffect(() => {
+    if (step === 'totp') totpInput.current?.focus();
+  }, [step]);
+  // With the username filled in, the password is what is left to type.
+  useEffect(() => {
+    if (registered) passwordInput.current?.focus();
+  }, [registered]);
+
+  const showFailure = (failure: LoginFailure) => {
+    if (failure.display === 'inline') setError(failure.message);
+    else if (failure.display === 'toast') toast(failure.message, 'error');
+  };
+
+  const run = async (code?: string) => {
+    for (const name of [
+      LOGIN_MARKS.click,
+      LOGIN_MARKS.unlocked,
+      ...Object.keys(STAGE_LABELS).map((s) => stageMark(s as Stage)),
+    ]) {
+      performance.clearMarks(name);
+    }
+    performance.mark(LOGIN_MARKS.click);
+    setError(undefined);
+    setStage('checking');
+    try {
+      const outcome = await signIn({
+        username,
+        password,
+        ...(code !== undefined ? { totpCode: code, loginHash } : {}),
+        onStage: (next) => {
+          performance.mark(stageMark(next));
+          setStage(next);
+        },
+      });
+      if (outcome.kind === 'totp') {
+        setLoginHash(outcome.loginHash);
+        setTotpCode('');
+        setStep('totp');
+        return;
+      }
+      if (outcome.kind === 'failed') {
+        showFailure(outcome.failure);
+        // A refused code is cleared for the next one, as authenticator prompts do.
+        if (code !== undefined) clearTotp();
+        return;
+      }
+      performance.mark(LOGIN_MARKS.unlocked);
+      setSession({ userId: outcome.profile.id, username: outcome.profile.username });
+      queryClient.setQueryData(PROFILE_QUERY_KEY, outcome.profile);
+      toast(LOGIN_MESSAGES.success, 'success');
+      // safeRedirectPath again: the search param was validated, but this is the one place it is followed.
+      await router.navigate({ href: safeRedirectPath(redirect) ?? DEFAULT_AFTER_LOGIN, replace: true });
+    } finally {
+      setStage(undefined);
+    }
+  };
+
+  const clearTotp = () => {
+    setTotpCode('');
+    // After the busy state ends (the input is enabled again on the next render).
+    setTimeout(() => totpInput.current?.focus(), 0);
+  };
+
+  const onCredentials = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (stage) return;
+    const invalid = validateLogin(username, password);
+    if (invalid) {
+      setError(invalid);
+      return;
+    }
+    void run();
+  };
+
+  const onTotp = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (stage) return;
+    const invalid = validateTotpCode(totpCode);
+    if (invalid) {
+      setError(invalid);
+      return;
+    }
+    void run(totpCode);
+  };
+
+  const backToCredentials = () => {
+    // End the half-done (TOTP pending) session, which the server would otherwise hold against the next lookup.
+    void postLogout().catch(() => undefined);
+    setStep('credentials');
+    setLoginHash(undefined);
+    setTotpCode('');
+    setError(undefined);
+  };
+
+  const busy = stage !== undefined;
+  const errorLine = error && (
+    <p className="form__error" role="alert">
+      {error}
+    </p>
+  );
+  const progress = (label: string) =>
+    busy ? (
+      <>
+        <Spinner size={18} label={STAGE_LABELS[stage]} />
+        <span aria-hidden="true">{STAGE_LABELS[stage]}</span>
+      </>
+    ) : (
+      label
+    );
+
+  return (
+    <div className="auth-page">
+      <Card className="auth-card">
+        {step === 'credentials' ? (
+          <>
+            <h1>Sign in</h1>
+            {redirect && <p className="muted">Sign in to continue where you left off.</p>}
+            <form className="form" onSubmit={onCredentials} noValidate aria-busy={busy}>
+              <label className="field">
+                <span>Username</span>
+                <input
+                  name="username"
+                  autoComplete="username"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  value={username}
+                  onChange={(e) => setUsername(e.target.value)}
+                />
+              </label>
+              <label className="field">
+                <span>Password</span>
+                <input
+                  ref={passwordInput}
+                  name="password"
+                  type={showPassword ? 'text' : 'password'}
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
+              </label>
+              <label className="checkbox">
+                <input type="checkbox" checked={showPassword} onChange={(e) => setShowPassword(e.target.checked)} />
+                <span>Show password</span>
+              </label>
+              {errorLine}
+              <Button type="submit" size="lg" disabled={busy}>
+                {progress('Sign in')}
+              </Button>
+            </form>
+            <p className="auth-card__footer">
+              No account yet? <Link to="/register">Create one</Link>
+            </p>
+          </>
+        ) : (
+          <>
+            <h1>Two-factor authentication</h1>
+            <form className="form" onSubmit={onTotp} noValidate aria-busy={busy}>
+              <TotpCodeInput ref={totpInput} label={LOGIN_MESSAGES.totpPrompt} value={totpCode} onChange={setTotpCode} />
+              {errorLine}
+              <Button type="submit" size="lg" disabled={busy}>
+                {progress('Verify TOTP')}
+              </Button>
+              <Button variant="ghost" onClick={backToCredentials} disabled={busy}>
+                Use a different account
+              </Button>
+            </form>
+          </>
+        )}
+      </Card>
+    </div>
+  );
+}

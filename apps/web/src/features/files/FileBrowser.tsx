@@ -1,0 +1,158 @@
+/**
+ * The one file browser (SPEC 2 "File browser"): the frame, toolbar, drop zone, folder view,
+ * previewer, dialogs and uploads every screen of files shares, configured by a mode (My Files,
+ * Files Shared with Me, a share link; browser-mode.ts). A route gives it its mode and the URL's
+ * state; everything the screens have in common is said once, here.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { ShareDialog } from '../sharing/index.ts';
+import { DOWNLOAD_BLOCKED, FileDropZone, UploadOverlay } from '../transfers/index.ts';
+import { PROFILE_QUERY_KEY } from '../auth/index.ts';
+import { filesKeys } from '../items/index.ts';
+import type { BrowserMode } from './browser-mode.ts';
+import { BrowserFrame, BrowserHeader, BrowserMain, UploadButton } from './BrowserFrame.tsx';
+import type { BrowserSearch } from './browser-search.ts';
+import { useBrowserView, usePages, useSortedItems, useTreeSearch } from './browser-state.ts';
+import { BrowserControls, BrowserPath, BrowserToolbar } from './BrowserToolbar.tsx';
+import { FolderView } from './FolderView.tsx';
+import { useItemActions } from './item-actions.ts';
+import { ItemRulesContext } from './item-rules.ts';
+import { ItemDialogs, useDialogState } from './ItemDialogs.tsx';
+import { BrowseScopeContext } from './scope-context.ts';
+
+const NO_RULES = {};
+
+export interface FileBrowserProps {
+  mode: BrowserMode;
+  /** The URL's state (folder, view, sort, page). */
+  search: BrowserSearch;
+  /** Changes the URL's state (the route knows how to keep its own parts, e.g. a link's key). */
+  onSearchChange: (patch: Partial<BrowserSearch>) => void;
+}
+
+export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) {
+  const queryClient = useQueryClient();
+  const parentId = search.parentId ?? null;
+  const { view, sort, myUserId } = useBrowserView(search);
+  const place = mode.usePlace(parentId, { sort, myUserId });
+  const { listing, rights } = place;
+  const sorted = useSortedItems(listing.data, sort);
+  const pages = usePages(sorted, search, onSearchChange);
+  const { dialog, open: openDialog, close: closeDialog } = useDialogState();
+  const finder = useTreeSearch(sort, place.tree);
+  const locationOf = place.locationOf(finder.tree.data, finder.searching);
+
+  const go = (id: string | null) => {
+    finder.setQuery('');
+    onSearchChange({ parentId: mode.parentParam ? mode.parentParam(id) : (id ?? undefined) });
+  };
+  // Files open in the previewer, which cycles over the folder's files in the order shown.
+  const { preview, openItem, onAction, onSelection } = useItemActions({
+    shown: sorted,
+    go,
+    openDialog,
+    scope: mode.scope,
+    onRemoveShare: place.onRemoveShare,
+    onBlockSharer: place.onBlockSharer,
+  });
+  const users = listing.data?.users ?? {};
+
+  return (
+    <BrowseScopeContext.Provider value={mode.scope}>
+      <ItemRulesContext.Provider value={place.itemRules ?? NO_RULES}>
+        <BrowserFrame
+          active={mode.active}
+          folderId={parentId}
+          onNewFolder={() => openDialog({ kind: 'create' })}
+          newFolderBlocked={rights.newFolderBlocked}
+        >
+          <BrowserMain>
+            <BrowserHeader title={mode.title}>
+              <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
+            </BrowserHeader>
+            <BrowserToolbar>
+              <BrowserPath
+                crumbs={place.crumbs}
+                onNavigate={go}
+                onRefresh={() => {
+                  place.refresh();
+                  finder.refresh();
+                }}
+                busy={listing.isFetching || finder.tree.isFetching}
+              />
+              <BrowserControls
+                {...(place.searchable === false ? {} : { search: finder.box })}
+                view={view}
+                sort={sort}
+                onSearchChange={onSearchChange}
+              />
+            </BrowserToolbar>
+            {place.warning && (
+              <p className="browser__warning" role="alert">
+                {place.warning}
+              </p>
+            )}
+            <FileDropZone
+              parentId={place.target}
+              scope={mode.scope}
+              items={sorted}
+              folderName={place.folderName}
+              blocked={rights.uploadBlocked}
+            >
+              <FolderView
+                view={view}
+                sort={sort}
+                onSearchChange={onSearchChange}
+                listing={listing}
+                sorted={sorted}
+                pages={pages}
+                finder={finder}
+                locationOf={locationOf}
+                onJump={(folderId) => go(place.jumpTarget ? place.jumpTarget(finder.tree.data, folderId) : folderId)}
+                onOpenResult={(item) => preview.open(item, { fromSearch: true })}
+                users={users}
+                myUserId={myUserId}
+                onOpen={openItem}
+                onAction={onAction}
+                onSelection={onSelection}
+                onHome={() => go(null)}
+                homeLabel={mode.homeLabel}
+                emptyText={place.emptyText}
+                downloadBlocked={DOWNLOAD_BLOCKED}
+              />
+            </FileDropZone>
+          </BrowserMain>
+          {preview.element}
+          <ItemDialogs
+            dialog={dialog}
+            onClose={closeDialog}
+            openItems={listing.data?.items}
+            knownItems={place.knownItems === undefined ? finder.tree.data?.items : place.knownItems}
+            parentId={place.target}
+            users={users}
+            myUserId={myUserId}
+            locationOf={locationOf}
+            moveRoot={place.moveRoot}
+          />
+          {place.share && dialog.kind === 'share' && (
+            <ShareDialog open item={dialog.item} myUserId={myUserId} onClose={closeDialog} />
+          )}
+          {!rights.uploadBlocked && (
+            <UploadOverlay
+              parentId={place.target}
+              scope={mode.scope}
+              items={sorted}
+              open={dialog.kind === 'upload'}
+              onClose={() => {
+                closeDialog();
+                void queryClient.invalidateQueries({ queryKey: filesKeys.folder(mode.scope, parentId), exact: true });
+                void queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY });
+                place.onUploadClosed?.();
+              }}
+            />
+          )}
+        </BrowserFrame>
+      </ItemRulesContext.Provider>
+    </BrowseScopeContext.Provider>
+  );
+}

@@ -1,0 +1,27 @@
+/** My Files (SPEC 2 /files): the signed-in user's own tree, from the top down. */
+import { OWN_SCOPE } from '../../../model/browse-scope.ts';
+import { treeQueryOptions } from '../../items/index.ts';
+import { useLiveStatus } from '../../live/index.ts';
+import type { BrowserMode } from '../browser-mode.ts';
+import { editRights, folderCrumbs, locationIn, treeSource, useFolderListing } from '../browser-state.ts';
+
+export const ownMode: BrowserMode = {
+  title: 'My Files',
+  active: 'files',
+  scope: OWN_SCOPE,
+  usePlace(parentId, { myUserId }) {
+    // Polled every 5 s while the live socket is down (features/live).
+    const listing = useFolderListing(OWN_SCOPE, parentId, { poll: useLiveStatus() !== 'online' });
+    return {
+      listing,
+      crumbs: folderCrumbs(listing.data, parentId),
+      rights: editRights(parentId, listing.data?.folder ?? null, myUserId),
+      target: parentId,
+      folderName: parentId === null ? 'My Files' : (listing.data?.folder?.name ?? 'this folder'),
+      tree: treeSource(treeQueryOptions(OWN_SCOPE)),
+      locationOf: (tree) => locationIn(listing.data, tree),
+      refresh: listing.refresh,
+      share: true,
+    };
+  },
+};

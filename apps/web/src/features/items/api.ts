@@ -1,0 +1,125 @@
+/**
+ * The files endpoints of docs/protocol.md ("Files and uploads") as the browser uses them, with
+ * every key operation in the crypto worker (workers/items.ts): the UI sends names in and gets
+ * decrypted views back, never keys.
+ */
+import { api, apiBytes } from '../../lib/api.ts';
+import { HttpStatusError } from '../../lib/http-status-error.ts';
+import { cryptoWorker } from '../../crypto/client.ts';
+import { type BrowseScope, SHARED_SCOPE, scopeQuery } from '../../model/browse-scope.ts';
+import { visibleText } from '../../model/item-names.ts';
+import type { ItemView } from '../../model/items.ts';
+
+export type { ItemView } from '../../model/items.ts';
+
+/** SPEC 9: the initial load asks for 2147483648 items, i.e. the whole folder. */
+export const ALL_ITEMS = 2_147_483_648;
+/** SPEC 9: folder download and search gather descendants up to depth 20. */
+export const TREE_DEPTH = 20;
+
+export interface UserSummary {
+  id: string;
+  username: string;
+  avatarExtension: string | null;
+}
+
+export interface FolderListing {
+  /** The listed folder (null at the top level). */
+  folder: ItemView | null;
+  /** Its children, in the server's order. */
+  items: ItemView[];
+  /** Folders from the top level down to the listed folder's parent. */
+  ancestors: ItemView[];
+  /** username by user id (owners and uploaders of everything above). */
+  users: Record<string, string>;
+}
+
+/**
+ * GET /api/file. The answer's bytes go to the crypto worker untouched (transferred, not copied):
+ * it parses the JSON and opens every item there, so a folder of 10,000 items costs the UI thread
+ * almost nothing. A byte call through `apiFetch`, so the app-wide 401/429 rules apply.
+ */
+async function fetchListing(
+  scope: BrowseScope,
+  query: { id?: string; depth: number; includeAncestors?: boolean },
+): Promise<{ listing: FolderListing; decryptMs: number }> {
+  const response = await apiBytes.listing({
+    ...scopeQuery(scope),
+    depth: query.depth,
+    limit: ALL_ITEMS,
+    offset: 0,
+    ...(query.id ? { id: query.id } : {}),
+    ...(query.includeAncestors ? { includeAncestors: true } : {}),
+  });
+  if (!response.ok) throw new HttpStatusError(response.status, 'Error fetching files.');
+  const body = await response.arrayBuffer();
+  const fetched = performance.now();
+  const opened = await cryptoWorker.call('openListing', scope, body);
+  const users: Record<string, string> = {};
+  // Usernames come from the server: their bidi controls are written out before any is shown.
+  for (const user of opened.users) users[user.id] = visibleText(user.username);
+  const listing = { folder: opened.root, items: opened.files, ancestors: opened.ancestors, users };
+  return { listing, decryptMs: performance.now() - fetched };
+}
+
+/**
+ * One folder (null: the top level), with the path above it, opened in `scope`. In a link's
+ * scope, null is the linked item itself (a folder with its contents, or one file) and the path
+ * stops at it. The link's key must be in the crypto worker first (`useLinkKey` of the sharing feature).
+ */
+export async function fetchFolder(scope: BrowseScope, parentId: string | null): Promise<FolderListing> {
+  const started = performance.now();
+  const { listing, decryptMs } = await fetchListing(
+    scope,
+    parentId ? { id: parentId, depth: 1, includeAncestors: true } : { depth: 1 },
+  );
+  // For bench/listing: how long the server answer and the decryption in the worker took.
+  performance.clearMarks('files:listing');
+  performance.mark('files:listing', {
+    detail: { folder: parentId, items: listing.items.length, fetchMs: performance.now() - started - decryptMs, decryptMs },
+  });
+  return listing;
+}
+
+/** Everything under the top level (or the linked item, in a link's scope), 20 levels deep (search over decrypted names). */
+export async function fetchTree(scope: BrowseScope): Promise<FolderListing> {
+  return (await fetchListing(scope, { depth: TREE_DEPTH })).listing;
+}
+
+/**
+ * Everything under folder `id`, 20 levels deep: the folder (`folder`) and its descendants with
+ * their parent links. Its key must already be in the crypto worker (a grant opened by /shared).
+ */
+export async function fetchSubtree(id: string): Promise<FolderListing> {
+  return (await fetchListing(SHARED_SCOPE, { id, depth: TREE_DEPTH })).listing;
+}
+
+/** The query of a change made in `scope`: `?linkId=` as a share link's holder (an editor link). */
+function changeQuery(scope: BrowseScope) {
+  return scope.kind === 'link' ? { query: scopeQuery(scope) } : {};
+}
+
+/** POST /api/upload with folder metadata (multipart, no file). Answers the new folder's id. */
+export async function createFolder(scope: BrowseScope, parentId: string | null, name: string): Promise<string> {
+  const metadata = await cryptoWorker.call('newFolder', scope, parentId, name);
+  const { data, error, status } = await api.api.upload.post({ metadata: JSON.stringify(metadata) }, changeQuery(scope));
+  if (error) throw new HttpStatusError(status, 'Error creating folder');
+  return data.id;
+}
+
+export async function renameItem(scope: BrowseScope, id: string, name: string): Promise<void> {
+  const sealed = await cryptoWorker.call('renameItem', scope, id, name);
+  const { error, status } = await api.api.file({ id }).put({ type: 'rename', ...sealed }, changeQuery(scope));
+  if (error) throw new HttpStatusError(status, 'Error renaming file. Please try again later.');
+}
+
+export async function moveItem(scope: BrowseScope, id: string, parentId: string | null): Promise<void> {
+  const wrapped = await cryptoWorker.call('moveItem', scope, id, parentId);
+  const { error, status } = await api.api.file({ id }).put({ type: 'move', parentId, ...wrapped }, changeQuery(scope));
+  if (error) throw new HttpStatusError(status, 'Error moving file.');
+}
+
+export async function deleteItem(scope: BrowseScope, id: string): Promise<void> {
+  const { error, status } = await api.api.file({ id }).delete(undefined, changeQuery(scope));
+  if (error) throw new HttpStatusError(status, 'Error deleting file');
+}

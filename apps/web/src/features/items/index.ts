@@ -1,0 +1,23 @@
+/**
+ * The items' server state (docs/protocol.md "Files and uploads"): listings opened in the crypto
+ * worker under a browse scope, the changes made to items, the query keys they live under, and the
+ * rules a name must meet. The file browser (features/files), transfers, sharing and live updates
+ * all build on it; it builds on none of them.
+ */
+export {
+  ALL_ITEMS,
+  TREE_DEPTH,
+  createFolder,
+  deleteItem,
+  fetchFolder,
+  fetchSubtree,
+  fetchTree,
+  moveItem,
+  renameItem,
+  type FolderListing,
+  type UserSummary,
+} from './api.ts';
+export { NAME_TEXT, findNamed, freeName, isNameTaken, nameKey, nameProblem, nameTakenText } from './name-rules.ts';
+export { SORT_KEYS, SORT_LABELS, SORT_ORDERS, type SortKey, type SortOrder } from './sort-keys.ts';
+export { REFRESH_MS, filesKeys, folderQueryOptions, treeQueryOptions, useFolder } from './queries.ts';
+export type { ItemView } from '../../model/items.ts';

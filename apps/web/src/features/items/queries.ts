@@ -1,0 +1,72 @@
+/**
+ * Server state of the file browser through TanStack Query: one query per folder listing and one
+ * for the whole tree (search), as `queryOptions` the routes' loaders and the components share.
+ * Other features (uploads, live updates) invalidate through `filesKeys` (mutations.ts changes).
+ */
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { HttpStatusError } from '../../lib/http-status-error.ts';
+import type { BrowseScope } from '../../model/browse-scope.ts';
+import { fetchFolder, fetchTree } from './api.ts';
+
+export const filesKeys = {
+  all: ['files'] as const,
+  /** Every folder listing of the own tree and of /shared (a link's are under linkAll). */
+  folders: ['files', 'folder'] as const,
+  /**
+   * The listing of one folder as `scope` opens it (null: its top level). The scope is part of the
+   * key (model/browse-scope.ts): a folder opened under one ring's keys is never shown in another.
+   * A link's listings sit under its linkAll; the others under `folderInAnyScope(id)`.
+   */
+  folder: (scope: BrowseScope, id: string | null) =>
+    scope.kind === 'link'
+      ? (['files', 'link', scope.linkId, id ?? 'root'] as const)
+      : (['files', 'folder', id ?? 'root', scope.kind] as const),
+  /** A folder's listing in My Files and in /shared alike (a change to it makes both stale). */
+  folderInAnyScope: (id: string | null) => ['files', 'folder', id ?? 'root'] as const,
+  /** The own tree's search tree; a link's is `tree(linkScope)`, /shared's the sharing feature's. */
+  tree: (scope: BrowseScope) =>
+    scope.kind === 'link' ? (['files', 'link', scope.linkId, 'tree'] as const) : (['files', 'tree'] as const),
+  linkAll: (linkId: string) => ['files', 'link', linkId] as const,
+};
+
+/** SPEC 4 and 9: file metadata refreshes every 5 seconds while live updates are down. */
+export const REFRESH_MS = 5_000;
+
+/** One folder's listing in `scope` (null: its top level), with the path above it. */
+export function folderQueryOptions(scope: BrowseScope, parentId: string | null) {
+  return queryOptions({
+    queryKey: filesKeys.folder(scope, parentId),
+    queryFn: () => fetchFolder(scope, parentId),
+    staleTime: REFRESH_MS,
+    // A 4xx (gone, not yours) will not change by asking again.
+    retry: (count, error) => !(error instanceof HttpStatusError && error.status >= 400 && error.status < 500) && count < 2,
+  });
+}
+
+/** Everything under the top level of `scope` (My Files, or a link's item), 20 levels deep (search over decrypted names). */
+export function treeQueryOptions(scope: BrowseScope) {
+  return queryOptions({
+    queryKey: filesKeys.tree(scope),
+    queryFn: () => fetchTree(scope),
+    staleTime: REFRESH_MS,
+  });
+}
+
+/**
+ * `shown`: the folder on screen (kept while the next one loads); `poll`: refresh every 5 s,
+ * for when the live socket is down (features/live).
+ */
+export function useFolder(
+  scope: BrowseScope,
+  parentId: string | null,
+  { shown = false, poll = false, enabled = true }: { shown?: boolean; poll?: boolean; enabled?: boolean } = {},
+) {
+  return useQuery({
+    ...folderQueryOptions(scope, parentId),
+    enabled,
+    // A refresh is skipped while one is still running (the fetch is shared), so slow answers never pile up.
+    refetchInterval: poll ? REFRESH_MS : false,
+    refetchIntervalInBackground: false,
+    placeholderData: shown ? keepPreviousData : undefined,
+  });
+}
