@@ -51,7 +51,7 @@ export function filesSuite(name: string, makeEnv: MakeFilesEnv) {
       bob = await signedInUser(h);
       big = await fileMeta(alice.rootKey, null, patternBytes(2 * PART_BYTES + 1000, 3), 'big.bin');
       await uploadFile(alice, big);
-    });
+    }, 60_000);
     afterAll(async () => {
       await h?.cleanup();
     });

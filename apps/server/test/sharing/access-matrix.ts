@@ -120,7 +120,7 @@ export function accessMatrix(
           expect: anon(none),
         },
       );
-    });
+    }, 60_000);
 
     /** The data route answers bytes, not JSON. */
     const fetchData = async (c: Caller, id: string, range?: string) => {
@@ -333,7 +333,8 @@ export function accessMatrix(
         }
       }
       expect(wrong).toEqual([]);
-    });
+      // Hundreds of calls with a snapshot each: more than bun's 5 s default on a busy machine.
+    }, 120_000);
 
     test('a link used inside its subtree works; GET /api/file without id lists the linked item', async () => {
       const outside = callers.find((c) => c.caller.name === 'link used outside its subtree')!.caller;
