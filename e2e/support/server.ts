@@ -1,12 +1,16 @@
 /**
  * Runs the real Sealbox server (`bun apps/server/src/main.ts`) as a child
  * process on a free port with an empty data directory, as a user would run it.
- * It serves the built web app, so build apps/web first (the root test script does).
+ * It serves the built web app: loading this module builds apps/web first when the build is
+ * missing or older than its sources (at import, so no test or hook timeout cuts the build short).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
+import { ensureWebBuilt } from '../../scripts/build-web.ts';
+
+await ensureWebBuilt();
 
 const REPO_ROOT = join(import.meta.dir, '..', '..');
 const SERVER_ENTRY = join(REPO_ROOT, 'apps', 'server', 'src', 'main.ts');
