@@ -4,6 +4,7 @@
  * crypto worker (a folder of 10,000 items is megabytes of JSON the UI thread should not parse).
  * Typed from the same `App` routes; each answers the raw Response.
  */
+import { type BrowseScope, scopeQuery } from '../model/browse-scope.ts';
 import type { ApiClient, ApiFetcher } from './api-client.ts';
 
 /** GET /api/file's query, as the server declares it. */
@@ -17,19 +18,26 @@ export interface ByteCalls {
   listing(query: ListingQuery): Promise<Response>;
   /** GET /api/shared: what was shared with the caller, unparsed (the crypto worker opens it). */
   shared(query: { limit: number; offset: number }): Promise<Response>;
-  /** GET /api/file/data/{id}: the ciphertext, or its bytes [start, end) with a Range header; `linkId` for a link holder. */
+  /** GET /api/file/data/{id} in `scope`: the ciphertext, or its bytes [start, end) with a Range header. */
   fileData(
+    scope: BrowseScope,
     id: string,
-    options?: { range?: { start: number; end: number }; cache?: RequestCache; signal?: AbortSignal; linkId?: string },
+    options?: { range?: { start: number; end: number }; cache?: RequestCache; signal?: AbortSignal },
   ): Promise<Response>;
-  /** PUT /api/upload/{uploadId}/part/{n}: one part's ciphertext. */
+  /** PUT /api/upload/{uploadId}/part/{n} in `scope`: one part's ciphertext. */
   putPart(
+    scope: BrowseScope,
     uploadId: string,
     n: number,
     body: Blob | Uint8Array<ArrayBuffer>,
     signal?: AbortSignal,
-    linkId?: string,
   ): Promise<Response>;
+}
+
+/** `?linkId=…` for a link's calls, '' for the others. */
+function linkQueryString(scope: BrowseScope): string {
+  const query = new URLSearchParams(scopeQuery(scope)).toString();
+  return query ? `?${query}` : '';
 }
 
 export function byteCalls(fetcher: ApiFetcher): ByteCalls {
@@ -42,16 +50,16 @@ export function byteCalls(fetcher: ApiFetcher): ByteCalls {
     shared({ limit, offset }) {
       return fetcher(`/api/shared?${new URLSearchParams({ limit: String(limit), offset: String(offset) })}`);
     },
-    fileData(id, { range, cache, signal, linkId } = {}) {
-      const query = linkId ? `?${new URLSearchParams({ linkId })}` : '';
+    fileData(scope, id, { range, cache, signal } = {}) {
+      const query = linkQueryString(scope);
       return fetcher(`/api/file/data/${encodeURIComponent(id)}${query}`, {
         ...(range ? { headers: { range: `bytes=${range.start}-${range.end - 1}` } } : {}),
         ...(cache ? { cache } : {}),
         ...(signal ? { signal } : {}),
       });
     },
-    putPart(uploadId, n, body, signal, linkId) {
-      const query = linkId ? `?${new URLSearchParams({ linkId })}` : '';
+    putPart(scope, uploadId, n, body, signal) {
+      const query = linkQueryString(scope);
       return fetcher(`/api/upload/${uploadId}/part/${n}${query}`, {
         method: 'PUT',
         body,

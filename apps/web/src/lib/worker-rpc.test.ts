@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRpcClient, exposeRpc, RpcError, type RpcEndpoint } from './worker-rpc.ts';
+import { createRpcClient, exposeRpc, RpcError, transfer, type RpcEndpoint } from './worker-rpc.ts';
 
 class CodedError extends Error {
   constructor(
@@ -11,8 +11,12 @@ class CodedError extends Error {
   }
 }
 
+const held = new Uint8Array([7, 7]);
+const handedOver = new Uint8Array([9, 9]);
 const methods = {
   add: (a: number, b: number) => a + b,
+  keep: () => held,
+  give: () => transfer(handedOver, [handedOver.buffer]),
   reverse: async (bytes: Uint8Array) => bytes.slice().reverse(),
   fail: (): never => {
     throw new CodedError('BAD_LINK_KEY', 'the link key must be 32 bytes');
@@ -44,12 +48,31 @@ describe('worker RPC', () => {
     expect(sum).toBe(5);
   });
 
-  it('transfers ArrayBuffers instead of copying them', async () => {
+  it('copies a buffer the caller did not mark: it is still whole after the call', async () => {
     const client = connect();
     const input = new Uint8Array([1, 2, 3]);
     const output = await client.call('reverse', input);
     expect([...output]).toEqual([3, 2, 1]);
-    expect(input.buffer.byteLength).toBe(0); // detached: it moved to the other side
+    expect(input.buffer.byteLength).toBe(3);
+    expect([...input]).toEqual([1, 2, 3]);
+  });
+
+  it('moves a buffer the caller marked with transfer(): it is detached here afterwards', async () => {
+    const client = connect();
+    const input = new Uint8Array([1, 2, 3]);
+    const output = await client.call('reverse', transfer(input, [input.buffer]));
+    expect([...output]).toEqual([3, 2, 1]);
+    expect(input.buffer.byteLength).toBe(0);
+  });
+
+  it('moves a result the worker marked, and only that', async () => {
+    const client = connect();
+    const kept = await client.call('keep');
+    const given = await client.call('give');
+    expect([...kept]).toEqual([7, 7]);
+    expect([...given]).toEqual([9, 9]);
+    expect(held.buffer.byteLength).toBe(2); // copied: the worker still has it
+    expect(handedOver.buffer.byteLength).toBe(0); // moved: the worker gave it up
   });
 
   it('rejects with the error code of the remote error', async () => {

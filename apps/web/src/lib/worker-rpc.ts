@@ -34,27 +34,34 @@ export class RpcError extends Error {
   }
 }
 
+/** Values whose buffers a sender gave up (`transfer`), by the value handed to `call` or returned. */
+const marked = new WeakMap<object, Transferable[]>();
+
 /**
- * ArrayBuffers found at the top level or one level deep (typed arrays, plain
- * objects, arrays) move instead of being copied: file chunks are large and the
- * sender is done with them. Callers that still need a buffer must copy it first.
- * MessagePorts found the same way move too (they cannot be copied): a call can hand
- * the other side a channel of its own, e.g. for progress events.
+ * Marks `value` so that `buffers` move to the other side of the call instead of being copied:
+ * the sender gives them up (they are detached here afterwards). Use it where a large buffer is
+ * handed over and never read again (a listing's bytes, a decrypted image). Anything not marked is
+ * copied, so a caller's buffer is still whole after a call.
  */
-export function collectTransferables(values: readonly unknown[]): Array<ArrayBuffer | MessagePort> {
-  const found = new Set<ArrayBuffer | MessagePort>();
+export function transfer<T extends object>(value: T, buffers: Transferable[]): T {
+  marked.set(value, buffers);
+  return value;
+}
+
+/**
+ * What moves with a message: the buffers a sender marked with `transfer`, and every MessagePort
+ * at the top level or one level deep (a port cannot be copied; a call hands the other side a
+ * channel of its own, e.g. for progress events). Nothing else moves.
+ */
+export function collectTransferables(values: readonly unknown[]): Transferable[] {
+  const found = new Set<Transferable>();
   const visit = (value: unknown, depth: number) => {
-    if (typeof MessagePort !== 'undefined' && value instanceof MessagePort) {
-      found.add(value);
-    } else if (value instanceof ArrayBuffer) {
-      if (value.byteLength > 0) found.add(value);
-    } else if (ArrayBuffer.isView(value)) {
-      if (value.buffer instanceof ArrayBuffer && value.buffer.byteLength > 0) found.add(value.buffer);
-    } else if (depth < 2 && Array.isArray(value)) {
-      for (const item of value) visit(item, depth + 1);
-    } else if (depth < 2 && value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    if (value === null || typeof value !== 'object') return;
+    for (const buffer of marked.get(value) ?? []) found.add(buffer);
+    if (typeof MessagePort !== 'undefined' && value instanceof MessagePort) found.add(value);
+    else if (depth < 2 && Array.isArray(value)) for (const item of value) visit(item, depth + 1);
+    else if (depth < 2 && Object.getPrototypeOf(value) === Object.prototype)
       for (const item of Object.values(value)) visit(item, depth + 1);
-    }
   };
   for (const value of values) visit(value, 0);
   return [...found];

@@ -68,8 +68,8 @@ export interface DownloadJob {
   /** File name offered to the user. */
   name: string;
   entries: DownloadEntry[];
-  /** Set when the items are reached through a share link: every data call carries it. */
-  linkId?: string;
+  /** Where the items are reached: a link's data calls carry its id. */
+  scope: BrowseScope;
 }
 
 /** URL prefix the service worker answers (never reaches the server while the SW is active). */
@@ -117,7 +117,8 @@ export interface PreviewJob {
   size: number;
   /** One of PREVIEW_MEDIA_TYPES: the only Content-Type the stream is ever served with. */
   mime: string;
-  linkId?: string;
+  /** Where the item is reached: a link's data calls carry its id. */
+  scope: BrowseScope;
 }
 
 /** Media types a preview stream may carry (never a type a browser would render as a document). */

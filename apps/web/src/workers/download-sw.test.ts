@@ -6,6 +6,7 @@
  * the row cancelled, so no error goes to it either).
  */
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { OWN_SCOPE } from '../model/browse-scope.ts';
 import {
   DOWNLOAD_PATH,
   SW_CANCEL_MESSAGE,
@@ -72,6 +73,7 @@ async function register(token: string, entry: { fileNonce?: Uint8Array } = {}): 
     kind: 'file',
     name: 'report.bin',
     entries: [{ kind: 'file', path: 'report.bin', id: 'item-1', key: new Uint8Array(key), fileNonce, size: SIZE, ...entry }],
+    scope: OWN_SCOPE,
   } as DownloadJob;
   channel.port1.postMessage({ type: 'job', job });
   expect(await answer).toBe('ready');

@@ -15,6 +15,7 @@
  */
 import { createDecryptStream } from '@sealbox/crypto';
 import { byteCalls, sameOriginFetch } from '../lib/byte-calls.ts';
+import { type BrowseScope, checkedScope } from '../model/browse-scope.ts';
 import { contentDisposition } from '../model/transfer-plan.ts';
 import {
   DOWNLOAD_PATH,
@@ -137,8 +138,8 @@ function cancelDownload(token: string): void {
 }
 
 /** Ciphertext of one file from the server, as a stream (session cookie rides along). */
-async function fetchCipher(id: string, linkId: string | undefined, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-  const response = await bytes.fileData(id, { cache: 'no-store', ...(signal ? { signal } : {}), ...(linkId ? { linkId } : {}) });
+async function fetchCipher(scope: BrowseScope, id: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  const response = await bytes.fileData(checkedScope(scope), id, { cache: 'no-store', ...(signal ? { signal } : {}) });
   if (!response.ok || !response.body) {
     await response.body?.cancel().catch(() => {});
     throw Object.assign(new Error(`data ${response.status}`), { code: 'FETCH_FAILED' });
@@ -223,7 +224,7 @@ async function serve(token: string, job: DownloadJob): Promise<Response> {
       if (entry?.kind !== 'file') throw Object.assign(new Error('empty job'), { code: 'BAD_JOB' });
       key = new Uint8Array(entry.key);
       wipe(job);
-      cipher = await fetchCipher(entry.id, job.linkId, stop.signal);
+      cipher = await fetchCipher(job.scope, entry.id, stop.signal);
       // The decrypted length must be the recorded size (a zip checks each entry in zip.ts).
       const body = cipher.pipeThrough(createDecryptStream(key, entry.fileNonce)).pipeThrough(exactLength(entry.size));
       wipeLater(key);
@@ -262,7 +263,7 @@ function zipOf(job: DownloadJob): { stream: ReadableStream<Uint8Array>; length: 
   const stop = new AbortController();
   const open = async (index: number) => {
     const entry = job.entries[index] as Extract<DownloadEntry, { kind: 'file' }>;
-    return decrypted(entry, await fetchCipher(entry.id, job.linkId, stop.signal));
+    return decrypted(entry, await fetchCipher(job.scope, entry.id, stop.signal));
   };
   const finish = () => {
     wipe(job);

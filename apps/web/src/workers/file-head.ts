@@ -5,6 +5,7 @@
  * this way, so a large file is never fetched whole to show its beginning.
  */
 import { CHUNK, chunkCipherRange, cipherRangeForPlain, decryptChunkAt } from '@sealbox/crypto';
+import type { BrowseScope } from '../model/browse-scope.ts';
 import { bytes } from './api.ts';
 import type { CodedError } from './coded-error.ts';
 
@@ -15,8 +16,8 @@ export interface HeadTarget {
   fileNonce: Uint8Array;
   /** Plaintext bytes of the whole file. */
   plainSize: number;
-  /** Reached through this share link: the data call carries it. */
-  linkId?: string | undefined;
+  /** Where it is reached (a link's data call carries its id). */
+  scope: BrowseScope;
 }
 
 /**
@@ -33,10 +34,7 @@ export async function decryptHead(
   const { plainSize } = target;
   const { lastChunk, end } = cipherRangeForPlain(0, Math.ceil(Math.min(limit, plainSize)), plainSize);
   const chunks = lastChunk + 1;
-  const response = await bytes.fileData(target.id, {
-    range: { start: 0, end },
-    ...(target.linkId ? { linkId: target.linkId } : {}),
-  });
+  const response = await bytes.fileData(target.scope, target.id, { range: { start: 0, end } });
   if (!response.ok) throw error(`HTTP_${response.status}`, `Download failed (${response.status})`);
   let cipher = new Uint8Array(await response.arrayBuffer());
   // A 200 (no range support in between) carries the whole blob: keep what was asked for.

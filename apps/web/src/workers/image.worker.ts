@@ -8,7 +8,7 @@
  * never decoded), decoded with createImageBitmap, scaled to the edge asked for and encoded as
  * WebP on an OffscreenCanvas.
  */
-import { exposeRpc, type RpcEndpoint } from '../lib/worker-rpc.ts';
+import { exposeRpc, transfer, type RpcEndpoint } from '../lib/worker-rpc.ts';
 import { THUMB_QUALITY, isRasterImage, scaledSize } from '../model/thumbnails.ts';
 
 export interface EncodedThumbnail {
@@ -33,7 +33,8 @@ async function encode(bitmap: ImageBitmap, maxEdge: number): Promise<EncodedThum
     if (!context) return null;
     context.drawImage(small, 0, 0);
     const blob = await canvas.convertToBlob({ type: 'image/webp', quality: THUMB_QUALITY });
-    return { bytes: new Uint8Array(await blob.arrayBuffer()), type: blob.type || 'image/png' };
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    return transfer({ bytes, type: blob.type || 'image/png' }, [bytes.buffer]);
   } finally {
     if (small !== bitmap) small.close();
   }

@@ -14,7 +14,7 @@ import { createDecryptStream, fromBase64, plaintextSize } from '@sealbox/crypto'
 import { bytes } from './api.ts';
 import { CodedError } from './coded-error.ts';
 import { decryptHead } from './file-head.ts';
-import { type BrowseScope, linkIdOf, scopeQuery } from '../model/browse-scope.ts';
+import type { BrowseScope } from '../model/browse-scope.ts';
 import { itemKey } from './items.ts';
 import { getListing } from './listing-fetch.ts';
 
@@ -51,7 +51,7 @@ async function decryptItem(scope: BrowseScope, itemId: string, type?: string): P
   const raw = keyCopy(scope, itemId);
   try {
     const { fileNonce, size } = await fileFacts(scope, itemId);
-    const response = await bytes.fileData(itemId, scopeQuery(scope));
+    const response = await bytes.fileData(scope, itemId);
     if (!response.ok || !response.body) throw previewError(`HTTP_${response.status}`, `Download failed (${response.status})`);
     const parts: Uint8Array[] = [];
     let length = 0;
@@ -81,10 +81,9 @@ async function decryptItemHead(scope: BrowseScope, itemId: string, limit: number
   const raw = keyCopy(scope, itemId);
   try {
     const { fileNonce, size } = await fileFacts(scope, itemId);
-    const linkId = linkIdOf(scope);
     const options = type ? { type } : {};
     if (size === 0 || limit <= 0) return new Blob([], options);
-    const head = await decryptHead({ id: itemId, key: raw, fileNonce, plainSize: size, linkId }, limit, previewError);
+    const head = await decryptHead({ id: itemId, key: raw, fileNonce, plainSize: size, scope }, limit, previewError);
     return new Blob([head.subarray(0, Math.min(head.length, Math.ceil(limit)))], options);
   } finally {
     raw.fill(0);

@@ -12,7 +12,7 @@
  * to the page, which feeds them to a detached <video> for one frame (useThumbnail.ts).
  */
 import { CHUNK, fromBase64, plaintextSize } from '@sealbox/crypto';
-import { type BrowseScope, linkIdOf } from '../model/browse-scope.ts';
+import type { BrowseScope } from '../model/browse-scope.ts';
 import {
   IMAGE_MAX_BYTES,
   VIDEO_HEAD_BYTES,
@@ -23,6 +23,7 @@ import {
 } from '../model/thumbnails.ts';
 import type { ItemView, ServerItem } from '../model/items.ts';
 import { itemKey, openItems } from './items.ts';
+import { transfer } from '../lib/worker-rpc.ts';
 import { CodedError } from './coded-error.ts';
 import { decryptHead } from './file-head.ts';
 import { getListing, type Listing } from './listing-fetch.ts';
@@ -75,7 +76,7 @@ function decryptTargetHead(target: Target, limit: number): Promise<Uint8Array<Ar
       key: itemKey(scope, item.id),
       fileNonce: fromBase64(item.fileNonce!, 'fileNonce'),
       plainSize,
-      linkId: linkIdOf(scope),
+      scope,
     },
     limit,
     thumbnailError,
@@ -91,7 +92,7 @@ async function thumbnailSource(scope: BrowseScope, id: string): Promise<Uint8Arr
   const target = await loadTarget(scope, id);
   if (target?.kind !== 'image' || target.plainSize === 0 || target.plainSize > IMAGE_MAX_BYTES) return null;
   const bytes = await decryptTargetHead(target, target.plainSize);
-  return isRasterImage(bytes) ? bytes : null;
+  return isRasterImage(bytes) ? transfer(bytes, [bytes.buffer]) : null;
 }
 
 /** The decrypted start of video `id` in `scope` (at most `maxBytes`, whole chunks), or null for a non-video. */
@@ -99,7 +100,8 @@ async function videoHead(scope: BrowseScope, id: string, maxBytes: number): Prom
   const target = await loadTarget(scope, id);
   if (target?.kind !== 'video' || target.plainSize === 0) return null;
   const limit = Number.isFinite(maxBytes) ? Math.min(VIDEO_HEAD_BYTES * 2, Math.max(CHUNK, maxBytes)) : VIDEO_HEAD_BYTES;
-  return { bytes: await decryptTargetHead(target, limit), type: videoTypeOf(target.view) };
+  const bytes = await decryptTargetHead(target, limit);
+  return transfer({ bytes, type: videoTypeOf(target.view) }, [bytes.buffer]);
 }
 
 /** The RPC surface (spread into the crypto worker's methods). */

@@ -6,6 +6,7 @@
  * Only the crypto worker opens this database.
  */
 import { inTransaction, openDatabase, requestInTransaction, sharedConnection } from '../lib/idb.ts';
+import { type BrowseScope, OWN_SCOPE, checkedScope, linkScope } from '../model/browse-scope.ts';
 
 export const TRANSFER_DB_NAME = 'sealbox-transfers';
 export const UPLOAD_STORE = 'uploads';
@@ -30,10 +31,18 @@ export interface UploadRecord {
   partHashes: Record<number, string>;
   /** Whose upload this is (the server only shows an upload to its uploader). */
   userId: string | null;
-  /** The share link it was started through (only that link's holders may continue it). */
+  /** Where it was started: its calls are made in that scope (recordScope). */
+  scope?: BrowseScope;
+  /** The share link it was started through (only that link's holders may continue it); kept for older builds, which read only this. */
   linkId?: string;
   createdAt: number;
   updatedAt: number;
+}
+
+/** The scope a record's calls are made in; a record an older build wrote names only its link. */
+export function recordScope(record: Pick<UploadRecord, 'scope' | 'linkId'>): BrowseScope {
+  if (record.scope) return checkedScope(record.scope);
+  return record.linkId ? linkScope(record.linkId) : OWN_SCOPE;
 }
 
 const openDb = sharedConnection(() =>

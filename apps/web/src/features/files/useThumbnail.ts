@@ -15,6 +15,7 @@ import { whenFirstSeen } from '../../lib/first-seen.ts';
 import { type BrowseScope, scopeName } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
 import { lazyWorker } from '../../lib/lazy-worker.ts';
+import { transfer } from '../../lib/worker-rpc.ts';
 import type { ImageMethods } from '../../workers/image.worker.ts';
 import { onSignOut } from '../auth/index.ts';
 import {
@@ -119,7 +120,7 @@ async function loadThumbnail(scope: BrowseScope, item: ItemView): Promise<Blob |
   }
   const source = await cryptoWorker.call('thumbnailSource', scope, item.id);
   if (!source) return null;
-  const made = await imageWorker.call('thumbnail', source, THUMB_EDGE);
+  const made = await imageWorker.call('thumbnail', transfer(source, [source.buffer]), THUMB_EDGE);
   return made ? new Blob([made.bytes as Uint8Array<ArrayBuffer>], { type: made.type }) : null;
 }
 

@@ -6,6 +6,7 @@
 import { api, apiBytes } from '../../lib/api.ts';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { cryptoWorker } from '../../crypto/client.ts';
+import { transfer } from '../../lib/worker-rpc.ts';
 import { type BrowseScope, SHARED_SCOPE, scopeQuery } from '../../model/browse-scope.ts';
 import { visibleText } from '../../model/item-names.ts';
 import type { ItemView } from '../../model/items.ts';
@@ -54,7 +55,8 @@ async function fetchListing(
   if (!response.ok) throw new HttpStatusError(response.status, 'Error fetching files.');
   const body = await response.arrayBuffer();
   const fetched = performance.now();
-  const opened = await cryptoWorker.call('openListing', scope, body);
+  // The bytes move to the worker (not copied): they are read nowhere else.
+  const opened = await cryptoWorker.call('openListing', scope, transfer(body, [body]));
   const users: Record<string, string> = {};
   // Usernames come from the server: their bidi controls are written out before any is shown.
   for (const user of opened.users) users[user.id] = visibleText(user.username);

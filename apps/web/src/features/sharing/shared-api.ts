@@ -7,6 +7,7 @@ import { api, apiBytes } from '../../lib/api.ts';
 import { visibleText } from '../../model/item-names.ts';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { cryptoWorker } from '../../crypto/client.ts';
+import { transfer } from '../../lib/worker-rpc.ts';
 import type { ItemView } from '../../model/items.ts';
 
 export const SHARED_EMPTY_TEXT = 'No files have been shared with you yet';
@@ -31,7 +32,8 @@ export async function fetchShared(): Promise<SharedListing> {
     const response = await apiBytes.shared({ limit: PAGE, offset });
     if (!response.ok) throw new HttpStatusError(response.status, 'Error fetching files.');
     const next = Number(response.headers.get(NEXT_OFFSET_HEADER) ?? Number.NaN);
-    const opened = await cryptoWorker.call('openShared', await response.arrayBuffer());
+    const body = await response.arrayBuffer();
+    const opened = await cryptoWorker.call('openShared', transfer(body, [body]));
     items.push(...opened.files);
     for (const user of opened.users as Array<{ id?: unknown; username?: unknown }>)
       if (typeof user.id === 'string' && typeof user.username === 'string') users[user.id] = visibleText(user.username);

@@ -6,6 +6,7 @@
  * closed token, types that are not media).
  */
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import {
   PREVIEW_PATH,
   PREVIEW_TTL_MS,
@@ -74,7 +75,7 @@ async function register(token: string, job: Partial<PreviewJob> = {}): Promise<s
   const sent = new Uint8Array(key);
   channel.port1.postMessage({
     type: 'job',
-    job: { itemId: 'item-1', key: sent, fileNonce, size: SIZE, mime: 'video/mp4', ...job },
+    job: { itemId: 'item-1', key: sent, fileNonce, size: SIZE, mime: 'video/mp4', scope: OWN_SCOPE, ...job },
   });
   const type = await answer;
   await Promise.all(waits);
@@ -184,7 +185,7 @@ describe('a preview stream', () => {
     expect(new Uint8Array(await good.arrayBuffer())).toEqual(plain.slice(4 * CHUNK, 4 * CHUNK + 11));
   });
 
-  it('refuses navigations and script, unknown and closed tokens, and jobs that are not media', async () => {
+  it('refuses navigations and script, unknown and closed tokens, and jobs that are not media or name no scope', async () => {
     expect(await register(TOKEN)).toBe('ready');
     expect((await request(TOKEN, { mode: 'navigate', destination: 'document' })).status).toBe(403);
     expect((await request(TOKEN, { destination: '' })).status).toBe(403);
@@ -199,6 +200,9 @@ describe('a preview stream', () => {
     const other = '2b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
     expect(await register(other, { mime: 'text/html' })).toBe('refused');
     expect(await register(other, { mime: 'image/svg+xml' })).toBe('refused');
+    // A job that names no browse scope (which key ring, whose calls) is refused, not made as the user's own.
+    expect(await register(other, { scope: undefined as never })).toBe('refused');
+    expect(await register(other, { scope: { kind: 'link' } as never })).toBe('refused');
     expect((await request(other)).status).toBe(404);
   });
 

@@ -13,6 +13,7 @@
  * without a read or a keep-alive.
  */
 import { CHUNK, chunkCipherRange, cipherRangeForPlain, decryptChunkAt } from '@sealbox/crypto';
+import { type BrowseScope, checkedScope } from '../../model/browse-scope.ts';
 import { byteCalls, sameOriginFetch } from '../../lib/byte-calls.ts';
 import {
   PREVIEW_MEDIA_TYPES,
@@ -39,7 +40,7 @@ interface HeldStream {
   fileNonce: Uint8Array;
   size: number;
   mime: string;
-  linkId?: string;
+  scope: BrowseScope;
   timer: ReturnType<typeof setTimeout>;
 }
 
@@ -60,6 +61,15 @@ function touch(token: string): HeldStream | undefined {
   return held;
 }
 
+/** The job's browse scope, or undefined for a job that names none (it is refused). */
+function scopeOf(job: PreviewJob): BrowseScope | undefined {
+  try {
+    return checkedScope(job.scope);
+  } catch {
+    return undefined;
+  }
+}
+
 async function accept(token: string, job: PreviewJob): Promise<boolean> {
   try {
     const valid =
@@ -71,6 +81,8 @@ async function accept(token: string, job: PreviewJob): Promise<boolean> {
       PREVIEW_MEDIA_TYPES.has(job.mime);
     if (!valid) return false;
     if (!(job.key instanceof Uint8Array) || job.key.length !== 32) return false;
+    const scope = scopeOf(job);
+    if (!scope) return false;
     const key = await crypto.subtle.importKey('raw', job.key as Uint8Array<ArrayBuffer>, 'AES-GCM', false, ['decrypt']);
     drop(token);
     streams.set(token, {
@@ -79,7 +91,7 @@ async function accept(token: string, job: PreviewJob): Promise<boolean> {
       fileNonce: new Uint8Array(job.fileNonce),
       size: job.size,
       mime: job.mime,
-      ...(job.linkId ? { linkId: job.linkId } : {}),
+      scope,
       timer: setTimeout(() => drop(token), PREVIEW_TTL_MS),
     });
     return true;
@@ -215,11 +227,10 @@ function plainStream(held: HeldStream, from: number, to: number): ReadableStream
     const last = Math.min(first + WINDOW_CHUNKS - 1, lastChunk);
     const start = chunkCipherRange(first, held.size).start;
     const end = chunkCipherRange(last, held.size).end;
-    const response = await bytes.fileData(held.itemId, {
+    const response = await bytes.fileData(held.scope, held.itemId, {
       range: { start, end },
       cache: 'no-store',
       signal: stop.signal,
-      ...(held.linkId ? { linkId: held.linkId } : {}),
     });
     if (response.status !== 206 && !(response.status === 200 && start === 0)) {
       await response.body?.cancel().catch(() => {});

@@ -5,7 +5,7 @@
  * through the page's state.
  */
 import { fromBase64, plaintextSize } from '@sealbox/crypto';
-import { type BrowseScope, linkIdOf } from '../../model/browse-scope.ts';
+import type { BrowseScope } from '../../model/browse-scope.ts';
 import type { ServerItem } from '../../model/items.ts';
 import { displayName } from '../../model/item-names.ts';
 import { downloadName, safeSegment, uniqueName } from '../../model/transfer-plan.ts';
@@ -92,11 +92,10 @@ async function openedFile(scope: BrowseScope, target: DownloadTarget, path: stri
 }
 
 async function buildJob(targets: DownloadTarget[], scope: BrowseScope): Promise<DownloadJob> {
-  const linkId = linkIdOf(scope);
   if (targets.length === 1 && !targets[0]!.isDirectory) {
     const target = targets[0]!;
     const entry = await openedFile(scope, target, downloadName([target]));
-    return { kind: 'file', name: entry.path, entries: [entry], ...(linkId ? { linkId } : {}) };
+    return { kind: 'file', name: entry.path, entries: [entry], scope };
   }
   const entries: DownloadEntry[] = [];
   const top = new Set<string>();
@@ -105,7 +104,7 @@ async function buildJob(targets: DownloadTarget[], scope: BrowseScope): Promise<
     if (target.isDirectory) await gatherFolder(scope, target, name, entries);
     else entries.push(await openedFile(scope, target, name));
   }
-  return { kind: 'zip', name: downloadName(targets), entries, ...(linkId ? { linkId } : {}) };
+  return { kind: 'zip', name: downloadName(targets), entries, scope };
 }
 
 /**

@@ -5,7 +5,7 @@
  * worker -> service worker and never through the page.
  */
 import { fromBase64, plaintextSize } from '@sealbox/crypto';
-import { type BrowseScope, linkIdOf } from '../../model/browse-scope.ts';
+import type { BrowseScope } from '../../model/browse-scope.ts';
 import { previewMediaType, type PreviewJob } from '../../model/transfers.ts';
 import { itemKey } from '../items.ts';
 import { getListing } from '../listing-fetch.ts';
@@ -28,7 +28,6 @@ export async function preparePreviewStream(
   target: PreviewTarget,
   port: MessagePort,
 ): Promise<{ mime: string }> {
-  const linkId = linkIdOf(scope);
   let job: PreviewJob | undefined;
   try {
     const mime = previewMediaType(target.mimeType, target.extension);
@@ -42,7 +41,7 @@ export async function preparePreviewStream(
       fileNonce: fromBase64(root.fileNonce, 'fileNonce'),
       size: plaintextSize(root.size),
       mime,
-      ...(linkId ? { linkId } : {}),
+      scope,
     };
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new TransferError('SW_TIMEOUT', 'The preview helper did not answer')), 10_000);

@@ -5,10 +5,10 @@
  */
 import { PART_BYTES } from '@sealbox/crypto';
 import { decideResume } from '../../model/transfer-plan.ts';
-import { type BrowseScope, linkIdOf } from '../../model/browse-scope.ts';
+import { type BrowseScope, OWN_SCOPE, linkIdOf } from '../../model/browse-scope.ts';
 import type { PendingUpload } from '../../model/transfers.ts';
 import { loadAnyAccount } from '../key-store.ts';
-import { deleteRecord, getRecord, listRecords, type UploadRecord } from '../upload-records.ts';
+import { deleteRecord, getRecord, listRecords, recordScope, type UploadRecord } from '../upload-records.ts';
 import { geometryOf, hashParts } from './parts.ts';
 import { abortOnServer, uploadStatus } from './server.ts';
 
@@ -40,9 +40,9 @@ export async function tryResume(uploadId: string, file: File): Promise<Prepared 
     file,
     file.size === record.size ? await hashParts(file, g, Object.keys(record.partHashes).map(Number)) : {},
   );
-  const status = decision.resume ? await uploadStatus(uploadId, record.linkId).catch(() => undefined) : undefined;
+  const status = decision.resume ? await uploadStatus(recordScope(record), uploadId).catch(() => undefined) : undefined;
   if (!decision.resume || !status) {
-    await abortOnServer(uploadId, record.linkId);
+    await abortOnServer(recordScope(record), uploadId);
     await deleteRecord(uploadId);
     return undefined;
   }
@@ -55,7 +55,7 @@ export async function tryResume(uploadId: string, file: File): Promise<Prepared 
  */
 export async function pendingUploads(scope: BrowseScope): Promise<PendingUpload[]> {
   const linkId = linkIdOf(scope);
-  const records = (await listRecords(await currentUserId())).filter((r) => (r.linkId ?? undefined) === linkId);
+  const records = (await listRecords(await currentUserId())).filter((r) => linkIdOf(recordScope(r)) === linkId);
   return records.map((r) => ({
     uploadId: r.uploadId,
     id: r.id,
@@ -72,6 +72,7 @@ export async function pendingUploads(scope: BrowseScope): Promise<PendingUpload[
 /** The server frees the upload's bytes and the record (with K) is deleted. */
 export async function forgetUpload(uploadId: string): Promise<void> {
   const record = await getRecord(uploadId).catch(() => undefined);
-  await abortOnServer(uploadId, record?.linkId);
+  // Without a record (another tab's, or gone) the server is still asked, as the signed-in user.
+  await abortOnServer(record ? recordScope(record) : OWN_SCOPE, uploadId);
   await deleteRecord(uploadId);
 }

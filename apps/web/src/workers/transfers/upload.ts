@@ -22,7 +22,7 @@ import { type BrowseScope, checkedScope, linkIdOf } from '../../model/browse-sco
 import type { UploadEvent, UploadRequest, UploadResult } from '../../model/transfers.ts';
 import { wrappingKeyFor } from '../items.ts';
 import { openPartFiles, type PartSlot } from '../part-files.ts';
-import { deleteRecord, putRecord, recordPartHash, type UploadRecord } from '../upload-records.ts';
+import { deleteRecord, putRecord, recordPartHash, recordScope, type UploadRecord } from '../upload-records.ts';
 import { TransferError } from './errors.ts';
 import { geometryOf, partHasher } from './parts.ts';
 import { currentUserId, forgetUpload, tryResume } from './resume.ts';
@@ -119,7 +119,7 @@ async function sendParts(
     const size = body instanceof Blob ? body.size : body.length;
     const task = (async () => {
       await hashes.recorded(n);
-      await sendPart(record.uploadId, n, body, signal, record.linkId);
+      await sendPart(recordScope(record), record.uploadId, n, body, signal);
       sentBytes += size;
       partsSent++;
       report({
@@ -213,7 +213,8 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
 
   let prepared = request.resumeUploadId ? await tryResume(request.resumeUploadId, file) : undefined;
   const parentId = prepared?.record.parentId ?? request.parentId;
-  const linkId = prepared ? prepared.record.linkId : linkIdOf(checkedScope(request.scope));
+  const scope = prepared ? recordScope(prepared.record) : checkedScope(request.scope);
+  const linkId = linkIdOf(scope);
   const g = geometryOf(file.size);
   report(
     { type: 'progress', phase: 'encrypting', encrypted: 0, sent: 0, plainSize: g.plainSize, cipherSize: g.cipherSize },
@@ -227,7 +228,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
       const key = newItemKey();
       const fileNonce = newFileNonce();
       const type = file.type || 'application/octet-stream';
-      const sealed = await sealMetadata(request.scope, id, parentId, key, name, type);
+      const sealed = await sealMetadata(scope, id, parentId, key, name, type);
       const metadata = { id, parentId, isDirectory: false, ...sealed, fileNonce: toBase64(fileNonce), size: g.cipherSize };
       running.set(id, controller);
 
@@ -245,7 +246,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
           },
           true,
         );
-        await postUpload(metadata, blob, signal, linkId);
+        await postUpload(scope, metadata, blob, signal);
         report(
           {
             type: 'progress',
@@ -261,7 +262,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
         return { id, size: g.cipherSize, resumed: false, partsSent: 1 };
       }
 
-      const created = await postUpload(metadata, undefined, signal, linkId);
+      const created = await postUpload(scope, metadata, undefined, signal);
       const uploadId = String(created.uploadId);
       const now = Date.now();
       const record: UploadRecord = {
@@ -277,6 +278,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
         cipherSize: g.cipherSize,
         partHashes: {},
         userId: await currentUserId(),
+        scope,
         ...(linkId ? { linkId } : {}),
         createdAt: now,
         updatedAt: now,
@@ -294,7 +296,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
     let partsSent: number;
     try {
       partsSent = await sendParts(file, record, prepared.received, report, signal);
-      await completeUpload(record.uploadId, signal, record.linkId);
+      await completeUpload(recordScope(record), record.uploadId, signal);
     } catch (error) {
       // Quota, size limit, a vanished upload or a cancel end it for good; a network failure
       // keeps the record so it can resume later.
