@@ -2,6 +2,7 @@ import { createRoute } from '@tanstack/react-router';
 import { protectedPage } from '../features/auth/index.ts';
 import { FileBrowser, nextBrowserSearch, ownMode, validateBrowserSearch } from '../features/files/index.ts';
 import { folderQueryOptions } from '../features/items/index.ts';
+import { primeQuery } from '../lib/prime-query.ts';
 import { OWN_SCOPE } from '../model/browse-scope.ts';
 import { rootRoute } from './root.tsx';
 
@@ -23,9 +24,8 @@ export const filesRoute = createRoute({
   path: '/files',
   validateSearch: validateBrowserSearch,
   loaderDeps: ({ search }) => ({ parentId: search.parentId ?? null }),
-  // Primes the folder's listing (a link's preload on intent too) without holding the navigation:
-  // the page reads the same query and shows its own loading and error states.
-  loader: ({ context, deps }) =>
-    void context.queryClient.ensureQueryData(folderQueryOptions(OWN_SCOPE, deps.parentId)).catch(() => undefined),
+  // The folder's listing before the first paint (a link's preload on intent too); the page reads
+  // the same query and shows a refusal or an error in place.
+  loader: ({ context, deps }) => primeQuery(context.queryClient, folderQueryOptions(OWN_SCOPE, deps.parentId)),
   ...protectedPage(FilesPage),
 });

@@ -1,6 +1,10 @@
 import { createRoute } from '@tanstack/react-router';
 import { protectedPage } from '../features/auth/index.ts';
 import { FileBrowser, nextBrowserSearch, sharedMode, validateBrowserSearch } from '../features/files/index.ts';
+import { folderQueryOptions } from '../features/items/index.ts';
+import { sharedQueryOptions } from '../features/sharing/index.ts';
+import { primeQuery } from '../lib/prime-query.ts';
+import { SHARED_SCOPE } from '../model/browse-scope.ts';
 import { rootRoute } from './root.tsx';
 
 /** SPEC 2 'Files Shared with Me': the file browser in its shared-with-me mode. */
@@ -20,5 +24,11 @@ export const sharedRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/shared',
   validateSearch: validateBrowserSearch,
+  loaderDeps: ({ search }) => ({ parentId: search.parentId ?? null }),
+  // The shares first (their grants hold the keys a shared folder opens with), then the folder.
+  loader: async ({ context, deps }) => {
+    await primeQuery(context.queryClient, sharedQueryOptions());
+    if (deps.parentId !== null) await primeQuery(context.queryClient, folderQueryOptions(SHARED_SCOPE, deps.parentId));
+  },
   ...protectedPage(SharedPage),
 });
