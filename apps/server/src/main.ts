@@ -19,6 +19,7 @@ const { ConfigError, loadConfig } = await import('./config/config.ts');
 const { configSummary } = await import('./config/summary.ts');
 const { createJsonLogger } = await import('./infra/log/json-logger.ts');
 const { startServer } = await import('./server.ts');
+const { isLateWriteOnClosedConnection } = await import('./infra/db/postgres/late-write.ts');
 
 let config: Config;
 try {
@@ -39,6 +40,16 @@ if (!existsSync(join(config.webDist, 'index.html'))) {
 }
 
 const logger = createJsonLogger(config.logLevel);
+// One known library race may throw from a timer during a database outage: let it pass; anything
+// else stops the process as it would without a handler.
+process.on('uncaughtException', (error) => {
+  if (isLateWriteOnClosedConnection(error)) {
+    logger.warn('database connection closed mid-write', { error: String(error) });
+    return;
+  }
+  logger.error('uncaught exception', { error: String(error), stack: (error as Error)?.stack });
+  process.exit(1);
+});
 logger.info('starting', configSummary(config));
 let server: Awaited<ReturnType<typeof startServer>>;
 try {
