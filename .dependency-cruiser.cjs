@@ -20,6 +20,14 @@ module.exports = {
       to: { path: '^apps/server/src/(http|infra|config)/|^apps/server/src/(adapters|server|main)\\.ts$' },
     },
     {
+      name: 'server-quota-port-only-in-quota',
+      severity: 'error',
+      comment:
+        'Owners\' space moves only through domain/files/quota.ts (docs/protocol.md "Quota"); the rest of the domain uses its Quota.',
+      from: { path: '^apps/server/src/domain/', pathNot: ['^apps/server/src/domain/files/quota\\.ts$', TESTS] },
+      to: { path: '^apps/server/src/ports/files/quota\\.ts$' },
+    },
+    {
       name: 'server-http-picks-no-adapter',
       severity: 'error',
       comment: 'http/ speaks to domain and ports; only adapters.ts turns configuration into adapters.',
@@ -39,6 +47,14 @@ module.exports = {
       comment: 'An adapter implements a port; it never calls back into HTTP.',
       from: { path: '^apps/server/src/infra/', pathNot: TESTS },
       to: { path: '^apps/server/src/http/' },
+    },
+    {
+      name: 'rules-are-pure',
+      severity: 'error',
+      comment:
+        'packages/rules is shared by the server, the web app and the command-line client: pure code that imports nothing outside itself (no app, no framework, no Node or browser module).',
+      from: { path: '^packages/rules/src/', pathNot: TESTS },
+      to: { pathNot: '^packages/rules/src/' },
     },
     {
       name: 'web-workers-never-import-features',

@@ -27,6 +27,8 @@ const TREE: Record<string, string[]> = {
   'apps/web/src/routes/files.tsx': ['../features/files/listing.ts', '../features/files/index.ts'],
   'apps/web/src/lib/cycle-a.ts': ['./cycle-b.ts'],
   'apps/web/src/lib/cycle-b.ts': ['./cycle-a.ts'],
+  'packages/rules/src/rules.ts': ['./names.ts', '../../../apps/server/src/domain/model.ts'],
+  'packages/rules/src/names.ts': [],
 };
 
 interface Violation {
@@ -49,7 +51,7 @@ beforeAll(async () => {
   await writeFile(join(scratch, '.dependency-cruiser.cjs'), await Bun.file(join(root, '.dependency-cruiser.cjs')).text());
   await writeFile(join(scratch, 'tsconfig.base.json'), await Bun.file(join(root, 'tsconfig.base.json')).text());
   const cruise = async (...extra: string[]) => {
-    const run = Bun.spawn([process.execPath, cli, '--config', '.dependency-cruiser.cjs', ...extra, 'apps'], {
+    const run = Bun.spawn([process.execPath, cli, '--config', '.dependency-cruiser.cjs', ...extra, 'apps', 'packages'], {
       cwd: scratch,
       stdout: 'pipe',
       stderr: 'pipe',
@@ -82,6 +84,7 @@ describe('import boundaries', () => {
     ['web-workers-never-import-features', ['apps/web/src/workers/worker.ts -> apps/web/src/features/files/index.ts']],
     ['web-feature-through-its-index', ['apps/web/src/features/files/listing.ts -> apps/web/src/features/sharing/dialog.ts']],
     ['web-outside-features-through-index', ['apps/web/src/routes/files.tsx -> apps/web/src/features/files/listing.ts']],
+    ['rules-are-pure', ['packages/rules/src/rules.ts -> apps/server/src/domain/model.ts']],
   ])('%s reports exactly the forbidden import', (rule, expected) => {
     expect(reported(rule)).toEqual(expected);
   });
@@ -94,7 +97,7 @@ describe('import boundaries', () => {
     expect(reported('no-cycles')).toContain('apps/web/src/lib/cycle-a.ts -> apps/web/src/lib/cycle-b.ts');
   });
 
-  test('nothing else: adapters.ts may pick adapters, features meet through index.ts', () => {
-    expect(violations.length).toBe(9);
+  test('nothing else: adapters.ts may pick adapters, features meet through index.ts, rules import themselves', () => {
+    expect(violations.length).toBe(10);
   });
 });

@@ -1,6 +1,8 @@
 /**
- * What a file or folder may be called, checked in the browser: only the client can read names
- * (the server sees ciphertext), so it alone can refuse a bad or duplicate name before sending.
+ * What a file or folder may be called. Only a client can read names (the server stores them
+ * sealed and sees ciphertext), so every client checks them before sending: the web app's
+ * dialogs and uploads, and the command-line client alike. The server checks what it can see,
+ * the sealed name's length (docs/protocol.md "Files and uploads").
  *
  * Duplicates are compared as people read names: trimmed, Unicode NFC, and case-insensitively,
  * since Windows and macOS treat "Report.pdf" and "report.pdf" as one file and a download or zip

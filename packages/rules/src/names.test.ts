@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { NAME_TEXT, findNamed, freeName, isNameTaken, nameProblem, nameTakenText } from './name-rules.ts';
+import { describe, expect, it } from 'bun:test';
+import { NAME_TEXT, findNamed, freeName, isNameTaken, nameProblem, nameTakenText } from './names.ts';
 
 describe('nameProblem', () => {
   it('accepts ordinary names, dots inside them and leading dots', () => {

@@ -1,0 +1,55 @@
+/**
+ * The live events of /api/ws (docs/protocol.md "Live updates"): what the server publishes and
+ * every client follows. The kinds are one union, `EventKind`: the server's event bus carries only
+ * these (apps/server/src/ports/event-bus.ts), and the web app keys its handlers by it
+ * (apps/web/src/features/live/invalidations.ts), so a kind the server gains fails typecheck until
+ * the web app says what it makes stale.
+ */
+
+/** Events about one item; `itemId` is the item, `parentId` the folder whose listing changed. */
+export const ITEM_EVENT_KINDS = ['item.created', 'upload.completed', 'item.renamed', 'item.moved', 'item.deleted'] as const;
+export type ItemEventKind = (typeof ITEM_EVENT_KINDS)[number];
+
+/**
+ * Sharing with a user: created, switched between viewer and editor, removed (revoked by the
+ * owner, dropped by the recipient, or gone with its item). `itemId` is the shared item.
+ */
+export const SHARE_EVENT_KINDS = ['share.created', 'share.changed', 'share.deleted'] as const;
+export type ShareEventKind = (typeof SHARE_EVENT_KINDS)[number];
+
+/**
+ * Share links: created, changed (permission switched, password removed), password set or changed
+ * (every access proof void), deleted. `itemId` is the linked item.
+ */
+export const LINK_EVENT_KINDS = ['link.created', 'link.changed', 'link.password', 'link.deleted'] as const;
+export type LinkEventKind = (typeof LINK_EVENT_KINDS)[number];
+
+/**
+ * About the account alone: space used or reserved, the profile, one session ended (`sessionId`),
+ * the accounts the user blocks. They name no item.
+ */
+export const ACCOUNT_EVENT_KINDS = ['quota.changed', 'profile.changed', 'session.ended', 'blocks.changed'] as const;
+export type AccountEventKind = (typeof ACCOUNT_EVENT_KINDS)[number];
+
+export const EVENT_KINDS = [...ITEM_EVENT_KINDS, ...SHARE_EVENT_KINDS, ...LINK_EVENT_KINDS, ...ACCOUNT_EVENT_KINDS] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+const KNOWN: ReadonlySet<string> = new Set(EVENT_KINDS);
+
+/** Whether this build knows `kind` (a newer server may send kinds it does not). */
+export function isEventKind(kind: string): kind is EventKind {
+  return KNOWN.has(kind);
+}
+
+/**
+ * An event as a socket receives it: ids and its kind, never its audience (who else can see the
+ * item stays on the server). `K` is what the reader may assume of the kind: the server sends
+ * `EventKind`s; a client reads `string`, since a newer server may send a kind it does not know.
+ */
+export interface LiveEvent<K extends string = EventKind> {
+  kind: K;
+  itemId?: string;
+  parentId?: string | null;
+  /** session.ended: the ended session's id as `GET /api/sessions` lists it. */
+  sessionId?: string;
+}
