@@ -22,6 +22,7 @@ import {
 } from '../files/harness.ts';
 import { anonymous, create, grant, keyedUser, makeLink, shareWith, snapshot, withLink, type KeyedUser } from './harness.ts';
 import { accessMatrix } from './access-matrix.ts';
+import { linkedItemRules } from './linked-item.ts';
 
 const HOUR = 60 * 60 * 1000;
 const b64 = (n: number) => toBase64(new Uint8Array(n).fill(1));
@@ -973,5 +974,6 @@ export function sharingSuite(name: string, makeEnv: MakeFilesEnv) {
     });
 
     accessMatrix(() => ({ h, alice, bob, carol, unchanged }));
+    linkedItemRules(() => ({ h, alice, unchanged }));
   });
 }

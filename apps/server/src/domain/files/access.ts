@@ -1,3 +1,4 @@
+import type { Role } from '@sealbox/rules';
 import type { FilesReader, ItemRecord, LinkRecord, UploadRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
 
@@ -29,7 +30,8 @@ export interface LinkPrincipal {
   address: string;
 }
 
-export type Role = 'owner' | 'editor' | 'viewer';
+/** The roles and who may edit are the rules both sides share (@sealbox/rules). */
+export { canEdit, type Role } from '@sealbox/rules';
 
 /**
  * Whether a link lets this principal in at all: it exists, has not expired and, when it has a
@@ -156,8 +158,6 @@ async function mayHaveGrant(reader: FilesReader, principal: UserPrincipal, item:
   if (item.parentId !== null) return true;
   return (await reader.accessesFor(principal.userId, [item.id])).length > 0;
 }
-
-export const canEdit = (role: Role | null): boolean => role === 'owner' || role === 'editor';
 
 /** Missing, still uploading and not visible answer alike (docs/protocol.md). */
 export function notFound(what = 'Item'): DomainError {

@@ -1,21 +1,27 @@
+import { CHANGE_REFUSAL_TEXT, changeRefusal, type ItemChange } from '@sealbox/rules';
 import type { FilesTransaction, ItemRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
 import { canEdit, visibleItem, type AccessPath, type Principal } from './access.ts';
 
-const noEditRight = () => new DomainError('FORBIDDEN', 'You do not have permission to rename/move/delete this file');
-
 /**
  * Reads the item and locks its owner's row, then reads it again under the lock: every change
  * to one owner's tree (and quota) happens one at a time, so two moves cannot make a cycle.
+ * FORBIDDEN unless the principal may make `change` (@sealbox/rules `changeRefusal`, the rule the
+ * web app shows): an edit right, and through a link never a move or delete of the linked item.
+ * A caller that names no change gets the strictest rule, a delete's.
  */
 export async function lockedItem(
   tx: FilesTransaction,
   principal: Principal,
   id: string,
+  change: ItemChange = 'delete',
 ): Promise<{ item: ItemRecord } & AccessPath> {
   const first = await visibleItem(tx, principal, id);
   await tx.lockOwner(first.item.ownerId);
   const found = await visibleItem(tx, principal, id);
-  if (!canEdit(found.role)) throw noEditRight();
+  // A link holder sees the linked item and below it, so the linked item is the one whose parent they do not see.
+  const linkedItem = principal.kind === 'link' && (found.ancestorRoles[0] ?? null) === null;
+  const refusal = changeRefusal(change, { canEdit: canEdit(found.role), linkedItem });
+  if (refusal) throw new DomainError('FORBIDDEN', CHANGE_REFUSAL_TEXT[refusal]);
   return found;
 }

@@ -1,3 +1,4 @@
+import { MOVE_FORBIDDEN, MOVE_PROBLEM_TEXT, moveProblem, moveProblemByIds, type MoveProblem } from '@sealbox/rules';
 import type { ItemRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
 import { accessPath, canEdit, notFound, type Principal } from './access.ts';
@@ -9,10 +10,11 @@ import { invalid } from './validation.ts';
 import { toItemView, type ItemView } from './view.ts';
 
 /**
- * SPEC 5 "Move": the target is a folder with the same owner, not the item itself, not one of
- * its descendants and not the current parent; the top level only for the owner; and the moved
- * subtree must still end within MAX_TREE_DEPTH. The client re-wrapped the item's key for the
- * new parent; the new encryptedKey and keyNonce replace the old.
+ * SPEC 5 "Move", the rule both sides share (@sealbox/rules `moveProblem`, in the web app's words):
+ * the target is a folder with the same owner that the mover may edit, not the item itself, not
+ * one of its descendants and not the current parent; the top level only for the owner. Here also
+ * the moved subtree must still end within MAX_TREE_DEPTH. The client re-wrapped the item's key
+ * for the new parent; the new encryptedKey and keyNonce replace the old.
  */
 export async function moveItem(
   deps: FilesDeps,
@@ -23,20 +25,17 @@ export async function moveItem(
   keyNonce: string,
 ): Promise<ItemView> {
   return deps.store.transaction(async (tx) => {
-    const { item, role, ancestors } = await lockedItem(tx, principal, id);
+    const { item, role, ancestors } = await lockedItem(tx, principal, id, 'move');
+    // Only a signed-in user acting as themself can be the owner (a link holder never is).
+    const mover = principal.kind === 'user' ? principal.userId : null;
+    refuse(moveProblemByIds(item, parentId, mover));
     let newAncestors: ItemRecord[] = [];
-    if (parentId === item.parentId) throw invalid('The item is already in that folder');
-    if (parentId === item.id) throw invalid('An item cannot be moved into itself');
-    if (parentId === null) {
-      if (role !== 'owner') throw new DomainError('FORBIDDEN', 'Only the owner may move an item to the top level');
-    } else {
+    if (parentId !== null) {
       const target = await tx.item(parentId);
       const path = target ? await accessPath(tx, principal, target) : null;
       if (!target || path === null) throw notFound('Target folder');
-      if (!target.isDirectory) throw invalid('The target is a file, not a folder');
-      if (!canEdit(path.role)) throw new DomainError('FORBIDDEN', 'You do not have permission to move items there');
-      if (target.ownerId !== item.ownerId) throw new DomainError('FORBIDDEN', "Items can only move within their owner's files");
-      if (path.ancestors.some((a) => a.id === item.id)) throw invalid('A folder cannot be moved into one of its own subfolders');
+      const folder = { ...target, editPermission: canEdit(path.role) };
+      refuse(moveProblem(item, { folder, path: [...path.ancestors.map((a) => a.id).reverse(), target.id] }, mover));
       // The item lands one level below the target, and its subtree's deepest item with it.
       const targetLevel = path.ancestors.length + 1;
       checkDepth(targetLevel + 1);
@@ -51,4 +50,11 @@ export async function moveItem(
     tx.publish(itemEvent('item.moved', moved, audience, parentId));
     return toItemView(moved, role);
   });
+}
+
+/** A move the rule refuses: 403 for a missing right, 400 for a move that cannot be. */
+function refuse(problem: MoveProblem | null): void {
+  if (problem === null) return;
+  const text = MOVE_PROBLEM_TEXT[problem];
+  throw MOVE_FORBIDDEN.has(problem) ? new DomainError('FORBIDDEN', text) : invalid(text);
 }

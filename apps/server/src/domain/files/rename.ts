@@ -14,7 +14,7 @@ export async function renameItem(
   nameNonce: string,
 ): Promise<ItemView> {
   return deps.store.transaction(async (tx) => {
-    const { item, role, ancestors } = await lockedItem(tx, principal, id);
+    const { item, role, ancestors } = await lockedItem(tx, principal, id, 'rename');
     const renamed: ItemRecord = { ...item, encryptedFileName: encryptedName, nameNonce, modifiedAt: deps.clock() };
     await tx.updateItem(id, { encryptedFileName: encryptedName, nameNonce, modifiedAt: renamed.modifiedAt });
     tx.publish(itemEvent('item.renamed', renamed, await audienceOf(tx, renamed, ancestors)));

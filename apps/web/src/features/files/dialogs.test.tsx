@@ -11,7 +11,7 @@ vi.mock('../items/index.ts', async (importOriginal) => ({
 
 const { CreateFolderDialog, MoveDialog, MOVE_CHOOSE_TEXT, RenameDialog } = await import('./dialogs.tsx');
 const { BrowseScopeContext } = await import('./scope-context.ts');
-const { MOVE_PROBLEM_TEXT } = await import('./move-rules.ts');
+const { MOVE_PROBLEM_TEXT } = await import('@sealbox/rules');
 
 const ME = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 function item(partial: Partial<ItemView>): ItemView {

@@ -1,11 +1,11 @@
 import { useRef, useState, type FormEvent } from 'react';
+import { MOVE_PROBLEM_TEXT, canBrowseInto, selectionMoveProblem } from '@sealbox/rules';
 import { Button, Dialog, Spinner, cx } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';
 import { ENCRYPTED_DIRECTORY } from '../../model/item-names.ts';
 import { ANONYMOUS_UPLOADER } from '../../model/uploader.ts';
 import { displayName, formatBytes, formatDate } from './format.ts';
 import { Icon } from './icons.tsx';
-import { MOVE_PROBLEM_TEXT, canBrowseInto, selectionMoveProblem } from './move-rules.ts';
 import { NAME_TEXT, findNamed, nameProblem, nameTakenText, useFolder } from '../items/index.ts';
 import { useBrowseScope } from './scope-context.ts';
 import { sortItems } from './sorting.ts';
@@ -25,7 +25,7 @@ interface NameDialogProps {
 
 /**
  * Create folder and rename (SPEC 5: the name must be non-blank after trimming). Names the
- * browser refuses (features/items name-rules.ts) are explained under the field and never sent.
+ * browser refuses (@sealbox/rules names.ts) are explained under the field and never sent.
  */
 function NameDialog({ open, onClose, title, label, submitLabel, initial = '', busy, siblings, onSubmit }: NameDialogProps) {
   const [name, setName] = useState(initial);

@@ -1,18 +1,25 @@
 /**
  * What a route adds to the per-item rules of SPEC 6 beyond the item's own edit flag (/shared:
  * a shared item stays where its owner keeps it, and a recipient may drop a share from their
- * list). Read by the item menu deep in the listing, so no route passes it through every part.
+ * list; a link: the item it shares is never moved or deleted through it). Read by the item menu
+ * deep in the listing, so no route passes it through every part.
  *
  * Also why an action is unavailable, for one item (its menu) and for a selection (the selection
  * bar, the keyboard): one set of rules, so a selection is never allowed what its items are not.
  */
 import { createContext, useContext } from 'react';
+import { CHANGE_REFUSAL_TEXT, NOT_OWNER_SHARE_TEXT, changeRefusal, type ItemChange } from '@sealbox/rules';
 import type { ItemView } from '../../model/items.ts';
 import { displayName } from './format.ts';
 
 export interface ItemRules {
   /** Why `item` cannot be moved here although its edit flag allows it (undefined: it can). */
   moveBlocked?: (item: ItemView) => string | undefined;
+  /**
+   * Whether `item` is the item a link shares, reached through that link: renamed if the link
+   * edits, never moved or deleted through it (@sealbox/rules `changeRefusal`).
+   */
+  linkedItem?: (item: ItemView) => boolean;
   /** Whether the menu offers 'Remove from my list' for `item` (a share made to the caller). */
   removable?: (item: ItemView) => boolean;
   /** Whether the menu offers 'Block sharer' for `item`: hides every share of its owner (docs/protocol.md "Blocked accounts"). */
@@ -25,9 +32,8 @@ export function useItemRules(): ItemRules {
   return useContext(ItemRulesContext);
 }
 
-/** SPEC 6 tooltips. */
-export const NO_EDIT_TEXT = 'You do not have permission to rename/move/delete this file';
-export const NOT_OWNER_SHARE_TEXT = 'You cannot share files you do not own';
+/** SPEC 6 tooltips, in the server's words (@sealbox/rules). */
+export { NO_EDIT_TEXT, NOT_OWNER_SHARE_TEXT } from '@sealbox/rules';
 export const NO_KEY_TEXT = 'This item could not be decrypted';
 
 /** Why each action is unavailable for one item (undefined: it is available). */
@@ -46,12 +52,16 @@ export function itemBlocks(
   myUserId: string | undefined,
   downloadBlocked: string | undefined,
 ): ItemBlocks {
-  const noEdit = item.editPermission ? undefined : NO_EDIT_TEXT;
+  const context = { canEdit: item.editPermission, linkedItem: rules.linkedItem?.(item) ?? false };
+  const refused = (change: ItemChange) => {
+    const refusal = changeRefusal(change, context);
+    return refusal && CHANGE_REFUSAL_TEXT[refusal];
+  };
   const noKey = item.decrypted ? undefined : NO_KEY_TEXT;
   return {
-    rename: noEdit ?? noKey,
-    move: noEdit ?? noKey ?? rules.moveBlocked?.(item),
-    delete: noEdit,
+    rename: refused('rename') ?? noKey,
+    move: refused('move') ?? noKey ?? rules.moveBlocked?.(item),
+    delete: refused('delete'),
     download: downloadBlocked ?? noKey,
     // SPEC 6: only the owner shares, and only an item whose key this browser holds.
     share: myUserId === undefined || item.ownerId !== myUserId ? NOT_OWNER_SHARE_TEXT : noKey,

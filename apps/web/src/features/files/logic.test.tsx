@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemView } from '../../model/items.ts';
 import { displayName, formatBytes, kindOf, reservedPercent, storagePercent } from './format.ts';
-import { canBrowseInto, moveProblem, selectionMoveProblem } from './move-rules.ts';
+import { canBrowseInto, moveProblem, selectionMoveProblem } from '@sealbox/rules';
 import { NO_EDIT_TEXT, NO_KEY_TEXT, NOT_OWNER_SHARE_TEXT, itemBlocks, selectionBlocked } from './item-rules.ts';
 import { effectiveSort, gridColumns, nextSort, paginate, searchItems, sortItems, visibleColumns } from './sorting.ts';
 

@@ -1,9 +1,9 @@
 /**
  * A share link (SPEC 2 /share): the linked item and what lies below it, for anonymous visitors
- * and signed-in users alike, under the link's own key ring. A link to one file lists that file
- * (read-only: the linked item itself is never renamed, moved or deleted through its link); inside
- * a folder the server's edit flag says what an editor link may change, and a viewer link changes
- * nothing.
+ * and signed-in users alike, under the link's own key ring. A link to one file lists that file.
+ * The server's edit flag says what an editor link may change, and a viewer link changes nothing;
+ * the linked item itself may be renamed through an editor link but never moved or deleted, as
+ * the server decides too (@sealbox/rules `changeRefusal`, docs/protocol.md "Who may do what").
  */
 import { useEffect, useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -22,25 +22,24 @@ import {
   useFolderListing,
 } from '../browser-state.ts';
 
-/** The link's items as shown: a link to one file lists that file; a viewer link edits nothing. */
+/** The link's items as shown: a link to one file lists that file; a viewer link (`edits` false) edits nothing. */
 export function linkItems(
   listing: FolderListing | undefined,
   parentId: string | null,
-  editor: boolean,
+  edits: boolean,
 ): FolderListing | undefined {
   if (!listing) return undefined;
-  if (parentId === null && listing.folder && !listing.folder.isDirectory)
-    return { ...listing, items: [{ ...listing.folder, editPermission: false }] };
-  return {
-    ...listing,
-    items: listing.items.map((item: ItemView) => ({ ...item, editPermission: editor && item.editPermission })),
-  };
+  const shown = (item: ItemView) => ({ ...item, editPermission: edits && item.editPermission });
+  if (parentId === null && listing.folder && !listing.folder.isDirectory) return { ...listing, items: [shown(listing.folder)] };
+  return { ...listing, items: listing.items.map(shown) };
 }
 
 /** The mode of link `linkId`, whose info (`GET /api/shared/{linkId}`) is `info`. */
 export function linkMode(linkId: string, info: LinkInfo): BrowserMode {
   const scope = linkScope(linkId);
+  // Uploads and new folders go into a folder: a link to one file has none to offer.
   const editor = info.editPermission && info.isDirectory;
+  const itemRules = { linkedItem: (item: ItemView) => item.id === info.itemId };
   return {
     title: 'Shared Files',
     active: 'link',
@@ -61,7 +60,10 @@ export function linkMode(linkId: string, info: LinkInfo): BrowserMode {
       useEffect(() => {
         if (listing.isError) askLinkAgain();
       }, [listing.isError]);
-      const data = useMemo(() => linkItems(listing.data, parentId, editor), [listing.data, parentId, editor]);
+      const data = useMemo(
+        () => linkItems(listing.data, parentId, info.editPermission),
+        [listing.data, parentId, info.editPermission],
+      );
       const crumbs = linkCrumbs(listing.data, parentId, info.itemId);
       const rootLabel = crumbs[0]?.label ?? '…';
       return {
@@ -76,6 +78,7 @@ export function linkMode(linkId: string, info: LinkInfo): BrowserMode {
         refresh: () => void listing.refetch(),
         emptyText: editor ? undefined : 'This folder is empty',
         moveRoot: { rootId: null, rootLabel },
+        itemRules,
         // The owner, signed in, opening their own link may still share from here.
         share: true,
       };
