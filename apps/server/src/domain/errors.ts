@@ -1,3 +1,5 @@
+import { RATE_LIMITED_TEXT } from '@sealbox/rules';
+
 /**
  * Every rule the server enforces fails with a DomainError. The code is the contract with
  * clients; http/plugins/error-mapping.ts is the only place that turns a code into a status.
@@ -42,15 +44,12 @@ export function isDomainError(value: unknown, code?: DomainErrorCode): value is 
   return value instanceof DomainError && (code === undefined || value.code === code);
 }
 
-/** SPEC 8's text; the client shows it on any 429. */
-export const RATE_LIMITED_MESSAGE = 'You are sending too many requests. Please slow down.';
-
 /** RATE_LIMITED with the seconds until the window resets (the HTTP layer sends Retry-After). */
 export class RateLimitedError extends DomainError {
   readonly retryAfterSeconds: number;
 
   constructor(retryAfterSeconds: number) {
-    super('RATE_LIMITED', RATE_LIMITED_MESSAGE);
+    super('RATE_LIMITED', RATE_LIMITED_TEXT);
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }

@@ -1,6 +1,8 @@
 /** SPEC 8's rate-limit text with when to try again: pure, so the page and the crypto worker share it. */
+import { RATE_LIMITED_TEXT } from '@sealbox/rules';
 
-export const TOO_MANY_REQUESTS = 'You are sending too many requests. Please slow down.';
+/** The server's 429 says it too (@sealbox/rules). */
+export const TOO_MANY_REQUESTS = RATE_LIMITED_TEXT;
 
 /**
  * Seconds to wait from a Retry-After header (delta-seconds, or an HTTP date), rounded up;

@@ -3,6 +3,7 @@
  * (docs/protocol.md "Part protocol"). Sizes come in as arguments: the worker passes the real
  * PART_BYTES / CHUNK of @sealbox/crypto, the UI thread never imports that package.
  */
+import { NO_SPACE_TEXT, TOO_LARGE_TEXT } from '@sealbox/rules';
 import { displayName, visibleText } from './item-names.ts';
 import { retryAfterSeconds, tooManyRequestsText } from '../lib/rate-limit.ts';
 
@@ -145,8 +146,9 @@ export function decideResume(
 
 /* ---------------------------------------------------------------- messages */
 
-export const MSG_NO_SPACE = 'Not enough storage space';
-export const MSG_TOO_LARGE = 'File is too large';
+/** The server's 402 and 405 (@sealbox/rules). */
+export const MSG_NO_SPACE = NO_SPACE_TEXT;
+export const MSG_TOO_LARGE = TOO_LARGE_TEXT;
 export const MSG_NO_FILE = 'No file selected.';
 export const MSG_PROFILE_LOADING = 'Please wait for your profile to load before uploading files.';
 export const MSG_DOWNLOAD_FAILED = 'Error downloading file/folder. Please try again.';

@@ -9,6 +9,7 @@
  * never trusted as a parent. Opened keys, names and mime types are memoised, so the 5-second
  * refresh of an unchanged folder costs no AES at all.
  */
+import { extensionOf, MOVE_PROBLEM_TEXT } from '@sealbox/rules';
 import {
   CryptoError,
   decryptMime,
@@ -135,13 +136,6 @@ export async function currentAccount(): Promise<{ userId: string; keys: AccountK
   if (account && account.userId !== stored.userId) forgetItems();
   account = { userId: stored.userId, keys: stored.keys };
   return account;
-}
-
-export function extensionOf(name: string | null, isDirectory: boolean): string {
-  if (!name || isDirectory) return '';
-  const dot = name.lastIndexOf('.');
-  if (dot <= 0 || dot === name.length - 1) return '';
-  return name.slice(dot + 1).toLowerCase();
 }
 
 function plainSize(item: ServerItem): number {
@@ -273,7 +267,8 @@ export async function openItems(scope: BrowseScope, items: ServerItem[]): Promis
       id: item.id,
       name,
       mimeType,
-      extension: extensionOf(name, item.isDirectory),
+      // As the file-type table reads it (@sealbox/rules); folders have none.
+      extension: item.isDirectory ? '' : extensionOf(name),
       isDirectory: item.isDirectory,
       parentId: item.parentId,
       size: plainSize(item),
@@ -420,7 +415,7 @@ async function moveItem(
   id: string,
   newParentId: string | null,
 ): Promise<{ encryptedKey: string; keyNonce: string }> {
-  if (newParentId === id) throw new CryptoError('BAD_INPUT', 'An item cannot be moved into itself');
+  if (newParentId === id) throw new CryptoError('BAD_INPUT', MOVE_PROBLEM_TEXT.itself);
   const raw = itemKey(scope, id);
   const wrapping = await wrappingKeyFor(scope, newParentId);
   return wrapItemKey(wrapping, id, raw);

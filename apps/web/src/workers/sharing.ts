@@ -6,6 +6,7 @@
  * Pins travel with the account: sealed under the account root key and stored by the server
  * (GET/PUT /api/profile/pins), written compare-and-set so two devices pinning at once both land.
  */
+import { SHARE_WITH_SELF_TEXT } from '@sealbox/rules';
 import {
   type AccountKeys,
   type Pins,
@@ -116,7 +117,7 @@ async function trustKeys(user: PublicKeys, expected: string): Promise<void> {
 
 /** Refuses keys that differ from the pin; pins them on first use. */
 async function checkedKeys(me: { userId: string; keys: AccountKeys }, user: PublicKeys): Promise<void> {
-  if (user.id === me.userId) throw new CryptoError('BAD_INPUT', 'You cannot share with yourself');
+  if (user.id === me.userId) throw new CryptoError('BAD_INPUT', SHARE_WITH_SELF_TEXT);
   const [hex, { pins }] = await Promise.all([fingerprintOf(user), readPins(me)]);
   const pinned = pins[user.id];
   if (pinned === undefined) await writePin(me, user.id, hex);

@@ -1,3 +1,5 @@
+import { UNKNOWN_DEVICE_TEXT } from '@sealbox/rules';
+
 /**
  * "Chrome on Linux" from a User-Agent, for the sessions list. Order matters: Edge and Opera
  * also say Chrome, Chrome also says Safari, Android also says Linux.
@@ -20,9 +22,9 @@ const SYSTEMS: Array<[RegExp, string]> = [
 ];
 
 export function describeDevice(userAgent: string | null): string {
-  if (!userAgent) return 'Unknown device';
+  if (!userAgent) return UNKNOWN_DEVICE_TEXT;
   const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
   const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
   if (browser && system) return `${browser} on ${system}`;
-  return browser ?? system ?? 'Unknown device';
+  return browser ?? system ?? UNKNOWN_DEVICE_TEXT;
 }

@@ -1,3 +1,4 @@
+import { INVALID_CREDENTIALS_TEXT } from '@sealbox/rules';
 import type { UserRecord } from '../../ports/accounts.ts';
 import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
@@ -8,7 +9,6 @@ import { toProfile, type Profile } from './profile.ts';
 import { endSessionByToken, startSession, type IssuedSession } from './sessions.ts';
 import { acceptCode } from './totp.ts';
 
-export const INVALID_CREDENTIALS = 'Invalid username or password.';
 export const INVALID_TOTP = 'Invalid TOTP code.';
 
 export interface LoginInput {
@@ -34,7 +34,7 @@ export async function login(deps: AccountsDeps, input: LoginInput): Promise<Logi
   await deps.limiter.hit('loginIp', input.clientIp);
   const user = await deps.users.findByUsername(input.username);
   // passwordMatches is false without a user; `!user` tells the type checker so.
-  if (!(await passwordMatches(deps, user, input)) || !user) throw new DomainError('UNAUTHORIZED', INVALID_CREDENTIALS);
+  if (!(await passwordMatches(deps, user, input)) || !user) throw new DomainError('UNAUTHORIZED', INVALID_CREDENTIALS_TEXT);
 
   // Whatever this browser was signed in as, that session ends with a new login.
   await endSessionByToken(deps, input.previousToken);

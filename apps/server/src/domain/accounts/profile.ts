@@ -1,4 +1,6 @@
+import { EMAIL_TAKEN_TEXT, USERNAME_TAKEN_TEXT } from '@sealbox/rules';
 import type { SortBy, SortOrder, UserRecord } from '../../ports/accounts.ts';
+import type { SealboxEvent } from '../../ports/event-bus.ts';
 import { DomainError, isDomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
 import { checkEmail } from './validation.ts';
@@ -46,13 +48,10 @@ export function toProfile(user: UserRecord): Profile {
   };
 }
 
-export const EMAIL_TAKEN = 'Email is already in use!';
-export const USERNAME_TAKEN = 'Username is already in use!';
-
 /** A unique-index CONFLICT from the repository, with SPEC 5's message for the field. */
 export function conflictMessage(error: unknown): never {
   if (isDomainError(error, 'CONFLICT')) {
-    throw new DomainError('CONFLICT', error.detail === 'email' ? EMAIL_TAKEN : USERNAME_TAKEN, {
+    throw new DomainError('CONFLICT', error.detail === 'email' ? EMAIL_TAKEN_TEXT : USERNAME_TAKEN_TEXT, {
       cause: error,
       detail: error.detail ?? 'username',
     });
@@ -60,7 +59,7 @@ export function conflictMessage(error: unknown): never {
   throw error;
 }
 
-function profileChanged(userId: string) {
+function profileChanged(userId: string): SealboxEvent {
   return { kind: 'profile.changed', userIds: [userId] };
 }
 

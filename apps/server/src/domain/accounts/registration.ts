@@ -1,7 +1,8 @@
+import { EMAIL_TAKEN_TEXT, USERNAME_TAKEN_TEXT } from '@sealbox/rules';
 import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
 import { checkKdf, type KdfInput, type KdfParams } from './kdf.ts';
-import { conflictMessage, EMAIL_TAKEN, USERNAME_TAKEN } from './profile.ts';
+import { conflictMessage } from './profile.ts';
 import { checkEncryptionPublicKey, checkSigningPublicKey } from './public-keys.ts';
 import { checkBase64, checkEmail, checkUsername } from './validation.ts';
 
@@ -59,8 +60,9 @@ export async function register(deps: AccountsDeps, input: RegistrationInput, cli
   await checkSigningPublicKey(checkBase64('signingPublicKey', input.signingPublicKey, SPKI_BYTES));
 
   // Answer a taken name before paying for the hash; the unique indexes still decide races.
-  if (await deps.users.usernameTaken(username)) throw new DomainError('CONFLICT', USERNAME_TAKEN, { detail: 'username' });
-  if (email !== null && (await deps.users.emailTaken(email))) throw new DomainError('CONFLICT', EMAIL_TAKEN, { detail: 'email' });
+  if (await deps.users.usernameTaken(username)) throw new DomainError('CONFLICT', USERNAME_TAKEN_TEXT, { detail: 'username' });
+  if (email !== null && (await deps.users.emailTaken(email)))
+    throw new DomainError('CONFLICT', EMAIL_TAKEN_TEXT, { detail: 'email' });
 
   const id = crypto.randomUUID();
   await deps.users

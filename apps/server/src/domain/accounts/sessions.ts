@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SessionRecord, UserRecord } from '../../ports/accounts.ts';
+import type { SealboxEvent } from '../../ports/event-bus.ts';
 import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
 import { describeDevice } from './device.ts';
@@ -107,6 +108,6 @@ export async function endSessionByToken(deps: AccountsDeps, token: string | unde
   if (session) await deps.sessions.delete(id, sessionEnded(session.userId, id));
 }
 
-function sessionEnded(userId: string, sessionId: string) {
+function sessionEnded(userId: string, sessionId: string): SealboxEvent {
   return { kind: 'session.ended', userIds: [userId], sessionId };
 }

@@ -1,3 +1,4 @@
+import { EMAIL_INVALID_TEXT, USER_NOT_FOUND_TEXT } from '@sealbox/rules';
 import type { UserRecord } from '../../ports/accounts.ts';
 import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
@@ -21,7 +22,6 @@ export interface LoginLookup {
   kdf: KdfParams;
 }
 
-export const USER_NOT_FOUND = 'User does not exist';
 export const SEARCH_MIN_CHARACTERS = 3;
 export const SEARCH_MAX_RESULTS = 10;
 
@@ -37,7 +37,7 @@ export function toPublicUser(user: UserRecord): PublicUser {
 
 export async function findPublicUser(deps: AccountsDeps, id: string): Promise<PublicUser> {
   const user = isUuid(id) ? await deps.users.findById(id) : undefined;
-  if (!user) throw new DomainError('NOT_FOUND', USER_NOT_FOUND);
+  if (!user) throw new DomainError('NOT_FOUND', USER_NOT_FOUND_TEXT);
   return toPublicUser(user);
 }
 
@@ -45,7 +45,7 @@ export async function findPublicUser(deps: AccountsDeps, id: string): Promise<Pu
 export async function loginLookup(deps: AccountsDeps, name: string, clientIp: string): Promise<LoginLookup[]> {
   await deps.limiter.hit('lookupIp', clientIp);
   const user = await deps.users.findByUsername(name);
-  if (!user) throw new DomainError('NOT_FOUND', USER_NOT_FOUND);
+  if (!user) throw new DomainError('NOT_FOUND', USER_NOT_FOUND_TEXT);
   return [{ id: user.id, username: user.username, passwordSalt: user.passwordSalt, kdf: parseStoredKdf(user.kdf) }];
 }
 
@@ -79,6 +79,6 @@ export async function isAvailable(
   await deps.limiter.hit('checkIp', clientIp);
   if (username !== undefined) return { ok: !(await deps.users.usernameTaken(checkUsername(username))) };
   const checked = checkEmail(email!);
-  if (checked === null) throw new DomainError('VALIDATION', 'Invalid email!');
+  if (checked === null) throw new DomainError('VALIDATION', EMAIL_INVALID_TEXT);
   return { ok: !(await deps.users.emailTaken(checked)) };
 }

@@ -1,3 +1,4 @@
+import { EMAIL_INVALID_TEXT, USERNAME_LENGTH_TEXT } from '@sealbox/rules';
 import { DomainError } from '../errors.ts';
 
 /** SPEC 5 and 9, with SPEC's own messages where it has them. */
@@ -23,7 +24,7 @@ export function characterCount(value: string): number {
 
 export function checkUsername(username: string): string {
   const length = characterCount(username);
-  if (length < USERNAME_MIN || length > USERNAME_MAX) invalid('Username must be 3-20 characters long.');
+  if (length < USERNAME_MIN || length > USERNAME_MAX) invalid(USERNAME_LENGTH_TEXT);
   if (CONTROL.test(username)) invalid('Username must not contain control characters.');
   if (INVISIBLE.test(username)) invalid('Username must not contain invisible characters.');
   if (username.trim() !== username) invalid('Username must not start or end with spaces.');
@@ -33,7 +34,7 @@ export function checkUsername(username: string): string {
 /** '' counts as no email (an empty optional field), as null does. */
 export function checkEmail(email: string | null): string | null {
   if (email === null || email === '') return null;
-  if (email.length > EMAIL_MAX || !EMAIL_SHAPE.test(email) || CONTROL.test(email)) invalid('Invalid email!');
+  if (email.length > EMAIL_MAX || !EMAIL_SHAPE.test(email) || CONTROL.test(email)) invalid(EMAIL_INVALID_TEXT);
   return email;
 }
 

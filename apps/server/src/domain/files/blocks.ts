@@ -1,3 +1,4 @@
+import { USER_NOT_FOUND_TEXT } from '@sealbox/rules';
 import type { UserSummary } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
 import type { FilesDeps } from './deps.ts';
@@ -38,7 +39,7 @@ export async function blockAccount(deps: FilesDeps, callerId: string, userId: un
   await deps.store.transaction(async (tx) => {
     // The caller's row lock makes the count and the insert one step across instances.
     await tx.lockOwner(callerId);
-    if ((await tx.publicUsers([blockedId])).length === 0) throw new DomainError('NOT_FOUND', 'User does not exist');
+    if ((await tx.publicUsers([blockedId])).length === 0) throw new DomainError('NOT_FOUND', USER_NOT_FOUND_TEXT);
     const blocks = await tx.blocksOf(callerId);
     if (blocks.some((block) => block.blockedId === blockedId)) return;
     if (blocks.length >= MAX_BLOCKS_PER_USER) {

@@ -1,3 +1,4 @@
+import { LINK_PASSWORD_PROMPT_TEXT, LINK_PASSWORD_WRONG_TEXT } from '@sealbox/rules';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FilesReader, FilesTransaction, LinkRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
@@ -37,10 +38,6 @@ export const MAX_LINK_EXPIRY_SECONDS = 3_155_760_000;
 export const MAX_LINK_PASSWORD_CHARS = 1024;
 /** An access proof lasts this long (or until the link expires, if sooner). */
 export const LINK_PROOF_LIFETIME_MS = 24 * 60 * 60 * 1000;
-
-/** SPEC 4 and 8's texts. */
-export const PASSWORD_REQUIRED_MESSAGE = 'This link requires a password to access:';
-export const WRONG_PASSWORD_MESSAGE = 'Invalid password!';
 
 const linkNotFound = () => notFound('Link');
 
@@ -282,7 +279,7 @@ export async function linkInfo(deps: FilesDeps, id: unknown, proof: string | und
   const now = deps.clock();
   const { link, isDirectory } = await usableLink(deps, id, now);
   if (link.passwordHash !== null && provenEpoch(link, proof, now) === null) {
-    throw new DomainError('UNAUTHORIZED', PASSWORD_REQUIRED_MESSAGE);
+    throw new DomainError('UNAUTHORIZED', LINK_PASSWORD_PROMPT_TEXT);
   }
   return { ...toLinkView(link), isDirectory };
 }
@@ -309,14 +306,14 @@ export async function openLink(
   await deps.limiter.hit('linkPasswordLinkIp', atAddress);
   await deps.limiter.slow('linkPasswordLinkSlow', link.id);
   const right = await Bun.password.verify(password, link.passwordHash).catch(() => false);
-  if (!right) throw new DomainError('UNAUTHORIZED', WRONG_PASSWORD_MESSAGE);
+  if (!right) throw new DomainError('UNAUTHORIZED', LINK_PASSWORD_WRONG_TEXT);
   await deps.limiter.refund('linkPasswordLinkIp', atAddress);
   await deps.limiter.refund('linkPasswordLinkSlow', link.id);
   // The password may have changed while it was checked: the proof is for the link as it is now.
   const now = deps.clock();
   const current = await deps.store.link(link.id);
   if (!current || expired(current, now)) throw linkNotFound();
-  if (current.passwordHash !== link.passwordHash) throw new DomainError('UNAUTHORIZED', WRONG_PASSWORD_MESSAGE);
+  if (current.passwordHash !== link.passwordHash) throw new DomainError('UNAUTHORIZED', LINK_PASSWORD_WRONG_TEXT);
   return { info, proof: makeProof(current, now) };
 }
 

@@ -1,3 +1,4 @@
+import { NOT_OWNER_SHARE_TEXT, SHARE_WITH_SELF_TEXT, USER_NOT_FOUND_TEXT } from '@sealbox/rules';
 import type { AccessRecord, FilesReader, FilesTransaction, ItemRecord, PublicUser } from '../../ports/files.ts';
 import { DomainError, isDomainError } from '../errors.ts';
 import { visibleItem } from './access.ts';
@@ -13,9 +14,6 @@ import type { ItemView } from './view.ts';
  * grant, which the server stores but cannot make (it has no private key) and the recipient
  * verifies. The entry gives the recipient its role on the item and below it (access.ts).
  */
-
-/** SPEC 6's text, for anyone but the owner who tries to share or to see who has access. */
-export const NOT_OWNER_MESSAGE = 'You cannot share files you do not own';
 
 /** One access entry as its owner and its recipient see it. */
 export interface AccessView {
@@ -70,7 +68,7 @@ function checkEdit(value: unknown): boolean {
 /** The item, when the caller owns it: NOT_FOUND if they cannot see it, FORBIDDEN if not theirs. */
 export async function ownedItem(reader: FilesReader, ownerId: string, id: string): Promise<ItemRecord> {
   const { item, role } = await visibleItem(reader, { kind: 'user', userId: ownerId }, id);
-  if (role !== 'owner') throw new DomainError('FORBIDDEN', NOT_OWNER_MESSAGE);
+  if (role !== 'owner') throw new DomainError('FORBIDDEN', NOT_OWNER_SHARE_TEXT);
   return item;
 }
 
@@ -90,12 +88,12 @@ export async function shareWithUser(deps: FilesDeps, callerId: string, input: Sh
   const encryptedKey = base64Exact(input.encryptedKey, 'encryptedKey', RSA_WRAPPED_KEY_BYTES);
   const signature = base64Exact(input.signature, 'signature', SIGNATURE_BYTES);
   const edit = checkEdit(input.edit);
-  if (userId === callerId) throw invalid('You cannot share with yourself');
+  if (userId === callerId) throw invalid(SHARE_WITH_SELF_TEXT);
   await deps.limiter.hit('shareAccount', callerId);
   try {
     return await deps.store.transaction(async (tx) => {
       const item = await lockedOwnItem(tx, callerId, itemId);
-      if ((await tx.publicUsers([userId])).length === 0) throw new DomainError('NOT_FOUND', 'User does not exist');
+      if ((await tx.publicUsers([userId])).length === 0) throw new DomainError('NOT_FOUND', USER_NOT_FOUND_TEXT);
       const entry: AccessRecord = { itemId, userId, encryptedKey, signature, edit, sharerId: callerId, createdAt: deps.clock() };
       await tx.insertAccess(entry);
       tx.publish(shareEvent('share.created', item, entry, await tx.blockersAmong(item.ownerId, [userId])));

@@ -1,3 +1,4 @@
+import { TOTP_PROMPT_TEXT } from '@sealbox/rules';
 import { Elysia } from 'elysia';
 import type { AccountsDeps } from '../../domain/accounts/deps.ts';
 import { upgradeKdf } from '../../domain/accounts/kdf-upgrade.ts';
@@ -45,7 +46,7 @@ export function accountRoutes(deps: AccountRoutesDeps) {
         });
         if (result.kind === 'totp-required') {
           set.headers['set-cookie'] = sessionCookie(result.issued.token, TOTP_PENDING_LIFETIME_MS, cookies);
-          throw new DomainError('TOTP_REQUIRED', 'Enter the TOTP code from your authenticator app');
+          throw new DomainError('TOTP_REQUIRED', TOTP_PROMPT_TEXT);
         }
         set.headers['set-cookie'] = sessionCookie(result.issued.token, SESSION_LIFETIME_MS, cookies);
         return result.answer;

@@ -3,6 +3,7 @@
  * POST /api/login → (307: TOTP step) → unlock the sealed keys (worker) → signed in.
  * Every outcome maps to SPEC 5/8's exact texts here, so the page only renders.
  */
+import { INVALID_CREDENTIALS_TEXT, TOTP_PROMPT_TEXT, USER_NOT_FOUND_TEXT, USERNAME_LENGTH_TEXT } from '@sealbox/rules';
 import { cryptoWorker, describeCryptoError, type LoginLookup, type SealedAccountInput } from '../../crypto/client.ts';
 import { lookupLogin, postLogin, postLogout, putAccountKdf, type LoginSuccess, type Profile } from './account-api.ts';
 
@@ -10,17 +11,17 @@ type KdfParams = LoginLookup['kdf'];
 
 export const LOGIN_MESSAGES = {
   required: 'Username and password are required.',
-  usernameLength: 'Username must be 3-20 characters long.',
+  usernameLength: USERNAME_LENGTH_TEXT,
   passwordLength: 'Password must be at least 8 characters long.',
-  invalid: 'Invalid username or password.',
+  invalid: INVALID_CREDENTIALS_TEXT,
   invalidCode: 'Invalid TOTP code. Please try again.',
   codeShape: 'Enter the 6-digit code from your authenticator app.',
   missing: 'Missing login information. Please try again.',
-  noUser: 'User does not exist',
+  noUser: USER_NOT_FOUND_TEXT,
   serverError: 'Server error',
   failed: 'Login failed. Please try again.',
   success: 'Login successful! Redirecting...',
-  totpPrompt: 'Enter the TOTP code from your authenticator app',
+  totpPrompt: TOTP_PROMPT_TEXT,
   /** SPEC 8: the password hash needs WebAssembly (argon2id), which this browser lacks. */
   noWasm:
     'You created your password on a browser that supports wasm but are attempting to login on a browser that does not. This is not supported!',

@@ -1,14 +1,15 @@
 /** SPEC 5's registration rules and their exact texts. */
+import { EMAIL_INVALID_TEXT, EMAIL_TAKEN_TEXT, USERNAME_LENGTH_TEXT, USERNAME_TAKEN_TEXT } from '@sealbox/rules';
 import { PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from './login-flow.ts';
 
 export const REGISTER_MESSAGES = {
-  usernameLength: 'Username must be 3-20 characters long.',
+  usernameLength: USERNAME_LENGTH_TEXT,
   usernameSpaces: 'Username cannot start or end with a space.',
   usernameControl: 'Username cannot contain control characters.',
-  usernameTaken: 'Username is already in use!',
+  usernameTaken: USERNAME_TAKEN_TEXT,
   usernameChecking: 'Checking if username already exists',
-  emailInvalid: 'Invalid email!',
-  emailTaken: 'Email is already in use!',
+  emailInvalid: EMAIL_INVALID_TEXT,
+  emailTaken: EMAIL_TAKEN_TEXT,
   emailChecking: 'Checking if email is already in use',
   passwordRequired: 'Password is required',
   passwordLength: 'Password must be at least 8 characters long.',

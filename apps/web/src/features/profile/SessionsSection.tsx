@@ -1,3 +1,4 @@
+import { UNKNOWN_DEVICE_TEXT } from '@sealbox/rules';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Spinner, toast } from '@sealbox/ui';
 import { endSession } from '../auth/index.ts';
@@ -32,7 +33,7 @@ export function SessionsSection() {
           {sessions.data.map((session) => (
             <li key={session.id} className="session-list__item" data-current={session.current || undefined}>
               <div className="session-list__info">
-                <strong>{session.device || 'Unknown device'}</strong>
+                <strong>{session.device || UNKNOWN_DEVICE_TEXT}</strong>
                 {session.current && <span className="badge badge--on">This device</span>}
                 <span className="muted session-list__times">
                   Last seen {formatDateTime(session.lastSeenAt)} · signed in {formatDateTime(session.createdAt)}

@@ -7,8 +7,11 @@
 import { api } from '../../lib/api.ts';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 
-export const PASSWORD_PROMPT_TEXT = 'This link requires a password to access:';
-export const INVALID_PASSWORD_TEXT = 'Invalid password!';
+/** In the server's words (@sealbox/rules): its 401 says the first, a wrong password the second. */
+export {
+  LINK_PASSWORD_PROMPT_TEXT as PASSWORD_PROMPT_TEXT,
+  LINK_PASSWORD_WRONG_TEXT as INVALID_PASSWORD_TEXT,
+} from '@sealbox/rules';
 export const LINK_ERROR_TEXT = 'Error retrieving files.';
 
 /** What the link call answers: the link and whether its item is a folder. */

@@ -2,6 +2,7 @@
  * The rules of the Share dialog (SPEC 6, 9): who may be searched for, how a link's expiry is
  * sent, and how a link's URL is built (DESIGN 4: the key only ever in the fragment).
  */
+import { NOT_OWNER_SHARE_TEXT } from '@sealbox/rules';
 
 /** SPEC 6, 9: the search starts at 3 typed characters and shows at most 10 people. */
 export const SEARCH_MIN_CHARS = 3;
@@ -20,7 +21,7 @@ export const SHARE_TEXT = {
   noKey: 'No decrypted file key',
   copyFailed: 'Failed to copy link. Please try again.',
   noPublicKey: 'User public key not loaded',
-  notOwner: 'You cannot share files you do not own',
+  notOwner: NOT_OWNER_SHARE_TEXT,
 } as const;
 
 /** The text a search is sent for, or undefined while it is too short (SPEC 6). */
