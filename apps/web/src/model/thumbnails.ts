@@ -3,6 +3,7 @@
  * the rules the page (features/files), the crypto worker (workers/thumbnails.ts) and the image
  * worker (workers/image.worker.ts) share.
  */
+import { thumbnailKind } from '@sealbox/rules';
 import type { ItemView } from './items.ts';
 
 /** Plaintext size above which an image is not fetched for a thumbnail. */
@@ -14,44 +15,13 @@ export const THUMB_EDGE = 320;
 /** WebP quality of an encoded thumbnail (worker images and page-drawn video frames alike). */
 export const THUMB_QUALITY = 0.82;
 
-const IMAGE_MIMES = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/jpg',
-  'image/pjpeg',
-  'image/gif',
-  'image/webp',
-  'image/bmp',
-  'image/x-ms-bmp',
-]);
-const IMAGE_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp']);
-const VIDEO_TYPES: Record<string, string> = { mp4: 'video/mp4', m4v: 'video/mp4', mov: 'video/mp4', webm: 'video/webm' };
-const VIDEO_MIMES = new Set(['video/mp4', 'video/webm', 'video/quicktime']);
-
-export type ThumbnailKind = 'image' | 'video';
-
 /**
  * 'image' for raster images (png, jpeg, gif, webp, bmp) by mime type or extension, 'video' for
- * mp4, webm and mov; null for anything else. SVG never gets one (a type icon instead): it is
- * only ever shown through <img> in the previewer, never rasterised here.
+ * mp4, webm and mov (and m4v); null for anything else. SVG never gets one (a type icon instead):
+ * it is only ever shown through <img> in the previewer, never rasterised here. `videoTypeOf` is
+ * the type a video's bytes are given on the page. Both read the one file-type table.
  */
-export function thumbnailKind(item: Pick<ItemView, 'isDirectory' | 'mimeType' | 'extension'>): ThumbnailKind | null {
-  if (item.isDirectory) return null;
-  const mime = (item.mimeType ?? '').toLowerCase().split(';')[0]!.trim();
-  if (mime.includes('svg') || item.extension === 'svg' || item.extension === 'svgz') return null;
-  if (IMAGE_MIMES.has(mime)) return 'image';
-  if (VIDEO_MIMES.has(mime)) return 'video';
-  if (IMAGE_EXTENSIONS.has(item.extension)) return 'image';
-  if (item.extension in VIDEO_TYPES) return 'video';
-  return null;
-}
-
-/** The type a video's bytes are given on the page (<video src> only). */
-export function videoTypeOf(item: Pick<ItemView, 'mimeType' | 'extension'>): string {
-  const mime = (item.mimeType ?? '').toLowerCase();
-  if (mime === 'video/webm') return 'video/webm';
-  return VIDEO_TYPES[item.extension] ?? 'video/mp4';
-}
+export { thumbnailKind, videoType as videoTypeOf, type ThumbnailKind } from '@sealbox/rules';
 
 /** Whether a card should ask for a thumbnail at all. */
 export function wantsThumbnail(item: ItemView): boolean {

@@ -1,4 +1,5 @@
 /** Shapes shared by the page, the crypto worker's transfer methods and the download service worker. */
+import { streamType } from '@sealbox/rules';
 import type { BrowseScope } from './browse-scope.ts';
 
 export interface UploadRequest {
@@ -121,40 +122,14 @@ export interface PreviewJob {
   scope: BrowseScope;
 }
 
-/** Media types a preview stream may carry (never a type a browser would render as a document). */
-export const PREVIEW_MEDIA_TYPES: ReadonlySet<string> = new Set([
-  'audio/mpeg',
-  'audio/mp3',
-  'audio/wav',
-  'audio/wave',
-  'audio/x-wav',
-  'audio/mp4',
-  'audio/x-m4a',
-  'audio/aac',
-  'audio/ogg',
-  'audio/webm',
-  'video/mp4',
-  'video/quicktime',
-  'video/webm',
-  'video/ogg',
-]);
-
-const MEDIA_BY_EXTENSION: Readonly<Record<string, string>> = {
-  mp3: 'audio/mpeg',
-  wav: 'audio/wav',
-  m4a: 'audio/mp4',
-  mp4: 'video/mp4',
-  mov: 'video/mp4',
-  webm: 'video/webm',
-};
-
 /**
- * The Content-Type a preview stream is served with: the item's own mime type when it is an
- * allowed media type, else one chosen by its extension (SPEC 2's audio and video extensions);
- * null when neither fits (no stream is made).
+ * Media types a preview stream may carry (never a type a browser would render as a document),
+ * and the one it is served with: the item's own mime type when it is one of them, else one chosen
+ * by its extension (SPEC 2's audio and video extensions); null when neither fits (no stream is
+ * made). Both from the one file-type table (@sealbox/rules).
  */
+export { STREAM_TYPES as PREVIEW_MEDIA_TYPES } from '@sealbox/rules';
+
 export function previewMediaType(mimeType: string | null, extension: string): string | null {
-  const mime = (mimeType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (PREVIEW_MEDIA_TYPES.has(mime)) return mime;
-  return MEDIA_BY_EXTENSION[extension.toLowerCase()] ?? null;
+  return streamType({ mimeType, extension });
 }

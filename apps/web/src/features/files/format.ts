@@ -37,50 +37,5 @@ export function rowTitle(item: Pick<ItemView, 'name' | 'isDirectory' | 'decrypte
   return item.decrypted ? name : `${name}: ${INTEGRITY_ROW_TEXT}`;
 }
 
-export type ItemKind = 'folder' | 'image' | 'video' | 'audio' | 'pdf' | 'text' | 'document' | 'archive' | 'file';
-
-const BY_EXTENSION: Record<string, ItemKind> = {
-  jpg: 'image',
-  jpeg: 'image',
-  png: 'image',
-  gif: 'image',
-  bmp: 'image',
-  webp: 'image',
-  svg: 'image',
-  mp4: 'video',
-  mov: 'video',
-  webm: 'video',
-  mkv: 'video',
-  mp3: 'audio',
-  wav: 'audio',
-  m4a: 'audio',
-  ogg: 'audio',
-  flac: 'audio',
-  pdf: 'pdf',
-  txt: 'text',
-  md: 'text',
-  csv: 'text',
-  json: 'text',
-  log: 'text',
-  doc: 'document',
-  docx: 'document',
-  odt: 'document',
-  rtf: 'document',
-  zip: 'archive',
-  tar: 'archive',
-  gz: 'archive',
-  '7z': 'archive',
-  rar: 'archive',
-};
-
-/** The icon family of an item, by mime type first, then extension. */
-export function kindOf(item: Pick<ItemView, 'isDirectory' | 'mimeType' | 'extension'>): ItemKind {
-  if (item.isDirectory) return 'folder';
-  const mime = item.mimeType ?? '';
-  if (mime.startsWith('image/')) return 'image';
-  if (mime.startsWith('video/')) return 'video';
-  if (mime.startsWith('audio/')) return 'audio';
-  if (mime === 'application/pdf') return 'pdf';
-  if (mime.startsWith('text/')) return 'text';
-  return BY_EXTENSION[item.extension] ?? 'file';
-}
+/** The icon family of an item, by mime type first, then extension: the one file-type table (@sealbox/rules). */
+export { iconKind as kindOf, type IconKind as ItemKind } from '@sealbox/rules';

@@ -3,6 +3,7 @@
  * or an encrypted item decrypted whole in the crypto worker (workers/preview.ts), its errors
  * turned into SPEC 8's texts.
  */
+import { bareMime, imageType } from '@sealbox/rules';
 import { cryptoWorker, RpcError } from '../../crypto/client.ts';
 import { type BrowseScope, scopeName } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
@@ -43,25 +44,15 @@ export function previewFileOf(source: PreviewSource): PreviewFile {
   };
 }
 
-const RASTER_TYPES: Record<string, string> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  bmp: 'image/bmp',
-  webp: 'image/webp',
-  svg: 'image/svg+xml',
-};
-
 /**
  * The type the decrypted Blob is given: what its view needs (an SVG only renders in an <img>
  * as image/svg+xml), and nothing a browser would run as a page for any other kind.
  */
 export function blobTypeFor(kind: PreviewKind, file: PreviewFile): string {
-  const mime = (file.mimeType ?? '').split(';')[0]!.trim().toLowerCase();
+  const mime = bareMime(file.mimeType);
   switch (kind) {
     case 'image':
-      return Object.values(RASTER_TYPES).includes(mime) ? mime : (RASTER_TYPES[file.extension] ?? 'application/octet-stream');
+      return imageType(file) ?? 'application/octet-stream';
     case 'audio':
     case 'video':
       return mime.startsWith(`${kind}/`) ? mime : 'application/octet-stream';

@@ -5,8 +5,8 @@
  * or streamed through the service worker with HTTP Range (media). Views never see keys.
  */
 
-/** SPEC 2 Previewer types, by mime type or extension. */
-export type PreviewKind = 'pdf' | 'text' | 'audio' | 'video' | 'image' | 'word' | 'unsupported';
+/** SPEC 2 Previewer types, by mime type or extension (the one file-type table, @sealbox/rules). */
+export type { PreviewKind } from '@sealbox/rules';
 
 export interface PreviewFile {
   /** Null when the name did not decrypt (the title then says 'Encrypted File'). */
