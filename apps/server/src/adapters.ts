@@ -5,6 +5,7 @@ import { createDiskBlobStore } from './infra/blobs/disk-blob-store.ts';
 import { createS3BlobStore } from './infra/blobs/s3-blob-store.ts';
 import { createAccountRepositories } from './infra/db/accounts/index.ts';
 import { createFilesStore } from './infra/db/files/files-store.ts';
+import { createQuotaStore } from './infra/db/files/quota-store.ts';
 import { openPostgresDb } from './infra/db/postgres/open-postgres-db.ts';
 import { openSqliteDb } from './infra/db/sqlite/open-sqlite-db.ts';
 import { createMemoryEventBus } from './infra/events/memory-event-bus.ts';
@@ -14,6 +15,7 @@ import type { BlobStore } from './ports/blob-store.ts';
 import type { Db } from './ports/db.ts';
 import type { EventBus } from './ports/event-bus.ts';
 import type { FilesStore } from './ports/files.ts';
+import type { QuotaStore } from './ports/files/quota.ts';
 import type { Logger } from './ports/logger.ts';
 
 export interface Adapters {
@@ -22,6 +24,7 @@ export interface Adapters {
   events: EventBus;
   accounts: AccountRepositories;
   files: FilesStore;
+  quota: QuotaStore;
   /** Closes the event bus, then the database. */
   close(): Promise<void>;
 }
@@ -54,6 +57,7 @@ export async function openAdapters(config: Config, logger: Logger): Promise<Adap
     events,
     accounts: createAccountRepositories(db),
     files: createFilesStore(db),
+    quota: createQuotaStore(db),
     async close() {
       await events.close().catch((error: unknown) => logger.error('closing event bus failed', { error: String(error) }));
       await db.close();

@@ -1,6 +1,6 @@
 import { openAdapters, type Adapters } from './adapters.ts';
 import type { Config } from './config/config.ts';
-import { SHARED_SWEEP_GRACE_MS, sweep, type FilesPorts } from './domain/files/index.ts';
+import { createQuota, SHARED_SWEEP_GRACE_MS, sweep, type FilesPorts } from './domain/files/index.ts';
 import { createApp, createAppLiveHub, type App } from './http/app.ts';
 import type { LiveHub } from './http/live/hub.ts';
 import { MAX_REQUEST_BODY_BYTES } from './http/plugins/body-limit.ts';
@@ -35,7 +35,13 @@ export async function startServer(
   const logger = options.logger ?? createJsonLogger(config.logLevel);
   const adapters = await openAdapters(config, logger);
   const maxBodyBytes = MAX_REQUEST_BODY_BYTES;
-  const files: FilesPorts = { store: adapters.files, blobs: adapters.blobs, logger, clock: Date.now };
+  const files: FilesPorts = {
+    store: adapters.files,
+    quota: createQuota(adapters.quota),
+    blobs: adapters.blobs,
+    logger,
+    clock: Date.now,
+  };
   let app: App;
   const live = createAppLiveHub({ ...adapters, logger });
   let sweepTimer: ReturnType<typeof setInterval> | undefined;

@@ -6,6 +6,7 @@ import { Elysia, t } from 'elysia';
 import { DomainError } from '../domain/errors.ts';
 import { createDiskBlobStore } from '../infra/blobs/disk-blob-store.ts';
 import { createFilesStore } from '../infra/db/files/files-store.ts';
+import { createQuotaStore } from '../infra/db/files/quota-store.ts';
 import { createAccountRepositories } from '../infra/db/accounts/index.ts';
 import { openSqliteDb } from '../infra/db/sqlite/open-sqlite-db.ts';
 import { createMemoryEventBus } from '../infra/events/memory-event-bus.ts';
@@ -36,6 +37,7 @@ function makeApp(overrides: Partial<AppDeps> = {}) {
     maxBodyBytes: 10 * 1024 * 1024,
     accounts: createAccountRepositories(db),
     files: createFilesStore(db),
+    quota: createQuotaStore(db),
     defaultQuotaBytes: 1024,
     trustProxy: false,
     ...overrides,

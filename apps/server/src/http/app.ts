@@ -1,12 +1,13 @@
 import { Elysia } from 'elysia';
 import { createRateLimiter, DEFAULT_RATE_LIMITS, type RateLimits } from '../domain/accounts/rate-limits.ts';
 import type { AccountsDeps } from '../domain/accounts/deps.ts';
-import { DEFAULT_MAX_ITEMS_PER_USER, linkState, type FilesDeps } from '../domain/files/index.ts';
+import { createQuota, DEFAULT_MAX_ITEMS_PER_USER, linkState, type FilesDeps } from '../domain/files/index.ts';
 import type { AccountRepositories } from '../ports/accounts.ts';
 import type { BlobStore } from '../ports/blob-store.ts';
 import type { Db } from '../ports/db.ts';
 import type { EventBus } from '../ports/event-bus.ts';
 import type { FilesStore } from '../ports/files.ts';
+import type { QuotaStore } from '../ports/files/quota.ts';
 import type { Logger } from '../ports/logger.ts';
 import { createListingCache, type ListingCache } from './routes/listing-cache.ts';
 import { createLiveHub, type LiveHub } from './live/hub.ts';
@@ -51,8 +52,10 @@ export interface AppDeps {
   clock?: () => number;
   /** The wait of a slowed-down login (rate-limits.ts); defaults to Bun.sleep. */
   sleep?: (ms: number) => Promise<void>;
-  /** Items, parts and uploads over `db` (infra/db/files). */
+  /** Items, parts, uploads, sharing, blocks and links over `db` (infra/db/files). */
   files: FilesStore;
+  /** Users' space over `db` (infra/db/files/quota-store.ts), for domain/files/quota.ts alone. */
+  quota: QuotaStore;
   /** MAX_FILE_BYTES (largest plaintext of a file); defaults to 1 GiB. */
   maxFileBytes?: number;
   /** MAX_ITEMS_PER_USER; defaults to DEFAULT_MAX_ITEMS_PER_USER. */
@@ -107,6 +110,7 @@ export function createApp(deps: AppDeps) {
   const maxFileBytes = deps.maxFileBytes ?? 1024 ** 3;
   const files: FilesDeps = {
     store: deps.files,
+    quota: createQuota(deps.quota),
     blobs: deps.blobs,
     logger: deps.logger,
     clock,

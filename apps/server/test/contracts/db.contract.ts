@@ -44,7 +44,7 @@ export function userRow(overrides: Partial<Insertable<UsersTable>> = {}): Insert
   return { ...row, username_key: nameKey(row.username), email_key: row.email ? nameKey(row.email) : null };
 }
 
-async function caught(promise: Promise<unknown>): Promise<unknown> {
+export async function caught(promise: Promise<unknown>): Promise<unknown> {
   try {
     await promise;
   } catch (error) {

@@ -13,9 +13,10 @@ import {
 } from '@sealbox/crypto';
 import { sql, type Insertable } from 'kysely';
 import { newPartKey } from '../../src/domain/files/blob-keys.ts';
-import type { FilesPorts } from '../../src/domain/files/index.ts';
+import { createQuota, type FilesPorts } from '../../src/domain/files/index.ts';
 import type { createApp, AppDeps } from '../../src/http/app.ts';
 import { createFilesStore } from '../../src/infra/db/files/files-store.ts';
+import { createQuotaStore } from '../../src/infra/db/files/quota-store.ts';
 import { silentLogger } from '../../src/infra/log/json-logger.ts';
 import type { BlobStore } from '../../src/ports/blob-store.ts';
 import type { Db } from '../../src/ports/db.ts';
@@ -47,7 +48,7 @@ export async function openFilesHarness(makeEnv: MakeFilesEnv): Promise<FilesHarn
     ...base,
     app: makeApp(),
     makeApp,
-    files: { store, blobs: base.blobs, logger: silentLogger, clock },
+    files: { store, quota: createQuota(createQuotaStore(base.db)), blobs: base.blobs, logger: silentLogger, clock },
   };
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { UNLIMITED } from '../../src/domain/accounts/rate-limits.ts';
 import { createApp, type AppDeps } from '../../src/http/app.ts';
 import { createFilesStore } from '../../src/infra/db/files/files-store.ts';
+import { createQuotaStore } from '../../src/infra/db/files/quota-store.ts';
 import { createAccountRepositories } from '../../src/infra/db/accounts/index.ts';
 import { createMemoryEventBus } from '../../src/infra/events/memory-event-bus.ts';
 import { silentLogger } from '../../src/infra/log/json-logger.ts';
@@ -58,6 +59,7 @@ export async function openAppHarness(tempPrefix: string, openStorage: OpenStorag
       maxBodyBytes: 64 * 1024 * 1024,
       accounts: createAccountRepositories(db),
       files: createFilesStore(db),
+      quota: createQuotaStore(db),
       defaultQuotaBytes: QUOTA,
       trustProxy: true,
       rateLimits: UNLIMITED,

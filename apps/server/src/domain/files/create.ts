@@ -1,5 +1,5 @@
 import { PART_BYTES } from '@sealbox/crypto';
-import type { FilesReader, ItemRecord, NewItem, QuotaRecord } from '../../ports/files.ts';
+import type { FilesReader, ItemRecord, NewItem } from '../../ports/files.ts';
 import { DomainError, isDomainError } from '../errors.ts';
 import {
   accessPath,
@@ -15,7 +15,7 @@ import { newPartKey } from './blob-keys.ts';
 import { UPLOAD_TTL_MS, type FilesDeps } from './deps.ts';
 import { audienceOf, itemEvent } from './events.ts';
 import { checkDepth, checkItemCount, countCreation } from './limits.ts';
-import { chargeWholeFile, checkFileLimit, checkQuota, existingQuota, reserveUpload } from './quota.ts';
+import { checkFileLimit, checkQuota, existingQuota, type QuotaRecord } from './quota.ts';
 import { deleteBlobs, storeExactly } from './storage.ts';
 import { checkUnfinishedRoom } from './unfinished.ts';
 import { cipherSize, invalid, partsOf, type UploadMetadata } from './validation.ts';
@@ -71,7 +71,7 @@ export async function createItem(
   if (meta.isDirectory) {
     if (file) throw invalid('a folder has no file');
     await deps.store.transaction(async (tx) => {
-      checkRoom(deps, await tx.lockOwner(ownerId), 0);
+      checkRoom(deps, await deps.quota.lockOwner(tx, ownerId), 0);
       const ancestors = await writableParent(tx, principal, meta.parentId);
       await tx.insertItem(base);
       tx.publish(itemEvent('item.created', base, await audienceOf(tx, base, ancestors)));
@@ -86,7 +86,7 @@ export async function createItem(
   const parts = partsOf(size);
   if (file && parts !== 1) throw invalid(`a file larger than ${PART_BYTES} bytes is sent in parts`);
   checkFileLimit(deps, size);
-  checkRoom(deps, await deps.store.quota(ownerId), size);
+  checkRoom(deps, await deps.quota.read(ownerId), size);
   if (!file) await checkUnfinishedRoom(deps, deps.store, principal, ownerId, size);
   if (await deps.store.item(meta.id)) throw new DomainError('CONFLICT', 'An item with this id exists');
   const item: NewItem = { ...base, size };
@@ -94,7 +94,7 @@ export async function createItem(
   if (!file) {
     const uploadId = crypto.randomUUID();
     await deps.store.transaction(async (tx) => {
-      checkRoom(deps, await tx.lockOwner(ownerId), size);
+      checkRoom(deps, await deps.quota.lockOwner(tx, ownerId), size);
       await writableParent(tx, principal, meta.parentId);
       await checkUnfinishedRoom(deps, tx, principal, ownerId, size);
       await tx.insertItem({ ...item, state: 'uploading' });
@@ -112,7 +112,7 @@ export async function createItem(
         lastActivityAt: now,
         expiresAt: now + UPLOAD_TTL_MS,
       });
-      await reserveUpload(tx, ownerId, size);
+      await deps.quota.reserveUpload(tx, ownerId, size);
     });
     return { id: item.id, size, uploadId, partBytes: PART_BYTES, parts };
   }
@@ -123,11 +123,11 @@ export async function createItem(
   await storeExactly(deps, blobKey, file.stream(), size);
   try {
     await deps.store.transaction(async (tx) => {
-      checkRoom(deps, await tx.lockOwner(ownerId), size);
+      checkRoom(deps, await deps.quota.lockOwner(tx, ownerId), size);
       const ancestors = await writableParent(tx, principal, meta.parentId);
       await tx.insertItem(item);
       await tx.putPart({ itemId: item.id, n: 0, size, blobKey, createdAt: now });
-      await chargeWholeFile(tx, ownerId, size);
+      await deps.quota.chargeWholeFile(tx, ownerId, size);
       tx.publish(itemEvent('item.created', item, await audienceOf(tx, item, ancestors)));
     });
   } catch (error) {
@@ -140,7 +140,7 @@ export async function createItem(
 
 /**
  * Room for one more item of `bytes`; a folder (0 bytes) fits even in a full quota. Checked once
- * early and again on the quota read by `lockOwner`, so racing creates cannot pass either limit.
+ * early and again on the quota read under the owner's lock, so racing creates cannot pass either limit.
  */
 function checkRoom(deps: FilesDeps, quota: QuotaRecord | undefined, bytes: number): void {
   checkItemCount(deps, bytes === 0 ? existingQuota(quota) : checkQuota(quota, bytes));

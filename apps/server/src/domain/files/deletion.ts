@@ -4,7 +4,6 @@ import { lockedItem } from './editable.ts';
 import type { FilesDeps, FilesPorts } from './deps.ts';
 import { otherWorkFirst } from './event-loop.ts';
 import { audienceOf, itemEvent, linkEvent, shareEvent } from './events.ts';
-import { freeDeleted } from './quota.ts';
 import { deleteBlobs } from './storage.ts';
 import { DeepestFirst } from './tree-walk.ts';
 import { uuid } from './validation.ts';
@@ -103,7 +102,7 @@ export async function removeItems(deps: FilesPorts, tx: FilesTransaction, items:
   const uploads = await tx.deleteUploads(ids);
   await tx.deleteItems(ids);
   const ownerOf = new Map(items.map((item) => [item.id, item.ownerId]));
-  await freeDeleted(tx, (itemId) => ownerOf.get(itemId)!, parts, uploads);
+  await deps.quota.freeDeleted(tx, (itemId) => ownerOf.get(itemId)!, parts, uploads);
   tx.afterCommit(() =>
     deleteBlobs(
       deps,

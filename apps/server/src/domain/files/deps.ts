@@ -2,10 +2,13 @@ import type { BlobStore } from '../../ports/blob-store.ts';
 import type { FilesStore } from '../../ports/files.ts';
 import type { Logger } from '../../ports/logger.ts';
 import type { RateLimiter } from '../accounts/rate-limits.ts';
+import type { Quota } from './quota.ts';
 
-/** What the files domain's background work (the sweep) needs: ports and a clock. */
+/** What the files domain's background work (the sweep) needs: ports, the quota and a clock. */
 export interface FilesPorts {
   store: FilesStore;
+  /** Owners' space, through quota.ts (`createQuota`), the one module given the quota port. */
+  quota: Quota;
   blobs: BlobStore;
   logger: Logger;
   /** Epoch milliseconds; tests move it to expire uploads. */

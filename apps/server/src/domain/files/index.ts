@@ -4,6 +4,7 @@ export { changeItem, type ChangeRequest } from './changes.ts';
 export { deleteItem } from './deletion.ts';
 export { openFileData, parseRange, RangeNotSatisfiableError, type FileData } from './data.ts';
 export { UPLOAD_TTL_MS, type FilesDeps, type FilesPorts } from './deps.ts';
+export { createQuota, type Quota } from './quota.ts';
 export { DEFAULT_MAX_ITEMS_PER_USER, MAX_TREE_DEPTH } from './limits.ts';
 export {
   DEFAULT_LIMIT,

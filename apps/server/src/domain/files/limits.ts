@@ -1,7 +1,7 @@
-import type { QuotaRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
 import { actorKey, type Principal } from './access.ts';
 import type { FilesDeps } from './deps.ts';
+import type { QuotaRecord } from './quota.ts';
 import { invalid } from './validation.ts';
 
 /**

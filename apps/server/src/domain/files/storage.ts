@@ -10,6 +10,9 @@ function isDiskFull(error: unknown): boolean {
   return code === 'ENOSPC' || code === 'EDQUOT';
 }
 
+/** What writing and deleting blobs needs of the ports. */
+type BlobPorts = Pick<FilesPorts, 'blobs' | 'logger'>;
+
 /** Deletions after commit run a few at a time. */
 const DELETE_CONCURRENCY = 8;
 
@@ -19,7 +22,7 @@ const DELETE_CONCURRENCY = 8;
  * Either way nothing is left under the key.
  */
 export async function storeExactly(
-  deps: FilesPorts,
+  deps: BlobPorts,
   key: string,
   body: ReadableStream<Uint8Array> | null,
   expected: number,
@@ -56,7 +59,7 @@ export async function storeExactly(
 }
 
 /** Best effort: a blob that cannot be deleted now is an orphan the next sweep removes. */
-export async function deleteBlobs(deps: FilesPorts, keys: readonly string[]): Promise<void> {
+export async function deleteBlobs(deps: BlobPorts, keys: readonly string[]): Promise<void> {
   for (let i = 0; i < keys.length; i += DELETE_CONCURRENCY) {
     await Promise.all(
       keys

@@ -40,7 +40,8 @@ export async function sweep(deps: FilesPorts, options: { graceMs: number }): Pro
   return report;
 }
 
-export async function sweepOrphanBlobs(deps: FilesPorts, graceMs: number): Promise<number> {
+/** Needs no quota: an orphan blob was never counted in anyone's. */
+export async function sweepOrphanBlobs(deps: Omit<FilesPorts, 'quota'>, graceMs: number): Promise<number> {
   const cutoff = deps.clock() - graceMs;
   let removed = 0;
   let batch: string[] = [];

@@ -1,5 +1,5 @@
 import { PART_BYTES, partRange } from '@sealbox/crypto';
-import type { FilesReader, FilesTransaction, ItemRecord, QuotaRecord, UploadRecord } from '../../ports/files.ts';
+import type { FilesReader, FilesTransaction, ItemRecord, UploadRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
 import { ownsUpload, type Principal } from './access.ts';
 import { newPartKey, partKeyTime } from './blob-keys.ts';
@@ -7,7 +7,7 @@ import { writableParent } from './create.ts';
 import { removeItems } from './deletion.ts';
 import { UPLOAD_TTL_MS, type FilesDeps, type FilesPorts } from './deps.ts';
 import { audienceOf, itemEvent } from './events.ts';
-import { chargePart, checkFileLimit, checkQuota, releaseReserve } from './quota.ts';
+import { checkFileLimit, checkQuota, type QuotaRecord } from './quota.ts';
 import { deleteBlobs, storeExactly } from './storage.ts';
 import { invalid, uuid } from './validation.ts';
 import { dataLink } from './view.ts';
@@ -75,13 +75,14 @@ async function liveUpload(
  * the folder around an upload (which locks the owner) cannot deadlock with a part arriving.
  */
 async function lockUpload(
+  deps: FilesPorts,
   tx: FilesTransaction,
   uploadId: string,
 ): Promise<{ upload: UploadRecord; item: ItemRecord; quota: QuotaRecord } | undefined> {
   const seen = await tx.upload(uploadId);
   const item = seen && (await tx.item(seen.itemId));
   if (!item) return undefined;
-  const quota = await tx.lockOwner(item.ownerId);
+  const quota = await deps.quota.lockOwner(tx, item.ownerId);
   const upload = await tx.lockUpload(uploadId);
   if (!upload || !quota) return undefined;
   return { upload, item, quota };
@@ -123,14 +124,14 @@ export async function receivePart(
   // Bytes go into the owner's quota only while the uploader may still write there (a revoked
   // editor, a link switched to viewer or moved out of reach: 404 or 403 before any byte).
   await writableParent(deps.store, principal, item.parentId);
-  checkQuota(await deps.store.quota(item.ownerId), 0);
+  checkQuota(await deps.quota.read(item.ownerId), 0);
 
   const started = deps.clock();
   const blobKey = newPartKey(started);
   await storeExactly(deps, blobKey, body, expected);
   try {
     await deps.store.transaction(async (tx) => {
-      const locked = await lockUpload(tx, uploadId);
+      const locked = await lockUpload(deps, tx, uploadId);
       const current = checkLive(deps, principal, locked?.upload);
       const quota = checkQuota(locked!.quota, 0);
       const now = deps.clock();
@@ -141,7 +142,7 @@ export async function receivePart(
       if (replaced) {
         tx.afterCommit(() => deleteBlobs(deps, [replaced.blobKey]));
       } else {
-        const fromReserve = await chargePart(tx, quota, current, item.ownerId, expected);
+        const fromReserve = await deps.quota.chargePart(tx, quota, current, item.ownerId, expected);
         await tx.updateUpload(current.id, { reservedRemaining: current.reservedRemaining - fromReserve });
       }
       await tx.updateUpload(current.id, { lastActivityAt: now, expiresAt: now + UPLOAD_TTL_MS });
@@ -174,7 +175,7 @@ export async function completeUpload(
 ): Promise<{ id: string; size: number; link: string }> {
   await liveUpload(deps, principal, uploadId);
   return deps.store.transaction(async (tx) => {
-    const locked = await lockUpload(tx, uploadId);
+    const locked = await lockUpload(deps, tx, uploadId);
     const upload = checkLive(deps, principal, locked?.upload);
     const item = locked!.item;
     // The uploader must still be allowed to write where the file goes.
@@ -185,7 +186,7 @@ export async function completeUpload(
     const now = deps.clock();
     await tx.updateItem(item.id, { state: 'ready', modifiedAt: now });
     await tx.deleteUploads([item.id]);
-    await releaseReserve(tx, item.ownerId, upload.reservedRemaining);
+    await deps.quota.releaseReserve(tx, item.ownerId, upload.reservedRemaining);
     tx.publish(itemEvent('upload.completed', item, await audienceOf(tx, item, ancestors)));
     return { id: item.id, size: item.size, link: dataLink(item.id) };
   });
@@ -198,7 +199,7 @@ export async function completeUpload(
 export async function abortUpload(deps: FilesDeps, principal: Principal, uploadId: string): Promise<void> {
   await liveUpload(deps, principal, uploadId, 'owner');
   await deps.store.transaction(async (tx) => {
-    const locked = await lockUpload(tx, uploadId);
+    const locked = await lockUpload(deps, tx, uploadId);
     const upload = locked?.upload;
     if (!upload || upload.expiresAt <= deps.clock() || !(await mayReach(tx, principal, upload, 'owner', locked.item))) {
       throw uploadNotFound();
@@ -210,7 +211,7 @@ export async function abortUpload(deps: FilesDeps, principal: Principal, uploadI
 /** Expires one upload (its item, parts and reservation) if it is still expired once locked. */
 export async function expireUpload(deps: FilesPorts, uploadId: string): Promise<boolean> {
   return deps.store.transaction(async (tx) => {
-    const locked = await lockUpload(tx, uploadId);
+    const locked = await lockUpload(deps, tx, uploadId);
     if (!locked || locked.upload.expiresAt > deps.clock()) return false;
     await removeItems(deps, tx, [locked.item]);
     return true;

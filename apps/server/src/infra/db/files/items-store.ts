@@ -1,0 +1,260 @@
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
+import type { Database } from '../../../ports/db.ts';
+import type { ItemsTable } from '../../../ports/db-schema.ts';
+import {
+  ancestorChain,
+  byListingOrder,
+  type ItemChanges,
+  type ItemRecord,
+  type ItemsReader,
+  type ItemsSweep,
+  type ItemState,
+  type ItemsWriter,
+} from '../../../ports/files/items.ts';
+import { chunks, inChunks } from './in-chunks.ts';
+
+/** Everything an ItemRecord holds; blob_key stays in the database (only uploads read it). */
+const ITEM_COLUMNS = [
+  'id',
+  'parent_id',
+  'owner_id',
+  'uploader_id',
+  'uploader_anonymous',
+  'is_directory',
+  'encrypted_file_name',
+  'name_nonce',
+  'encrypted_mime_type',
+  'mime_type_nonce',
+  'encrypted_key',
+  'key_nonce',
+  'file_nonce',
+  'size',
+  'state',
+  'created_at',
+  'modified_at',
+  'deleting_since',
+] as const;
+
+type ItemColumn = (typeof ITEM_COLUMNS)[number];
+type ItemRow = Pick<Selectable<ItemsTable>, ItemColumn>;
+
+/** What a one-folder listing with a state filter reads: it knows the other three already. */
+type ListedColumn = Exclude<ItemColumn, 'parent_id' | 'state' | 'deleting_since'>;
+const LISTED_COLUMNS = ITEM_COLUMNS.filter(
+  (c): c is ListedColumn => c !== 'parent_id' && c !== 'state' && c !== 'deleting_since',
+);
+
+/**
+ * 'deleting' is stored as deleting_since (items.state keeps its two values: SQLite cannot change
+ * a CHECK in place), so the other states also ask for deleting_since to be unset.
+ */
+function inState(state: ItemState) {
+  return (eb: ExpressionBuilder<Database, 'items'>) =>
+    state === 'deleting'
+      ? eb('deleting_since', 'is not', null)
+      : eb.and([eb('state', '=', state), eb('deleting_since', 'is', null)]);
+}
+
+export function itemsReader(k: Kysely<Database>): ItemsReader {
+  return {
+    async item(id) {
+      const row = await k.selectFrom('items').select(ITEM_COLUMNS).where('id', '=', id).executeTakeFirst();
+      return row && toItem(row);
+    },
+    async items(ids) {
+      const rows = await inChunks(ids, (chunk) => k.selectFrom('items').select(ITEM_COLUMNS).where('id', 'in', chunk).execute());
+      return rows.map(toItem);
+    },
+    async children(parentIds, options = {}) {
+      if (options.page && parentIds.length !== 1) throw new Error('a page applies to one folder only');
+      const { state, page } = options;
+      // One folder with a state (the browser's whole-folder load, 10,000+ rows): parent and state
+      // are known and not read, since turning string columns into JS strings is most of the read.
+      const known = parentIds.length === 1 && state ? { parentId: parentIds[0]!, state } : undefined;
+      const lists: ItemRecord[][] = [];
+      for (const chunk of chunks(parentIds)) {
+        let query = k
+          .selectFrom('items')
+          .select(known ? LISTED_COLUMNS : ITEM_COLUMNS)
+          .where('parent_id', 'in', chunk);
+        if (state) query = query.where(inState(state));
+        query = query.orderBy('created_at').orderBy('id');
+        if (page) query = query.limit(page.limit).offset(page.offset);
+        const rows = await query.execute();
+        lists.push(known ? rows.map((row) => toItemIn(row, known.parentId, known.state)) : (rows as ItemRow[]).map(toItem));
+      }
+      // Chunks are each ordered; the whole list must be too.
+      return lists.length === 1 ? lists[0]! : lists.flat().sort(byListingOrder);
+    },
+    async childIds(parentId, options = {}) {
+      let query = k.selectFrom('items').select('id').where('parent_id', '=', parentId);
+      if (options.state) query = query.where(inState(options.state));
+      return (await query.orderBy('created_at').orderBy('id').execute()).map((row) => row.id);
+    },
+    async topLevel(ownerId, options = {}) {
+      let query = k.selectFrom('items').select(ITEM_COLUMNS).where('owner_id', '=', ownerId).where('parent_id', 'is', null);
+      if (options.state) query = query.where(inState(options.state));
+      query = query.orderBy('created_at').orderBy('id');
+      if (options.page) query = query.limit(options.page.limit).offset(options.page.offset);
+      return (await query.execute()).map(toItem);
+    },
+    async someChildren(parentId, limit) {
+      const rows = await k.selectFrom('items').select(ITEM_COLUMNS).where('parent_id', '=', parentId).limit(limit).execute();
+      return rows.map(toItem);
+    },
+    async subtreeHeight(id, atMost) {
+      // Only folders are walked; a folder's height is its level, plus one if anything is in it.
+      // Files are never enumerated, so a folder of a million files costs one probe.
+      const { rows } = await sql<{ height: number | string | null }>`
+        with recursive sub(id, level) as (
+          select id, 1 from items where id = ${id} and is_directory = 1
+          union all
+          select items.id, sub.level + 1 from items join sub on items.parent_id = sub.id
+          where items.is_directory = 1 and sub.level <= ${atMost}
+        )
+        select max(level + case when exists (select 1 from items c where c.parent_id = sub.id) then 1 else 0 end) as height
+        from sub`.execute(k);
+      const height = rows[0]?.height;
+      return Math.min(height === null || height === undefined ? 1 : Number(height), atMost + 1);
+    },
+    async ancestors(start) {
+      const byId = new Map((await ancestorRows(k, [start.id])).map((row) => [row.id, toItem(row)]));
+      // No cap: the move check relies on the whole chain (a capped walk let a move close a cycle).
+      return ancestorChain(start, byId);
+    },
+    async ancestorsOf(items) {
+      const out = new Map<string, ItemRecord>();
+      for (const chunk of chunks([...new Set(items.map((item) => item.id))])) {
+        for (const row of await ancestorRows(k, chunk)) if (!out.has(row.id)) out.set(row.id, toItem(row));
+      }
+      return [...out.values()];
+    },
+  };
+}
+
+/**
+ * The ancestors of these items in one recursive query whatever the depth (a walk of one query
+ * per level let a deep chain cost thousands of round trips). UNION, not UNION ALL: a cycle in
+ * the data ends the recursion instead of looping.
+ */
+function ancestorRows(k: Kysely<Database>, ids: readonly string[]): Promise<ItemRow[]> {
+  return k
+    .withRecursive('chain(id)', (db) =>
+      db
+        .selectFrom('items')
+        .select('parent_id as id')
+        .where('id', 'in', ids)
+        .union(db.selectFrom('items').innerJoin('chain', 'chain.id', 'items.id').select('items.parent_id as id')),
+    )
+    .selectFrom('items')
+    .select(ITEM_COLUMNS)
+    .where('id', 'in', (eb) => eb.selectFrom('chain').select('chain.id').where('chain.id', 'is not', null))
+    .execute();
+}
+
+export function itemsWriter(k: Kysely<Database>): ItemsWriter {
+  return {
+    async insertItem(item) {
+      await k
+        .insertInto('items')
+        .values({
+          id: item.id,
+          parent_id: item.parentId,
+          owner_id: item.ownerId,
+          // Older builds read uploader_id as a user: an anonymous holder's row names the owner there.
+          uploader_id: item.uploaderId ?? item.ownerId,
+          uploader_anonymous: item.uploaderId === null ? 1 : 0,
+          is_directory: item.isDirectory ? 1 : 0,
+          encrypted_file_name: item.encryptedFileName,
+          name_nonce: item.nameNonce,
+          encrypted_mime_type: item.encryptedMimeType,
+          mime_type_nonce: item.mimeTypeNonce,
+          encrypted_key: item.encryptedKey,
+          key_nonce: item.keyNonce,
+          file_nonce: item.fileNonce,
+          size: item.size,
+          blob_key: null,
+          state: item.state,
+          created_at: item.createdAt,
+          modified_at: item.modifiedAt,
+        })
+        .execute();
+      await countItems(k, item.ownerId, 1);
+    },
+    async updateItem(id, changes: ItemChanges) {
+      const values: Record<string, unknown> = {};
+      if (changes.parentId !== undefined) values.parent_id = changes.parentId;
+      if (changes.encryptedFileName !== undefined) values.encrypted_file_name = changes.encryptedFileName;
+      if (changes.nameNonce !== undefined) values.name_nonce = changes.nameNonce;
+      if (changes.encryptedKey !== undefined) values.encrypted_key = changes.encryptedKey;
+      if (changes.keyNonce !== undefined) values.key_nonce = changes.keyNonce;
+      if (changes.state !== undefined) values.state = changes.state;
+      if (changes.modifiedAt !== undefined) values.modified_at = changes.modifiedAt;
+      if (Object.keys(values).length === 0) return;
+      await k.updateTable('items').set(values).where('id', '=', id).execute();
+    },
+    async markDeleting(id, at) {
+      await k.updateTable('items').set({ deleting_since: at }).where('id', '=', id).execute();
+    },
+    async deleteItems(ids) {
+      const removed = new Map<string, number>();
+      for (const chunk of chunks(ids)) {
+        const rows = await k.deleteFrom('items').where('id', 'in', chunk).returning('owner_id').execute();
+        for (const { owner_id } of rows) removed.set(owner_id, (removed.get(owner_id) ?? 0) + 1);
+      }
+      for (const [ownerId, count] of removed) await countItems(k, ownerId, -count);
+    },
+  };
+}
+
+/**
+ * users.item_count follows every insert and delete of items, in the same transaction (the quota
+ * port reads it; docs/operations.md "Files: limits and large deletes").
+ */
+async function countItems(k: Kysely<Database>, ownerId: string, delta: number): Promise<void> {
+  await k
+    .updateTable('users')
+    .set((eb) => ({ item_count: eb('item_count', '+', delta) }))
+    .where('id', '=', ownerId)
+    .execute();
+}
+
+export function itemsSweep(k: Kysely<Database>): ItemsSweep {
+  return {
+    async deletesInProgress(limit) {
+      const rows = await k
+        .selectFrom('items')
+        .select(ITEM_COLUMNS)
+        .where('deleting_since', 'is not', null)
+        .orderBy('deleting_since')
+        .limit(limit)
+        .execute();
+      return rows.map(toItem);
+    },
+  };
+}
+
+function toItem(row: ItemRow): ItemRecord {
+  return toItemIn(row, row.parent_id, row.deleting_since === null ? row.state : 'deleting');
+}
+
+function toItemIn(row: Pick<Selectable<ItemsTable>, ListedColumn>, parentId: string | null, state: ItemState): ItemRecord {
+  return {
+    id: row.id,
+    parentId,
+    ownerId: row.owner_id,
+    uploaderId: row.uploader_anonymous === 1 ? null : row.uploader_id,
+    isDirectory: row.is_directory === 1,
+    encryptedFileName: row.encrypted_file_name,
+    nameNonce: row.name_nonce,
+    encryptedMimeType: row.encrypted_mime_type,
+    mimeTypeNonce: row.mime_type_nonce,
+    encryptedKey: row.encrypted_key,
+    keyNonce: row.key_nonce,
+    fileNonce: row.file_nonce,
+    size: Number(row.size),
+    state,
+    createdAt: Number(row.created_at),
+    modifiedAt: Number(row.modified_at),
+  };
+}
