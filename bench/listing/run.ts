@@ -3,7 +3,7 @@
  * 1. Server: GET /api/file?id=<folder>&limit=2147483648 (the whole folder, as the browser asks),
  *    p50/p95 over N calls, plus a page of 100 (the API's default limit). Target p95 ≤ 30 ms (SQLite),
  *    request sent to the answer's last byte received; the client's JSON.parse is shown on its own.
- *    Unchanged, the answer comes from the listing cache (http/routes/listing-cache.ts); "right after a
+ *    Unchanged, the answer comes from the listing cache (apps/server/src/http/listing-cache/); "right after a
  *    change" adds a folder to it before each call, so the kept answer takes in that item first.
  * 2. Chromium: click on the folder → 10,000 keys unwrapped and names decrypted in the crypto
  *    worker → first page (20 rows) rendered. Cold each run (page reloaded: no worker caches, no

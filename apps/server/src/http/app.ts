@@ -9,7 +9,7 @@ import type { EventBus } from '../ports/event-bus.ts';
 import type { FilesStore } from '../ports/files.ts';
 import type { QuotaStore } from '../ports/files/quota.ts';
 import type { Logger } from '../ports/logger.ts';
-import { createListingCache, type ListingCache } from './routes/listing-cache.ts';
+import { createListingCache, type ListingCache } from './listing-cache/listing-cache.ts';
 import { createLiveHub, type LiveHub } from './live/hub.ts';
 import { BACKPRESSURE_LIMIT_BYTES, MAX_CLIENT_MESSAGE_BYTES } from './live/protocol.ts';
 import { bodyLimit } from './plugins/body-limit.ts';
@@ -68,7 +68,7 @@ export interface AppDeps {
 
 /**
  * Large listings are kept encoded between changes when this instance is the only one (SQLite):
- * see http/routes/listing-cache.ts for why several instances must not.
+ * see http/listing-cache/listing-cache.ts for why several instances must not.
  */
 function listingCacheFor(deps: AppDeps): ListingCache | undefined {
   if (deps.db.dialect !== 'sqlite') return undefined;

@@ -143,7 +143,7 @@ export interface Relisted {
 
 /**
  * What a kept whole depth-1 answer needs to follow changes to some of its items
- * (http/routes/listing-cache.ts): the root read and its access checked again (a lost folder or lost
+ * (http/listing-cache/): the root read and its access checked again (a lost folder or lost
  * access throws, as `listFiles` would), and each item's current view if it still belongs to
  * the level. "Belongs" is what `children` and `topLevel` select for `listFiles`: ready, and
  * under the folder, or at the top of the caller's own tree.

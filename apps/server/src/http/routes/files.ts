@@ -4,11 +4,10 @@ import {
   deleteItem,
   listFiles,
   openFileData,
-  relistItems,
   RangeNotSatisfiableError,
   type FilesDeps,
 } from '../../domain/files/index.ts';
-import type { ListingCache } from './listing-cache.ts';
+import type { ListingCache } from '../listing-cache/listing-cache.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
 import { ChangeBody, ItemParams, LinkOnlyQuery, ListQuery } from './file-schemas.ts';
 
@@ -27,16 +26,8 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
           offset: query.offset,
           includeAncestors: query.includeAncestors,
         };
-        const cache = deps.listingCache;
-        // Only signed-in users' listings are kept: a link holder's are few and short-lived.
-        if (!cache || principal.kind !== 'user') return listFiles(files, principal, options);
-        const key = cache.keyOf(principal, options);
-        if (key === undefined) return listFiles(files, principal, options);
-        const cached = await cache.get(key, (ids) => relistItems(files, principal, options, ids));
-        if (cached !== undefined) return jsonAnswer(cached);
-        const startedAt = cache.epoch();
-        const listing = await listFiles(files, principal, options);
-        return jsonAnswer(cache.put(key, listing, principal, options, startedAt));
+        // Kept answers only where this instance is the only one (app.ts); else always made afresh.
+        return deps.listingCache ? deps.listingCache.serve(files, principal, options) : listFiles(files, principal, options);
       },
       { query: ListQuery, principal: true },
     )
@@ -74,9 +65,4 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
       },
       { params: ItemParams, query: LinkOnlyQuery, principal: true },
     );
-}
-
-/** An answer already encoded (the listing cache): sent as it is, typed as Elysia types JSON. */
-function jsonAnswer(json: string): Response {
-  return new Response(json, { headers: { 'content-type': 'application/json;charset=utf-8' } });
 }
