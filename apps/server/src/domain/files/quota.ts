@@ -14,7 +14,7 @@ import { quotaChanged } from './events.ts';
 
 export type { QuotaRecord } from '../../ports/files/quota.ts';
 
-/** SPEC 8's texts. */
+/** What a 402 over quota and a 405 over MAX_FILE_BYTES say (docs/protocol.md "Quota"). */
 export const QUOTA_MESSAGE = 'Not enough storage space';
 export const TOO_LARGE_MESSAGE = 'File is too large';
 
