@@ -13,7 +13,7 @@ const makeBus = (channel: string) => createPgNotifyEventBus({ url: TEST_DATABASE
 describe('pg-notify payloads', () => {
   test('a large audience is split over several notifications, each under the limit', () => {
     const userIds = Array.from({ length: 1000 }, () => crypto.randomUUID());
-    const payloads = envelopes('instance', { kind: 'item.updated', itemId: 'i', userIds });
+    const payloads = envelopes('instance', { kind: 'item.renamed', itemId: 'i', userIds });
     expect(payloads.length).toBeGreaterThan(1);
     for (const p of payloads) expect(new TextEncoder().encode(p).length).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
     const received = payloads.flatMap((p) => (JSON.parse(p) as { e: SealboxEvent }).e.userIds);
@@ -64,7 +64,7 @@ if (availability.available) {
         b.subscribe((e) => {
           for (const id of e.userIds) atB.add(id);
         });
-        await a.publish({ kind: 'item.updated', itemId: 'x', userIds });
+        await a.publish({ kind: 'item.renamed', itemId: 'x', userIds });
         await waitFor(() => atB.size === userIds.length, 30_000, 'all user ids');
       } finally {
         await a.close();
@@ -89,7 +89,7 @@ if (availability.available) {
         let n = 0;
         await waitFor(
           async () => {
-            await a.publish({ kind: 'ping', itemId: `p${++n}`, userIds: [] });
+            await a.publish({ kind: 'item.renamed', itemId: `p${++n}`, userIds: [] });
             await Bun.sleep(100);
             return atB.length > 0;
           },

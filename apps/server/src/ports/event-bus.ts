@@ -1,9 +1,15 @@
+import type { EventKind } from '@sealbox/rules';
+
 /**
  * A change notification. It names what changed and who may care, never what it is called or
- * any key: events cross process boundaries (PostgreSQL NOTIFY) and end up in browsers.
+ * any key: events cross process boundaries (PostgreSQL NOTIFY) and end up in browsers. Its kind
+ * is one of the union clients handle (@sealbox/rules, docs/protocol.md "Live updates"), so the
+ * server cannot publish a kind the web app has no handler for. One from another instance is
+ * relayed as it came (a newer build's kind in a rolling upgrade): clients treat unknown kinds as
+ * "the files may have changed".
  */
 export interface SealboxEvent {
-  kind: string;
+  kind: EventKind | typeof RESYNC_EVENT_KIND;
   itemId?: string;
   parentId?: string | null;
   userIds: string[];
@@ -16,7 +22,7 @@ export interface SealboxEvent {
  * Delivered by a bus to its local subscribers only, never published: notifications may have
  * been lost (the bus just reconnected), so whoever shows data should fetch it again.
  */
-export const RESYNC_EVENT_KIND = 'events.resync';
+export const RESYNC_EVENT_KIND = 'events.resync' as const;
 
 export type EventHandler = (event: SealboxEvent) => void;
 

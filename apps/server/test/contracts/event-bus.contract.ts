@@ -76,7 +76,8 @@ export function eventBusContract(name: string, makeBus: MakeBus): void {
     test('refuses events whose ids are not ids', async () => {
       await expect(bus.publish(event({ itemId: 'my secret file.pdf' }))).rejects.toThrow();
       await expect(bus.publish(event({ userIds: ['ok', 'not an id!'] }))).rejects.toThrow();
-      await expect(bus.publish(event({ kind: 'Has Spaces' }))).rejects.toThrow();
+      // No build publishes such a kind (its type says so); a broken caller is still refused.
+      await expect(bus.publish(event({ kind: 'Has Spaces' as SealboxEvent['kind'] }))).rejects.toThrow();
     });
 
     test('health resolves while open; publish fails after close', async () => {

@@ -25,7 +25,7 @@ export const PURGE_BATCH = 500;
 export async function deleteItem(deps: FilesDeps, principal: Principal, id: string): Promise<void> {
   uuid(id, 'id');
   const folder = await deps.store.transaction(async (tx) => {
-    const { item, ancestors } = await lockedItem(tx, principal, id);
+    const { item, ancestors } = await lockedItem(tx, principal, id, 'delete');
     tx.publish(itemEvent('item.deleted', item, await audienceOf(tx, item, ancestors)));
     if (item.isDirectory) await tx.markDeleting(item.id, deps.clock());
     else await removeItems(deps, tx, [item]);

@@ -8,13 +8,12 @@ import { canEdit, visibleItem, type AccessPath, type Principal } from './access.
  * to one owner's tree (and quota) happens one at a time, so two moves cannot make a cycle.
  * FORBIDDEN unless the principal may make `change` (@sealbox/rules `changeRefusal`, the rule the
  * web app shows): an edit right, and through a link never a move or delete of the linked item.
- * A caller that names no change gets the strictest rule, a delete's.
  */
 export async function lockedItem(
   tx: FilesTransaction,
   principal: Principal,
   id: string,
-  change: ItemChange = 'delete',
+  change: ItemChange,
 ): Promise<{ item: ItemRecord } & AccessPath> {
   const first = await visibleItem(tx, principal, id);
   await tx.lockOwner(first.item.ownerId);

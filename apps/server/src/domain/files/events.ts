@@ -1,3 +1,4 @@
+import type { ItemEventKind, LinkEventKind, ShareEventKind } from '@sealbox/rules';
 import type { SealboxEvent } from '../../ports/event-bus.ts';
 import type { AccessRecord, FilesReader, ItemRecord, LinkRecord } from '../../ports/files.ts';
 import { peopleOf } from './view.ts';
@@ -36,25 +37,9 @@ export function mergeAudiences(a: Audience, b: Audience): Audience {
   return { userIds: [...new Set([...a.userIds, ...b.userIds])], linkIds: [...new Set([...a.linkIds, ...b.linkIds])] };
 }
 
-/** Events about one item; clients and the listing cache follow them by that item. */
-export const ITEM_EVENT_KINDS = ['item.created', 'upload.completed', 'item.renamed', 'item.moved', 'item.deleted'] as const;
-export type ItemEventKind = (typeof ITEM_EVENT_KINDS)[number];
-
-/**
- * Sharing with a user: created, switched between viewer and editor, removed (revoked by the
- * owner, dropped by the recipient, or gone with its item). Audience: the owner and the recipient,
- * unless the recipient blocks the owner (`blockers`, from FilesReader.blockersAmong).
- */
-export const SHARE_EVENT_KINDS = ['share.created', 'share.changed', 'share.deleted'] as const;
-export type ShareEventKind = (typeof SHARE_EVENT_KINDS)[number];
-
-/**
- * Share links: created, changed (permission switched, password removed), password set or changed
- * (every access proof void: the link's sockets are closed), deleted (with its item, too).
- * Audience: the owner, and for all but created the link's own sockets.
- */
-export const LINK_EVENT_KINDS = ['link.created', 'link.changed', 'link.password', 'link.deleted'] as const;
-export type LinkEventKind = (typeof LINK_EVENT_KINDS)[number];
+// The kinds are the union both sides share (@sealbox/rules, docs/protocol.md "Live updates");
+// the listing cache and the live hub read them from here.
+export { ITEM_EVENT_KINDS, LINK_EVENT_KINDS, SHARE_EVENT_KINDS } from '@sealbox/rules';
 
 export function itemEvent(
   kind: ItemEventKind,
@@ -65,6 +50,10 @@ export function itemEvent(
   return withLinks({ kind, itemId: item.id, parentId, userIds: audience.userIds }, audience.linkIds);
 }
 
+/**
+ * A share made, switched or removed. Audience: the owner and the recipient, unless the recipient
+ * blocks the owner (`blockers`, from FilesReader.blockersAmong).
+ */
 export function shareEvent(
   kind: ShareEventKind,
   item: Pick<ItemRecord, 'id' | 'ownerId'>,
@@ -75,6 +64,7 @@ export function shareEvent(
   return { kind, itemId: item.id, userIds: [...new Set([item.ownerId, ...recipient])] };
 }
 
+/** A link made, changed or deleted. Audience: the owner, and for all but created the link's own sockets. */
 export function linkEvent(
   kind: LinkEventKind,
   item: Pick<ItemRecord, 'id' | 'ownerId'>,

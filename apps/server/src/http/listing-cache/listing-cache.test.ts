@@ -78,7 +78,7 @@ function kept(options: ListOptions = folder, count = 500) {
 }
 
 const event = (
-  kind: string,
+  kind: SealboxEvent['kind'],
   itemId: string | undefined,
   parentId: string | null | undefined,
   userIds = ['u1'],
@@ -124,7 +124,7 @@ describe('listing cache', () => {
   });
 
   test('a share event drops every answer kept for the users it names, whatever it is about', async () => {
-    for (const kind of ['share.created', 'share.changed', 'share.deleted']) {
+    for (const kind of ['share.created', 'share.changed', 'share.deleted'] as const) {
       const { cache, get } = kept();
       const topKey = cache.keyOf(me, top)!;
       const w = world(500);

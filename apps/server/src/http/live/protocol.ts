@@ -1,6 +1,5 @@
+import type { LiveEvent } from '@sealbox/rules';
 import type { SealboxEvent } from '../../ports/event-bus.ts';
-
-export { ITEM_EVENT_KINDS, LINK_EVENT_KINDS, SHARE_EVENT_KINDS } from '../../domain/files/events.ts';
 
 /**
  * The wire protocol of /api/ws (docs/protocol.md "Live updates"). The server speaks JSON text
@@ -15,12 +14,8 @@ export type ServerMessage =
   | { type: 'resync' }
   | { type: 'pong' };
 
-export interface ClientEvent {
-  kind: string;
-  itemId?: string;
-  parentId?: string | null;
-  sessionId?: string;
-}
+/** An event as a socket receives it: its kind and ids (@sealbox/rules `LiveEvent`). */
+export type ClientEvent = LiveEvent<SealboxEvent['kind']>;
 
 /** How often the client pings, so a dead path is noticed within about a minute (client side). */
 export const CLIENT_PING_INTERVAL_MS = 25_000;

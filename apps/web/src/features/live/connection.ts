@@ -3,12 +3,16 @@
  * reconnected with capped exponential backoff and jitter, pinged so a dead path is noticed,
  * and told apart from a session that ended (close code 4401: no reconnect, sign out).
  */
-import { CLIENT_PING_INTERVAL_MS, CLOSE, type ClientEvent } from '@sealbox/server/live-protocol';
+import type { LiveEvent as SharedLiveEvent } from '@sealbox/rules';
+import { CLIENT_PING_INTERVAL_MS, CLOSE } from '@sealbox/server/live-protocol';
 
 export type LiveStatus = 'connecting' | 'online' | 'offline';
 
-/** The server's event, as /api/ws sends it (its audience never leaves the server). */
-export type LiveEvent = ClientEvent;
+/**
+ * The server's event, as /api/ws sends it (its audience never leaves the server). Its kind is a
+ * string: a newer server may send one this build does not know (invalidations.ts).
+ */
+export type LiveEvent = SharedLiveEvent<string>;
 
 /** The instance is stopping: every tab on it reconnects, so they spread over this window. */
 export const GOING_AWAY_SPREAD_MS = 5_000;

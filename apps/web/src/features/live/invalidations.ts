@@ -2,9 +2,13 @@
  * Which cached server state an event makes stale: exactly the listings, tree, profile or
  * session list it names, never a blanket refetch. Refetches are coalesced so a burst of
  * changes costs a few requests, not one per change.
+ *
+ * Every kind the server publishes has its entry in `HANDLERS`, keyed by the kinds both sides
+ * share (@sealbox/rules `EventKind`): a kind added there fails typecheck here until it says what
+ * it makes stale (invalidations.types.test.ts proves it; docs/protocol.md "Live updates").
  */
 import type { Query, QueryClient } from '@tanstack/react-query';
-import { ITEM_EVENT_KINDS } from '@sealbox/server/live-protocol';
+import { isEventKind, type EventKind } from '@sealbox/rules';
 import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { filesKeys, type FolderListing } from '../items/index.ts';
@@ -17,67 +21,77 @@ export type Invalidation =
   /** The folder's own listing and every listing below it (their breadcrumbs show its name). */
   | { below: string };
 
-const ITEM_KINDS: ReadonlySet<string> = new Set(ITEM_EVENT_KINDS);
+type Handler = (event: LiveEvent) => Invalidation[];
+
+/** A new item: its folder's listing, and the search trees it may now be found in. */
+const itemAdded: Handler = (event) => {
+  // The search trees: My Files', and the subtrees of what is shared with the user (/shared).
+  const out: Invalidation[] = [
+    { key: filesKeys.tree(OWN_SCOPE), exact: true },
+    { key: sharingKeys.sharedTrees, exact: false },
+  ];
+  // The folder's listing in My Files and in /shared alike (one key per browse scope).
+  if (event.parentId !== undefined) out.push({ key: filesKeys.folderInAnyScope(event.parentId), exact: false });
+  return out;
+};
+
+/** A renamed, moved or deleted item: as a new one, and a folder changes every path under it. */
+const itemChanged: Handler = (event) => {
+  const out = itemAdded(event);
+  if (event.itemId) out.push({ below: event.itemId });
+  return out;
+};
+
+/**
+ * The recipient's /shared list and its search's subtrees and, for a switch or a revoke, what
+ * they had open inside it; the owner's list of who has access.
+ */
+const shareChanged: Handler = (event) => {
+  const shared: Invalidation[] = [
+    { key: sharingKeys.shared, exact: true },
+    { key: sharingKeys.sharedTrees, exact: false },
+  ];
+  return event.itemId ? [...shared, { key: sharingKeys.users(event.itemId), exact: true }, { below: event.itemId }] : shared;
+};
+
+/** That item's links only. */
+const linkChanged: Handler = (event) => (event.itemId ? [{ key: sharingKeys.links(event.itemId), exact: true }] : []);
+
+const HANDLERS: Record<EventKind, Handler> = {
+  'item.created': itemAdded,
+  'upload.completed': itemAdded,
+  'item.renamed': itemChanged,
+  'item.moved': itemChanged,
+  'item.deleted': itemChanged,
+  'share.created': shareChanged,
+  'share.changed': shareChanged,
+  'share.deleted': shareChanged,
+  'link.created': linkChanged,
+  'link.changed': linkChanged,
+  'link.password': linkChanged,
+  'link.deleted': linkChanged,
+  // An upload started or ended in the user's tree: the space and Profile's unfinished uploads.
+  'quota.changed': () => [
+    { key: PROFILE_QUERY_KEY, exact: true },
+    { key: UNFINISHED_UPLOADS_QUERY_KEY, exact: false },
+  ],
+  'profile.changed': () => [{ key: PROFILE_QUERY_KEY, exact: true }],
+  'session.ended': () => [{ key: SESSIONS_QUERY_KEY, exact: true }],
+  // The user blocked or unblocked an account: its shares leave or come back.
+  'blocks.changed': () => [
+    { key: sharingKeys.blocks, exact: true },
+    { key: sharingKeys.shared, exact: true },
+    { key: sharingKeys.sharedTrees, exact: false },
+  ],
+};
 
 export function invalidationsFor(event: LiveEvent): Invalidation[] {
-  if (ITEM_KINDS.has(event.kind)) {
-    // The search trees: My Files', and the subtrees of what is shared with the user (/shared).
-    const out: Invalidation[] = [
-      { key: filesKeys.tree(OWN_SCOPE), exact: true },
-      { key: sharingKeys.sharedTrees, exact: false },
-    ];
-    // The folder's listing in My Files and in /shared alike (one key per browse scope).
-    if (event.parentId !== undefined) out.push({ key: filesKeys.folderInAnyScope(event.parentId), exact: false });
-    // A renamed, moved or deleted folder changes every path under it; a new item changes none.
-    if (event.itemId && event.kind !== 'item.created' && event.kind !== 'upload.completed') out.push({ below: event.itemId });
-    return out;
-  }
-  switch (event.kind) {
-    case 'quota.changed':
-      // An upload started or ended in the user's tree: the space and Profile's unfinished uploads.
-      return [
-        { key: PROFILE_QUERY_KEY, exact: true },
-        { key: UNFINISHED_UPLOADS_QUERY_KEY, exact: false },
-      ];
-    case 'profile.changed':
-      return [{ key: PROFILE_QUERY_KEY, exact: true }];
-    case 'session.ended':
-      return [{ key: SESSIONS_QUERY_KEY, exact: true }];
-    case 'share.created':
-    case 'share.changed':
-    case 'share.deleted':
-      // The recipient's /shared list and its search's subtrees and, for a switch or a revoke,
-      // what they had open inside it; the owner's list of who has access.
-      return event.itemId
-        ? [
-            { key: sharingKeys.shared, exact: true },
-            { key: sharingKeys.sharedTrees, exact: false },
-            { key: sharingKeys.users(event.itemId), exact: true },
-            { below: event.itemId },
-          ]
-        : [
-            { key: sharingKeys.shared, exact: true },
-            { key: sharingKeys.sharedTrees, exact: false },
-          ];
-    case 'blocks.changed':
-      // The user blocked or unblocked an account: its shares leave or come back.
-      return [
-        { key: sharingKeys.blocks, exact: true },
-        { key: sharingKeys.shared, exact: true },
-        { key: sharingKeys.sharedTrees, exact: false },
-      ];
-    case 'link.created':
-    case 'link.changed':
-    case 'link.password':
-    case 'link.deleted':
-      return event.itemId ? [{ key: sharingKeys.links(event.itemId), exact: true }] : [];
-    default:
-      // A kind this build does not know (a newer server): anything of the files may be affected.
-      return [
-        { key: filesKeys.all, exact: false },
-        { key: sharingKeys.sharedTrees, exact: false },
-      ];
-  }
+  if (isEventKind(event.kind)) return HANDLERS[event.kind](event);
+  // A kind this build does not know (a newer server): anything of the files may be affected.
+  return [
+    { key: filesKeys.all, exact: false },
+    { key: sharingKeys.sharedTrees, exact: false },
+  ];
 }
 
 function isListingBelow(query: Query, folderId: string): boolean {
