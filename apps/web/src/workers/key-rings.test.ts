@@ -65,6 +65,7 @@ vi.mock('./api.ts', () => {
 });
 
 const items = await import('./items.ts');
+const rings = await import('./key-rings.ts');
 const { sharingMethods } = await import('./sharing.ts');
 
 async function person(): Promise<Person> {
@@ -133,7 +134,7 @@ beforeAll(async () => {
 }, 60_000);
 
 beforeEach(() => {
-  items.forgetItems();
+  rings.forgetItems();
   fetchedItems = {};
 });
 
@@ -146,8 +147,8 @@ describe('key rings', () => {
 
     const { files } = await sharingMethods.openShared(await sharedAnswer(own.item, forged, mallory, mallory.id));
     expect(files[0]).toMatchObject({ decrypted: false, untrusted: true });
-    expect(items.itemKey(OWN_SCOPE, own.item.id)).toEqual(own.key);
-    expect(() => items.itemKey(SHARED_SCOPE, own.item.id)).toThrow();
+    expect(rings.itemKey(OWN_SCOPE, own.item.id)).toEqual(own.key);
+    expect(() => rings.itemKey(SHARED_SCOPE, own.item.id)).toThrow();
     expect(await childOpensUnder(OWN_SCOPE, own.item.id, own.key)).toBe(true);
     expect(await childOpensUnder(OWN_SCOPE, own.item.id, forged)).toBe(false);
   });
@@ -158,14 +159,14 @@ describe('key rings', () => {
     const first = await sharingMethods.openShared(await sharedAnswer(own.item, forged, mallory, mallory.id));
     // Nothing contradicts it yet: it opens, in the shared ring only.
     expect(first.files[0]).toMatchObject({ name: 'Planted', decrypted: true });
-    expect(() => items.itemKey(OWN_SCOPE, own.item.id)).toThrow();
+    expect(() => rings.itemKey(OWN_SCOPE, own.item.id)).toThrow();
 
     // The own tree lists it: its real key, never the forged one.
     const [opened] = await items.openItems(OWN_SCOPE, [own.item]);
     expect(opened?.name).toBe('Holiday');
     expect(await childOpensUnder(OWN_SCOPE, own.item.id, own.key)).toBe(true);
     // The forged root is gone from the shared ring, and a listing of it there now refuses it.
-    expect(() => items.itemKey(SHARED_SCOPE, own.item.id)).toThrow();
+    expect(() => rings.itemKey(SHARED_SCOPE, own.item.id)).toThrow();
     const again = await sharingMethods.openShared(await sharedAnswer(own.item, forged, mallory, mallory.id));
     expect(again.files[0]).toMatchObject({ decrypted: false, untrusted: true });
   });
@@ -174,7 +175,7 @@ describe('key rings', () => {
     const own = await folder(me, null, me.keys.rootKey, 'Holiday');
     const { files } = await sharingMethods.openShared(await sharedAnswer(own.item, newItemKey(), mallory, me.id));
     expect(files[0]).toMatchObject({ decrypted: false, untrusted: true });
-    expect(() => items.itemKey(SHARED_SCOPE, own.item.id)).toThrow();
+    expect(() => rings.itemKey(SHARED_SCOPE, own.item.id)).toThrow();
   });
 
   it('a grant signed by someone other than the item’s owner is not honoured: shown, never a parent', async () => {
@@ -197,11 +198,11 @@ describe('key rings', () => {
   it('a link key for an item the own tree holds under another key is refused; the same key is accepted', async () => {
     const own = await folder(me, null, me.keys.rootKey, 'Holiday');
     await items.openItems(OWN_SCOPE, [own.item]);
-    expect(items.openRoot(linkScope('L1'), own.item.id, newItemKey(), 'link')).toBe(false);
-    expect(() => items.itemKey(linkScope('L1'), own.item.id)).toThrow();
+    expect(rings.openRoot(linkScope('L1'), own.item.id, newItemKey(), 'link')).toBe(false);
+    expect(() => rings.itemKey(linkScope('L1'), own.item.id)).toThrow();
     // The owner opening their own link: the fragment is the item's real K.
-    expect(items.openRoot(linkScope('L2'), own.item.id, own.key, 'link')).toBe(true);
-    expect(items.itemKey(OWN_SCOPE, own.item.id)).toEqual(own.key);
+    expect(rings.openRoot(linkScope('L2'), own.item.id, own.key, 'link')).toBe(true);
+    expect(rings.itemKey(OWN_SCOPE, own.item.id)).toEqual(own.key);
   });
 
   it('within a ring a key is never replaced: a child re-wrapped to another key does not open', async () => {
@@ -212,7 +213,7 @@ describe('key rings', () => {
     const other = await folder(me, own.item.id, own.key, 'Imposter', newItemKey(), child.item.id);
     const [, view] = await items.openItems(OWN_SCOPE, [own.item, other.item]);
     expect(view).toMatchObject({ decrypted: false });
-    expect(items.itemKey(OWN_SCOPE, child.item.id)).toEqual(child.key);
+    expect(rings.itemKey(OWN_SCOPE, child.item.id)).toEqual(child.key);
   });
 
   it('a name opened under one key is not shown in a ring that holds another key for the item', async () => {
@@ -235,7 +236,7 @@ describe('key rings', () => {
     const [inShared] = await items.openItems(SHARED_SCOPE, [own.item]);
     expect(inLink?.decrypted).toBe(false);
     expect(inShared?.decrypted).toBe(false);
-    await expect(items.wrappingKeyFor(SHARED_SCOPE, null)).rejects.toMatchObject({ code: 'NO_KEY' });
+    await expect(rings.wrappingKeyFor(SHARED_SCOPE, null)).rejects.toMatchObject({ code: 'NO_KEY' });
   });
 
   it('a call without a browse scope fails instead of acting as the signed-in user', async () => {
@@ -245,7 +246,7 @@ describe('key rings', () => {
   it('a grant or link fragment for the user’s own item is made only from the own tree, opened on demand', async () => {
     const own = await folder(me, null, me.keys.rootKey, 'Holiday');
     const forged = newItemKey();
-    items.openRoot(linkScope('L'), own.item.id, forged, 'link');
+    rings.openRoot(linkScope('L'), own.item.id, forged, 'link');
     fetchedItems[own.item.id] = { root: own.item, files: [], ancestors: [], users: [] };
     const fragment = await sharingMethods.linkFragment(own.item.id);
     expect(fragment).not.toBe(Buffer.from(forged).toString('base64url'));

@@ -15,7 +15,7 @@ import { bytes } from './api.ts';
 import { CodedError } from './coded-error.ts';
 import { decryptHead } from './file-head.ts';
 import type { BrowseScope } from '../model/browse-scope.ts';
-import { itemKey } from './items.ts';
+import { itemKey } from './key-rings.ts';
 import { getListing } from './listing-fetch.ts';
 
 const previewError = (code: string, message: string) => new CodedError('PreviewError', code, message);

@@ -26,7 +26,8 @@ import { OWN_SCOPE, SHARED_SCOPE } from '../model/browse-scope.ts';
 import type { ItemView, ServerItem } from '../model/items.ts';
 import { api } from './api.ts';
 import { CodedError } from './coded-error.ts';
-import { currentAccount, dropRoot, heldRoot, itemKey, openItems, openRoot } from './items.ts';
+import { openItems } from './items.ts';
+import { currentAccount, dropRoot, heldRoot, itemKey, openRoot } from './key-rings.ts';
 
 /** The public half of a user, as GET /api/user/{id} and the user search answer it. */
 export interface PublicKeys {

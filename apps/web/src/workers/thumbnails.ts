@@ -22,7 +22,8 @@ import {
   type ThumbnailKind,
 } from '../model/thumbnails.ts';
 import type { ItemView, ServerItem } from '../model/items.ts';
-import { itemKey, openItems } from './items.ts';
+import { openItems } from './items.ts';
+import { itemKey } from './key-rings.ts';
 import { transfer } from '../lib/worker-rpc.ts';
 import { CodedError } from './coded-error.ts';
 import { decryptHead } from './file-head.ts';

@@ -10,7 +10,8 @@ import type { ServerItem } from '../../model/items.ts';
 import { displayName } from '../../model/item-names.ts';
 import { downloadName, safeSegment, uniqueName } from '../../model/transfer-plan.ts';
 import type { DownloadEntry, DownloadJob, DownloadTarget } from '../../model/transfers.ts';
-import { itemKey, openItems } from '../items.ts';
+import { openItems } from '../items.ts';
+import { itemKey } from '../key-rings.ts';
 import { getListing } from '../listing-fetch.ts';
 import { TransferError, transferError } from './errors.ts';
 

@@ -7,7 +7,7 @@
 import { fromBase64, plaintextSize } from '@sealbox/crypto';
 import type { BrowseScope } from '../../model/browse-scope.ts';
 import { previewMediaType, type PreviewJob } from '../../model/transfers.ts';
-import { itemKey } from '../items.ts';
+import { itemKey } from '../key-rings.ts';
 import { getListing } from '../listing-fetch.ts';
 import { TransferError, transferError } from './errors.ts';
 

@@ -20,7 +20,7 @@ import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { PARTS_IN_FLIGHT, cipherLengthOfPart, planParts } from '../../model/transfer-plan.ts';
 import { type BrowseScope, checkedScope, linkIdOf } from '../../model/browse-scope.ts';
 import type { UploadEvent, UploadRequest, UploadResult } from '../../model/transfers.ts';
-import { wrappingKeyFor } from '../items.ts';
+import { wrappingKeyFor } from '../key-rings.ts';
 import { openPartFiles, type PartSlot } from '../part-files.ts';
 import { deleteRecord, putRecord, recordPartHash, recordScope, type UploadRecord } from '../upload-records.ts';
 import { TransferError } from './errors.ts';
