@@ -1,7 +1,8 @@
 /**
- * Account journeys through the built web app and the real server (SPEC 2, 4, 5, 8): register,
- * sign in (with and without TOTP), avatar, sessions, theme, redirects and logout. Each test
- * gets its own Chromium profile, so cookies and IndexedDB never leak between them.
+ * Account journeys through the built web app and the real server (docs/product.md "Screens",
+ * "States", "Input rules" and "Messages"): register, sign in (with and without TOTP), avatar,
+ * sessions, theme, redirects and logout. Each test gets its own Chromium profile, so cookies and
+ * IndexedDB never leak between them.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
@@ -385,7 +386,8 @@ describe.skipIf(skipWithoutBrowser)('rate limits', () => {
       await submitLogin(page, user);
       await toast(page, 'User does not exist').waitFor();
       await page.getByRole('button', { name: 'Sign in' }).click();
-      // SPEC 8's text, then when to try again from the answer's Retry-After (issue 14).
+      // docs/product.md "Messages" text, then when to try again from the answer's Retry-After
+      // (issue 14).
       await page
         .getByRole('region', { name: 'Notifications' })
         .getByText(/^You are sending too many requests\. Please slow down\. Try again in \d+ (second|minute)s?\.$/)

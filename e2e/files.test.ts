@@ -1,9 +1,10 @@
 /**
- * File browser journeys through the built web app and the real server (SPEC 2, 5, 6, 8):
- * folders created, renamed, moved and deleted through the UI and found again after a reload
- * (names decrypt in the browser from keys in IndexedDB); search with Jump to Folder; pagination,
- * sorting by header, list and grid; the move dialog's refusals; screenshots at 375 and 1280 px
- * in light and dark. Every page is watched for console errors and CSP violations.
+ * File browser journeys through the built web app and the real server (docs/product.md "Screens",
+ * "Input rules", "Roles" and "Messages"): folders created, renamed, moved and deleted through the
+ * UI and found again after a reload (names decrypt in the browser from keys in IndexedDB); search
+ * with Jump to Folder; pagination, sorting by header, list and grid; the move dialog's refusals;
+ * screenshots at 375 and 1280 px in light and dark. Every page is watched for console errors and
+ * CSP violations.
  */
 import { describe, expect, test } from 'bun:test';
 import type { Locator, Page } from 'playwright-core';
@@ -56,7 +57,7 @@ describe.skipIf(skipWithoutBrowser)('file browser', () => {
       await page.getByText('No files found', { exact: true }).waitFor();
       await page.getByText('Upload a file to get started', { exact: true }).waitFor();
 
-      // Create is disabled while the name is blank after trimming (SPEC 5).
+      // Create is disabled while the name is blank after trimming (docs/product.md "Input rules").
       await page.getByRole('button', { name: 'New Folder' }).click();
       const create = dialog(page, 'Create folder');
       await expectDisabled(create.getByRole('button', { name: 'Create' }));

@@ -38,7 +38,7 @@ import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
 const SLOW = 120_000;
 const CHUNK = 262_144;
 
-/** SPEC 8's download error and why (apps/web/src/model/transfer-plan.ts). */
+/** docs/product.md "Messages" download error and why (apps/web/src/model/transfer-plan.ts). */
 const INTEGRITY_TOAST =
   "Unable to decrypt file for download. Please try again. The file's data failed its integrity check, so nothing was saved; trying again will not help while the server sends the same data.";
 /** The title of a row that did not open (apps/web/src/features/files/format.ts). */
@@ -125,7 +125,7 @@ async function expectRefusedDownload(page: Page, name: string, message = INTEGRI
   await toast(page, message).waitFor({ state: 'detached' });
 }
 
-/** Opens `name` in the previewer and expects SPEC's 'Error decrypting file.' and none of its text. */
+/** Opens `name` in the previewer and expects 'Error decrypting file.' and none of its text. */
 async function expectRefusedPreview(page: Page, name: string, how: string): Promise<void> {
   await body(page).getByRole('button', { name, exact: true }).click();
   await page.getByRole('dialog', { name, exact: true }).waitFor();
@@ -325,7 +325,8 @@ describe.skipIf(skipWithoutBrowser)('a hostile server', () => {
         expect(rewritten(), how).toBeGreaterThan(before);
       }
 
-      // The previewer shows SPEC's error and none of the text, whichever way the chunks were changed.
+      // The previewer shows the product's error and none of the text, whichever way the chunks were
+      // changed.
       for (const [how, change] of Object.entries(chunkTamperings(betaCipher))) {
         tamper = change;
         await expectRefusedPreview(page, 'alpha-ledger.txt', how);

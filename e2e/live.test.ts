@@ -1,8 +1,8 @@
 /**
- * Live updates in Chromium (DESIGN 6): a change in one tab appears in the user's other tabs
- * without a reload, on one instance and across two instances on PostgreSQL + S3; ending a
- * session signs that tab out at once; with the socket down the app shows a quiet "Offline",
- * falls back to the 5 s refresh, and catches up when the socket is back.
+ * Live updates in Chromium (docs/protocol.md "Live updates"): a change in one tab appears in the
+ * user's other tabs without a reload, on one instance and across two instances on PostgreSQL + S3;
+ * ending a session signs that tab out at once; with the socket down the app shows a quiet
+ * "Offline", falls back to the 5 s refresh, and catches up when the socket is back.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page, WebSocketRoute } from 'playwright-core';
@@ -32,9 +32,9 @@ async function waitOnline(page: Page) {
 
 /**
  * The other tab shows it without a reload, brought by its live socket: the socket stayed up, so
- * no 5 s refresh ran (that runs only while offline). How soon (DESIGN 6: within a second) is
- * measured in bench/live (docs/benchmarks.md); a wall-clock limit here fails on a busy machine,
- * so the wait only stops a hang.
+ * no 5 s refresh ran (that runs only while offline). How soon (docs/protocol.md "Live updates":
+ * within a second) is measured in bench/live (docs/benchmarks.md); a wall-clock limit here fails on
+ * a busy machine, so the wait only stops a hang.
  */
 async function appearsLive(page: Page, name: string) {
   await folderLink(page, name).waitFor({ timeout: 15_000 });

@@ -1,15 +1,16 @@
 /**
- * Audio and video in the previewer (issue 13 "Streaming and seeking", SPEC 2 Previewer, 8, 9;
- * DESIGN 4, 5, 7), in Chromium through the real server: a real H.264/AAC mp4 (e2e/fixtures,
- * made with ffmpeg) and a wav made here are uploaded through the API and opened from /files.
- * The media element reads /__preview/{token} from the service worker, which fetches only the
- * ciphertext chunks covering each range and decrypts them alone: the video plays, seeks by the
- * arrow keys (without cycling) and by double-tap, a seek far ahead fetches only chunks from
- * there on, the controls hide after 1 s; the stream answers nothing to a navigation or a fetch;
- * a chunk flipped on its way shows 'Error decrypting file.' and plays nothing; a link visitor on
- * /share plays through the same stream with ?linkId= on every data call, a recipient on /shared
- * too; a local file on /preview plays from its object URL without any request; a stream the
- * service worker lost is replaced. Screenshots of both views at 375 and 1280 px, light and dark.
+ * Audio and video in the previewer (issue 13 "Streaming and seeking", docs/product.md "Screens"
+ * (Previewer), "Messages" and "Limits"; docs/protocol.md "Files and uploads" and "Threat table"),
+ * in Chromium through the real server: a real H.264/AAC mp4 (e2e/fixtures, made with ffmpeg) and a
+ * wav made here are uploaded through the API and opened from /files. The media element reads
+ * /__preview/{token} from the service worker, which fetches only the ciphertext chunks covering
+ * each range and decrypts them alone: the video plays, seeks by the arrow keys (without cycling)
+ * and by double-tap, a seek far ahead fetches only chunks from there on, the controls hide after 1
+ * s; the stream answers nothing to a navigation or a fetch; a chunk flipped on its way shows 'Error
+ * decrypting file.' and plays nothing; a link visitor on /share plays through the same stream with
+ * ?linkId= on every data call, a recipient on /shared too; a local file on /preview plays from its
+ * object URL without any request; a stream the service worker lost is replaced. Screenshots of both
+ * views at 375 and 1280 px, light and dark.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page, Request } from 'playwright-core';
@@ -23,9 +24,9 @@ import { apiShareWithUser, publicUser } from './support/sharing.ts';
 import { browserSuite, skipWithoutBrowser, type BrowserOptions } from './support/suite.ts';
 
 const SLOW = 180_000;
-/** DESIGN 4: 256 KiB of plaintext and a 16-byte tag per chunk. */
+/** docs/protocol.md: 256 KiB of plaintext and a 16-byte tag per chunk. */
 const CIPHER_CHUNK = 262_144 + 16;
-/** SPEC 9 */
+/** docs/product.md "Limits" */
 const SEEK_STEP = 10;
 
 /** SEALBOX_E2E_WEB_DIST points the server at another build of the web app. */

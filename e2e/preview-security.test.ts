@@ -1,8 +1,9 @@
 /**
- * The previewer's security rules (DESIGN 7, issue 13 "Security tests") in Chromium through the
- * built app and the real server. Each payload would set `window.__pwned` or ask for a unique
- * /__pwned/... URL if it ran; both must stay untouched, no console error or CSP violation may
- * pass unlooked (browserSuite fails the test on any), and no decrypted blob URL may become a page.
+ * The previewer's security rules (docs/protocol.md "Threat table", issue 13 "Security tests") in
+ * Chromium through the built app and the real server. Each payload would set `window.__pwned` or
+ * ask for a unique /__pwned/... URL if it ran; both must stay untouched, no console error or CSP
+ * violation may pass unlooked (browserSuite fails the test on any), and no decrypted blob URL may
+ * become a page.
  * - Word: a .docx whose hyperlink targets javascript:, whose text looks like HTML (script, onerror,
  *   onclick) and must stay text; mammoth's HTML is cleaned by DOMPurify and shown in a srcdoc
  *   frame sandboxed without allow-scripts or allow-same-origin; the frame's one <style> is the
@@ -431,7 +432,7 @@ describe.skipIf(skipWithoutBrowser)('previewing hostile files runs nothing', () 
   );
 
   test(
-    'Word: a .doc (or anything mammoth cannot read) shows the SPEC 8 text',
+    'Word: a .doc (or anything mammoth cannot read) shows the docs/product.md "Messages" text',
     async () => {
       const page = await suite.newBrowser();
       const seen = watch(page);

@@ -1,11 +1,12 @@
 /**
- * The previewer (issue 13, SPEC 2 Previewer, 4, 8): an owner made through the API keeps a folder
- * of an image, texts, an archive, a file without extension and two subfolders. In Chromium, from
- * /files: the image by the item menu's Preview, the text by a click on its name (and the row's
- * double-click); cycling with the arrow keys and the previous/next buttons skips the folders;
- * the unsupported type's two texts; a ciphertext flipped in transit shows 'Error decrypting
- * file.'; /preview shows a local file without any /api request; and /share through a link.
- * Screenshots of the image, the text and the unsupported screen at 375 and 1280 px, light and dark.
+ * The previewer (issue 13, docs/product.md "Screens" (Previewer), "States" and "Messages"): an
+ * owner made through the API keeps a folder of an image, texts, an archive, a file without
+ * extension and two subfolders. In Chromium, from /files: the image by the item menu's Preview, the
+ * text by a click on its name (and the row's double-click); cycling with the arrow keys and the
+ * previous/next buttons skips the folders; the unsupported type's two texts; a ciphertext flipped
+ * in transit shows 'Error decrypting file.'; /preview shows a local file without any /api request;
+ * and /share through a link. Screenshots of the image, the text and the unsupported screen at 375
+ * and 1280 px, light and dark.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
@@ -190,7 +191,8 @@ describe.skipIf(skipWithoutBrowser)('the previewer', () => {
       await expectTitle(page, 'a-sunset.png');
       // Back on a file seen before, the cached object URL shows it again.
       expect(await imageWidth(page)).toBe(64);
-      // SPEC 5 and 9: buttons step 0.2, the wheel 0.1, within 0.2 to 5; a double-click resets.
+      // docs/product.md "Input rules" and "Limits": buttons step 0.2, the wheel 0.1, within 0.2 to
+      // 5; a double-click resets.
       const zoom = previewer(page).getByLabel('Zoom level');
       await previewer(page).getByRole('button', { name: 'Zoom in' }).click();
       expect(await zoom.textContent()).toBe('120%');

@@ -1,12 +1,13 @@
 /**
- * The owner's Share dialog (SPEC 2 Dialogs, 6, 8, 9) in Chromium through the real server: the
- * owner opens Share on a folder, searches people (2 characters send nothing, 3 do), adds bob as
- * viewer (his fingerprint shown, the same the crypto package computes), switches him to editor
- * and revokes him; then creates a link expiring in 2 days with a password, copies its URL, opens
- * it in an anonymous browser (password prompt), removes the password (the link opens at once)
- * and revokes it (the link then fails). After each step the server's own lists
- * (GET /api/shared/{id}/users and /links) say it happened, and every grant it stores verifies
- * under the owner's signing key. Screenshots of both tabs at 375 and 1280 px, light and dark.
+ * The owner's Share dialog (docs/product.md "Screens" (Dialogs), "Roles", "Messages" and "Limits")
+ * in Chromium through the real server: the owner opens Share on a folder, searches people (2
+ * characters send nothing, 3 do), adds bob as viewer (his fingerprint shown, the same the crypto
+ * package computes), switches him to editor and revokes him; then creates a link expiring in 2 days
+ * with a password, copies its URL, opens it in an anonymous browser (password prompt), removes the
+ * password (the link opens at once) and revokes it (the link then fails). After each step the
+ * server's own lists (GET /api/shared/{id}/users and /links) say it happened, and every grant it
+ * stores verifies under the owner's signing key. Screenshots of both tabs at 375 and 1280 px, light
+ * and dark.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { fingerprint, formatFingerprint, openPins, sealPins, toBase64Url, verifyGrant } from '@sealbox/crypto';

@@ -1,10 +1,10 @@
 /**
- * Link visitors (issue 12, SPEC 2 /share): an owner made through the API shares a folder by a
- * password link; an anonymous Chromium opens `/share?linkId=ID#KEY`, gets the password prompt,
- * 'Invalid password!' on a wrong one, then the files of the linked folder (breadcrumbs start at
- * it, folders open inside it), downloads a file and a folder (zip) byte for byte, all under the
- * link key. Screenshots of the prompt and the link view at 375 and 1280 px, light and dark.
- * Afterwards the server's log holds no link key.
+ * Link visitors (issue 12, docs/product.md "Screens" /share): an owner made through the API shares
+ * a folder by a password link; an anonymous Chromium opens `/share?linkId=ID#KEY`, gets the
+ * password prompt, 'Invalid password!' on a wrong one, then the files of the linked folder
+ * (breadcrumbs start at it, folders open inside it), downloads a file and a folder (zip) byte for
+ * byte, all under the link key. Screenshots of the prompt and the link view at 375 and 1280 px,
+ * light and dark. Afterwards the server's log holds no link key.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
@@ -102,7 +102,7 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
     const inner = await apiCreateFolder(owner, holiday, 'Inner');
     await apiUploadFile(owner, inner, 'deep.bin', deep);
     linkId = await createLink(owner, holiday.id, PASSWORD);
-    // DESIGN 4: the fragment is the shared item's K, unpadded base64url.
+    // docs/protocol.md: the fragment is the shared item's K, unpadded base64url.
     linkKey = toBase64Url(holiday.key);
     fileLinkId = await createLink(owner, notesFile.id, null);
     fileLinkKey = toBase64Url(notesFile.key);

@@ -1,12 +1,13 @@
 /**
- * 'Files Shared with Me' (issue 12, SPEC 2 /shared, SPEC 6): owner A (made through the API with
- * the real crypto package) shares a folder with B, who has /shared open in Chromium. B sees it
- * arrive live with A's name, opens it, downloads a file byte for byte and finds rename, move,
- * delete, upload and New Folder refused with SPEC's tooltips; A makes B editor, and B uploads a
- * file and makes a folder, which A's listing shows and which count on A's quota; A revokes and
- * B's view loses the folder live. A grant the sharer never signed (the server planting an access
- * entry) is shown as unverified, and nothing can be added under it. Search on /shared covers what
- * is shared with B (the shared items and everything below them), not the sharer's other files.
+ * 'Files Shared with Me' (issue 12, docs/product.md "Screens" /shared, docs/product.md "Roles"):
+ * owner A (made through the API with the real crypto package) shares a folder with B, who has
+ * /shared open in Chromium. B sees it arrive live with A's name, opens it, downloads a file byte
+ * for byte and finds rename, move, delete, upload and New Folder refused with the product's
+ * tooltips; A makes B editor, and B uploads a file and makes a folder, which A's listing shows and
+ * which count on A's quota; A revokes and B's view loses the folder live. A grant the sharer never
+ * signed (the server planting an access entry) is shown as unverified, and nothing can be added
+ * under it. Search on /shared covers what is shared with B (the shared items and everything below
+ * them), not the sharer's other files.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
@@ -89,7 +90,7 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
   }, SLOW);
 
   test(
-    'viewer, then editor, then revoked: live, with the permissions of SPEC 6',
+    'viewer, then editor, then revoked: live, with the permissions of docs/product.md "Roles"',
     async () => {
       const page = await suite.newBrowser({ expectHttpErrors: [{ status: 404, path: '/api/file' }] });
       await openShared(page);
@@ -107,7 +108,7 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
       await body(page).getByText('report.txt').waitFor();
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Project').first().waitFor();
 
-      // A viewer: download works, changes are refused with SPEC's tooltips.
+      // A viewer: download works, changes are refused with the product's tooltips.
       const started = page.waitForEvent('download', { timeout: 60_000 });
       await (await menuItem(page, 'report.txt', 'Download')).click();
       const got = await started;

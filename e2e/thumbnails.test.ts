@@ -1,8 +1,9 @@
 /**
- * Grid thumbnails (SPEC 2 "previews of images and videos"; DESIGN 5, 7) through the built web app
- * and the real server: images uploaded encrypted come back as small <img src="blob:..."> made in
- * the crypto worker, a video gets a poster frame, SVG and other files keep their type icon, and
- * nothing trips the CSP or logs an error. Screenshots of the grid at 1280 and 375 px.
+ * Grid thumbnails (docs/product.md "Screens" "previews of images and videos"; docs/protocol.md
+ * "Files and uploads" and "Threat table") through the built web app and the real server: images
+ * uploaded encrypted come back as small <img src="blob:..."> made in the crypto worker, a video
+ * gets a poster frame, SVG and other files keep their type icon, and nothing trips the CSP or logs
+ * an error. Screenshots of the grid at 1280 and 375 px.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';

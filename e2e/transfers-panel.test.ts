@@ -1,10 +1,11 @@
 /**
  * The transfers panel and drop-anywhere uploads (issue 14 items 1 and 5), through the built web
  * app and the real server: files dropped on the listing start at once and show in the corner
- * panel with overall progress and SPEC 4's summary; one is cancelled mid-upload and retried, and
- * what the server keeps is checked byte for byte by downloading it back (the download shows in
- * the panel too); a duplicate name offers keep both and replace; the drop target shows while
- * dragging and refuses in a folder shared as viewer. Axe checks and screenshots of each screen.
+ * panel with overall progress and docs/product.md "States" summary; one is cancelled mid-upload and
+ * retried, and what the server keeps is checked byte for byte by downloading it back (the download
+ * shows in the panel too); a duplicate name offers keep both and replace; the drop target shows
+ * while dragging and refuses in a folder shared as viewer. Axe checks and screenshots of each
+ * screen.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';

@@ -1,9 +1,10 @@
 /**
- * Transfer journeys through the built web app and the real server (SPEC 2, 4, 5, 8; DESIGN 5, 7):
- * encrypted uploads in parts with progress, a reload in the middle and a resume that sends only
- * the missing parts, downloads streamed to disk by the service worker (a file, and a folder as a
- * zip), the quota toast, and finally a scan of everything the server stored or logged for any
- * plaintext name, mime type or content that was uploaded.
+ * Transfer journeys through the built web app and the real server (docs/product.md "Screens",
+ * "States", "Input rules" and "Messages"; docs/protocol.md "Files and uploads" and "Threat table"):
+ * encrypted uploads in parts with progress, a reload in the middle and a resume that sends only the
+ * missing parts, downloads streamed to disk by the service worker (a file, and a folder as a zip),
+ * the quota toast, and finally a scan of everything the server stored or logged for any plaintext
+ * name, mime type or content that was uploaded.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
@@ -101,7 +102,7 @@ describe.skipIf(skipWithoutBrowser)('transfers', () => {
       const page = await newBrowser();
       await loginViaUi(page, suite.server.url, user);
       await openOverlay(page);
-      // SPEC 5: nothing picked yet, and the dialog says so.
+      // docs/product.md "Input rules": nothing picked yet, and the dialog says so.
       await overlay(page).getByText('No file selected.', { exact: true }).waitFor();
       await overlay(page).getByRole('button', { name: 'Close', exact: true }).first().click();
 

@@ -23,7 +23,7 @@ const ITEMS = numberArg('items', 10_000);
 const RUNS = numberArg('runs', 5);
 const CALLS = numberArg('calls', 50);
 const SERVER_TARGET_MS = 30;
-/** What the browser asks for on opening a folder: all of it (SPEC 9). */
+/** What the browser asks for on opening a folder: all of it (docs/product.md "Limits"). */
 const WHOLE = 2_147_483_648;
 const BROWSER_TARGET_MS = 1000;
 

@@ -1,5 +1,5 @@
 /**
- * The check after a journey (DESIGN 4: nothing the server stores or logs contains a plaintext
+ * The check after a journey (docs/protocol.md: nothing the server stores or logs contains a plaintext
  * name, mime type, key or content): every byte under the server's data directory (database and
  * blobs) and everything it printed, searched for what the journey put in.
  */

@@ -14,7 +14,7 @@ export const transfersPanel = (page: Page) => page.getByRole('region', { name: '
 export const transferRow = (page: Page, name: string) =>
   transfersPanel(page).locator('.transfer-row', { has: page.getByText(name, { exact: true }) });
 
-/** Waits for the panel's SPEC 4 summary, e.g. 'All 3 files uploaded successfully!'. */
+/** Waits for the panel's docs/product.md "States" summary, e.g. 'All 3 files uploaded successfully!'. */
 export async function waitForSummary(page: Page, text: string, timeout = 60_000): Promise<void> {
   await transfersPanel(page).getByRole('status').getByText(text, { exact: true }).waitFor({ timeout });
 }

@@ -3,8 +3,9 @@ import { type AesKey, NONCE_BYTES, TAG_BYTES, checkLength, importAesKey, newNonc
 import { fail } from './errors.ts';
 
 /**
- * Chunked contents (DESIGN 4): chunk i = AES-GCM(K, nonce_i, chunk, AAD = u32be(i) || u8(last)).
- * The index in nonce and AAD stops reordering and splicing; the last flag stops truncation.
+ * Chunked contents (docs/protocol.md): chunk i = AES-GCM(K, nonce_i, chunk, AAD = u32be(i) ||
+ * u8(last)). The index in nonce and AAD stops reordering and splicing; the last flag stops
+ * truncation.
  */
 export const CHUNK = 256 * 1024;
 export const CIPHER_CHUNK = CHUNK + TAG_BYTES;

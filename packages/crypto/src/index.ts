@@ -1,5 +1,5 @@
 /**
- * @sealbox/crypto: the key hierarchy and formats of DESIGN.md section 4, as pure functions over
+ * @sealbox/crypto: the key hierarchy and formats of docs/protocol.md, as pure functions over
  * globalThis.crypto and hash-wasm. Runs unchanged in Bun, browser workers and service workers.
  */
 export { CryptoError, isCryptoError, type CryptoErrorCode } from './errors.ts';

@@ -3,10 +3,10 @@ import { type Bytes, fromBase64, own, toBase64, utf8 } from './bytes.ts';
 import { fail } from './errors.ts';
 
 /**
- * Version 2 of the password keys (DESIGN 4, vectors v2 `passwordKeysV2`): one argon2id with real
- * memory makes a master secret, and HKDF splits it into the login secret the server verifies and
- * the key that wraps the account's secrets, so neither reveals the other. Accounts move to it at
- * their next login (docs/protocol.md); this module only derives.
+ * Version 2 of the password keys (docs/protocol.md, vectors v2 `passwordKeysV2`): one argon2id with
+ * real memory makes a master secret, and HKDF splits it into the login secret the server verifies
+ * and the key that wraps the account's secrets, so neither reveals the other. Accounts move to it
+ * at their next login (docs/protocol.md); this module only derives.
  */
 export interface KdfParamsV2 {
   version: 2;

@@ -1,7 +1,7 @@
 import { type Bytes, fromBase64, own, toBase64 } from './bytes.ts';
 import { fail } from './errors.ts';
 
-/** Signing prefers Ed25519; ECDSA P-256 is the fallback for runtimes without it (DESIGN 4). */
+/** Signing prefers Ed25519; ECDSA P-256 is the fallback for runtimes without it (docs/protocol.md). */
 export type SigningAlgorithm = 'Ed25519' | 'ECDSA-P256';
 
 const ED25519_SPKI_PREFIX = '302a300506032b6570032100';

@@ -3,7 +3,7 @@ import { newNonce, open, seal } from './aead.ts';
 import { fail } from './errors.ts';
 
 /**
- * Key pins (DESIGN 4): for each user id, the fingerprint of their keys as first seen. Sealed
+ * Key pins (docs/protocol.md): for each user id, the fingerprint of their keys as first seen. Sealed
  * under the account root key and stored by the server, which can neither read nor alter them;
  * the AAD names the owner, so one user's sealed pins do not open as another's.
  */

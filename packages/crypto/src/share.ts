@@ -45,7 +45,7 @@ function checkUserId(value: unknown, field: string): string {
 }
 
 /**
- * Unambiguous bytes to sign (DESIGN 4, vectors v2 `grant`): a fixed domain tag, then sharer,
+ * Unambiguous bytes to sign (docs/protocol.md, vectors v2 `grant`): a fixed domain tag, then sharer,
  * recipient, item, wrapped key (base64 as sent) and edit flag, joined by NUL, which no field holds.
  */
 export function grantMessage(grant: ShareGrant): Bytes {

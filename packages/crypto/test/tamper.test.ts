@@ -1,5 +1,5 @@
 /**
- * One tamper test per rule of DESIGN.md section 4. Each names the attack class it stops; the
+ * One tamper test per rule of docs/protocol.md. Each names the attack class it stops; the
  * threat table in docs/protocol.md points here.
  */
 import { beforeAll, describe, expect, spyOn, test } from 'bun:test';

@@ -1,10 +1,10 @@
 /**
  * The one table of file types: for each extension and each mime type, the icon an item gets,
- * whether and how the previewer shows it (SPEC 2 "Previewer": pdf, text, audio, video, image,
- * Word), whether the grid draws it a thumbnail (SPEC 2 "previews of images and videos"), and the
- * content type its decrypted bytes are given. The browser's listing, previewer, thumbnail worker
- * and preview service worker all read it, and so will the command-line client; a type is added
- * here once (docs/web-files.md "File types").
+ * whether and how the previewer shows it (docs/product.md "Screens" "Previewer": pdf, text, audio,
+ * video, image, Word), whether the grid draws it a thumbnail (docs/product.md "Screens" "previews
+ * of images and videos"), and the content type its decrypted bytes are given. The browser's
+ * listing, previewer, thumbnail worker and preview service worker all read it, and so will the
+ * command-line client; a type is added here once (docs/web-files.md "File types").
  */
 
 /** The icon family of an item in the listing. */
@@ -47,7 +47,8 @@ const BY_EXTENSION = new Map<string, ExtensionRow>([
   ['mp4', video('video/mp4')],
   ['mov', video('video/mp4')],
   ['webm', video('video/webm')],
-  // Browsers decode its frames for a poster; SPEC 2 does not list it for the previewer.
+  // Browsers decode its frames for a poster; docs/product.md "Screens" does not list it for the
+  // previewer.
   ['m4v', { icon: 'video', thumbnail: 'video', type: 'video/mp4' }],
   ['mkv', { icon: 'video' }],
   ['mp3', audio('audio/mpeg')],
@@ -180,8 +181,8 @@ export const STREAM_TYPES: ReadonlySet<string> = new Set([...BY_MIME].flatMap(([
 
 /**
  * The Content-Type a preview stream is served with: the item's own mime type when it is an
- * allowed media type, else its extension's (SPEC 2's audio and video extensions); null when
- * neither fits (no stream is made).
+ * allowed media type, else its extension's (docs/product.md "Screens" audio and video extensions);
+ * null when neither fits (no stream is made).
  */
 export function streamType(file: TypedFile): string | null {
   const mime = bareMime(file.mimeType);

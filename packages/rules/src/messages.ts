@@ -1,8 +1,8 @@
 /**
  * Texts both sides say: the server as an error's message, the web app (and the command-line
- * client) as a tooltip, a toast or a field's error. Where SPEC.md gives a text (docs/web-files.md
- * lists where the app departs from it) it is that text, word for word: e2e journeys and the
- * server's tests compare them exactly, so each is written here once.
+ * client) as a tooltip, a toast or a field's error. Where docs/product.md "Messages" gives a
+ * text (docs/web-files.md lists where the app departs from it) it is that text, word for word: e2e
+ * journeys and the server's tests compare them exactly, so each is written here once.
  */
 
 /** Items (docs/protocol.md "Who may do what"). */

@@ -1,9 +1,9 @@
 /**
- * Where an item may be moved (SPEC 5 "Move", docs/protocol.md "Who may do what"): the target is a
- * folder of the same owner that the mover may edit, not the item itself, nothing under it, and
- * not its current parent; the top level only for the owner. The server refuses these moves
- * (apps/server/src/domain/files/move.ts, which adds the depth limit it alone can measure); the
- * web app's Move dialog says why before anything is sent, in the same words.
+ * Where an item may be moved (docs/product.md "Input rules" "Move", docs/protocol.md "Who may do
+ * what"): the target is a folder of the same owner that the mover may edit, not the item itself,
+ * nothing under it, and not its current parent; the top level only for the owner. The server
+ * refuses these moves (apps/server/src/domain/files/move.ts, which adds the depth limit it alone
+ * can measure); the web app's Move dialog says why before anything is sent, in the same words.
  */
 
 export interface MovingItem {

@@ -7,7 +7,7 @@ export const THEME_STORAGE_KEY = 'sealbox.theme';
 const THEMES: readonly ThemePreference[] = ['light', 'dark', 'system'];
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
-/** SPEC.md 4: anything unknown in storage falls back to 'system'. */
+/** docs/product.md "States": anything unknown in storage falls back to 'system'. */
 export function parseThemePreference(value: unknown): ThemePreference {
   return THEMES.includes(value as ThemePreference) ? (value as ThemePreference) : 'system';
 }

@@ -1,7 +1,7 @@
 import { useSyncExternalStore, type CSSProperties } from 'react';
 import { cx } from './cx.ts';
 
-/** SPEC.md 8: at most 3 toasts at once, 3 seconds each. */
+/** docs/product.md "Messages": at most 3 toasts at once, 3 seconds each. */
 export const TOAST_LIMIT = 3;
 export const TOAST_DURATION_MS = 3000;
 

@@ -120,7 +120,7 @@ export function registrationTests(suite: AccountsSuite) {
       expect(await userCount()).toBe(before);
     });
 
-    test('a taken username or email (any case) is 409 CONFLICT with SPEC messages', async () => {
+    test('a taken username or email (any case) is 409 CONFLICT with the product texts', async () => {
       const username = uniqueName('Taken');
       const email = `${username}@Example.org`;
       const browser = h.browser();

@@ -18,7 +18,7 @@ const fails = (fn: () => unknown, message?: string | RegExp) => {
   if (message) expect((caught as DomainError).message).toMatch(message);
 };
 
-describe('usernames (SPEC 5)', () => {
+describe('usernames (docs/product.md "Input rules")', () => {
   test.each(['abc', 'a'.repeat(20), 'Åsa', 'jo jo', '名前です', '😀😀😀'])('%p is accepted', (name) => {
     expect(checkUsername(name)).toBe(name);
   });

@@ -5,7 +5,7 @@ import { DomainError } from '../errors.ts';
  * refuses any below the minimum or above the ceiling, as the client does, so a weak account can
  * never be created through it, nor one whose sign-in would take minutes.
  *
- * Version 1 (SPEC's): argon2id for the login hash, PBKDF2 for the wrapping key.
+ * Version 1 (the first release's): argon2id for the login hash, PBKDF2 for the wrapping key.
  * Version 2: one argon2id whose output HKDF splits into both; it has no `pbkdf2`.
  */
 export interface KdfParamsV1 {

@@ -48,7 +48,7 @@ export function toProfile(user: UserRecord): Profile {
   };
 }
 
-/** A unique-index CONFLICT from the repository, with SPEC 5's message for the field. */
+/** A unique-index CONFLICT from the repository, with docs/product.md "Input rules" text for the field. */
 export function conflictMessage(error: unknown): never {
   if (isDomainError(error, 'CONFLICT')) {
     throw new DomainError('CONFLICT', error.detail === 'email' ? EMAIL_TAKEN_TEXT : USERNAME_TAKEN_TEXT, {

@@ -41,7 +41,7 @@ export async function findPublicUser(deps: AccountsDeps, id: string): Promise<Pu
   return toPublicUser(user);
 }
 
-/** SPEC 9: the login lookup, one exact (case-insensitive) match. */
+/** docs/product.md "Limits": the login lookup, one exact (case-insensitive) match. */
 export async function loginLookup(deps: AccountsDeps, name: string, clientIp: string): Promise<LoginLookup[]> {
   await deps.limiter.hit('lookupIp', clientIp);
   const user = await deps.users.findByUsername(name);
@@ -49,7 +49,7 @@ export async function loginLookup(deps: AccountsDeps, name: string, clientIp: st
   return [{ id: user.id, username: user.username, passwordSalt: user.passwordSalt, kdf: parseStoredKdf(user.kdf) }];
 }
 
-/** SPEC 6: share targets, at least 3 typed characters, at most 10 results, never oneself. */
+/** docs/product.md "Roles": share targets, at least 3 typed characters, at most 10 results, never oneself. */
 export async function searchUsers(
   deps: AccountsDeps,
   caller: { userId: string; clientIp: string },

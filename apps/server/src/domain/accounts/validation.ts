@@ -1,7 +1,7 @@
 import { EMAIL_INVALID_TEXT, USERNAME_LENGTH_TEXT } from '@sealbox/rules';
 import { DomainError } from '../errors.ts';
 
-/** SPEC 5 and 9, with SPEC's own messages where it has them. */
+/** docs/product.md "Input rules" and "Limits", with the texts of "Messages" where it has them. */
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 20;
 export const EMAIL_MAX = 254;

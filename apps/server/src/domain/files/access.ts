@@ -49,9 +49,9 @@ export function linkAdmits(link: LinkRecord | undefined, principal: LinkPrincipa
 const grantRole = (edit: boolean): Role => (edit ? 'editor' : 'viewer');
 
 /**
- * The one place that decides what a principal may do with an item (DESIGN 7: "owner, access
- * entry, or link, with editor rights inherited down folders"). `path` is an item and its
- * ancestors, nearest first; the answer is the role on each of them (null: not visible):
+ * The one place that decides what a principal may do with an item (docs/protocol.md "Threat table":
+ * "owner, access entry, or link, with editor rights inherited down folders"). `path` is an item and
+ * its ancestors, nearest first; the answer is the role on each of them (null: not visible):
  * - the owner of the tree is owner everywhere in it;
  * - another user has the role of the nearest access entry on the item or above it (an editor
  *   entry on a folder makes its whole subtree editable, a viewer entry further down narrows

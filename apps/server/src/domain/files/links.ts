@@ -10,15 +10,16 @@ import { endLinkUploads } from './unfinished.ts';
 import { invalid, isLinkId, linkId as checkLinkId, uuid } from './validation.ts';
 
 /**
- * Share links (SPEC 6 and 7, docs/protocol.md "Share links"). A link names one item; its
- * holders act with its permission on that item and below it. The key is in the URL fragment and
- * never reaches the server. Link ids are 128 random bits; a missing, expired or unreachable link
- * answers exactly like one that never existed. A password is a server-side gate: argon2id here,
- * checked under rate limits, and once right it gives an access proof for that link alone, good
- * for one password epoch (any change to the password voids every proof) and at most a day.
+ * Share links (docs/product.md "Roles"; docs/protocol.md "HTTP endpoints" and "Share links"). A
+ * link names one item; its holders act with its permission on that item and below it. The key is in
+ * the URL fragment and never reaches the server. Link ids are 128 random bits; a missing, expired
+ * or unreachable link answers exactly like one that never existed. A password is a server-side
+ * gate: argon2id here, checked under rate limits, and once right it gives an access proof for that
+ * link alone, good for one password epoch (any change to the password voids every proof) and at
+ * most a day.
  */
 
-/** What the owner and a visitor see of a link (SPEC 3 "Share link"). */
+/** What the owner and a visitor see of a link (docs/protocol.md "Items" "Share link"). */
 export interface LinkView {
   linkId: string;
   itemId: string;

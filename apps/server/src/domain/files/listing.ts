@@ -16,7 +16,7 @@ import { peopleOf, toItemView, type ItemView } from './view.ts';
 export const MAX_DEPTH = 20;
 export const DEFAULT_DEPTH = 1;
 export const DEFAULT_LIMIT = 100;
-/** SPEC 9: the initial load asks for 2147483648 items, meaning all of them. */
+/** docs/product.md "Limits": the initial load asks for 2147483648 items, meaning all of them. */
 export const MAX_LIMIT = 2_147_483_648;
 
 export interface ListOptions {

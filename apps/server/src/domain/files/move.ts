@@ -10,11 +10,11 @@ import { invalid } from './validation.ts';
 import { toItemView, type ItemView } from './view.ts';
 
 /**
- * SPEC 5 "Move", the rule both sides share (@sealbox/rules `moveProblem`, in the web app's words):
- * the target is a folder with the same owner that the mover may edit, not the item itself, not
- * one of its descendants and not the current parent; the top level only for the owner. Here also
- * the moved subtree must still end within MAX_TREE_DEPTH. The client re-wrapped the item's key
- * for the new parent; the new encryptedKey and keyNonce replace the old.
+ * docs/product.md "Input rules" "Move", the rule both sides share (@sealbox/rules `moveProblem`, in
+ * the web app's words): the target is a folder with the same owner that the mover may edit, not the
+ * item itself, not one of its descendants and not the current parent; the top level only for the
+ * owner. Here also the moved subtree must still end within MAX_TREE_DEPTH. The client re-wrapped
+ * the item's key for the new parent; the new encryptedKey and keyNonce replace the old.
  */
 export async function moveItem(
   deps: FilesDeps,

@@ -9,10 +9,11 @@ import { base64Exact, invalid, RSA_WRAPPED_KEY_BYTES, SIGNATURE_BYTES, uuid } fr
 import type { ItemView } from './view.ts';
 
 /**
- * Sharing with named users (SPEC 6 and 7, docs/protocol.md "Sharing"). Only the owner shares:
- * an access entry holds K wrapped to the recipient's RSA key and the sharer's signature over the
- * grant, which the server stores but cannot make (it has no private key) and the recipient
- * verifies. The entry gives the recipient its role on the item and below it (access.ts).
+ * Sharing with named users (docs/product.md "Roles"; docs/protocol.md "HTTP endpoints" and
+ * "Sharing"). Only the owner shares: an access entry holds K wrapped to the recipient's RSA key and
+ * the sharer's signature over the grant, which the server stores but cannot make (it has no private
+ * key) and the recipient verifies. The entry gives the recipient its role on the item and below it
+ * (access.ts).
  */
 
 /** One access entry as its owner and its recipient see it. */

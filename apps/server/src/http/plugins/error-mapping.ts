@@ -7,12 +7,12 @@ import { routeOf } from './request-log.ts';
 export const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   VALIDATION: 400,
   UNAUTHORIZED: 401,
-  // SPEC 4: the login answers 307 when the second factor is still needed.
+  // docs/product.md "States": the login answers 307 when the second factor is still needed.
   TOTP_REQUIRED: 307,
   QUOTA_EXCEEDED: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
-  // SPEC 8: an upload above MAX_FILE_BYTES answers 405 ("File is too large").
+  // docs/product.md "Messages": an upload above MAX_FILE_BYTES answers 405 ("File is too large").
   FILE_TOO_LARGE: 405,
   CONFLICT: 409,
   REFERENCE_MISSING: 409,

@@ -40,7 +40,7 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
         });
         const headers: Record<string, string> = {
           'content-type': 'application/octet-stream',
-          // Never rendered as a page, whatever a browser guesses (DESIGN 7).
+          // Never rendered as a page, whatever a browser guesses (docs/protocol.md "Threat table").
           'content-disposition': 'attachment',
           'accept-ranges': 'bytes',
           'content-length': String(data.length),

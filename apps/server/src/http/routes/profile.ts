@@ -9,7 +9,7 @@ import { DomainError } from '../../domain/errors.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
 import { AvatarBody, AvatarParams, EmailBody, PreferencesBody } from './schemas.ts';
 
-/** SPEC 2 Navbar and 9: "The default avatar is a built-in image." Ours, drawn for Sealbox. */
+/** docs/product.md "Screens" (Navbar) and "Limits": "The default avatar is a built-in image." Ours, drawn for Sealbox. */
 export const DEFAULT_AVATAR_SVG = readFileSync(join(import.meta.dir, '../assets/default-avatar.svg'));
 
 /** Avatar URLs carry a random cache-busting query, so a browser may keep what it fetched. */

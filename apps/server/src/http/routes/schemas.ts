@@ -2,7 +2,7 @@ import { t } from 'elysia';
 
 /**
  * Shapes of request bodies, queries and params. Lengths here only cap sizes; the domain's
- * checks give the precise rules and SPEC's messages.
+ * checks give the precise rules and the texts of docs/product.md "Messages".
  */
 const base64 = (maxLength: number) => t.String({ minLength: 1, maxLength });
 

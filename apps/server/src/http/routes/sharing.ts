@@ -21,8 +21,8 @@ import { ChangeShareBody, OpenLinkBody, RevokeBody, ShareBody, SharedParams, Sha
 export const NEXT_OFFSET_HEADER = 'sealbox-next-offset';
 
 /**
- * Sharing with users and by links (SPEC 7; docs/protocol.md "Sharing"). Everything but the two
- * link calls needs a session; those two are how an anonymous visitor opens a link.
+ * Sharing with users and by links (docs/protocol.md "HTTP endpoints" and "Sharing"). Everything but
+ * the two link calls needs a session; those two are how an anonymous visitor opens a link.
  */
 export function sharingRoutes(deps: { files: FilesDeps; session: SessionPlugin; cookies: CookieSettings }) {
   const { files } = deps;

@@ -5,7 +5,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { SIGN_IN_REQUIRED, type SessionPlugin } from '../plugins/session.ts';
 import { IdParams, SearchParams, SearchQuery } from './schemas.ts';
 
-/** User lookup and search (SPEC 6, 9). */
+/** User lookup and search (docs/product.md "Roles" and "Limits"). */
 export function userRoutes(deps: { accounts: AccountsDeps; session: SessionPlugin }) {
   const { accounts } = deps;
   return new Elysia({ name: 'user-routes' })
@@ -13,8 +13,8 @@ export function userRoutes(deps: { accounts: AccountsDeps; session: SessionPlugi
     .get(
       '/api/users/search/:name',
       async ({ params, query, clientIp, currentSession }) => {
-        // limit=1 is the login page's lookup (SPEC 9), open to anyone; any other limit is the
-        // share dialog's search, for signed-in users only.
+        // limit=1 is the login page's lookup (docs/product.md "Limits"), open to anyone; any other
+        // limit is the share dialog's search, for signed-in users only.
         if (query.limit === 1) return loginLookup(accounts, params.name, clientIp);
         const found = await currentSession();
         if (!found || found.session.totpPending) throw new DomainError('UNAUTHORIZED', SIGN_IN_REQUIRED);
