@@ -2,9 +2,23 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, Db, DbTransaction, SqlDialect } from '../../ports/db.ts';
 import type { EventBus } from '../../ports/event-bus.ts';
 import type { Logger } from '../../ports/logger.ts';
+import { migrateToLatest } from './migrate.ts';
 import { testPauser, type TestPause } from './test-pause.ts';
 
 type AfterCommitJob = () => void | Promise<void>;
+
+type KyselyDbOptions = Parameters<typeof createKyselyDb>[0];
+
+/** Brings the schema up to date, then makes the Db; a failed migration closes the connection. */
+export async function openMigratedDb(options: KyselyDbOptions): Promise<Db> {
+  try {
+    await migrateToLatest(options.kysely, options.logger);
+  } catch (error) {
+    await options.kysely.destroy();
+    throw error;
+  }
+  return createKyselyDb(options);
+}
 
 /** The dialect-independent half of a Db: transactions with deferred events, health, close. */
 export function createKyselyDb(options: {

@@ -5,9 +5,8 @@ import type { Database, Db } from '../../../ports/db.ts';
 import type { EventBus } from '../../../ports/event-bus.ts';
 import type { Logger } from '../../../ports/logger.ts';
 import { withNormalisedErrors } from '../error-normalising-dialect.ts';
-import { createKyselyDb } from '../kysely-db.ts';
+import { openMigratedDb } from '../kysely-db.ts';
 import type { TestPause } from '../test-pause.ts';
-import { migrateToLatest } from '../migrate.ts';
 
 const INT8_OID = 20;
 
@@ -48,13 +47,7 @@ export async function openPostgresDb(
   const kysely = new Kysely<Database>({
     dialect: withNormalisedErrors(new PostgresJSDialect({ postgres: client })),
   });
-  try {
-    await migrateToLatest(kysely, options.logger);
-  } catch (error) {
-    await kysely.destroy();
-    throw error;
-  }
-  return createKyselyDb({
+  return openMigratedDb({
     kysely,
     dialect: 'postgres',
     events: options.events,

@@ -6,9 +6,8 @@ import type { Database, Db } from '../../../ports/db.ts';
 import type { EventBus } from '../../../ports/event-bus.ts';
 import type { Logger } from '../../../ports/logger.ts';
 import { withNormalisedErrors } from '../error-normalising-dialect.ts';
-import { createKyselyDb } from '../kysely-db.ts';
+import { openMigratedDb } from '../kysely-db.ts';
 import type { TestPause } from '../test-pause.ts';
-import { migrateToLatest } from '../migrate.ts';
 import { asKyselySqliteDatabase } from './bun-sqlite-database.ts';
 
 /**
@@ -43,13 +42,7 @@ export async function openSqliteDb(options: {
   const kysely = new Kysely<Database>({
     dialect: withNormalisedErrors(new SqliteDialect({ database: asKyselySqliteDatabase(raw) })),
   });
-  try {
-    await migrateToLatest(kysely, options.logger);
-  } catch (error) {
-    await kysely.destroy();
-    throw error;
-  }
-  return createKyselyDb({
+  return openMigratedDb({
     kysely,
     dialect: 'sqlite',
     events: options.events,
