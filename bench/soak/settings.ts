@@ -1,0 +1,16 @@
+/** bench/soak's command line (run.ts lists the flags) and the number of files each user keeps. */
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (i < 0) return fallback;
+  const raw = process.argv[i]!.includes('=') ? process.argv[i]!.split('=')[1] : process.argv[i + 1];
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} expects a positive number`);
+  return value;
+}
+
+export const MINUTES = arg('minutes', 10);
+export const USERS = arg('users', 50);
+export const THINK_MS = arg('think-ms', 800);
+export const LARGE_PER_USER = 2;
+export const SMALL_PER_USER = 60;
