@@ -1,61 +1,35 @@
 /**
- * The wall time of each test file of a `bun test` run, read off its output as it streams: bun
- * names a file ("e2e/smoke.test.ts:") when it starts it, so a file runs from its name to the
- * next file's name, or to the summary (" 12 pass"). A web build that a file's import waited
- * for ("web app built in 41.2 s") is noted beside it.
+ * The wall time of each test file of a `bun test --parallel` run. Files run two at a time, so
+ * their output cannot be timed as it streams; bun measures each file itself and writes the
+ * figures to its `--timings` file (`--update-timings`), which is read here.
  */
-export class FileTimes {
-  readonly #now: () => number;
-  #current: { file: string; started: number } | undefined;
-  readonly #seconds = new Map<string, number>();
-  readonly #notes = new Map<string, string>();
+import { readFile } from 'node:fs/promises';
 
-  constructor(now: () => number = () => performance.now()) {
-    this.#now = now;
-  }
+/** Milliseconds per test file, by path from the root, as bun writes them. */
+export type Timings = Record<string, number>;
 
-  /** A sink for one output stream (stdout and stderr each need their own: lines arrive in pieces). */
-  stream(): { write(text: string): void } {
-    let partial = '';
-    return {
-      write: (text: string) => {
-        const lines = (partial + text).split('\n');
-        partial = lines.pop() ?? '';
-        for (const line of lines) this.#line(line);
-      },
-    };
+/** The per-file figures of a bun timings file; none when it is missing or not bun's format. */
+export async function readTimings(path: string): Promise<Timings> {
+  const text = await readFile(path, 'utf8').catch(() => '');
+  try {
+    const files = (JSON.parse(text) as { files?: unknown }).files;
+    if (typeof files !== 'object' || files === null) return {};
+    return Object.fromEntries(Object.entries(files).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
+  } catch {
+    return {};
   }
+}
 
-  #line(line: string): void {
-    const started = /^(\S.*\.(?:test|spec)\.[cm]?[jt]sx?):$/.exec(line);
-    if (started) {
-      this.#end();
-      this.#current = { file: started[1]!, started: this.#now() };
-      return;
-    }
-    if (/^\s*\d+ pass$/.test(line)) this.#end();
-    const built = /^web app built in ([\d.]+) s/.exec(line);
-    if (built && this.#current) this.#notes.set(this.#current.file, `includes building the web app, ${built[1]} s`);
-  }
-
-  #end(): void {
-    if (!this.#current) return;
-    const { file, started } = this.#current;
-    this.#seconds.set(file, (this.#seconds.get(file) ?? 0) + (this.#now() - started) / 1000);
-    this.#current = undefined;
-  }
-
-  /** The files under `prefix`, slowest first, with their total. */
-  table(prefix: string): string[] {
-    const rows = [...this.#seconds].filter(([file]) => file.startsWith(prefix)).sort((a, b) => b[1] - a[1]);
-    if (rows.length === 0) return [];
-    const total = rows.reduce((sum, [, seconds]) => sum + seconds, 0);
-    return [
-      ...rows.map(([file, seconds]) => {
-        const note = this.#notes.get(file);
-        return `${seconds.toFixed(1).padStart(7)} s  ${file}${note ? `  (${note})` : ''}`;
-      }),
-      `${total.toFixed(1).padStart(7)} s  in all, ${rows.length} file${rows.length === 1 ? '' : 's'}`,
-    ];
-  }
+/** The files under `prefix`, slowest first, with their total. */
+export function timesTable(timings: Timings, prefix: string): string[] {
+  const rows = Object.entries(timings)
+    .filter(([file]) => file.startsWith(prefix))
+    .sort((a, b) => b[1] - a[1]);
+  if (rows.length === 0) return [];
+  const total = rows.reduce((sum, [, ms]) => sum + ms, 0);
+  const seconds = (ms: number) => (ms / 1000).toFixed(1).padStart(7);
+  return [
+    ...rows.map(([file, ms]) => `${seconds(ms)} s  ${file}`),
+    `${seconds(total)} s  in all, ${rows.length} file${rows.length === 1 ? '' : 's'}`,
+  ];
 }

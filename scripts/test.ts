@@ -1,12 +1,15 @@
 /**
  * `npm test`: every suite of the repo, in order, with one summary line at the end.
- * Typecheck, lint and import boundaries, then `bun test` at the root exactly as a user types it
- * (crypto, server, scripts, the web components through vitest, e2e in Chromium, building the
- * web app on demand), with each e2e file's wall time at the end.
+ * Typecheck, lint and import boundaries, then `bun test` at the root as a user types it, two
+ * files at a time (crypto, server, scripts, the web components through vitest, e2e in Chromium,
+ * building the web app on demand), with the slowest files' wall times at the end.
  * Set SEALBOX_REQUIRE_SERVICES=1 (CI does) to make PostgreSQL, S3 and Chromium suites mandatory.
  */
+import { copyFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { failureReports } from './failure-reports.ts';
-import { FileTimes } from './file-times.ts';
+import { readTimings, timesTable } from './file-times.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const bun = process.execPath;
@@ -28,7 +31,6 @@ async function run(
   cmd: string[],
   cwd = root,
   parse?: (out: string) => Omit<Outcome, 'name' | 'code' | 'seconds' | 'failures'>,
-  times?: FileTimes,
 ): Promise<Outcome> {
   console.log(`\n=== ${name}: ${cmd.join(' ')}`);
   const started = performance.now();
@@ -37,12 +39,10 @@ async function run(
   const pump = async (stream: ReadableStream<Uint8Array>, sink: { write(text: string): unknown }) => {
     const decoder = new TextDecoder();
     const reader = stream.getReader();
-    const timed = times?.stream();
     for (let r = await reader.read(); !r.done; r = await reader.read()) {
       const text = decoder.decode(r.value, { stream: true });
       captured += text;
       sink.write(text);
-      timed?.write(text);
     }
   };
   await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
@@ -60,14 +60,31 @@ const bunCounts = (out: string) => ({
   skipped: num(out, /^\s*(\d+) skip$/m),
 });
 
-const fileTimes = new FileTimes();
+/**
+ * Two test files at a time: the 2-core machines CI runs on finish the browser suites about a
+ * third sooner than one at a time, as the suites spend much of their time waiting on Chromium and
+ * the server. Each file gets its own process, server, database schema and browser profile.
+ */
+const PARALLEL = 2;
+/**
+ * Each file's time in a full run (bun's format), so bun starts the slowest files first and the
+ * two workers end together. Refresh after adding slow suites:
+ * `bun test --parallel=2 --timings=scripts/test-timings.json --update-timings`.
+ */
+const KNOWN_TIMINGS = join(root, 'scripts', 'test-timings.json');
+const timings = join(await mkdtemp(join(tmpdir(), 'sealbox-test-')), 'timings.json');
+await copyFile(KNOWN_TIMINGS, timings).catch(() => {});
+
 const steps: Array<[string, () => Promise<Outcome>]> = [
   ['typecheck', () => run('typecheck', [bun, 'x', 'tsc', '-p', 'tsconfig.json'])],
   // Biome (format and lint) and the import boundaries of .dependency-cruiser.cjs.
   ['lint', () => run('lint', [bun, 'run', 'lint'])],
-  // Nothing added: what runs, and each test file's 120 s default (scripts/bun-test-preload.ts),
-  // is bunfig.toml's, as for anyone who types `bun test` at the root.
-  ['bun', () => run('bun test', [bun, 'test'], root, bunCounts, fileTimes)],
+  // What runs, and each test file's 120 s default (scripts/bun-test-preload.ts), is bunfig.toml's,
+  // as for anyone who types `bun test` at the root; only how many at a time is added.
+  [
+    'bun',
+    () => run('bun test', [bun, 'test', `--parallel=${PARALLEL}`, `--timings=${timings}`, '--update-timings'], root, bunCounts),
+  ],
 ];
 
 if (import.meta.main) await main();
@@ -82,8 +99,12 @@ async function main() {
     for (const report of failures) console.log(`\n${report}`);
   }
 
-  const e2e = fileTimes.table('e2e/');
+  const measured = await readTimings(timings);
+  const e2e = timesTable(measured, 'e2e/');
   if (e2e.length > 0) console.log(`\n=== e2e files by wall time, slowest first\n${e2e.join('\n')}`);
+  const others = timesTable(Object.fromEntries(Object.entries(measured).filter(([file]) => !file.startsWith('e2e/'))), '');
+  if (others.length > 0)
+    console.log(`\n=== other test files, the ten slowest\n${[...others.slice(0, 10), others.at(-1)].join('\n')}`);
 
   console.log('\n=== summary');
   for (const o of outcomes) {
