@@ -31,22 +31,21 @@ export {
   changeLink,
   createLink,
   deleteLink,
-  LINK_PROOF_LIFETIME_MS,
-  linkInfo,
-  linkPrincipal,
   linksOf,
+  MAX_LINK_EXPIRY_SECONDS,
+  MAX_LINK_PASSWORD_CHARS,
+  type LinkInfo,
+  type LinkView,
+} from './links.ts';
+export { LINK_PROOF_LIFETIME_MS, linkInfo, linkPrincipal, openLink } from './link-access.ts';
+export {
   linkState,
   linkSubscriber,
   subscriptionDeadline,
   subscriptionStanding,
   type LinkState,
   type LinkSubscription,
-  MAX_LINK_EXPIRY_SECONDS,
-  MAX_LINK_PASSWORD_CHARS,
-  openLink,
-  type LinkInfo,
-  type LinkView,
-} from './links.ts';
+} from './link-subscriptions.ts';
 export {
   accessList,
   changeUserShare,
