@@ -1,6 +1,7 @@
 import { createRoute } from '@tanstack/react-router';
 import { AboutSection, BoxIcon, HandshakeIcon, LinkIcon, MaskIcon, ShieldIcon } from '../features/about/index.ts';
 import { rootRoute } from './root.tsx';
+import './about.css';
 
 function AboutPage() {
   return (

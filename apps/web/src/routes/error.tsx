@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { Button, toast } from '@sealbox/ui';
+import './status-page.css';
 
 /** SPEC.md 2: the router's default error boundary; the message also goes to a toast. */
 export function ErrorPage({ error, reset }: ErrorComponentProps) {

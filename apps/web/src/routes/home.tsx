@@ -4,6 +4,7 @@ import { useAtomValue } from 'jotai';
 import { Button } from '@sealbox/ui';
 import { signedInAtom } from '../features/auth/index.ts';
 import { rootRoute } from './root.tsx';
+import './home.css';
 
 const icon = {
   width: 28,

@@ -1,5 +1,6 @@
 import { useNavigate } from '@tanstack/react-router';
 import { Button } from '@sealbox/ui';
+import './status-page.css';
 
 /** SPEC.md 2: any unknown path. */
 export function NotFoundPage() {

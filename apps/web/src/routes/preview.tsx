@@ -3,6 +3,7 @@ import { createRoute } from '@tanstack/react-router';
 import { Button, Card } from '@sealbox/ui';
 import { Previewer } from '../features/preview/index.ts';
 import { rootRoute } from './root.tsx';
+import './preview.css';
 
 /**
  * SPEC.md 2 /preview: a test page for the previewer. 'Select File to Preview' opens it on a local

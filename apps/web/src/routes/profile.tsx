@@ -15,6 +15,7 @@ import {
   unfinishedUploadsQueryOptions,
 } from '../features/profile/index.ts';
 import { rootRoute } from './root.tsx';
+import './profile.css';
 
 function ProfilePage() {
   const profile = useProfile();

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { cx } from '@sealbox/ui';
 import { useRevealOnScroll } from './useRevealOnScroll.ts';
+import './about.css';
 
 export interface AboutSectionProps {
   title: string;

@@ -9,6 +9,7 @@ import { PROFILE_QUERY_KEY } from './queries.ts';
 import { DEFAULT_AFTER_LOGIN, safeRedirectPath } from './redirect.ts';
 import { setSession } from './session.ts';
 import { TotpCodeInput } from './TotpCodeInput.tsx';
+import './auth.css';
 
 /**
  * performance marks the login benchmark reads (bench/login/run.ts): the click, the start of

@@ -11,6 +11,7 @@ import {
   validateUsername,
 } from './register-validation.ts';
 import { useAvailability, type Availability } from './useAvailability.ts';
+import './auth.css';
 
 type FieldName = 'username' | 'email' | 'password' | 'confirmPassword';
 

@@ -1,4 +1,5 @@
 import type { Ref } from 'react';
+import './auth.css';
 
 /** The 6-digit authenticator code field (login's second step, turning TOTP on or off): keeps digits only. */
 export function TotpCodeInput({

@@ -2,6 +2,8 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { Menu, MenuItem } from '@sealbox/ui';
 import { COLLAPSE_STEPS, collapseCrumbs, type Crumb } from './breadcrumbs.ts';
 import { Icon } from './icons.tsx';
+import './breadcrumbs.css';
+import './buttons.css';
 
 /** The line overflows, or the current folder's name is cut: hide middle folders before cutting it. */
 function tooWide(list: HTMLElement): boolean {

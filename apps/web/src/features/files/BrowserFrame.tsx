@@ -10,7 +10,7 @@ import { PendingChanges } from './PendingChanges.tsx';
 import { Sidebar, sidebarCollapsedAtom, sidebarOpenAtom, type SidebarProps } from './Sidebar.tsx';
 import { MOBILE_BREAKPOINT, useViewportWidth } from './useViewportWidth.ts';
 import type { ViewMode } from './browser-search.ts';
-import './files.css';
+import './browser-frame.css';
 
 export interface BrowserFrameProps extends Omit<SidebarProps, 'mobile'> {
   /** The folder shown: the overlay sidebar closes when it changes. */

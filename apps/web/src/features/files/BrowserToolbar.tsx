@@ -7,6 +7,8 @@ import { SORT_KEYS, type BrowserSearch, type SortKey, type ViewMode } from './br
 import { Icon } from './icons.tsx';
 import { SORT_LABELS } from '../items/index.ts';
 import type { Sort } from './sorting.ts';
+import './buttons.css';
+import './toolbar.css';
 
 export function BrowserToolbar({ children }: { children: ReactNode }) {
   return <div className="browser__toolbar">{children}</div>;

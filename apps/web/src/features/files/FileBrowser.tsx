@@ -19,6 +19,7 @@ import { useItemActions } from './item-actions.ts';
 import { ItemRulesContext } from './item-rules.ts';
 import { ItemDialogs, useDialogState } from './ItemDialogs.tsx';
 import { BrowseScopeContext } from './scope-context.ts';
+import './browser-frame.css';
 
 const NO_RULES = {};
 

@@ -15,6 +15,8 @@ import { gridColumns, visibleColumns, type Sort } from './sorting.ts';
 import { useListing } from './useListing.ts';
 import { useViewportWidth } from './useViewportWidth.ts';
 import './selection.css';
+import './buttons.css';
+import './empty-states.css';
 
 export function EmptyState({ title = 'No files found', text }: { title?: string; text?: string }) {
   return (

@@ -8,6 +8,7 @@ import { FolderContents, type FolderContentsProps } from './FolderContents.tsx';
 import { Pagination } from './Pagination.tsx';
 import { SearchResults } from './SearchResults.tsx';
 import { nextSort, type Sort } from './sorting.ts';
+import './empty-states.css';
 
 export interface FolderViewProps
   extends Pick<

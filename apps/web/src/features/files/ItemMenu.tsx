@@ -3,6 +3,7 @@ import type { ItemView } from '../../model/items.ts';
 import { displayName } from './format.ts';
 import { Icon } from './icons.tsx';
 import { itemBlocks, useItemRules } from './item-rules.ts';
+import './buttons.css';
 
 export { NO_EDIT_TEXT, NO_KEY_TEXT, NOT_OWNER_SHARE_TEXT } from './item-rules.ts';
 

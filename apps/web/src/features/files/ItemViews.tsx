@@ -9,6 +9,8 @@ import { ItemMenu, type ItemAction } from './ItemMenu.tsx';
 import { COLUMN_LABELS, type ListColumn, type Sort } from './sorting.ts';
 import { onItem, type ListingControl } from './useListing.ts';
 import { useThumbnail } from './useThumbnail.ts';
+import './buttons.css';
+import './item-views.css';
 
 interface CommonProps {
   items: ItemView[];

@@ -2,6 +2,7 @@
 import { Button } from '@sealbox/ui';
 import { Icon } from './icons.tsx';
 import { PAGE_SIZES, type PageSize } from './sorting.ts';
+import './pagination.css';
 
 export function Pagination({
   from,

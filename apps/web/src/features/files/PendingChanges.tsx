@@ -4,6 +4,7 @@
  */
 import { useMutationState, useQueryClient } from '@tanstack/react-query';
 import { describeChange, FILES_CHANGE_KEY } from './mutations.ts';
+import './browser-frame.css';
 
 export const WAITING_FOR_NETWORK_TEXT = 'Waiting for the network…';
 

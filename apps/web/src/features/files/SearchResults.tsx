@@ -5,6 +5,10 @@ import { EmptyState } from './FolderContents.tsx';
 import { displayName } from './format.ts';
 import { Icon } from './icons.tsx';
 import { UnverifiedMark } from './ItemViews.tsx';
+import './buttons.css';
+import './empty-states.css';
+import './item-views.css';
+import './search-results.css';
 
 export interface SearchResultsProps {
   pending: boolean;

@@ -6,6 +6,8 @@ import { Menu, MenuItem, MenuSeparator, Tooltip, UsageBar, cx } from '@sealbox/u
 import { useAvatarUrl, useLogout, useProfile } from '../auth/index.ts';
 import { formatBytes, reservedPercent, storagePercent } from './format.ts';
 import { Icon } from './icons.tsx';
+import './buttons.css';
+import './sidebar.css';
 
 /** Where the collapsed choice is kept: a UI preference of this browser, like the theme. */
 export const SIDEBAR_COLLAPSED_KEY = 'sealbox.sidebarCollapsed';

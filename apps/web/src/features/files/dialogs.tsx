@@ -9,6 +9,8 @@ import { Icon } from './icons.tsx';
 import { NAME_TEXT, findNamed, nameProblem, nameTakenText, useFolder } from '../items/index.ts';
 import { useBrowseScope } from './scope-context.ts';
 import { sortItems } from './sorting.ts';
+import './buttons.css';
+import './dialogs.css';
 
 interface NameDialogProps {
   open: boolean;

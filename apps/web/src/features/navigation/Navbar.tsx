@@ -8,6 +8,7 @@ import { signedInAtom, useAvatarUrl, useLogout, useProfile } from '../auth/index
 import { LiveStatusIndicator } from '../live/index.ts';
 import { ThemeSwitcher } from './ThemeSwitcher.tsx';
 import { useScrolledPast } from './useScrolledPast.ts';
+import './navbar.css';
 
 export function Navbar() {
   const signedIn = useAtomValue(signedInAtom);

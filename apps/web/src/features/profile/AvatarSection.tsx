@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
 import { Button, toast } from '@sealbox/ui';
 import { PROFILE_QUERY_KEY, avatarVersionAtom, uploadAvatar, useAvatarUrl, type Profile } from '../auth/index.ts';
+import './profile.css';
 
 /** What PUT /api/profile/upload accepts; the server checks the bytes, this only spares a round trip. */
 export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Spinner, toast } from '@sealbox/ui';
 import { blocksQueryOptions, sharingKeys, unblockAccount } from '../sharing/index.ts';
 import { formatDateTime } from './format.ts';
+import './profile.css';
 
 export const NO_BLOCKS_TEXT = 'You have not blocked anyone.';
 

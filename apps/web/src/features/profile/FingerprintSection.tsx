@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Spinner } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
+import './profile.css';
 
 export function FingerprintSection({ userId }: { userId: string }) {
   const fingerprint = useQuery({

@@ -11,6 +11,7 @@ import {
   type SortOrder,
 } from '../auth/index.ts';
 import { SORT_LABELS } from '../items/index.ts';
+import './profile.css';
 
 const THEME_LABELS: Record<ThemePreference, string> = { light: 'Light', dark: 'Dark', system: 'System' };
 

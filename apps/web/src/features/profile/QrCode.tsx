@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { encode } from 'uqr';
+import './profile.css';
 
 /**
  * A QR code as inline SVG (one path; CSP-safe: no inline style, no data: URL). Dark modules

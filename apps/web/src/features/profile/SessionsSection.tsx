@@ -4,6 +4,7 @@ import { Button, Spinner, toast } from '@sealbox/ui';
 import { endSession } from '../auth/index.ts';
 import { formatDateTime } from './format.ts';
 import { SESSIONS_QUERY_KEY, sessionsQueryOptions } from './queries.ts';
+import './profile.css';
 
 export function SessionsSection() {
   const queryClient = useQueryClient();

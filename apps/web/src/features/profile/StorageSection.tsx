@@ -2,6 +2,7 @@ import { UsageBar } from '@sealbox/ui';
 import type { Profile } from '../auth/index.ts';
 import { formatBytes } from './format.ts';
 import './unfinished.css';
+import './profile.css';
 
 const percentOf = (bytes: number, total: number) => (total > 0 && bytes > 0 ? Math.min(100, (bytes / total) * 100) : 0);
 

@@ -12,6 +12,7 @@ import {
   type Profile,
 } from '../auth/index.ts';
 import { QrCode } from './QrCode.tsx';
+import './profile.css';
 
 export const TOTP_MESSAGES = {
   passwordMissing: 'Enter the password you sign in with.',

@@ -10,6 +10,7 @@ import { formatBytes, formatDateTime } from './format.ts';
 import { UNFINISHED_PAGE, UNFINISHED_UPLOADS_QUERY_KEY, unfinishedUploadsQueryOptions } from './queries.ts';
 import { abortUnfinishedUpload, type UnfinishedUpload } from './unfinished-api.ts';
 import './unfinished.css';
+import './profile.css';
 
 /** Who started an upload, as the owner reads it: themselves, a user, or an anonymous link holder. */
 export function startedBy(upload: UnfinishedUpload, users: Record<string, string>, myUserId: string): string {
