@@ -10,8 +10,8 @@ vi.mock('../crypto/client.ts', async (importOriginal) => ({
 }));
 
 const link = vi.hoisted(() => ({ fetchLink: vi.fn(), unlockLink: vi.fn() }));
-vi.mock('../features/sharing/link-api.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../features/sharing/link-api.ts')>()),
+vi.mock('../features/sharing/link-access/link-api.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../features/sharing/link-access/link-api.ts')>()),
   ...link,
 }));
 

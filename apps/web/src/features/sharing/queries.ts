@@ -5,9 +5,9 @@
 import { queryOptions } from '@tanstack/react-query';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { listBlocks } from './blocks-api.ts';
-import { fetchLink } from './link-api.ts';
-import { fetchShared } from './shared-api.ts';
-import { fetchSharedSubtrees } from './shared-tree.ts';
+import { fetchLink } from './link-access/link-api.ts';
+import { fetchShared } from './shared-with-me/shared-api.ts';
+import { fetchSharedSubtrees } from './shared-with-me/shared-tree.ts';
 
 export const sharingKeys = {
   all: ['sharing'] as const,

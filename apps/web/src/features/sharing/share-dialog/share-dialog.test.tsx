@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { HttpStatusError } from '../../lib/http-status-error.ts';
-import type { ItemView } from '../../model/items.ts';
+import { HttpStatusError } from '../../../lib/http-status-error.ts';
+import type { ItemView } from '../../../model/items.ts';
 import { expirySeconds, expiryText, linkUrl, searchResults, searchTerm } from './share-logic.ts';
 
 const call = vi.hoisted(() => vi.fn());
-vi.mock('../../crypto/client.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../crypto/client.ts')>()),
+vi.mock('../../../crypto/client.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../crypto/client.ts')>()),
   cryptoWorker: { call },
 }));
 
@@ -29,7 +29,7 @@ vi.mock('@sealbox/ui', async (importOriginal) => ({
 
 const { ShareDialog } = await import('./ShareDialog.tsx');
 const { copyLink } = await import('./LinksTab.tsx');
-const { RpcError } = await import('../../crypto/client.ts');
+const { RpcError } = await import('../../../crypto/client.ts');
 
 const ME = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const BOB = {

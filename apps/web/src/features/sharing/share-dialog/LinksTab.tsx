@@ -7,8 +7,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Button, Spinner, toast } from '@sealbox/ui';
-import { RpcError, cryptoWorker } from '../../crypto/client.ts';
-import type { ItemView } from '../../model/items.ts';
+import { RpcError, cryptoWorker } from '../../../crypto/client.ts';
+import type { ItemView } from '../../../model/items.ts';
 import { changeLink, createLink, revokeLink, type ShareLink } from './share-api.ts';
 import {
   EXPIRY_MIN_AMOUNT,

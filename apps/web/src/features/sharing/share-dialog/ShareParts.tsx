@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { Button, Spinner, cx } from '@sealbox/ui';
-import { avatarUrl } from '../auth/index.ts';
+import { avatarUrl } from '../../auth/index.ts';
 import type { PublicUser } from './share-api.ts';
 import { pinQueryOptions } from './share-queries.ts';
 

@@ -4,8 +4,8 @@
  * (the access proof arrives as an HttpOnly cookie scoped to /api, so later files calls carry it).
  * Neither ever carries the link key: that stays in the URL fragment and the crypto worker.
  */
-import { api } from '../../lib/api.ts';
-import { HttpStatusError } from '../../lib/http-status-error.ts';
+import { api } from '../../../lib/api.ts';
+import { HttpStatusError } from '../../../lib/http-status-error.ts';
 
 /** In the server's words (@sealbox/rules): its 401 says the first, a wrong password the second. */
 export {

@@ -7,8 +7,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Button, Spinner, toast } from '@sealbox/ui';
-import { RpcError, cryptoWorker, hasCryptoCode } from '../../crypto/client.ts';
-import type { ItemView } from '../../model/items.ts';
+import { RpcError, cryptoWorker, hasCryptoCode } from '../../../crypto/client.ts';
+import type { ItemView } from '../../../model/items.ts';
 import { Fingerprint, KeysChanged, UserAvatar } from './ShareParts.tsx';
 import { changeUserShare, revokeUser, shareWithUser, type AccessEntry, type PublicUser } from './share-api.ts';
 import { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS, SHARE_TEXT, roleLabel, searchResults, searchTerm } from './share-logic.ts';

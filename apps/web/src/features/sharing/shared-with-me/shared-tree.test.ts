@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FolderListing } from '../items/index.ts';
-import { searchItems } from '../files/sorting.ts';
-import type { ItemView } from '../../model/items.ts';
+import type { FolderListing } from '../../items/index.ts';
+import { searchItems } from '../../files/sorting.ts';
+import type { ItemView } from '../../../model/items.ts';
 import { mergeSharedTree, sharedFolderIds, sharedJumpTarget, sharedLocationIn } from './shared-tree.ts';
 
 const item = (id: string, parentId: string | null, name: string | null, extra: Partial<ItemView> = {}): ItemView => ({

@@ -4,9 +4,9 @@
  * grants and signatures made in the crypto worker, never a key; a failed call throws an
  * HttpStatusError with the server's message.
  */
-import { api, errorMessageOf } from '../../lib/api.ts';
-import { visibleText } from '../../model/item-names.ts';
-import { HttpStatusError } from '../../lib/http-status-error.ts';
+import { api, errorMessageOf } from '../../../lib/api.ts';
+import { visibleText } from '../../../model/item-names.ts';
+import { HttpStatusError } from '../../../lib/http-status-error.ts';
 import { SEARCH_LIMIT } from './share-logic.ts';
 
 /** A user as the search and the access list answer them: enough to show and to share with. */

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { RpcError, cryptoWorker, type KeyHandle } from '../../crypto/client.ts';
+import { RpcError, cryptoWorker, type KeyHandle } from '../../../crypto/client.ts';
 import { type LinkInfo, unlockLink } from './link-api.ts';
-import { linkQueryOptions, sharingKeys } from './queries.ts';
+import { linkQueryOptions, sharingKeys } from '../queries.ts';
 
 export type LinkAccess =
   | { status: 'loading' }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { cryptoWorker, hasCryptoCode, type KeyHandle } from '../../crypto/client.ts';
+import { cryptoWorker, hasCryptoCode, type KeyHandle } from '../../../crypto/client.ts';
 
 export type LinkKeyState =
   | { status: 'checking' }

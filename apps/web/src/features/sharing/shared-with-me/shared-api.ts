@@ -3,12 +3,12 @@
  * bytes go to the crypto worker, which checks each grant against the sharer's pinned keys and
  * unwraps its key there (workers/sharing.ts); the page gets views back, never keys.
  */
-import { api, apiBytes } from '../../lib/api.ts';
-import { visibleText } from '../../model/item-names.ts';
-import { HttpStatusError } from '../../lib/http-status-error.ts';
-import { cryptoWorker } from '../../crypto/client.ts';
-import { transfer } from '../../lib/worker-rpc.ts';
-import type { ItemView } from '../../model/items.ts';
+import { api, apiBytes } from '../../../lib/api.ts';
+import { visibleText } from '../../../model/item-names.ts';
+import { HttpStatusError } from '../../../lib/http-status-error.ts';
+import { cryptoWorker } from '../../../crypto/client.ts';
+import { transfer } from '../../../lib/worker-rpc.ts';
+import type { ItemView } from '../../../model/items.ts';
 
 export const SHARED_EMPTY_TEXT = 'No files have been shared with you yet';
 /** Why nothing can be added to a folder whose grant did not verify (DESIGN 4: never a parent). */

@@ -3,8 +3,8 @@
  * search, and each shown user's key fingerprint against the pin (from the crypto worker).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { cryptoWorker } from '../../crypto/client.ts';
-import { sharingKeys } from './queries.ts';
+import { cryptoWorker } from '../../../crypto/client.ts';
+import { sharingKeys } from '../queries.ts';
 import { fetchAccess, fetchLinks, searchUsers, type PublicUser } from './share-api.ts';
 
 /** The item's lists use `sharingKeys.users/links`, which live events invalidate too. */

@@ -3,9 +3,9 @@
  * shared folder (GET /api/file?id={folder}&depth=20 each, opened in the crypto worker with the
  * keys the shared list's grants put there). Never the user's own tree.
  */
-import { fetchSubtree, type FolderListing } from '../items/index.ts';
-import { ENCRYPTED_DIRECTORY, displayName } from '../../model/item-names.ts';
-import type { ItemView } from '../../model/items.ts';
+import { fetchSubtree, type FolderListing } from '../../items/index.ts';
+import { ENCRYPTED_DIRECTORY, displayName } from '../../../model/item-names.ts';
+import type { ItemView } from '../../../model/items.ts';
 import type { SharedListing } from './shared-api.ts';
 
 /**

@@ -4,12 +4,12 @@
  */
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Button, Dialog, cx } from '@sealbox/ui';
-import type { ItemView } from '../../model/items.ts';
-import { displayName } from '../../model/item-names.ts';
+import type { ItemView } from '../../../model/items.ts';
+import { displayName } from '../../../model/item-names.ts';
 import { LinksTab } from './LinksTab.tsx';
 import { SHARE_TEXT } from './share-logic.ts';
 import { UsersTab } from './UsersTab.tsx';
-import './sharing.css';
+import './share-dialog.css';
 
 type Tab = 'users' | 'links';
 const TABS: ReadonlyArray<{ id: Tab; label: string }> = [

@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fetchShared } from './shared-api.ts';
 
 const shared = vi.hoisted(() => vi.fn());
-vi.mock('../../lib/api.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../lib/api.ts')>()),
+vi.mock('../../../lib/api.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/api.ts')>()),
   apiBytes: { shared },
 }));
 const call = vi.hoisted(() => vi.fn());
-vi.mock('../../crypto/client.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../crypto/client.ts')>()),
+vi.mock('../../../crypto/client.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../crypto/client.ts')>()),
   cryptoWorker: { call },
 }));
 
