@@ -12,7 +12,7 @@ import { FileGrid, FileTable, SelectAllBox } from './ItemViews.tsx';
 import { SelectionBar } from './SelectionBar.tsx';
 import { ShortcutsDialog } from './SelectionDialogs.tsx';
 import { gridColumns, visibleColumns, type Sort } from './sorting.ts';
-import { useListing } from './useListing.ts';
+import { useSelectionKeyboard } from './useSelectionKeyboard.ts';
 import { useViewportWidth } from './useViewportWidth.ts';
 import './selection.css';
 import './buttons.css';
@@ -69,7 +69,7 @@ export function FolderContents({
 }: FolderContentsProps) {
   const width = useViewportWidth();
   const columns = view === 'grid' ? gridColumns(width) : 1;
-  const listing = useListing({ ...items, columns, onSelection });
+  const listing = useSelectionKeyboard({ ...items, columns, onSelection });
   const shortcuts = <ShortcutsDialog open={listing.shortcuts.open} onClose={listing.shortcuts.onClose} />;
   if (status === 'pending') {
     return (

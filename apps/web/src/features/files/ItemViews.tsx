@@ -7,7 +7,7 @@ import { displayName, formatBytes, formatDate, kindOf, rowTitle, type ItemKind }
 import { KindIcon, Icon } from './icons.tsx';
 import { ItemMenu, type ItemAction } from './ItemMenu.tsx';
 import { COLUMN_LABELS, type ListColumn, type Sort } from './sorting.ts';
-import { onItem, type ListingControl } from './useListing.ts';
+import { onItem, type ListingControl } from './useSelectionKeyboard.ts';
 import { useThumbnail } from './useThumbnail.ts';
 import './buttons.css';
 import './item-views.css';
@@ -19,7 +19,7 @@ interface CommonProps {
   onOpen: (item: ItemView) => void;
   onAction: (action: ItemAction, item: ItemView) => void;
   downloadBlocked?: string | undefined;
-  /** Selection, focus and clicks (useListing). */
+  /** Selection, focus and clicks (useSelectionKeyboard). */
   control: ListingControl;
 }
 
@@ -90,7 +90,7 @@ function ItemName({ item, onOpen, tabIndex }: { item: ItemView; onOpen: (item: I
 /**
  * What a row and a card share: whether the item is in the Tab order and selected, and its mouse
  * handlers (a click selects, a double click opens; events from its portaled menu are not its own).
- * The keyboard is handled for the whole listing (useListing), not per item.
+ * The keyboard is handled for the whole listing (useSelectionKeyboard), not per item.
  */
 function itemParts(item: ItemView, control: ListingControl, onOpen: (item: ItemView) => void) {
   const selected = control.isSelected(item.id);

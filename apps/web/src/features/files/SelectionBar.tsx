@@ -10,7 +10,7 @@ import type { ItemView } from '../../model/items.ts';
 import { Icon } from './icons.tsx';
 import { selectionBlocked, useItemRules, type BulkAction } from './item-rules.ts';
 import { SelectAllBox } from './ItemViews.tsx';
-import type { ListingControl } from './useListing.ts';
+import type { ListingControl } from './useSelectionKeyboard.ts';
 
 export interface SelectionBarProps {
   selected: readonly ItemView[];

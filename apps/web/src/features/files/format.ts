@@ -1,7 +1,7 @@
 /** Display helpers of the file browser (SPEC 9: sizes in binary units). */
 import type { ItemView } from '../../model/items.ts';
 
-export { formatBytes } from '../../lib/bytes.ts';
+export { formatBytes } from '../../lib/format-size.ts';
 export { displayName } from '../../model/item-names.ts';
 import { displayName } from '../../model/item-names.ts';
 

@@ -10,4 +10,4 @@ export function formatDate(ms: number): string {
 }
 
 /** SPEC 9: sizes in binary units, written as everywhere else. */
-export { formatBytes } from '../../lib/bytes.ts';
+export { formatBytes } from '../../lib/format-size.ts';

@@ -6,7 +6,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { formatBytes, formatSpeed, formatTimeLeft } from '../../lib/bytes.ts';
+import { formatBytes, formatSpeed, formatTimeLeft } from '../../lib/format-size.ts';
 import { overallProgress } from '../../model/transfer-plan.ts';
 import { DuplicateNameDialog } from './DuplicateNameDialog.tsx';
 import { ignoreStrayFileDrops } from './FileDropZone.tsx';

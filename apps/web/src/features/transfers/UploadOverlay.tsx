@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button, Dialog } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { useProfile } from '../auth/index.ts';
-import { formatBytes } from '../../lib/bytes.ts';
+import { formatBytes } from '../../lib/format-size.ts';
 import { MAX_FILE_SIZE_LABEL, MSG_NO_FILE, MSG_PROFILE_LOADING } from '../../model/transfer-plan.ts';
 import { registerDownloadWorker } from './download.ts';
 import type { PendingUpload } from '../../model/transfers.ts';

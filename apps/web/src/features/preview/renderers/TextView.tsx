@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Spinner } from '@sealbox/ui';
-import { formatBytes } from '../../../lib/bytes.ts';
+import { formatBytes } from '../../../lib/format-size.ts';
 import { PREVIEW_ERRORS, type RendererProps } from '../types.ts';
 
 /** A very large text file shows its beginning only (and says so). */

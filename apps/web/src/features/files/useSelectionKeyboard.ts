@@ -80,7 +80,15 @@ function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLInputElement && target.type !== 'checkbox';
 }
 
-export function useListing({ items, columns, myUserId, downloadBlocked, onOpen, onAction, onSelection }: ListingOptions) {
+export function useSelectionKeyboard({
+  items,
+  columns,
+  myUserId,
+  downloadBlocked,
+  onOpen,
+  onAction,
+  onSelection,
+}: ListingOptions) {
   const rules = useItemRules();
   const order = useMemo(() => items.map((item) => item.id), [items]);
   const [raw, setSelection] = useState<Selection>(EMPTY_SELECTION);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatSpeed, formatTimeLeft } from './bytes.ts';
+import { formatBytes, formatSpeed, formatTimeLeft } from './format-size.ts';
 
 describe('sizes in binary units (SPEC 9)', () => {
   it('formats bytes, speeds and times left', () => {
