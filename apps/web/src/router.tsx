@@ -17,7 +17,7 @@ import { shareRoute } from './routes/share.tsx';
 import { sharedRoute } from './routes/shared.tsx';
 import { testRoute } from './routes/test.tsx';
 
-/** Every screen of SPEC.md 2; anything else falls to the root's not-found page. */
+/** Every screen of docs/product.md "Screens"; anything else falls to the root's not-found page. */
 export const routeTree = rootRoute.addChildren([
   indexRoute,
   homeRoute,

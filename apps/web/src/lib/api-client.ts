@@ -1,5 +1,5 @@
 /**
- * The one typed API client (DESIGN.md 1): Eden treaty over the server's exported `App` type, so
+ * The one typed API client (README "Layout"): Eden treaty over the server's exported `App` type, so
  * routes, bodies and answers cannot drift from the server. Every JSON call goes through it, on the
  * page (lib/api.ts, with the app-wide answer rules) and in the crypto worker (workers/api.ts).
  * Same origin, so the session cookie rides along and CSP connect-src 'self' holds. Byte streams

@@ -1,8 +1,8 @@
 /**
- * The page's API client (DESIGN.md 1): the one Eden client of api-client.ts, typed from the
+ * The page's API client (README "Layout"): the one Eden client of api-client.ts, typed from the
  * server's `App`, sending through `apiFetch`, which applies the app-wide rules:
- * - 429 anywhere shows SPEC 8's rate-limit toast (once while it is on screen), saying when to
- *   try again when the answer's Retry-After tells;
+ * - 429 anywhere shows docs/product.md "Messages" rate-limit toast (once while it is on screen),
+ *   saying when to try again when the answer's Retry-After tells;
  * - 401 is reported to the handler the auth feature installs (a session ended elsewhere).
  * The page's byte calls (the listing for the crypto worker) go through `apiFetch` too.
  */

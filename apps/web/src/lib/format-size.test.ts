@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes, formatSpeed, formatTimeLeft } from './format-size.ts';
 
-describe('sizes in binary units (SPEC 9)', () => {
+describe('sizes in binary units (docs/product.md "Limits")', () => {
   it('formats bytes, speeds and times left', () => {
     expect(formatBytes(0)).toBe('0 B');
     expect(formatBytes(1023)).toBe('1023 B');

@@ -1,6 +1,6 @@
 /**
- * The one way sizes, speeds and times left are written (SPEC 9: binary units), shared by the
- * file rows, the Info dialog, the storage meter, the profile and the transfers panel.
+ * The one way sizes, speeds and times left are written (docs/product.md "Limits": binary units),
+ * shared by the file rows, the Info dialog, the storage meter, the profile and the transfers panel.
  */
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'] as const;

@@ -1,4 +1,7 @@
-/** SPEC 8's rate-limit text with when to try again: pure, so the page and the crypto worker share it. */
+/**
+ * docs/product.md "Messages" rate-limit text with when to try again: pure, so the page and the
+ * crypto worker share it.
+ */
 import { RATE_LIMITED_TEXT } from '@sealbox/rules';
 
 /** The server's 429 says it too (@sealbox/rules). */
@@ -15,7 +18,7 @@ export function retryAfterSeconds(header: string | null | undefined, now = Date.
   return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }
 
-/** SPEC 8's 429 text, followed by when to try again if the server said. */
+/** docs/product.md "Messages" 429 text, followed by when to try again if the server said. */
 export function tooManyRequestsText(waitSeconds?: number): string {
   if (waitSeconds === undefined) return TOO_MANY_REQUESTS;
   const minutes = Math.ceil(waitSeconds / 60);

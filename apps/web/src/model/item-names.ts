@@ -1,4 +1,7 @@
-/** What an item is called where its name is unknown (SPEC 2: it did not decrypt, or is empty): one wording everywhere. */
+/**
+ * What an item is called where its name is unknown (docs/product.md "Screens": it did not decrypt,
+ * or is empty): one wording everywhere.
+ */
 export const ENCRYPTED_DIRECTORY = 'Encrypted directory';
 export const ENCRYPTED_FILE = 'Encrypted File';
 

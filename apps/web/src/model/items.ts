@@ -28,7 +28,10 @@ export interface ItemView {
   uploaderId: string | null;
   editPermission: boolean;
   decrypted: boolean;
-  /** Opened under a share grant that did not verify (DESIGN 4): warn, and never upload into it. */
+  /**
+   * Opened under a share grant that did not verify (docs/protocol.md): warn, and never upload into
+   * it.
+   */
   untrusted?: true;
 }
 

@@ -1,7 +1,7 @@
 /**
- * Which items get a grid thumbnail and how large it is (SPEC 2 "previews of images and videos"):
- * the rules the page (features/files), the crypto worker (workers/thumbnails.ts) and the image
- * worker (workers/image.worker.ts) share.
+ * Which items get a grid thumbnail and how large it is (docs/product.md "Screens" "previews of
+ * images and videos"): the rules the page (features/files), the crypto worker
+ * (workers/thumbnails.ts) and the image worker (workers/image.worker.ts) share.
  */
 import { thumbnailKind } from '@sealbox/rules';
 import type { ItemView } from './items.ts';

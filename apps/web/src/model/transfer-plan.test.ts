@@ -151,14 +151,14 @@ describe('resume decision', () => {
 });
 
 describe('messages', () => {
-  it("summaries are SPEC 4's texts", () => {
+  it('summaries are the texts of docs/product.md "States"', () => {
     expect(summaryText(0, 0)).toBeUndefined();
     expect(summaryText(3, 0)).toBe('All 3 files uploaded successfully!');
     expect(summaryText(2, 1)).toBe('2 files uploaded successfully, 1 files failed.');
     expect(summaryText(0, 4)).toBe('All 4 files failed to upload. Check errors below.');
   });
 
-  it("402 and 405 are SPEC 8's upload messages", () => {
+  it('402 and 405 are the upload messages of docs/product.md "Messages"', () => {
     expect(uploadErrorMessage(402)).toBe('Not enough storage space');
     expect(uploadErrorMessage(405)).toBe('File is too large');
     expect(uploadErrorMessage(429, '30')).toBe('You are sending too many requests. Please slow down. Try again in 30 seconds.');

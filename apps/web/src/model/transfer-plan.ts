@@ -154,8 +154,9 @@ export const MSG_PROFILE_LOADING = 'Please wait for your profile to load before 
 export const MSG_DOWNLOAD_FAILED = 'Error downloading file/folder. Please try again.';
 export const MSG_DECRYPT_FAILED = 'Unable to decrypt file for download. Please try again.';
 /**
- * SPEC 8's text, and why: the data (or the listing that describes it) was altered or does not
- * belong to this file. Trying again gets the same answer from the same server, so it says so.
+ * docs/product.md "Messages" text, and why: the data (or the listing that describes it) was altered
+ * or does not belong to this file. Trying again gets the same answer from the same server, so it
+ * says so.
  */
 export const MSG_INTEGRITY_FAILED = `${MSG_DECRYPT_FAILED} The file's data failed its integrity check, so nothing was saved; trying again will not help while the server sends the same data.`;
 /** A folder whose listing or contents failed their integrity check. */
@@ -164,7 +165,10 @@ export const MSG_FOLDER_INTEGRITY_FAILED =
 export const MSG_FOLDER_FAILED = 'Unable to download folder';
 export const MAX_FILE_SIZE_LABEL = 'Max File Size: 1GB';
 
-/** SPEC 8's message for an upload answer that failed with `status` (a 429 says when to try again). */
+/**
+ * docs/product.md "Messages" message for an upload answer that failed with `status` (a 429 says
+ * when to try again).
+ */
 export function uploadErrorMessage(status: number, retryAfter?: string | null): string {
   if (status === 402) return MSG_NO_SPACE;
   if (status === 405 || status === 413) return MSG_TOO_LARGE;
@@ -174,7 +178,7 @@ export function uploadErrorMessage(status: number, retryAfter?: string | null): 
   return `Upload failed (${status}). Please try again.`;
 }
 
-/** SPEC 4's summary of a finished batch; undefined while nothing has finished. */
+/** docs/product.md "States" summary of a finished batch; undefined while nothing has finished. */
 export function summaryText(succeeded: number, failed: number): string | undefined {
   const total = succeeded + failed;
   if (total === 0) return undefined;

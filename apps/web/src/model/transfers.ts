@@ -125,8 +125,8 @@ export interface PreviewJob {
 /**
  * Media types a preview stream may carry (never a type a browser would render as a document),
  * and the one it is served with: the item's own mime type when it is one of them, else one chosen
- * by its extension (SPEC 2's audio and video extensions); null when neither fits (no stream is
- * made). Both from the one file-type table (@sealbox/rules).
+ * by its extension (docs/product.md "Screens" audio and video extensions); null when neither fits
+ * (no stream is made). Both from the one file-type table (@sealbox/rules).
  */
 export { STREAM_TYPES as PREVIEW_MEDIA_TYPES } from '@sealbox/rules';
 

@@ -18,7 +18,7 @@ describe('error boundary', () => {
     expect(createAppRouter().options.defaultErrorComponent).toBe(ErrorPage);
   });
 
-  it('shows the SPEC text and recovers on Try again', async () => {
+  it('shows the product text and recovers on Try again', async () => {
     // React and the router log the caught error; expected here.
     vi.spyOn(console, 'error').mockImplementation(() => {});
     vi.spyOn(console, 'warn').mockImplementation(() => {});

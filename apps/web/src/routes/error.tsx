@@ -3,7 +3,7 @@ import { useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { Button, toast } from '@sealbox/ui';
 import './status-page.css';
 
-/** SPEC.md 2: the router's default error boundary; the message also goes to a toast. */
+/** docs/product.md "Screens": the router's default error boundary; the message also goes to a toast. */
 export function ErrorPage({ error, reset }: ErrorComponentProps) {
   const router = useRouter();
   const message = error instanceof Error ? error.message : String(error);

@@ -6,7 +6,7 @@ import { primeQuery } from '../lib/prime-query.ts';
 import { OWN_SCOPE } from '../model/browse-scope.ts';
 import { rootRoute } from './root.tsx';
 
-/** SPEC 2 'My Files': the file browser in its own-tree mode. */
+/** docs/product.md "Screens" 'My Files': the file browser in its own-tree mode. */
 function FilesPage() {
   const search = filesRoute.useSearch();
   const navigate = filesRoute.useNavigate();

@@ -1,7 +1,7 @@
 import { createRoute, redirect } from '@tanstack/react-router';
 import { rootRoute } from './root.tsx';
 
-/** SPEC.md 2: '/' only decides where to go. */
+/** docs/product.md "Screens": '/' only decides where to go. */
 export const indexRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/',

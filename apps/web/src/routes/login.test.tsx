@@ -56,7 +56,7 @@ function submit(username: string, password: string) {
   fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
-describe('/login messages (SPEC 5, 8)', () => {
+describe('/login messages (docs/product.md "Input rules" and "Messages")', () => {
   it.each([
     ['', 'whatever1', 'Username and password are required.'],
     ['alice', '', 'Username and password are required.'],

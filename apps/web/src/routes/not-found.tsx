@@ -2,7 +2,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { Button } from '@sealbox/ui';
 import './status-page.css';
 
-/** SPEC.md 2: any unknown path. */
+/** docs/product.md "Screens": any unknown path. */
 export function NotFoundPage() {
   const navigate = useNavigate();
   return (

@@ -6,8 +6,8 @@ import { rootRoute } from './root.tsx';
 import './preview.css';
 
 /**
- * SPEC.md 2 /preview: a test page for the previewer. 'Select File to Preview' opens it on a local
- * file, read straight from the File: nothing is uploaded, fetched or decrypted.
+ * docs/product.md "Screens" /preview: a test page for the previewer. 'Select File to Preview' opens
+ * it on a local file, read straight from the File: nothing is uploaded, fetched or decrypted.
  */
 function PreviewPage() {
   const input = useRef<HTMLInputElement>(null);

@@ -36,7 +36,7 @@ afterEach(() => {
   cleanup();
 });
 
-describe('/register validation (SPEC 5)', () => {
+describe('/register validation (docs/product.md "Input rules")', () => {
   it('shows every field message with its exact text', async () => {
     await openRegister();
     type('username', 'ab');

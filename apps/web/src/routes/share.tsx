@@ -28,7 +28,10 @@ function Opening() {
   );
 }
 
-/** SPEC 2 /share: the file browser in link mode, for anonymous visitors and signed-in users alike. */
+/**
+ * docs/product.md "Screens" /share: the file browser in link mode, for anonymous visitors and
+ * signed-in users alike.
+ */
 function SharePage() {
   const { linkId } = shareRoute.useSearch();
   // The key travels in the fragment, which browsers never send to the server.

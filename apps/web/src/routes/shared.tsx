@@ -7,7 +7,7 @@ import { primeQuery } from '../lib/prime-query.ts';
 import { SHARED_SCOPE } from '../model/browse-scope.ts';
 import { rootRoute } from './root.tsx';
 
-/** SPEC 2 'Files Shared with Me': the file browser in its shared-with-me mode. */
+/** docs/product.md "Screens" 'Files Shared with Me': the file browser in its shared-with-me mode. */
 function SharedPage() {
   const search = sharedRoute.useSearch();
   const navigate = sharedRoute.useNavigate();

@@ -2,7 +2,7 @@ import { createRoute } from '@tanstack/react-router';
 import { protectedPage } from '../features/auth/index.ts';
 import { rootRoute } from './root.tsx';
 
-/** SPEC.md 2: a protected test page whose content the spec leaves open. */
+/** docs/product.md "Screens": a protected test page whose content the spec leaves open. */
 function TestPage() {
   return (
     <section className="page">

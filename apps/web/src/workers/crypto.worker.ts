@@ -1,6 +1,6 @@
 /**
  * The crypto worker: all key material lives here. The UI gets opaque handles
- * (DESIGN.md 2), so a bug or an injected script on the page cannot read raw keys
+ * (README "Layout"), so a bug or an injected script on the page cannot read raw keys
  * off React state.
  */
 import {

@@ -1,14 +1,14 @@
 /**
  * The download service worker (served as /sw.js, scope '/'): streams a file, or a zip of many,
  * from ciphertext on the server to the user's disk, decrypting on the way, so no tab ever holds
- * a whole file (DESIGN.md 5).
+ * a whole file (docs/protocol.md "Files and uploads").
  *
  * How a download reaches it: the page makes a MessageChannel and a random token, posts
  * { type: 'sealbox-download', token } with one port to this worker and hands the other port to
  * the crypto worker, which posts the job (ids, names, item keys, file nonces, sizes) here. Only
  * then does the page open /__download/{token}; this worker answers it once and forgets the job.
- * Answers are attachments of type application/octet-stream (DESIGN.md 7): nothing decrypted is
- * ever rendered as a page.
+ * Answers are attachments of type application/octet-stream (docs/protocol.md "Threat table"):
+ * nothing decrypted is ever rendered as a page.
  *
  * It also serves preview streams of audio and video to media elements, with HTTP Range
  * (sw/preview.ts, /__preview/{token}). Every other request passes through untouched.
@@ -98,7 +98,7 @@ sw.addEventListener('fetch', (event) => {
 /**
  * The page opens a download by navigating to it (Chromium does not route `<a download>` through a
  * service worker). A 204 answer to a navigation changes nothing, so a failure never replaces the
- * app with an error page; the page learns of it by message and shows SPEC 8's toast.
+ * app with an error page; the page learns of it by message and shows docs/product.md "Messages" toast.
  */
 function nothing(): Response {
   return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
@@ -157,8 +157,8 @@ function decrypted(
 }
 
 /**
- * Reports progress, the end and any failure to the pages (the transfers panel row, a SPEC 8
- * toast), and ends the stream when the page cancels it.
+ * Reports progress, the end and any failure to the pages (the transfers panel row, a
+ * docs/product.md "Messages" toast), and ends the stream when the page cancels it.
  */
 function watched(token: string, stream: ReadableStream<Uint8Array>, total: number): ReadableStream<Uint8Array> {
   const reader = stream.getReader();

@@ -1,6 +1,6 @@
 /**
  * The decrypted start of a file: only the ciphertext chunks that cover its first bytes are
- * fetched (one Range request) and each is authenticated alone (DESIGN 4: index and last flag in
+ * fetched (one Range request) and each is authenticated alone (docs/protocol.md: index and last flag in
  * the AAD). Grid thumbnails (thumbnails.ts) and the previewer's text view (preview.ts) read files
  * this way, so a large file is never fetched whole to show its beginning.
  */

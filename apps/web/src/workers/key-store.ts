@@ -1,5 +1,5 @@
 /**
- * The unlocked account keys, kept across reloads in IndexedDB (DESIGN.md 4: never
+ * The unlocked account keys, kept across reloads in IndexedDB (docs/protocol.md: never
  * localStorage). Every secret is a non-extractable CryptoKey, which IndexedDB stores by
  * structured clone without its bytes ever becoming readable to script. Only the crypto
  * worker opens this database; logout deletes the records.

@@ -1,13 +1,13 @@
 /**
- * The previewer's bytes (SPEC 4 "Previewer: loads the encrypted file, decrypts it locally"):
- * the whole file, decrypted here in the crypto worker under the item's K (held since its listing
- * was opened, items.ts) and handed to the page as a Blob. The key never leaves this worker.
+ * The previewer's bytes (docs/product.md "States" "Previewer: loads the encrypted file, decrypts it
+ * locally"): the whole file, decrypted here in the crypto worker under the item's K (held since its
+ * listing was opened, items.ts) and handed to the page as a Blob. The key never leaves this worker.
  *
  * The nonce and size come from a fresh listing of the item (as downloads do), the ciphertext
  * from GET /api/file/data/{id} (with the link id for a link holder), and every chunk is
  * authenticated by createDecryptStream (index, last flag, tag): a tampered, reordered or
  * truncated blob rejects with DECRYPT_FAILED or TRUNCATED, and the length decrypted must equal
- * the size recorded. Errors carry a code the page maps to SPEC 8's texts:
+ * the size recorded. Errors carry a code the page maps to docs/product.md "Messages" texts:
  * NO_KEY, NO_NONCE, NOT_FOUND, HTTP_<status>, DECRYPT_FAILED, TRUNCATED, SIZE_MISMATCH.
  */
 import { createDecryptStream, fromBase64, plaintextSize } from '@sealbox/crypto';

@@ -1,5 +1,5 @@
 /**
- * Sharing inside the crypto worker (DESIGN 4, docs/protocol.md "Sharing"): the keys of other
+ * Sharing inside the crypto worker (docs/protocol.md, docs/protocol.md "Sharing"): the keys of other
  * users pinned on first use, grants made and checked, and the keys of items shared with the
  * signed-in user. Every K stays here; the page gets fingerprints, signatures and views.
  *

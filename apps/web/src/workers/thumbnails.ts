@@ -1,6 +1,6 @@
 /**
- * What grid thumbnails are made from, decrypted inside the crypto worker (DESIGN.md 5: decryption
- * never on the UI thread; keys never leave this worker).
+ * What grid thumbnails are made from, decrypted inside the crypto worker (docs/protocol.md "Files
+ * and uploads": decryption never on the UI thread; keys never leave this worker).
  *
  * Images (png, jpeg, gif, webp, bmp up to IMAGE_MAX_BYTES): the whole blob is fetched, each chunk
  * decrypted with the item's K and fileNonce, and the header checked against the raster formats

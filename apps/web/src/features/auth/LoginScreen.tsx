@@ -26,8 +26,8 @@ const STAGE_LABELS: Record<Stage, string> = {
 };
 
 /**
- * SPEC 2 /login: username and password, then the TOTP code when the account has one; signed in,
- * it goes to `redirect` (an in-app path, checked again here) or /files.
+ * docs/product.md "Screens" /login: username and password, then the TOTP code when the account has
+ * one; signed in, it goes to `redirect` (an in-app path, checked again here) or /files.
  */
 export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
   const router = useRouter();

@@ -81,7 +81,10 @@ export const NO_RECOVERY_TITLE = 'There is no password recovery.';
 export const NO_RECOVERY_TEXT =
   'Your files are encrypted with your password, so if you forget it, your files are lost for good. Keep it somewhere safe.';
 
-/** SPEC 2 /register: the registration form, its live checks, and the keys made in the crypto worker. */
+/**
+ * docs/product.md "Screens" /register: the registration form, its live checks, and the keys made in
+ * the crypto worker.
+ */
 export function RegisterScreen() {
   const navigate = useNavigate();
   const [values, setValues] = useState<Record<FieldName, string>>({ username: '', email: '', password: '', confirmPassword: '' });

@@ -1,7 +1,7 @@
 /**
  * The accounts endpoints of docs/protocol.md ("HTTP endpoints" → "Accounts"), as plain
  * functions over the typed Eden client. Each returns the status with the data or the
- * server's message, so screens branch on statuses (SPEC 8) without touching Eden.
+ * server's message, so screens branch on statuses (docs/product.md "Messages") without touching Eden.
  */
 import { api, errorMessageOf } from '../../lib/api.ts';
 

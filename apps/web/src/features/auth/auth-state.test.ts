@@ -36,7 +36,7 @@ describe('auth state', () => {
     expect(localStorage.getItem(SESSION_MARKER_KEY)).toBeNull();
   });
 
-  it('signed in but without the keys here: logs out on the server too (SPEC 8)', async () => {
+  it('signed in but without the keys here: logs out on the server too (docs/product.md "Messages")', async () => {
     call.mockImplementation(async (method: string) => (method === 'hasKeys' ? false : undefined));
     api.postLogout.mockResolvedValue({ ok: true, status: 204, data: null });
     expect(await applyProfile(PROFILE)).toBe('lost');

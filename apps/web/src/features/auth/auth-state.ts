@@ -5,8 +5,9 @@
  *   session cookie is HttpOnly, so the local marker (session.ts) only says a session may
  *   exist; a visitor without it is signed out without asking (no 401 noise on public pages).
  * - With a marker, the first protected route waits for that answer (`ready`), and the profile
- *   is fetched again on every path change (SPEC 4).
- * - Signed in but without the unlocked keys in this browser (IndexedDB): log out (SPEC 8).
+ *   is fetched again on every path change (docs/product.md "States").
+ * - Signed in but without the unlocked keys in this browser (IndexedDB): log out (docs/product.md
+ *   "Messages").
  * - A 401 from any call while signed in means the session ended elsewhere: forget the keys,
  *   clear the state, go to /login.
  */

@@ -1,6 +1,7 @@
 /**
- * Accounts and sessions (SPEC 5, 8): sign-in and registration flows, who is signed in, the
- * guard of protected pages, and the accounts endpoints the profile screens use.
+ * Accounts and sessions (docs/product.md "Input rules" and "Messages"): sign-in and registration
+ * flows, who is signed in, the guard of protected pages, and the accounts endpoints the profile
+ * screens use.
  */
 export {
   SORT_BY_VALUES,

@@ -103,7 +103,7 @@ describe('sign-in and password keys by version (docs/protocol.md "Account")', ()
     expect(Object.keys(localStorage).join()).not.toContain(username);
   });
 
-  it('a browser without WebAssembly is told so (SPEC 8) before anything is derived or sent', async () => {
+  it('a browser without WebAssembly is told so (docs/product.md "Messages") before anything is derived or sent', async () => {
     serverSays(V2);
     vi.stubGlobal('WebAssembly', undefined);
     try {

@@ -1,7 +1,8 @@
 /**
- * Signing in, step by step (SPEC 4 "Login"): lookup → argon2id login hash (worker) →
- * POST /api/login → (307: TOTP step) → unlock the sealed keys (worker) → signed in.
- * Every outcome maps to SPEC 5/8's exact texts here, so the page only renders.
+ * Signing in, step by step (docs/product.md "States" "Login"): lookup → argon2id login hash
+ * (worker) → POST /api/login → (307: TOTP step) → unlock the sealed keys (worker) → signed
+ * in. Every outcome maps to docs/product.md "Input rules" and "Messages" exact texts here, so the
+ * page only renders.
  */
 import { INVALID_CREDENTIALS_TEXT, TOTP_PROMPT_TEXT, USER_NOT_FOUND_TEXT, USERNAME_LENGTH_TEXT } from '@sealbox/rules';
 import { cryptoWorker, describeCryptoError, type LoginLookup, type SealedAccountInput } from '../../crypto/client.ts';
@@ -22,7 +23,10 @@ export const LOGIN_MESSAGES = {
   failed: 'Login failed. Please try again.',
   success: 'Login successful! Redirecting...',
   totpPrompt: TOTP_PROMPT_TEXT,
-  /** SPEC 8: the password hash needs WebAssembly (argon2id), which this browser lacks. */
+  /**
+   * docs/product.md "Messages": the password hash needs WebAssembly (argon2id), which this browser
+   * lacks.
+   */
   noWasm:
     'You created your password on a browser that supports wasm but are attempting to login on a browser that does not. This is not supported!',
 } as const;
@@ -33,7 +37,7 @@ export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 20;
 export const PASSWORD_MIN = 8;
 
-/** Client checks before anything is sent (SPEC 5 "Login"). */
+/** Client checks before anything is sent (docs/product.md "Input rules" "Login"). */
 export function validateLogin(username: string, password: string): string | undefined {
   if (username === '' || password === '') return LOGIN_MESSAGES.required;
   if (username.length < USERNAME_MIN || username.length > USERNAME_MAX) return LOGIN_MESSAGES.usernameLength;
@@ -45,7 +49,10 @@ export function validateTotpCode(code: string): string | undefined {
   return /^\d{6}$/.test(code) ? undefined : LOGIN_MESSAGES.codeShape;
 }
 
-/** Where a message goes: beside the form (validation, SPEC 5) or in a toast (SPEC 8). */
+/**
+ * Where a message goes: beside the form (validation, docs/product.md "Input rules") or in a toast
+ * (docs/product.md "Messages").
+ */
 export type LoginFailure = { message: string; display: 'inline' | 'toast' } | { message: null; display: 'none' };
 
 export type Stage = 'checking' | 'deriving' | 'signing-in' | 'unlocking';
@@ -59,7 +66,7 @@ export type LoginOutcome =
 
 const inline = (message: string): Failed => ({ kind: 'failed', failure: { message, display: 'inline' } });
 const toasted = (message: string): Failed => ({ kind: 'failed', failure: { message, display: 'toast' } });
-/** 429: the API layer already showed SPEC 8's toast. */
+/** 429: the API layer already showed docs/product.md "Messages" toast. */
 const silent: Failed = { kind: 'failed', failure: { message: null, display: 'none' } };
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-/** SPEC 5's registration rules and their exact texts. */
+/** docs/product.md "Input rules" registration rules and their exact texts. */
 import { EMAIL_INVALID_TEXT, EMAIL_TAKEN_TEXT, USERNAME_LENGTH_TEXT, USERNAME_TAKEN_TEXT } from '@sealbox/rules';
 import { PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from './login-flow.ts';
 
@@ -18,7 +18,7 @@ export const REGISTER_MESSAGES = {
   success: 'Registration successful! Redirecting to login...',
 } as const;
 
-/** SPEC 9: availability is checked 700 ms after the last keystroke. */
+/** docs/product.md "Limits": availability is checked 700 ms after the last keystroke. */
 export const AVAILABILITY_DEBOUNCE_MS = 700;
 
 export function validateUsername(username: string): string | undefined {

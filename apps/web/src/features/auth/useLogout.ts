@@ -7,7 +7,8 @@ import { logout } from './auth-state.ts';
 /**
  * The one logout action (navbar, file browser sidebar): leave the signed-in screens first, so
  * their queries stop before the session ends instead of refetching into a 401, then end the
- * session on the server and forget every key in this browser (SPEC 2: on success, /home).
+ * session on the server and forget every key in this browser (docs/product.md "Screens": on
+ * success, /home).
  */
 export function useLogout(): { logout: () => Promise<void>; loggingOut: boolean } {
   const queryClient = useQueryClient();

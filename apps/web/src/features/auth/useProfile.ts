@@ -11,7 +11,10 @@ export function useProfile(): Profile | undefined {
   return signedIn ? (data ?? undefined) : undefined;
 }
 
-/** SPEC 7: avatars load with a random cache-busting query; a new upload picks a new one. */
+/**
+ * docs/protocol.md "HTTP endpoints": avatars load with a random cache-busting query; a new upload
+ * picks a new one.
+ */
 export const avatarVersionAtom = atom(Math.random().toString(36).slice(2));
 
 export function useAvatarUrl(profile: Pick<Profile, 'id' | 'avatarExtension'> | undefined): string | undefined {

@@ -1,6 +1,6 @@
 /**
- * The frame every browser screen shares (SPEC 2): the sidebar (an overlay under the mobile
- * breakpoint) beside the main column. Routes fill it with the parts they show.
+ * The frame every browser screen shares (docs/product.md "Screens"): the sidebar (an overlay under
+ * the mobile breakpoint) beside the main column. Routes fill it with the parts they show.
  */
 import { useEffect, type ReactNode } from 'react';
 import { useAtom, useAtomValue } from 'jotai';

@@ -1,8 +1,8 @@
 /**
- * The one file browser (SPEC 2 "File browser"): the frame, toolbar, drop zone, folder view,
- * previewer, dialogs and uploads every screen of files shares, configured by a mode (My Files,
- * Files Shared with Me, a share link; browser-mode.ts). A route gives it its mode and the URL's
- * state; everything the screens have in common is said once, here.
+ * The one file browser (docs/product.md "Screens" "File browser"): the frame, toolbar, drop zone,
+ * folder view, previewer, dialogs and uploads every screen of files shares, configured by a mode
+ * (My Files, Files Shared with Me, a share link; browser-mode.ts). A route gives it its mode and
+ * the URL's state; everything the screens have in common is said once, here.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { ShareDialog } from '../sharing/index.ts';

@@ -1,6 +1,7 @@
 /**
- * What a folder shows: its items as a table or a grid, or why there are none (SPEC 2, 8); above
- * them the selection bar while items are selected, and the '?' list of the listing's keys.
+ * What a folder shows: its items as a table or a grid, or why there are none (docs/product.md
+ * "Screens" and "Messages"); above them the selection bar while items are selected, and the '?'
+ * list of the listing's keys.
  */
 import { Button, Spinner } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';

@@ -1,4 +1,7 @@
-/** The dialogs of the file browser (SPEC 5): create folder, rename, delete, move and info, each wired to its change. */
+/**
+ * The dialogs of the file browser (docs/product.md "Input rules"): create folder, rename, delete,
+ * move and info, each wired to its change.
+ */
 import { useState } from 'react';
 import { onlineManager } from '@tanstack/react-query';
 import type { ItemView } from '../../model/items.ts';

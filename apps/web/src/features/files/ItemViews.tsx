@@ -39,7 +39,7 @@ function userName(users: Record<string, string>, id: string | null, me: string |
   return id === me ? `${name} (you)` : name;
 }
 
-/** DESIGN 4: an item opened under a grant that did not verify is shown, but flagged. */
+/** docs/protocol.md: an item opened under a grant that did not verify is shown, but flagged. */
 export const UNVERIFIED_SHARE_TEXT = 'Unverified share: its grant is not signed by the keys you know for the sharer';
 
 export function UnverifiedMark() {
@@ -228,8 +228,8 @@ export function FileTable({
 }
 
 /**
- * The picture of a grid card: the thumbnail of an image or a video once it is made (SPEC 2),
- * else the type icon (or a lock when the item did not decrypt).
+ * The picture of a grid card: the thumbnail of an image or a video once it is made (docs/product.md
+ * "Screens"), else the type icon (or a lock when the item did not decrypt).
  */
 function CardThumb({ item, kind }: { item: ItemView; kind: ItemKind }) {
   const slot = useRef<HTMLDivElement>(null);

@@ -1,4 +1,4 @@
-/** Items per page (20, 100, All) and the page shown (SPEC 2). */
+/** Items per page (20, 100, All) and the page shown (docs/product.md "Screens"). */
 import { Button } from '@sealbox/ui';
 import { Icon } from './icons.tsx';
 import { PAGE_SIZES, type PageSize } from './sorting.ts';

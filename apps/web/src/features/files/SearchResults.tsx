@@ -1,4 +1,7 @@
-/** SPEC 2 search over the whole tree: matches with where they are, and a jump to their folder. */
+/**
+ * docs/product.md "Screens" search over the whole tree: matches with where they are, and a jump to
+ * their folder.
+ */
 import { Button, Spinner, cx } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';
 import { EmptyState } from './FolderContents.tsx';

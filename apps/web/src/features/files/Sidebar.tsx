@@ -24,7 +24,7 @@ const collapsedChoiceAtom = atom(storedCollapsed());
 
 /**
  * Collapsed (70 px) or expanded (250 px) on wide screens; kept while moving between pages and
- * across reloads (SPEC 4: the sidebar's state is the user's choice).
+ * across reloads (docs/product.md "States": the sidebar's state is the user's choice).
  */
 export const sidebarCollapsedAtom = atom(
   (get) => get(collapsedChoiceAtom),
@@ -41,7 +41,7 @@ export const sidebarCollapsedAtom = atom(
 /** Open or closed as an overlay (the drawer) under the mobile breakpoint; the navbar's menu button opens it. */
 export const sidebarOpenAtom = drawerOpenAtom;
 
-/** SPEC 2: what the sidebar's links say in link mode. */
+/** docs/product.md "Screens": what the sidebar's links say in link mode. */
 export const SIGN_IN_TO_ACCESS_TEXT = 'You must sign in to access';
 
 export interface SidebarProps {
@@ -49,7 +49,7 @@ export interface SidebarProps {
   active: 'files' | 'shared' | 'link';
   mobile: boolean;
   onNewFolder: () => void;
-  /** Why New Folder is disabled here (SPEC 6), or undefined when it is allowed. */
+  /** Why New Folder is disabled here (docs/product.md "Roles"), or undefined when it is allowed. */
   newFolderBlocked?: string | undefined;
 }
 

@@ -1,7 +1,7 @@
 /**
- * SPEC 2: Home plus the folder path. Long paths collapse rather than wrap, at any width: first,
- * an ellipsis holding the hidden folders, and the last two, then only the last (Breadcrumbs.tsx
- * measures which one fits).
+ * docs/product.md "Screens": Home plus the folder path. Long paths collapse rather than wrap, at
+ * any width: first, an ellipsis holding the hidden folders, and the last two, then only the last
+ * (Breadcrumbs.tsx measures which one fits).
  */
 export interface Crumb {
   /** null = Home (the top level). */

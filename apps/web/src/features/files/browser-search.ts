@@ -1,13 +1,13 @@
 import { optionalEnum, optionalString } from '../../lib/search-params.ts';
 import { SORT_KEYS, SORT_ORDERS, type SortKey, type SortOrder } from '../items/index.ts';
 
-/** SPEC.md 2: the file browser keeps its state in the URL. */
+/** docs/product.md "Screens": the file browser keeps its state in the URL. */
 export const VIEW_MODES = ['grid', 'list'] as const;
 export type ViewMode = (typeof VIEW_MODES)[number];
 
 export { SORT_KEYS, SORT_ORDERS, type SortKey, type SortOrder } from '../items/index.ts';
 
-/** SPEC 9's page sizes as the URL spells them (20 is the default and left out). */
+/** docs/product.md "Limits" page sizes as the URL spells them (20 is the default and left out). */
 export const PAGE_SIZE_PARAMS = ['20', '100', 'all'] as const;
 export type PageSizeParam = (typeof PAGE_SIZE_PARAMS)[number];
 
@@ -25,7 +25,7 @@ export interface ShareBrowserSearch extends BrowserSearch {
   linkId?: string;
 }
 
-// Item ids are client-made UUID v4s (DESIGN.md 4).
+// Item ids are client-made UUID v4s (docs/protocol.md).
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Link ids are opaque random tokens; allow the URL-safe alphabets they may use.
 const LINK_ID = /^[A-Za-z0-9_-]{1,128}$/;

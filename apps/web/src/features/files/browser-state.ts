@@ -1,7 +1,8 @@
 /**
  * The state a browser screen derives from the URL, the profile and its listings: view and sort
- * (the profile's preferences are the defaults when the URL has none), the listing with its SPEC 8
- * toasts, the tree search, the page shown, the path, the edit rights and where an item lives.
+ * (the profile's preferences are the defaults when the URL has none), the listing with its
+ * docs/product.md "Messages" toasts, the tree search, the page shown, the path, the edit rights and
+ * where an item lives.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
@@ -31,8 +32,8 @@ export function useBrowserView(search: BrowserSearch): { view: ViewMode; sort: S
 
 /**
  * The folder on screen (kept while the next one loads; polled every 5 s when `poll`), with
- * SPEC 8's toasts: a failed listing once per failure, undecryptable items once per folder.
- * `refresh` fetches it again and the profile (its quota) with it.
+ * docs/product.md "Messages" toasts: a failed listing once per failure, undecryptable items once
+ * per folder. `refresh` fetches it again and the profile (its quota) with it.
  */
 export function useFolderListing(
   scope: BrowseScope,
@@ -98,7 +99,10 @@ export function treeSource<TQueryFnData, TQueryKey extends QueryKey>(options: Tr
   return options as unknown as TreeSource;
 }
 
-/** SPEC 2 search over every decrypted name of the tree (fetched once a query is typed). */
+/**
+ * docs/product.md "Screens" search over every decrypted name of the tree (fetched once a query is
+ * typed).
+ */
 export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends QueryKey = QueryKey>(
   sort: Sort | undefined,
   source: TreeSource<TQueryFnData, TQueryKey>,
@@ -169,7 +173,10 @@ export function linkCrumbs(listing: FolderListing | undefined, parentId: string 
   return crumbs;
 }
 
-/** SPEC 5 and 6: own files always take uploads and folders; elsewhere the folder's edit right decides. */
+/**
+ * docs/product.md "Input rules" and "Roles": own files always take uploads and folders; elsewhere
+ * the folder's edit right decides.
+ */
 export function editRights(parentId: string | null, folder: ItemView | null, myUserId: string | undefined) {
   const canEdit = parentId === null || folder?.ownerId === myUserId || folder?.editPermission === true;
   return {

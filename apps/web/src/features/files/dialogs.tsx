@@ -26,8 +26,9 @@ interface NameDialogProps {
 }
 
 /**
- * Create folder and rename (SPEC 5: the name must be non-blank after trimming). Names the
- * browser refuses (@sealbox/rules names.ts) are explained under the field and never sent.
+ * Create folder and rename (docs/product.md "Input rules": the name must be non-blank after
+ * trimming). Names the browser refuses (@sealbox/rules names.ts) are explained under the field and
+ * never sent.
  */
 function NameDialog({ open, onClose, title, label, submitLabel, initial = '', busy, siblings, onSubmit }: NameDialogProps) {
   const [name, setName] = useState(initial);
@@ -180,9 +181,9 @@ interface Place {
 }
 
 /**
- * A folder browser for choosing where to move `item` (SPEC 5). It opens at the item's current
- * folder's top (My Files), lists folders only, never enters the item itself, and explains why
- * the folder shown cannot take the item.
+ * A folder browser for choosing where to move `item` (docs/product.md "Input rules"). It opens at
+ * the item's current folder's top (My Files), lists folders only, never enters the item itself, and
+ * explains why the folder shown cannot take the item.
  */
 export function MoveDialog({
   items,

@@ -1,11 +1,11 @@
-/** Display helpers of the file browser (SPEC 9: sizes in binary units). */
+/** Display helpers of the file browser (docs/product.md "Limits": sizes in binary units). */
 import type { ItemView } from '../../model/items.ts';
 
 export { formatBytes } from '../../lib/format-size.ts';
 export { displayName } from '../../model/item-names.ts';
 import { displayName } from '../../model/item-names.ts';
 
-/** SPEC 9: storage percent is used/total, truncated. */
+/** docs/product.md "Limits": storage percent is used/total, truncated. */
 export function storagePercent(used: number, total: number): number {
   if (!(total > 0) || !(used > 0)) return 0;
   return Math.min(100, Math.trunc((used / total) * 100));
@@ -24,9 +24,9 @@ export function formatDate(ms: number): string {
 }
 
 /**
- * The tooltip of a row that did not open (SPEC 2 shows 'Encrypted File'): why. Its key did not
- * unwrap under its parent's key, or its name did not decrypt under its own key, so the server's
- * data for it was altered, planted or moved; reloading will not change that.
+ * The tooltip of a row that did not open (docs/product.md "Screens" shows 'Encrypted File'): why.
+ * Its key did not unwrap under its parent's key, or its name did not decrypt under its own key, so
+ * the server's data for it was altered, planted or moved; reloading will not change that.
  */
 export const INTEGRITY_ROW_TEXT =
   "Decryption failed. Its key or name failed the integrity check: the server's data for this item was altered or does not belong here";

@@ -1,7 +1,7 @@
 /**
- * The file browser (SPEC 2, 4-6, 9): one component, FileBrowser, and its modes (My Files, Files
- * Shared with Me, a share link), which a route composes with the URL's state. The items' server
- * state it reads is features/items.
+ * The file browser (docs/product.md "Screens", "States", "Input rules", "Roles" and "Limits"): one
+ * component, FileBrowser, and its modes (My Files, Files Shared with Me, a share link), which a
+ * route composes with the URL's state. The items' server state it reads is features/items.
  */
 export type { BrowserMode, BrowserPlace } from './browser-mode.ts';
 export {

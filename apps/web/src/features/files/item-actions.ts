@@ -1,7 +1,8 @@
 /**
- * What a browser route does with an item action (SPEC 5): folders open, files open in the
- * previewer (cycling over the folder's files as shown), downloads stream, everything else opens
- * its dialog. One place for every mode of the file browser, each in its browse scope.
+ * What a browser route does with an item action (docs/product.md "Input rules"): folders open,
+ * files open in the previewer (cycling over the folder's files as shown), downloads stream,
+ * everything else opens its dialog. One place for every mode of the file browser, each in its
+ * browse scope.
  */
 import { toast } from '@sealbox/ui';
 import type { BrowseScope } from '../../model/browse-scope.ts';

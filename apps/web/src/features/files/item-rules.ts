@@ -1,8 +1,8 @@
 /**
- * What a route adds to the per-item rules of SPEC 6 beyond the item's own edit flag (/shared:
- * a shared item stays where its owner keeps it, and a recipient may drop a share from their
- * list; a link: the item it shares is never moved or deleted through it). Read by the item menu
- * deep in the listing, so no route passes it through every part.
+ * What a route adds to the per-item rules of docs/product.md "Roles" beyond the item's own edit
+ * flag (/shared: a shared item stays where its owner keeps it, and a recipient may drop a share
+ * from their list; a link: the item it shares is never moved or deleted through it). Read by the
+ * item menu deep in the listing, so no route passes it through every part.
  *
  * Also why an action is unavailable, for one item (its menu) and for a selection (the selection
  * bar, the keyboard): one set of rules, so a selection is never allowed what its items are not.
@@ -32,7 +32,7 @@ export function useItemRules(): ItemRules {
   return useContext(ItemRulesContext);
 }
 
-/** SPEC 6 tooltips, in the server's words (@sealbox/rules). */
+/** docs/product.md "Roles" tooltips, in the server's words (@sealbox/rules). */
 export { NO_EDIT_TEXT, NOT_OWNER_SHARE_TEXT } from '@sealbox/rules';
 export const NO_KEY_TEXT = 'This item could not be decrypted';
 
@@ -63,7 +63,7 @@ export function itemBlocks(
     move: refused('move') ?? noKey ?? rules.moveBlocked?.(item),
     delete: refused('delete'),
     download: downloadBlocked ?? noKey,
-    // SPEC 6: only the owner shares, and only an item whose key this browser holds.
+    // docs/product.md "Roles": only the owner shares, and only an item whose key this browser holds.
     share: myUserId === undefined || item.ownerId !== myUserId ? NOT_OWNER_SHARE_TEXT : noKey,
     preview: noKey,
   };

@@ -166,7 +166,7 @@ describe('responsive layout', () => {
   });
 });
 
-describe('move rules (SPEC 5)', () => {
+describe('move rules (docs/product.md "Input rules")', () => {
   const root = item({ name: 'root folder', isDirectory: true });
   const child = item({ name: 'child', isDirectory: true, parentId: root.id });
   const grandchild = item({ name: 'grandchild', isDirectory: true, parentId: child.id });

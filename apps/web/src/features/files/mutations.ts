@@ -1,6 +1,7 @@
 /**
- * Changes to items (SPEC 4-6): create a folder, rename, move, delete; each invalidates exactly
- * the listings it changed (and the profile's quota where bytes went away).
+ * Changes to items (docs/product.md "States", "Input rules" and "Roles"): create a folder, rename,
+ * move, delete; each invalidates exactly the listings it changed (and the profile's quota where
+ * bytes went away).
  *
  * Offline, TanStack Query pauses a change until the network is back and then sends every paused
  * one at once. Each carries a key under FILES_CHANGE_KEY, so the browser can show what waits
@@ -101,7 +102,10 @@ function superseded(error: unknown): boolean {
   return true;
 }
 
-/** The message of SPEC 8 for a failed action (permission answers get their own for folders). */
+/**
+ * The message of docs/product.md "Messages" for a failed action (permission answers get their own
+ * for folders).
+ */
 function messageOf(error: unknown, fallback: string): string {
   return error instanceof HttpStatusError ? error.message : fallback;
 }

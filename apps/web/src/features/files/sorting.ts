@@ -1,6 +1,7 @@
 /**
- * Sorting, pagination and the responsive layout rules of the file browser (SPEC 2, 9).
- * Pure functions: the components only feed them the items, the URL state and the width.
+ * Sorting, pagination and the responsive layout rules of the file browser (docs/product.md
+ * "Screens" and "Limits"). Pure functions: the components only feed them the items, the URL state
+ * and the width.
  */
 import type { ItemView } from '../../model/items.ts';
 import { ANONYMOUS_UPLOADER } from '../../model/uploader.ts';
@@ -63,14 +64,14 @@ export function nextSort(current: Partial<Sort>, column: SortKey): Partial<Sort>
   return {};
 }
 
-/** The URL's sort, or else the profile's preferred one (SPEC 2, preferences). */
+/** The URL's sort, or else the profile's preferred one (docs/product.md "Screens", preferences). */
 export function effectiveSort(url: Partial<Sort>, preferred: Partial<Sort> | undefined): Sort | undefined {
   if (url.sortBy) return { sortBy: url.sortBy, sortOrder: url.sortOrder ?? 'asc' };
   if (preferred?.sortBy) return { sortBy: preferred.sortBy, sortOrder: url.sortOrder ?? preferred.sortOrder ?? 'asc' };
   return undefined;
 }
 
-/** SPEC 9: 20, 100 or All (0 = all); default 20. */
+/** docs/product.md "Limits": 20, 100 or All (0 = all); default 20. */
 export const PAGE_SIZES = [20, 100, 0] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 export const DEFAULT_PAGE_SIZE: PageSize = 20;
@@ -112,8 +113,8 @@ export const COLUMN_LABELS: Record<ListColumn, string> = {
 };
 
 /**
- * Columns shown at a viewport width (SPEC 2: hidden progressively below 800, 1000, 1200 and
- * 1400 px). Name, Size and Actions always stay.
+ * Columns shown at a viewport width (docs/product.md "Screens": hidden progressively below 800,
+ * 1000, 1200 and 1400 px). Name, Size and Actions always stay.
  */
 export function visibleColumns(width: number): ListColumn[] {
   const hidden = new Set<ListColumn>();
@@ -127,7 +128,7 @@ export function visibleColumns(width: number): ListColumn[] {
   return LIST_COLUMNS.filter((c) => !hidden.has(c));
 }
 
-/** SPEC 2: 2 columns under 600 px, 3 under 900, 4 under 1100, otherwise 6. */
+/** docs/product.md "Screens": 2 columns under 600 px, 3 under 900, 4 under 1100, otherwise 6. */
 export function gridColumns(width: number): number {
   if (width < 600) return 2;
   if (width < 900) return 3;

@@ -1,6 +1,7 @@
 /**
- * Grid thumbnails (SPEC 2 "previews of images and videos"; which items get one: model/thumbnails.ts):
- * the page's memory cache of the small encoded images the crypto worker makes (workers/thumbnails.ts).
+ * Grid thumbnails (docs/product.md "Screens" "previews of images and videos"; which items get one:
+ * model/thumbnails.ts): the page's memory cache of the small encoded images the crypto worker makes
+ * (workers/thumbnails.ts).
  *
  * The cache holds Blobs of thumbnails (never of the decrypted file), keyed by item id +
  * modifiedAt, least recently used first out. Loads run at most CONCURRENCY at once; one still

@@ -22,5 +22,5 @@ export function useViewportWidth(): number {
   );
 }
 
-/** SPEC 9: the mobile breakpoint (sidebar overlay, collapsed breadcrumbs). */
+/** docs/product.md "Limits": the mobile breakpoint (sidebar overlay, collapsed breadcrumbs). */
 export const MOBILE_BREAKPOINT = 768;

@@ -29,7 +29,10 @@ export const filesKeys = {
   linkAll: (linkId: string) => ['files', 'link', linkId] as const,
 };
 
-/** SPEC 4 and 9: file metadata refreshes every 5 seconds while live updates are down. */
+/**
+ * docs/product.md "States" and "Limits": file metadata refreshes every 5 seconds while live updates
+ * are down.
+ */
 export const REFRESH_MS = 5_000;
 
 /** One folder's listing in `scope` (null: its top level), with the path above it. */

@@ -1,4 +1,7 @@
-/** Live updates (SPEC 4, 9): the socket that keeps lists fresh, its status, and the 5 s polling fallback's switch. */
+/**
+ * Live updates (docs/product.md "States" and "Limits"): the socket that keeps lists fresh, its
+ * status, and the 5 s polling fallback's switch.
+ */
 export { LiveStatusIndicator } from './LiveStatusIndicator.tsx';
 export { useLiveStatus } from './status.ts';
 export { useLinkLiveUpdates, useLiveUpdates } from './useLiveUpdates.ts';

@@ -41,7 +41,10 @@ const CHOICES = (Object.keys(LABELS) as ThemePreference[]).map((theme) => ({
   icon: ICONS[theme],
 }));
 
-/** Light, dark or system (SPEC 1 and 4), as a menu styled like the app's others (radix DropdownMenu). */
+/**
+ * Light, dark or system (docs/product.md "Overview" and "States"), as a menu styled like the app's
+ * others (radix DropdownMenu).
+ */
 export function ThemeSwitcher() {
   const { preference, setPreference } = useTheme();
   return (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-/** SPEC.md 9: the navbar turns translucent after 10 px of scrolling. */
+/** docs/product.md "Limits": the navbar turns translucent after 10 px of scrolling. */
 export const NAV_SCROLL_THRESHOLD_PX = 10;
 
 export function useScrolledPast(threshold = NAV_SCROLL_THRESHOLD_PX): boolean {

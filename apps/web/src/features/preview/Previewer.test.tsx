@@ -41,7 +41,7 @@ describe('Previewer', () => {
     expect(call).not.toHaveBeenCalled();
   });
 
-  it('says SPEC 2 texts for an unsupported type, with or without an extension', () => {
+  it('says docs/product.md "Screens" texts for an unsupported type, with or without an extension', () => {
     const { unmount } = render(<Previewer source={local('bundle.zip', 'x', 'application/zip')} onClose={() => undefined} />);
     expect(screen.getByText('Unsupported File Type')).toBeTruthy();
     expect(screen.getByText('Preview is not available for .zip files')).toBeTruthy();
@@ -62,7 +62,7 @@ describe('Previewer', () => {
     expect(screen.getByText('File encryption key not found')).toBeTruthy();
   });
 
-  it('maps the worker errors to SPEC 8 texts and passes the browse scope', async () => {
+  it('maps the worker errors to docs/product.md "Messages" texts and passes the browse scope', async () => {
     call.mockRejectedValueOnce(new RpcError('Decryption failed', 'DECRYPT_FAILED'));
     const { unmount } = render(
       <Previewer source={{ kind: 'item', item: item(), scope: linkScope('L1') }} onClose={() => undefined} />,

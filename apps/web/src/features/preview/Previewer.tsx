@@ -1,10 +1,11 @@
 /**
- * SPEC 2 Previewer (full screen): a modal <dialog> (the page behind it is inert, so focus stays
- * inside; Escape closes), titled with the file's name or 'Encrypted File', showing the view of
- * the file's type (each loaded on demand, so the pdf and Word code stays out of the main bundle),
- * 'Unsupported File Type' for anything else, or a SPEC 8 error in place of the view. A download
- * button once the decrypted file is available; previous/next (buttons and arrow keys, which a
- * view may claim: video seeks with them) when the list it was opened from allows.
+ * docs/product.md "Screens" Previewer (full screen): a modal <dialog> (the page behind it is inert,
+ * so focus stays inside; Escape closes), titled with the file's name or 'Encrypted File', showing
+ * the view of the file's type (each loaded on demand, so the pdf and Word code stays out of the
+ * main bundle), 'Unsupported File Type' for anything else, or a docs/product.md "Messages" error in
+ * place of the view. A download button once the decrypted file is available; previous/next (buttons
+ * and arrow keys, which a view may claim: video seeks with them) when the list it was opened from
+ * allows.
  */
 import {
   Component,
@@ -233,7 +234,7 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
     }
     if (!cycling || event.defaultPrevented || isTyping(event.target)) return;
     if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-    // SPEC 2: on video the arrows seek (the video view handles them).
+    // docs/product.md "Screens": on video the arrows seek (the video view handles them).
     if (kind === 'video') return;
     event.preventDefault();
     onCycle?.(event.key === 'ArrowLeft' ? -1 : 1);

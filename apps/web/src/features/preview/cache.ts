@@ -1,9 +1,10 @@
 /**
- * SPEC 4: the previewer decrypts a file once, makes one object URL of it and reuses both while
- * the file stays cached. The cache lives as long as the previewer is open and is bounded (the
- * last few files, and a total size), so cycling through a folder of large files keeps memory
- * bounded: an evicted file's URL is revoked and its Blob dropped, and `clear()` (the previewer
- * closing) revokes every URL. The file in view is the most recently used and never evicted.
+ * docs/product.md "States": the previewer decrypts a file once, makes one object URL of it and
+ * reuses both while the file stays cached. The cache lives as long as the previewer is open and is
+ * bounded (the last few files, and a total size), so cycling through a folder of large files keeps
+ * memory bounded: an evicted file's URL is revoked and its Blob dropped, and `clear()` (the
+ * previewer closing) revokes every URL. The file in view is the most recently used and never
+ * evicted.
  */
 
 export const CACHE_MAX_FILES = 3;

@@ -1,6 +1,6 @@
 /**
- * SPEC 2 Previewer cycling: previous/next over the list the file was opened from, skipping
- * folders, wrapping at either end.
+ * docs/product.md "Screens" Previewer cycling: previous/next over the list the file was opened
+ * from, skipping folders, wrapping at either end.
  */
 
 export interface CycleItem {
@@ -19,7 +19,10 @@ export interface CycleContext {
   canCycle: boolean;
 }
 
-/** SPEC 2: buttons (and arrow keys) when an index exists, the list has more than one item, the view is not from search and a cycle handler exists. */
+/**
+ * docs/product.md "Screens": buttons (and arrow keys) when an index exists, the list has more than
+ * one item, the view is not from search and a cycle handler exists.
+ */
 export function canCycle({ index, count, fromSearch, canCycle }: CycleContext): boolean {
   return index !== undefined && index >= 0 && count > 1 && !fromSearch && canCycle;
 }

@@ -4,7 +4,7 @@ import { detectKind, extensionOf, unsupportedText } from './detect.ts';
 const kind = (mimeType: string | null, extension = '') => detectKind({ mimeType, extension });
 
 describe('detectKind', () => {
-  it('knows every extension SPEC 2 names', () => {
+  it('knows every extension docs/product.md "Screens" names', () => {
     const expected: Record<string, string> = {
       pdf: 'pdf',
       txt: 'text',
@@ -60,7 +60,7 @@ describe('extensionOf and the unsupported text', () => {
     expect(extensionOf(null)).toBe('');
   });
 
-  it('says SPEC 2 texts', () => {
+  it('says docs/product.md "Screens" texts', () => {
     expect(unsupportedText('zip')).toBe('Preview is not available for .zip files');
     expect(unsupportedText('')).toBe('Preview is not available for this file');
   });

@@ -1,7 +1,7 @@
 /**
  * Where the previewer's bytes come from: a local File (/preview: nothing touches the network),
  * or an encrypted item decrypted whole in the crypto worker (workers/preview.ts), its errors
- * turned into SPEC 8's texts.
+ * turned into docs/product.md "Messages" texts.
  */
 import { bareMime, imageType } from '@sealbox/rules';
 import { cryptoWorker, RpcError } from '../../crypto/client.ts';
@@ -65,7 +65,7 @@ export function blobTypeFor(kind: PreviewKind, file: PreviewFile): string {
   }
 }
 
-/** SPEC 8's text for a failure of the worker's `decryptItem`. */
+/** docs/product.md "Messages" text for a failure of the worker's `decryptItem`. */
 export function previewErrorText(error: unknown): string {
   const code = error instanceof RpcError ? error.code : (error as { code?: unknown } | null)?.code;
   if (code === 'NO_KEY') return PREVIEW_ERRORS.noKey;

@@ -5,7 +5,10 @@
  * or streamed through the service worker with HTTP Range (media). Views never see keys.
  */
 
-/** SPEC 2 Previewer types, by mime type or extension (the one file-type table, @sealbox/rules). */
+/**
+ * docs/product.md "Screens" Previewer types, by mime type or extension (the one file-type table,
+ * @sealbox/rules).
+ */
 export type { PreviewKind } from '@sealbox/rules';
 
 export interface PreviewFile {
@@ -18,7 +21,7 @@ export interface PreviewFile {
   size: number;
 }
 
-/** SPEC 8 texts the views and the shell show. */
+/** docs/product.md "Messages" texts the views and the shell show. */
 export const PREVIEW_ERRORS = {
   decrypt: 'Error decrypting file.',
   text: 'Failed to load text preview content.',
@@ -30,7 +33,7 @@ export const PREVIEW_ERRORS = {
 export interface RendererProps {
   file: PreviewFile;
   /**
-   * The whole decrypted file. Made once per opened file and reused (SPEC 4); rejects with an
+   * The whole decrypted file. Made once per opened file and reused (docs/product.md "States"); rejects with an
    * Error whose message is one of PREVIEW_ERRORS when it cannot be had.
    */
   blob: () => Promise<Blob>;

@@ -95,7 +95,7 @@ describe('UnfinishedUploadsSection', () => {
     expect(first.getByRole('meter', { name: 'Received of holiday.mov' }).getAttribute('aria-valuetext')).toBe(
       '25% of 50.0 MiB received',
     );
-    // A name that did not open reads as SPEC's unknown name.
+    // A name that did not open reads as the product's unknown name.
     expect(within(rows[3]!).getByText('Encrypted File')).toBeTruthy();
     expect(within(rows[3]!).getByText('You')).toBeTruthy();
   });

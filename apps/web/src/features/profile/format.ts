@@ -9,5 +9,5 @@ export function formatDate(ms: number): string {
   return dateOnly.format(new Date(ms));
 }
 
-/** SPEC 9: sizes in binary units, written as everywhere else. */
+/** docs/product.md "Limits": sizes in binary units, written as everywhere else. */
 export { formatBytes } from '../../lib/format-size.ts';

@@ -1,6 +1,6 @@
 /**
- * The /profile screen's sections (SPEC 7): avatar, storage, fingerprint, TOTP, sessions,
- * preferences, and the unfinished uploads in the user's tree.
+ * The /profile screen's sections (docs/protocol.md "HTTP endpoints"): avatar, storage, fingerprint,
+ * TOTP, sessions, preferences, and the unfinished uploads in the user's tree.
  */
 export { AvatarSection } from './AvatarSection.tsx';
 export { BlockedAccountsSection, NO_BLOCKS_TEXT } from './BlockedAccountsSection.tsx';

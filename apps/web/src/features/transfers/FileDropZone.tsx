@@ -1,8 +1,8 @@
 /**
  * Files dropped anywhere on the listing upload into the open folder (issue 14). While files are
  * dragged over it, an outline and 'Drop files to upload to <folder>' show where they will go;
- * where the user may not upload, the outline says SPEC 5's refusal instead and a drop does
- * nothing. Only drags that carry files count (not a dragged link or text).
+ * where the user may not upload, the outline says docs/product.md "Input rules" refusal instead and
+ * a drop does nothing. Only drags that carry files count (not a dragged link or text).
  */
 import type { ReactNode } from 'react';
 import { toast } from '@sealbox/ui';
@@ -13,7 +13,10 @@ import './transfers.css';
 export interface FileDropZoneProps extends UploadTarget {
   /** The open folder's name, as the drop target says it. */
   folderName: string;
-  /** Why uploads are refused here (SPEC 5's text); undefined when they are allowed. */
+  /**
+   * Why uploads are refused here (docs/product.md "Input rules" text); undefined when they are
+   * allowed.
+   */
   blocked: string | undefined;
   children: ReactNode;
 }

@@ -1,8 +1,9 @@
 /**
  * The transfers panel (issue 14, as in Drive): a corner panel listing every upload and download
  * of this tab with its name, size, state, progress and Cancel or Retry, above an overall bar
- * with speed and time left. It collapses to its header and closes once nothing runs. SPEC 4's
- * upload states and summaries are shown here; the page stays usable meanwhile.
+ * with speed and time left. It collapses to its header and closes once nothing runs.
+ * docs/product.md "States" upload states and summaries are shown here; the page stays usable
+ * meanwhile.
  */
 import { useEffect, useId, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -60,7 +61,10 @@ function runningTitle(rows: readonly TransferRow[]): string {
   return parts.join(' · ');
 }
 
-/** The title once nothing runs and SPEC 4 has no upload summary for it (downloads, cancels). */
+/**
+ * The title once nothing runs and docs/product.md "States" has no upload summary for it (downloads,
+ * cancels).
+ */
 export function idleTitle(rows: readonly Pick<TransferRow, 'status'>[]): string {
   if (rows.every((r) => r.status === 'cancelled')) return 'Transfers cancelled';
   if (rows.some((r) => r.status === 'error')) return 'Some transfers failed';
@@ -144,7 +148,7 @@ function Row({ row }: { row: TransferRow }) {
 }
 
 /**
- * Toasts (SPEC 8: bottom right) stack just above the panel rather than over it: the panel's
+ * Toasts (docs/product.md "Messages": bottom right) stack just above the panel rather than over it: the panel's
  * height goes into a CSS variable the toaster's offset reads (transfers.css).
  */
 function liftToasts(panel: HTMLElement | null): (() => void) | undefined {

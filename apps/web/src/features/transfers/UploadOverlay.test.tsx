@@ -47,7 +47,7 @@ describe('UploadOverlay and the transfers panel', () => {
         <TransfersHost />
       </QueryClientProvider>,
     );
-    // SPEC 5: nothing picked yet, and it says so.
+    // docs/product.md "Input rules": nothing picked yet, and it says so.
     expect(screen.getByText('No file selected.')).toBeTruthy();
 
     await act(async () => choose([new File(['a'], 'a.txt'), new File(['b'], 'b.txt'), new File(['c'], 'c.txt')]));

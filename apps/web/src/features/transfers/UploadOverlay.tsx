@@ -1,8 +1,9 @@
 /**
- * SPEC 2 "Upload" dialog: drag and drop or Browse Files, 'Max File Size: 1GB' and SPEC 5's
- * messages. Picked files start uploading at once and the dialog closes: the transfers panel
- * shows their status, progress and SPEC 4's summaries. Unfinished uploads (after a reload) are
- * listed with a way to pick the same file again and continue where they stopped.
+ * docs/product.md "Screens" "Upload" dialog: drag and drop or Browse Files, 'Max File Size: 1GB'
+ * and docs/product.md "Input rules" messages. Picked files start uploading at once and the dialog
+ * closes: the transfers panel shows their status, progress and docs/product.md "States" summaries.
+ * Unfinished uploads (after a reload) are listed with a way to pick the same file again and
+ * continue where they stopped.
  */
 import { useEffect, useRef, useState } from 'react';
 import { Button, Dialog } from '@sealbox/ui';
@@ -184,7 +185,7 @@ export function UploadOverlay({ parentId, scope, items, open, onClose }: UploadO
           <p className="upload-drop__note">Files are encrypted in your browser before they are sent.</p>
         </div>
 
-        {/* SPEC 5: why nothing went up yet (no file picked, or the profile still loading). */}
+        {/* docs/product.md "Input rules": why nothing went up yet (no file picked, or the profile still loading). */}
         {message ? (
           <p className="upload-overlay__message" role="alert">
             {message}

@@ -49,7 +49,7 @@ const started = new Map<string, { key: string; meter: SpeedMeter }>();
  */
 const INTEGRITY_CODES = new Set(['DECRYPT_FAILED', 'TRUNCATED', 'SIZE_MISMATCH', 'NOT_VERIFIED']);
 
-/** SPEC 8's download error, with why when the data failed its integrity check. */
+/** docs/product.md "Messages" download error, with why when the data failed its integrity check. */
 export function downloadErrorText(code: unknown, isFolder: boolean): string {
   const integrity = typeof code === 'string' && INTEGRITY_CODES.has(code);
   if (isFolder) return integrity ? MSG_FOLDER_INTEGRITY_FAILED : MSG_FOLDER_FAILED;
@@ -126,7 +126,8 @@ function listenForErrors(): void {
     started.delete(data.token);
     onDownloadCancel(mine.key, undefined);
     if (!live()) return;
-    // Once streaming, a file and a zip say the same (SPEC 8's 'file/folder' text, or the integrity one).
+    // Once streaming, a file and a zip say the same (docs/product.md "Messages" 'file/folder' text,
+    // or the integrity one).
     const message = downloadErrorText(data.code, false);
     updateRow(mine.key, { status: 'error', error: message, speed: 0 });
     toast(message, 'error');
@@ -151,10 +152,10 @@ function targetOf(view: Pick<ItemView, 'id' | 'name' | 'isDirectory'>): Download
 }
 
 /**
- * SPEC 4 and 8: one file downloads as itself; a folder, or several items, as one zip streamed
- * by the service worker. Listed in the transfers panel; errors are shown there and as SPEC 8
- * toasts (resolves false then). The items are reached in `scope` (their keys already in that
- * ring of the crypto worker; a link's calls carry its id).
+ * docs/product.md "States" and "Messages": one file downloads as itself; a folder, or several
+ * items, as one zip streamed by the service worker. Listed in the transfers panel; errors are shown
+ * there and as docs/product.md "Messages" toasts (resolves false then). The items are reached in
+ * `scope` (their keys already in that ring of the crypto worker; a link's calls carry its id).
  */
 export async function downloadItems(
   views: ReadonlyArray<Pick<ItemView, 'id' | 'name' | 'isDirectory'>>,

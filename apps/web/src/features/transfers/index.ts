@@ -1,11 +1,11 @@
 /**
  * Encrypted, streamed, resumable uploads in parts and streamed downloads to disk
- * (docs/protocol.md "Part protocol", DESIGN.md 5): every transfer of the tab as a row of
- * transfer-store.ts, shown by the transfers panel (TransfersHost, mounted once); the upload
- * dialog and the drop zone over the listing start uploads (with the duplicate-name question of
- * upload-names.ts); download.ts starts downloads; preview-stream.ts gives audio and video a
- * Range-served URL. The work runs in the crypto worker (workers/transfers/) and the download
- * service worker (workers/download.sw.ts).
+ * (docs/protocol.md "Part protocol", docs/protocol.md "Files and uploads"): every transfer of the
+ * tab as a row of transfer-store.ts, shown by the transfers panel (TransfersHost, mounted once);
+ * the upload dialog and the drop zone over the listing start uploads (with the duplicate-name
+ * question of upload-names.ts); download.ts starts downloads; preview-stream.ts gives audio and
+ * video a Range-served URL. The work runs in the crypto worker (workers/transfers/) and the
+ * download service worker (workers/download.sw.ts).
  */
 export { UploadOverlay, type UploadOverlayProps } from './UploadOverlay.tsx';
 export { FileDropZone, type FileDropZoneProps } from './FileDropZone.tsx';

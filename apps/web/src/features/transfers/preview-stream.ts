@@ -24,7 +24,7 @@ import {
 import { registerDownloadWorker } from './download.ts';
 import type { BrowseScope } from '../../model/browse-scope.ts';
 
-/** SPEC 8's previewer texts (the same as features/preview's PREVIEW_ERRORS). */
+/** docs/product.md "Messages" previewer texts (the same as features/preview's PREVIEW_ERRORS). */
 const STREAM_FAILED = 'Error decrypting file.';
 const NO_KEY = 'File encryption key not found';
 const NO_NONCE = 'File nonce not found';
@@ -72,8 +72,9 @@ function keepAlive(): void {
 
 /**
  * A stream URL (`/__preview/{token}`) for an audio or video item, to set as a media element's src.
- * The item's key must be open in `scope`'s ring of the crypto worker (it was listed there). Rejects with an Error whose message is SPEC 8's previewer text ('Error
- * decrypting file.', 'File encryption key not found', 'File nonce not found') when it cannot be made.
+ * The item's key must be open in `scope`'s ring of the crypto worker (it was listed there). Rejects
+ * with an Error whose message is docs/product.md "Messages" previewer text ('Error decrypting
+ * file.', 'File encryption key not found', 'File nonce not found') when it cannot be made.
  */
 export async function previewStreamUrl(
   item: Pick<ItemView, 'id' | 'mimeType' | 'extension'>,

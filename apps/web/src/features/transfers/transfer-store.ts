@@ -200,8 +200,8 @@ export function clearTransfers(): void {
 }
 
 /**
- * SPEC 4's summary of the uploads listed, once none is waiting or running. A cancelled upload
- * is the user's choice, not a failure: it is left out of the counts.
+ * docs/product.md "States" summary of the uploads listed, once none is waiting or running. A
+ * cancelled upload is the user's choice, not a failure: it is left out of the counts.
  */
 export function uploadSummary(rows: readonly TransferRow[]): string | undefined {
   const uploads = rows.filter((r) => r.kind === 'upload' && r.status !== 'cancelled');
@@ -315,7 +315,10 @@ async function runUpload(row: UploadRow): Promise<void> {
   }
 }
 
-/** "Replace": the new file is stored, so the old one can go (SPEC 8's text if that fails). */
+/**
+ * "Replace": the new file is stored, so the old one can go (docs/product.md "Messages" text if that
+ * fails).
+ */
 async function replaceOld(oldId: string, scope: BrowseScope): Promise<void> {
   try {
     await deleteItem(scope, oldId);

@@ -1,7 +1,7 @@
 /**
  * Where picked or dropped files go: the open folder (through a share link on /share). The one
- * path from a pick or a drop to the transfers panel: SPEC 5's checks, the duplicate-name
- * question, then the uploads start at once.
+ * path from a pick or a drop to the transfers panel: docs/product.md "Input rules" checks, the
+ * duplicate-name question, then the uploads start at once.
  */
 import { useRef } from 'react';
 import { useProfile } from '../auth/index.ts';
@@ -18,7 +18,10 @@ export interface UploadTarget {
   items?: readonly ExistingItem[] | undefined;
 }
 
-/** Returns `upload(files)`, which resolves with SPEC 5's message when nothing could start. */
+/**
+ * Returns `upload(files)`, which resolves with docs/product.md "Input rules" message when nothing
+ * could start.
+ */
 export function useUploadInto({ parentId, scope, items }: UploadTarget): (files: readonly File[]) => Promise<string | undefined> {
   const profile = useProfile();
   // The listing as it is when a pick's turn comes, not when it was dropped (uploadInto), while

@@ -2,9 +2,9 @@
  * Preview streams (docs/protocol.md "Preview streams"): the service worker answers a media
  * element's Range requests for /__preview/{token} by fetching only the ciphertext chunks that
  * cover the asked plaintext range (`GET /api/file/data/{id}` with Range) and decrypting each chunk
- * alone (DESIGN 4: its index in nonce and AAD, the last flag on the last), so a 1 GiB video starts
- * and seeks at once. A chunk that fails authentication errors the answer's body, and the media
- * element with it.
+ * alone (docs/protocol.md: its index in nonce and AAD, the last flag on the last), so a 1 GiB video
+ * starts and seeks at once. A chunk that fails authentication errors the answer's body, and the
+ * media element with it.
  *
  * What is served is only ever an audio or video type, `nosniff`, sandboxed, and only to a media
  * element (request destination audio or video): a navigation or a fetch() gets 403, so nothing

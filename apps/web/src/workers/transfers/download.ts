@@ -15,7 +15,7 @@ import { itemKey } from '../key-rings.ts';
 import { getListing } from '../listing-fetch.ts';
 import { TransferError, transferError } from './errors.ts';
 
-/** SPEC 9: a folder download gathers descendants to depth 20, 1000 per request. */
+/** docs/product.md "Limits": a folder download gathers descendants to depth 20, 1000 per request. */
 export const FOLDER_DEPTH = 20;
 export const FOLDER_PAGE = 1000;
 

@@ -1,8 +1,8 @@
 /**
- * File transfers, run inside the crypto worker (DESIGN.md 5): upload.ts (encrypt and send in
- * parts), resume.ts (continue an unfinished upload), download.ts (hand a download to the service
- * worker), preview-stream.ts (hand an audio or video preview's key to the service worker). This
- * is their RPC surface, spread into the crypto worker's methods.
+ * File transfers, run inside the crypto worker (docs/protocol.md "Files and uploads"): upload.ts
+ * (encrypt and send in parts), resume.ts (continue an unfinished upload), download.ts (hand a
+ * download to the service worker), preview-stream.ts (hand an audio or video preview's key to the
+ * service worker). This is their RPC surface, spread into the crypto worker's methods.
  */
 import type { BrowseScope } from '../../model/browse-scope.ts';
 import type { DownloadTarget, PendingUpload, UploadRequest, UploadResult } from '../../model/transfers.ts';

@@ -1,9 +1,9 @@
 /**
- * Upload, inside the crypto worker (DESIGN.md 5: never on the UI thread): file.stream() ->
- * per-part plaintext hash (recorded before the part is sent) -> createEncryptStream -> cut at
- * PART_BYTES into reusable OPFS part files (part-files.ts: an ArrayBuffer body would stay in the
- * renderer's memory) -> up to PARTS_IN_FLIGHT PUTs, each retried. A ciphertext of one part goes
- * in POST /api/upload's `file` field instead.
+ * Upload, inside the crypto worker (docs/protocol.md "Files and uploads": never on the UI thread):
+ * file.stream() -> per-part plaintext hash (recorded before the part is sent) ->
+ * createEncryptStream -> cut at PART_BYTES into reusable OPFS part files (part-files.ts: an
+ * ArrayBuffer body would stay in the renderer's memory) -> up to PARTS_IN_FLIGHT PUTs, each
+ * retried. A ciphertext of one part goes in POST /api/upload's `file` field instead.
  */
 import {
   CHUNK,

@@ -1,9 +1,10 @@
 /**
- * A share link (SPEC 2 /share): the linked item and what lies below it, for anonymous visitors
- * and signed-in users alike, under the link's own key ring. A link to one file lists that file.
- * The server's edit flag says what an editor link may change, and a viewer link changes nothing;
- * the linked item itself may be renamed through an editor link but never moved or deleted, as
- * the server decides too (@sealbox/rules `changeRefusal`, docs/protocol.md "Who may do what").
+ * A share link (docs/product.md "Screens" /share): the linked item and what lies below it, for
+ * anonymous visitors and signed-in users alike, under the link's own key ring. A link to one file
+ * lists that file. The server's edit flag says what an editor link may change, and a viewer link
+ * changes nothing; the linked item itself may be renamed through an editor link but never moved or
+ * deleted, as the server decides too (@sealbox/rules `changeRefusal`, docs/protocol.md "Who may do
+ * what").
  */
 import { useEffect, useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';

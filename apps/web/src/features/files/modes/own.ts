@@ -1,4 +1,4 @@
-/** My Files (SPEC 2 /files): the signed-in user's own tree, from the top down. */
+/** My Files (docs/product.md "Screens" /files): the signed-in user's own tree, from the top down. */
 import { OWN_SCOPE } from '../../../model/browse-scope.ts';
 import { treeQueryOptions } from '../../items/index.ts';
 import { useLiveStatus } from '../../live/index.ts';

@@ -1,7 +1,8 @@
 /**
- * Files Shared with Me (SPEC 2 /shared): at the top, what other users shared with the signed-in
- * user (GET /api/shared, each grant checked in the crypto worker); inside, the shared folders with
- * the caller's role on them (SPEC 6). Live events add and remove shares without a reload.
+ * Files Shared with Me (docs/product.md "Screens" /shared): at the top, what other users shared
+ * with the signed-in user (GET /api/shared, each grant checked in the crypto worker); inside, the
+ * shared folders with the caller's role on them (docs/product.md "Roles"). Live events add and
+ * remove shares without a reload.
  */
 import { useEffect, useMemo } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';

@@ -1,7 +1,7 @@
 /**
- * Audio (SPEC 2): play, seek bar, volume (0-1, step 0.01), mute; Space toggles play. A remote
- * item plays from the service worker's Range stream (only the chunks played are fetched and
- * decrypted), a local file from its object URL.
+ * Audio (docs/product.md "Screens"): play, seek bar, volume (0-1, step 0.01), mute; Space toggles
+ * play. A remote item plays from the service worker's Range stream (only the chunks played are
+ * fetched and decrypted), a local file from its object URL.
  */
 import { useRef } from 'react';
 import { ENCRYPTED_FILE } from '../../../model/item-names.ts';

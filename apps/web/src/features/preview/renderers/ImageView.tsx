@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } f
 import { Spinner } from '@sealbox/ui';
 import { PREVIEW_ERRORS, type RendererProps } from '../types.ts';
 
-/** SPEC 5 and 9: zoom 0.2 to 5, buttons step 0.2, wheel step 0.1. */
+/** docs/product.md "Input rules" and "Limits": zoom 0.2 to 5, buttons step 0.2, wheel step 0.1. */
 export const ZOOM_MIN = 0.2;
 export const ZOOM_MAX = 5;
 export const ZOOM_BUTTON_STEP = 0.2;
@@ -37,12 +37,12 @@ function dataUrlOf(blob: Blob, type: string): Promise<string> {
 }
 
 /**
- * SPEC 2 image: wheel, pinch and drag zoom, buttons, double-click resets. Always an <img>: in an
- * <img> an SVG never runs script nor loads anything. A raster image is shown from the object URL;
- * an SVG from a data: URL, because an object URL of our origin could be opened at top level
- * ("copy image address", pasted) and run the SVG's script with our origin's rights, while a data:
- * URL opened that way runs in an opaque origin with no access to ours (docs/protocol.md "Threat
- * table", hostile previews).
+ * docs/product.md "Screens" image: wheel, pinch and drag zoom, buttons, double-click resets. Always
+ * an <img>: in an <img> an SVG never runs script nor loads anything. A raster image is shown from
+ * the object URL; an SVG from a data: URL, because an object URL of our origin could be opened at
+ * top level ("copy image address", pasted) and run the SVG's script with our origin's rights, while
+ * a data: URL opened that way runs in an opaque origin with no access to ours (docs/protocol.md
+ * "Threat table", hostile previews).
  */
 export function ImageView({ file, blob, objectUrl, onError }: RendererProps) {
   const [url, setUrl] = useState<string | null>(null);

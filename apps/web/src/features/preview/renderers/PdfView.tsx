@@ -17,10 +17,11 @@ const MAX_CANVAS_PIXELS = 4096 * 4096;
 const PDF_MARKS = { bytes: 'preview:pdf-bytes', open: 'preview:pdf-open', firstPage: 'preview:pdf-first-page' } as const;
 
 /**
- * SPEC 2 pdf: one page at a time on a canvas (pdf.js, opened by ./pdf/pdfjs.ts), a numbers-only
- * page box (1 to the page count), previous and next page, zoom 0.2 to 5 (buttons 0.2, Ctrl or
- * pinch + wheel 0.1). When pdf.js cannot read or draw the file, the browser's own pdf viewer
- * shows it in a frame (SPEC 4), from a blob typed application/pdf so it is never read as a page.
+ * docs/product.md "Screens" pdf: one page at a time on a canvas (pdf.js, opened by ./pdf/pdfjs.ts),
+ * a numbers-only page box (1 to the page count), previous and next page, zoom 0.2 to 5 (buttons
+ * 0.2, Ctrl or pinch + wheel 0.1). When pdf.js cannot read or draw the file, the browser's own pdf
+ * viewer shows it in a frame (docs/product.md "States"), from a blob typed application/pdf so it is
+ * never read as a page.
  */
 export function PdfView({ file, blob }: RendererProps) {
   const [document, setDocument] = useState<PDFDocumentProxy | null>(null);
@@ -250,9 +251,9 @@ export function PdfView({ file, blob }: RendererProps) {
 }
 
 /**
- * SPEC 4's fallback: the browser's pdf viewer in a frame (CSP frame-src blob:, unchanged). The
- * blob is re-typed application/pdf, so whatever the file holds, the frame reads it as a pdf and
- * never as HTML; the URL is this view's own and is revoked when it goes.
+ * docs/product.md "States" fallback: the browser's pdf viewer in a frame (CSP frame-src blob:,
+ * unchanged). The blob is re-typed application/pdf, so whatever the file holds, the frame reads it
+ * as a pdf and never as HTML; the URL is this view's own and is revoked when it goes.
  */
 function PdfFallback({ blob, name }: Pick<RendererProps, 'blob'> & { name: string | null }) {
   const [url, setUrl] = useState<string | null>(null);

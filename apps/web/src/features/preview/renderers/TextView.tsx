@@ -6,7 +6,7 @@ import { PREVIEW_ERRORS, type RendererProps } from '../types.ts';
 /** A very large text file shows its beginning only (and says so). */
 export const TEXT_PREVIEW_BYTES = 1024 * 1024;
 
-/** SPEC 2 text (txt): shown as text in a <pre>, never parsed as HTML. */
+/** docs/product.md "Screens" text (txt): shown as text in a <pre>, never parsed as HTML. */
 export function TextView({ file, blob, head, onError }: RendererProps) {
   const [text, setText] = useState<string | null>(null);
   const [truncated, setTruncated] = useState(false);

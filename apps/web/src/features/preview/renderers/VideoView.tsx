@@ -1,10 +1,10 @@
 /**
- * Video (SPEC 2, 9): play/pause, seek bar, rewind and forward 10 s, double-tap on the left or
- * right half to seek 10 s (300 ms window; a seek icon flashes 500 ms), speeds 0.25-2, volume,
- * mute, fullscreen. Space toggles play, left/right arrows seek 10 s (and are marked
- * defaultPrevented so the shell does not cycle), controls hide after 1000 ms without activity
- * while playing. A remote item plays from the service worker's Range stream: a seek fetches and
- * decrypts only the chunks around the new position.
+ * Video (docs/product.md "Screens" and "Limits"): play/pause, seek bar, rewind and forward 10 s,
+ * double-tap on the left or right half to seek 10 s (300 ms window; a seek icon flashes 500 ms),
+ * speeds 0.25-2, volume, mute, fullscreen. Space toggles play, left/right arrows seek 10 s (and are
+ * marked defaultPrevented so the shell does not cycle), controls hide after 1000 ms without
+ * activity while playing. A remote item plays from the service worker's Range stream: a seek
+ * fetches and decrypts only the chunks around the new position.
  */
 import { type PointerEvent as ReactPointerEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { cx } from '@sealbox/ui';
@@ -23,7 +23,7 @@ import {
 import { ExitFullscreenIcon, ForwardIcon, FullscreenIcon, RewindIcon } from './media/icons.tsx';
 import './media/media.css';
 
-/** SPEC 9 */
+/** docs/product.md "Limits" */
 export const DOUBLE_TAP_MS = 300;
 export const CONTROLS_HIDE_MS = 1000;
 export const SEEK_FLASH_MS = 500;

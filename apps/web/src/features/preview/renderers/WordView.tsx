@@ -8,9 +8,9 @@ import { sanitizeWordHtml } from './word/sanitize.ts';
 import './word/word-view.css';
 
 /**
- * SPEC 2 Word: a .docx converted to HTML by mammoth, cleaned by DOMPurify and shown on a white page
- * in a sandboxed srcdoc frame, with zoom 0.2 to 5. Anything mammoth cannot read (a .doc among
- * them) shows 'Failed to load Word document.'.
+ * docs/product.md "Screens" Word: a .docx converted to HTML by mammoth, cleaned by DOMPurify and
+ * shown on a white page in a sandboxed srcdoc frame, with zoom 0.2 to 5. Anything mammoth cannot
+ * read (a .doc among them) shows 'Failed to load Word document.'.
  */
 export function WordView({ file, blob, onError }: RendererProps) {
   const [html, setHtml] = useState<string | null>(null);

@@ -2,7 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { Button, Card, Spinner } from '@sealbox/ui';
 import { INVALID_PASSWORD_TEXT, LINK_ERROR_TEXT, PASSWORD_PROMPT_TEXT } from './link-api.ts';
 
-/** SPEC 2 and 8: a password link asks first; 'Invalid password!' on a wrong one, submit disabled while blank. */
+/**
+ * docs/product.md "Screens" and "Messages": a password link asks first; 'Invalid password!' on a
+ * wrong one, submit disabled while blank.
+ */
 export function LinkPasswordPrompt({ onSubmit }: { onSubmit: (password: string) => Promise<boolean> }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | undefined>();

@@ -1,8 +1,8 @@
 /**
- * The Share dialog's Links tab (SPEC 2 Dialogs, 4, 5, 9): create a link (expiry amount and unit,
- * viewer or editor, optional password) and manage the active ones: copy the full URL (its key
- * only in the fragment, from the crypto worker), switch the role, set/change/remove the
- * password, revoke.
+ * The Share dialog's Links tab (docs/product.md "Screens" (Dialogs), "States", "Input rules" and
+ * "Limits"): create a link (expiry amount and unit, viewer or editor, optional password) and manage
+ * the active ones: copy the full URL (its key only in the fragment, from the crypto worker), switch
+ * the role, set/change/remove the password, revoke.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';

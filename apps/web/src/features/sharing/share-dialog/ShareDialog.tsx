@@ -1,6 +1,6 @@
 /**
- * SPEC 2 Dialogs: Share, with a Users tab and a Links tab, for the owner of an item only
- * (SPEC 6). The route opens it from an item's Share action.
+ * docs/product.md "Screens" Dialogs: Share, with a Users tab and a Links tab, for the owner of an
+ * item only (docs/product.md "Roles"). The route opens it from an item's Share action.
  */
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Button, Dialog, cx } from '@sealbox/ui';

@@ -6,7 +6,10 @@ import { avatarUrl } from '../../auth/index.ts';
 import type { PublicUser } from './share-api.ts';
 import { pinQueryOptions } from './share-queries.ts';
 
-/** SPEC 7: avatars load with a random cache-busting query, one per dialog opening. */
+/**
+ * docs/protocol.md "HTTP endpoints": avatars load with a random cache-busting query, one per dialog
+ * opening.
+ */
 const AVATAR_VERSION = Math.random().toString(36).slice(2, 10);
 
 export function UserAvatar({ user }: { user: Pick<PublicUser, 'id' | 'avatarExtension'> }) {
@@ -29,7 +32,7 @@ const PIN_NOTE = {
   changed: 'Keys changed',
 } as const;
 
-/** DESIGN 4: the public-key fingerprint, grouped hex, and how it compares with the pin. */
+/** docs/protocol.md: the public-key fingerprint, grouped hex, and how it compares with the pin. */
 export function Fingerprint({ user }: { user: PublicUser }) {
   const pin = useQuery(pinQueryOptions(user));
   if (pin.isPending) return <span className="share-fp share-fp--loading">Computing fingerprint…</span>;
@@ -62,7 +65,7 @@ function FingerprintText({ value }: { value: string }) {
 export const KEYS_CHANGED_TITLE = 'Keys changed';
 
 /**
- * DESIGN 4: sharing to keys that differ from the pin needs the owner's explicit confirmation,
+ * docs/protocol.md: sharing to keys that differ from the pin needs the owner's explicit confirmation,
  * after comparing the new fingerprint with the person by some other channel.
  */
 export function KeysChanged({

@@ -1,8 +1,8 @@
 /**
- * The Share dialog's Users tab (SPEC 2 Dialogs, 6): search people (3 characters at least, 10 at
- * most, never yourself), add them as viewer or editor, and manage who has access. Every grant
- * is made in the crypto worker against the pinned keys; changed keys need the owner's "Keys
- * changed" confirmation first.
+ * The Share dialog's Users tab (docs/product.md "Screens" (Dialogs) and "Roles"): search people (3
+ * characters at least, 10 at most, never yourself), add them as viewer or editor, and manage who
+ * has access. Every grant is made in the crypto worker against the pinned keys; changed keys need
+ * the owner's "Keys changed" confirmation first.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';

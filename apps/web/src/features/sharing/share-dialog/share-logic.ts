@@ -1,16 +1,20 @@
 /**
- * The rules of the Share dialog (SPEC 6, 9): who may be searched for, how a link's expiry is
- * sent, and how a link's URL is built (DESIGN 4: the key only ever in the fragment).
+ * The rules of the Share dialog (docs/product.md "Roles" and "Limits"): who may be searched for,
+ * how a link's expiry is sent, and how a link's URL is built (docs/protocol.md: the key only ever
+ * in the fragment).
  */
 import { NOT_OWNER_SHARE_TEXT } from '@sealbox/rules';
 
-/** SPEC 6, 9: the search starts at 3 typed characters and shows at most 10 people. */
+/**
+ * docs/product.md "Roles" and "Limits": the search starts at 3 typed characters and shows at most
+ * 10 people.
+ */
 export const SEARCH_MIN_CHARS = 3;
 export const SEARCH_LIMIT = 10;
 /** How long typing must pause before the search is sent. */
 export const SEARCH_DEBOUNCE_MS = 250;
 
-/** SPEC 8 toasts of the dialog. */
+/** docs/product.md "Messages" toasts of the dialog. */
 export const SHARE_TEXT = {
   searchFailed: 'Error fetching usernames.',
   permissionFailed: 'Error updating share permissions.',
@@ -24,13 +28,16 @@ export const SHARE_TEXT = {
   notOwner: NOT_OWNER_SHARE_TEXT,
 } as const;
 
-/** The text a search is sent for, or undefined while it is too short (SPEC 6). */
+/** The text a search is sent for, or undefined while it is too short (docs/product.md "Roles"). */
 export function searchTerm(typed: string): string | undefined {
   const term = typed.trim();
   return [...term].length >= SEARCH_MIN_CHARS ? term : undefined;
 }
 
-/** Search answers without the signed-in user, at most SEARCH_LIMIT of them (SPEC 6). */
+/**
+ * Search answers without the signed-in user, at most SEARCH_LIMIT of them (docs/product.md
+ * "Roles").
+ */
 export function searchResults<T extends { id: string }>(users: readonly T[], myUserId: string | undefined): T[] {
   return users.filter((user) => user.id !== myUserId).slice(0, SEARCH_LIMIT);
 }
@@ -43,11 +50,14 @@ export const EXPIRY_UNITS: ReadonlyArray<{ value: ExpiryUnit; label: string }> =
   { value: 'weeks', label: 'Weeks' },
 ];
 const UNIT_SECONDS: Record<Exclude<ExpiryUnit, 'never'>, number> = { hours: 3600, days: 86_400, weeks: 604_800 };
-/** SPEC 5: the amount is at least 1; the server takes at most 100 years. */
+/** docs/product.md "Input rules": the amount is at least 1; the server takes at most 100 years. */
 export const EXPIRY_MIN_AMOUNT = 1;
 export const EXPIRY_MAX_SECONDS = 3_155_760_000;
 
-/** SPEC 9: `expires` of POST /api/share type link, in seconds; never = 0; undefined when the amount is invalid. */
+/**
+ * docs/product.md "Limits": `expires` of POST /api/share type link, in seconds; never = 0;
+ * undefined when the amount is invalid.
+ */
 export function expirySeconds(amount: number, unit: ExpiryUnit): number | undefined {
   if (unit === 'never') return 0;
   if (!Number.isInteger(amount) || amount < EXPIRY_MIN_AMOUNT) return undefined;
@@ -55,7 +65,7 @@ export function expirySeconds(amount: number, unit: ExpiryUnit): number | undefi
   return seconds <= EXPIRY_MAX_SECONDS ? seconds : undefined;
 }
 
-/** `/share?linkId=ID#KEY` on this origin (DESIGN 4). */
+/** `/share?linkId=ID#KEY` on this origin (docs/protocol.md). */
 export function linkUrl(origin: string, linkId: string, fragment: string): string {
   return `${origin}/share?linkId=${encodeURIComponent(linkId)}#${fragment}`;
 }

@@ -11,7 +11,10 @@ import { transfer } from '../../../lib/worker-rpc.ts';
 import type { ItemView } from '../../../model/items.ts';
 
 export const SHARED_EMPTY_TEXT = 'No files have been shared with you yet';
-/** Why nothing can be added to a folder whose grant did not verify (DESIGN 4: never a parent). */
+/**
+ * Why nothing can be added to a folder whose grant did not verify (docs/protocol.md: never a
+ * parent).
+ */
 export const UNTRUSTED_FOLDER_TEXT = 'This share could not be verified, so nothing can be added to it';
 
 /** The server's page (docs/protocol.md, `GET /api/shared`): more shares are fetched page by page. */

@@ -1,7 +1,7 @@
 /**
- * SPEC 2 search on /shared: what is shared with the signed-in user, and everything below each
- * shared folder (GET /api/file?id={folder}&depth=20 each, opened in the crypto worker with the
- * keys the shared list's grants put there). Never the user's own tree.
+ * docs/product.md "Screens" search on /shared: what is shared with the signed-in user, and
+ * everything below each shared folder (GET /api/file?id={folder}&depth=20 each, opened in the
+ * crypto worker with the keys the shared list's grants put there). Never the user's own tree.
  */
 import { fetchSubtree, type FolderListing } from '../../items/index.ts';
 import { ENCRYPTED_DIRECTORY, displayName } from '../../../model/item-names.ts';

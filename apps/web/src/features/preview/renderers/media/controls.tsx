@@ -8,7 +8,7 @@ import { previewStreamAlive, releasePreviewStream } from '../../../transfers/ind
 import { PREVIEW_ERRORS, type RendererProps } from '../../types.ts';
 import { MutedIcon, PauseIcon, PlayIcon, VolumeIcon } from './icons.tsx';
 
-/** SPEC 9: seek step. */
+/** docs/product.md "Limits": seek step. */
 export const SEEK_STEP_S = 10;
 
 /** How many times a view replaces a stream the service worker lost (restart or update). */
@@ -93,8 +93,9 @@ export interface MediaState {
 
 /**
  * Follows the element's state, and reports a failed load or decode (a chunk that failed
- * authentication errors the stream) as SPEC 8's 'Error decrypting file.'. A stream the service
- * worker lost is replaced once `renew` made a new one, playing on from where it was.
+ * authentication errors the stream) as docs/product.md "Messages" 'Error decrypting file.'. A
+ * stream the service worker lost is replaced once `renew` made a new one, playing on from where it
+ * was.
  */
 export function useMediaState(ref: RefObject<HTMLMediaElement | null>, source: MediaSource, onError: (message: string) => void) {
   const [state, setState] = useState<MediaState>({ playing: false, time: 0, duration: 0, volume: 1, muted: false });
@@ -185,8 +186,8 @@ export function typingIn(target: EventTarget | null): boolean {
 }
 
 /**
- * Space toggles play (SPEC 2); `more` may handle other keys. Listens on window in the capture
- * phase so it runs before the shell's own key handling, which skips events already
+ * Space toggles play (docs/product.md "Screens"); `more` may handle other keys. Listens on window
+ * in the capture phase so it runs before the shell's own key handling, which skips events already
  * defaultPrevented (types.ts).
  */
 export function useMediaKeys(ref: RefObject<HTMLMediaElement | null>, more?: (event: KeyboardEvent) => boolean) {

@@ -1,8 +1,9 @@
 /**
- * The audio and video views' rules (SPEC 2, 9) on a stand-in media element: speeds, ±10 s by
- * buttons and arrows (marked defaultPrevented so the shell does not cycle), Space, double-tap
- * within 300 ms on either half with a 500 ms seek flash, controls hidden after 1000 ms of no
- * activity while playing, volume 0-1 step 0.01, and a failed element reported as SPEC 8's text.
+ * The audio and video views' rules (docs/product.md "Screens" and "Limits") on a stand-in media
+ * element: speeds, ±10 s by buttons and arrows (marked defaultPrevented so the shell does not
+ * cycle), Space, double-tap within 300 ms on either half with a 500 ms seek flash, controls hidden
+ * after 1000 ms of no activity while playing, volume 0-1 step 0.01, and a failed element reported
+ * as docs/product.md "Messages" text.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
@@ -87,7 +88,7 @@ afterEach(() => {
 });
 
 describe('VideoView', () => {
-  it('offers the speeds of SPEC 2 and applies them', async () => {
+  it('offers the speeds of docs/product.md "Screens" and applies them', async () => {
     const { video } = await renderVideo();
     const speed = screen.getByLabelText('Speed') as HTMLSelectElement;
     expect([...speed.options].map((o) => o.textContent)).toEqual(['0.25', '0.5', '0.75', 'Normal', '1.25', '1.5', '2']);

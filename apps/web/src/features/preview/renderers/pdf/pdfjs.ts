@@ -1,7 +1,7 @@
 import { getDocument, PDFWorker, version, type PDFDocumentProxy } from 'pdfjs-dist';
 
 /**
- * pdf.js, opened the one way the app allows (DESIGN 7):
+ * pdf.js, opened the one way the app allows (docs/protocol.md "Threat table"):
  * - its worker is our own bundled file (./pdf.worker.ts), one per document, ended with it;
  * - everything it may fetch (CMaps, standard fonts, the wasm JPEG 2000 / JBIG2 / colour decoders,
  *   the ICC profile) comes from our own origin, copied there by the build (vite.config.ts

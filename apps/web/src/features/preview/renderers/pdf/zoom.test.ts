@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clampZoom, parsePage, ZOOM_BUTTON_STEP, ZOOM_MAX, ZOOM_MIN, ZOOM_WHEEL_STEP, zoomPercent } from './zoom.ts';
 
-describe('zoom (SPEC 9: 0.2 to 5)', () => {
+describe('zoom (docs/product.md "Limits": 0.2 to 5)', () => {
   it('stops at the limits', () => {
     expect(clampZoom(0.1)).toBe(ZOOM_MIN);
     expect(clampZoom(-3)).toBe(ZOOM_MIN);

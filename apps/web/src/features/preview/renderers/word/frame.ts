@@ -20,9 +20,10 @@ export const FRAME_CSS =
   'a{color:#0b57d0}';
 
 /**
- * The frame's sandbox: no allow-scripts and no allow-same-origin, ever (DESIGN 7), so even HTML
- * that got past DOMPurify runs nothing and reaches nothing of ours. Outward links may open a new
- * tab of their own (popups that escape the sandbox, opened noopener by the sanitiser's rel).
+ * The frame's sandbox: no allow-scripts and no allow-same-origin, ever (docs/protocol.md "Threat
+ * table"), so even HTML that got past DOMPurify runs nothing and reaches nothing of ours. Outward
+ * links may open a new tab of their own (popups that escape the sandbox, opened noopener by the
+ * sanitiser's rel).
  */
 export const WORD_FRAME_SANDBOX = 'allow-popups allow-popups-to-escape-sandbox';
 

@@ -25,9 +25,10 @@ function instance() {
 }
 
 /**
- * The HTML mammoth made from a .docx, cleaned with DOMPurify before it reaches the frame (DESIGN
- * 7): no script, no event handler, no javascript: or other scheme but the web and mail, no forms,
- * no styles (the frame's CSP would refuse them anyway), images only as data: they came in.
+ * The HTML mammoth made from a .docx, cleaned with DOMPurify before it reaches the frame
+ * (docs/protocol.md "Threat table"): no script, no event handler, no javascript: or other scheme
+ * but the web and mail, no forms, no styles (the frame's CSP would refuse them anyway), images only
+ * as data: they came in.
  */
 export function sanitizeWordHtml(html: string): string {
   const purify = instance();
