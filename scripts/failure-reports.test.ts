@@ -2,18 +2,18 @@ import { expect, test } from 'bun:test';
 import { failureReports } from './failure-reports.ts';
 
 const run = `
-e2e/a.test.ts:
+e2e/journeys/x/a.test.ts:
 (pass) a > one [1ms]
 error: expect(received).toBe(expected)
 
 Expected: "dark"
 Received: "light"
 
-      at <anonymous> (e2e/a.test.ts:10:5)
+      at <anonymous> (e2e/journeys/x/a.test.ts:10:5)
 (fail) a > two [3ms]
 (pass) a > three
 
-e2e/b.test.ts:
+e2e/journeys/y/b.test.ts:
 TimeoutError: page.waitForFunction: Timeout 5000ms exceeded.
 (fail) b > four [5001ms]
   ^ this test timed out after 5000ms.

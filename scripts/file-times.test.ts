@@ -11,13 +11,17 @@ test("bun's timings file is read, and the table lists a prefix's files slowest f
     path,
     JSON.stringify({
       version: 1,
-      files: { 'packages/crypto/a.test.ts': 2_000, 'e2e/app/live.test.ts': 10_500, 'e2e/app/smoke.test.ts': 49_000 },
+      files: {
+        'packages/crypto/a.test.ts': 2_000,
+        'e2e/journeys/app/live.test.ts': 10_500,
+        'e2e/journeys/app/smoke.test.ts': 49_000,
+      },
     }),
   );
   const timings = await readTimings(path);
   expect(timesTable(timings, 'e2e/')).toEqual([
-    '   49.0 s  e2e/app/smoke.test.ts',
-    '   10.5 s  e2e/app/live.test.ts',
+    '   49.0 s  e2e/journeys/app/smoke.test.ts',
+    '   10.5 s  e2e/journeys/app/live.test.ts',
     '   59.5 s  in all, 2 files',
   ]);
   expect(timesTable(timings, 'packages/')).toEqual(['    2.0 s  packages/crypto/a.test.ts', '    2.0 s  in all, 1 file']);

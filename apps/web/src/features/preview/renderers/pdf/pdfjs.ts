@@ -8,7 +8,7 @@ import { getDocument, PDFWorker, version, type PDFDocumentProxy } from 'pdfjs-di
  *   pdfjsData); fonts embedded in a pdf load from bytes through FontFace;
  * - no eval: pdfjs-dist 6 has no eval or `new Function` path left at all (the `isEvalSupported`
  *   switch that CVE-2024-4367 went through was removed upstream with the code it guarded), and
- *   the CSP has no 'unsafe-eval' besides; e2e/preview-security.test.ts checks both;
+ *   the CSP has no 'unsafe-eval' besides; e2e/journeys/preview/preview-security.test.ts checks both;
  * - no XFA (it would write HTML from the file into our page), and no annotation or text layer:
  *   pages are drawn to a canvas only, so no link of the file is ever clickable.
  */

@@ -1,7 +1,7 @@
 /**
  * The Word preview's frame document. It is a srcdoc frame, so it inherits the app's CSP: its one
  * <style> is allowed by its sha256 hash in style-src (apps/server/src/http/plugins/security-headers.ts),
- * and nothing else of style, script or fetch is. e2e/preview-security.test.ts checks the hash
+ * and nothing else of style, script or fetch is. e2e/journeys/preview/preview-security.test.ts checks the hash
  * matches. Change FRAME_CSS only together with that hash.
  */
 export const FRAME_CSS =

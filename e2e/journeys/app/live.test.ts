@@ -6,13 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Page, WebSocketRoute } from 'playwright-core';
-import { postgresAvailability, reportUnavailable } from '../apps/server/test/support/services.ts';
-import { createUser, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, createFolderViaUi, folderLink, signInToFiles } from './support/files.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { startCluster, type Cluster } from './support/cluster.ts';
-import type { RunningServer } from './support/server.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { postgresAvailability, reportUnavailable } from '../../../apps/server/test/support/services.ts';
+import { createUser, type TestUser } from '../../support/accounts.ts';
+import { apiCreateFolder, apiLogin, createFolderViaUi, folderLink, signInToFiles } from '../../support/files.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { startCluster, type Cluster } from '../../support/cluster.ts';
+import type { RunningServer } from '../../support/server.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
 const SLOW = 120_000;
 const suite = browserSuite({ timeoutMs: SLOW, server: { env: { RATE_LIMITS: 'off' } } });

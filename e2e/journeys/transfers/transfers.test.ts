@@ -12,11 +12,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
-import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
-import { contentNeedles, leaks, storedByServer, textNeedle, type Needle } from './support/leaks.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { startServer } from './support/server.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { createUser, loginViaUi, type TestUser } from '../../support/accounts.ts';
+import { contentNeedles, leaks, storedByServer, textNeedle, type Needle } from '../../support/leaks.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { startServer } from '../../support/server.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import {
   downloadViaMenu,
   pickFiles,
@@ -25,7 +25,7 @@ import {
   transferRow,
   transfersPanel,
   waitForSummary,
-} from './support/transfers.ts';
+} from '../../support/transfers.ts';
 
 const SLOW = 180_000;
 const MIB = 1024 * 1024;

@@ -9,12 +9,12 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { readFile } from 'node:fs/promises';
 import type { Download, Page } from 'playwright-core';
-import { createUser, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, folderLink, signInToFiles } from './support/files.ts';
-import { failFirstData, holdFirstDataMidway } from './support/held-downloads.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
-import { sameBytes, transfersPanel } from './support/transfers.ts';
+import { createUser, type TestUser } from '../../support/accounts.ts';
+import { apiCreateFolder, apiLogin, apiUploadFile, folderLink, signInToFiles } from '../../support/files.ts';
+import { failFirstData, holdFirstDataMidway } from '../../support/held-downloads.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
+import { sameBytes, transfersPanel } from '../../support/transfers.ts';
 
 const SLOW = 120_000;
 const MIB = 1024 * 1024;

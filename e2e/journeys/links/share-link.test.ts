@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { unzipSync } from 'fflate';
 import { decryptName, toBase64Url, unwrapItemKey } from '@sealbox/crypto';
-import { createUser, type TestUser } from './support/accounts.ts';
+import { createUser, type TestUser } from '../../support/accounts.ts';
 import {
   apiCreateFolder,
   apiLogin,
@@ -21,11 +21,11 @@ import {
   signInToFiles,
   type ApiFolder,
   type ApiSession,
-} from './support/files.ts';
-import { solidPng } from './support/png.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
-import { dragFiles, pickFiles, transferRow, waitForSummary } from './support/transfers.ts';
+} from '../../support/files.ts';
+import { solidPng } from '../../support/png.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
+import { dragFiles, pickFiles, transferRow, waitForSummary } from '../../support/transfers.ts';
 
 const SLOW = 180_000;
 const PASSWORD = 'open sesame, please';

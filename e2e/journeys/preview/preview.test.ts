@@ -12,12 +12,12 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { toBase64Url } from '@sealbox/crypto';
-import { createUser, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from './support/files.ts';
-import { solidPng } from './support/png.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { apiShareWithUser, publicUser } from './support/sharing.ts';
-import { browserSuite, skipWithoutBrowser, type BrowserOptions } from './support/suite.ts';
+import { createUser, type TestUser } from '../../support/accounts.ts';
+import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import { solidPng } from '../../support/png.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { apiShareWithUser, publicUser } from '../../support/sharing.ts';
+import { browserSuite, skipWithoutBrowser, type BrowserOptions } from '../../support/suite.ts';
 
 const SLOW = 180_000;
 const suite = browserSuite({ timeoutMs: SLOW });

@@ -6,10 +6,10 @@
  */
 import { describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { createUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, signInToFiles } from './support/files.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { createUser } from '../../support/accounts.ts';
+import { apiCreateFolder, apiLogin, signInToFiles } from '../../support/files.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
 const SLOW = 120_000;
 const suite = browserSuite({ timeoutMs: SLOW, server: { env: { RATE_LIMITS: 'off' } } });

@@ -8,13 +8,13 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { createUser, loginViaUi, uniqueName, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, signInToFiles, type ApiFolder, type ApiSession } from './support/files.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { publicUser, type PublicUser } from './support/sharing.ts';
-import { openShare, toastText } from './support/share-dialog.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
-import { pickFiles, waitForSummary } from './support/transfers.ts';
+import { createUser, loginViaUi, uniqueName, type TestUser } from '../../support/accounts.ts';
+import { apiCreateFolder, apiLogin, signInToFiles, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { publicUser, type PublicUser } from '../../support/sharing.ts';
+import { openShare, toastText } from '../../support/share-dialog.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
+import { pickFiles, waitForSummary } from '../../support/transfers.ts';
 
 const SLOW = 180_000;
 const LIVE_MS = 10_000;

@@ -23,12 +23,12 @@ import {
   toBase64Url,
   wrapItemKey,
 } from '@sealbox/crypto';
-import { createUser, type TestUser } from './support/accounts.ts';
-import { checkA11y } from './support/axe.ts';
-import { apiCreateFolder, apiLogin, folderLink, signInToFiles, type ApiFolder, type ApiSession } from './support/files.ts';
-import { openShare, toastText } from './support/share-dialog.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
-import { pickFiles } from './support/transfers.ts';
+import { createUser, type TestUser } from '../../support/accounts.ts';
+import { checkA11y } from '../../support/axe.ts';
+import { apiCreateFolder, apiLogin, folderLink, signInToFiles, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import { openShare, toastText } from '../../support/share-dialog.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
+import { pickFiles } from '../../support/transfers.ts';
 
 const SLOW = 180_000;
 const MiB = 1024 * 1024;

@@ -5,11 +5,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from './support/browser.ts';
-import { watchPageProblems, type ExpectedHttpError } from './support/page-problems.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { startServer, type RunningServer } from './support/server.ts';
-import { skipWithoutBrowser } from './support/suite.ts';
+import { launchBrowser } from '../../support/browser.ts';
+import { watchPageProblems, type ExpectedHttpError } from '../../support/page-problems.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { startServer, type RunningServer } from '../../support/server.ts';
+import { skipWithoutBrowser } from '../../support/suite.ts';
 
 const SLOW = 60_000;
 const ABOUT_TITLES = [

@@ -7,9 +7,9 @@
 import { KDF_V1, KDF_V2, deriveLoginPassword } from '@sealbox/crypto';
 import { describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { createUser, loginViaUi, submitLogin, uniqueName, waitForKeyCount, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, folderLink } from './support/files.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { createUser, loginViaUi, submitLogin, uniqueName, waitForKeyCount, type TestUser } from '../../support/accounts.ts';
+import { apiCreateFolder, apiLogin, apiUploadFile, folderLink } from '../../support/files.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
 const SLOW = 120_000;
 const suite = browserSuite({ timeoutMs: SLOW });

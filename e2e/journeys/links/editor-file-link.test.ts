@@ -9,9 +9,9 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { decryptName, toBase64Url } from '@sealbox/crypto';
 import { LINKED_ITEM_TEXT, NO_EDIT_TEXT } from '@sealbox/rules';
-import { createUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, type ApiFolder, type ApiSession } from './support/files.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { createUser } from '../../support/accounts.ts';
+import { apiCreateFolder, apiLogin, apiUploadFile, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
 const SLOW = 180_000;
 const suite = browserSuite({ timeoutMs: SLOW });

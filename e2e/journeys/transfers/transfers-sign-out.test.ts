@@ -4,10 +4,10 @@
  * tab would upload the first user's file into the second one's account.
  */
 import { describe, expect, test } from 'bun:test';
-import { createUser, loginViaUi } from './support/accounts.ts';
-import { signInToFiles } from './support/files.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
-import { pickFiles, transferRow, transfersPanel } from './support/transfers.ts';
+import { createUser, loginViaUi } from '../../support/accounts.ts';
+import { signInToFiles } from '../../support/files.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
+import { pickFiles, transferRow, transfersPanel } from '../../support/transfers.ts';
 
 const SLOW = 120_000;
 const suite = browserSuite({ timeoutMs: SLOW, server: { env: { RATE_LIMITS: 'off' } } });

@@ -15,11 +15,11 @@ import {
   uniqueName,
   waitForKeyCount,
   type TestUser,
-} from './support/accounts.ts';
-import { solidPng } from './support/png.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { startServer, type RunningServer } from './support/server.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+} from '../../support/accounts.ts';
+import { solidPng } from '../../support/png.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { startServer, type RunningServer } from '../../support/server.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
 const SLOW = 90_000;
 const PASSWORD = 'correct horse battery';

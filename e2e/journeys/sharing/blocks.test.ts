@@ -6,10 +6,10 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, type ApiSession } from './support/files.ts';
-import { apiShareWithUser, publicUser } from './support/sharing.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { createUser, loginViaUi, type TestUser } from '../../support/accounts.ts';
+import { apiCreateFolder, apiLogin, type ApiSession } from '../../support/files.ts';
+import { apiShareWithUser, publicUser } from '../../support/sharing.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
 const SLOW = 180_000;
 /** SEALBOX_E2E_WEB_DIST points the server at another build of the web app. */

@@ -6,8 +6,9 @@
  * each, nothing the server altered is shown as genuine, and no altered byte is saved or shown.
  *
  * Sharing's classes live where sharing is driven: a recipient's public key swapped while sharing
- * (e2e/sharing-journey.test.ts), an unsigned or re-targeted grant (e2e/shared.test.ts), and a
- * version-1 claim for a version-2 account (e2e/kdf-upgrade.test.ts).
+ * (e2e/journeys/sharing/sharing-journey.test.ts), an unsigned or re-targeted grant
+ * (e2e/journeys/sharing/shared.test.ts), and a version-1 claim for a version-2 account
+ * (e2e/journeys/accounts/kdf-upgrade.test.ts).
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Download, Page } from 'playwright-core';
@@ -23,8 +24,8 @@ import {
   toBase64Url,
   wrapItemKey,
 } from '@sealbox/crypto';
-import { createUser, loginViaUi, submitLogin, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from './support/files.ts';
+import { createUser, loginViaUi, submitLogin, type TestUser } from '../../support/accounts.ts';
+import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from '../../support/files.ts';
 import {
   CIPHER_CHUNK,
   chunkTamperings,
@@ -32,8 +33,8 @@ import {
   rewriteListings,
   type ListedItem,
   type ListingAnswer,
-} from './support/hostile.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+} from '../../support/hostile.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
 const SLOW = 120_000;
 const CHUNK = 262_144;

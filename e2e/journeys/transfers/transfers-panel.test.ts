@@ -9,12 +9,12 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
-import { checkA11y } from './support/axe.ts';
-import { apiCreateFolder, apiLogin, folderLink, signInToFiles } from './support/files.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { apiShareWithUser, publicUser } from './support/sharing.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { createUser, loginViaUi, type TestUser } from '../../support/accounts.ts';
+import { checkA11y } from '../../support/axe.ts';
+import { apiCreateFolder, apiLogin, folderLink, signInToFiles } from '../../support/files.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { apiShareWithUser, publicUser } from '../../support/sharing.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import {
   downloadViaMenu,
   dragFiles,
@@ -24,7 +24,7 @@ import {
   transferRow,
   transfersPanel,
   waitForSummary,
-} from './support/transfers.ts';
+} from '../../support/transfers.ts';
 
 const SLOW = 180_000;
 const MIB = 1024 * 1024;

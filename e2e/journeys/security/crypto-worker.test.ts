@@ -4,18 +4,18 @@
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from './support/browser.ts';
-import { serveWorkerPage, type WorkerPage } from './support/worker-page.ts';
-import { vectorChecks } from '../packages/crypto/test/vector-checks.ts';
-import { runtimeChecks } from '../packages/crypto/test/runtime-checks.ts';
-import type { CheckOutcome } from '../packages/crypto/test/browser/checks-worker.ts';
+import { launchBrowser } from '../../support/browser.ts';
+import { serveWorkerPage, type WorkerPage } from '../../support/worker-page.ts';
+import { vectorChecks } from '../../../packages/crypto/test/vector-checks.ts';
+import { runtimeChecks } from '../../../packages/crypto/test/runtime-checks.ts';
+import type { CheckOutcome } from '../../../packages/crypto/test/browser/checks-worker.ts';
 
 let context: BrowserContext | undefined;
 let server: WorkerPage;
 let page: Page;
 
 beforeAll(async () => {
-  server = await serveWorkerPage(new URL('../packages/crypto/test/browser/checks-worker.ts', import.meta.url).pathname);
+  server = await serveWorkerPage(new URL('../../../packages/crypto/test/browser/checks-worker.ts', import.meta.url).pathname);
   context = await launchBrowser();
   if (!context) return;
   page = await context.newPage();

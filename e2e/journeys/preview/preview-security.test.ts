@@ -22,19 +22,19 @@ import type { Page } from 'playwright-core';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import { CONTENT_SECURITY_POLICY } from '../apps/server/src/http/plugins/security-headers.ts';
-import { FRAME_CSS, WORD_FRAME_SANDBOX } from '../apps/web/src/features/preview/renderers/word/frame.ts';
-import { createUser, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles } from './support/files.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { downloadViaMenu } from './support/transfers.ts';
-import { browserSuite, skipWithoutBrowser, type BrowserOptions } from './support/suite.ts';
+import { CONTENT_SECURITY_POLICY } from '../../../apps/server/src/http/plugins/security-headers.ts';
+import { FRAME_CSS, WORD_FRAME_SANDBOX } from '../../../apps/web/src/features/preview/renderers/word/frame.ts';
+import { createUser, type TestUser } from '../../support/accounts.ts';
+import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles } from '../../support/files.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { downloadViaMenu } from '../../support/transfers.ts';
+import { browserSuite, skipWithoutBrowser, type BrowserOptions } from '../../support/suite.ts';
 
 const SLOW = 180_000;
 /** SEALBOX_E2E_WEB_DIST points the server at another build of the web app (e.g. one with a rule removed). */
 const webDist: Record<string, string> = process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {};
 const suite = browserSuite({ timeoutMs: SLOW, server: { env: webDist } });
-const WEB = join(import.meta.dir, '..', 'apps', 'web');
+const WEB = join(import.meta.dir, '..', '..', '..', 'apps', 'web');
 const PDFJS_VERSION: string = JSON.parse(readFileSync(join(WEB, 'node_modules', 'pdfjs-dist', 'package.json'), 'utf8')).version;
 
 declare global {

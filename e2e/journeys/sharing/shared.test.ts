@@ -13,13 +13,20 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { decryptName, toBase64, unwrapItemKey } from '@sealbox/crypto';
-import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, createFolderViaUi, type ApiFolder, type ApiSession } from './support/files.ts';
-import { contentNeedles, keyNeedles, leaks, storedByServer, textNeedle } from './support/leaks.ts';
-import { saveScreenshots } from './support/screenshots.ts';
-import { apiRevokeUser, apiShareWithUser, apiSwitchUser, publicUser, type PublicUser } from './support/sharing.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
-import { pickFiles, waitForSummary } from './support/transfers.ts';
+import { createUser, loginViaUi, type TestUser } from '../../support/accounts.ts';
+import {
+  apiCreateFolder,
+  apiLogin,
+  apiUploadFile,
+  createFolderViaUi,
+  type ApiFolder,
+  type ApiSession,
+} from '../../support/files.ts';
+import { contentNeedles, keyNeedles, leaks, storedByServer, textNeedle } from '../../support/leaks.ts';
+import { saveScreenshots } from '../../support/screenshots.ts';
+import { apiRevokeUser, apiShareWithUser, apiSwitchUser, publicUser, type PublicUser } from '../../support/sharing.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
+import { pickFiles, waitForSummary } from '../../support/transfers.ts';
 
 const SLOW = 180_000;
 const suite = browserSuite({ timeoutMs: SLOW });

@@ -11,11 +11,11 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { fingerprint, formatFingerprint, openPins, sealPins, toBase64Url, verifyGrant } from '@sealbox/crypto';
-import { createUser, uniqueName, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from './support/files.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { openShare, toastText } from './support/share-dialog.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { createUser, uniqueName, type TestUser } from '../../support/accounts.ts';
+import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { openShare, toastText } from '../../support/share-dialog.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
 const SLOW = 180_000;
 const PASSWORD = 'a link password';

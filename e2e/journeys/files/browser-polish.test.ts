@@ -9,8 +9,8 @@
  */
 import { describe, expect, test } from 'bun:test';
 import type { Page, Request } from 'playwright-core';
-import { createUser, loginViaUi, submitLogin, uniqueName } from './support/accounts.ts';
-import { checkA11y } from './support/axe.ts';
+import { createUser, loginViaUi, submitLogin, uniqueName } from '../../support/accounts.ts';
+import { checkA11y } from '../../support/axe.ts';
 import {
   apiCreateFolder,
   apiCreateFolders,
@@ -19,10 +19,10 @@ import {
   folderLink,
   signInToFiles,
   type ApiFolder,
-} from './support/files.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { apiRevokeUser, apiShareWithUser, publicUser } from './support/sharing.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+} from '../../support/files.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { apiRevokeUser, apiShareWithUser, publicUser } from '../../support/sharing.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
 const SLOW = 120_000;
 const QUOTA = 1_048_576;

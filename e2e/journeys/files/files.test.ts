@@ -8,10 +8,17 @@
  */
 import { describe, expect, test } from 'bun:test';
 import type { Locator, Page } from 'playwright-core';
-import { createUser, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiCreateFolders, apiLogin, createFolderViaUi, folderLink, signInToFiles } from './support/files.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
+import { createUser, type TestUser } from '../../support/accounts.ts';
+import {
+  apiCreateFolder,
+  apiCreateFolders,
+  apiLogin,
+  createFolderViaUi,
+  folderLink,
+  signInToFiles,
+} from '../../support/files.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
 const SLOW = 120_000;
 
@@ -345,7 +352,8 @@ describe.skipIf(skipWithoutBrowser)('file browser', () => {
           await page.getByRole('menuitem', { name: /^Share/ }).waitFor();
           await saveScreenshot(page, `files-menu-${tag}`, { fullPage: false });
           await page.keyboard.press('Escape');
-          // The Upload File button opens the transfers overlay (its own journeys: e2e/transfers.test.ts).
+          // The Upload File button opens the transfers overlay (its own journeys:
+          // e2e/journeys/transfers/transfers.test.ts).
           await page.getByRole('button', { name: 'Upload File' }).click();
           await dialog(page, 'Upload files').waitFor();
           await saveScreenshot(page, `files-upload-${tag}`, { fullPage: false });

@@ -7,11 +7,11 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
-import { solidPng } from './support/png.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
-import { pickFiles, transfersPanel, waitForSummary } from './support/transfers.ts';
+import { createUser, loginViaUi, type TestUser } from '../../support/accounts.ts';
+import { solidPng } from '../../support/png.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
+import { pickFiles, transfersPanel, waitForSummary } from '../../support/transfers.ts';
 
 const SLOW = 120_000;
 const suite = browserSuite({ timeoutMs: SLOW, server: { env: { RATE_LIMITS: 'off' } } });

@@ -13,7 +13,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { encryptName, newItemKey, signGrant, toBase64Url, unwrapItemKey, wrapKeyForUser } from '@sealbox/crypto';
-import { createUser, loginViaUi, type TestUser } from './support/accounts.ts';
+import { createUser, loginViaUi, type TestUser } from '../../support/accounts.ts';
 import {
   apiCreateFolder,
   apiLogin,
@@ -22,12 +22,12 @@ import {
   folderLink,
   type ApiFolder,
   type ApiSession,
-} from './support/files.ts';
-import type { ListedItem } from './support/hostile.ts';
-import { saveScreenshots } from './support/screenshots.ts';
-import { publicUser } from './support/sharing.ts';
-import { browserSuite, skipWithoutBrowser } from './support/suite.ts';
-import { pickFiles, waitForSummary } from './support/transfers.ts';
+} from '../../support/files.ts';
+import type { ListedItem } from '../../support/hostile.ts';
+import { saveScreenshots } from '../../support/screenshots.ts';
+import { publicUser } from '../../support/sharing.ts';
+import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
+import { pickFiles, waitForSummary } from '../../support/transfers.ts';
 
 const SLOW = 150_000;
 const webDist: Record<string, string> = process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {};

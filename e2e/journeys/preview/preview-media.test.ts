@@ -17,11 +17,11 @@ import type { Page, Request } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { toBase64Url } from '@sealbox/crypto';
 import { join } from 'node:path';
-import { createUser, type TestUser } from './support/accounts.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from './support/files.ts';
-import { saveScreenshot } from './support/screenshots.ts';
-import { apiShareWithUser, publicUser } from './support/sharing.ts';
-import { browserSuite, skipWithoutBrowser, type BrowserOptions } from './support/suite.ts';
+import { createUser, type TestUser } from '../../support/accounts.ts';
+import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
+import { apiShareWithUser, publicUser } from '../../support/sharing.ts';
+import { browserSuite, skipWithoutBrowser, type BrowserOptions } from '../../support/suite.ts';
 
 const SLOW = 180_000;
 /** docs/protocol.md: 256 KiB of plaintext and a 16-byte tag per chunk. */
@@ -169,7 +169,7 @@ describe.skipIf(skipWithoutBrowser)('audio and video previews stream through the
     owner = await createUser(suite.server.url);
     session = await apiLogin(suite.server.url, owner);
     media = await apiCreateFolder(session, null, 'Media');
-    clip = new Uint8Array(await readFile(join(import.meta.dir, 'fixtures', 'preview-clip.mp4')));
+    clip = new Uint8Array(await readFile(join(import.meta.dir, '..', '..', 'fixtures', 'preview-clip.mp4')));
     clipId = (await apiUploadFile(session, media, CLIP, clip, 'video/mp4')).id;
     await apiUploadFile(session, media, TONE, wav(8), 'audio/wav');
     tamperedId = (await apiUploadFile(session, media, TAMPERED, clip, 'video/mp4')).id;
