@@ -1,27 +1,37 @@
 /**
  * Audio and video in the previewer (issue 13 "Streaming and seeking", docs/product.md "Screens"
  * (Previewer), "Messages" and "Limits"; docs/protocol.md "Files and uploads" and "Threat table"),
- * in Chromium through the real server: a real H.264/AAC mp4 (e2e/fixtures, made with ffmpeg) and a
- * wav made here are uploaded through the API and opened from /files. The media element reads
- * /__preview/{token} from the service worker, which fetches only the ciphertext chunks covering
- * each range and decrypts them alone: the video plays, seeks by the arrow keys (without cycling)
- * and by double-tap, a seek far ahead fetches only chunks from there on, the controls hide after 1
- * s; the stream answers nothing to a navigation or a fetch; a chunk flipped on its way shows 'Error
- * decrypting file.' and plays nothing; a link visitor on /share plays through the same stream with
- * ?linkId= on every data call, a recipient on /shared too; a local file on /preview plays from its
- * object URL without any request; a stream the service worker lost is replaced. Screenshots of both
- * views at 375 and 1280 px, light and dark.
+ * in Chromium through the real server: the clip and tone of media.ts are uploaded through the API
+ * and opened from /files. The media element reads /__preview/{token} from the service worker,
+ * which fetches only the ciphertext chunks covering each range and decrypts them alone: the video
+ * plays, seeks by the arrow keys (without cycling) and by double-tap, a seek far ahead fetches
+ * only chunks from there on, the controls hide after 1 s; the stream answers nothing to a
+ * navigation or a fetch; a chunk flipped on its way shows 'Error decrypting file.' and plays
+ * nothing; a stream the service worker lost is replaced. Screenshots of both views at 375 and
+ * 1280 px, light and dark. The same streams on /share, /shared and /preview:
+ * preview-media-routes.test.ts.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page, Request } from 'playwright-core';
-import { readFile } from 'node:fs/promises';
-import { toBase64Url } from '@sealbox/crypto';
-import { join } from 'node:path';
-import { createUser, type TestUser } from '../../support/accounts.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import type { TestUser } from '../../support/accounts.ts';
+import { signInToFiles, type ApiFolder } from '../../support/files.ts';
 import { saveScreenshot } from '../../support/screenshots.ts';
-import { apiShareWithUser, publicUser } from '../../support/sharing.ts';
 import { browserSuite, skipWithoutBrowser, type BrowserOptions } from '../../support/suite.ts';
+import {
+  CLIP,
+  TAMPERED,
+  TONE,
+  currentTime,
+  mediaReady,
+  openItem,
+  playsPast,
+  previewer,
+  seekedTo,
+  settled,
+  uploadMedia,
+  video,
+  watchData,
+} from './media.ts';
 
 const SLOW = 180_000;
 /** docs/protocol.md: 256 KiB of plaintext and a 16-byte tag per chunk. */
@@ -40,47 +50,12 @@ const REFUSED = [
 ];
 
 let owner: TestUser;
-let recipient: TestUser;
-let session: ApiSession;
 let media: ApiFolder;
 let clip: Uint8Array;
 let clipId = '';
 let tamperedId = '';
-let linkId = '';
-
-const CLIP = 'clip.mp4';
-const TONE = 'tone.wav';
-const TAMPERED = 'tampered.mp4';
-
-/** A 16-bit mono PCM wav of a sine tone. */
-function wav(seconds: number, rate = 22_050, frequency = 440): Uint8Array {
-  const samples = Math.round(seconds * rate);
-  const out = new Uint8Array(44 + samples * 2);
-  const view = new DataView(out.buffer);
-  const ascii = (at: number, text: string) => {
-    for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
-  };
-  ascii(0, 'RIFF');
-  view.setUint32(4, 36 + samples * 2, true);
-  ascii(8, 'WAVE');
-  ascii(12, 'fmt ');
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, 1, true);
-  view.setUint32(24, rate, true);
-  view.setUint32(28, rate * 2, true);
-  view.setUint16(32, 2, true);
-  view.setUint16(34, 16, true);
-  ascii(36, 'data');
-  view.setUint32(40, samples * 2, true);
-  for (let i = 0; i < samples; i++)
-    view.setInt16(44 + i * 2, Math.round(Math.sin((2 * Math.PI * frequency * i) / rate) * 8000), true);
-  return out;
-}
 
 const folderUrl = () => `${suite.server.url}/files?parentId=${media.id}&sortBy=name&sortOrder=asc`;
-const previewer = (page: Page) => page.locator('dialog.preview[open]');
-const video = (page: Page) => previewer(page).locator('video');
 
 async function openFolder(options: BrowserOptions = {}): Promise<Page> {
   const page = await signInToFiles(await suite.newBrowser(options), suite.server.url, owner);
@@ -89,100 +64,9 @@ async function openFolder(options: BrowserOptions = {}): Promise<Page> {
   return page;
 }
 
-async function openItem(page: Page, name: string): Promise<void> {
-  await page.locator('.browser__body').getByRole('button', { name, exact: true }).click();
-  await page.getByRole('dialog', { name, exact: true }).waitFor();
-}
-
-/** Waits until the media element in the previewer has its stream and its metadata. */
-async function mediaReady(page: Page, tag: 'video' | 'audio'): Promise<string> {
-  await page.waitForFunction(
-    (selector) => {
-      const element = document.querySelector<HTMLMediaElement>(selector);
-      return !!element && element.readyState >= 1 && element.src.includes('/__preview/');
-    },
-    `dialog.preview ${tag}`,
-    { timeout: 30_000 },
-  );
-  return previewer(page)
-    .locator(tag)
-    .evaluate((element: HTMLMediaElement) => element.src);
-}
-
-const currentTime = (page: Page, tag = 'video') =>
-  previewer(page)
-    .locator(tag)
-    .evaluate((element: HTMLMediaElement) => element.currentTime);
-
-/** Waits for currentTime to pass `seconds` (the media actually plays). */
-async function playsPast(page: Page, seconds: number, tag = 'video'): Promise<void> {
-  await page.waitForFunction(
-    ([selector, past]) => {
-      const element = document.querySelector<HTMLMediaElement>(selector as string);
-      return !!element && !element.paused && element.currentTime > (past as number);
-    },
-    [`dialog.preview ${tag}`, seconds] as const,
-    { timeout: 30_000 },
-  );
-}
-
-/** Waits for a seek to settle near `target` seconds. */
-async function seekedTo(page: Page, target: number): Promise<number> {
-  await page.waitForFunction(
-    (want) => {
-      const element = document.querySelector<HTMLVideoElement>('dialog.preview video');
-      return !!element && !element.seeking && Math.abs(element.currentTime - want) < 1.5;
-    },
-    target,
-    { timeout: 30_000 },
-  );
-  return currentTime(page);
-}
-
-interface Fetched {
-  start: number;
-  end: number;
-}
-
-/** The service worker's ciphertext requests for `id` (byte ranges [start, end)). */
-function watchData(page: Page, id: string): Fetched[] {
-  const seen: Fetched[] = [];
-  page.context().on('request', (request: Request) => {
-    if (!request.url().includes(`/api/file/data/${id}`)) return;
-    const match = /^bytes=(\d+)-(\d+)$/.exec(request.headers().range ?? '');
-    seen.push(match ? { start: Number(match[1]), end: Number(match[2]) + 1 } : { start: -1, end: -1 });
-  });
-  return seen;
-}
-
-/** Waits until no new ciphertext fetch has started for 1 s. */
-async function settled(fetched: Fetched[]): Promise<void> {
-  let count = -1;
-  while (count !== fetched.length) {
-    count = fetched.length;
-    await Bun.sleep(1000);
-  }
-}
-
 describe.skipIf(skipWithoutBrowser)('audio and video previews stream through the service worker', () => {
   beforeAll(async () => {
-    owner = await createUser(suite.server.url);
-    session = await apiLogin(suite.server.url, owner);
-    media = await apiCreateFolder(session, null, 'Media');
-    clip = new Uint8Array(await readFile(join(import.meta.dir, '..', '..', 'fixtures', 'preview-clip.mp4')));
-    clipId = (await apiUploadFile(session, media, CLIP, clip, 'video/mp4')).id;
-    await apiUploadFile(session, media, TONE, wav(8), 'audio/wav');
-    tamperedId = (await apiUploadFile(session, media, TAMPERED, clip, 'video/mp4')).id;
-    const response = await fetch(`${suite.server.url}/api/share`, {
-      method: 'POST',
-      headers: { cookie: session.cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'link', id: media.id, expires: 0, password: null, edit: false }),
-    });
-    if (!response.ok) throw new Error(`share link: ${response.status} ${await response.text()}`);
-    linkId = ((await response.json()) as { linkId: string }).linkId;
-    recipient = await createUser(suite.server.url);
-    const recipientKeys = await publicUser(session, (await apiLogin(suite.server.url, recipient)).userId);
-    await apiShareWithUser(session, media, recipientKeys, false);
+    ({ owner, media, clip, clipId, tamperedId } = await uploadMedia(suite.server.url));
   }, SLOW);
 
   test(
@@ -446,69 +330,6 @@ describe.skipIf(skipWithoutBrowser)('audio and video previews stream through the
         const element = document.querySelector<HTMLAudioElement>('dialog.preview audio');
         return !!element && !element.seeking && element.currentTime > 5 && element.currentTime < 7;
       });
-    },
-    SLOW,
-  );
-
-  test(
-    '/share: a link visitor plays the video from the stream, every data call carrying the link',
-    async () => {
-      const page = await suite.newBrowser();
-      const fetched: string[] = [];
-      page.context().on('request', (request: Request) => {
-        if (request.url().includes('/api/file/data/')) fetched.push(request.url());
-      });
-      await page.goto(`${suite.server.url}/share?linkId=${linkId}&sortBy=name&sortOrder=asc#${toBase64Url(media.key)}`);
-      await page.getByRole('heading', { name: 'Shared Files' }).waitFor();
-      await openItem(page, CLIP);
-      await mediaReady(page, 'video');
-      await page.keyboard.press('Space');
-      await playsPast(page, 0.5);
-      expect(fetched.length).toBeGreaterThan(0);
-      for (const url of fetched) expect(new URL(url).searchParams.get('linkId')).toBe(linkId);
-    },
-    SLOW,
-  );
-
-  test(
-    '/shared: a recipient plays the video of a folder shared with them',
-    async () => {
-      const page = await signInToFiles(await suite.newBrowser(), suite.server.url, recipient);
-      await page.goto(`${suite.server.url}/shared?sortBy=name&sortOrder=asc`);
-      await page.locator('.browser__body').getByRole('button', { name: 'Media', exact: true }).click();
-      await page.locator('.browser__body').getByText(CLIP).first().waitFor();
-      await openItem(page, CLIP);
-      await mediaReady(page, 'video');
-      await page.keyboard.press('Space');
-      await playsPast(page, 0.5);
-    },
-    SLOW,
-  );
-
-  test(
-    '/preview: a local video plays from its object URL, with no request to the API or a stream',
-    async () => {
-      const page = await suite.newBrowser();
-      await page.goto(`${suite.server.url}/preview`);
-      await page.getByRole('button', { name: 'Select File to Preview' }).waitFor();
-      const requests: string[] = [];
-      page.on('request', (request) => {
-        const path = new URL(request.url()).pathname;
-        if (path.startsWith('/api/') || path.startsWith('/__preview/')) requests.push(path);
-      });
-      const chooser = page.waitForEvent('filechooser');
-      await page.getByRole('button', { name: 'Select File to Preview' }).click();
-      await (await chooser).setFiles({ name: 'local.mp4', mimeType: 'video/mp4', buffer: Buffer.from(clip) });
-      await page.getByRole('dialog', { name: 'local.mp4', exact: true }).waitFor();
-      await page.waitForFunction(() => {
-        const element = document.querySelector<HTMLVideoElement>('dialog.preview video');
-        return !!element && element.readyState >= 1 && element.src.startsWith('blob:');
-      });
-      await page.keyboard.press('Space');
-      await playsPast(page, 0.5);
-      await page.keyboard.press('ArrowRight');
-      await page.waitForFunction(() => (document.querySelector<HTMLVideoElement>('dialog.preview video')?.currentTime ?? 0) > 9);
-      expect(requests).toEqual([]);
     },
     SLOW,
   );
