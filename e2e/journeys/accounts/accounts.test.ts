@@ -2,9 +2,10 @@
  * Account journeys through the built web app and the real server (docs/product.md "Screens",
  * "States", "Input rules" and "Messages"): register, sign in (with and without TOTP), avatar,
  * sessions, theme, redirects and logout. Each test gets its own Chromium profile, so cookies and
- * IndexedDB never leak between them.
+ * IndexedDB never leak between them. A rate-limited sign-in and the screenshots:
+ * account-screens.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import {
   createUser,
@@ -14,23 +15,18 @@ import {
   submitLogin,
   uniqueName,
   waitForKeyCount,
-  type TestUser,
 } from '../../support/accounts.ts';
 import { solidPng } from '../../support/png.ts';
 import { saveScreenshot } from '../../support/screenshots.ts';
-import { startServer, type RunningServer } from '../../support/server.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
+import { PASSWORD, fieldMessage, pathOf, toast } from './pages.ts';
 
 const SLOW = 90_000;
-const PASSWORD = 'correct horse battery';
 
 const suite = browserSuite({ timeoutMs: SLOW });
 const { newBrowser } = suite;
 
 const at = (path: string) => `${suite.server.url}${path}`;
-const pathOf = (page: Page) => new URL(page.url()).pathname;
-const toast = (page: Page, text: string) => page.getByRole('region', { name: 'Notifications' }).getByText(text, { exact: true });
-const fieldMessage = (page: Page, text: string) => page.locator('.field__message').getByText(text, { exact: true });
 
 async function logoutViaNavbar(page: Page) {
   await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
@@ -361,105 +357,4 @@ describe.skipIf(skipWithoutBrowser)('accounts', () => {
     },
     SLOW,
   );
-});
-
-describe.skipIf(skipWithoutBrowser)('rate limits', () => {
-  let limited: RunningServer;
-  beforeAll(async () => {
-    limited = await startServer({ env: { RATE_LIMIT_LOOKUP_IP: '1/60' } });
-  }, SLOW);
-  afterAll(async () => {
-    await limited?.stop();
-  }, SLOW);
-
-  test(
-    'a 429 shows "You are sending too many requests. Please slow down." and when to try again',
-    async () => {
-      const page = await newBrowser({
-        expectHttpErrors: [
-          { status: 404, path: /^\/api\/users\/search\// },
-          { status: 429, path: /^\/api\/users\/search\// },
-        ],
-      });
-      await page.goto(`${limited.url}/login`);
-      const user: TestUser = { id: '', username: 'nobody1', password: PASSWORD };
-      await submitLogin(page, user);
-      await toast(page, 'User does not exist').waitFor();
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      // docs/product.md "Messages" text, then when to try again from the answer's Retry-After
-      // (issue 14).
-      await page
-        .getByRole('region', { name: 'Notifications' })
-        .getByText(/^You are sending too many requests\. Please slow down\. Try again in \d+ (second|minute)s?\.$/)
-        .waitFor();
-      expect(pathOf(page)).toBe('/login');
-    },
-    SLOW,
-  );
-});
-
-describe.skipIf(skipWithoutBrowser)('account screenshots', () => {
-  let plain: TestUser;
-  let withTotp: TestUser;
-  beforeAll(async () => {
-    [plain, withTotp] = await Promise.all([createUser(suite.server.url), createUser(suite.server.url, { totp: true })]);
-  }, SLOW);
-
-  for (const width of [375, 1280]) {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      test(
-        `home, login (both steps), register and profile at ${width} px, ${colorScheme}`,
-        async () => {
-          // Leaving the TOTP step half done: the next lookup is refused (401) until the page ends that session.
-          const page = await newBrowser({
-            width,
-            colorScheme,
-            expectHttpErrors: [{ status: 401, path: /^\/api\/users\/search\// }],
-          });
-          const shot = (name: string) => saveScreenshot(page, `${name}-${width}-${colorScheme}`);
-
-          await page.goto(at('/home'));
-          await page.getByRole('heading', { level: 1 }).waitFor();
-          await shot('home');
-
-          await page.goto(at('/register'));
-          await page.getByLabel('Username').fill('ab');
-          await page.getByLabel('Email').fill('not-an-address');
-          await page.getByLabel('Password', { exact: true }).fill('short');
-          await page.getByLabel('Confirm password').fill('shorter');
-          await page.getByRole('button', { name: 'Register' }).click();
-          await fieldMessage(page, 'Passwords do not match').waitFor();
-          await shot('register-errors');
-
-          await page.goto(at('/login?redirect=%2Fprofile'));
-          await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-          await shot('login-credentials');
-          await submitLogin(page, withTotp);
-          await page.getByLabel('Enter the TOTP code from your authenticator app').waitFor({ timeout: 30_000 });
-          await shot('login-totp');
-
-          await page.goto(at('/login?redirect=%2Fprofile'));
-          await submitLogin(page, plain);
-          await page.waitForURL((url) => url.pathname === '/profile', { timeout: 30_000 });
-          await page.locator('.fingerprint').waitFor();
-          await page.locator('.session-list__item').first().waitFor();
-          // Let the login toast finish so it does not cover the page.
-          await page.waitForFunction(() => document.querySelectorAll('.sb-toast').length === 0, undefined, { timeout: 10_000 });
-          await shot('profile');
-          await page.getByLabel('Password', { exact: true }).fill(plain.password);
-          await page.getByRole('button', { name: 'Set up TOTP' }).click();
-          await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
-          await shot('profile-totp-setup');
-          if (width < 768) {
-            await page.getByRole('button', { name: 'Menu' }).click();
-            await page.getByRole('banner').getByRole('button', { name: 'Logout' }).waitFor();
-            await saveScreenshot(page, `menu-signed-in-${width}-${colorScheme}`, { fullPage: false });
-          }
-          await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
-          await page.waitForURL((url) => url.pathname === '/home');
-        },
-        SLOW,
-      );
-    }
-  }
 });
