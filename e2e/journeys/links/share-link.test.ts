@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { unzipSync } from 'fflate';
-import { decryptName, toBase64Url, unwrapItemKey } from '@sealbox/crypto';
+import { toBase64Url } from '@sealbox/crypto';
 import { createUser, type TestUser } from '../../support/accounts.ts';
 import {
   apiCreateFolder,
@@ -26,16 +26,11 @@ import { solidPng } from '../../support/png.ts';
 import { saveScreenshot } from '../../support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import { dragFiles, pickFiles, transferRow, waitForSummary } from '../../support/transfers.ts';
+import { createLink, ownerNames, randomBytes, same } from './links.ts';
 
 const SLOW = 180_000;
 const PASSWORD = 'open sesame, please';
 const suite = browserSuite({ timeoutMs: SLOW });
-
-function randomBytes(length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  for (let i = 0; i < length; i += 65_536) crypto.getRandomValues(out.subarray(i, Math.min(length, i + 65_536)));
-  return out;
-}
 
 const notes = new TextEncoder().encode('Meet at the harbour at nine.\n');
 const photo = randomBytes(300_000);
@@ -50,16 +45,6 @@ let visitor: TestUser;
 let workbench: ApiFolder;
 let holiday: ApiFolder;
 let editLinkId = '';
-
-async function createLink(session: ApiSession, itemId: string, password: string | null, edit = false): Promise<string> {
-  const response = await fetch(`${session.baseUrl}/api/share`, {
-    method: 'POST',
-    headers: { cookie: session.cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'link', id: itemId, expires: 0, password, edit }),
-  });
-  if (!response.ok) throw new Error(`share link: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { linkId: string }).linkId;
-}
 
 const linkUrl = () => `${suite.server.url}/share?linkId=${linkId}#${linkKey}`;
 const expected401 = () => [{ status: 401, path: `/api/shared/${linkId}` }];
@@ -88,9 +73,6 @@ async function download(page: Page, name: string): Promise<{ filename: string; b
   return { filename: got.suggestedFilename(), bytes: new Uint8Array(await readFile(await got.path())) };
 }
 
-const same = (a: Uint8Array | undefined, b: Uint8Array) =>
-  a !== undefined && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
-
 describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
   beforeAll(async () => {
     const user = await createUser(suite.server.url);
@@ -113,37 +95,6 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
     await apiCreateFolder(owner, workbench, 'Archive');
     editLinkId = await createLink(owner, workbench.id, null, true);
   }, SLOW);
-
-  /** The owner's view of `folder`'s subtree: every name opened with the keys (each K under its parent's). */
-  async function ownerNames(folder: ApiFolder): Promise<Map<string, string>> {
-    const response = await fetch(`${owner.baseUrl}/api/file?id=${folder.id}&depth=5&limit=1000&offset=0`, {
-      headers: { cookie: owner.cookie },
-    });
-    const listing = (await response.json()) as {
-      files: Array<{
-        id: string;
-        parentId: string;
-        encryptedKey: string;
-        keyNonce: string;
-        encryptedFileName: string;
-        nameNonce: string;
-      }>;
-    };
-    const keys = new Map<string, Uint8Array>([[folder.id, folder.key]]);
-    const paths = new Map<string, string>([[folder.id, '']]);
-    const names = new Map<string, string>();
-    for (const item of listing.files) {
-      const parentKey = keys.get(item.parentId);
-      if (!parentKey) continue;
-      const key = await unwrapItemKey(parentKey, item.id, item.encryptedKey, item.keyNonce);
-      keys.set(item.id, key);
-      const name = await decryptName(key, item.id, item.encryptedFileName, item.nameNonce);
-      const path = `${paths.get(item.parentId)}/${name}`;
-      paths.set(item.id, path);
-      names.set(path, item.id);
-    }
-    return names;
-  }
 
   test(
     'an anonymous visitor: password prompt, Invalid password!, the files, folders inside, downloads byte for byte',
@@ -293,7 +244,7 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       await folderLink(page, 'Archive').first().click();
       await body.getByText('final.txt').first().waitFor();
 
-      const names = await ownerNames(workbench);
+      const names = await ownerNames(owner, workbench);
       expect([...names.keys()].sort()).toEqual([
         '/Archive',
         '/Archive/final.txt',

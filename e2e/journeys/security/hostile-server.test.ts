@@ -11,7 +11,7 @@
  * (e2e/journeys/accounts/kdf-upgrade.test.ts).
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
-import type { Download, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { unzipSync } from 'fflate';
 import {
@@ -26,26 +26,26 @@ import {
 } from '@sealbox/crypto';
 import { createUser, loginViaUi, submitLogin, type TestUser } from '../../support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from '../../support/files.ts';
-import {
-  CIPHER_CHUNK,
-  chunkTamperings,
-  rewriteData,
-  rewriteListings,
-  type ListedItem,
-  type ListingAnswer,
-} from '../../support/hostile.ts';
+import { CIPHER_CHUNK, chunkTamperings, rewriteData, rewriteListings, type ListedItem } from '../../support/hostile.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
+import {
+  ROW_INTEGRITY,
+  body,
+  byId,
+  expectRefusedDownload,
+  expectRefusedPreview,
+  itemOf,
+  listing,
+  menuDownload,
+  refusedRows,
+  savedDownload,
+  swap,
+  text,
+  toast,
+} from './hostile-pages.ts';
 
 const SLOW = 120_000;
 const CHUNK = 262_144;
-
-/** docs/product.md "Messages" download error and why (apps/web/src/model/transfer-plan.ts). */
-const INTEGRITY_TOAST =
-  "Unable to decrypt file for download. Please try again. The file's data failed its integrity check, so nothing was saved; trying again will not help while the server sends the same data.";
-/** The title of a row that did not open (apps/web/src/features/files/format.ts). */
-const ROW_INTEGRITY =
-  "Decryption failed. Its key or name failed the integrity check: the server's data for this item was altered or does not belong here";
-
 /** SEALBOX_E2E_WEB_DIST points the server at another build of the web app (e.g. one with a rule removed). */
 const webDist: Record<string, string> = process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {};
 
@@ -63,33 +63,7 @@ let otherFile: ApiFolder;
 let alphaBytes: Uint8Array;
 let betaCipher: Buffer;
 
-/** Readable text of `length` bytes (the previewer shows it), different per `tag`. */
-function text(tag: string, length: number): Uint8Array {
-  const line = `${tag} line of the hostile-server suite 0123456789\n`;
-  return new TextEncoder().encode(line.repeat(Math.ceil(length / line.length)).slice(0, length));
-}
-
-/** The owner's listing of a folder, straight from the server (what a hostile one can replay). */
-async function listing(id: string | null): Promise<ListingAnswer> {
-  const query = id ? `?id=${id}&depth=1&limit=100` : '?depth=1&limit=100';
-  const response = await fetch(`${session.baseUrl}/api/file${query}`, { headers: { cookie: session.cookie } });
-  if (!response.ok) throw new Error(`listing ${response.status}`);
-  return (await response.json()) as ListingAnswer;
-}
-
-async function itemOf(parent: string | null, id: string): Promise<ListedItem> {
-  const found = (await listing(parent)).files.find((item) => item.id === id);
-  if (!found) throw new Error(`item ${id} not listed`);
-  return found;
-}
-
 const vaultUrl = () => `${suite.server.url}/files?parentId=${vault.id}&sortBy=name&sortOrder=asc`;
-const body = (page: Page) => page.locator('.browser__body');
-const toast = (page: Page, message: string) =>
-  page.getByRole('region', { name: 'Notifications' }).getByText(message, { exact: true });
-const previewer = (page: Page) => page.locator('dialog.preview[open]');
-/** Rows that did not open, by the tooltip that says why. */
-const refusedRows = (page: Page) => body(page).locator(`[title$="${ROW_INTEGRITY}"]`);
 
 async function ownerPage(): Promise<Page> {
   return signInToFiles(await suite.newBrowser(), suite.server.url, owner);
@@ -98,64 +72,6 @@ async function ownerPage(): Promise<Page> {
 async function openVault(page: Page, wait = 'notes.md'): Promise<void> {
   await page.goto(vaultUrl());
   await body(page).getByText(wait, { exact: true }).first().waitFor();
-}
-
-async function menuDownload(page: Page, name: string): Promise<void> {
-  await page
-    .getByRole('button', { name: `Actions for ${name}`, exact: true })
-    .first()
-    .click();
-  await page.getByRole('menuitem', { name: 'Download' }).click();
-}
-
-/**
- * Starts a download of `name` and expects it refused with `message`: every download Chromium
- * began for it failed (nothing saved), whether the service worker refused before streaming
- * or errored part-way.
- */
-async function expectRefusedDownload(page: Page, name: string, message = INTEGRITY_TOAST): Promise<void> {
-  const downloads: Download[] = [];
-  const onDownload = (download: Download) => downloads.push(download);
-  page.on('download', onDownload);
-  await menuDownload(page, name);
-  await toast(page, message).waitFor({ timeout: 30_000 });
-  await Bun.sleep(500);
-  page.off('download', onDownload);
-  for (const download of downloads) expect(await download.failure()).not.toBeNull();
-  await toast(page, message).click();
-  await toast(page, message).waitFor({ state: 'detached' });
-}
-
-/** Opens `name` in the previewer and expects 'Error decrypting file.' and none of its text. */
-async function expectRefusedPreview(page: Page, name: string, how: string): Promise<void> {
-  await body(page).getByRole('button', { name, exact: true }).click();
-  await page.getByRole('dialog', { name, exact: true }).waitFor();
-  await previewer(page).getByText('Error decrypting file.', { exact: true }).waitFor({ timeout: 30_000 });
-  expect(await previewer(page).locator('pre').count(), how).toBe(0);
-  expect(
-    await previewer(page)
-      .getByText(/line of the hostile-server suite/)
-      .count(),
-    how,
-  ).toBe(0);
-  await page.keyboard.press('Escape');
-  await previewer(page).waitFor({ state: 'detached' });
-}
-
-async function savedDownload(page: Page, name: string): Promise<Uint8Array> {
-  const started = page.waitForEvent('download', { timeout: 30_000 });
-  await menuDownload(page, name);
-  const download = await started;
-  expect(await download.failure()).toBeNull();
-  return new Uint8Array(await readFile((await download.path())!));
-}
-
-function swap(a: ListedItem, b: ListedItem, fields: string[]): void {
-  for (const field of fields) [a[field], b[field]] = [b[field], a[field]];
-}
-
-function byId(answer: ListingAnswer, id: string): ListedItem | undefined {
-  return answer.files.find((item) => item.id === id);
 }
 
 describe.skipIf(skipWithoutBrowser)('a hostile server', () => {
@@ -204,7 +120,7 @@ describe.skipIf(skipWithoutBrowser)('a hostile server', () => {
     "a wrapped key moved to another item's id, or from another folder, opens nothing",
     async () => {
       const page = await suite.newBrowser();
-      const fromOther = await itemOf(other.id, otherFile.id);
+      const fromOther = await itemOf(session, other.id, otherFile.id);
       await rewriteListings(page.context(), (answer) => {
         const [a, b, n] = [byId(answer, alpha.id), byId(answer, beta.id), byId(answer, notes.id)];
         // beta gets alpha's wrapped key (same parent, another id); notes gets the key of a file
@@ -229,8 +145,8 @@ describe.skipIf(skipWithoutBrowser)('a hostile server', () => {
     'an item moved in the listing under a parent it was not wrapped for opens nothing',
     async () => {
       const page = await suite.newBrowser();
-      const moved = await itemOf(other.id, otherFile.id);
-      const innerItem = await itemOf(vault.id, inner.id);
+      const moved = await itemOf(session, other.id, otherFile.id);
+      const innerItem = await itemOf(session, vault.id, inner.id);
       await rewriteListings(page.context(), (answer, url) => {
         const id = url.searchParams.get('id');
         // other-secret.txt listed inside Vault; Inner listed at the top level.
@@ -264,7 +180,7 @@ describe.skipIf(skipWithoutBrowser)('a hostile server', () => {
         const name = await encryptName(key, id, isDirectory ? 'planted-folder' : 'planted-file.txt');
         const mime = isDirectory ? null : await encryptMime(key, id, 'text/plain');
         planted.push({
-          ...(await itemOf(vault.id, isDirectory ? inner.id : notes.id)),
+          ...(await itemOf(session, vault.id, isDirectory ? inner.id : notes.id)),
           id,
           parentId: vault.id,
           isDirectory,
@@ -377,7 +293,7 @@ describe.skipIf(skipWithoutBrowser)('a hostile server', () => {
       await body(page).getByText('alpha-ledger.txt', { exact: true }).waitFor();
       // The crypto worker now holds alpha's K. The listing fetched for the download moves beta's
       // wrapped key onto alpha: that listing does not open alpha, so nothing is downloaded.
-      const betaItem = await itemOf(vault.id, beta.id);
+      const betaItem = await itemOf(session, vault.id, beta.id);
       await rewriteListings(page.context(), (answer, url) => {
         if (url.searchParams.get('id') !== alpha.id || !answer.root) return answer;
         Object.assign(answer.root, { encryptedKey: betaItem.encryptedKey, keyNonce: betaItem.keyNonce });
@@ -385,7 +301,7 @@ describe.skipIf(skipWithoutBrowser)('a hostile server', () => {
       });
       await expectRefusedDownload(page, 'alpha-ledger.txt');
       // The same holds for a folder: its own key must open in the listing fetched for the zip.
-      const vaultItem = await itemOf(null, vault.id);
+      const vaultItem = await itemOf(session, null, vault.id);
       await rewriteListings(page.context(), (answer, url) => {
         if (url.searchParams.get('id') !== vault.id || url.searchParams.get('depth') !== '20' || !answer.root) return answer;
         Object.assign(answer.root, {
@@ -464,7 +380,7 @@ describe.skipIf(skipWithoutBrowser)('a hostile server', () => {
       await body(fair).getByText('alpha-ledger.txt', { exact: true }).waitFor();
 
       // The server answers every listing of the link with Other's (a folder the link does not reach).
-      const replayed = await listing(other.id);
+      const replayed = await listing(session, other.id);
       const page = await suite.newBrowser();
       await rewriteListings(page.context(), (answer, at) => (at.searchParams.has('linkId') ? structuredClone(replayed) : answer));
       await page.goto(url);
