@@ -126,7 +126,7 @@ describe.skipIf(skipWithoutBrowser)('file browser polish (issue 14)', () => {
       );
       const colourOf = () => storage.locator('.storage__level').evaluate((el) => getComputedStyle(el).color);
       expect(await colourOf()).toBe('rgb(138, 90, 0)');
-      // The bar's value takes the same colour (files.css reads --storage-level).
+      // The bar's value takes the same colour (sidebar.css reads --storage-level).
       const barColour = () => storage.evaluate((el) => getComputedStyle(el).getPropertyValue('--storage-level').trim());
       expect(await barColour()).toBe('#8a5a00');
       await noToasts(page);
