@@ -10,17 +10,7 @@ import { KDF_V1, checkAccountKdf, deriveLoginPassword } from '../src/kdf.ts';
 import { KDF_V2, derivePasswordKeysV2 } from '../src/kdf-v2.ts';
 import { type Registration, createAccount, passwordKeys, unlockAccount, upgradeAccount } from '../src/account.ts';
 import { newItemId, newItemKey, unwrapItemKey, wrapItemKey } from '../src/item.ts';
-
-async function expectCode(promise: Promise<unknown> | (() => unknown), code: string): Promise<void> {
-  try {
-    await (typeof promise === 'function' ? promise() : promise);
-  } catch (error) {
-    expect(error).toBeInstanceOf(CryptoError);
-    expect((error as CryptoError).code as string).toBe(code);
-    return;
-  }
-  throw new Error(`expected ${code}, but it succeeded`);
-}
+import { expectCode } from './tamper-checks.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const SALT = toBase64(new Uint8Array(16).fill(9));
