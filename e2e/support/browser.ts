@@ -30,9 +30,10 @@ export function browserRequired(env: Record<string, string | undefined> = proces
 /**
  * A browser context on a throwaway profile, or undefined (with a warning) when
  * Chromium is not installed and the run does not require it. `context.close()`
- * also deletes the profile directory.
+ * also deletes the profile directory. `extraArgs` follow CHROMIUM_ARGS (e.g. a host resolver
+ * rule that gives the local server a non-localhost name, to see the app outside a secure context).
  */
-export async function launchBrowser(): Promise<BrowserContext | undefined> {
+export async function launchBrowser(extraArgs: string[] = []): Promise<BrowserContext | undefined> {
   if (!existsSync(CHROMIUM_PATH)) {
     const message = `Chromium not found at ${CHROMIUM_PATH}`;
     if (browserRequired()) throw new Error(`${message} (required: CI=true or SEALBOX_REQUIRE_SERVICES=1)`);
@@ -45,7 +46,7 @@ export async function launchBrowser(): Promise<BrowserContext | undefined> {
     context = await chromium.launchPersistentContext(profileDir, {
       executablePath: CHROMIUM_PATH,
       headless: true,
-      args: CHROMIUM_ARGS,
+      args: [...CHROMIUM_ARGS, ...extraArgs],
     });
   } catch (error) {
     await rm(profileDir, { recursive: true, force: true });

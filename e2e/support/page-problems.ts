@@ -25,9 +25,12 @@ export interface WatchOptions {
   expectHttpErrors?: ExpectedHttpError[];
   /** The journey takes the browser offline on purpose: requests failing for that are expected. */
   expectOffline?: boolean;
+  /** The journey opens the app on plain HTTP off localhost: Chromium says it ignored COOP there. */
+  expectInsecureOrigin?: boolean;
 }
 
 const OFFLINE = /net::ERR_INTERNET_DISCONNECTED/;
+const UNTRUSTWORTHY = /has been ignored, because the URL's origin was untrustworthy/;
 const FAILED_RESOURCE = /^Failed to load resource: the server responded with a status of (\d{3})/;
 
 export async function watchPageProblems(page: Page, options: WatchOptions = {}): Promise<() => Promise<string[]>> {
@@ -50,6 +53,7 @@ export async function watchPageProblems(page: Page, options: WatchOptions = {}):
     if (message.type() !== 'error') return;
     if (isExpected(message.text(), message.location().url)) return;
     if (options.expectOffline && OFFLINE.test(message.text())) return;
+    if (options.expectInsecureOrigin && UNTRUSTWORTHY.test(message.text())) return;
     problems.push(`console: ${message.text()}${message.location().url ? ` (${message.location().url})` : ''}`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));

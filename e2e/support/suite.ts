@@ -20,6 +20,10 @@ export interface BrowserOptions {
   expectHttpErrors?: ExpectedHttpError[];
   /** The journey goes offline on purpose (requests failing for that are not problems). */
   expectOffline?: boolean;
+  /** Extra Chromium flags for this profile (see launchBrowser). */
+  args?: string[];
+  /** The journey opens the app outside a secure context on purpose (see watchPageProblems). */
+  expectInsecureOrigin?: boolean;
 }
 
 export interface BrowserSuite {
@@ -57,13 +61,14 @@ export function browserSuite(options: { timeoutMs: number; server?: StartServerO
       return server;
     },
     async newBrowser(browser = {}) {
-      const context = (await launchBrowser())!;
+      const context = (await launchBrowser(browser.args))!;
       const page = context.pages()[0] ?? (await context.newPage());
       await page.setViewportSize({ width: browser.width ?? 1280, height: browser.height ?? 800 });
       await page.emulateMedia({ colorScheme: browser.colorScheme ?? 'light', reducedMotion: 'reduce' });
       const problems = await watchPageProblems(page, {
         expectHttpErrors: browser.expectHttpErrors ?? [],
         expectOffline: browser.expectOffline ?? false,
+        expectInsecureOrigin: browser.expectInsecureOrigin ?? false,
       });
       open.push({ context, problems });
       return page;

@@ -9,6 +9,8 @@ import { RpcError } from '../lib/worker-rpc.ts';
 
 export type { CryptoMethods, KeyHandle } from '../workers/crypto.worker.ts';
 export { RpcError } from '../lib/worker-rpc.ts';
+export { isWorkerFailure } from '../lib/lazy-worker.ts';
+export { lacksSecureContext } from './secure-context.ts';
 
 /** Started lazily: pages that never touch crypto never pay for the worker. */
 export const cryptoWorker = lazyWorker<CryptoMethods>(

@@ -75,7 +75,16 @@ function serializeError(error: unknown): Extract<RpcResponse, { ok: false }>['er
   return { name: 'Error', message: String(error) };
 }
 
-/** Worker side: answer requests for `methods` arriving on `endpoint`. Returns an unsubscribe. */
+/**
+ * The first message a worker side sends: its script loaded and it listens. The page bounds the
+ * wait for it (lib/lazy-worker.ts), since a worker whose script is gone may never say anything.
+ */
+export const RPC_READY = { ready: true } as const;
+
+/**
+ * Worker side: answer requests for `methods` arriving on `endpoint`, after announcing RPC_READY.
+ * Returns an unsubscribe.
+ */
 export function exposeRpc(methods: RpcMethods, endpoint: RpcEndpoint): () => void {
   const onMessage = async (event: MessageEvent) => {
     const { id, method, args } = event.data as RpcRequest;
@@ -93,6 +102,7 @@ export function exposeRpc(methods: RpcMethods, endpoint: RpcEndpoint): () => voi
     endpoint.postMessage(response, transfer);
   };
   endpoint.addEventListener('message', onMessage);
+  endpoint.postMessage(RPC_READY, []);
   return () => endpoint.removeEventListener('message', onMessage);
 }
 

@@ -1,5 +1,5 @@
 import { createRoute } from '@tanstack/react-router';
-import { LoginScreen, safeRedirectPath } from '../features/auth/index.ts';
+import { LoginScreen, NeedsSecureContext, safeRedirectPath } from '../features/auth/index.ts';
 import { rootRoute } from './root.tsx';
 
 export interface LoginSearch {
@@ -9,7 +9,11 @@ export interface LoginSearch {
 
 function LoginPage() {
   const { redirect } = loginRoute.useSearch();
-  return <LoginScreen redirect={redirect} />;
+  return (
+    <NeedsSecureContext>
+      <LoginScreen redirect={redirect} />
+    </NeedsSecureContext>
+  );
 }
 
 export const loginRoute = createRoute({

@@ -2,6 +2,7 @@ import { useMemo, type ReactNode } from 'react';
 import { createRoute, useLocation } from '@tanstack/react-router';
 import { Card, Spinner } from '@sealbox/ui';
 import type { KeyHandle } from '../crypto/client.ts';
+import { NeedsSecureContext } from '../features/auth/index.ts';
 import { FileBrowser, linkMode, nextBrowserSearch, validateShareBrowserSearch } from '../features/files/index.ts';
 import { LINK_ERROR_TEXT, LinkPasswordPrompt, useLinkAccess, useLinkKey, type LinkInfo } from '../features/sharing/index.ts';
 import { rootRoute } from './root.tsx';
@@ -30,9 +31,17 @@ function Opening() {
 
 /**
  * docs/product.md "Screens" /share: the file browser in link mode, for anonymous visitors and
- * signed-in users alike.
+ * signed-in users alike. Opening a link takes keys, so it needs a secure context first.
  */
 function SharePage() {
+  return (
+    <NeedsSecureContext>
+      <LinkPage />
+    </NeedsSecureContext>
+  );
+}
+
+function LinkPage() {
   const { linkId } = shareRoute.useSearch();
   // The key travels in the fragment, which browsers never send to the server.
   const fragment = useLocation({ select: (location) => location.hash });

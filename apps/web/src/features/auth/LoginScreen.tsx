@@ -8,6 +8,7 @@ import { LOGIN_MESSAGES, signIn, validateLogin, validateTotpCode, type LoginFail
 import { PROFILE_QUERY_KEY } from './queries.ts';
 import { DEFAULT_AFTER_LOGIN, safeRedirectPath } from './redirect.ts';
 import { setSession } from './session.ts';
+import { ReloadNotice } from './crypto-start.tsx';
 import { TotpCodeInput } from './TotpCodeInput.tsx';
 import './auth.css';
 
@@ -42,6 +43,7 @@ export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
   const [loginHash, setLoginHash] = useState<string>();
   const [error, setError] = useState<string>();
   const [stage, setStage] = useState<Stage>();
+  const [workerGone, setWorkerGone] = useState(false);
   const totpInput = useRef<HTMLInputElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
 
@@ -61,6 +63,7 @@ export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
   const showFailure = (failure: LoginFailure) => {
     if (failure.display === 'inline') setError(failure.message);
     else if (failure.display === 'toast') toast(failure.message, 'error');
+    else if (failure.display === 'reload') setWorkerGone(true);
   };
 
   const run = async (code?: string) => {
@@ -145,10 +148,14 @@ export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
   };
 
   const busy = stage !== undefined;
-  const errorLine = error && (
-    <p className="form__error" role="alert">
-      {error}
-    </p>
+  const errorLine = workerGone ? (
+    <ReloadNotice />
+  ) : (
+    error && (
+      <p className="form__error" role="alert">
+        {error}
+      </p>
+    )
   );
   const progress = (label: string) =>
     busy ? (

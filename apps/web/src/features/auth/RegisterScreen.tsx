@@ -1,8 +1,9 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Button, Card, Spinner, toast } from '@sealbox/ui';
-import { cryptoWorker } from '../../crypto/client.ts';
+import { cryptoWorker, isWorkerFailure } from '../../crypto/client.ts';
 import { postRegister } from './account-api.ts';
+import { ReloadNotice } from './crypto-start.tsx';
 import {
   REGISTER_MESSAGES,
   validateConfirmation,
@@ -91,6 +92,7 @@ export function RegisterScreen() {
   const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [workerGone, setWorkerGone] = useState(false);
 
   const usernameError = validateUsername(values.username);
   const emailError = validateEmail(values.email);
@@ -141,8 +143,9 @@ export function RegisterScreen() {
         if (u === 'taken' || e === 'taken') return;
       }
       if (answer.status !== 429) toast(REGISTER_MESSAGES.failed, 'error');
-    } catch {
-      toast(REGISTER_MESSAGES.failed, 'error');
+    } catch (error) {
+      if (isWorkerFailure(error)) setWorkerGone(true);
+      else toast(REGISTER_MESSAGES.failed, 'error');
     } finally {
       setBusy(false);
     }
@@ -199,6 +202,7 @@ export function RegisterScreen() {
           <p className="auth-card__warning" id="no-recovery">
             <strong>{NO_RECOVERY_TITLE}</strong> {NO_RECOVERY_TEXT}
           </p>
+          {workerGone && <ReloadNotice />}
           <Button type="submit" size="lg" disabled={busy} aria-describedby="no-recovery">
             {busy ? (
               <>

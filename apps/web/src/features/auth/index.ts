@@ -23,6 +23,7 @@ export {
   type SortOrder,
 } from './account-api.ts';
 export { createAuth, onSignOut } from './auth-state.ts';
+export { CRYPTO_START_MESSAGES, NeedsSecureContext } from './crypto-start.tsx';
 export {
   LOGIN_MESSAGES,
   deriveLoginHash,

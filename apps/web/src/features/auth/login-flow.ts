@@ -5,7 +5,13 @@
  * page only renders.
  */
 import { INVALID_CREDENTIALS_TEXT, TOTP_PROMPT_TEXT, USER_NOT_FOUND_TEXT, USERNAME_LENGTH_TEXT } from '@sealbox/rules';
-import { cryptoWorker, describeCryptoError, type LoginLookup, type SealedAccountInput } from '../../crypto/client.ts';
+import {
+  cryptoWorker,
+  describeCryptoError,
+  isWorkerFailure,
+  type LoginLookup,
+  type SealedAccountInput,
+} from '../../crypto/client.ts';
 import { lookupLogin, postLogin, postLogout, putAccountKdf, type LoginSuccess, type Profile } from './account-api.ts';
 
 type KdfParams = LoginLookup['kdf'];
@@ -53,7 +59,11 @@ export function validateTotpCode(code: string): string | undefined {
  * Where a message goes: beside the form (validation, docs/product.md "Input rules") or in a toast
  * (docs/product.md "Messages").
  */
-export type LoginFailure = { message: string; display: 'inline' | 'toast' } | { message: null; display: 'none' };
+export type LoginFailure =
+  | { message: string; display: 'inline' | 'toast' }
+  | { message: null; display: 'none' }
+  /** The crypto worker did not start: the page offers a reload (features/auth/crypto-start.tsx). */
+  | { message: null; display: 'reload' };
 
 export type Stage = 'checking' | 'deriving' | 'signing-in' | 'unlocking';
 
@@ -68,6 +78,11 @@ const inline = (message: string): Failed => ({ kind: 'failed', failure: { messag
 const toasted = (message: string): Failed => ({ kind: 'failed', failure: { message, display: 'toast' } });
 /** 429: the API layer already showed docs/product.md "Messages" toast. */
 const silent: Failed = { kind: 'failed', failure: { message: null, display: 'none' } };
+const reload: Failed = { kind: 'failed', failure: { message: null, display: 'reload' } };
+
+/** A crypto call's rejection as a failure: a worker that did not start asks for a reload. */
+const cryptoFailed = (error: unknown): Failed =>
+  isWorkerFailure(error) ? reload : toasted(loginFailed(describeCryptoError(error)));
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -184,7 +199,7 @@ export async function deriveLoginHash(
   try {
     return { kind: 'hash', loginHash: await cryptoWorker.call('login', password, params) };
   } catch (error) {
-    return toasted(loginFailed(describeCryptoError(error)));
+    return cryptoFailed(error);
   }
 }
 
@@ -243,7 +258,7 @@ export async function signIn(input: LoginInput): Promise<LoginOutcome> {
       return { kind: 'signed-in', profile, fingerprint };
     } catch (error) {
       await postLogout().catch(() => undefined);
-      return toasted(loginFailed(describeCryptoError(error)));
+      return cryptoFailed(error);
     }
   } catch (error) {
     return toasted(loginFailed(error instanceof Error && error.message ? error.message : undefined));
