@@ -10,6 +10,11 @@ export default defineConfig({
     // Worker threads: the pool that works on Bun too (its child processes lack what forks needs).
     pool: 'threads',
     restoreMocks: true,
-    setupFiles: ['src/test/no-network.ts', 'src/test/generous-waits.ts', 'src/test/typed-array-equality.ts'],
+    setupFiles: [
+      'src/test/no-network.ts',
+      'src/test/secure-context.ts',
+      'src/test/generous-waits.ts',
+      'src/test/typed-array-equality.ts',
+    ],
   },
 });
