@@ -254,7 +254,7 @@ describe.skipIf(skipWithoutBrowser)('accessibility: no serious or critical WCAG 
       await page.keyboard.press('Escape');
       await overlay.waitFor({ state: 'hidden' });
       await pickFiles(page, { name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('hello\n') });
-      await waitForSummary(page, 'All 1 files uploaded successfully!');
+      await waitForSummary(page, '1 file uploaded successfully!');
       await listing(page).getByText('hello.txt').first().waitFor();
       await settled(page);
       await check(page, 'transfers panel, done', found);

@@ -124,7 +124,7 @@ async function actInsideF(page: Page, tag: string): Promise<void> {
   await body(page).getByText(`loose-${tag}.txt`, { exact: true }).first().waitFor();
   await createFolderViaUi(page, `made-in-F-${tag}`);
   await pickFiles(page, [{ name: `uploaded-${tag}.txt`, mimeType: 'text/plain', buffer: Buffer.from(`uploaded by ${tag}\n`) }]);
-  await waitForSummary(page, 'All 1 files uploaded successfully!');
+  await waitForSummary(page, '1 file uploaded successfully!');
 }
 
 /** Goes to `url` inside the app (the router follows history), keeping the page and its workers. */

@@ -142,7 +142,7 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
       );
       const before = await usedBytes(owner);
       await pickFiles(page, { name: 'from-editor.txt', mimeType: 'text/plain', buffer: Buffer.from(upload) });
-      await waitForSummary(page, 'All 1 files uploaded successfully!');
+      await waitForSummary(page, '1 file uploaded successfully!');
       await body(page).getByText('from-editor.txt').first().waitFor({ timeout: 30_000 });
       await createFolderViaUi(page, 'Editor folder');
 

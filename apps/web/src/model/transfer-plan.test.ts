@@ -14,6 +14,9 @@ import {
   planParts,
   plainRangeOfPart,
   retryDelayMs,
+  countOf,
+  noSpaceText,
+  runningText,
   summaryText,
   uniqueName,
   uploadErrorMessage,
@@ -154,8 +157,38 @@ describe('messages', () => {
   it('summaries are the texts of docs/product.md "States"', () => {
     expect(summaryText(0, 0)).toBeUndefined();
     expect(summaryText(3, 0)).toBe('All 3 files uploaded successfully!');
-    expect(summaryText(2, 1)).toBe('2 files uploaded successfully, 1 files failed.');
+    expect(summaryText(2, 2)).toBe('2 files uploaded successfully, 2 files failed.');
     expect(summaryText(0, 4)).toBe('All 4 files failed to upload. Check errors below.');
+  });
+
+  it('one file is said in the singular, the exact texts kept for more', () => {
+    expect(summaryText(1, 0)).toBe('1 file uploaded successfully!');
+    expect(summaryText(0, 1)).toBe('1 file failed to upload. Check errors below.');
+    expect(summaryText(2, 1)).toBe('2 files uploaded successfully, 1 file failed.');
+    expect(summaryText(1, 2)).toBe('1 file uploaded successfully, 2 files failed.');
+    expect(summaryText(1, 1)).toBe('1 file uploaded successfully, 1 file failed.');
+  });
+
+  it('countOf is singular for one only', () => {
+    expect([0, 1, 3].map((n) => countOf(n, 'file'))).toEqual(['0 files', '1 file', '3 files']);
+    expect(countOf(2, 'entry', 'entries')).toBe('2 entries');
+  });
+
+  it('the running header counts uploads and downloads apart', () => {
+    expect(runningText(1, 0)).toBe('Uploading 1 file');
+    expect(runningText(3, 1)).toBe('Uploading 3 files · Downloading 1 item');
+    expect(runningText(0, 2)).toBe('Downloading 2 items');
+  });
+
+  it('over quota says free of total and what the file needs', () => {
+    const MIB = 1024 * 1024;
+    expect(noSpaceText({ usedSpace: 0.2 * MIB, totalSpace: 10 * MIB }, 25 * MIB)).toBe(
+      'Not enough storage space: 9.8 MiB free of 10.0 MiB, this file needs 25.0 MiB',
+    );
+    expect(noSpaceText({ usedSpace: 9 * MIB, reservedSpace: 2 * MIB, totalSpace: 10 * MIB }, 1024)).toBe(
+      'Not enough storage space: 0 B free of 10.0 MiB, this file needs 1.0 KiB',
+    );
+    expect(noSpaceText(undefined, 1024)).toBe('Not enough storage space');
   });
 
   it('402 and 405 are the upload messages of docs/product.md "Messages"', () => {

@@ -4,6 +4,7 @@
  * PART_BYTES / CHUNK of @sealbox/crypto, the UI thread never imports that package.
  */
 import { NO_SPACE_TEXT, TOO_LARGE_TEXT } from '@sealbox/rules';
+import { formatBytes } from '../lib/format-size.ts';
 import { displayName, visibleText } from './item-names.ts';
 import { retryAfterSeconds, tooManyRequestsText } from '../lib/rate-limit.ts';
 
@@ -178,13 +179,55 @@ export function uploadErrorMessage(status: number, retryAfter?: string | null): 
   return `Upload failed (${status}). Please try again.`;
 }
 
-/** docs/product.md "States" summary of a finished batch; undefined while nothing has finished. */
+/**
+ * "1 file", "3 files": a count and its noun, singular for one. Every count-bearing transfer text
+ * goes through here (docs/web-files.md "Feedback": the product's exact texts are kept where the
+ * count makes them grammatical).
+ */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * docs/product.md "States" summary of a finished batch; undefined while nothing has finished. Its
+ * exact texts where the count makes them grammatical, the singular for one (docs/web-files.md
+ * "Feedback").
+ */
 export function summaryText(succeeded: number, failed: number): string | undefined {
   const total = succeeded + failed;
   if (total === 0) return undefined;
-  if (failed === 0) return `All ${total} files uploaded successfully!`;
-  if (succeeded === 0) return `All ${total} files failed to upload. Check errors below.`;
-  return `${succeeded} files uploaded successfully, ${failed} files failed.`;
+  if (failed === 0) return total === 1 ? '1 file uploaded successfully!' : `All ${total} files uploaded successfully!`;
+  if (succeeded === 0)
+    return total === 1
+      ? '1 file failed to upload. Check errors below.'
+      : `All ${total} files failed to upload. Check errors below.`;
+  return `${countOf(succeeded, 'file')} uploaded successfully, ${countOf(failed, 'file')} failed.`;
+}
+
+/** The panel's header while transfers run: uploads and downloads apart, "Uploading 1 file · Downloading 2 items". */
+export function runningText(uploads: number, downloads: number): string {
+  const parts = [];
+  if (uploads > 0) parts.push(`Uploading ${countOf(uploads, 'file')}`);
+  if (downloads > 0) parts.push(`Downloading ${countOf(downloads, 'item')}`);
+  return parts.join(' · ');
+}
+
+/** What the profile says of the account's space (GET /api/profile). */
+export interface SpaceShape {
+  usedSpace: number;
+  totalSpace: number;
+  /** Held by unfinished uploads. */
+  reservedSpace?: number;
+}
+
+/**
+ * The 402's docs/product.md "Messages" text with what it means for this file: free of total, and
+ * what the file needs (docs/web-files.md "Feedback"); the bare text when the profile is unknown.
+ */
+export function noSpaceText(space: SpaceShape | null | undefined, needed: number): string {
+  if (!space) return MSG_NO_SPACE;
+  const free = Math.max(0, space.totalSpace - space.usedSpace - (space.reservedSpace ?? 0));
+  return `${MSG_NO_SPACE}: ${formatBytes(free)} free of ${formatBytes(space.totalSpace)}, this file needs ${formatBytes(needed)}`;
 }
 
 /* ---------------------------------------------------------------- display */

@@ -1,14 +1,15 @@
 /**
  * The transfers panel (issue 14, as in Drive): a corner panel listing every upload and download
  * of this tab with its name, size, state, progress and Cancel or Retry, above an overall bar
- * with speed and time left. It collapses to its header and closes once nothing runs.
+ * with speed and time left. It collapses to its header, by itself a few seconds after everything
+ * succeeded (docs/web-files.md "Feedback"), and closes once nothing runs.
  * docs/product.md "States" upload states and summaries are shown here; the page stays usable
  * meanwhile.
  */
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { formatBytes, formatSpeed, formatTimeLeft } from '../../lib/format-size.ts';
-import { overallProgress } from '../../model/transfer-plan.ts';
+import { overallProgress, runningText } from '../../model/transfer-plan.ts';
 import { DuplicateNameDialog } from './DuplicateNameDialog.tsx';
 import { ignoreStrayFileDrops } from './FileDropZone.tsx';
 import { retryDownload } from './download.ts';
@@ -47,18 +48,10 @@ function statusText(row: TransferRow): string {
 
 const busy = (row: TransferRow) => row.status === 'queued' || RUNNING.has(row.status);
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 /** The header while something runs: what is going on, uploads and downloads apart. */
 function runningTitle(rows: readonly TransferRow[]): string {
-  const uploads = rows.filter((r) => r.kind === 'upload' && busy(r)).length;
-  const downloads = rows.filter((r) => r.kind === 'download' && busy(r)).length;
-  const parts = [];
-  if (uploads > 0) parts.push(`Uploading ${plural(uploads, 'file')}`);
-  if (downloads > 0) parts.push(`Downloading ${plural(downloads, 'item')}`);
-  return parts.join(' · ');
+  const count = (kind: TransferRow['kind']) => rows.filter((r) => r.kind === kind && busy(r)).length;
+  return runningText(count('upload'), count('download'));
 }
 
 /**
@@ -132,7 +125,7 @@ function Row({ row }: { row: TransferRow }) {
         >
           <CrossIcon />
         </button>
-      ) : row.status === 'error' || row.status === 'cancelled' ? (
+      ) : (row.status === 'error' && !row.noRetry) || row.status === 'cancelled' ? (
         <button
           type="button"
           className="transfer-row__action"
@@ -163,13 +156,48 @@ function liftToasts(panel: HTMLElement | null): (() => void) | undefined {
   };
 }
 
+/** How long a batch that all succeeded stays open before the panel folds to its header. */
+export const FOLD_AFTER_MS = 4000;
+
+/**
+ * The panel's collapsed state: folded by itself FOLD_AFTER_MS after every row succeeded (never
+ * after a failure or a cancel, which are there to be read), and opened again when the next
+ * transfer starts if it was folded that way. A panel opened by hand stays open.
+ */
+function useCollapsed(rows: readonly TransferRow[], anyBusy: boolean) {
+  const [collapsed, setCollapsed] = useState(false);
+  const folded = useRef(false);
+  const succeeded = !anyBusy && rows.length > 0 && rows.every((r) => r.status === 'done');
+  // The batch's rows: a new one that succeeds folds again, the same one re-opened does not.
+  const batch = succeeded ? rows.map((r) => r.key).join(' ') : '';
+  useEffect(() => {
+    if (!batch) return;
+    const timer = setTimeout(() => {
+      folded.current = true;
+      setCollapsed(true);
+    }, FOLD_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [batch]);
+  useEffect(() => {
+    if (anyBusy && folded.current) {
+      folded.current = false;
+      setCollapsed(false);
+    }
+  }, [anyBusy]);
+  const set = (next: boolean) => {
+    folded.current = false;
+    setCollapsed(next);
+  };
+  return [collapsed, set] as const;
+}
+
 export function TransfersPanel() {
   const { rows } = useTransfers();
-  const [collapsed, setCollapsed] = useState(false);
+  const anyBusy = rows.some(busy);
+  const [collapsed, setCollapsed] = useCollapsed(rows, anyBusy);
   const listId = useId();
   if (rows.length === 0) return null;
 
-  const anyBusy = rows.some(busy);
   const overall = overallProgress(
     rows.map((r) => ({
       size: r.size,

@@ -8,9 +8,9 @@ import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
-import { PROFILE_QUERY_KEY } from '../auth/index.ts';
+import { PROFILE_QUERY_KEY, profileQuery } from '../auth/index.ts';
 import { deleteItem, filesKeys, freeName } from '../items/index.ts';
-import { MSG_NO_SPACE, MSG_TOO_LARGE, SpeedMeter, fractionOf, summaryText } from '../../model/transfer-plan.ts';
+import { MSG_NO_SPACE, MSG_TOO_LARGE, SpeedMeter, fractionOf, noSpaceText, summaryText } from '../../model/transfer-plan.ts';
 import type { DownloadTarget, UploadEvent } from '../../model/transfers.ts';
 import type { BrowseScope } from '../../model/browse-scope.ts';
 
@@ -28,6 +28,8 @@ interface RowBase {
   /** Bytes per second (sliding window). */
   speed: number;
   error?: string;
+  /** The error is one a Retry cannot mend while nothing changes (over quota): none is offered. */
+  noRetry?: boolean;
 }
 
 export interface UploadRow extends RowBase {
@@ -178,7 +180,15 @@ export function retryTransfer(key: string, retryDownload: (row: DownloadRow) => 
     return;
   }
   const resume = row.status === 'error' ? (row.uploadId ?? row.resumeUploadId) : undefined;
-  const { error: _error, uploadId: _uploadId, itemId: _itemId, resumeUploadId: _resume, replaceId, ...rest } = row;
+  const {
+    error: _error,
+    noRetry: _noRetry,
+    uploadId: _uploadId,
+    itemId: _itemId,
+    resumeUploadId: _resume,
+    replaceId,
+    ...rest
+  } = row;
   // A cancelled row held no name: another upload may have taken it meanwhile (then keep both,
   // and a renamed file replaces nothing). A failed one part-way keeps its name, since its
   // unfinished upload continues under it.
@@ -307,7 +317,12 @@ async function runUpload(row: UploadRow): Promise<void> {
   } catch (error) {
     if (stopped(row.key)) return;
     const message = error instanceof Error ? error.message : String(error);
-    updateRow(row.key, { status: 'error', error: message, speed: 0 });
+    if (message === MSG_NO_SPACE) {
+      // The same file into the same space is refused again: say by how much, offer no Retry.
+      const space = await freshProfile();
+      if (stopped(row.key)) return;
+      updateRow(row.key, { status: 'error', error: noSpaceText(space, row.size), noRetry: true, speed: 0 });
+    } else updateRow(row.key, { status: 'error', error: message, speed: 0 });
     if (message === MSG_NO_SPACE || message === MSG_TOO_LARGE) toastOnce(message);
   } finally {
     ports.delete(row.key);
@@ -325,6 +340,11 @@ async function replaceOld(oldId: string, scope: BrowseScope): Promise<void> {
   } catch {
     toast('Error deleting file', 'error');
   }
+}
+
+/** The profile as the server has it now (its space), or null when it cannot be had. */
+async function freshProfile() {
+  return (await queryClient?.fetchQuery({ ...profileQuery, staleTime: 0 }).catch(() => null)) ?? null;
 }
 
 async function refreshAfterUpload(parentId: string | null, scope: BrowseScope): Promise<void> {
