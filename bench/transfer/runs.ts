@@ -35,7 +35,7 @@ export async function measureUploads(page: BarePage, origin: string, path: strin
   const app = await measured(async () => {
     await page.setFiles(picker, [path]);
     await page.waitFor(
-      `${panel}?.querySelector('[role=status]')?.textContent.includes('All 1 files uploaded successfully!') || ${panel}?.querySelector('[role=alert]')`,
+      `${panel}?.querySelector('[role=status]')?.textContent.includes('1 file uploaded successfully!') || ${panel}?.querySelector('[role=alert]')`,
       900_000,
     );
   });
