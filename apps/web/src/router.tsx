@@ -65,5 +65,7 @@ declare module '@tanstack/react-router' {
   interface HistoryState {
     /** Registration hands the new username to the login form (kept out of the URL). */
     username?: string;
+    /** The previewer's own entry, which Back leaves (features/preview/preview-history.ts). */
+    preview?: string;
   }
 }

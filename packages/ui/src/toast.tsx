@@ -1,5 +1,7 @@
 import { useSyncExternalStore, type CSSProperties } from 'react';
+import { Portal } from 'radix-ui';
 import { cx } from './cx.ts';
+import { useTopDialog } from './top-dialog.ts';
 
 /** docs/product.md "Messages": at most 3 toasts at once, 3 seconds each. */
 export const TOAST_LIMIT = 3;
@@ -46,10 +48,16 @@ export function useToasts(): readonly Toast[] {
   );
 }
 
+/**
+ * The toasts, bottom right. While a dialog is open they render inside it (top-dialog.ts): above
+ * its backdrop, and not made inert with the page behind it (docs/web-files.md "Phone and browser
+ * conventions").
+ */
 export function Toaster() {
   const items = useToasts();
+  const dialog = useTopDialog();
   const style = { '--sb-toast-duration': `${TOAST_DURATION_MS}ms` } as CSSProperties;
-  return (
+  const toaster = (
     <section className="sb-toaster" aria-label="Notifications" style={style}>
       {items.map((t) => (
         // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: a click only dismisses early; every toast leaves by itself, and screen readers hear it through its role.
@@ -65,4 +73,5 @@ export function Toaster() {
       ))}
     </section>
   );
+  return dialog ? <Portal.Root container={dialog}>{toaster}</Portal.Root> : toaster;
 }

@@ -4,7 +4,7 @@
  */
 import { useEffect, type ReactNode } from 'react';
 import { useAtom, useAtomValue } from 'jotai';
-import { Button, Tooltip, TooltipProvider, cx } from '@sealbox/ui';
+import { Button, TooltipProvider, cx } from '@sealbox/ui';
 import { Icon } from './icons.tsx';
 import { PendingChanges } from './PendingChanges.tsx';
 import { Sidebar, sidebarCollapsedAtom, sidebarOpenAtom, type SidebarProps } from './Sidebar.tsx';
@@ -67,15 +67,17 @@ export function BrowserHeader({ title, children }: { title: string; children?: R
   );
 }
 
-/** Upload File, disabled with the reason as its tooltip where uploads are not allowed. */
+/**
+ * Upload File, shown only where the user may upload: a viewer gets no greyed-out button, whose reason a phone
+ * could not show (docs/web-files.md "Phone and browser conventions").
+ */
 export function UploadButton({ blocked, onClick }: { blocked: string | undefined; onClick: () => void }) {
+  if (blocked !== undefined) return null;
   return (
-    <Tooltip content={blocked}>
-      <Button onClick={onClick} disabled={blocked !== undefined}>
-        {Icon.upload(18)}
-        Upload File
-      </Button>
-    </Tooltip>
+    <Button onClick={onClick}>
+      {Icon.upload(18)}
+      Upload File
+    </Button>
   );
 }
 

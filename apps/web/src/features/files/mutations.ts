@@ -14,6 +14,7 @@
  */
 import { settleEach } from '../../lib/settle-each.ts';
 import { useMutation, useQueryClient, type Mutation, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { toast } from '@sealbox/ui';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { type BrowseScope, OWN_SCOPE } from '../../model/browse-scope.ts';
@@ -32,6 +33,24 @@ export const changeKeys = {
   moveMany: [...FILES_CHANGE_KEY, 'move-many'] as const,
   deleteMany: [...FILES_CHANGE_KEY, 'delete-many'] as const,
 };
+
+const MOVES: readonly string[] = [changeKeys.move[1], changeKeys.moveMany[1]];
+
+/** Runs `onMoved` after each move that went through, of one item or of several. */
+export function useAfterMove(onMoved: () => void): void {
+  const queryClient = useQueryClient();
+  const latest = useRef(onMoved);
+  latest.current = onMoved;
+  useEffect(
+    () =>
+      queryClient.getMutationCache().subscribe((event) => {
+        const key = event.mutation?.options.mutationKey;
+        const moved = event.type === 'updated' && event.action.type === 'success';
+        if (moved && key?.[0] === FILES_CHANGE_KEY[0] && MOVES.includes(String(key[1]))) latest.current();
+      }),
+    [queryClient],
+  );
+}
 
 /** 'notes.txt' for one item, '3 items' for several. */
 export function itemsPhrase(items: readonly ItemView[]): string {

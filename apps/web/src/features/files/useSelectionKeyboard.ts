@@ -21,6 +21,7 @@ import {
 import { toast } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';
 import type { ItemAction } from './ItemMenu.tsx';
+import { useAfterMove } from './mutations.ts';
 import { itemBlocks, selectionBlocked, useItemRules, type BulkAction } from './item-rules.ts';
 import {
   EMPTY_SELECTION,
@@ -94,6 +95,9 @@ export function useSelectionKeyboard({
   const [raw, setSelection] = useState<Selection>(EMPTY_SELECTION);
   // Moved, deleted or paged away: only what is shown stays selected.
   const selection = prune(raw, order);
+  // A move clears the selection (docs/web-files.md "Phone and browser conventions"): what was
+  // selected would otherwise come back selected with the moved items, or ride along unseen.
+  useAfterMove(() => setSelection(EMPTY_SELECTION));
   const [focused, setFocused] = useState<string | undefined>(undefined);
   const focusId = focused !== undefined && order.includes(focused) ? focused : order[0];
   const area = useRef<HTMLDivElement>(null);

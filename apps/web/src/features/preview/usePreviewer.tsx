@@ -1,12 +1,14 @@
 /**
  * What a file browser route composes: `open(item)` shows the previewer on a file of the list on
  * screen (the folder's items in the order shown), and `element` is the previewer to render.
- * Previous/next move over that list, skipping folders. Every item is reached in `scope`.
+ * Previous/next move over that list, skipping folders. Every item is reached in `scope`. The
+ * browser's Back closes it (preview-history.ts).
  */
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { BrowseScope } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
 import { cycleIndex } from './cycle.ts';
+import { usePreviewHistory } from './preview-history.ts';
 import { Previewer } from './Previewer.tsx';
 import type { PreviewItem } from './source.ts';
 
@@ -24,7 +26,9 @@ export function usePreviewer(items: readonly ItemView[], scope: BrowseScope): Pr
   const item = open ? (index >= 0 ? items[index]! : latest.current?.id === open.item.id ? latest.current : open.item) : null;
   latest.current = item;
 
-  const close = useCallback(() => setOpen(null), []);
+  // Closing goes through history: the previewer has its own entry, which Back leaves.
+  const history = usePreviewHistory(useCallback(() => setOpen(null), []));
+  const close = history.leave;
   const onCycle = useCallback(
     (step: 1 | -1) => {
       if (index < 0) return;
@@ -37,9 +41,14 @@ export function usePreviewer(items: readonly ItemView[], scope: BrowseScope): Pr
   const files = useMemo(() => items.filter((i) => !i.isDirectory).length, [items]);
 
   return {
-    open: useCallback((next: PreviewItem, options?: { fromSearch?: boolean }) => {
-      if (!next.isDirectory) setOpen({ item: next, fromSearch: options?.fromSearch ?? false });
-    }, []),
+    open: useCallback(
+      (next: PreviewItem, options?: { fromSearch?: boolean }) => {
+        if (next.isDirectory) return;
+        history.push();
+        setOpen({ item: next, fromSearch: options?.fromSearch ?? false });
+      },
+      [history.push],
+    ),
     close,
     element: source ? (
       <Previewer
