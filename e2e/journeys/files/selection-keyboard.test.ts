@@ -34,6 +34,7 @@ import {
   selectedNames,
   tabTo,
   toast,
+  waitForName,
 } from './selection.ts';
 
 const SLOW = 180_000;
@@ -344,7 +345,7 @@ describe.skipIf(skipWithoutBrowser)('selection and keyboard', () => {
       await tabTo(page, 'Target');
       await kb.press('Enter');
       await page.waitForURL((url) => url.searchParams.get('parentId') === target.id);
-      await nameButton(page, 'renamed.txt').waitFor();
+      await waitForName(page, 'renamed.txt');
       await fromTop(page);
       await tabTo(page, 'renamed.txt');
       await kb.press('Enter');

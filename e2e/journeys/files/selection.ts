@@ -13,6 +13,21 @@ export const bytes = (text: string) => new TextEncoder().encode(text);
 
 export const body = (page: Page) => page.locator('.browser__body');
 export const nameButton = (page: Page, name: string) => body(page).getByRole('button', { name, exact: true });
+/**
+ * Waits for the item named `name`; on a timeout the error lists what the listing showed, so a
+ * row that is there but did not open ('Encrypted File') tells itself apart from a slow refresh.
+ */
+export async function waitForName(page: Page, name: string): Promise<void> {
+  try {
+    await nameButton(page, name).waitFor();
+  } catch (error) {
+    const shown = await body(page)
+      .locator('tbody tr[data-item-id], li.file-card')
+      .allInnerTexts()
+      .catch(() => ['(the listing could not be read)']);
+    throw new Error(`${name} never showed; the listing showed: ${JSON.stringify(shown)}`, { cause: error });
+  }
+}
 export const row = (page: Page, name: string) =>
   page.locator('tbody tr[data-item-id]', { has: page.getByRole('button', { name, exact: true }) });
 export const card = (page: Page, name: string) =>
