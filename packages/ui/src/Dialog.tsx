@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { cx } from './cx.ts';
+import { StrokeIcon } from './StrokeIcon.tsx';
 import './overlays.css';
 
 export interface DialogProps {
@@ -84,18 +85,9 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
               {title}
             </h2>
             <button type="button" className="sb-dialog__close" aria-label="Close" onClick={() => onOpenChange(false)}>
-              <svg
-                width="18"
-                height="18"
-                viewBox="0 0 24 24"
-                aria-hidden="true"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinecap="round"
-              >
+              <StrokeIcon size={18} strokeLinejoin={undefined}>
                 <path d="M6 6l12 12M18 6 6 18" />
-              </svg>
+              </StrokeIcon>
             </button>
           </header>
           {description && (

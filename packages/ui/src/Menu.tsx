@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { DropdownMenu } from 'radix-ui';
 import { cx } from './cx.ts';
+import { StrokeIcon } from './StrokeIcon.tsx';
 import './overlays.css';
 
 export interface MenuProps {
@@ -103,17 +104,9 @@ export function MenuChoices<T extends string>({
           )}
           <span className="sb-menu__label">{choice.label}</span>
           <DropdownMenu.ItemIndicator className="sb-menu__check">
-            <svg
-              width="16"
-              height="16"
-              viewBox="0 0 24 24"
-              aria-hidden="true"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2.5"
-            >
+            <StrokeIcon size={16} strokeWidth="2.5" strokeLinecap={undefined} strokeLinejoin={undefined}>
               <path d="M5 12.5l4.5 4.5L19 7.5" />
-            </svg>
+            </StrokeIcon>
           </DropdownMenu.ItemIndicator>
         </DropdownMenu.RadioItem>
       ))}

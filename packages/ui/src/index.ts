@@ -1,6 +1,7 @@
 export { Button, type ButtonProps, type ButtonSize, type ButtonVariant } from './Button.tsx';
 export { Card } from './Card.tsx';
 export { Spinner, type SpinnerProps } from './Spinner.tsx';
+export { StrokeIcon, type StrokeIconProps } from './StrokeIcon.tsx';
 export { Toaster, toast, dismissToast, useToasts, TOAST_LIMIT, TOAST_DURATION_MS, type Toast, type ToastKind } from './toast.tsx';
 export {
   useTheme,

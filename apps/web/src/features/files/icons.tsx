@@ -1,23 +1,13 @@
 /** Inline SVG icons of the file browser (currentColor, 24-unit grid, decorative). */
 import type { ReactNode } from 'react';
+import { StrokeIcon } from '@sealbox/ui';
 import type { ItemKind } from './format.ts';
 
 function Svg({ children, size = 20 }: { children: ReactNode; size?: number }) {
   return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      aria-hidden="true"
-      focusable="false"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
+    <StrokeIcon size={size} focusable="false" strokeWidth="1.8">
       {children}
-    </svg>
+    </StrokeIcon>
   );
 }
 

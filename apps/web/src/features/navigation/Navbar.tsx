@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom';
 import { Link, useLocation } from '@tanstack/react-router';
 import { useAtom, useAtomValue } from 'jotai';
 import { DRAWER_ID, drawerOpenAtom, drawerSlotAtom } from '../../lib/drawer.ts';
-import { Button, cx } from '@sealbox/ui';
+import { Button, StrokeIcon, cx } from '@sealbox/ui';
 import { signedInAtom, useAvatarUrl, useLogout, useProfile } from '../auth/index.ts';
 import { LiveStatusIndicator } from '../live/index.ts';
 import { ThemeSwitcher } from './ThemeSwitcher.tsx';
@@ -96,18 +96,9 @@ export function Navbar() {
           onClick={() => (drawerSlot ? setDrawerOpen(true) : setMenuOpen((open) => !open))}
         >
           <span className="sb-visually-hidden">Menu</span>
-          <svg
-            width="22"
-            height="22"
-            viewBox="0 0 24 24"
-            aria-hidden="true"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-          >
+          <StrokeIcon size={22} strokeLinejoin={undefined}>
             {menuOpen && !drawerSlot ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
-          </svg>
+          </StrokeIcon>
         </button>
         {drawerSlot ? (
           createPortal(<div className="site-menu">{links}</div>, drawerSlot)

@@ -1,23 +1,9 @@
 import type { ReactNode } from 'react';
-import { Menu, MenuChoices, useTheme, type ThemePreference } from '@sealbox/ui';
+import { Menu, MenuChoices, StrokeIcon, useTheme, type ThemePreference } from '@sealbox/ui';
 
 const LABELS: Record<ThemePreference, string> = { light: 'Light', dark: 'Dark', system: 'System' };
 
-const svg = (path: ReactNode) => (
-  <svg
-    width="16"
-    height="16"
-    viewBox="0 0 24 24"
-    aria-hidden="true"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth="2"
-    strokeLinecap="round"
-    strokeLinejoin="round"
-  >
-    {path}
-  </svg>
-);
+const svg = (path: ReactNode) => <StrokeIcon size={16}>{path}</StrokeIcon>;
 
 const ICONS: Record<ThemePreference, ReactNode> = {
   light: svg(

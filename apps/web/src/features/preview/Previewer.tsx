@@ -22,7 +22,7 @@ import {
   type LazyExoticComponent,
   type ReactNode,
 } from 'react';
-import { Spinner, cx, toast } from '@sealbox/ui';
+import { Spinner, StrokeIcon, cx, toast } from '@sealbox/ui';
 import { downloadItems } from '../transfers/index.ts';
 import { ENCRYPTED_FILE } from '../../model/item-names.ts';
 import { PreviewCache } from './cache.ts';
@@ -86,21 +86,7 @@ export interface PreviewerProps {
   onCycle?: ((step: 1 | -1) => void) | undefined;
 }
 
-const svg = (path: ReactNode) => (
-  <svg
-    width="20"
-    height="20"
-    viewBox="0 0 24 24"
-    aria-hidden="true"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth="2"
-    strokeLinecap="round"
-    strokeLinejoin="round"
-  >
-    {path}
-  </svg>
-);
+const svg = (path: ReactNode) => <StrokeIcon>{path}</StrokeIcon>;
 const ICONS = {
   close: svg(<path d="M6 6l12 12M18 6 6 18" />),
   download: svg(<path d="M12 4v11m0 0-4.5-4.5M12 15l4.5-4.5M5 19h14" />),
