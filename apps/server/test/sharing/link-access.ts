@@ -43,7 +43,8 @@ export function linkAccessTests(suite: SharingSuite) {
       const visitor = anonymous(h);
       const info = await visitor.get(`/api/shared/${linkId}`);
       expect(info.status).toBe(200);
-      expect(info.body).toEqual({ ...created.body, isDirectory: true });
+      // The visitor is told who shared it, by username (the owner's; unverifiable by an anonymous visitor).
+      expect(info.body).toEqual({ ...created.body, isDirectory: true, sharedBy: alice.username });
       // Without an id the link's item is listed.
       const listing = await visitor.get(withLink('/api/file', linkId));
       expect(listing.status).toBe(200);
@@ -137,6 +138,8 @@ export function linkAccessTests(suite: SharingSuite) {
       const needed = await visitor.get(`/api/shared/${linkId}`);
       expect(needed.status).toBe(401);
       expect(needed.body.message).toBe('This link requires a password to access:');
+      // Who shared it is told only past the password.
+      expect(JSON.stringify(needed.body)).not.toContain(alice.username);
       // Files calls without the proof: 404, like a missing link.
       expect((await visitor.get(withLink('/api/file', linkId))).status).toBe(404);
       const wrong = await visitor.post(`/api/shared/${linkId}`, { password: 'open sesame!' });
@@ -146,7 +149,7 @@ export function linkAccessTests(suite: SharingSuite) {
       }
       const right = await visitor.post(`/api/shared/${linkId}`, { password: 'open sesame' });
       expect(right.status).toBe(200);
-      expect(right.body).toMatchObject({ linkId, passwordProtected: true, isDirectory: true });
+      expect(right.body).toMatchObject({ linkId, passwordProtected: true, isDirectory: true, sharedBy: alice.username });
       const cookie = right.response.headers.get('set-cookie')!;
       expect(cookie).toMatch(new RegExp(`^sealbox_link_${linkId}=[^;]+; Path=/api; Max-Age=86400; HttpOnly; SameSite=Strict$`));
       expect((await visitor.get(`/api/shared/${linkId}`)).status).toBe(200);

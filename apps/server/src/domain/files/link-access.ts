@@ -25,7 +25,7 @@ export async function usableLink(
   deps: FilesDeps,
   raw: unknown,
   now: number,
-): Promise<{ link: LinkRecord; isDirectory: boolean }> {
+): Promise<{ link: LinkRecord; isDirectory: boolean; ownerId: string }> {
   if (!isLinkId(raw)) throw linkNotFound();
   const link = await deps.store.link(raw);
   if (!link || expired(link, now)) throw linkNotFound();
@@ -39,7 +39,17 @@ export async function usableLink(
     address: '',
   };
   if (!item || !(await accessPath(deps.store, unlocked, item))) throw linkNotFound();
-  return { link, isDirectory: item.isDirectory };
+  return { link, isDirectory: item.isDirectory, ownerId: item.ownerId };
+}
+
+/**
+ * What a visitor is told of a usable link: the link, whether its item is a folder, and the name of
+ * the account that shared it (its owner) as the server records it. Only told once the password, if
+ * any, is passed. The browser cannot verify that name (docs/protocol.md "Threats").
+ */
+async function visitorInfo(deps: FilesDeps, usable: { link: LinkRecord; isDirectory: boolean; ownerId: string }) {
+  const [owner] = await deps.store.userSummaries([usable.ownerId]);
+  return { ...toLinkView(usable.link), isDirectory: usable.isDirectory, sharedBy: owner?.username ?? null };
 }
 
 function proofMac(link: LinkRecord, epoch: number, expiresAt: number): string {
@@ -82,11 +92,12 @@ export function validProof(
 /** GET /api/shared/{linkId}: 404 for any link that cannot be used, 401 while a password is due. */
 export async function linkInfo(deps: FilesDeps, id: unknown, proof: string | undefined): Promise<LinkInfo> {
   const now = deps.clock();
-  const { link, isDirectory } = await usableLink(deps, id, now);
+  const usable = await usableLink(deps, id, now);
+  const { link } = usable;
   if (link.passwordHash !== null && provenEpoch(link, proof, now) === null) {
     throw new DomainError('UNAUTHORIZED', LINK_PASSWORD_PROMPT_TEXT);
   }
-  return { ...toLinkView(link), isDirectory };
+  return await visitorInfo(deps, usable);
 }
 
 /**
@@ -104,9 +115,9 @@ export async function openLink(
     throw invalid(`password must be 1 to ${MAX_LINK_PASSWORD_CHARS} characters`);
   }
   await deps.limiter.hit('linkPasswordIp', clientIp);
-  const { link, isDirectory } = await usableLink(deps, id, deps.clock());
-  const info = { ...toLinkView(link), isDirectory };
-  if (link.passwordHash === null) return { info, proof: null };
+  const usable = await usableLink(deps, id, deps.clock());
+  const { link } = usable;
+  if (link.passwordHash === null) return { info: await visitorInfo(deps, usable), proof: null };
   const atAddress = `${link.id}\0${clientIp}`;
   await deps.limiter.hit('linkPasswordLinkIp', atAddress);
   await deps.limiter.slow('linkPasswordLinkSlow', link.id);
@@ -119,7 +130,7 @@ export async function openLink(
   const current = await deps.store.link(link.id);
   if (!current || expired(current, now)) throw linkNotFound();
   if (current.passwordHash !== link.passwordHash) throw new DomainError('UNAUTHORIZED', LINK_PASSWORD_WRONG_TEXT);
-  return { info, proof: makeProof(current, now) };
+  return { info: await visitorInfo(deps, usable), proof: makeProof(current, now) };
 }
 
 /**

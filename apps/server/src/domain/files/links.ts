@@ -29,8 +29,11 @@ export interface LinkView {
   modifiedAt: number;
 }
 
-/** GET /api/shared/{linkId}: the link and whether its item is a folder. */
-export type LinkInfo = LinkView & { isDirectory: boolean };
+/**
+ * GET /api/shared/{linkId}: the link, whether its item is a folder, and the username of the account
+ * that shared it (null if that account is gone), as the server states it.
+ */
+export type LinkInfo = LinkView & { isDirectory: boolean; sharedBy: string | null };
 
 /** 100 years: "never" is 0, anything longer is a typing mistake. */
 export const MAX_LINK_EXPIRY_SECONDS = 3_155_760_000;
