@@ -4,17 +4,11 @@ import { Button, Card, Spinner, toast } from '@sealbox/ui';
 import { cryptoWorker, isWorkerFailure } from '../../crypto/client.ts';
 import { postRegister } from './account-api.ts';
 import { ReloadNotice } from './crypto-start.tsx';
-import {
-  REGISTER_MESSAGES,
-  validateConfirmation,
-  validateEmail,
-  validatePassword,
-  validateUsername,
-} from './register-validation.ts';
+import { REGISTER_MESSAGES, validateRegistration, type RegistrationValues } from './register-validation.ts';
 import { useAvailability, type Availability } from './useAvailability.ts';
 import './auth.css';
 
-type FieldName = 'username' | 'email' | 'password' | 'confirmPassword';
+type FieldName = keyof RegistrationValues;
 
 interface FieldProps {
   name: FieldName;
@@ -88,24 +82,27 @@ export const NO_RECOVERY_TEXT =
  */
 export function RegisterScreen() {
   const navigate = useNavigate();
-  const [values, setValues] = useState<Record<FieldName, string>>({ username: '', email: '', password: '', confirmPassword: '' });
+  const [values, setValues] = useState<RegistrationValues>({ username: '', email: '', password: '', confirmPassword: '' });
   const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [workerGone, setWorkerGone] = useState(false);
 
-  const usernameError = validateUsername(values.username);
-  const emailError = validateEmail(values.email);
-  const passwordError = validatePassword(values.password);
-  const confirmError = validateConfirmation(values.password, values.confirmPassword);
+  const errors = validateRegistration(values);
 
-  const username = useAvailability('username', values.username, usernameError === undefined);
-  const email = useAvailability('email', values.email, values.email !== '' && emailError === undefined);
+  const username = useAvailability('username', values.username, errors.username === undefined);
+  const email = useAvailability('email', values.email, values.email !== '' && errors.email === undefined);
 
   // A message shows once the field was typed in or left, or the form was submitted.
   const shown = (name: FieldName) => submitted || touched[name] === true || values[name] !== '';
-  const set = (name: FieldName) => (value: string) => setValues((prev) => ({ ...prev, [name]: value }));
-  const touch = (name: FieldName) => () => setTouched((prev) => ({ ...prev, [name]: true }));
+  // What every field takes from the form's state; `error` is the message to show once it is due.
+  const bind = (name: FieldName, error: string | undefined) => ({
+    name,
+    value: values[name],
+    onChange: (value: string) => setValues((prev) => ({ ...prev, [name]: value })),
+    onBlur: () => setTouched((prev) => ({ ...prev, [name]: true })),
+    error: shown(name) ? error : undefined,
+  });
 
   const usernameAvailability = availabilityMessage(
     username.state,
@@ -118,7 +115,7 @@ export function RegisterScreen() {
     event.preventDefault();
     if (busy) return;
     setSubmitted(true);
-    if (usernameError || emailError || passwordError || confirmError) return;
+    if (Object.values(errors).some(Boolean)) return;
     setBusy(true);
     try {
       const [usernameState, emailState] = await Promise.all([username.checkNow(), email.checkNow()]);
@@ -158,46 +155,25 @@ export function RegisterScreen() {
         <p className="muted auth-card__lead">Your keys are made in this browser. Sealbox never sees your password.</p>
         <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-busy={busy}>
           <Field
-            name="username"
+            {...bind('username', errors.username ?? usernameAvailability.error)}
             label="Username"
             autoComplete="username"
-            value={values.username}
-            onChange={set('username')}
-            onBlur={touch('username')}
-            error={shown('username') ? (usernameError ?? usernameAvailability.error) : undefined}
             status={usernameAvailability.status}
           />
           <Field
-            name="email"
+            {...bind('email', errors.email ?? emailAvailability.error)}
             label="Email"
             optional
             type="email"
             autoComplete="email"
-            value={values.email}
-            onChange={set('email')}
-            onBlur={touch('email')}
-            error={shown('email') ? (emailError ?? emailAvailability.error) : undefined}
             status={emailAvailability.status}
           />
+          <Field {...bind('password', errors.password)} label="Password" type="password" autoComplete="new-password" />
           <Field
-            name="password"
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-            value={values.password}
-            onChange={set('password')}
-            onBlur={touch('password')}
-            error={shown('password') ? passwordError : undefined}
-          />
-          <Field
-            name="confirmPassword"
+            {...bind('confirmPassword', errors.confirmPassword)}
             label="Confirm password"
             type="password"
             autoComplete="new-password"
-            value={values.confirmPassword}
-            onChange={set('confirmPassword')}
-            onBlur={touch('confirmPassword')}
-            error={shown('confirmPassword') ? confirmError : undefined}
           />
           <p className="auth-card__warning" id="no-recovery">
             <strong>{NO_RECOVERY_TITLE}</strong> {NO_RECOVERY_TEXT}

@@ -46,3 +46,20 @@ export function validatePassword(password: string): string | undefined {
 export function validateConfirmation(password: string, confirmation: string): string | undefined {
   return password === confirmation ? undefined : REGISTER_MESSAGES.passwordMismatch;
 }
+
+export interface RegistrationValues {
+  username: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+}
+
+/** Each field's own rule, by field (availability is the server's to say, apart from these). */
+export function validateRegistration(values: RegistrationValues): Record<keyof RegistrationValues, string | undefined> {
+  return {
+    username: validateUsername(values.username),
+    email: validateEmail(values.email),
+    password: validatePassword(values.password),
+    confirmPassword: validateConfirmation(values.password, values.confirmPassword),
+  };
+}
