@@ -3,6 +3,7 @@ import { Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Spinner, toast } from '@sealbox/ui';
 import { warmCrypto } from '../../crypto/client.ts';
+import { LabelledInput } from '../../lib/LabelledInput.tsx';
 import { postLogout } from './account-api.ts';
 import { LOGIN_MESSAGES, signIn, validateLogin, validateTotpCode, type LoginFailure, type Stage } from './login-flow.ts';
 import { PROFILE_QUERY_KEY } from './queries.ts';
@@ -175,28 +176,24 @@ export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
             <h1>Sign in</h1>
             {redirect && <p className="muted">Sign in to continue where you left off.</p>}
             <form className="form" onSubmit={onCredentials} noValidate aria-busy={busy}>
-              <label className="field">
-                <span>Username</span>
-                <input
-                  name="username"
-                  autoComplete="username"
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  value={username}
-                  onChange={(e) => setUsername(e.target.value)}
-                />
-              </label>
-              <label className="field">
-                <span>Password</span>
-                <input
-                  ref={passwordInput}
-                  name="password"
-                  type={showPassword ? 'text' : 'password'}
-                  autoComplete="current-password"
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                />
-              </label>
+              <LabelledInput
+                label="Username"
+                name="username"
+                autoComplete="username"
+                autoCapitalize="none"
+                spellCheck={false}
+                value={username}
+                onChange={setUsername}
+              />
+              <LabelledInput
+                label="Password"
+                ref={passwordInput}
+                name="password"
+                type={showPassword ? 'text' : 'password'}
+                autoComplete="current-password"
+                value={password}
+                onChange={setPassword}
+              />
               <label className="checkbox">
                 <input type="checkbox" checked={showPassword} onChange={(e) => setShowPassword(e.target.checked)} />
                 <span>Show password</span>

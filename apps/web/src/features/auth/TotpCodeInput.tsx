@@ -1,4 +1,5 @@
 import type { Ref } from 'react';
+import { LabelledInput } from '../../lib/LabelledInput.tsx';
 import './auth.css';
 
 /** The 6-digit authenticator code field (login's second step, turning TOTP on or off): keeps digits only. */
@@ -14,20 +15,18 @@ export function TotpCodeInput({
   ref?: Ref<HTMLInputElement>;
 }) {
   return (
-    <label className="field">
-      <span>{label}</span>
-      <input
-        ref={ref}
-        name="totpCode"
-        className="field__code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        pattern="[0-9]*"
-        maxLength={6}
-        placeholder="123456"
-        value={value}
-        onChange={(e) => onChange(e.target.value.replace(/\D/g, '').slice(0, 6))}
-      />
-    </label>
+    <LabelledInput
+      label={label}
+      ref={ref}
+      name="totpCode"
+      className="field__code"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      pattern="[0-9]*"
+      maxLength={6}
+      placeholder="123456"
+      value={value}
+      onChange={(typed) => onChange(typed.replace(/\D/g, '').slice(0, 6))}
+    />
   );
 }

@@ -11,6 +11,7 @@ import {
   type Answer,
   type Profile,
 } from '../auth/index.ts';
+import { LabelledInput } from '../../lib/LabelledInput.tsx';
 import { QrCode } from './QrCode.tsx';
 import './profile.css';
 
@@ -138,16 +139,14 @@ export function TotpSection({ profile }: { profile: Profile }) {
   });
 
   const passwordField = (
-    <label className="field">
-      <span>Password</span>
-      <input
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-      />
-    </label>
+    <LabelledInput
+      label="Password"
+      name="password"
+      type="password"
+      autoComplete="current-password"
+      value={password}
+      onChange={setPassword}
+    />
   );
 
   const errorLine = error && (
