@@ -3,16 +3,11 @@ import { QueryClient } from '@tanstack/react-query';
 import { applyProfile, logout, syncProfile } from './auth-state.ts';
 import { SESSION_MARKER_KEY, clearSession, isSignedIn, setSession } from './session.ts';
 
+const { overriding } = await vi.hoisted(() => import('../../test/mock-module.ts'));
 const api = vi.hoisted(() => ({ getProfile: vi.fn(), postLogout: vi.fn() }));
-vi.mock('./account-api.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('./account-api.ts')>()),
-  ...api,
-}));
+vi.mock('./account-api.ts', overriding(api));
 const call = vi.hoisted(() => vi.fn());
-vi.mock('../../crypto/client.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../crypto/client.ts')>()),
-  cryptoWorker: { call },
-}));
+vi.mock('../../crypto/client.ts', overriding({ cryptoWorker: { call } }));
 
 const PROFILE = { id: 'u1', username: 'alice' } as Parameters<typeof applyProfile>[0] & object;
 

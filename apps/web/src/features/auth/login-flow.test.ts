@@ -1,16 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { KDF_DOWNGRADE_MESSAGE, LOGIN_MESSAGES, signIn } from './login-flow.ts';
 
+const { overriding } = await vi.hoisted(() => import('../../test/mock-module.ts'));
 const api = vi.hoisted(() => ({ lookupLogin: vi.fn(), postLogin: vi.fn(), postLogout: vi.fn(), putAccountKdf: vi.fn() }));
-vi.mock('./account-api.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('./account-api.ts')>()),
-  ...api,
-}));
+vi.mock('./account-api.ts', overriding(api));
 const call = vi.hoisted(() => vi.fn());
-vi.mock('../../crypto/client.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../crypto/client.ts')>()),
-  cryptoWorker: { call },
-}));
+vi.mock('../../crypto/client.ts', overriding({ cryptoWorker: { call } }));
 
 const V1 = {
   version: 1,

@@ -1,38 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import type { ItemView } from '../../model/items.ts';
+import { ME, itemView as item } from '../../test/item-view.ts';
 
+const { overriding } = await vi.hoisted(() => import('../../test/mock-module.ts'));
 const folderListing = vi.hoisted(() => ({ items: [] as unknown[] }));
-vi.mock('../items/index.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../items/index.ts')>()),
-  useFolder: () => ({ isPending: false, data: { folder: null, items: folderListing.items } }),
-}));
+vi.mock(
+  '../items/index.ts',
+  overriding({ useFolder: () => ({ isPending: false, data: { folder: null, items: folderListing.items } }) }),
+);
 
 const { CreateFolderDialog, MoveDialog, MOVE_CHOOSE_TEXT, RenameDialog } = await import('./dialogs.tsx');
 const { BrowseScopeContext } = await import('./scope-context.ts');
 const { MOVE_PROBLEM_TEXT } = await import('@sealbox/rules');
-
-const ME = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
-function item(partial: Partial<ItemView>): ItemView {
-  return {
-    id: '00000000-0000-4000-8000-000000000001',
-    name: 'notes.txt',
-    mimeType: 'text/plain',
-    extension: 'txt',
-    isDirectory: false,
-    parentId: null,
-    size: 1,
-    cipherSize: 17,
-    createdAt: 1,
-    modifiedAt: 1,
-    ownerId: ME,
-    uploaderId: ME,
-    editPermission: true,
-    decrypted: true,
-    ...partial,
-  };
-}
 
 afterEach(cleanup);
 

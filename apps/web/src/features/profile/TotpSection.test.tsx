@@ -4,16 +4,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { Profile } from '../auth/account-api.ts';
 import { TOTP_MESSAGES, TotpSection } from './TotpSection.tsx';
 
+const { overriding } = await vi.hoisted(() => import('../../test/mock-module.ts'));
 const api = vi.hoisted(() => ({ lookupLogin: vi.fn(), totpSetup: vi.fn(), totpConfirm: vi.fn(), totpDisable: vi.fn() }));
-vi.mock('../auth/account-api.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../auth/account-api.ts')>()),
-  ...api,
-}));
+vi.mock('../auth/account-api.ts', overriding(api));
 const call = vi.hoisted(() => vi.fn());
-vi.mock('../../crypto/client.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../crypto/client.ts')>()),
-  cryptoWorker: { call },
-}));
+vi.mock('../../crypto/client.ts', overriding({ cryptoWorker: { call } }));
 
 const KDF = {
   version: 1,
@@ -46,6 +41,18 @@ function show(profile: Profile) {
 
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
+/** Sets up TOTP with the right password; resolves to the secret as shown, once it is. */
+function setUpWithPassword() {
+  api.totpSetup.mockResolvedValueOnce({
+    ok: true,
+    status: 200,
+    data: { secret: 'ABCDEFGH', uri: 'otpauth://totp/x?secret=ABCDEFGH' },
+  });
+  type('Password', 'correct horse');
+  fireEvent.click(screen.getByRole('button', { name: 'Set up TOTP' }));
+  return screen.findByText('ABCD EFGH');
+}
+
 describe('TOTP on /profile asks for the password', () => {
   it('set up sends the login hash derived as at sign-in; no password, no request', async () => {
     show(PROFILE);
@@ -53,14 +60,7 @@ describe('TOTP on /profile asks for the password', () => {
     expect(await screen.findByText(TOTP_MESSAGES.passwordMissing)).toBeTruthy();
     expect(api.totpSetup).not.toHaveBeenCalled();
 
-    api.totpSetup.mockResolvedValueOnce({
-      ok: true,
-      status: 200,
-      data: { secret: 'ABCDEFGH', uri: 'otpauth://totp/x?secret=ABCDEFGH' },
-    });
-    type('Password', 'correct horse');
-    fireEvent.click(screen.getByRole('button', { name: 'Set up TOTP' }));
-    expect(await screen.findByText('ABCD EFGH')).toBeTruthy();
+    expect(await setUpWithPassword()).toBeTruthy();
     expect(api.lookupLogin).toHaveBeenCalledWith('alice');
     expect(call).toHaveBeenCalledWith('login', 'correct horse', { passwordSalt: 'salt', kdf: KDF });
     expect(api.totpSetup).toHaveBeenCalledWith('login-hash');
@@ -92,14 +92,7 @@ describe('TOTP on /profile asks for the password', () => {
 describe('TOTP setup helps with the secret and the code', () => {
   async function openSetup() {
     show(PROFILE);
-    api.totpSetup.mockResolvedValueOnce({
-      ok: true,
-      status: 200,
-      data: { secret: 'ABCDEFGH', uri: 'otpauth://totp/x?secret=ABCDEFGH' },
-    });
-    type('Password', 'correct horse');
-    fireEvent.click(screen.getByRole('button', { name: 'Set up TOTP' }));
-    await screen.findByText('ABCD EFGH');
+    await setUpWithPassword();
   }
 
   it('copies the secret without its grouping spaces and says Copied', async () => {

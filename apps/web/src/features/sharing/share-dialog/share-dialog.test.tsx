@@ -3,35 +3,27 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { HttpStatusError } from '../../../lib/http-status-error.ts';
 import type { ItemView } from '../../../model/items.ts';
+import { ME, itemView } from '../../../test/item-view.ts';
 import { expirySeconds, expiryText, linkUrl, searchResults, searchTerm } from './share-logic.ts';
 
+const { overriding } = await vi.hoisted(() => import('../../../test/mock-module.ts'));
 const call = vi.hoisted(() => vi.fn());
-vi.mock('../../../crypto/client.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../crypto/client.ts')>()),
-  cryptoWorker: { call },
-}));
+vi.mock('../../../crypto/client.ts', overriding({ cryptoWorker: { call } }));
 
 const apiMock = vi.hoisted(() => ({
   searchUsers: vi.fn(),
   fetchAccess: vi.fn(),
   fetchLinks: vi.fn(),
 }));
-vi.mock('./share-api.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('./share-api.ts')>()),
-  ...apiMock,
-}));
+vi.mock('./share-api.ts', overriding(apiMock));
 
 const toast = vi.hoisted(() => vi.fn());
-vi.mock('@sealbox/ui', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@sealbox/ui')>()),
-  toast,
-}));
+vi.mock('@sealbox/ui', overriding({ toast }));
 
 const { ShareDialog } = await import('./ShareDialog.tsx');
 const { copyLink } = await import('./LinksTab.tsx');
 const { RpcError } = await import('../../../crypto/client.ts');
 
-const ME = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const BOB = {
   id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb',
   username: 'bobby',
@@ -39,22 +31,7 @@ const BOB = {
   signingPublicKey: 'spk',
   avatarExtension: null,
 };
-const ITEM: ItemView = {
-  id: '00000000-0000-4000-8000-000000000001',
-  name: 'Holiday',
-  mimeType: null,
-  extension: '',
-  isDirectory: true,
-  parentId: null,
-  size: 0,
-  cipherSize: 0,
-  createdAt: 1,
-  modifiedAt: 1,
-  ownerId: ME,
-  uploaderId: ME,
-  editPermission: true,
-  decrypted: true,
-};
+const ITEM = itemView({ name: 'Holiday', mimeType: null, extension: '', isDirectory: true, size: 0, cipherSize: 0 });
 
 function renderDialog(item: ItemView = ITEM) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
