@@ -143,10 +143,14 @@ export const PIPELINE_DEPTH = 3;
 function chunkingStream(
   pieceSize: number,
   key: AesKey,
+  fileNonce: Uint8Array,
   options: StreamOptions,
-  process: (key: CryptoKey, index: number, last: boolean, piece: Uint8Array) => Promise<Bytes>,
+  process: (key: CryptoKey, fileNonce: Uint8Array, index: number, last: boolean, piece: Uint8Array) => Promise<Bytes>,
   beforeLast: (fill: number) => void,
 ): TransformStream<Uint8Array, Uint8Array> {
+  checkLength(fileNonce, NONCE_BYTES, 'fileNonce');
+  // A copy: the caller may reuse its array while the stream still runs.
+  const nonce = new Uint8Array(fileNonce);
   let cryptoKey: CryptoKey;
   let buffer = new Uint8Array(pieceSize);
   let fill = 0;
@@ -156,7 +160,7 @@ function chunkingStream(
   let chain: Promise<void> = Promise.resolve();
   let failure: { error: unknown } | undefined;
   const start = (controller: TransformStreamDefaultController<Uint8Array>, last: boolean, piece: Uint8Array) => {
-    const result = process(cryptoKey, index++, last, piece);
+    const result = process(cryptoKey, nonce, index++, last, piece);
     const emitted = chain.then(async () => {
       const bytes = await result;
       void waiting.shift(); // this emission, done: it leaves the window
@@ -221,15 +225,7 @@ export function createEncryptStream(
   fileNonce: Uint8Array,
   options: StreamOptions = {},
 ): TransformStream<Uint8Array, Uint8Array> {
-  checkLength(fileNonce, NONCE_BYTES, 'fileNonce');
-  const nonce = new Uint8Array(fileNonce);
-  return chunkingStream(
-    CHUNK,
-    key,
-    options,
-    (k, i, last, piece) => encryptChunk(k, nonce, i, last, piece),
-    () => {},
-  );
+  return chunkingStream(CHUNK, key, fileNonce, options, encryptChunk, () => {});
 }
 
 /** Blob bytes in, plaintext out; errors with DECRYPT_FAILED or TRUNCATED on any tampering. */
@@ -238,17 +234,9 @@ export function createDecryptStream(
   fileNonce: Uint8Array,
   options: StreamOptions = {},
 ): TransformStream<Uint8Array, Uint8Array> {
-  checkLength(fileNonce, NONCE_BYTES, 'fileNonce');
-  const nonce = new Uint8Array(fileNonce);
-  return chunkingStream(
-    CIPHER_CHUNK,
-    key,
-    options,
-    (k, i, last, piece) => decryptChunk(k, nonce, i, last, piece),
-    (fill) => {
-      if (fill < TAG_BYTES) fail('TRUNCATED', 'the encrypted stream ended before its last chunk');
-    },
-  );
+  return chunkingStream(CIPHER_CHUNK, key, fileNonce, options, decryptChunk, (fill) => {
+    if (fill < TAG_BYTES) fail('TRUNCATED', 'the encrypted stream ended before its last chunk');
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
-import { argon2id } from 'hash-wasm';
-import { type Bytes, fromBase64, own, toBase64, utf8 } from './bytes.ts';
+import { type Argon2idParams, argon2idBits } from './argon2.ts';
+import { type Bytes, fromBase64, toBase64, utf8 } from './bytes.ts';
 import { fail } from './errors.ts';
 
 /**
@@ -10,7 +10,7 @@ import { fail } from './errors.ts';
  */
 export interface KdfParamsV2 {
   version: 2;
-  argon2id: { iterations: number; memoryKiB: number; parallelism: number; hashLength: number };
+  argon2id: Argon2idParams;
 }
 
 export const KDF_V2: KdfParamsV2 = Object.freeze({
@@ -72,17 +72,7 @@ export async function derivePasswordKeysV2(
   if (salt.length !== SALT_BYTES) fail('BAD_INPUT', `passwordSalt must be ${SALT_BYTES} bytes`);
   if (typeof password !== 'string' || password.length === 0) fail('BAD_INPUT', 'password is required');
   // NFC: the same password typed on another keyboard (composed or decomposed) opens the account.
-  const master = own(
-    await argon2id({
-      password: utf8(password.normalize('NFC')),
-      salt,
-      iterations: p.argon2id.iterations,
-      memorySize: p.argon2id.memoryKiB,
-      parallelism: p.argon2id.parallelism,
-      hashLength: p.argon2id.hashLength,
-      outputType: 'binary',
-    }),
-  );
+  const master = await argon2idBits(utf8(password.normalize('NFC')), salt, p.argon2id);
   try {
     const login = await hkdf(master, 'sealbox:v2:login');
     return { loginPassword: toBase64(login), wrappingKeyBits: await hkdf(master, 'sealbox:v2:wrap') };

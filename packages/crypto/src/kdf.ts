@@ -1,4 +1,4 @@
-import { argon2id } from 'hash-wasm';
+import { type Argon2idParams, argon2idBits } from './argon2.ts';
 import { type Bytes, fromBase64, own, toBase64, utf8 } from './bytes.ts';
 import { fail } from './errors.ts';
 import { checkKdfParamsV2, derivePasswordKeysV2, type KdfParamsV2 } from './kdf-v2.ts';
@@ -10,7 +10,7 @@ import { checkKdfParamsV2, derivePasswordKeysV2, type KdfParamsV2 } from './kdf-
 export interface KdfParams {
   version: number;
   /** argon2id for the login password the server verifies. */
-  argon2id: { iterations: number; memoryKiB: number; parallelism: number; hashLength: number };
+  argon2id: Argon2idParams;
   /** PBKDF2-SHA256 for the key that unwraps the account's secrets. */
   pbkdf2: { iterations: number };
 }
@@ -104,16 +104,7 @@ export async function deriveLoginPassword(password: string, passwordSalt: string
   const p = checked as KdfParams;
   const salt = checkSalt(passwordSalt, 'passwordSalt');
   checkPassword(password);
-  const hash = await argon2id({
-    password: utf8(password),
-    salt,
-    iterations: p.argon2id.iterations,
-    memorySize: p.argon2id.memoryKiB,
-    parallelism: p.argon2id.parallelism,
-    hashLength: p.argon2id.hashLength,
-    outputType: 'binary',
-  });
-  return toBase64(hash);
+  return toBase64(await argon2idBits(utf8(password), salt, p.argon2id));
 }
 
 /** Raw PBKDF2 output; only tests and the key import below need the bytes. */

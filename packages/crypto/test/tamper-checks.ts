@@ -1,5 +1,5 @@
 /** What every tamper test checks with: the error code a call must fail with, and bit flips of a field. */
-import { expect } from 'bun:test';
+import { expect, spyOn } from 'bun:test';
 import { fromBase64, toBase64 } from '../src/bytes.ts';
 import { CryptoError } from '../src/errors.ts';
 
@@ -23,4 +23,24 @@ export function flips(b64: string): string[] {
     copy[p]! ^= 0x01;
     return toBase64(copy);
   });
+}
+
+/**
+ * Runs `refusals` and checks none of them touched the password or a KDF primitive: parameters a
+ * hostile server sends must be refused before any work is spent on them.
+ */
+export async function expectNothingDerived(refusals: () => Promise<void>): Promise<void> {
+  const encode = spyOn(TextEncoder.prototype, 'encode');
+  const importKey = spyOn(crypto.subtle, 'importKey');
+  const deriveBits = spyOn(crypto.subtle, 'deriveBits');
+  try {
+    await refusals();
+    expect(encode).not.toHaveBeenCalled();
+    expect(importKey).not.toHaveBeenCalled();
+    expect(deriveBits).not.toHaveBeenCalled();
+  } finally {
+    encode.mockRestore();
+    importKey.mockRestore();
+    deriveBits.mockRestore();
+  }
 }

@@ -84,6 +84,39 @@ export async function pipeBytes(
 const v = vectors.vectors;
 const b = (s: string) => fromBase64(s);
 
+/**
+ * One AES-GCM field of the vector item: its AAD, the ciphertext sealed under the vector's key and
+ * nonce, and what the library's own opener gives back. Each vector value is named as the vector does.
+ */
+function sealedItemField(
+  name: string,
+  field: {
+    what: string;
+    aad: (id: string) => string;
+    expectedAad: string;
+    key: string;
+    nonce: string;
+    plain: Uint8Array;
+    sealed: [what: string, expected: string];
+    opened: [what: string, expected: string];
+    open: (item: typeof v.item) => Promise<string>;
+  },
+): Check {
+  return {
+    name,
+    run: async () => {
+      const it = v.item;
+      assertEqual(field.aad(it.id), field.expectedAad, `${field.what} AAD`);
+      assertEqual(
+        toBase64(await seal(b(field.key), b(field.nonce), field.aad(it.id), field.plain)),
+        field.sealed[1],
+        field.sealed[0],
+      );
+      assertEqual(await field.open(it), field.opened[1], field.opened[0]);
+    },
+  };
+}
+
 export const vectorChecks: Check[] = [
   {
     name: 'login hash: argon2id(password, passwordSalt)',
@@ -104,45 +137,39 @@ export const vectorChecks: Check[] = [
       assertEqual(toBase64(await deriveWrappingKeyBits(wk.password, wk.salt, params)), wk.key, 'wrapping key');
     },
   },
-  {
-    name: 'item name: AES-GCM with AAD sealbox:v1:name:<id>',
-    run: async () => {
-      const it = v.item;
-      assertEqual(nameAad(it.id), it.nameAad, 'name AAD');
-      assertEqual(
-        toBase64(await seal(b(it.key), b(it.nameNonce), nameAad(it.id), utf8(it.name))),
-        it.encryptedFileName,
-        'encryptedFileName',
-      );
-      assertEqual(await decryptName(b(it.key), it.id, it.encryptedFileName, it.nameNonce), it.name, 'decrypted name');
-    },
-  },
-  {
-    name: 'item mime type: AES-GCM with AAD sealbox:v1:mime:<id>',
-    run: async () => {
-      const it = v.item;
-      assertEqual(mimeAad(it.id), it.mimeAad, 'mime AAD');
-      assertEqual(
-        toBase64(await seal(b(it.key), b(it.mimeTypeNonce), mimeAad(it.id), utf8(it.mimeType))),
-        it.encryptedMimeType,
-        'encryptedMimeType',
-      );
-      assertEqual(await decryptMime(b(it.key), it.id, it.encryptedMimeType, it.mimeTypeNonce), it.mimeType, 'decrypted mime');
-    },
-  },
-  {
-    name: 'key wrap: K under the parent key with AAD sealbox:v1:key:<id>',
-    run: async () => {
-      const it = v.item;
-      assertEqual(keyAad(it.id), it.keyAad, 'key AAD');
-      assertEqual(
-        toBase64(await seal(b(it.parentKey), b(it.keyNonce), keyAad(it.id), b(it.key))),
-        it.encryptedKey,
-        'encryptedKey',
-      );
-      assertEqual(toBase64(await unwrapItemKey(b(it.parentKey), it.id, it.encryptedKey, it.keyNonce)), it.key, 'unwrapped key');
-    },
-  },
+  sealedItemField('item name: AES-GCM with AAD sealbox:v1:name:<id>', {
+    what: 'name',
+    aad: nameAad,
+    expectedAad: v.item.nameAad,
+    key: v.item.key,
+    nonce: v.item.nameNonce,
+    plain: utf8(v.item.name),
+    sealed: ['encryptedFileName', v.item.encryptedFileName],
+    opened: ['decrypted name', v.item.name],
+    open: (it) => decryptName(b(it.key), it.id, it.encryptedFileName, it.nameNonce),
+  }),
+  sealedItemField('item mime type: AES-GCM with AAD sealbox:v1:mime:<id>', {
+    what: 'mime',
+    aad: mimeAad,
+    expectedAad: v.item.mimeAad,
+    key: v.item.key,
+    nonce: v.item.mimeTypeNonce,
+    plain: utf8(v.item.mimeType),
+    sealed: ['encryptedMimeType', v.item.encryptedMimeType],
+    opened: ['decrypted mime', v.item.mimeType],
+    open: (it) => decryptMime(b(it.key), it.id, it.encryptedMimeType, it.mimeTypeNonce),
+  }),
+  sealedItemField('key wrap: K under the parent key with AAD sealbox:v1:key:<id>', {
+    what: 'key',
+    aad: keyAad,
+    expectedAad: v.item.keyAad,
+    key: v.item.parentKey,
+    nonce: v.item.keyNonce,
+    plain: b(v.item.key),
+    sealed: ['encryptedKey', v.item.encryptedKey],
+    opened: ['unwrapped key', v.item.key],
+    open: async (it) => toBase64(await unwrapItemKey(b(it.parentKey), it.id, it.encryptedKey, it.keyNonce)),
+  }),
   ...v.contents.map(
     (c): Check => ({
       name: `contents: ${c.label} (${c.plaintextLength} bytes)`,
