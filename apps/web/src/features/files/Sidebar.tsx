@@ -44,6 +44,12 @@ export const sidebarOpenAtom = drawerOpenAtom;
 /** docs/product.md "Screens": what the sidebar's links say in link mode. */
 export const SIGN_IN_TO_ACCESS_TEXT = 'You must sign in to access';
 
+/** The sidebar's places: links for a signed-in user, shown disabled in link mode. */
+const PLACES = [
+  { page: 'files', to: '/files', text: 'My Files', icon: Icon.home },
+  { page: 'shared', to: '/shared', text: 'Shared with me', icon: Icon.users },
+] as const;
+
 export interface SidebarProps {
   /** 'link': the browser in link mode (/share), for anonymous visitors and signed-in users alike. */
   active: 'files' | 'shared' | 'link';
@@ -112,20 +118,14 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
 
       <nav className="sidebar__nav" aria-label="Folders">
         {linkMode ? (
-          <>
-            <Tooltip content={SIGN_IN_TO_ACCESS_TEXT} side="right">
+          PLACES.map((place) => (
+            <Tooltip key={place.page} content={SIGN_IN_TO_ACCESS_TEXT} side="right">
               <button type="button" className="sidebar__link" disabled>
-                {Icon.home(20)}
-                {label('My Files')}
+                {place.icon(20)}
+                {label(place.text)}
               </button>
             </Tooltip>
-            <Tooltip content={SIGN_IN_TO_ACCESS_TEXT} side="right">
-              <button type="button" className="sidebar__link" disabled>
-                {Icon.users(20)}
-                {label('Shared with me')}
-              </button>
-            </Tooltip>
-          </>
+          ))
         ) : (
           <NavLinks active={active} tip={tip} label={label} close={close} />
         )}
@@ -161,32 +161,19 @@ function NavLinks({
   label: (text: string) => ReactNode;
   close: () => void;
 }) {
-  return (
-    <>
-      <Tooltip content={tip('My Files')} side="right">
-        <Link
-          to="/files"
-          className={cx('sidebar__link', active === 'files' && 'sidebar__link--active')}
-          aria-current={active === 'files' ? 'page' : undefined}
-          onClick={close}
-        >
-          {Icon.home(20)}
-          {label('My Files')}
-        </Link>
-      </Tooltip>
-      <Tooltip content={tip('Shared with me')} side="right">
-        <Link
-          to="/shared"
-          className={cx('sidebar__link', active === 'shared' && 'sidebar__link--active')}
-          aria-current={active === 'shared' ? 'page' : undefined}
-          onClick={close}
-        >
-          {Icon.users(20)}
-          {label('Shared with me')}
-        </Link>
-      </Tooltip>
-    </>
-  );
+  return PLACES.map((place) => (
+    <Tooltip key={place.page} content={tip(place.text)} side="right">
+      <Link
+        to={place.to}
+        className={cx('sidebar__link', active === place.page && 'sidebar__link--active')}
+        aria-current={active === place.page ? 'page' : undefined}
+        onClick={close}
+      >
+        {place.icon(20)}
+        {label(place.text)}
+      </Link>
+    </Tooltip>
+  ));
 }
 
 /** Where the storage meter turns warning, then danger colour, and what it says then. */
