@@ -1,17 +1,7 @@
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { Spinner } from '@sealbox/ui';
 import { PREVIEW_ERRORS, type RendererProps } from '../types.ts';
-
-/** docs/product.md "Input rules" and "Limits": zoom 0.2 to 5, buttons step 0.2, wheel step 0.1. */
-export const ZOOM_MIN = 0.2;
-export const ZOOM_MAX = 5;
-export const ZOOM_BUTTON_STEP = 0.2;
-export const ZOOM_WHEEL_STEP = 0.1;
-
-/** `value` within the zoom limits, rounded to hundredths (so steps add up exactly). */
-export function clampZoom(value: number): number {
-  return Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, Math.round(value * 100) / 100));
-}
+import { clampZoom, ZOOM_BUTTON_STEP, ZOOM_MAX, ZOOM_MIN, ZOOM_WHEEL_STEP, zoomPercent } from './pdf/zoom.ts';
 
 interface View {
   scale: number;
@@ -115,7 +105,6 @@ export function ImageView({ file, blob, objectUrl, onError }: RendererProps) {
       </div>
     );
   }
-  const percent = `${Math.round(view.scale * 100)}%`;
   return (
     <div className="image-view">
       {/* biome-ignore lint/a11y/noStaticElementInteractions: pointer gestures; the zoom buttons are their keyboard equivalent */}
@@ -150,7 +139,7 @@ export function ImageView({ file, blob, objectUrl, onError }: RendererProps) {
           −
         </button>
         <output className="image-view__zoom" aria-live="polite" aria-label="Zoom level">
-          {percent}
+          {zoomPercent(view.scale)}
         </output>
         <button
           type="button"

@@ -3,7 +3,8 @@ import { RenderingCancelledException, type PDFDocumentProxy, type RenderTask } f
 import { Spinner } from '@sealbox/ui';
 import type { RendererProps } from '../types.ts';
 import { openPdf } from './pdf/pdfjs.ts';
-import { clampZoom, parsePage, ZOOM_BUTTON_STEP, ZOOM_MAX, ZOOM_MIN, ZOOM_WHEEL_STEP, zoomPercent } from './pdf/zoom.ts';
+import { clampZoom, parsePage, ZOOM_WHEEL_STEP } from './pdf/zoom.ts';
+import { PreviewButton, ZoomButtons } from './zoom-controls.tsx';
 import './pdf/pdf-view.css';
 
 /** pdf.js measures in points; a page at zoom 1 is drawn at its printed size in CSS pixels. */
@@ -181,16 +182,9 @@ export function PdfView({ file, blob }: RendererProps) {
       {document && (
         <div className="pdf-view__controls">
           <fieldset className="pdf-view__group" aria-label="Pages">
-            <button
-              type="button"
-              className="preview__button"
-              aria-label="Previous page"
-              title="Previous page"
-              disabled={page <= 1}
-              onClick={() => goTo(page - 1)}
-            >
+            <PreviewButton label="Previous page" disabled={page <= 1} onClick={() => goTo(page - 1)}>
               ‹
-            </button>
+            </PreviewButton>
             <input
               className="pdf-view__page-input"
               type="text"
@@ -208,41 +202,12 @@ export function PdfView({ file, blob }: RendererProps) {
               }}
             />
             <span className="pdf-view__count">of {count}</span>
-            <button
-              type="button"
-              className="preview__button"
-              aria-label="Next page"
-              title="Next page"
-              disabled={page >= count}
-              onClick={() => goTo(page + 1)}
-            >
+            <PreviewButton label="Next page" disabled={page >= count} onClick={() => goTo(page + 1)}>
               ›
-            </button>
+            </PreviewButton>
           </fieldset>
           <fieldset className="pdf-view__group" aria-label="Zoom">
-            <button
-              type="button"
-              className="preview__button"
-              aria-label="Zoom out"
-              title="Zoom out"
-              disabled={zoom === null || zoom <= ZOOM_MIN}
-              onClick={() => zoomBy(-ZOOM_BUTTON_STEP)}
-            >
-              −
-            </button>
-            <output className="pdf-view__zoom" aria-live="polite" aria-label="Zoom level">
-              {zoomPercent(zoom ?? 1)}
-            </output>
-            <button
-              type="button"
-              className="preview__button"
-              aria-label="Zoom in"
-              title="Zoom in"
-              disabled={zoom === null || zoom >= ZOOM_MAX}
-              onClick={() => zoomBy(ZOOM_BUTTON_STEP)}
-            >
-              +
-            </button>
+            <ZoomButtons zoom={zoom} outputClassName="pdf-view__zoom" onZoomBy={zoomBy} />
           </fieldset>
         </div>
       )}

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import mammoth from 'mammoth';
 import { Spinner } from '@sealbox/ui';
 import { PREVIEW_ERRORS, type RendererProps } from '../types.ts';
-import { clampZoom, ZOOM_BUTTON_STEP, ZOOM_MAX, ZOOM_MIN, zoomPercent } from './pdf/zoom.ts';
+import { clampZoom } from './pdf/zoom.ts';
+import { ZoomButtons } from './zoom-controls.tsx';
 import { frameDocument, WORD_FRAME_SANDBOX } from './word/frame.ts';
 import { sanitizeWordHtml } from './word/sanitize.ts';
 import './word/word-view.css';
@@ -58,29 +59,7 @@ export function WordView({ file, blob, onError }: RendererProps) {
         />
       </div>
       <fieldset className="word-view__controls" aria-label="Zoom">
-        <button
-          type="button"
-          className="preview__button"
-          aria-label="Zoom out"
-          title="Zoom out"
-          disabled={zoom <= ZOOM_MIN}
-          onClick={() => zoomBy(-ZOOM_BUTTON_STEP)}
-        >
-          −
-        </button>
-        <output className="word-view__zoom" aria-live="polite" aria-label="Zoom level">
-          {zoomPercent(zoom)}
-        </output>
-        <button
-          type="button"
-          className="preview__button"
-          aria-label="Zoom in"
-          title="Zoom in"
-          disabled={zoom >= ZOOM_MAX}
-          onClick={() => zoomBy(ZOOM_BUTTON_STEP)}
-        >
-          +
-        </button>
+        <ZoomButtons zoom={zoom} outputClassName="word-view__zoom" onZoomBy={zoomBy} />
         <button type="button" className="preview__button" onClick={() => setZoom(1)}>
           Reset
         </button>

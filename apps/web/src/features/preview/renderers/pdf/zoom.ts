@@ -1,4 +1,4 @@
-/** docs/product.md "Limits": zoom 0.2 to 5; buttons step 0.2, the wheel 0.1 (pdf and Word views). */
+/** docs/product.md "Limits": zoom 0.2 to 5; buttons step 0.2, the wheel 0.1 (pdf, Word and image views). */
 export const ZOOM_MIN = 0.2;
 export const ZOOM_MAX = 5;
 export const ZOOM_BUTTON_STEP = 0.2;
