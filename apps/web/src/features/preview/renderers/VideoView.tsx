@@ -20,7 +20,7 @@ import {
   useMediaState,
   VolumeControls,
 } from './media/controls.tsx';
-import { ExitFullscreenIcon, ForwardIcon, FullscreenIcon, RewindIcon } from './media/icons.tsx';
+import { ExitFullscreenIcon, FullscreenIcon, SeekIcon } from './media/icons.tsx';
 import './media/media.css';
 
 /** docs/product.md "Limits" */
@@ -38,6 +38,8 @@ export const SPEEDS: ReadonlyArray<{ value: number; label: string }> = [
 ];
 
 type Side = 'left' | 'right';
+const SIDES: readonly Side[] = ['left', 'right'];
+const SEEK_LABELS: Record<Side, string> = { left: 'Rewind 10 seconds', right: 'Forward 10 seconds' };
 
 export function VideoView(props: RendererProps) {
   const media = useRef<HTMLVideoElement>(null);
@@ -142,7 +144,7 @@ export function VideoView(props: RendererProps) {
       <div className="media-video__taps" data-testid="video-taps" onPointerUp={onTap} aria-hidden="true">
         {flash && (
           <span key={flash.at} className={cx('media-video__flash', `media-video__flash--${flash.side}`)} data-testid="seek-flash">
-            {flash.side === 'left' ? <RewindIcon /> : <ForwardIcon />}
+            <SeekIcon side={flash.side} />
           </span>
         )}
       </div>
@@ -150,24 +152,18 @@ export function VideoView(props: RendererProps) {
         <SeekBar media={media} time={state.time} duration={state.duration} />
         <div className="media-controls__row">
           <PlayButton media={media} playing={state.playing} />
-          <button
-            type="button"
-            className="media-button"
-            aria-label="Rewind 10 seconds"
-            title="Rewind 10 seconds"
-            onClick={() => seek('left')}
-          >
-            <RewindIcon />
-          </button>
-          <button
-            type="button"
-            className="media-button"
-            aria-label="Forward 10 seconds"
-            title="Forward 10 seconds"
-            onClick={() => seek('right')}
-          >
-            <ForwardIcon />
-          </button>
+          {SIDES.map((side) => (
+            <button
+              key={side}
+              type="button"
+              className="media-button"
+              aria-label={SEEK_LABELS[side]}
+              title={SEEK_LABELS[side]}
+              onClick={() => seek(side)}
+            >
+              <SeekIcon side={side} />
+            </button>
+          ))}
           <VolumeControls media={media} volume={state.volume} muted={state.muted} />
           <span className="media-controls__spacer" />
           <label className="media-speed">

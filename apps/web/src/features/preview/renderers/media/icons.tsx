@@ -37,17 +37,14 @@ export const MutedIcon = () => (
     <path d="M15.5 9.5l5 5M20.5 9.5l-5 5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
   </Svg>
 );
-export const RewindIcon = () => (
+/** The circular arrows of a 10-second seek: back (left, anticlockwise) or on (right, clockwise). */
+const SEEK_ARROWS = {
+  left: 'M12 5V2L7 6l5 4V7a6 6 0 1 1-6 6H4a8 8 0 1 0 8-8z',
+  right: 'M12 5V2l5 4-5 4V7a6 6 0 1 0 6 6h2a8 8 0 1 1-8-8z',
+} as const;
+export const SeekIcon = ({ side }: { side: keyof typeof SEEK_ARROWS }) => (
   <Svg>
-    <path d="M12 5V2L7 6l5 4V7a6 6 0 1 1-6 6H4a8 8 0 1 0 8-8z" fill="currentColor" />
-    <text x="12" y="16" textAnchor="middle" fontSize="6.5" fontWeight="700" fill="currentColor">
-      10
-    </text>
-  </Svg>
-);
-export const ForwardIcon = () => (
-  <Svg>
-    <path d="M12 5V2l5 4-5 4V7a6 6 0 1 0 6 6h2a8 8 0 1 1-8-8z" fill="currentColor" />
+    <path d={SEEK_ARROWS[side]} fill="currentColor" />
     <text x="12" y="16" textAnchor="middle" fontSize="6.5" fontWeight="700" fill="currentColor">
       10
     </text>
