@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PART_BYTES } from '@sealbox/crypto';
 import { registrationFor, uniqueName } from './accounts/harness.ts';
-import { decrypt, download, fileMeta, patternBytes, uploadFile, type Encrypted } from './files/harness.ts';
+import { decrypt, download, patternFile, uploadFile, type Encrypted } from './files/harness.ts';
 import { browserOn, withCluster } from './support/cluster.ts';
 import { namedBlock } from './support/doc-blocks.ts';
 import { isolatedEnv, spawnMain, type MainProcess } from './support/main-process.ts';
@@ -63,7 +63,7 @@ async function seed(server: MainProcess): Promise<Seeded> {
   expect(created.status).toBe(201);
   expect((await browser.post('/api/login', { username, password: registration.password })).status).toBe(200);
   const rootKey = crypto.getRandomValues(new Uint8Array(32));
-  const file = await fileMeta(rootKey, null, patternBytes(PART_BYTES + 54_321, 11));
+  const file = await patternFile(rootKey, null, PART_BYTES + 54_321, 11);
   await uploadFile({ browser, id: created.body.id, rootKey }, file);
   return { username, password: registration.password, cookie: browser.cookie!, file };
 }

@@ -3,7 +3,7 @@ import { sweep } from '../src/domain/files/index.ts';
 import { RESYNC_EVENT_KIND } from '../src/ports/event-bus.ts';
 import { MAX_SOCKETS_PER_LINK_ADDRESS } from '../src/http/live/protocol.ts';
 import { Browser } from './accounts/harness.ts';
-import { folderMeta, openFilesHarness, type FilesHarness, type Made } from './files/harness.ts';
+import { folderMeta, openFilesHarness, postFolder, type FilesHarness, type Made } from './files/harness.ts';
 import { create, keyedUser, makeLink, shareWith, withLink, type KeyedUser } from './sharing/harness.ts';
 import { LiveClient, serveWithLiveHub } from './support/live-client.ts';
 import { sqliteDiskEnv } from './support/sqlite-env.ts';
@@ -89,8 +89,7 @@ describe('live updates of sharing', () => {
     expect((await upgrade(`/api/ws?linkId=${linkId}`, { origin: 'https://evil.example' })).status).toBe(403);
     const visitor = await open(undefined, { path: `/api/ws?linkId=${linkId}` });
     const owner = await open(alice.browser.cookie);
-    const sub = await folderMeta(inner.key, inner.id);
-    await create(alice, sub);
+    const sub = await postFolder(alice, inner);
     expect((await visitor.event('item.created', sub.id)).event).toEqual({
       kind: 'item.created',
       itemId: sub.id,

@@ -6,10 +6,9 @@ import { createAccountRepositories } from '../src/infra/db/accounts/index.ts';
 import { registerAndLogin } from './accounts/harness.ts';
 import {
   Browser,
-  fileMeta,
   folderMeta,
   openFilesHarness,
-  patternBytes,
+  patternFile,
   signedInUser,
   uploadFile,
   type FilesHarness,
@@ -135,7 +134,7 @@ describe('live updates over /api/ws', () => {
       await a.next((m) => m.event?.kind === 'item.moved' && m.event.parentId === null);
       await a.next((m) => m.event?.kind === 'item.moved' && m.event.parentId === parent.id);
 
-      const file = await fileMeta(alice.rootKey, parent.id, patternBytes(PART_BYTES + 1000));
+      const file = await patternFile(alice.rootKey, parent.id, PART_BYTES + 1000);
       await uploadFile(alice, file);
       expect(await a.event('upload.completed', file.id)).toMatchObject({ event: { parentId: parent.id } });
       await a.event('quota.changed');

@@ -3,7 +3,7 @@ import { readdir, readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerAndLogin, uniqueName } from './accounts/harness.ts';
-import { fileMeta, partBytes, patternBytes, postUpload } from './files/harness.ts';
+import { partBytes, patternFile, postUpload } from './files/harness.ts';
 import { browserOn } from './support/cluster.ts';
 import { codeBlocks } from './support/doc-blocks.ts';
 import { LiveClient } from './support/live-client.ts';
@@ -68,7 +68,7 @@ describe('the production start of docs/operations.md', () => {
       const browser = browserOn(server);
       await registerAndLogin(browser, uniqueName('p'));
       const socket = await LiveClient.open(server.url, browser.cookie);
-      const file = await fileMeta(crypto.getRandomValues(new Uint8Array(32)), null, patternBytes(300_000));
+      const file = await patternFile(crypto.getRandomValues(new Uint8Array(32)), null, 300_000);
       const created = await postUpload(browser, file.meta);
       expect(created.status).toBe(201);
       const part = partBytes(file.cipher, 0);

@@ -6,18 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Browser, registrationFor, uniqueName } from './accounts/harness.ts';
 import { sharingAccount, shareWith } from './sharing/harness.ts';
-import {
-  decrypt,
-  download,
-  fileMeta,
-  folderMeta,
-  partBytes,
-  patternBytes,
-  postUpload,
-  putPart,
-  type Encrypted,
-  type Made,
-} from './files/harness.ts';
+import { decrypt, download, folderMeta, patternFile, postUpload, sendPart, type Encrypted, type Made } from './files/harness.ts';
 import { isolatedEnv, remoteTo, spawnMain, type MainProcess } from './support/main-process.ts';
 import { namedBlock } from './support/doc-blocks.ts';
 import { releaseBuild } from './support/release-build.ts';
@@ -148,17 +137,17 @@ function rollingUpgrade({ name, commit, sharing }: (typeof RELEASES)[number]): v
       // the second part and the completion on the current one.
       const folder = await folderMeta(bob.rootKey, null, 'Holiday');
       expect((await postUpload(on(old, bob), folder.meta)).status).toBe(201);
-      const big = await fileMeta(folder.key, folder.id, patternBytes(PART_CHUNKS * CHUNK + 1000, 3), 'big.bin');
+      const big = await patternFile(folder.key, folder.id, PART_CHUNKS * CHUNK + 1000, 3, 'big.bin');
       expect(partCount(big.cipher.byteLength)).toBe(2);
       const begun = await postUpload(on(old, bob), big.meta);
       expect(begun.status).toBe(201);
-      expect((await putPart(on(old, bob), begun.body.uploadId, 0, partBytes(big.cipher, 0))).status).toBe(204);
-      expect((await putPart(on(current, bob), begun.body.uploadId, 1, partBytes(big.cipher, 1))).status).toBe(204);
+      expect((await sendPart(on(old, bob), begun.body.uploadId, big, 0)).status).toBe(204);
+      expect((await sendPart(on(current, bob), begun.body.uploadId, big, 1)).status).toBe(204);
       expect((await on(current, bob).post(`/api/upload/${begun.body.uploadId}/complete`)).status).toBe(200);
       await expectDownload(bob, big);
 
       // Ann's file, whole, on the current build; read back on both.
-      const small = await fileMeta(ann.rootKey, null, patternBytes(70_000, 5), 'notes.txt');
+      const small = await patternFile(ann.rootKey, null, 70_000, 5, 'notes.txt');
       expect((await postUpload(on(current, ann), small.meta, small.cipher)).status).toBe(201);
       await expectDownload(ann, small);
 
@@ -186,7 +175,7 @@ function rollingUpgrade({ name, commit, sharing }: (typeof RELEASES)[number]): v
     if (sharing) {
       test('sharing: a file shared on the old build opens on the current one; revoked there, it is gone on the old one', async () => {
         const [bob, ann] = accounts as [Account, Account];
-        const gift = await fileMeta(bob.rootKey, null, patternBytes(40_000, 9), 'gift.txt');
+        const gift = await patternFile(bob.rootKey, null, 40_000, 9, 'gift.txt');
         expect((await postUpload(on(old, bob), gift.meta, gift.cipher)).status).toBe(201);
         const { keys } = await sharingAccount();
         await shareWith(

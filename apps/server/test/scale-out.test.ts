@@ -1,17 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { PART_BYTES, signGrant, wrapKeyForUser } from '@sealbox/crypto';
 import { registerAndLogin, uniqueName } from './accounts/harness.ts';
-import {
-  decrypt,
-  download,
-  fileMeta,
-  folderMeta,
-  partBytes,
-  patternBytes,
-  postUpload,
-  putPart,
-  type User,
-} from './files/harness.ts';
+import { decrypt, download, folderMeta, patternFile, postFolder, postUpload, sendPart, type User } from './files/harness.ts';
 import { sharingAccount } from './sharing/harness.ts';
 import { LiveClient } from './support/live-client.ts';
 import { browserOn, withCluster } from './support/cluster.ts';
@@ -57,24 +47,23 @@ if (availability.available) {
         const onB = browserOn(b, alice.browser.cookie);
         const socketOnB = await LiveClient.open(b.url, alice.browser.cookie);
         try {
-          const folder = await folderMeta(alice.rootKey, null);
-          expect((await postUpload(alice.browser, folder.meta)).status).toBe(201);
+          const folder = await postFolder(alice, null);
           expect((await socketOnB.event('item.created', folder.id)).event).toEqual({
             kind: 'item.created',
             itemId: folder.id,
             parentId: null,
           });
 
-          const file = await fileMeta(folder.key, folder.id, patternBytes(2 * PART_BYTES + 12_345));
+          const file = await patternFile(folder.key, folder.id, 2 * PART_BYTES + 12_345);
           const created = await postUpload(alice.browser, file.meta);
           expect(created.status).toBe(201);
           const { uploadId, parts } = created.body as { uploadId: string; parts: number };
           expect(parts).toBe(3);
-          expect((await putPart(alice.browser, uploadId, 0, partBytes(file.cipher, 0))).status).toBe(204);
+          expect((await sendPart(alice.browser, uploadId, file, 0)).status).toBe(204);
           // The rest goes to the other instance, as a load balancer may send it.
           const resume = await onB.get(`/api/upload/${uploadId}`);
           expect(resume.status).toBe(200);
-          for (let n = 1; n < parts; n++) expect((await putPart(onB, uploadId, n, partBytes(file.cipher, n))).status).toBe(204);
+          for (let n = 1; n < parts; n++) expect((await sendPart(onB, uploadId, file, n)).status).toBe(204);
           expect((await onB.post(`/api/upload/${uploadId}/complete`)).status).toBe(200);
           await socketOnB.event('upload.completed', file.id);
 

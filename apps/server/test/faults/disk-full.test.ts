@@ -10,12 +10,10 @@ import { silentLogger } from '../../src/infra/log/json-logger.ts';
 import type { BlobBody, BlobStore } from '../../src/ports/blob-store.ts';
 import {
   download,
-  fileMeta,
   openFilesHarness,
-  partBytes,
-  patternBytes,
+  patternFile,
   postUpload,
-  putPart,
+  sendPart,
   signedInUser,
   snapshot,
   space,
@@ -118,24 +116,24 @@ async function expectExact(user: User) {
 describe('disk full during an upload (ENOSPC from the blob store)', () => {
   test('the upload is told 507 STORAGE_FULL, nothing else changes, quota exact, and it resumes once there is room', async () => {
     const bystander = await signedInUser(h);
-    const kept = await fileMeta(bystander.rootKey, null, patternBytes(50_000, 1));
+    const kept = await patternFile(bystander.rootKey, null, 50_000, 1);
     await uploadFile(bystander, kept);
 
     const uploader = await signedInUser(h);
-    const big = await fileMeta(uploader.rootKey, null, patternBytes(2 * PART_BYTES + 777, 2));
+    const big = await patternFile(uploader.rootKey, null, 2 * PART_BYTES + 777, 2);
     const created = await postUpload(uploader.browser, big.meta);
     expect(created.status).toBe(201);
     const { uploadId } = created.body;
-    expect((await putPart(uploader.browser, uploadId, 0, partBytes(big.cipher, 0))).status).toBe(204);
+    expect((await sendPart(uploader.browser, uploadId, big, 0)).status).toBe(204);
 
     // Room for half a part: part 1 fails part-way through its write.
     disk.free = PART_BYTES / 2;
     const before = await snapshot(h);
-    const refused = await putPart(uploader.browser, uploadId, 1, partBytes(big.cipher, 1));
+    const refused = await sendPart(uploader.browser, uploadId, big, 1);
     expect(refused.status).toBe(507);
     expect(refused.body).toEqual({ error: 'STORAGE_FULL', message: STORAGE_FULL_MESSAGE });
     // A whole small file in one request is refused the same way, and never appears.
-    const small = await fileMeta(uploader.rootKey, null, patternBytes(100_000, 3));
+    const small = await patternFile(uploader.rootKey, null, 100_000, 3);
     const refusedWhole = await postUpload(uploader.browser, small.meta, small.cipher);
     expect(refusedWhole.status).toBe(507);
     expect(refusedWhole.body.error).toBe('STORAGE_FULL');
@@ -163,8 +161,8 @@ describe('disk full during an upload (ENOSPC from the blob store)', () => {
 
     // Room again: the client's retry of the same part finishes the upload.
     disk.free = Number.MAX_SAFE_INTEGER;
-    expect((await putPart(uploader.browser, uploadId, 1, partBytes(big.cipher, 1))).status).toBe(204);
-    expect((await putPart(uploader.browser, uploadId, 2, partBytes(big.cipher, 2))).status).toBe(204);
+    expect((await sendPart(uploader.browser, uploadId, big, 1)).status).toBe(204);
+    expect((await sendPart(uploader.browser, uploadId, big, 2)).status).toBe(204);
     expect((await uploader.browser.post(`/api/upload/${uploadId}/complete`)).status).toBe(200);
     const got = await download(uploader.browser, big.id);
     expect(got.bytes).toEqual(big.cipher);

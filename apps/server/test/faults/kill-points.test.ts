@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../../src/config/config.ts';
 import { PURGE_BATCH } from '../../src/domain/files/deletion.ts';
 import { RSA_WRAPPED_KEY_BYTES, SIGNATURE_BYTES } from '../../src/domain/files/validation.ts';
 import { Browser } from '../accounts/harness.ts';
-import { fileMeta, folderMeta, partBytes, patternBytes, postUpload, putPart, uploadFile, type User } from '../files/harness.ts';
+import { patternFile, postFolder, postUpload, sendPart, uploadFile, type User } from '../files/harness.ts';
 import { s3Env, startLocalS3 } from '../support/s3rver.ts';
 import { postgresAvailability, reportUnavailable, throwawayDatabase } from '../support/services.ts';
 import { localS3Client, postgresTruth, s3Blobs } from '../support/storage-truth.ts';
@@ -90,11 +90,11 @@ function killPoints(name: string, openBackend: () => Promise<Backend>, options: 
 
     for (const when of ['before-commit', 'after-commit'] as const) {
       test(`complete, ${when}: the file is whole or invisible, quota exact`, async () => {
-        const file = await fileMeta(owner.rootKey, null, patternBytes(PART_BYTES + 5000, 3));
+        const file = await patternFile(owner.rootKey, null, PART_BYTES + 5000, 3);
         const created = await postUpload(owner.browser, file.meta);
         expect(created.status).toBe(201);
         const { uploadId } = created.body;
-        for (const n of [0, 1]) expect((await putPart(owner.browser, uploadId, n, partBytes(file.cipher, n))).status).toBe(204);
+        for (const n of [0, 1]) expect((await sendPart(owner.browser, uploadId, file, n)).status).toBe(204);
         await killAt(`${when}:upload.completed`, () => owner.browser.post(`/api/upload/${uploadId}/complete`));
         const truth = await backend.consistent(owner.id);
         const state = truth.items.find((item) => item.id === file.id)?.state;
@@ -119,28 +119,25 @@ function killPoints(name: string, openBackend: () => Promise<Backend>, options: 
     if (options.tree)
       test(`delete of a tree of over ${PURGE_BATCH} items, killed before the first commit and after a purge batch`, async () => {
         const user = await signUp(server);
-        const root = await folderMeta(user.rootKey, null, 'big');
-        expect((await postUpload(user.browser, root.meta)).status).toBe(201);
+        const root = await postFolder(user, null, 'big');
         // Wide and shallow plus one deep branch, and files with blobs and a share right under the
         // folder: a purge step takes a folder's files before walking into its subfolders, so the
         // first batch takes them (publishing share.deleted) and leaves most of the tree for later.
         const made: string[] = [root.id];
         for (let i = 0; i < PURGE_BATCH + 30; i += 1) {
-          const folder = await folderMeta(root.key, root.id, `f${i}`);
-          expect((await postUpload(user.browser, folder.meta)).status).toBe(201);
+          const folder = await postFolder(user, root, `f${i}`);
           made.push(folder.id);
         }
         let parent = root;
         for (let depth = 0; depth < 4; depth += 1) {
-          const folder = await folderMeta(parent.key, parent.id, `d${depth}`);
-          expect((await postUpload(user.browser, folder.meta)).status).toBe(201);
+          const folder = await postFolder(user, parent, `d${depth}`);
           made.push(folder.id);
           parent = folder;
         }
         const files = [
-          await fileMeta(root.key, root.id, patternBytes(PART_BYTES + 100, 5)),
-          await fileMeta(root.key, root.id, patternBytes(20_000, 6)),
-          await fileMeta(parent.key, parent.id, patternBytes(30_000, 7)),
+          await patternFile(root.key, root.id, PART_BYTES + 100, 5),
+          await patternFile(root.key, root.id, 20_000, 6),
+          await patternFile(parent.key, parent.id, 30_000, 7),
         ];
         for (const file of files) {
           await uploadFile(user, file);
@@ -189,7 +186,7 @@ function killPoints(name: string, openBackend: () => Promise<Backend>, options: 
       }, 60_000);
 
     test('share, revocation and link password change: killed before or after commit, answered holds', async () => {
-      const file = await fileMeta(owner.rootKey, null, patternBytes(3000, 9));
+      const file = await patternFile(owner.rootKey, null, 3000, 9);
       await uploadFile(owner, file);
       const grant = () => ({
         type: 'user',

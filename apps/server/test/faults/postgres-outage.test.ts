@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { PART_BYTES } from '@sealbox/crypto';
 import postgres from 'postgres';
 import { registerAndLogin, uniqueName } from '../accounts/harness.ts';
-import { fileMeta, folderMeta, partBytes, patternBytes, postUpload, putPart, uploadFile, type User } from '../files/harness.ts';
+import { folderMeta, patternFile, postUpload, sendPart, uploadFile, type User } from '../files/harness.ts';
 import { LiveClient } from '../support/live-client.ts';
 import { browserOn, withCluster } from '../support/cluster.ts';
 import type { MainProcess } from '../support/main-process.ts';
@@ -68,14 +68,14 @@ if (availability.available) {
           const bobOnB = clientOf(b, bob.browser.cookie);
 
           // A file to read by Range, and an upload in parts, part 0 in before the outage.
-          const stored = await fileMeta(alice.rootKey, null, patternBytes(PART_BYTES + 50_000, 4));
+          const stored = await patternFile(alice.rootKey, null, PART_BYTES + 50_000, 4);
           await uploadFile(alice, stored);
-          const big = await fileMeta(alice.rootKey, null, patternBytes(2 * PART_BYTES + 999, 5));
+          const big = await patternFile(alice.rootKey, null, 2 * PART_BYTES + 999, 5);
           const created = await postUpload(alice.browser, big.meta);
           expect(created.status).toBe(201);
           const { uploadId } = created.body;
-          expect((await putPart(alice.browser, uploadId, 0, partBytes(big.cipher, 0))).status).toBe(204);
-          const bobsFile = await fileMeta(bob.rootKey, null, patternBytes(10_000, 6));
+          expect((await sendPart(alice.browser, uploadId, big, 0)).status).toBe(204);
+          const bobsFile = await patternFile(bob.rootKey, null, 10_000, 6);
           await uploadFile(bob, bobsFile);
 
           sockets.push(await LiveClient.open(a.url, alice.browser.cookie));
@@ -99,7 +99,7 @@ if (availability.available) {
             const via = [alice.browser, aliceOnB];
             for (const n of [1, 2]) {
               await Bun.sleep(OUTAGE_MS / 3);
-              const sent = await retried('part', () => putPart(via[n % 2]!, uploadId, n, partBytes(big.cipher, n)), deadline);
+              const sent = await retried('part', () => sendPart(via[n % 2]!, uploadId, big, n), deadline);
               expect(sent.status).toBe(204);
             }
             const done = await retried('complete', () => aliceOnB.call('POST', `/api/upload/${uploadId}/complete`), deadline);

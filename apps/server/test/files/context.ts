@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect } from 'bun:test';
 import { PART_BYTES, toBase64 } from '@sealbox/crypto';
 import {
-  fileMeta,
   openFilesHarness,
-  patternBytes,
+  patternFile,
   signedInUser,
   snapshot,
   space,
@@ -51,7 +50,7 @@ export function openFilesSuite(makeEnv: MakeFilesEnv): FilesSuite {
     const h = await openFilesHarness(makeEnv);
     const alice = await signedInUser(h);
     const bob = await signedInUser(h);
-    const big = await fileMeta(alice.rootKey, null, patternBytes(2 * PART_BYTES + 1000, 3), 'big.bin');
+    const big = await patternFile(alice.rootKey, null, 2 * PART_BYTES + 1000, 3, 'big.bin');
     Object.assign(suite, { h, alice, bob, big });
     await uploadFile(alice, big);
   }, 60_000);

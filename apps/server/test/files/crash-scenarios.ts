@@ -8,7 +8,18 @@ import { Browser, registrationFor, uniqueName } from '../accounts/harness.ts';
 import { isolatedEnv, remoteTo, spawnMain, type MainProcess } from '../support/main-process.ts';
 import { waitFor } from '../support/services.ts';
 import type { DbTruth } from '../support/storage-truth.ts';
-import { decrypt, fileMeta, folderMeta, partBytes, patternBytes, postUpload, putPart, uploadFile, type User } from './harness.ts';
+import {
+  decrypt,
+  partBytes,
+  patternBytes,
+  patternFile,
+  postFolder,
+  postUpload,
+  putPart,
+  sendPart,
+  uploadFile,
+  type User,
+} from './harness.ts';
 
 /**
  * docs/protocol.md "Crash safety", against the real server: `bun src/main.ts` killed with
@@ -121,11 +132,11 @@ export function crashScenarios(name: string, openBackend: (dataDir: string) => P
     describe('kill -9 during transfers', () => {
       test('mid-part, between parts and before complete: no half-file, no orphan, exact usedSpace', async () => {
         const user = await signUp();
-        const file = await fileMeta(user.rootKey, null, patternBytes(2 * PART_BYTES + 4321, 17));
+        const file = await patternFile(user.rootKey, null, 2 * PART_BYTES + 4321, 17);
         const created = await postUpload(user.browser, file.meta);
         expect(created.status).toBe(201);
         const { uploadId } = created.body;
-        expect((await putPart(user.browser, uploadId, 0, partBytes(file.cipher, 0))).status).toBe(204);
+        expect((await sendPart(user.browser, uploadId, file, 0)).status).toBe(204);
 
         // Mid-part: half of part 1 is on the wire (and in a temp file) when the server dies.
         const part1 = partBytes(file.cipher, 1);
@@ -196,7 +207,7 @@ export function crashScenarios(name: string, openBackend: (dataDir: string) => P
         expect((await user.browser.get(`/api/upload/${uploadId}`)).body.received).toEqual([0, 1]);
 
         // Before complete: every part is in, the item is still invisible after the crash.
-        expect((await putPart(user.browser, uploadId, 2, partBytes(file.cipher, 2))).status).toBe(204);
+        expect((await sendPart(user.browser, uploadId, file, 2)).status).toBe(204);
         await restart();
         truth = await checkInvariants(user.id);
         expect(truth.used).toBe(file.cipher.byteLength);
@@ -212,11 +223,10 @@ export function crashScenarios(name: string, openBackend: (dataDir: string) => P
       test('kill -9 while deleting a folder: all of it or none of it, and no orphans', async () => {
         const user = await signUp();
         for (const delayMs of [0, 1, 3, 8, 20]) {
-          const folder = await folderMeta(user.rootKey, null);
-          expect((await postUpload(user.browser, folder.meta)).status).toBe(201);
+          const folder = await postFolder(user, null);
           const files = [
-            await fileMeta(folder.key, folder.id, patternBytes(PART_BYTES + 1000, delayMs + 1)),
-            await fileMeta(folder.key, folder.id, patternBytes(70_000, delayMs + 2)),
+            await patternFile(folder.key, folder.id, PART_BYTES + 1000, delayMs + 1),
+            await patternFile(folder.key, folder.id, 70_000, delayMs + 2),
           ];
           for (const f of files) await uploadFile(user, f);
           const request = user.browser.request('DELETE', `/api/file/${folder.id}`).catch((error: unknown) => error);

@@ -120,6 +120,11 @@ export async function fileMeta(
   };
 }
 
+/** A file whose plaintext is `patternBytes(length, seed)`: the content most tests need, reproducible by seed. */
+export function patternFile(wrapping: Uint8Array, parentId: string | null, length: number, seed?: number, name?: string) {
+  return fileMeta(wrapping, parentId, patternBytes(length, seed), name);
+}
+
 export async function decrypt(made: Encrypted, cipher: Bytes): Promise<Bytes> {
   const out = new Blob([cipher]).stream().pipeThrough(createDecryptStream(made.key, made.fileNonce));
   return new Uint8Array(await new Response(out).arrayBuffer());
@@ -159,6 +164,52 @@ export function putPart(
 export function partBytes(cipher: Bytes, n: number): Bytes {
   const { start, end } = partRange(n, cipher.byteLength);
   return cipher.subarray(start, end);
+}
+
+/** PUT part `n` of the file's own ciphertext, as the browser sends it. */
+export function sendPart(
+  browser: Browser,
+  uploadId: string,
+  file: { cipher: Bytes },
+  n: number,
+  headers: Record<string, string> = {},
+) {
+  return putPart(browser, uploadId, n, partBytes(file.cipher, n), headers);
+}
+
+/** POST /api/upload of a folder or a whole file, which must be made (201); the answer's body. */
+export async function postMade(browser: Browser, made: Made & { cipher?: Bytes }, path?: string) {
+  const answer = await postUpload(browser, made.meta, made.cipher, path);
+  if (answer.status !== 201) throw new Error(`create failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
+/** Who creates an item: their browser, and the root key that wraps what they put at the top. */
+export type Creator = Pick<User, 'browser' | 'rootKey'>;
+
+/** Where a new item goes: in `parent`, wrapped with its key, or at the creator's top level. */
+function placeIn(user: Creator, parent: Made | null): [wrapping: Uint8Array, parentId: string | null] {
+  return parent ? [parent.key, parent.id] : [user.rootKey, null];
+}
+
+/** A folder made by `user`'s browser in `parent` (null: at the top) and created on the server. */
+export async function postFolder(user: Creator, parent: Made | null, name?: string): Promise<Made> {
+  const folder = await folderMeta(...placeIn(user, parent), name);
+  await postMade(user.browser, folder);
+  return folder;
+}
+
+/** A `patternFile` made by `user`'s browser in `parent` (null: at the top) and sent whole. */
+export async function postFile(
+  user: Creator,
+  parent: Made | null,
+  length: number,
+  seed?: number,
+  name?: string,
+): Promise<Encrypted> {
+  const file = await patternFile(...placeIn(user, parent), length, seed, name);
+  await postMade(user.browser, file);
+  return file;
 }
 
 /** Uploads a file the way the browser does: whole if it fits one part, else in parts. */

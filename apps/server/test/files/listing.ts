@@ -2,12 +2,11 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { PART_BYTES, newItemId } from '@sealbox/crypto';
 import { b64, type FilesSuite } from './context.ts';
 import {
-  fileMeta,
   folderMeta,
-  partBytes,
-  patternBytes,
+  patternFile,
+  postFolder,
   postUpload,
-  putPart,
+  sendPart,
   signedInUser,
   snapshot,
   space,
@@ -27,21 +26,18 @@ export function listingTests(suite: FilesSuite) {
   describe('listing', () => {
     test('breadth first with depth, limit, offset and ancestors; files of state ready only', async () => {
       const user = await signedInUser(h);
-      const a = await folderMeta(user.rootKey, null, 'a');
-      await postUpload(user.browser, a.meta);
-      const b = await folderMeta(a.key, a.id, 'b');
-      await postUpload(user.browser, b.meta);
+      const a = await postFolder(user, null, 'a');
+      const b = await postFolder(user, a, 'b');
       h.clock.advance(1);
-      const c = await folderMeta(b.key, b.id, 'c');
-      await postUpload(user.browser, c.meta);
+      const c = await postFolder(user, b, 'c');
       h.clock.advance(1);
-      const f1 = await fileMeta(a.key, a.id, patternBytes(10));
+      const f1 = await patternFile(a.key, a.id, 10);
       await uploadFile(user, f1);
       h.clock.advance(1);
-      const f2 = await fileMeta(c.key, c.id, patternBytes(20));
+      const f2 = await patternFile(c.key, c.id, 20);
       await uploadFile(user, f2);
       h.clock.advance(1);
-      const pending = await fileMeta(a.key, a.id, patternBytes(PART_BYTES));
+      const pending = await patternFile(a.key, a.id, PART_BYTES);
       expect((await postUpload(user.browser, pending.meta)).status).toBe(201);
 
       const ids = (body: { files: Array<{ id: string }> }) => body.files.map((f) => f.id);
@@ -90,10 +86,8 @@ export function listingTests(suite: FilesSuite) {
     });
     test('a large folder stays right across changes (answers kept encoded between changes on SQLite)', async () => {
       const user = await signedInUser(h);
-      const outer = await folderMeta(user.rootKey, null, 'outer');
-      await postUpload(user.browser, outer.meta);
-      const big = await folderMeta(outer.key, outer.id, 'big');
-      await postUpload(user.browser, big.meta);
+      const outer = await postFolder(user, null, 'outer');
+      const big = await postFolder(user, outer, 'big');
       // About 500 bytes of JSON per item: well over the size from which answers are kept.
       const children = await Promise.all(Array.from({ length: 700 }, (_, i) => folderMeta(big.key, big.id, `child ${i}`)));
       for (const child of children) expect((await postUpload(user.browser, child.meta)).status).toBe(201);
@@ -119,8 +113,7 @@ export function listingTests(suite: FilesSuite) {
         return JSON.parse(kept);
       };
 
-      const added = await folderMeta(big.key, big.id, 'added');
-      await postUpload(user.browser, added.meta);
+      const added = await postFolder(user, big, 'added');
       expect((await sameAsFresh()).files.map((f: { id: string }) => f.id)).toContain(added.id);
       expect(
         (await user.browser.put(`/api/file/${children[0]!.id}`, { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) }))
@@ -133,7 +126,7 @@ export function listingTests(suite: FilesSuite) {
       expect((await sameAsFresh()).root.children).not.toContain(children[2]!.id);
       expect((await move(children[2]!.id, big.id)).status).toBe(200);
       expect((await sameAsFresh()).root.children).toContain(children[2]!.id);
-      const file = await fileMeta(big.key, big.id, patternBytes(100));
+      const file = await patternFile(big.key, big.id, 100);
       await uploadFile(user, file);
       expect((await sameAsFresh()).files.find((f: { id: string }) => f.id === file.id).size).toBe(file.cipher.byteLength);
       expect(
@@ -153,8 +146,7 @@ export function listingTests(suite: FilesSuite) {
 
   describe('rename, move, delete', () => {
     test('rename replaces the sealed name', async () => {
-      const folder = await folderMeta(alice.rootKey, null, 'old');
-      await postUpload(alice.browser, folder.meta);
+      const folder = await postFolder(alice, null, 'old');
       const renamed = { type: 'rename', encryptedName: b64(30), nameNonce: b64(12) };
       const answer = await alice.browser.put(`/api/file/${folder.id}`, renamed);
       expect(answer.status).toBe(200);
@@ -183,7 +175,7 @@ export function listingTests(suite: FilesSuite) {
       const c = await folderMeta(b.key, b.id, 'c');
       const d = await folderMeta(alice.rootKey, null, 'd');
       for (const f of [a, b, c, d]) expect((await postUpload(alice.browser, f.meta)).status).toBe(201);
-      const file = await fileMeta(d.key, d.id, patternBytes(10));
+      const file = await patternFile(d.key, d.id, 10);
       await uploadFile(alice, file);
       const move = (id: string, parentId: string | null) =>
         alice.browser.put(`/api/file/${id}`, { type: 'move', parentId, encryptedKey: b64(48), keyNonce: b64(12) });
@@ -228,13 +220,11 @@ export function listingTests(suite: FilesSuite) {
     test('a folder cannot be moved under the bottom of a deep chain of its own descendants', async () => {
       // Regression: the ancestor walk used to stop at a fixed depth, so a move past it closed a
       // cycle that no listing reached and whose delete never ended.
-      const top = await folderMeta(alice.rootKey, null, 'top');
-      expect((await postUpload(alice.browser, top.meta)).status).toBe(201);
+      const top = await postFolder(alice, null, 'top');
       let bottom = top;
       const chain = [top.id];
       for (let i = 0; i < 40; i++) {
-        const next = await folderMeta(bottom.key, bottom.id, `level ${i}`);
-        expect((await postUpload(alice.browser, next.meta)).status).toBe(201);
+        const next = await postFolder(alice, bottom, `level ${i}`);
         bottom = next;
         chain.push(next.id);
       }
@@ -255,21 +245,19 @@ export function listingTests(suite: FilesSuite) {
 
     test('deleting a folder removes everything under it and frees exactly its bytes', async () => {
       const user = await signedInUser(h);
-      const keep = await fileMeta(user.rootKey, null, patternBytes(1234));
+      const keep = await patternFile(user.rootKey, null, 1234);
       await uploadFile(user, keep);
       const baseline = await snapshot(h);
-      const top = await folderMeta(user.rootKey, null);
-      await postUpload(user.browser, top.meta);
-      const sub = await folderMeta(top.key, top.id);
-      await postUpload(user.browser, sub.meta);
-      const f1 = await fileMeta(top.key, top.id, patternBytes(5000));
+      const top = await postFolder(user, null);
+      const sub = await postFolder(user, top);
+      const f1 = await patternFile(top.key, top.id, 5000);
       await uploadFile(user, f1);
-      const f2 = await fileMeta(sub.key, sub.id, patternBytes(PART_BYTES + 10, 2));
+      const f2 = await patternFile(sub.key, sub.id, PART_BYTES + 10, 2);
       await uploadFile(user, f2);
       // An unfinished upload inside goes too, with its parts and reservation.
-      const pending = await fileMeta(sub.key, sub.id, patternBytes(PART_BYTES + 20, 4));
+      const pending = await patternFile(sub.key, sub.id, PART_BYTES + 20, 4);
       const { uploadId } = (await postUpload(user.browser, pending.meta)).body;
-      expect((await putPart(user.browser, uploadId, 0, partBytes(pending.cipher, 0))).status).toBe(204);
+      expect((await sendPart(user.browser, uploadId, pending, 0)).status).toBe(204);
       const { used, reserved } = await space(h, user.id);
       expect(used).toBe(keep.cipher.byteLength + f1.cipher.byteLength + f2.cipher.byteLength + PART_BYTES);
       expect(reserved).toBe(pending.cipher.byteLength - PART_BYTES);

@@ -5,10 +5,11 @@ import {
   download,
   fileMeta,
   folderMeta,
-  partBytes,
-  patternBytes,
+  patternFile,
+  postFolder,
   postUpload,
   putPart,
+  sendPart,
   setQuota,
   signedInUser,
   snapshot,
@@ -30,7 +31,7 @@ export function refusalTests(suite: FilesSuite) {
   describe('validation', () => {
     test('malformed, incomplete or ill-typed metadata is 400 and changes nothing', async () => {
       const folder = await folderMeta(alice.rootKey, null);
-      const file = await fileMeta(alice.rootKey, null, patternBytes(100));
+      const file = await patternFile(alice.rootKey, null, 100);
       const f = folder.meta;
       const m = file.meta;
       await unchanged(async () => {
@@ -86,7 +87,7 @@ export function refusalTests(suite: FilesSuite) {
         expect((await alice.browser.call('POST', '/api/upload', { body: extra })).status).toBe(400);
         expect((await alice.browser.post('/api/upload', f)).status).toBe(400);
         // A file larger than one part must go up in parts; a body past one part is cut off.
-        const tooBig = await fileMeta(alice.rootKey, null, patternBytes(PART_BYTES));
+        const tooBig = await patternFile(alice.rootKey, null, PART_BYTES);
         expect((await postUpload(alice.browser, tooBig.meta, tooBig.cipher)).status).toBe(400);
         const huge = new Uint8Array(PART_BYTES + 100 * 1024);
         expect((await postUpload(alice.browser, { ...tooBig.meta, size: undefined }, huge)).status).toBe(413);
@@ -96,7 +97,7 @@ export function refusalTests(suite: FilesSuite) {
     });
 
     test('a whole file without size is 400 when its length is no ciphertext size (was 500)', async () => {
-      const file = await fileMeta(alice.rootKey, null, patternBytes(10));
+      const file = await patternFile(alice.rootKey, null, 10);
       const { size: _size, ...meta } = file.meta;
       await unchanged(async () => {
         // Empty, shorter than a tag, and one byte past a whole part: no plaintext encrypts to these.
@@ -112,7 +113,7 @@ export function refusalTests(suite: FilesSuite) {
     });
 
     test('parents that are files or missing, and duplicate ids', async () => {
-      const file = await fileMeta(alice.rootKey, null, patternBytes(100));
+      const file = await patternFile(alice.rootKey, null, 100);
       await uploadFile(alice, file);
       await unchanged(async () => {
         const inFile = await folderMeta(file.key, file.id);
@@ -121,7 +122,7 @@ export function refusalTests(suite: FilesSuite) {
         expect((await postUpload(alice.browser, nowhere.meta)).status).toBe(404);
         const dupFolder = await folderMeta(alice.rootKey, null);
         expect((await postUpload(alice.browser, { ...dupFolder.meta, id: file.id })).status).toBe(409);
-        const dupFile = await fileMeta(alice.rootKey, null, patternBytes(50));
+        const dupFile = await patternFile(alice.rootKey, null, 50);
         expect((await postUpload(alice.browser, { ...dupFile.meta, id: file.id }, dupFile.cipher)).status).toBe(409);
         expect((await postUpload(alice.browser, { ...dupFile.meta, id: big.id, size: ciphertextSize(PART_BYTES) })).status).toBe(
           409,
@@ -147,20 +148,17 @@ export function refusalTests(suite: FilesSuite) {
     });
 
     test('a folder has no data', async () => {
-      const folder = await folderMeta(alice.rootKey, null);
-      await postUpload(alice.browser, folder.meta);
+      const folder = await postFolder(alice, null);
       expect((await download(alice.browser, folder.id)).status).toBe(400);
     });
   });
 
   describe('who may see what', () => {
     test("another user's items and uploads answer 404 on every call, and nothing changes", async () => {
-      const folder = await folderMeta(alice.rootKey, null);
-      await postUpload(alice.browser, folder.meta);
-      const pending = await fileMeta(alice.rootKey, null, patternBytes(PART_BYTES + 1, 21));
+      const folder = await postFolder(alice, null);
+      const pending = await patternFile(alice.rootKey, null, PART_BYTES + 1, 21);
       const { uploadId } = (await postUpload(alice.browser, pending.meta)).body;
-      const mine = await folderMeta(bob.rootKey, null);
-      await postUpload(bob.browser, mine.meta);
+      const mine = await postFolder(bob, null);
       await unchanged(async () => {
         for (const id of [folder.id, big.id]) {
           expect((await bob.browser.get(`/api/file?id=${id}`)).status).toBe(404);
@@ -205,10 +203,10 @@ export function refusalTests(suite: FilesSuite) {
         ).toBe(404);
         const intoAlice = await folderMeta(bob.rootKey, folder.id);
         expect((await postUpload(bob.browser, intoAlice.meta)).status).toBe(404);
-        const fileIntoAlice = await fileMeta(bob.rootKey, folder.id, patternBytes(10));
+        const fileIntoAlice = await patternFile(bob.rootKey, folder.id, 10);
         expect((await postUpload(bob.browser, fileIntoAlice.meta, fileIntoAlice.cipher)).status).toBe(404);
         expect((await bob.browser.get(`/api/upload/${uploadId}`)).status).toBe(404);
-        expect((await putPart(bob.browser, uploadId, 0, partBytes(pending.cipher, 0))).status).toBe(404);
+        expect((await sendPart(bob.browser, uploadId, pending, 0)).status).toBe(404);
         expect((await bob.browser.post(`/api/upload/${uploadId}/complete`)).status).toBe(404);
         expect((await bob.browser.delete(`/api/upload/${uploadId}`)).status).toBe(404);
         // Not even the owner sees an item still uploading through the item routes.
@@ -238,19 +236,18 @@ export function refusalTests(suite: FilesSuite) {
   describe('quota and size limit', () => {
     test('402 before the transfer, for whole files and uploads; folders still fit', async () => {
       const user = await signedInUser(h);
-      const small = await fileMeta(user.rootKey, null, patternBytes(1000));
+      const small = await patternFile(user.rootKey, null, 1000);
       await setQuota(h, user.id, small.cipher.byteLength + 100);
       await uploadFile(user, small);
       await unchanged(async () => {
-        const over = await fileMeta(user.rootKey, null, patternBytes(200));
+        const over = await patternFile(user.rootKey, null, 200);
         const whole = await postUpload(user.browser, over.meta, over.cipher);
         expect(whole.status).toBe(402);
         expect(whole.body).toEqual({ error: 'QUOTA_EXCEEDED', message: 'Not enough storage space' });
         expect((await postUpload(user.browser, { ...over.meta, size: ciphertextSize(PART_BYTES * 2) })).status).toBe(402);
       });
-      const folder = await folderMeta(user.rootKey, null);
-      expect((await postUpload(user.browser, folder.meta)).status).toBe(201);
-      const fits = await fileMeta(user.rootKey, null, patternBytes(100 - 16));
+      await postFolder(user, null);
+      const fits = await patternFile(user.rootKey, null, 100 - 16);
       expect(fits.cipher.byteLength).toBe(100);
       expect((await postUpload(user.browser, fits.meta, fits.cipher)).status).toBe(201);
       expect(await space(h, user.id)).toMatchObject({ used: small.cipher.byteLength + 100, reserved: 0 });
@@ -270,7 +267,7 @@ export function refusalTests(suite: FilesSuite) {
       expect(used + reserved).toBeLessThanOrEqual(total);
       // Racing whole files too.
       await setQuota(h, user.id, size * 5 + 3 * 1016);
-      const smalls = await Promise.all(Array.from({ length: 10 }, () => fileMeta(user.rootKey, null, patternBytes(1000))));
+      const smalls = await Promise.all(Array.from({ length: 10 }, () => patternFile(user.rootKey, null, 1000)));
       const sent = await Promise.all(smalls.map((m) => postUpload(user.browser, m.meta, m.cipher)));
       expect(sent.filter((a) => a.status === 201).length).toBe(3);
       const after = await space(h, user.id);
@@ -283,15 +280,15 @@ export function refusalTests(suite: FilesSuite) {
 
     test('402 during the transfer when the quota shrank since the upload began', async () => {
       const user = await signedInUser(h);
-      const file = await fileMeta(user.rootKey, null, patternBytes(PART_BYTES + 50, 31));
+      const file = await patternFile(user.rootKey, null, PART_BYTES + 50, 31);
       const { uploadId } = (await postUpload(user.browser, file.meta)).body;
-      expect((await putPart(user.browser, uploadId, 0, partBytes(file.cipher, 0))).status).toBe(204);
+      expect((await sendPart(user.browser, uploadId, file, 0)).status).toBe(204);
       await setQuota(h, user.id, PART_BYTES);
       await unchanged(async () => {
-        expect((await putPart(user.browser, uploadId, 1, partBytes(file.cipher, 1))).status).toBe(402);
+        expect((await sendPart(user.browser, uploadId, file, 1)).status).toBe(402);
       });
       await setQuota(h, user.id, PART_BYTES * 4);
-      expect((await putPart(user.browser, uploadId, 1, partBytes(file.cipher, 1))).status).toBe(204);
+      expect((await sendPart(user.browser, uploadId, file, 1)).status).toBe(204);
       expect((await user.browser.post(`/api/upload/${uploadId}/complete`)).status).toBe(200);
       await invariant(user);
     });
@@ -318,19 +315,19 @@ export function refusalTests(suite: FilesSuite) {
       ).toBe(201);
       const tiny = h.makeApp({ maxFileBytes: 10 });
       const small = await signedInUser(h, tiny);
-      const whole = await fileMeta(small.rootKey, null, patternBytes(11));
+      const whole = await patternFile(small.rootKey, null, 11);
       await unchanged(async () => {
         expect((await postUpload(small.browser, whole.meta, whole.cipher)).status).toBe(405);
       });
       // An upload begun under a higher limit meets the lower one at its next part.
-      const roomy = await fileMeta(alice.rootKey, null, patternBytes(PART_BYTES + 99, 41));
+      const roomy = await patternFile(alice.rootKey, null, PART_BYTES + 99, 41);
       const { uploadId } = (await postUpload(alice.browser, roomy.meta)).body;
       const strict = new (alice.browser.constructor as typeof import('./harness.ts').Browser)(
         h.makeApp({ maxFileBytes: PART_BYTES }),
       );
       strict.cookie = alice.browser.cookie;
       await unchanged(async () => {
-        expect((await putPart(strict, uploadId, 0, partBytes(roomy.cipher, 0))).status).toBe(405);
+        expect((await sendPart(strict, uploadId, roomy, 0)).status).toBe(405);
       });
       expect((await alice.browser.delete(`/api/upload/${uploadId}`)).status).toBe(204);
     });

@@ -6,10 +6,11 @@ import { Browser } from '../accounts/harness.ts';
 import { b64, type FilesSuite } from './context.ts';
 import {
   download,
-  fileMeta,
   folderMeta,
   itemCounts,
   patternBytes,
+  patternFile,
+  postFolder,
   postUpload,
   seedTree,
   serveOverHttp,
@@ -37,10 +38,9 @@ export function treeLimitTests(suite: FilesSuite) {
     test(`folders nest at most ${MAX_TREE_DEPTH} levels: creating or moving anything deeper is 400`, async () => {
       const user = await signedInUser(h);
       const chain: Made[] = [];
-      let parent: { id: string | null; key: Uint8Array } = { id: null, key: user.rootKey };
+      let parent: Made | null = null;
       for (let level = 1; level <= MAX_TREE_DEPTH; level++) {
-        const folder = await folderMeta(parent.key, parent.id, `level ${level}`);
-        expect((await postUpload(user.browser, folder.meta)).status).toBe(201);
+        const folder = await postFolder(user, parent, `level ${level}`);
         chain.push(folder);
         parent = folder;
       }
@@ -50,14 +50,13 @@ export function treeLimitTests(suite: FilesSuite) {
       const x = await folderMeta(user.rootKey, null, 'x');
       const y = await folderMeta(x.key, x.id, 'y');
       for (const f of [x, y]) expect((await postUpload(user.browser, f.meta)).status).toBe(201);
-      const leaf = await fileMeta(y.key, y.id, patternBytes(10));
+      const leaf = await patternFile(y.key, y.id, 10);
       await uploadFile(user, leaf);
-      const empty = await folderMeta(user.rootKey, null, 'empty');
-      expect((await postUpload(user.browser, empty.meta)).status).toBe(201);
+      const empty = await postFolder(user, null, 'empty');
       await unchanged(async () => {
         const folder = await postUpload(user.browser, (await folderMeta(bottom.key, bottom.id)).meta);
         expect([folder.status, folder.body]).toEqual([400, tooDeep]);
-        const file = await fileMeta(bottom.key, bottom.id, patternBytes(10));
+        const file = await patternFile(bottom.key, bottom.id, 10);
         expect((await postUpload(user.browser, file.meta, file.cipher)).body).toEqual(tooDeep);
         expect((await postUpload(user.browser, { ...file.meta, size: ciphertextSize(PART_BYTES * 2) })).body).toEqual(tooDeep);
         // Level 62 + a subtree 3 high reaches 65; an empty folder below the bottom reaches 65 too.
@@ -68,7 +67,7 @@ export function treeLimitTests(suite: FilesSuite) {
       // Exactly 64 levels fit.
       expect((await move(user, x.id, chain[60]!.id)).status).toBe(200);
       expect((await move(user, empty.id, chain[62]!.id)).status).toBe(200);
-      const atBottom = await fileMeta(chain[62]!.key, chain[62]!.id, patternBytes(10));
+      const atBottom = await patternFile(chain[62]!.key, chain[62]!.id, 10);
       await uploadFile(user, atBottom);
       expect((await user.browser.delete(`/api/file/${chain[0]!.id}`)).status).toBe(204);
       expect(await itemCounts(h, user.id)).toEqual({ rows: 0, kept: 0 });
@@ -77,10 +76,9 @@ export function treeLimitTests(suite: FilesSuite) {
     test('MAX_ITEMS_PER_USER: 402 past the cap, also for racing creates; deleting and aborting make room', async () => {
       const capped = h.makeApp({ maxItemsPerUser: 6 });
       const user = await signedInUser(h, capped);
-      const folder = await folderMeta(user.rootKey, null);
-      expect((await postUpload(user.browser, folder.meta)).status).toBe(201);
-      await uploadFile(user, await fileMeta(folder.key, folder.id, patternBytes(100)));
-      const pending = await fileMeta(user.rootKey, null, patternBytes(PART_BYTES + 1, 3));
+      const folder = await postFolder(user, null);
+      await uploadFile(user, await patternFile(folder.key, folder.id, 100));
+      const pending = await patternFile(user.rootKey, null, PART_BYTES + 1, 3);
       const { uploadId } = (await postUpload(user.browser, pending.meta)).body;
       // Three left; eight at once: exactly three get in, whatever the interleaving.
       const racing = await Promise.all(
@@ -95,7 +93,7 @@ export function treeLimitTests(suite: FilesSuite) {
       });
       expect(await itemCounts(h, user.id)).toEqual({ rows: 6, kept: 6 });
       await unchanged(async () => {
-        const file = await fileMeta(user.rootKey, null, patternBytes(10));
+        const file = await patternFile(user.rootKey, null, 10);
         expect((await postUpload(user.browser, file.meta, file.cipher)).status).toBe(402);
         expect((await postUpload(user.browser, { ...file.meta, size: ciphertextSize(PART_BYTES * 2) })).status).toBe(402);
       });
@@ -119,7 +117,7 @@ export function treeLimitTests(suite: FilesSuite) {
         const retryAfter = Number(refused.response.headers.get('retry-after'));
         expect(retryAfter).toBeGreaterThan(0);
         expect(retryAfter).toBeLessThanOrEqual(60);
-        const file = await fileMeta(user.rootKey, null, patternBytes(10));
+        const file = await patternFile(user.rootKey, null, 10);
         expect((await postUpload(user.browser, file.meta, file.cipher)).status).toBe(429);
         expect((await postUpload(user.browser, { ...file.meta, size: ciphertextSize(PART_BYTES * 2) })).status).toBe(429);
       });
@@ -130,15 +128,13 @@ export function treeLimitTests(suite: FilesSuite) {
 
     test("deleting 20,000 items keeps another user's calls short beside the delete; rows, quota and blobs end exact", async () => {
       const owner = await signedInUser(h);
-      const root = await folderMeta(owner.rootKey, null, 'big');
-      expect((await postUpload(owner.browser, root.meta)).status).toBe(201);
+      const root = await postFolder(owner, null, 'big');
       // Mostly folders and empty files: no blob to delete, so no batch waits on I/O by chance.
       const bulk = await seedTree(h, owner.id, root.id, [20, 10, 100]);
       const stored = await seedTree(h, owner.id, root.id, [2, 100], 4);
       expect(bulk.ids.length + stored.ids.length).toBe(20_422);
       expect((await space(h, owner.id)).used).toBe(stored.bytes);
-      const busy = await folderMeta(bob.rootKey, null, 'busy');
-      expect((await postUpload(bob.browser, busy.meta)).status).toBe(201);
+      const busy = await postFolder(bob, null, 'busy');
 
       const served = serveOverHttp(h);
       const latencies: number[] = [];
@@ -185,8 +181,7 @@ export function treeLimitTests(suite: FilesSuite) {
 
     test('a chain deeper than the cap (made before it) deletes whole, walked down once', async () => {
       const user = await signedInUser(h);
-      const root = await folderMeta(user.rootKey, null, 'legacy');
-      expect((await postUpload(user.browser, root.meta)).status).toBe(201);
+      const root = await postFolder(user, null, 'legacy');
       const chain = await seedTree(
         h,
         user.id,
@@ -215,12 +210,12 @@ export function treeLimitTests(suite: FilesSuite) {
 
     test('a folder delete cut short stays invisible whole, and the sweep (even two at once) finishes it exactly', async () => {
       const owner = await signedInUser(h);
-      const keep = await fileMeta(owner.rootKey, null, patternBytes(500));
+      const keep = await patternFile(owner.rootKey, null, 500);
       await uploadFile(owner, keep);
       const root = await folderMeta(owner.rootKey, null, 'doomed');
       const sub = await folderMeta(root.key, root.id, 'sub');
       for (const f of [root, sub]) expect((await postUpload(owner.browser, f.meta)).status).toBe(201);
-      const inside = await fileMeta(sub.key, sub.id, patternBytes(PART_BYTES + 10, 5));
+      const inside = await patternFile(sub.key, sub.id, PART_BYTES + 10, 5);
       await uploadFile(owner, inside);
       const tree = await seedTree(h, owner.id, sub.id, [3, 600], 10);
       const total = tree.ids.length + 3;

@@ -8,9 +8,10 @@ import {
   fileMeta,
   folderMeta,
   partBytes,
-  patternBytes,
+  patternFile,
   postUpload,
   putPart,
+  sendPart,
   snapshot,
   space,
   type Encrypted,
@@ -60,7 +61,7 @@ export function uploadTests(suite: FilesSuite) {
 
     test('a small file goes up whole, counts its bytes, and comes back byte-exact and decryptable', async () => {
       const before = await space(h, alice.id);
-      const file = await fileMeta(alice.rootKey, null, patternBytes(300_000), 'small.bin');
+      const file = await patternFile(alice.rootKey, null, 300_000, 7, 'small.bin');
       const created = await postUpload(alice.browser, file.meta, file.cipher);
       expect(created.status).toBe(201);
       expect(created.body).toEqual({ id: file.id, size: file.cipher.byteLength, link: `/api/file/data/${file.id}` });
@@ -156,7 +157,7 @@ export function uploadTests(suite: FilesSuite) {
     });
 
     test('create, resume info, parts out of order, retry, complete', async () => {
-      const file = await fileMeta(alice.rootKey, null, patternBytes(PART_BYTES + 5000, 11));
+      const file = await patternFile(alice.rootKey, null, PART_BYTES + 5000, 11);
       const size = file.cipher.byteLength;
       const before = await space(h, alice.id);
       const created = await postUpload(alice.browser, file.meta);
@@ -176,15 +177,15 @@ export function uploadTests(suite: FilesSuite) {
         received: [],
       });
 
-      expect((await putPart(alice.browser, uploadId, 1, partBytes(file.cipher, 1))).status).toBe(204);
+      expect((await sendPart(alice.browser, uploadId, file, 1)).status).toBe(204);
       const afterOne = await space(h, alice.id);
       expect(afterOne.used).toBe(before.used + (size - PART_BYTES));
       expect(afterOne.reserved).toBe(before.reserved + PART_BYTES);
       expect((await alice.browser.post(`/api/upload/${uploadId}/complete`)).status).toBe(409);
       // A retry of the same part is accepted and counted once; its old blob is replaced.
-      expect((await putPart(alice.browser, uploadId, 1, partBytes(file.cipher, 1))).status).toBe(204);
+      expect((await sendPart(alice.browser, uploadId, file, 1)).status).toBe(204);
       expect(await space(h, alice.id)).toEqual(afterOne);
-      expect((await putPart(alice.browser, uploadId, 0, partBytes(file.cipher, 0))).status).toBe(204);
+      expect((await sendPart(alice.browser, uploadId, file, 0)).status).toBe(204);
       expect((await alice.browser.get(`/api/upload/${uploadId}`)).body.received).toEqual([0, 1]);
       expect(await space(h, alice.id)).toEqual({ ...before, used: before.used + size });
 
@@ -200,7 +201,7 @@ export function uploadTests(suite: FilesSuite) {
       expect(await decrypt(file, got.bytes)).toEqual(file.plain);
       // The upload is finished: its id is gone.
       expect((await alice.browser.get(`/api/upload/${uploadId}`)).status).toBe(404);
-      expect((await putPart(alice.browser, uploadId, 0, partBytes(file.cipher, 0))).status).toBe(404);
+      expect((await sendPart(alice.browser, uploadId, file, 0)).status).toBe(404);
       await invariant(alice);
       const blobs = (await snapshot(h)).blobs;
       const named = (await snapshot(h)).parts.map((p) => p.blob_key).sort();
@@ -208,7 +209,7 @@ export function uploadTests(suite: FilesSuite) {
     });
 
     test('wrong part lengths, numbers out of range and bodies past the length change nothing', async () => {
-      const file = await fileMeta(alice.rootKey, null, patternBytes(PART_BYTES + 100, 5));
+      const file = await patternFile(alice.rootKey, null, PART_BYTES + 100, 5);
       const { uploadId } = (await postUpload(alice.browser, file.meta)).body;
       const part0 = partBytes(file.cipher, 0);
       const part1 = partBytes(file.cipher, 1);
@@ -246,10 +247,10 @@ export function uploadTests(suite: FilesSuite) {
 
     test('abort frees every byte and removes the parts', async () => {
       const before = await snapshot(h);
-      const file = await fileMeta(alice.rootKey, null, patternBytes(2 * PART_BYTES + 7, 9));
+      const file = await patternFile(alice.rootKey, null, 2 * PART_BYTES + 7, 9);
       const { uploadId } = (await postUpload(alice.browser, file.meta)).body;
-      expect((await putPart(alice.browser, uploadId, 0, partBytes(file.cipher, 0))).status).toBe(204);
-      expect((await putPart(alice.browser, uploadId, 2, partBytes(file.cipher, 2))).status).toBe(204);
+      expect((await sendPart(alice.browser, uploadId, file, 0)).status).toBe(204);
+      expect((await sendPart(alice.browser, uploadId, file, 2)).status).toBe(204);
       expect((await alice.browser.delete(`/api/upload/${uploadId}`)).status).toBe(204);
       expect(await snapshot(h)).toEqual(before);
       expect((await alice.browser.delete(`/api/upload/${uploadId}`)).status).toBe(404);
@@ -258,10 +259,10 @@ export function uploadTests(suite: FilesSuite) {
 
     test('an upload untouched for 24 hours expires and frees its bytes; activity extends it', async () => {
       const before = await snapshot(h);
-      const file = await fileMeta(alice.rootKey, null, patternBytes(PART_BYTES + 3, 13));
+      const file = await patternFile(alice.rootKey, null, PART_BYTES + 3, 13);
       const { uploadId } = (await postUpload(alice.browser, file.meta)).body;
       h.clock.advance(DAY - 1000);
-      expect((await putPart(alice.browser, uploadId, 0, partBytes(file.cipher, 0))).status).toBe(204);
+      expect((await sendPart(alice.browser, uploadId, file, 0)).status).toBe(204);
       h.clock.advance(DAY - 1000);
       expect((await alice.browser.get(`/api/upload/${uploadId}`)).status).toBe(200);
       h.clock.advance(2000);
@@ -275,12 +276,12 @@ export function uploadTests(suite: FilesSuite) {
       expect(await snapshot(h)).toEqual(before);
       expect((await alice.browser.get(`/api/upload/${uploadId}`)).status).toBe(404);
 
-      const again = await fileMeta(alice.rootKey, null, patternBytes(PART_BYTES + 3, 14));
+      const again = await patternFile(alice.rootKey, null, PART_BYTES + 3, 14);
       const second = (await postUpload(alice.browser, again.meta)).body.uploadId;
-      expect((await putPart(alice.browser, second, 1, partBytes(again.cipher, 1))).status).toBe(204);
+      expect((await sendPart(alice.browser, second, again, 1)).status).toBe(204);
       h.clock.advance(DAY);
       // A request finds it expired (404) and removes it on the spot.
-      expect((await putPart(alice.browser, second, 0, partBytes(again.cipher, 0))).status).toBe(404);
+      expect((await sendPart(alice.browser, second, again, 0)).status).toBe(404);
       expect(await snapshot(h)).toEqual(before);
     });
   });

@@ -2,16 +2,15 @@ import { afterAll, beforeAll } from 'bun:test';
 import { generate } from 'otplib';
 import {
   Browser,
-  fileMeta,
-  folderMeta,
   openFilesHarness,
-  patternBytes,
+  postFile,
+  postFolder,
   type Encrypted,
   type FilesHarness,
-  type MakeFilesEnv,
   type Made,
+  type MakeFilesEnv,
 } from '../files/harness.ts';
-import { anonymous, create, keyedUser, makeLink, sharingAccount, shareWith, type KeyedUser } from '../sharing/harness.ts';
+import { anonymous, keyedUser, makeLink, sharingAccount, shareWith, type KeyedUser } from '../sharing/harness.ts';
 import { callsTo } from './calls.ts';
 import type { Caller, Row } from './outcomes.ts';
 
@@ -55,12 +54,9 @@ export function openRouteMatrix(makeEnv: MakeFilesEnv, buildRows: (matrix: Route
     matrix.erin = await keyedUser(h);
     matrix.editorUser = editor;
     matrix.spare = await keyedUser(h);
-    const W = await folderMeta(alice.rootKey, null, 'W');
-    await create(alice, W);
-    const inner = await folderMeta(W.key, W.id, 'inner');
-    await create(alice, inner);
-    const doc = await fileMeta(W.key, W.id, patternBytes(500, 11), 'doc');
-    await create(alice, doc);
+    const W = await postFolder(alice, null, 'W');
+    const inner = await postFolder(alice, W, 'inner');
+    const doc = await postFile(alice, W, 500, 11, 'doc');
     Object.assign(matrix, { W, inner, doc });
     await shareWith(alice, W, editor.id, true);
     await shareWith(alice, W, viewer.id, false);

@@ -1,6 +1,6 @@
 import { partCount, toBase64 } from '@sealbox/crypto';
-import { Browser, fileMeta, folderMeta, partBytes, patternBytes, postUpload, type Made } from '../files/harness.ts';
-import { create, sharingAccount, shareWith, type KeyedUser } from '../sharing/harness.ts';
+import { Browser, partBytes, patternFile, postFile, postFolder, postUpload, type Made } from '../files/harness.ts';
+import { sharingAccount, shareWith, type KeyedUser } from '../sharing/harness.ts';
 import type { RouteMatrix } from './context.ts';
 
 export const b64 = (n: number) => toBase64(new Uint8Array(n).fill(1));
@@ -27,14 +27,13 @@ export function reusable(make: () => Promise<string>) {
 export function fixtures({ h, alice, erin, W }: RouteMatrix) {
   /** A fresh file of alice's in W. */
   const freshFile = async () => {
-    const made = await fileMeta(W.key, W.id, patternBytes(100, 5));
-    await create(alice, made);
+    const made = await postFile(alice, W, 100, 5);
     return made.id;
   };
   /** An upload of alice's into W, started (parts not sent), or with every part sent. */
   const firstParts = new Map<string, Uint8Array<ArrayBuffer>>();
   const startUpload = async (sendParts: boolean, by: KeyedUser = alice) => {
-    const made = await fileMeta(W.key, W.id, patternBytes(300, 6));
+    const made = await patternFile(W.key, W.id, 300, 6);
     const started = await postUpload(by.browser, made.meta);
     if (started.status !== 201) throw new Error(`upload start: ${started.status} ${JSON.stringify(started.body)}`);
     const uploadId = started.body.uploadId as string;
@@ -53,8 +52,7 @@ export function fixtures({ h, alice, erin, W }: RouteMatrix) {
   /** A fresh folder of alice's in W (and its key, for grants), optionally shared with erin as viewer. */
   const folders = new Map<string, Made>();
   const folderIn = async () => {
-    const made = await folderMeta(W.key, W.id);
-    await create(alice, made);
+    const made = await postFolder(alice, W);
     folders.set(made.id, made);
     return made;
   };

@@ -1,5 +1,5 @@
 import { newLinkId } from '../../src/domain/files/links.ts';
-import { fileMeta, folderMeta, patternBytes } from '../files/harness.ts';
+import { folderMeta, patternFile } from '../files/harness.ts';
 import { grant, makeLink } from '../sharing/harness.ts';
 import type { RouteMatrix } from './context.ts';
 import { b64, form, reusable, type Fixtures } from './fixtures.ts';
@@ -60,7 +60,7 @@ export function itemRows({ alice, erin, editorUser, W, inner, doc }: RouteMatrix
       changes: true,
       target: async () => W.id,
       build: async (_c, id) => {
-        const made = await fileMeta(W.key, id, patternBytes(200, 4));
+        const made = await patternFile(W.key, id, 200, 4);
         return { path: '/api/upload', body: form({ metadata: JSON.stringify(made.meta), file: new Blob([made.cipher]) }) };
       },
     },

@@ -2,10 +2,11 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { PART_BYTES, toBase64 } from '@sealbox/crypto';
 import type { Browser } from '../accounts/harness.ts';
 import {
-  fileMeta,
   folderMeta,
   partBytes,
-  patternBytes,
+  patternFile,
+  postFile,
+  postFolder,
   postUpload,
   type Encrypted,
   type FilesHarness,
@@ -75,9 +76,9 @@ export function accessMatrix(
       await create(alice, W);
       inner = await folderMeta(W.key, W.id, 'inner');
       await create(alice, inner);
-      doc = await fileMeta(W.key, W.id, patternBytes(500, 11), 'doc');
+      doc = await patternFile(W.key, W.id, 500, 11, 'doc');
       await create(alice, doc);
-      doc2 = await fileMeta(inner.key, inner.id, patternBytes(500, 12), 'doc2');
+      doc2 = await patternFile(inner.key, inner.id, 500, 12, 'doc2');
       await create(alice, doc2);
       await shareWith(alice, W, editor.id, true);
       await shareWith(alice, W, viewer.id, false);
@@ -135,14 +136,12 @@ export function accessMatrix(
 
     /** A fresh file of alice's in W. */
     const freshFile = async () => {
-      const made = await fileMeta(W.key, W.id, patternBytes(100, 5));
-      await create(alice, made);
+      const made = await postFile(alice, W, 100, 5);
       return made.id;
     };
     /** A fresh folder in W shared with erin (viewer). */
     const sharedWithErin = async () => {
-      const made = await folderMeta(W.key, W.id);
-      await create(alice, made);
+      const made = await postFolder(alice, W);
       await shareWith(alice, made, erin.id, false);
       return { id: made.id, key: toBase64(made.key) };
     };
@@ -180,7 +179,7 @@ export function accessMatrix(
         kind: 'write',
         ok: 201,
         run: async (c) => {
-          const made = await fileMeta(W.key, W.id, patternBytes(200, 6));
+          const made = await patternFile(W.key, W.id, 200, 6);
           return (await postUpload(c.browser, made.meta, made.cipher, withLink('/api/upload', c.linkId))).status;
         },
       },
@@ -189,7 +188,7 @@ export function accessMatrix(
         kind: 'write',
         ok: 200,
         run: async (c) => {
-          const made = await fileMeta(W.key, W.id, patternBytes(PART_BYTES + 3, 7));
+          const made = await patternFile(W.key, W.id, PART_BYTES + 3, 7);
           const started = await postUpload(c.browser, made.meta, undefined, withLink('/api/upload', c.linkId));
           if (started.status !== 201) return started.status;
           for (let n = 0; n < started.body.parts; n++) {
@@ -239,9 +238,8 @@ export function accessMatrix(
         kind: 'write',
         ok: 204,
         prepare: async () => {
-          const folder = await folderMeta(W.key, W.id);
-          await create(alice, folder);
-          await create(alice, await fileMeta(folder.key, folder.id, patternBytes(50, 8)));
+          const folder = await postFolder(alice, W);
+          await create(alice, await patternFile(folder.key, folder.id, 50, 8));
           return { id: folder.id };
         },
         run: async (c, f) => (await call(c, 'DELETE', `/api/file/${f.id}`)).status,
@@ -251,8 +249,7 @@ export function accessMatrix(
         kind: 'share',
         ok: 201,
         prepare: async () => {
-          const made = await folderMeta(W.key, W.id);
-          await create(alice, made);
+          const made = await postFolder(alice, W);
           return { id: made.id, ...(await grant(alice, made, erin.id, false)) };
         },
         run: async (c, f) =>
@@ -360,10 +357,10 @@ export function accessMatrix(
     test("another user with a session cannot use a link holder's upload, nor the reverse", async () => {
       const editorLink = callers.find((c) => c.caller.name === 'editor link')!.caller;
       const editor = callers.find((c) => c.caller.name === 'editor')!.caller;
-      const made = await fileMeta(W.key, W.id, patternBytes(PART_BYTES + 1, 9));
+      const made = await patternFile(W.key, W.id, PART_BYTES + 1, 9);
       const started = await postUpload(editorLink.browser, made.meta, undefined, withLink('/api/upload', editorLink.linkId));
       expect(started.status).toBe(201);
-      const mine = await fileMeta(W.key, W.id, patternBytes(PART_BYTES + 1, 10));
+      const mine = await patternFile(W.key, W.id, PART_BYTES + 1, 10);
       const editors = await postUpload(editor.browser, mine.meta);
       expect(editors.status).toBe(201);
       const { unchanged } = context();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { MAX_BLOCKS_PER_USER } from '../../src/domain/files/index.ts';
-import { folderMeta, openFilesHarness, type FilesHarness, type MakeFilesEnv } from '../files/harness.ts';
+import { folderMeta, openFilesHarness, postFolder, type FilesHarness, type MakeFilesEnv } from '../files/harness.ts';
 import { anonymous, create, keyedUser, shareWith, snapshot, type KeyedUser } from './harness.ts';
 
 const ids = (files: Array<{ id: string }>) => files.map((f) => f.id).sort();
@@ -30,10 +30,8 @@ export function blocksSuite(name: string, makeEnv: MakeFilesEnv) {
     const sharedIds = async (user: KeyedUser) => ids((await user.browser.get('/api/shared')).body.files);
 
     test("a blocked account's shares are not listed nor announced, new ones stay hidden, until unblocked", async () => {
-      const F = await folderMeta(alice.rootKey, null, 'F');
-      await create(alice, F);
-      const G = await folderMeta(carol.rootKey, null, 'G');
-      await create(carol, G);
+      const F = await postFolder(alice, null, 'F');
+      const G = await postFolder(carol, null, 'G');
       await shareWith(alice, F, bob.id, false);
       await shareWith(alice, F, dave.id, false);
       await shareWith(carol, G, bob.id, false);
@@ -54,10 +52,8 @@ export function blocksSuite(name: string, makeEnv: MakeFilesEnv) {
 
       // Nothing about alice's items reaches bob: a change inside F, a new share, a switch.
       h.delivered.length = 0;
-      const inside = await folderMeta(F.key, F.id, 'inside');
-      await create(alice, inside);
-      const X = await folderMeta(alice.rootKey, null, 'X');
-      await create(alice, X);
+      await postFolder(alice, F, 'inside');
+      const X = await postFolder(alice, null, 'X');
       // Taken as before (the sharer is not told), and hidden.
       await shareWith(alice, X, bob.id, true);
       expect(await sharedIds(bob)).toEqual([G.id]);

@@ -2,16 +2,15 @@ import { afterAll, beforeAll, expect } from 'bun:test';
 import { toBase64 } from '@sealbox/crypto';
 import type { Browser } from '../accounts/harness.ts';
 import {
-  fileMeta,
-  folderMeta,
   openFilesHarness,
-  patternBytes,
+  postFile,
+  postFolder,
   type Encrypted,
   type FilesHarness,
-  type MakeFilesEnv,
   type Made,
+  type MakeFilesEnv,
 } from '../files/harness.ts';
-import { create, keyedUser, snapshot, withLink, type KeyedUser } from './harness.ts';
+import { keyedUser, snapshot, withLink, type KeyedUser } from './harness.ts';
 
 export const HOUR = 60 * 60 * 1000;
 export const b64 = (n: number) => toBase64(new Uint8Array(n).fill(1));
@@ -66,18 +65,12 @@ export function openSharingSuite(makeEnv: MakeFilesEnv): SharingSuite {
     const h = await openFilesHarness(makeEnv);
     suite.h = h;
     const [alice, bob, carol] = [await keyedUser(h), await keyedUser(h), await keyedUser(h)];
-    const F = await folderMeta(alice.rootKey, null, 'F');
-    await create(alice, F);
-    const A = await folderMeta(F.key, F.id, 'a');
-    await create(alice, A);
-    const file0 = await fileMeta(F.key, F.id, patternBytes(1000, 1), 'file0');
-    await create(alice, file0);
-    const file1 = await fileMeta(A.key, A.id, patternBytes(2000, 2), 'file1');
-    await create(alice, file1);
-    const G = await folderMeta(alice.rootKey, null, 'G');
-    await create(alice, G);
-    const H = await fileMeta(alice.rootKey, null, patternBytes(10, 3), 'H');
-    await create(alice, H);
+    const F = await postFolder(alice, null, 'F');
+    const A = await postFolder(alice, F, 'a');
+    const file0 = await postFile(alice, F, 1000, 1, 'file0');
+    const file1 = await postFile(alice, A, 2000, 2, 'file1');
+    const G = await postFolder(alice, null, 'G');
+    const H = await postFile(alice, null, 10, 3, 'H');
     Object.assign(suite, { alice, bob, carol, F, A, G, file0, file1, H });
   });
   afterAll(async () => {

@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { PART_BYTES } from '@sealbox/crypto';
 import type { Browser } from '../accounts/harness.ts';
 import {
-  fileMeta,
   folderMeta,
   partBytes,
-  patternBytes,
+  patternFile,
+  postFolder,
   postUpload,
   space,
   type FilesHarness,
@@ -27,18 +27,16 @@ export function editorLinkTests(suite: SharingSuite) {
 
   describe('links', () => {
     test('an editor link: anonymous visitors create, upload (whole and in parts), rename, move, delete inside', async () => {
-      const folder = await folderMeta(alice.rootKey, null, 'dropbox');
-      await create(alice, folder);
-      const sub = await folderMeta(folder.key, folder.id, 'sub');
-      await create(alice, sub);
+      const folder = await postFolder(alice, null, 'dropbox');
+      const sub = await postFolder(alice, folder, 'sub');
       const linkId = await makeLink(alice, folder, { edit: true });
       const visitor = anonymous(h);
       const before = await space(h, alice.id);
       const made = await folderMeta(folder.key, folder.id, 'by visitor');
       expect((await postUpload(visitor, made.meta, undefined, withLink('/api/upload', linkId))).status).toBe(201);
-      const small = await fileMeta(folder.key, folder.id, patternBytes(3000, 5));
+      const small = await patternFile(folder.key, folder.id, 3000, 5);
       expect((await postUpload(visitor, small.meta, small.cipher, withLink('/api/upload', linkId))).status).toBe(201);
-      const big = await fileMeta(folder.key, folder.id, patternBytes(PART_BYTES + 5, 6));
+      const big = await patternFile(folder.key, folder.id, PART_BYTES + 5, 6);
       const started = await postUpload(visitor, big.meta, undefined, withLink('/api/upload', linkId));
       expect(started.status).toBe(201);
       const { uploadId } = started.body;
@@ -79,7 +77,7 @@ export function editorLinkTests(suite: SharingSuite) {
       );
       expect(carols.uploaderId).toBe(carol.id);
       // Switched to viewer: writes are 403 from then on; an upload already begun ended with the switch.
-      const again = await fileMeta(folder.key, folder.id, patternBytes(PART_BYTES + 5, 7));
+      const again = await patternFile(folder.key, folder.id, PART_BYTES + 5, 7);
       const second = (await postUpload(visitor, again.meta, undefined, withLink('/api/upload', linkId))).body;
       h.delivered.length = 0;
       const switched = await alice.browser.put('/api/share', { type: 'link', linkId, edit: false });
@@ -109,7 +107,7 @@ export function editorLinkTests(suite: SharingSuite) {
         (await via(browser, 'DELETE', uploadId)).status,
       ];
       const startVia = async (browser: Browser) => {
-        const big = await fileMeta(folder.key, folder.id, patternBytes(PART_BYTES + 5, 8));
+        const big = await patternFile(folder.key, folder.id, PART_BYTES + 5, 8);
         const started = await postUpload(browser, big.meta, undefined, withLink('/api/upload', linkId));
         expect(started.status).toBe(201);
         return { big, uploadId: started.body.uploadId as string, parts: started.body.parts as number };

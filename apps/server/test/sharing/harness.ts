@@ -1,6 +1,6 @@
 import { createAccount, signGrant, wrapKeyForUser, type AccountKeys, type Registration } from '@sealbox/crypto';
 import { Browser, uniqueName } from '../accounts/harness.ts';
-import { snapshot as filesSnapshot, postUpload, type FilesHarness, type Made, type User } from '../files/harness.ts';
+import { snapshot as filesSnapshot, postMade, type FilesHarness, type Made, type User } from '../files/harness.ts';
 
 /**
  * Users with real key pairs (one RSA-4096 + Ed25519 account made per run, registered under
@@ -68,9 +68,7 @@ export async function makeLink(
 
 /** Creates the item as `user` (optionally through a link): metadata from folderMeta/fileMeta. */
 export async function create(user: { browser: Browser }, made: Made & { cipher?: Uint8Array<ArrayBuffer> }, query = '') {
-  const answer = await postUpload(user.browser, made.meta, made.cipher, `/api/upload${query}`);
-  if (answer.status !== 201) throw new Error(`create failed: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body;
+  return postMade(user.browser, made, `/api/upload${query}`);
 }
 
 /** `path` with `?linkId=` (or `&linkId=`) added when a link is given. */

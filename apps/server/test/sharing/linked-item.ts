@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { toBase64 } from '@sealbox/crypto';
 import { LINKED_ITEM_TEXT } from '@sealbox/rules';
-import { fileMeta, folderMeta, patternBytes, type FilesHarness } from '../files/harness.ts';
-import { anonymous, create, makeLink, withLink, type KeyedUser } from './harness.ts';
+import { postFile, postFolder, type FilesHarness } from '../files/harness.ts';
+import { anonymous, makeLink, withLink, type KeyedUser } from './harness.ts';
 
 const b64 = (n: number) => toBase64(new Uint8Array(n).fill(1));
 
@@ -17,12 +17,9 @@ export function linkedItemRules(
   describe('the item an editor link shares', () => {
     test('is renamed through the link, never moved or deleted through it (403, nothing changes)', async () => {
       const { h, alice, unchanged } = context();
-      const folder = await folderMeta(alice.rootKey, null, 'linked folder');
-      await create(alice, folder);
-      const inside = await folderMeta(folder.key, folder.id, 'inside');
-      await create(alice, inside);
-      const file = await fileMeta(folder.key, folder.id, patternBytes(100, 21), 'linked file');
-      await create(alice, file);
+      const folder = await postFolder(alice, null, 'linked folder');
+      const inside = await postFolder(alice, folder, 'inside');
+      const file = await postFile(alice, folder, 100, 21, 'linked file');
       for (const item of [file, folder]) {
         const linkId = await makeLink(alice, item, { edit: true });
         const at = withLink(`/api/file/${item.id}`, linkId);

@@ -5,9 +5,8 @@ import { SHARED_PAGE_MAX } from '../../src/domain/files/index.ts';
 import { NEXT_OFFSET_HEADER } from '../../src/http/routes/sharing.ts';
 import { Browser } from '../accounts/harness.ts';
 import {
-  folderMeta,
   openFilesHarness,
-  postUpload,
+  postFolder,
   seedTree,
   serveOverHttp,
   signedInUser,
@@ -23,8 +22,7 @@ const ALL = 2_147_483_648;
 
 /** A top-level folder of `user`'s, made through the API, with `shape` seeded below it (seedTree). */
 async function tree(h: FilesHarness, user: User, shape: number[]) {
-  const root = await folderMeta(user.rootKey, null, 'tree');
-  expect((await postUpload(user.browser, root.meta)).status).toBe(201);
+  const root = await postFolder(user, null, 'tree');
   return { root, ...(await seedTree(h, user.id, root.id, shape)) };
 }
 

@@ -2,20 +2,19 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { PART_BYTES } from '@sealbox/crypto';
 import {
   download,
-  fileMeta,
-  folderMeta,
-  partBytes,
-  patternBytes,
+  patternFile,
+  postFile,
+  postFolder,
   postUpload,
-  putPart,
   seedTree,
+  sendPart,
   space,
   storedBytes,
   type FilesHarness,
   type Made,
 } from '../files/harness.ts';
 import { b64, ids, type SharingSuite } from './context.ts';
-import { anonymous, create, makeLink, shareWith, withLink, type KeyedUser } from './harness.ts';
+import { anonymous, makeLink, shareWith, withLink, type KeyedUser } from './harness.ts';
 
 /**
  * What the recipients of a share do and what ending it takes away (docs/protocol.md "Sharing"):
@@ -30,18 +29,16 @@ export function recipientTests(suite: SharingSuite) {
 
   describe('with users', () => {
     test("an editor's uploads count on the owner's quota and name the editor as uploader", async () => {
-      const folder = await folderMeta(alice.rootKey, null, 'team');
-      await create(alice, folder);
+      const folder = await postFolder(alice, null, 'team');
       await shareWith(alice, folder, bob.id, true);
       const [aliceBefore, bobBefore] = [await space(h, alice.id), await space(h, bob.id)];
-      const small = await fileMeta(folder.key, folder.id, patternBytes(5000, 9), 'small');
-      await create(bob, small);
-      const big = await fileMeta(folder.key, folder.id, patternBytes(PART_BYTES + 10, 8), 'big');
+      const small = await postFile(bob, folder, 5000, 9, 'small');
+      const big = await patternFile(folder.key, folder.id, PART_BYTES + 10, 8, 'big');
       const started = await postUpload(bob.browser, big.meta);
       expect(started.status).toBe(201);
       expect((await space(h, alice.id)).reserved).toBe(aliceBefore.reserved + big.cipher.byteLength);
       for (let n = 0; n < started.body.parts; n++)
-        expect((await putPart(bob.browser, started.body.uploadId, n, partBytes(big.cipher, n))).status).toBe(204);
+        expect((await sendPart(bob.browser, started.body.uploadId, big, n)).status).toBe(204);
       // Only the uploader may go on with it, not the owner.
       expect((await alice.browser.get(`/api/upload/${started.body.uploadId}`)).status).toBe(404);
       expect((await bob.browser.post(`/api/upload/${started.body.uploadId}/complete`)).status).toBe(200);
@@ -58,15 +55,11 @@ export function recipientTests(suite: SharingSuite) {
     });
 
     test('editors rename, move within what they may edit, delete; never to the top, another owner or out of reach', async () => {
-      const folder = await folderMeta(alice.rootKey, null, 'work');
-      await create(alice, folder);
-      const sub = await folderMeta(folder.key, folder.id, 'sub');
-      await create(alice, sub);
-      const doc = await fileMeta(folder.key, folder.id, patternBytes(100, 4), 'doc');
-      await create(alice, doc);
+      const folder = await postFolder(alice, null, 'work');
+      const sub = await postFolder(alice, folder, 'sub');
+      const doc = await postFile(alice, folder, 100, 4, 'doc');
       await shareWith(alice, folder, bob.id, true);
-      const mine = await folderMeta(bob.rootKey, null, 'bobs');
-      await create(bob, mine);
+      const mine = await postFolder(bob, null, 'bobs');
       const move = (parentId: string | null) =>
         bob.browser.put(`/api/file/${doc.id}`, { type: 'move', parentId, encryptedKey: b64(48), keyNonce: b64(12) });
       await unchanged(async () => {
@@ -87,10 +80,8 @@ export function recipientTests(suite: SharingSuite) {
     });
 
     test('deleting a shared item removes its entries and tells the recipients', async () => {
-      const folder = await folderMeta(alice.rootKey, null);
-      await create(alice, folder);
-      const inner = await folderMeta(folder.key, folder.id);
-      await create(alice, inner);
+      const folder = await postFolder(alice, null);
+      const inner = await postFolder(alice, folder);
       await shareWith(alice, inner, carol.id, false);
       const link = await makeLink(alice, inner);
       h.delivered.length = 0;
@@ -106,8 +97,7 @@ export function recipientTests(suite: SharingSuite) {
     });
 
     test('a revoked user loses a large folder at once, even one whose listing was kept', async () => {
-      const folder = await folderMeta(alice.rootKey, null, 'large');
-      await create(alice, folder);
+      const folder = await postFolder(alice, null, 'large');
       await seedTree(h, alice.id, folder.id, [600]);
       await shareWith(alice, folder, carol.id, false);
       const query = `/api/file?id=${folder.id}&includeAncestors=true&limit=2147483648`;
@@ -127,19 +117,18 @@ export function recipientTests(suite: SharingSuite) {
     });
 
     test('a revoked editor cannot go on with an upload begun before, nor complete it: it ended with the access', async () => {
-      const folder = await folderMeta(alice.rootKey, null);
-      await create(alice, folder);
+      const folder = await postFolder(alice, null);
       await shareWith(alice, folder, carol.id, true);
-      const big = await fileMeta(folder.key, folder.id, patternBytes(PART_BYTES + 7, 12));
+      const big = await patternFile(folder.key, folder.id, PART_BYTES + 7, 12);
       const started = await postUpload(carol.browser, big.meta);
       expect(started.status).toBe(201);
-      expect((await putPart(carol.browser, started.body.uploadId, 0, partBytes(big.cipher, 0))).status).toBe(204);
+      expect((await sendPart(carol.browser, started.body.uploadId, big, 0)).status).toBe(204);
       expect(
         (await alice.browser.call('DELETE', '/api/shared', { json: { type: 'user', fileId: folder.id, userId: carol.id } }))
           .status,
       ).toBe(204);
       await unchanged(async () => {
-        expect((await putPart(carol.browser, started.body.uploadId, 1, partBytes(big.cipher, 1))).status).toBe(404);
+        expect((await sendPart(carol.browser, started.body.uploadId, big, 1)).status).toBe(404);
         expect((await carol.browser.post(`/api/upload/${started.body.uploadId}/complete`)).status).toBe(404);
         expect((await carol.browser.delete(`/api/upload/${started.body.uploadId}`)).status).toBe(404);
       });
@@ -195,10 +184,8 @@ export function recipientTests(suite: SharingSuite) {
         expect((await visitor.get(withLink('/api/file', linkId))).status).toBe(404);
       });
       // A folder being deleted hides its shares and links at once, before its rows go.
-      const folder = await folderMeta(alice.rootKey, null);
-      await create(alice, folder);
-      const inside = await folderMeta(folder.key, folder.id);
-      await create(alice, inside);
+      const folder = await postFolder(alice, null);
+      const inside = await postFolder(alice, folder);
       await shareWith(alice, inside, carol.id, false);
       const linkId = await makeLink(alice, inside);
       await h.db.kysely.updateTable('items').set({ deleting_since: h.clock.now }).where('id', '=', folder.id).execute();

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { verifyGrant } from '@sealbox/crypto';
-import { folderMeta, postUpload, type FilesHarness, type Made } from '../files/harness.ts';
+import { folderMeta, postFolder, postUpload, type FilesHarness, type Made } from '../files/harness.ts';
 import { b64, ids, type SharingSuite } from './context.ts';
-import { anonymous, create, grant, shareWith, type KeyedUser } from './harness.ts';
+import { anonymous, grant, shareWith, type KeyedUser } from './harness.ts';
 
 /**
  * Sharing with users (docs/protocol.md "Sharing"): a share made, refused, switched between viewer
@@ -17,8 +17,7 @@ export function userShareTests(suite: SharingSuite) {
 
   describe('with users', () => {
     test('a share is created, announced to both, and listed for the recipient with a grant that verifies', async () => {
-      const folder = await folderMeta(alice.rootKey, null, 'shared');
-      await create(alice, folder);
+      const folder = await postFolder(alice, null, 'shared');
       h.delivered.length = 0;
       const body = { type: 'user', id: folder.id, userId: bob.id, edit: false, ...(await grant(alice, folder, bob.id, false)) };
       const created = await alice.browser.post('/api/share', body);
@@ -97,8 +96,7 @@ export function userShareTests(suite: SharingSuite) {
         expect((await anonymous(h).post('/api/share', good)).status).toBe(401);
       });
       // A viewer sees the item but may not share it.
-      const folder = await folderMeta(alice.rootKey, null);
-      await create(alice, folder);
+      const folder = await postFolder(alice, null);
       await shareWith(alice, folder, bob.id, true);
       await unchanged(async () => {
         const again = await bob.browser.post('/api/share', {
@@ -122,8 +120,7 @@ export function userShareTests(suite: SharingSuite) {
     });
 
     test('switching viewer and editor needs a new signature; the role follows at once', async () => {
-      const folder = await folderMeta(alice.rootKey, null);
-      await create(alice, folder);
+      const folder = await postFolder(alice, null);
       const entry = await shareWith(alice, folder, carol.id, false);
       const inside = await folderMeta(folder.key, folder.id);
       expect((await postUpload(carol.browser, inside.meta)).status).toBe(403);
@@ -181,8 +178,7 @@ export function userShareTests(suite: SharingSuite) {
     });
 
     test('the owner sees who has access, with their public keys; nobody else does', async () => {
-      const folder = await folderMeta(alice.rootKey, null);
-      await create(alice, folder);
+      const folder = await postFolder(alice, null);
       await shareWith(alice, folder, bob.id, false);
       await shareWith(alice, folder, carol.id, true);
       const list = await alice.browser.get(`/api/shared/${folder.id}/users`);
@@ -209,8 +205,7 @@ export function userShareTests(suite: SharingSuite) {
     });
 
     test('revoking: the owner revokes anyone, a recipient drops their own, others 404/403; announced', async () => {
-      const folder = await folderMeta(alice.rootKey, null);
-      await create(alice, folder);
+      const folder = await postFolder(alice, null);
       await shareWith(alice, folder, bob.id, false);
       await shareWith(alice, folder, carol.id, true);
       await unchanged(async () => {
@@ -258,14 +253,10 @@ export function userShareTests(suite: SharingSuite) {
     });
 
     test('the nearest grant counts: a viewer folder with an editor subfolder, and the reverse', async () => {
-      const top = await folderMeta(alice.rootKey, null, 'top');
-      await create(alice, top);
-      const sub = await folderMeta(top.key, top.id, 'sub');
-      await create(alice, sub);
-      const deep = await folderMeta(sub.key, sub.id, 'deep');
-      await create(alice, deep);
-      const other = await folderMeta(top.key, top.id, 'other');
-      await create(alice, other);
+      const top = await postFolder(alice, null, 'top');
+      const sub = await postFolder(alice, top, 'sub');
+      const deep = await postFolder(alice, sub, 'deep');
+      const other = await postFolder(alice, top, 'other');
       await shareWith(alice, top, carol.id, false);
       await shareWith(alice, sub, carol.id, true);
       const listing = await carol.browser.get(`/api/file?id=${top.id}&depth=3`);

@@ -1,7 +1,7 @@
 import { beforeAll, expect, test } from 'bun:test';
 import { sweep } from '../../../src/domain/files/index.ts';
-import { folderMeta, space, type FilesHarness } from '../../files/harness.ts';
-import { anonymous, create, grant, makeLink, shareWith, type KeyedUser } from '../harness.ts';
+import { postFolder, space, type FilesHarness } from '../../files/harness.ts';
+import { anonymous, grant, makeLink, shareWith, type KeyedUser } from '../harness.ts';
 import { PART0, SIZE, type UnfinishedSuite } from './context.ts';
 
 /**
@@ -83,8 +83,7 @@ export function accessEndsTests(suite: UnfinishedSuite) {
 
   test('revoking a user, switching them to viewer or their leaving ends the uploads they can no longer finish', async () => {
     const team = await folder('team');
-    const inner = await folderMeta(team.key, team.id, 'inner');
-    await create(alice, inner);
+    const inner = await postFolder(alice, team, 'inner');
     await shareWith(alice, team, bob.id, true);
     await shareWith(alice, inner, bob.id, true);
     const inTeam = await started(bob.browser, team);

@@ -1,7 +1,7 @@
 import { beforeAll, expect, test } from 'bun:test';
 import { decryptName, unwrapItemKey } from '@sealbox/crypto';
-import { folderMeta, space, type FilesHarness } from '../../files/harness.ts';
-import { anonymous, create, makeLink, shareWith, withLink, type KeyedUser } from '../harness.ts';
+import { postFolder, space, type FilesHarness } from '../../files/harness.ts';
+import { anonymous, makeLink, shareWith, withLink, type KeyedUser } from '../harness.ts';
 import { PART0, SIZE, type UnfinishedSuite } from './context.ts';
 
 /**
@@ -94,10 +94,8 @@ export function ownerViewTests(suite: UnfinishedSuite) {
 
   test('every folder above a listed upload comes along, each once; one under a folder being deleted is left out', async () => {
     const top = await folder('top');
-    const mid = await folderMeta(top.key, top.id, 'mid');
-    await create(alice, mid);
-    const low = await folderMeta(mid.key, mid.id, 'low');
-    await create(alice, low);
+    const mid = await postFolder(alice, top, 'mid');
+    const low = await postFolder(alice, mid, 'low');
     const deep = await started(alice.browser, low);
     const beside = await started(alice.browser, mid);
     const doomed = await folder('doomed');
