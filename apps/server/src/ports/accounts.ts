@@ -37,25 +37,16 @@ export interface UserRecord {
   createdAt: number;
 }
 
-export type NewUser = Omit<
-  UserRecord,
-  | 'gridView'
-  | 'sortBy'
-  | 'sortOrder'
-  | 'avatarExtension'
-  | 'usedSpace'
-  | 'reservedSpace'
-  | 'totpSecret'
-  | 'totpEnabled'
-  | 'totpLastUsedStep'
->;
+/** What the user chooses for how their files look; a new account starts on the defaults. */
+export type UserPreferenceField = 'gridView' | 'sortBy' | 'sortOrder' | 'avatarExtension';
+/** The space the server keeps count of; a new account has used none. */
+export type SpaceUsedField = 'usedSpace' | 'reservedSpace';
+/** Second-factor state; a new account has none. */
+type TotpField = 'totpSecret' | 'totpEnabled' | 'totpLastUsedStep';
 
-export type UserChanges = Partial<
-  Pick<
-    UserRecord,
-    'email' | 'gridView' | 'sortBy' | 'sortOrder' | 'avatarExtension' | 'totpSecret' | 'totpEnabled' | 'totpLastUsedStep'
-  >
->;
+export type NewUser = Omit<UserRecord, UserPreferenceField | SpaceUsedField | TotpField>;
+
+export type UserChanges = Partial<Pick<UserRecord, 'email' | UserPreferenceField | TotpField>>;
 
 /** An account's password keys, replaced together (PUT /api/account/kdf). */
 export type SealedAccountChanges = Pick<

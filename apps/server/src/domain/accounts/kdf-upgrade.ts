@@ -4,9 +4,8 @@ import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
 import { checkKdf, parseStoredKdf, type KdfInput, type KdfParams, type KdfParamsV2 } from './kdf.ts';
 import { passwordMatches } from './password.ts';
-import { hashLoginPassword, IV_BYTES, loginPasswordBytes, SALT_BYTES, SEALED_BUNDLE_BYTES } from './registration.ts';
+import { checkPasswordKeys, storedPasswordKeys } from './registration.ts';
 import { WRONG_PASSWORD } from './totp.ts';
-import { checkBase64 } from './validation.ts';
 
 /**
  * PUT /api/account/kdf (docs/protocol.md "Account"): a signed-in browser that unlocked a
@@ -54,11 +53,7 @@ export async function upgradeKdf(
   const kdf = checkKdf(input.kdf);
   if (kdf.version !== 2) throw new DomainError('VALIDATION', KDF_ONLY_UPWARDS);
   checkUpgradeTarget(kdf);
-  checkBase64('password', input.password, loginPasswordBytes(kdf));
-  checkBase64('passwordSalt', input.passwordSalt, SALT_BYTES);
-  checkBase64('salt', input.salt, SALT_BYTES);
-  checkBase64('iv', input.iv, IV_BYTES);
-  checkBase64('encryptedPrivateKey', input.encryptedPrivateKey, SEALED_BUNDLE_BYTES);
+  checkPasswordKeys(input, kdf);
   if (input.passwordSalt === user.passwordSalt) throw new DomainError('VALIDATION', 'passwordSalt must be new');
   if (input.iv === user.iv) throw new DomainError('VALIDATION', 'iv must be new');
   if (parseStoredKdf(user.kdf).version !== 1) throw new DomainError('CONFLICT', KDF_ALREADY_V2);
@@ -66,14 +61,7 @@ export async function upgradeKdf(
   const current = { username: user.username, password: input.currentPassword, clientIp };
   if (!(await passwordMatches(deps, user, current))) throw new DomainError('FORBIDDEN', WRONG_PASSWORD);
 
-  const replaced = await deps.users.replaceSealedAccount(user.id, user.loginVerifier, {
-    loginVerifier: await hashLoginPassword(input.password),
-    passwordSalt: input.passwordSalt,
-    kdf: JSON.stringify(kdf),
-    salt: input.salt,
-    iv: input.iv,
-    encryptedPrivateKey: input.encryptedPrivateKey,
-  });
+  const replaced = await deps.users.replaceSealedAccount(user.id, user.loginVerifier, await storedPasswordKeys(input, kdf));
   if (!replaced) throw new DomainError('CONFLICT', KDF_CHANGED_MEANWHILE);
   return { kdf };
 }

@@ -1,5 +1,5 @@
 import { EMAIL_TAKEN_TEXT, USERNAME_TAKEN_TEXT } from '@sealbox/rules';
-import type { SortBy, SortOrder, UserRecord } from '../../ports/accounts.ts';
+import type { SortBy, SortOrder, SpaceUsedField, UserPreferenceField, UserRecord } from '../../ports/accounts.ts';
 import type { SealboxEvent } from '../../ports/event-bus.ts';
 import { DomainError, isDomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
@@ -16,12 +16,8 @@ export type Profile = Pick<
   | 'email'
   | 'publicKey'
   | 'signingPublicKey'
-  | 'gridView'
-  | 'sortBy'
-  | 'sortOrder'
-  | 'avatarExtension'
-  | 'usedSpace'
-  | 'reservedSpace'
+  | UserPreferenceField
+  | SpaceUsedField
   | 'totalSpace'
   | 'totpEnabled'
   | 'createdAt'

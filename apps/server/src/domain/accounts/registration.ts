@@ -1,4 +1,5 @@
 import { EMAIL_TAKEN_TEXT, USERNAME_TAKEN_TEXT } from '@sealbox/rules';
+import type { SealedAccountChanges } from '../../ports/accounts.ts';
 import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
 import { checkKdf, type KdfInput, type KdfParams } from './kdf.ts';
@@ -46,16 +47,36 @@ export function hashLoginPassword(loginHash: string): Promise<string> {
   return Bun.password.hash(loginHash, { algorithm: 'argon2id', memoryCost: 19456, timeCost: 2 });
 }
 
-export async function register(deps: AccountsDeps, input: RegistrationInput, clientIp: string): Promise<{ id: string }> {
-  await deps.limiter.hit('registerIp', clientIp);
-  const username = checkUsername(input.username);
-  const email = checkEmail(input.email);
-  const kdf = checkKdf(input.kdf);
+/** The password keys and sealed bundle a browser sends, at registration and at a KDF upgrade. */
+export type PasswordKeysInput = Pick<RegistrationInput, 'password' | 'passwordSalt' | 'salt' | 'iv' | 'encryptedPrivateKey'>;
+
+/** Each field of the password keys at the length `kdf` and the bundle's format give it. */
+export function checkPasswordKeys(input: PasswordKeysInput, kdf: KdfParams): void {
   checkBase64('password', input.password, loginPasswordBytes(kdf));
   checkBase64('passwordSalt', input.passwordSalt, SALT_BYTES);
   checkBase64('salt', input.salt, SALT_BYTES);
   checkBase64('iv', input.iv, IV_BYTES);
   checkBase64('encryptedPrivateKey', input.encryptedPrivateKey, SEALED_BUNDLE_BYTES);
+}
+
+/** The password keys as stored: the login password only as the server's own hash of it. */
+export async function storedPasswordKeys(input: PasswordKeysInput, kdf: KdfParams): Promise<SealedAccountChanges> {
+  return {
+    loginVerifier: await hashLoginPassword(input.password),
+    passwordSalt: input.passwordSalt,
+    kdf: JSON.stringify(kdf),
+    salt: input.salt,
+    iv: input.iv,
+    encryptedPrivateKey: input.encryptedPrivateKey,
+  };
+}
+
+export async function register(deps: AccountsDeps, input: RegistrationInput, clientIp: string): Promise<{ id: string }> {
+  await deps.limiter.hit('registerIp', clientIp);
+  const username = checkUsername(input.username);
+  const email = checkEmail(input.email);
+  const kdf = checkKdf(input.kdf);
+  checkPasswordKeys(input, kdf);
   await checkEncryptionPublicKey(checkBase64('publicKey', input.publicKey, SPKI_BYTES));
   await checkSigningPublicKey(checkBase64('signingPublicKey', input.signingPublicKey, SPKI_BYTES));
 
@@ -70,12 +91,7 @@ export async function register(deps: AccountsDeps, input: RegistrationInput, cli
       id,
       username,
       email,
-      loginVerifier: await hashLoginPassword(input.password),
-      passwordSalt: input.passwordSalt,
-      kdf: JSON.stringify(kdf),
-      salt: input.salt,
-      iv: input.iv,
-      encryptedPrivateKey: input.encryptedPrivateKey,
+      ...(await storedPasswordKeys(input, kdf)),
       publicKey: input.publicKey,
       signingPublicKey: input.signingPublicKey,
       totalSpace: deps.defaultQuotaBytes,

@@ -33,6 +33,25 @@ interface RequestContext {
  * (totp_pending) browser can still read avatars and check names. Every handler also gets
  * `clientIp`, the raw `sessionToken` and `currentSession()` (at most one query per request).
  */
+/**
+ * The hooks of a macro that decides who is calling: `lookup` runs in parse, so a caller who may not
+ * make the call is refused before the body is read, and again in transform for calls without a
+ * parse phase (it is settled once per request); the handler gets what `expose` makes of it.
+ */
+function checkedBeforeBody<C, T, R>(lookup: (context: C) => Promise<T>, expose: (found: T) => R) {
+  return {
+    async parse(context: C) {
+      await lookup(context);
+    },
+    async transform(context: C) {
+      await lookup(context);
+    },
+    async resolve(context: C) {
+      return expose(await lookup(context));
+    },
+  };
+}
+
 export function sessionPlugin(options: SessionPluginOptions) {
   const sessions = new WeakMap<Request, Promise<ActiveSession | null>>();
   const principals = new WeakMap<Request, Promise<Principal>>();
@@ -96,29 +115,8 @@ export function sessionPlugin(options: SessionPluginOptions) {
       currentSession: () => sessionOf({ request, set }),
     }))
     .macro({
-      session: {
-        async parse(context) {
-          await signedInOf(context);
-        },
-        async transform(context) {
-          await signedInOf(context);
-        },
-        async resolve(context) {
-          const { user, session } = await signedInOf(context);
-          return { user, session };
-        },
-      },
-      principal: {
-        async parse(context) {
-          await principalOf(context);
-        },
-        async transform(context) {
-          await principalOf(context);
-        },
-        async resolve(context) {
-          return { principal: await principalOf(context) };
-        },
-      },
+      session: checkedBeforeBody(signedInOf, ({ user, session }) => ({ user, session })),
+      principal: checkedBeforeBody(principalOf, (principal) => ({ principal })),
     });
 }
 

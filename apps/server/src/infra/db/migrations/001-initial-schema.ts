@@ -96,6 +96,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('links_item_id').on('links').column('item_id').execute();
 
+  await createProvisionalUploads(db);
+}
+
+/** The provisional uploads table (one blob per upload); 003-files replaces it and restores it on the way down. */
+export async function createProvisionalUploads(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('uploads')
     .addColumn('id', 'text', (c) => c.primaryKey())

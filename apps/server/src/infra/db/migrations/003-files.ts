@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { createProvisionalUploads } from './001-initial-schema.ts';
 
 // Written against Kysely<any>, like 001: frozen in time.
 
@@ -53,22 +54,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('items_state').execute();
   await db.schema.dropTable('uploads').execute();
-  await db.schema
-    .createTable('uploads')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('item_id', 'text', (c) => c.notNull().references('items.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('blob_key', 'text', (c) => c.notNull())
-    .addColumn('expected_size', 'bigint', (c) => c.notNull())
-    .addColumn('part_size', 'bigint', (c) => c.notNull())
-    .addColumn('received_bytes', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addColumn('parts_received', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('uploads_item_id').on('uploads').column('item_id').execute();
-  await db.schema.createIndex('uploads_user_id').on('uploads').column('user_id').execute();
-  await db.schema.createIndex('uploads_expires_at').on('uploads').column('expires_at').execute();
+  await createProvisionalUploads(db);
   await db.schema.dropTable('item_parts').execute();
   await db.schema.alterTable('users').dropColumn('reserved_space').execute();
 }
