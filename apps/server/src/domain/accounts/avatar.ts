@@ -1,18 +1,7 @@
+import { AVATAR_MAX_BYTES, AVATAR_TYPES, type AvatarExtension } from '@sealbox/rules';
 import { DomainError, isDomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
 import { isUuid } from './validation.ts';
-
-export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
-
-/** The only types accepted, decided by content; the extension is ours, never the upload's name. */
-export const AVATAR_TYPES = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-} as const;
-
-export type AvatarExtension = keyof typeof AVATAR_TYPES;
 
 const startsWith = (bytes: Uint8Array, prefix: readonly number[], at = 0) =>
   bytes.length >= at + prefix.length && prefix.every((b, i) => bytes[at + i] === b);

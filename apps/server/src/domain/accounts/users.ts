@@ -1,18 +1,9 @@
-import { EMAIL_INVALID_TEXT, USER_NOT_FOUND_TEXT } from '@sealbox/rules';
+import { EMAIL_INVALID_TEXT, type PublicUser, USER_NOT_FOUND_TEXT } from '@sealbox/rules';
 import type { UserRecord } from '../../ports/accounts.ts';
 import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
 import { parseStoredKdf, type KdfParams } from './kdf.ts';
 import { characterCount, checkEmail, checkUsername, isUuid } from './validation.ts';
-
-/** What any signed-in user may see of another: enough to share with them and show them. */
-export interface PublicUser {
-  id: string;
-  username: string;
-  publicKey: string;
-  signingPublicKey: string;
-  avatarExtension: string | null;
-}
 
 /** What the login page needs before it can derive the login hash. */
 export interface LoginLookup {

@@ -1,3 +1,4 @@
+import type { UnfinishedUploadEntry } from '@sealbox/rules';
 import { ancestorChain, type ItemRecord, type UploadRecord, type UserSummary } from '../../ports/files.ts';
 import type { FilesDeps } from './deps.ts';
 import { expireUpload } from './uploads.ts';
@@ -5,17 +6,11 @@ import { invalid } from './validation.ts';
 import { peopleOf, toItemView, type ItemView } from './view.ts';
 
 /** One unfinished upload in the owner's tree, as GET /api/uploads shows it (docs/protocol.md). */
-export interface UnfinishedUploadView {
-  uploadId: string;
+export interface UnfinishedUploadView extends UnfinishedUploadEntry {
   /** The item as its owner sees it; `uploaderId` null: an anonymous link holder started it. */
   item: ItemView;
   /** Ciphertext bytes received so far, of `item.size`. */
   received: number;
-  /** The link it was started through, or null. */
-  linkId: string | null;
-  startedAt: number;
-  lastActivityAt: number;
-  expiresAt: number;
 }
 
 export interface UnfinishedUploads {

@@ -1,7 +1,8 @@
+import { AVATAR_MAX_BYTES } from '@sealbox/rules';
 import { Elysia } from 'elysia';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AVATAR_MAX_BYTES, openAvatar, uploadAvatar } from '../../domain/accounts/avatar.ts';
+import { openAvatar, uploadAvatar } from '../../domain/accounts/avatar.ts';
 import type { AccountsDeps } from '../../domain/accounts/deps.ts';
 import { PINS_REQUEST_MAX_BYTES, PINS_TOO_LARGE, readPins, writePins } from '../../domain/accounts/pins.ts';
 import { toProfile, updateEmail, updatePreferences } from '../../domain/accounts/profile.ts';

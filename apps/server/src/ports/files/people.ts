@@ -3,18 +3,9 @@
  * public keys, from `users`). Their space is the quota port's (quota.ts).
  */
 
-/** Who a person is, as listings name them. */
-export interface UserSummary {
-  id: string;
-  username: string;
-  avatarExtension: string | null;
-}
+import type { PublicUser, UserSummary } from '@sealbox/rules';
 
-/** What a sharer needs of a person: who they are and their public keys. */
-export interface PublicUser extends UserSummary {
-  publicKey: string;
-  signingPublicKey: string;
-}
+export type { PublicUser, UserSummary };
 
 export interface PeopleReader {
   /** These users, those that exist, in no particular order. */

@@ -2,25 +2,20 @@
  * The unfinished uploads in the signed-in user's tree (docs/protocol.md "Uploads by others"):
  * GET /api/uploads, opened with the user's own keys in the crypto worker, and ending one.
  */
+import type { UnfinishedUploadEntry } from '@sealbox/rules';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { api, errorMessageOf } from '../../lib/api.ts';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
 
-export interface UnfinishedUpload {
-  uploadId: string;
+export interface UnfinishedUpload extends UnfinishedUploadEntry {
   /** The item, opened: its name where the user's keys open it (they always should: it is their tree). */
   item: ItemView;
   /** The folders from the top level down to the item's parent, opened ([] at the top level). */
   path: ItemView[];
   /** Share of the ciphertext received so far, 0-1. */
   received: number;
-  /** The link it was started through, or null. */
-  linkId: string | null;
-  startedAt: number;
-  lastActivityAt: number;
-  expiresAt: number;
 }
 
 export interface UnfinishedUploads {

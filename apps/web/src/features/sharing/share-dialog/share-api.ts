@@ -4,19 +4,14 @@
  * grants and signatures made in the crypto worker, never a key; a failed call throws an
  * HttpStatusError with the server's message.
  */
+import type { PublicUser } from '@sealbox/rules';
 import { api, errorMessageOf } from '../../../lib/api.ts';
 import { visibleText } from '../../../model/item-names.ts';
 import { HttpStatusError } from '../../../lib/http-status-error.ts';
 import { SEARCH_LIMIT } from './share-logic.ts';
 
 /** A user as the search and the access list answer them: enough to show and to share with. */
-export interface PublicUser {
-  id: string;
-  username: string;
-  publicKey: string;
-  signingPublicKey: string;
-  avatarExtension: string | null;
-}
+export type { PublicUser };
 
 /** One access entry of an item (AccessView). */
 export interface AccessEntry {
