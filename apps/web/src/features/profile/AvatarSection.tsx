@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
+import { AVATAR_MAX_BYTES, AVATAR_TYPES } from '@sealbox/rules';
 import { Button, toast } from '@sealbox/ui';
 import { PROFILE_QUERY_KEY, avatarVersionAtom, uploadAvatar, useAvatarUrl, type Profile } from '../auth/index.ts';
+import { ProfileSection } from './ProfileSection.tsx';
 import './profile.css';
 
-/** What PUT /api/profile/upload accepts; the server checks the bytes, this only spares a round trip. */
-export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
-export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+/** The types PUT /api/profile/upload accepts; the server checks the bytes, this only spares a round trip. */
+const ACCEPTED_TYPES: readonly string[] = Object.values(AVATAR_TYPES);
 export const AVATAR_MESSAGES = {
   type: 'Choose a PNG, JPEG, WebP or GIF image.',
   size: 'The image is larger than 2 MiB. Choose a smaller one.',
@@ -17,7 +18,7 @@ export const AVATAR_MESSAGES = {
 } as const;
 
 export function checkAvatarFile(file: Pick<File, 'type' | 'size'>): string | undefined {
-  if (!(AVATAR_TYPES as readonly string[]).includes(file.type)) return AVATAR_MESSAGES.type;
+  if (!ACCEPTED_TYPES.includes(file.type)) return AVATAR_MESSAGES.type;
   if (file.size > AVATAR_MAX_BYTES) return AVATAR_MESSAGES.size;
   return undefined;
 }
@@ -83,8 +84,7 @@ export function AvatarSection({ profile }: { profile: Profile }) {
   };
 
   return (
-    <section className="profile-section" aria-labelledby="avatar-title">
-      <h2 id="avatar-title">Avatar</h2>
+    <ProfileSection id="avatar" title="Avatar">
       <div className="avatar-editor">
         <img
           className="avatar avatar--large"
@@ -95,7 +95,7 @@ export function AvatarSection({ profile }: { profile: Profile }) {
         />
         <div className="avatar-editor__controls">
           <label className="file-picker">
-            <input ref={input} type="file" name="avatar" accept={AVATAR_TYPES.join(',')} onChange={onPick} />
+            <input ref={input} type="file" name="avatar" accept={ACCEPTED_TYPES.join(',')} onChange={onPick} />
             <span className="sb-button sb-button--secondary">Choose image</span>
           </label>
           <p className="muted field__hint">PNG, JPEG, WebP or GIF, up to 2 MiB.</p>
@@ -116,6 +116,6 @@ export function AvatarSection({ profile }: { profile: Profile }) {
           )}
         </div>
       </div>
-    </section>
+    </ProfileSection>
   );
 }

@@ -11,6 +11,7 @@ import {
   type SortOrder,
 } from '../auth/index.ts';
 import { SORT_LABELS } from '../items/index.ts';
+import { ProfileSection } from './ProfileSection.tsx';
 import './profile.css';
 
 const THEME_LABELS: Record<ThemePreference, string> = { light: 'Light', dark: 'Dark', system: 'System' };
@@ -104,8 +105,7 @@ export function PreferencesSection({ profile }: { profile: Profile }) {
   };
 
   return (
-    <section className="profile-section" aria-labelledby="preferences-title">
-      <h2 id="preferences-title">Preferences</h2>
+    <ProfileSection id="preferences" title="Preferences">
       <div className="preferences">
         <Segmented
           name="view"
@@ -146,6 +146,6 @@ export function PreferencesSection({ profile }: { profile: Profile }) {
         />
       </div>
       <p className="muted field__hint">The theme is kept in this browser; System follows your device’s setting.</p>
-    </section>
+    </ProfileSection>
   );
 }
