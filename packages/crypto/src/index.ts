@@ -36,6 +36,7 @@ export {
   encryptMime,
   decryptMime,
   wrapItemKey,
+  sealFileMetadata,
   unwrapItemKey,
 } from './item.ts';
 export { type ShareGrant, wrapKeyForUser, unwrapKeyFromUser, signGrant, verifyGrant } from './share.ts';

@@ -78,6 +78,19 @@ export async function wrapItemKey(
   return { encryptedKey: toBase64(await seal(wrappingKey, nonce, keyAad(id), key)), keyNonce: toBase64(nonce) };
 }
 
+/**
+ * The sealed fields of a new file's metadata (POST /api/upload): its name and MIME type under K,
+ * and K wrapped under the key of where it goes.
+ */
+export async function sealFileMetadata(wrappingKey: AesKey, id: string, key: Uint8Array, name: string, mimeType: string) {
+  const [sealedName, sealedMime, wrapped] = await Promise.all([
+    encryptName(key, id, name),
+    encryptMime(key, id, mimeType),
+    wrapItemKey(wrappingKey, id, key),
+  ]);
+  return { ...sealedName, ...sealedMime, ...wrapped };
+}
+
 export async function unwrapItemKey(wrappingKey: AesKey, id: string, encryptedKey: string, keyNonce: string): Promise<Bytes> {
   const key = await open(wrappingKey, fromBase64(keyNonce, 'keyNonce'), keyAad(id), fromBase64(encryptedKey, 'encryptedKey'));
   if (key.length !== KEY_BYTES) fail('DECRYPT_FAILED', 'unwrapped key has the wrong length');
