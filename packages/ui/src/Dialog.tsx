@@ -84,7 +84,12 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
             <h2 id={titleId} className="sb-dialog__title" tabIndex={-1}>
               {title}
             </h2>
-            <button type="button" className="sb-dialog__close" aria-label="Close" onClick={() => onOpenChange(false)}>
+            <button
+              type="button"
+              className="sb-icon-button sb-dialog__close"
+              aria-label="Close"
+              onClick={() => onOpenChange(false)}
+            >
               <StrokeIcon size={18} strokeLinejoin={undefined}>
                 <path d="M6 6l12 12M18 6 6 18" />
               </StrokeIcon>

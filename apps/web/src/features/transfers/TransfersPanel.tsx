@@ -118,7 +118,7 @@ function Row({ row }: { row: TransferRow }) {
       {busy(row) ? (
         <button
           type="button"
-          className="transfer-row__action"
+          className="sb-icon-button transfer-row__action"
           aria-label={`Cancel ${row.name}`}
           title="Cancel"
           onClick={() => cancelTransfer(row.key)}
@@ -128,7 +128,7 @@ function Row({ row }: { row: TransferRow }) {
       ) : (row.status === 'error' && !row.noRetry) || row.status === 'cancelled' ? (
         <button
           type="button"
-          className="transfer-row__action"
+          className="sb-icon-button transfer-row__action"
           aria-label={`Retry ${row.name}`}
           title="Retry"
           onClick={() => retryTransfer(row.key, retryDownload)}
@@ -231,7 +231,7 @@ export function TransfersPanel() {
         </h2>
         <button
           type="button"
-          className="transfers__button"
+          className="sb-icon-button transfers__button"
           aria-expanded={!collapsed}
           aria-controls={listId}
           aria-label={collapsed ? 'Expand transfers' : 'Collapse transfers'}
@@ -243,7 +243,7 @@ export function TransfersPanel() {
         {!anyBusy && (
           <button
             type="button"
-            className="transfers__button"
+            className="sb-icon-button transfers__button"
             aria-label="Close transfers"
             title="Close"
             onClick={() => {
