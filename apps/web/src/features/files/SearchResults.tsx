@@ -33,7 +33,7 @@ export function SearchResults({ pending, results, locationOf, onJump, onOpen }: 
   }
   if (results.length === 0) return <EmptyState title="No files found" />;
   return (
-    <ul className="search-results" aria-label="Search results">
+    <ul className="sb-boxed-list search-results" aria-label="Search results">
       {results.map((item) => (
         <li key={item.id} className="search-result">
           <span className={cx('item-icon')} aria-hidden="true">

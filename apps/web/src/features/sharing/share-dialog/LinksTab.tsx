@@ -287,7 +287,7 @@ export function LinksTab({ item }: { item: ItemView }) {
       ) : links.data.length === 0 ? (
         <p className="share-note">No active links</p>
       ) : (
-        <ul className="share-list" aria-label="Active links">
+        <ul className="sb-boxed-list share-list" aria-label="Active links">
           {links.data.map((link, index) => (
             <LinkRow key={link.linkId} item={item} link={link} index={index} onChanged={refresh} />
           ))}

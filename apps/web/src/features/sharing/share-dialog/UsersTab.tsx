@@ -188,7 +188,7 @@ export function UsersTab({ item, myUserId }: { item: ItemView; myUserId: string 
           <p className="share-note">No users found</p>
         ) : null}
         {results.length > 0 && (
-          <ul className="share-list" aria-label="Search results">
+          <ul className="sb-boxed-list share-list" aria-label="Search results">
             {results.map((user) => (
               <li key={user.id} className="share-row">
                 <UserAvatar user={user} />
@@ -224,7 +224,7 @@ export function UsersTab({ item, myUserId }: { item: ItemView; myUserId: string 
       ) : entries.length === 0 ? (
         <p className="share-note">Only you can open this {item.isDirectory ? 'folder' : 'file'}.</p>
       ) : (
-        <ul className="share-list" aria-label="People with access">
+        <ul className="sb-boxed-list share-list" aria-label="People with access">
           {entries.map((entry) => {
             const user = usersById.get(entry.userId);
             const name = user?.username ?? 'Unknown user';
