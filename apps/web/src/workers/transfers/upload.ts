@@ -17,7 +17,7 @@ import {
   wrapItemKey,
 } from '@sealbox/crypto';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
-import { PARTS_IN_FLIGHT, cipherLengthOfPart, planParts } from '../../model/transfer-plan.ts';
+import { PARTS_IN_FLIGHT, cipherLengthOfPart, planParts, type PartGeometry } from '../../model/transfer-plan.ts';
 import { type BrowseScope, checkedScope, linkIdOf } from '../../model/browse-scope.ts';
 import type { UploadEvent, UploadRequest, UploadResult } from '../../model/transfers.ts';
 import { wrappingKeyFor } from '../key-rings.ts';
@@ -45,6 +45,16 @@ function progressReporter(port: MessagePort | undefined) {
     if (event.type === 'progress') lastPhase = event.phase;
     port.postMessage(event);
   };
+}
+
+/** Where an upload of a file of geometry `g` stands: plaintext encrypted and ciphertext the server has. */
+function progressOf(
+  g: Pick<PartGeometry, 'plainSize' | 'cipherSize'>,
+  phase: 'encrypting' | 'uploading',
+  encrypted: number,
+  sent: number,
+): UploadEvent {
+  return { type: 'progress', phase, encrypted, sent, plainSize: g.plainSize, cipherSize: g.cipherSize };
 }
 
 /** Ongoing uploads by item id, for cancel from the page. */
@@ -94,14 +104,7 @@ async function sendParts(
     transform(chunk, controller) {
       hashes.push(chunk);
       encrypted += chunk.length;
-      report({
-        type: 'progress',
-        phase: sentBytes > 0 ? 'uploading' : 'encrypting',
-        encrypted,
-        sent: sentBytes,
-        plainSize: g.plainSize,
-        cipherSize: g.cipherSize,
-      });
+      report(progressOf(g, sentBytes > 0 ? 'uploading' : 'encrypting', encrypted, sentBytes));
       controller.enqueue(chunk);
     },
   });
@@ -122,14 +125,7 @@ async function sendParts(
       await sendPart(recordScope(record), record.uploadId, n, body, signal);
       sentBytes += size;
       partsSent++;
-      report({
-        type: 'progress',
-        phase: 'uploading',
-        encrypted,
-        sent: sentBytes,
-        plainSize: g.plainSize,
-        cipherSize: g.cipherSize,
-      });
+      report(progressOf(g, 'uploading', encrypted, sentBytes));
     })();
     const tracked = task.then(
       () => {
@@ -216,10 +212,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
   const scope = prepared ? recordScope(prepared.record) : checkedScope(request.scope);
   const linkId = linkIdOf(scope);
   const g = geometryOf(file.size);
-  report(
-    { type: 'progress', phase: 'encrypting', encrypted: 0, sent: 0, plainSize: g.plainSize, cipherSize: g.cipherSize },
-    true,
-  );
+  report(progressOf(g, 'encrypting', 0, 0), true);
 
   let id: string;
   try {
@@ -235,29 +228,9 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
       if (planParts(g, [], CHUNK).kind === 'single') {
         // One part: encrypt into memory (at most PART_BYTES) and send it with the metadata.
         const blob = await new Response(file.stream().pipeThrough(createEncryptStream(key, fileNonce), { signal })).blob();
-        report(
-          {
-            type: 'progress',
-            phase: 'uploading',
-            encrypted: g.plainSize,
-            sent: 0,
-            plainSize: g.plainSize,
-            cipherSize: g.cipherSize,
-          },
-          true,
-        );
+        report(progressOf(g, 'uploading', g.plainSize, 0), true);
         await postUpload(scope, metadata, blob, signal);
-        report(
-          {
-            type: 'progress',
-            phase: 'uploading',
-            encrypted: g.plainSize,
-            sent: g.cipherSize,
-            plainSize: g.plainSize,
-            cipherSize: g.cipherSize,
-          },
-          true,
-        );
+        report(progressOf(g, 'uploading', g.plainSize, g.cipherSize), true);
         await rememberUploaded(id);
         return { id, size: g.cipherSize, resumed: false, partsSent: 1 };
       }
@@ -306,17 +279,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
     }
     await deleteRecord(record.uploadId);
     record.key.fill(0);
-    report(
-      {
-        type: 'progress',
-        phase: 'uploading',
-        encrypted: g.plainSize,
-        sent: g.cipherSize,
-        plainSize: g.plainSize,
-        cipherSize: g.cipherSize,
-      },
-      true,
-    );
+    report(progressOf(g, 'uploading', g.plainSize, g.cipherSize), true);
     await rememberUploaded(id);
     return { id, size: g.cipherSize, resumed: prepared.resumed, partsSent };
   } catch (error) {
