@@ -145,11 +145,19 @@ async function ownItemKey(itemId: string): Promise<Uint8Array> {
   }
 }
 
-/** POST /api/share type user: K of `itemId` wrapped to the recipient's pinned key, and signed. */
-async function grantFor(itemId: string, user: PublicKeys, edit: boolean): Promise<{ encryptedKey: string; signature: string }> {
+/**
+ * A grant of `itemId` to `user` signed by the signed-in sharer. The recipient's keys are checked
+ * against the pinned ones before `wrappedKey` is asked for, so no key is wrapped to a substitute.
+ */
+async function signedGrant(
+  itemId: string,
+  user: PublicKeys,
+  edit: boolean,
+  wrappedKey: () => Promise<string>,
+): Promise<{ encryptedKey: string; signature: string }> {
   const me = await signedIn();
   await checkedKeys(me, user);
-  const encryptedKey = await wrapKeyForUser(user.publicKey, await ownItemKey(itemId));
+  const encryptedKey = await wrappedKey();
   const signature = await signGrant(me.keys.signingPrivateKey, {
     sharerId: me.userId,
     recipientId: user.id,
@@ -160,17 +168,14 @@ async function grantFor(itemId: string, user: PublicKeys, edit: boolean): Promis
   return { encryptedKey, signature };
 }
 
+/** POST /api/share type user: K of `itemId` wrapped to the recipient's pinned key, and signed. */
+function grantFor(itemId: string, user: PublicKeys, edit: boolean): Promise<{ encryptedKey: string; signature: string }> {
+  return signedGrant(itemId, user, edit, async () => wrapKeyForUser(user.publicKey, await ownItemKey(itemId)));
+}
+
 /** PUT /api/share type user: the existing wrapped key signed again with the new edit flag. */
 async function regrant(itemId: string, user: PublicKeys, encryptedKey: string, edit: boolean): Promise<{ signature: string }> {
-  const me = await signedIn();
-  await checkedKeys(me, user);
-  const signature = await signGrant(me.keys.signingPrivateKey, {
-    sharerId: me.userId,
-    recipientId: user.id,
-    itemId,
-    encryptedKey,
-    edit,
-  });
+  const { signature } = await signedGrant(itemId, user, edit, async () => encryptedKey);
   return { signature };
 }
 
