@@ -1,3 +1,4 @@
+import type { LinkView } from '@sealbox/rules';
 import { randomBytes } from 'node:crypto';
 import type { FilesReader, FilesTransaction, LinkRecord } from '../../ports/files.ts';
 import { notFound } from './access.ts';
@@ -17,17 +18,7 @@ import { invalid, linkId as checkLinkId, uuid } from './validation.ts';
  * link-subscriptions.ts.
  */
 
-/** What the owner and a visitor see of a link (docs/protocol.md "Items" "Share link"). */
-export interface LinkView {
-  linkId: string;
-  itemId: string;
-  editPermission: boolean;
-  /** Epoch ms; null: never. */
-  expiresAt: number | null;
-  passwordProtected: boolean;
-  createdAt: number;
-  modifiedAt: number;
-}
+export type { LinkView };
 
 /**
  * GET /api/shared/{linkId}: the link, whether its item is a folder, and the username of the account

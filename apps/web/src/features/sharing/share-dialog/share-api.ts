@@ -4,7 +4,7 @@
  * grants and signatures made in the crypto worker, never a key; a failed call throws an
  * HttpStatusError with the server's message.
  */
-import type { PublicUser } from '@sealbox/rules';
+import type { LinkView, PublicUser } from '@sealbox/rules';
 import { api, errorMessageOf } from '../../../lib/api.ts';
 import { visibleText } from '../../../model/item-names.ts';
 import { HttpStatusError } from '../../../lib/http-status-error.ts';
@@ -28,16 +28,8 @@ export interface AccessList {
   users: PublicUser[];
 }
 
-/** One link of an item (LinkView). */
-export interface ShareLink {
-  linkId: string;
-  itemId: string;
-  editPermission: boolean;
-  expiresAt: number | null;
-  passwordProtected: boolean;
-  createdAt: number;
-  modifiedAt: number;
-}
+/** One link of an item. */
+export type ShareLink = LinkView;
 
 type EdenResult = { data: unknown; error: { value: unknown } | null; status: number };
 
