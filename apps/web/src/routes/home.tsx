@@ -1,56 +1,50 @@
 import type { ReactNode } from 'react';
 import { Link, createRoute } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { Button } from '@sealbox/ui';
+import { Button, StrokeIcon } from '@sealbox/ui';
 import { signedInAtom } from '../features/auth/index.ts';
 import { rootRoute } from './root.tsx';
 import './home.css';
 
-const icon = {
-  width: 28,
-  height: 28,
-  viewBox: '0 0 24 24',
-  fill: 'none',
-  stroke: 'currentColor',
-  strokeWidth: 1.7,
-  strokeLinecap: 'round',
-  strokeLinejoin: 'round',
-} as const;
+/** The page's illustrations: larger and with a lighter stroke than the app's control icons. */
+const homeIcon = (drawing: ReactNode) => (
+  <StrokeIcon size={28} strokeWidth={1.7}>
+    {drawing}
+  </StrokeIcon>
+);
 
-const KeyIcon = () => (
-  <svg {...icon} aria-hidden="true">
+const KEY_ICON = homeIcon(
+  <>
     <circle cx="8" cy="15" r="4" />
     <path d="m10.8 12.2 8.2-8.2M16 7l2 2M14 9l2 2" />
-  </svg>
+  </>,
 );
-const LockIcon = () => (
-  <svg {...icon} aria-hidden="true">
+const LOCK_ICON = homeIcon(
+  <>
     <rect x="4" y="10" width="16" height="11" rx="2" />
     <path d="M8 10V7a4 4 0 0 1 8 0v3M12 14v3" />
-  </svg>
+  </>,
 );
-const ShareIcon = () => (
-  <svg {...icon} aria-hidden="true">
+const SHARE_ICON = homeIcon(
+  <>
     <circle cx="6" cy="12" r="2.5" />
     <circle cx="18" cy="6" r="2.5" />
     <circle cx="18" cy="18" r="2.5" />
     <path d="m8.3 10.8 7.4-3.6M8.3 13.2l7.4 3.6" />
-  </svg>
+  </>,
 );
-const ServerIcon = () => (
-  <svg {...icon} aria-hidden="true">
+const SERVER_ICON = homeIcon(
+  <>
     <rect x="3" y="4" width="18" height="7" rx="1.5" />
     <rect x="3" y="13" width="18" height="7" rx="1.5" />
     <path d="M7 7.5h.01M7 16.5h.01M11 7.5h6M11 16.5h6" />
-  </svg>
+  </>,
 );
 
-function Step({ n, icon: Icon, title, children }: { n: number; icon: () => ReactNode; title: string; children: ReactNode }) {
+function Step({ n, icon, title, children }: { n: number; icon: ReactNode; title: string; children: ReactNode }) {
   return (
     <li className="home-step">
-      <div className="home-step__icon">
-        <Icon />
-      </div>
+      <div className="home-step__icon">{icon}</div>
       <h3>
         <span className="home-step__n">{n}.</span> {title}
       </h3>
@@ -91,15 +85,15 @@ function HomePage() {
       <section className="home-section" aria-labelledby="how-title">
         <h2 id="how-title">How the encryption works, in plain words</h2>
         <ol className="home-steps">
-          <Step n={1} icon={KeyIcon} title="Your password stays with you">
+          <Step n={1} icon={KEY_ICON} title="Your password stays with you">
             When you sign in, your browser turns your password into a one-way hash and only that is sent. Your private keys travel
             sealed, and only your password opens them, on your device.
           </Step>
-          <Step n={2} icon={LockIcon} title="Everything is locked before upload">
+          <Step n={2} icon={LOCK_ICON} title="Everything is locked before upload">
             Each file and folder gets its own random key. Contents, file names and types are encrypted with it before a single
             byte is uploaded, and any tampering is detected when you open them.
           </Step>
-          <Step n={3} icon={ShareIcon} title="Sharing hands over keys, not trust">
+          <Step n={3} icon={SHARE_ICON} title="Sharing hands over keys, not trust">
             Sharing with someone wraps the file’s key for them alone. A share link carries its key after the <code>#</code>, the
             part of an address browsers never send to a server.
           </Step>
@@ -129,9 +123,7 @@ function HomePage() {
       </section>
 
       <section className="home-section home-host" aria-labelledby="host-title">
-        <div className="home-host__icon">
-          <ServerIcon />
-        </div>
+        <div className="home-host__icon">{SERVER_ICON}</div>
         <div>
           <h2 id="host-title">Yours to host</h2>
           <p>
