@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { Button } from './Button.tsx';
 import { cx } from './cx.ts';
 import { StrokeIcon } from './StrokeIcon.tsx';
 import './overlays.css';
@@ -105,5 +106,25 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
         </div>
       )}
     </dialog>
+  );
+}
+
+export type CloseDialogProps = Omit<DialogProps, 'onOpenChange' | 'footer'> & {
+  /** Called however the user dismisses it: Escape, the backdrop, the × or the Close button. */
+  onClose: () => void;
+};
+
+/** A dialog that only shows something, so its one footer button is Close. */
+export function CloseDialog({ onClose, ...props }: CloseDialogProps) {
+  return (
+    <Dialog
+      {...props}
+      onOpenChange={(next) => !next && onClose()}
+      footer={
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      }
+    />
   );
 }

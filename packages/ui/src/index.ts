@@ -14,7 +14,7 @@ export {
   type ResolvedTheme,
 } from './theme.ts';
 export { cx } from './cx.ts';
-export { Dialog, type DialogProps } from './Dialog.tsx';
+export { CloseDialog, Dialog, type CloseDialogProps, type DialogProps } from './Dialog.tsx';
 export {
   Menu,
   MenuChoices,

@@ -1,5 +1,5 @@
 /** The dialogs of the listing's selection and keyboard (issue 14): delete a selection, the '?' list of shortcuts. */
-import { Button, Dialog } from '@sealbox/ui';
+import { Button, CloseDialog, Dialog } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';
 import { displayName } from './format.ts';
 
@@ -65,16 +65,7 @@ export const SHORTCUTS: ReadonlyArray<readonly [keys: string, does: string]> = [
 
 export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => !next && onClose()}
-      title="Keyboard shortcuts"
-      footer={
-        <Button variant="secondary" onClick={onClose}>
-          Close
-        </Button>
-      }
-    >
+    <CloseDialog open={open} onClose={onClose} title="Keyboard shortcuts">
       <dl className="shortcuts">
         {SHORTCUTS.map(([keys, does]) => (
           <div key={keys} className="shortcuts__row">
@@ -85,6 +76,6 @@ export function ShortcutsDialog({ open, onClose }: { open: boolean; onClose: () 
           </div>
         ))}
       </dl>
-    </Dialog>
+    </CloseDialog>
   );
 }

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { MOVE_PROBLEM_TEXT, canBrowseInto, selectionMoveProblem } from '@sealbox/rules';
-import { Button, Dialog, Spinner, cx } from '@sealbox/ui';
+import { Button, CloseDialog, Dialog, Spinner, cx } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';
 import { ENCRYPTED_DIRECTORY } from '../../model/item-names.ts';
 import { ANONYMOUS_UPLOADER } from '../../model/uploader.ts';
@@ -338,16 +338,7 @@ export function InfoDialog({
     ['Id', item.id],
   ];
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => !next && onClose()}
-      title={`${item.isDirectory ? 'Folder' : 'File'} info`}
-      footer={
-        <Button variant="secondary" onClick={onClose}>
-          Close
-        </Button>
-      }
-    >
+    <CloseDialog open={open} onClose={onClose} title={`${item.isDirectory ? 'Folder' : 'File'} info`}>
       <dl className="info-list">
         {rows.map(([term, value]) => (
           <div key={term} className="info-list__row">
@@ -356,6 +347,6 @@ export function InfoDialog({
           </div>
         ))}
       </dl>
-    </Dialog>
+    </CloseDialog>
   );
 }

@@ -6,7 +6,7 @@
  * continue where they stopped.
  */
 import { useEffect, useRef, useState } from 'react';
-import { Button, Dialog } from '@sealbox/ui';
+import { Button, CloseDialog } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { useProfile } from '../auth/index.ts';
 import { formatBytes } from '../../lib/format-size.ts';
@@ -135,18 +135,7 @@ export function UploadOverlay({ parentId, scope, items, open, onClose }: UploadO
   const { dragging, handlers } = useFileDrag((files) => void pick(files));
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => !next && onClose()}
-      title="Upload files"
-      size="lg"
-      className="upload-overlay"
-      footer={
-        <Button variant="secondary" onClick={onClose}>
-          Close
-        </Button>
-      }
-    >
+    <CloseDialog open={open} onClose={onClose} title="Upload files" size="lg" className="upload-overlay">
       <div className="upload-overlay__body">
         <PendingList pending={stillPending} onResume={resume} onDiscard={discard} />
         <div className={`upload-drop${dragging ? ' upload-drop--active' : ''}`} {...handlers} data-testid="upload-drop">
@@ -194,6 +183,6 @@ export function UploadOverlay({ parentId, scope, items, open, onClose }: UploadO
           <p className="upload-overlay__hint">{MSG_NO_FILE}</p>
         )}
       </div>
-    </Dialog>
+    </CloseDialog>
   );
 }
