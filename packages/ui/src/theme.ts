@@ -20,7 +20,7 @@ export function readThemePreference(): ThemePreference {
   }
 }
 
-/** Sets data-theme on <html>; tokens.css resolves 'system' itself through the media query. */
+/** Sets data-theme on <html>; tokens.css resolves 'system' itself (color-scheme: light dark). */
 export function applyThemePreference(preference: ThemePreference, root: HTMLElement = document.documentElement): void {
   root.dataset.theme = preference;
 }
