@@ -20,13 +20,10 @@
  * Run: bun bench/preview/pdf.ts [--runs=5] [--slowdown=1] [--no-build]   (SEALBOX_E2E_WEB_DIST: another build)
  */
 import { deflateSync } from 'node:zlib';
-import type { BrowserContext, Page } from 'playwright-core';
-import { buildWeb } from '../../scripts/build-web.ts';
-import { createUser } from '../../e2e/support/accounts.ts';
-import { launchBrowser } from '../../e2e/support/browser.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles } from '../../e2e/support/files.ts';
-import { startServer } from '../../e2e/support/server.ts';
+import type { Page } from 'playwright-core';
+import { apiUploadFile, type ApiFolder, type ApiSession } from '../../e2e/support/files.ts';
 import { numberArg, percentile } from '../support.ts';
+import { withOpenFolder } from './open-bench.ts';
 
 const RUNS = numberArg('runs', 5);
 /** Chromium's CPU throttling rate (DevTools' "4x slowdown"), to see the margin on a slower device. */
@@ -257,30 +254,11 @@ const ms = (value: number) => `${Math.round(value)} ms`;
 const median = (values: number[]) => percentile(values, 50);
 
 async function main() {
-  if (!process.argv.includes('--no-build') && !process.env.SEALBOX_E2E_WEB_DIST) await buildWeb();
   const made = performance.now();
   const pdf = makePdf();
   const madeMs = performance.now() - made;
-  const server = await startServer({
-    env: {
-      RATE_LIMITS: 'off',
-      ...(process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {}),
-    },
-  });
-  let context: BrowserContext | undefined;
-  try {
-    const user = await createUser(server.url);
-    const session = await apiLogin(server.url, user);
-    const folder = await apiCreateFolder(session, null, 'Bench');
-    await apiUploadFile(session, folder, NAME, pdf, 'application/pdf');
-
-    context = await launchBrowser();
-    if (!context) throw new Error('Chromium is needed (/usr/bin/chromium)');
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await signInToFiles(page, server.url, user);
-    await page.goto(`${server.url}/files?parentId=${folder.id}`);
-    await page.locator('.browser__body').getByText(NAME).first().waitFor();
+  const upload = (session: ApiSession, folder: ApiFolder) => apiUploadFile(session, folder, NAME, pdf, 'application/pdf');
+  await withOpenFolder(NAME, upload, async ({ context, page }) => {
     if (SLOWDOWN > 1) {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: SLOWDOWN });
@@ -301,10 +279,7 @@ async function main() {
       `  target: first page <= 1 s ${p95 <= TARGET_MS ? 'PASS' : 'FAIL'} (p95 ${ms(p95)}, worst ${ms(Math.max(...totals))})`,
     ];
     console.log(lines.join('\n'));
-  } finally {
-    await context?.close();
-    await server.stop();
-  }
+  });
 }
 
 await main();

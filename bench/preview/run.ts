@@ -22,29 +22,14 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createEncryptStream,
-  encryptMime,
-  encryptName,
-  newFileNonce,
-  newItemId,
-  newItemKey,
-  toBase64,
-  wrapItemKey,
-} from '@sealbox/crypto';
-import type { BrowserContext, Page, Request } from 'playwright-core';
-import { buildWeb } from '../../scripts/build-web.ts';
-import { createUser } from '../../e2e/support/accounts.ts';
-import { launchBrowser } from '../../e2e/support/browser.ts';
-import { apiCreateFolder, apiLogin, signInToFiles, type ApiFolder, type ApiSession } from '../../e2e/support/files.ts';
-import { startServer } from '../../e2e/support/server.ts';
+import { PART_BYTES, ciphertextSize, createEncryptStream } from '@sealbox/crypto';
+import type { Page, Request } from 'playwright-core';
+import { fileMetadata, ok, postUpload, type ApiFolder, type ApiSession } from '../../e2e/support/files.ts';
 import { numberArg } from '../support.ts';
+import { withOpenFolder } from './open-bench.ts';
 
 const MIB = 1024 * 1024;
 const GIB = 1024 * MIB;
-const CHUNK = 262_144;
-const CIPHER_CHUNK = CHUNK + 16;
-const PART_BYTES = 32 * CIPHER_CHUNK;
 const RUNS = numberArg('runs', 3);
 const TARGET_BYTES = 8 * MIB;
 const TARGET_MS = 1000;
@@ -98,37 +83,12 @@ async function makeVideo(): Promise<{ path: string; size: number; made: boolean;
   return { path, size: await exists(path), made: true, seconds: (performance.now() - started) / 1000 };
 }
 
-async function ok(response: Response, what: string): Promise<any> {
-  if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`);
-  return response.status === 204 ? null : response.json();
-}
-
 /** Encrypts the file in Bun and sends it in parts (3 in flight), as the browser's upload does. */
 async function uploadLarge(session: ApiSession, parent: ApiFolder, path: string, mimeType: string): Promise<string> {
   const plainSize = await exists(path);
-  const cipherSize = plainSize + 16 * Math.max(1, Math.ceil(plainSize / CHUNK));
-  const id = newItemId();
-  const key = newItemKey();
-  const fileNonce = newFileNonce();
-  const [sealedName, sealedMime, wrapped] = await Promise.all([
-    encryptName(key, id, NAME),
-    encryptMime(key, id, mimeType),
-    wrapItemKey(parent.key, id, key),
-  ]);
-  const metadata = {
-    id,
-    parentId: parent.id,
-    isDirectory: false,
-    ...sealedName,
-    ...sealedMime,
-    ...wrapped,
-    fileNonce: toBase64(fileNonce),
-    size: cipherSize,
-  };
-  const form = new FormData();
-  form.set('metadata', JSON.stringify(metadata));
+  const { metadata, key, fileNonce } = await fileMetadata(parent.key, parent.id, NAME, mimeType, ciphertextSize(plainSize));
   const headers = { cookie: session.cookie };
-  const created = await ok(await fetch(`${session.baseUrl}/api/upload`, { method: 'POST', headers, body: form }), 'upload');
+  const created = await postUpload(session, metadata, 'upload');
   const uploadId = String(created.uploadId);
   const inFlight = new Set<Promise<void>>();
   const send = (n: number, body: Uint8Array) => {
@@ -167,7 +127,7 @@ async function uploadLarge(session: ApiSession, parent: ApiFolder, path: string,
   if (fill > 0) send(n++, part.subarray(0, fill));
   await Promise.all(inFlight);
   await ok(await fetch(`${session.baseUrl}/api/upload/${uploadId}/complete`, { method: 'POST', headers }), 'complete');
-  return id;
+  return metadata.id;
 }
 
 interface Open {
@@ -250,37 +210,20 @@ const ms = (value: number) => `${Math.round(value)} ms`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main() {
-  if (!process.argv.includes('--no-build') && !process.env.SEALBOX_E2E_WEB_DIST) await buildWeb();
   const video = await makeVideo();
-  const server = await startServer({
-    env: {
-      RATE_LIMITS: 'off',
-      ...(process.env.SEALBOX_E2E_WEB_DIST ? { WEB_DIST: process.env.SEALBOX_E2E_WEB_DIST } : {}),
-    },
-  });
-  let context: BrowserContext | undefined;
-  try {
-    const user = await createUser(server.url);
-    const session = await apiLogin(server.url, user);
-    const folder = await apiCreateFolder(session, null, 'Bench');
-    const uploadStarted = performance.now();
+  const upload = async (session: ApiSession, folder: ApiFolder) => {
+    const started = performance.now();
     const id = await uploadLarge(session, folder, video.path, 'video/mp4');
-    const uploadSeconds = (performance.now() - uploadStarted) / 1000;
-
-    context = await launchBrowser();
-    if (!context) throw new Error('Chromium is needed (/usr/bin/chromium)');
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.setViewportSize({ width: 1280, height: 800 });
+    return { id, seconds: (performance.now() - started) / 1000 };
+  };
+  await withOpenFolder(NAME, upload, async ({ context, page, uploaded }) => {
     const fetched = { bytes: 0 };
     context.on('request', (request: Request) => {
-      if (!request.url().includes(`/api/file/data/${id}`)) return;
+      if (!request.url().includes(`/api/file/data/${uploaded.id}`)) return;
       const match = /^bytes=(\d+)-(\d+)$/.exec(request.headers().range ?? '');
       // A fetch without a Range would be the whole blob: count it so.
       fetched.bytes += match ? Number(match[2]) - Number(match[1]) + 1 : video.size;
     });
-    await signInToFiles(page, server.url, user);
-    await page.goto(`${server.url}/files?parentId=${folder.id}`);
-    await page.locator('.browser__body').getByText(NAME).first().waitFor();
 
     const duration = Number(
       (await Bun.$`ffprobe -v error -show_entries format=duration -of csv=p=0 ${video.path}`.quiet().text()).trim(),
@@ -290,8 +233,8 @@ async function main() {
     const [cold, ...warm] = opens as [Open, ...Open[]];
 
     const lines = [
-      `bench/preview: ${mib(video.size)} mp4 (H.264 1280x720 8 Mbit/s + AAC, ${(duration / 60).toFixed(1)} min), ciphertext ${mib(video.size + 16 * Math.ceil(video.size / CHUNK))}; Chromium ${context.browser()?.version() ?? ''}`,
-      `  video ${video.made ? `made in ${video.seconds.toFixed(1)} s` : 'reused'}; encrypted and uploaded in parts from Bun in ${uploadSeconds.toFixed(1)} s`,
+      `bench/preview: ${mib(video.size)} mp4 (H.264 1280x720 8 Mbit/s + AAC, ${(duration / 60).toFixed(1)} min), ciphertext ${mib(ciphertextSize(video.size))}; Chromium ${context.browser()?.version() ?? ''}`,
+      `  video ${video.made ? `made in ${video.seconds.toFixed(1)} s` : 'reused'}; encrypted and uploaded in parts from Bun in ${uploaded.seconds.toFixed(1)} s`,
       `  first open (registers the service worker): first frame ${ms(cold.firstFrameMs)}, fetched ${mib(cold.firstFrameBytes)}; play ${ms(cold.playMs)}; seek to 50 % and play ${ms(cold.seekMs)}, fetched ${mib(cold.seekBytes)}`,
       ...warm.map(
         (o, i) =>
@@ -310,10 +253,7 @@ async function main() {
       `  targets (worst of all ${opens.length} opens): first frame <= 1 s ${pass(worst.firstFrameMs, TARGET_MS)} (${ms(worst.firstFrameMs)}), <= 8 MiB ${pass(worst.firstFrameBytes, TARGET_BYTES)} (${mib(worst.firstFrameBytes)}); seek <= 1 s ${pass(worst.seekMs, TARGET_MS)} (${ms(worst.seekMs)}), <= 8 MiB ${pass(worst.seekBytes, TARGET_BYTES)} (${mib(worst.seekBytes)})`,
     );
     console.log(lines.join('\n'));
-  } finally {
-    await context?.close();
-    await server.stop();
-  }
+  });
 }
 
 await main();

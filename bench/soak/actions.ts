@@ -8,18 +8,14 @@ import {
   CHUNK,
   chunkCipherRange,
   chunkCount,
+  ciphertextSize,
   decryptChunkAt,
-  encryptMime,
   encryptName,
-  newFileNonce,
-  newItemId,
-  newItemKey,
   partCount,
   partRange,
-  toBase64,
   wrapItemKey,
 } from '@sealbox/crypto';
-import type { ApiFolder } from '../../e2e/support/files.ts';
+import { fileMetadata, folderMetadata, type ApiFolder } from '../../e2e/support/files.ts';
 import { call, check } from './client.ts';
 import { encrypt, plain } from './content.ts';
 import { LARGE_PER_USER, SMALL_PER_USER } from './settings.ts';
@@ -28,51 +24,41 @@ import type { SoakFile, SoakUser } from './users.ts';
 export const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
 let seeds = 1;
 
+/** POST /api/upload: a folder, a file of one part (its ciphertext in `file`), or the start of one in parts. */
+export function postItem(cookie: string, metadata: { id: string }, cipher?: Uint8Array<ArrayBuffer>): Promise<Response | null> {
+  const form = new FormData();
+  form.set('metadata', JSON.stringify(metadata));
+  if (cipher) form.set('file', new File([cipher], 'blob'));
+  return call('POST', '/api/upload', { cookie, body: form });
+}
+
 export async function makeFolder(user: SoakUser): Promise<void> {
   const parent = pick([user.root, ...user.folders]);
   if (user.folders.length >= 25) return list(user);
-  const id = newItemId();
-  const key = newItemKey();
-  const metadata = {
-    id,
-    parentId: parent.id,
-    isDirectory: true,
-    ...(await encryptName(key, id, `folder ${user.folders.length}`)),
-    ...(await wrapItemKey(parent.key, id, key)),
-  };
-  const form = new FormData();
-  form.set('metadata', JSON.stringify(metadata));
-  const response = await call('POST', '/api/upload', { cookie: user.session.cookie, body: form });
-  if (response && check(response.status === 201, `mkdir ${response.status}`)) user.folders.push({ id, key });
+  const { metadata, key } = await folderMetadata(parent.key, parent.id, `folder ${user.folders.length}`);
+  const response = await postItem(user.session.cookie, metadata);
+  if (response && check(response.status === 201, `mkdir ${response.status}`)) user.folders.push({ id: metadata.id, key });
 }
 
-async function fileMetadata(parent: ApiFolder, size: number) {
-  const id = newItemId();
-  const key = newItemKey();
-  const nonce = newFileNonce();
+async function newFile(parent: ApiFolder, size: number) {
   const seed = seeds++;
-  const cipher = await encrypt(key, nonce, plain(seed, 0, size));
-  const metadata = {
-    id,
-    parentId: parent.id,
-    isDirectory: false,
-    ...(await encryptName(key, id, `file ${seed}.bin`)),
-    ...(await encryptMime(key, id, 'application/octet-stream')),
-    ...(await wrapItemKey(parent.key, id, key)),
-    fileNonce: toBase64(nonce),
-    size: cipher.byteLength,
-  };
-  return { file: { id, key, nonce, seed, size, parentId: parent.id, large: false } as SoakFile, cipher, metadata };
+  const { metadata, key, fileNonce } = await fileMetadata(
+    parent.key,
+    parent.id,
+    `file ${seed}.bin`,
+    'application/octet-stream',
+    ciphertextSize(size),
+  );
+  const cipher = await encrypt(key, fileNonce, plain(seed, 0, size));
+  const file: SoakFile = { id: metadata.id, key, nonce: fileNonce, seed, size, parentId: parent.id, large: false };
+  return { file, cipher, metadata };
 }
 
 export async function uploadSmall(user: SoakUser): Promise<void> {
   if (user.files.filter((f) => !f.large).length >= SMALL_PER_USER) return remove(user, false);
   const parent = pick([user.root, ...user.folders]);
-  const { file, cipher, metadata } = await fileMetadata(parent, 1 + Math.floor(Math.random() * 300_000));
-  const form = new FormData();
-  form.set('metadata', JSON.stringify(metadata));
-  form.set('file', new File([cipher], 'blob'));
-  const response = await call('POST', '/api/upload', { cookie: user.session.cookie, body: form });
+  const { file, cipher, metadata } = await newFile(parent, 1 + Math.floor(Math.random() * 300_000));
+  const response = await postItem(user.session.cookie, metadata, cipher);
   if (response && check(response.status === 201, `upload small ${response.status}`)) user.files.push(file);
 }
 
@@ -80,11 +66,9 @@ export async function uploadLarge(user: SoakUser): Promise<void> {
   if (user.files.filter((f) => f.large).length >= LARGE_PER_USER) return remove(user, true);
   const parent = pick([user.root, ...user.folders]);
   // 1.2 to 2.5 parts: 10 to 21 MiB of ciphertext.
-  const { file, cipher, metadata } = await fileMetadata(parent, Math.floor((1.2 + Math.random() * 1.3) * 8 * 1024 * 1024));
+  const { file, cipher, metadata } = await newFile(parent, Math.floor((1.2 + Math.random() * 1.3) * 8 * 1024 * 1024));
   file.large = true;
-  const form = new FormData();
-  form.set('metadata', JSON.stringify(metadata));
-  const created = await call('POST', '/api/upload', { cookie: user.session.cookie, body: form });
+  const created = await postItem(user.session.cookie, metadata);
   if (!created || !check(created.status === 201, `upload large ${created.status}`)) return;
   const { uploadId } = (await created.json()) as { uploadId: string };
   for (let n = 0; n < partCount(cipher.byteLength); n++) {

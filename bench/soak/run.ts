@@ -17,12 +17,12 @@
  * Run: bun bench/soak/run.ts [--minutes=10] [--users=50] [--think-ms=800]
  */
 import { readFileSync } from 'node:fs';
-import { encryptName, newItemId, newItemKey, wrapItemKey } from '@sealbox/crypto';
 import { createUser } from '../../e2e/support/accounts.ts';
-import { apiLogin } from '../../e2e/support/files.ts';
+import { apiLogin, folderMetadata } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
+import { postItem } from './actions.ts';
 import { checkFiles, checkStorage } from './checks.ts';
-import { call, check, openSocket, tally, useServer } from './client.ts';
+import { check, openSocket, tally, useServer } from './client.ts';
 import { chooseAction } from './mix.ts';
 import { printReport, type RssSample } from './report.ts';
 import { MINUTES, THINK_MS, USERS } from './settings.ts';
@@ -41,25 +41,13 @@ try {
       await Bun.sleep(i * 150);
       const account = await createUser(baseUrl);
       const session = await apiLogin(baseUrl, account);
-      const id = newItemId();
-      const key = newItemKey();
-      const form = new FormData();
-      form.set(
-        'metadata',
-        JSON.stringify({
-          id,
-          parentId: null,
-          isDirectory: true,
-          ...(await encryptName(key, id, 'soak')),
-          ...(await wrapItemKey(session.rootKey, id, key)),
-        }),
-      );
-      const created = await call('POST', '/api/upload', { cookie: session.cookie, body: form });
+      const { metadata, key } = await folderMetadata(session.rootKey, null, 'soak');
+      const created = await postItem(session.cookie, metadata);
       if (created?.status !== 201) throw new Error(`root folder: ${created?.status}`);
       const user: SoakUser = {
         index: i,
         session,
-        root: { id, key },
+        root: { id: metadata.id, key },
         folders: [],
         files: [],
         socket: undefined,

@@ -5,6 +5,7 @@
  * at the end drive the file browser itself, for journeys that are about the pages.
  */
 import {
+  ciphertextSize,
   createEncryptStream,
   deriveLoginPassword,
   encryptMime,
@@ -19,7 +20,7 @@ import {
   type KdfParams,
 } from '@sealbox/crypto';
 import type { Page } from 'playwright-core';
-import { loginViaUi, type TestUser } from './accounts.ts';
+import { createUser, loginViaUi, type TestUser } from './accounts.ts';
 
 export interface ApiSession {
   baseUrl: string;
@@ -30,7 +31,8 @@ export interface ApiSession {
   keys: AccountKeys;
 }
 
-async function ok(response: Response, what: string): Promise<any> {
+/** An answer's JSON (null for 204 No Content); an error naming `what` when it failed. */
+export async function ok(response: Response, what: string): Promise<any> {
   if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`);
   return response.status === 204 ? null : response.json();
 }
@@ -67,20 +69,59 @@ export async function folderMetadata(wrapping: CryptoKey | Uint8Array, parentId:
   return { metadata: { id, parentId, isDirectory: true, ...sealedName, ...wrapped }, key };
 }
 
-export async function apiCreateFolder(session: ApiSession, parent: ApiFolder | null, name: string): Promise<ApiFolder> {
-  const { metadata, key } = await folderMetadata(parent ? parent.key : session.rootKey, parent?.id ?? null, name);
+/**
+ * File metadata exactly as the browser's worker makes it: a fresh K wrapped under `wrapping`,
+ * name and mime sealed under K, and a fresh file nonce; `size` is the ciphertext's length. K and
+ * the nonce come back for encrypting the content.
+ */
+export async function fileMetadata(
+  wrapping: CryptoKey | Uint8Array,
+  parentId: string | null,
+  name: string,
+  mimeType: string,
+  size: number,
+) {
+  const id = newItemId();
+  const key = newItemKey();
+  const fileNonce = newFileNonce();
+  const [sealedName, sealedMime, wrapped] = await Promise.all([
+    encryptName(key, id, name),
+    encryptMime(key, id, mimeType),
+    wrapItemKey(wrapping, id, key),
+  ]);
+  const metadata = {
+    id,
+    parentId,
+    isDirectory: false,
+    ...sealedName,
+    ...sealedMime,
+    ...wrapped,
+    fileNonce: toBase64(fileNonce),
+    size,
+  };
+  return { metadata, key, fileNonce };
+}
+
+/**
+ * POST /api/upload: creates a folder, a file of one part (its ciphertext in `file`), or starts
+ * a file sent in parts (answers its uploadId).
+ */
+export async function postUpload(session: ApiSession, metadata: { id: string }, what: string, cipher?: Uint8Array): Promise<any> {
   const body = new FormData();
   body.set('metadata', JSON.stringify(metadata));
-  await ok(
-    await fetch(`${session.baseUrl}/api/upload`, { method: 'POST', headers: { cookie: session.cookie }, body }),
-    `create folder ${name}`,
-  );
+  if (cipher) body.set('file', new File([cipher as Uint8Array<ArrayBuffer>], 'blob'));
+  return ok(await fetch(`${session.baseUrl}/api/upload`, { method: 'POST', headers: { cookie: session.cookie }, body }), what);
+}
+
+export async function apiCreateFolder(session: ApiSession, parent: ApiFolder | null, name: string): Promise<ApiFolder> {
+  const { metadata, key } = await folderMetadata(parent ? parent.key : session.rootKey, parent?.id ?? null, name);
+  await postUpload(session, metadata, `create folder ${name}`);
   return { id: metadata.id, key };
 }
 
 /**
- * Uploads one small file (it fits one part) as the browser's worker does: K wraps under the
- * parent's K, name and mime sealed under K, the content encrypted in chunks under K and a file nonce.
+ * Uploads one small file (it fits one part) as the browser's worker does: the content encrypted
+ * in chunks under K and the file nonce.
  */
 export async function apiUploadFile(
   session: ApiSession,
@@ -89,37 +130,22 @@ export async function apiUploadFile(
   content: Uint8Array,
   mimeType = 'application/octet-stream',
 ): Promise<ApiFolder> {
-  const id = newItemId();
-  const key = newItemKey();
-  const fileNonce = newFileNonce();
-  const [sealedName, sealedMime, wrapped] = await Promise.all([
-    encryptName(key, id, name),
-    encryptMime(key, id, mimeType),
-    wrapItemKey(parent.key, id, key),
-  ]);
+  const { metadata, key, fileNonce } = await fileMetadata(parent.key, parent.id, name, mimeType, ciphertextSize(content.length));
   const cipher = new Uint8Array(
     await new Response(
       new Blob([content as Uint8Array<ArrayBuffer>]).stream().pipeThrough(createEncryptStream(key, fileNonce)),
     ).arrayBuffer(),
   );
-  const metadata = {
-    id,
-    parentId: parent.id,
-    isDirectory: false,
-    ...sealedName,
-    ...sealedMime,
-    ...wrapped,
-    fileNonce: toBase64(fileNonce),
-    size: cipher.length,
-  };
-  const body = new FormData();
-  body.set('metadata', JSON.stringify(metadata));
-  body.set('file', new File([cipher], 'blob'));
-  await ok(
-    await fetch(`${session.baseUrl}/api/upload`, { method: 'POST', headers: { cookie: session.cookie }, body }),
-    `upload ${name}`,
-  );
-  return { id, key };
+  await postUpload(session, metadata, `upload ${name}`, cipher);
+  return { id: metadata.id, key };
+}
+
+/** A new account signed in through the API, with one folder `name` at the top, where most journeys start. */
+export async function apiUserWithFolder(baseUrl: string, name: string, options?: Parameters<typeof createUser>[1]) {
+  const user = await createUser(baseUrl, options);
+  const session = await apiLogin(baseUrl, user);
+  const folder = await apiCreateFolder(session, null, name);
+  return { user, session, folder };
 }
 
 /** Creates `names` under `parent`, `concurrency` requests at a time. */

@@ -6,7 +6,9 @@
 import { afterAll, afterEach, beforeAll, expect } from 'bun:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
+import type { TestUser } from './accounts.ts';
 import { CHROMIUM_PATH, browserRequired, launchBrowser } from './browser.ts';
+import { signInToFiles } from './files.ts';
 import { watchPageProblems, type ExpectedHttpError } from './page-problems.ts';
 import { startServer, type RunningServer, type StartServerOptions } from './server.ts';
 
@@ -31,6 +33,8 @@ export interface BrowserSuite {
   readonly server: RunningServer;
   /** A fresh browser profile with one page, watched for console errors and CSP violations. */
   newBrowser(options?: BrowserOptions): Promise<Page>;
+  /** newBrowser, then signed in as `user` and showing My Files. */
+  signedIn(user: TestUser, options?: BrowserOptions): Promise<Page>;
 }
 
 /** Registers the suite's hooks; each hook may take up to `timeoutMs`. */
@@ -55,7 +59,7 @@ export function browserSuite(options: { timeoutMs: number; server?: StartServerO
     expect(found).toEqual([]);
   }, options.timeoutMs);
 
-  return {
+  const suite: BrowserSuite = {
     get server() {
       if (!server) throw new Error('the server runs only while the browser suite does');
       return server;
@@ -73,5 +77,9 @@ export function browserSuite(options: { timeoutMs: number; server?: StartServerO
       open.push({ context, problems });
       return page;
     },
+    async signedIn(user, browser) {
+      return signInToFiles(await suite.newBrowser(browser), suite.server.url, user);
+    },
   };
+  return suite;
 }

@@ -14,18 +14,18 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { unzipSync } from 'fflate';
+import { newItemKey, toBase64Url } from '@sealbox/crypto';
+import { loginViaUi, submitLogin, type TestUser } from '../../support/accounts.ts';
 import {
-  encryptMime,
-  encryptName,
-  newFileNonce,
-  newItemId,
-  newItemKey,
-  toBase64,
-  toBase64Url,
-  wrapItemKey,
-} from '@sealbox/crypto';
-import { createUser, loginViaUi, submitLogin, type TestUser } from '../../support/accounts.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from '../../support/files.ts';
+  apiCreateFolder,
+  apiUploadFile,
+  apiUserWithFolder,
+  fileMetadata,
+  folderMetadata,
+  signInToFiles,
+  type ApiFolder,
+  type ApiSession,
+} from '../../support/files.ts';
 import { CIPHER_CHUNK, chunkTamperings, rewriteData, rewriteListings, type ListedItem } from '../../support/hostile.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import {
@@ -66,7 +66,7 @@ let betaCipher: Buffer;
 const vaultUrl = () => `${suite.server.url}/files?parentId=${vault.id}&sortBy=name&sortOrder=asc`;
 
 async function ownerPage(): Promise<Page> {
-  return signInToFiles(await suite.newBrowser(), suite.server.url, owner);
+  return suite.signedIn(owner);
 }
 
 async function openVault(page: Page, wait = 'notes.md'): Promise<void> {
@@ -76,9 +76,7 @@ async function openVault(page: Page, wait = 'notes.md'): Promise<void> {
 
 describe.skipIf(skipWithoutBrowser)('a hostile server', () => {
   beforeAll(async () => {
-    owner = await createUser(suite.server.url);
-    session = await apiLogin(suite.server.url, owner);
-    vault = await apiCreateFolder(session, null, 'Vault');
+    ({ user: owner, session, folder: vault } = await apiUserWithFolder(suite.server.url, 'Vault'));
     other = await apiCreateFolder(session, null, 'Other');
     inner = await apiCreateFolder(session, vault, 'Inner');
     // Four chunks each: three whole and a short last one.
@@ -171,26 +169,16 @@ describe.skipIf(skipWithoutBrowser)('a hostile server', () => {
     'a file and a folder planted with keys the server made up are shown as not opened, and a zip leaves them out',
     async () => {
       const page = await suite.newBrowser();
-      const planted: ListedItem[] = [];
-      for (const isDirectory of [false, true]) {
-        const id = newItemId();
-        const key = newItemKey();
-        // The server knows no folder key: it wraps its own K under a key it made up.
-        const wrapped = await wrapItemKey(newItemKey(), id, key);
-        const name = await encryptName(key, id, isDirectory ? 'planted-folder' : 'planted-file.txt');
-        const mime = isDirectory ? null : await encryptMime(key, id, 'text/plain');
-        planted.push({
-          ...(await itemOf(session, vault.id, isDirectory ? inner.id : notes.id)),
-          id,
-          parentId: vault.id,
-          isDirectory,
-          ...name,
-          ...wrapped,
-          encryptedMimeType: mime?.encryptedMimeType ?? null,
-          mimeTypeNonce: mime?.mimeTypeNonce ?? null,
-          fileNonce: isDirectory ? null : toBase64(newFileNonce()),
-        });
-      }
+      // The server knows no folder key: it wraps its own K under a key it made up. Each planted
+      // item takes the rest of its listed form (size, dates, owner) from a real one of its kind.
+      const listedFile = await itemOf(session, vault.id, notes.id);
+      const listedFolder = await itemOf(session, vault.id, inner.id);
+      const file = await fileMetadata(newItemKey(), vault.id, 'planted-file.txt', 'text/plain', listedFile.size);
+      const folder = await folderMetadata(newItemKey(), vault.id, 'planted-folder');
+      const planted: ListedItem[] = [
+        { ...listedFile, ...file.metadata },
+        { ...listedFolder, ...folder.metadata },
+      ];
       await rewriteListings(page.context(), (answer, url) => {
         if (url.searchParams.get('id') === vault.id) answer.files.push(...planted);
         return answer;

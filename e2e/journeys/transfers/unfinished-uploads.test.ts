@@ -12,20 +12,10 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, Route } from 'playwright-core';
-import {
-  ciphertextSize,
-  encryptMime,
-  encryptName,
-  newFileNonce,
-  newItemId,
-  newItemKey,
-  toBase64,
-  toBase64Url,
-  wrapItemKey,
-} from '@sealbox/crypto';
+import { ciphertextSize, toBase64Url } from '@sealbox/crypto';
 import { createUser, type TestUser } from '../../support/accounts.ts';
 import { checkA11y } from '../../support/axe.ts';
-import { apiCreateFolder, apiLogin, folderLink, signInToFiles, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import { apiLogin, apiUserWithFolder, fileMetadata, folderLink, type ApiFolder, type ApiSession } from '../../support/files.ts';
 import { openShare, toastText } from '../../support/share-dialog.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import { pickFiles } from '../../support/transfers.ts';
@@ -52,18 +42,7 @@ async function editorLink(): Promise<string> {
 
 /** Starts a file in parts in `drop` through the API (as the browser's worker would, without sending a part). */
 async function apiStart(name: string, plainSize: number, cookie: string, linkId?: string): Promise<string> {
-  const id = newItemId();
-  const key = newItemKey();
-  const metadata = {
-    id,
-    parentId: drop.id,
-    isDirectory: false,
-    ...(await encryptName(key, id, name)),
-    ...(await encryptMime(key, id, 'application/octet-stream')),
-    ...(await wrapItemKey(drop.key, id, key)),
-    fileNonce: toBase64(newFileNonce()),
-    size: ciphertextSize(plainSize),
-  };
+  const { metadata } = await fileMetadata(drop.key, drop.id, name, 'application/octet-stream', ciphertextSize(plainSize));
   const body = new FormData();
   body.set('metadata', JSON.stringify(metadata));
   return (await api(`/api/upload${linkId ? `?linkId=${linkId}` : ''}`, { method: 'POST', body }, cookie)).uploadId;
@@ -117,9 +96,7 @@ const row = (page: Page, name: string) => section(page).getByRole('listitem').fi
 
 describe.skipIf(skipWithoutBrowser)('unfinished uploads by others', () => {
   beforeAll(async () => {
-    owner = await createUser(suite.server.url);
-    session = await apiLogin(suite.server.url, owner);
-    drop = await apiCreateFolder(session, null, 'Drop box');
+    ({ user: owner, session, folder: drop } = await apiUserWithFolder(suite.server.url, 'Drop box'));
     await mkdir(SHOTS, { recursive: true });
   }, SLOW);
 
@@ -138,7 +115,7 @@ describe.skipIf(skipWithoutBrowser)('unfinished uploads by others', () => {
       await apiStart('report.pdf', 20 * MiB, bobSession.cookie, linkId);
       await apiStart('backup.tar', 30 * MiB, session.cookie);
 
-      const page = await signInToFiles(await suite.newBrowser(), suite.server.url, owner);
+      const page = await suite.signedIn(owner);
       // The sidebar's meter shows the space held beside what is used.
       await page.getByRole('link', { name: '62.0 MiB reserved' }).waitFor();
       expect(await page.getByRole('meter', { name: 'Storage used' }).getAttribute('aria-valuetext')).toBe(
@@ -195,7 +172,7 @@ describe.skipIf(skipWithoutBrowser)('unfinished uploads by others', () => {
       const linkId = await editorLink();
       const before = await profileOf();
       const visitor = await visitorStarts(linkId, 'dropped.bin');
-      const page = await signInToFiles(await suite.newBrowser(), suite.server.url, owner);
+      const page = await suite.signedIn(owner);
       await page.goto(`${suite.server.url}/profile`);
       await row(page, 'dropped.bin').getByText('Anonymous (via link)').waitFor();
       expect((await profileOf()).reservedSpace).toBe(before.reservedSpace + ciphertextSize(12 * MiB));
