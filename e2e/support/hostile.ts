@@ -6,22 +6,13 @@
  * ciphertext; a Range request gets its slice of the tampered blob.
  */
 import type { BrowserContext } from 'playwright-core';
+import type { ItemView } from '../../apps/server/src/domain/files/view.ts';
 
-/** An item as `GET /api/file` lists it (docs/protocol.md "Items"). */
-export interface ListedItem {
-  id: string;
-  parentId: string | null;
-  isDirectory: boolean;
-  encryptedFileName: string;
-  nameNonce: string;
-  encryptedKey: string;
-  keyNonce: string | null;
-  encryptedMimeType: string | null;
-  mimeTypeNonce: string | null;
-  fileNonce: string | null;
-  size: number;
-  [field: string]: unknown;
-}
+/**
+ * An item as `GET /api/file` lists it: the server's own form (docs/protocol.md "Items"), open to
+ * whatever fields a tampering adds.
+ */
+export type ListedItem = ItemView & { [field: string]: unknown };
 
 export interface ListingAnswer {
   root: ListedItem | null;
