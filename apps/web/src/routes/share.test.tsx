@@ -15,7 +15,7 @@ vi.mock('../features/sharing/link-access/link-api.ts', async (importOriginal) =>
   ...link,
 }));
 
-const INFO = { linkId: 'x', itemId: 'i1', isDirectory: true, editPermission: false, expiresAt: null };
+const INFO = { linkId: 'x', itemId: 'i1', isDirectory: true, editPermission: false, expiresAt: null, sharedBy: 'alice' };
 
 afterEach(() => {
   cleanup();
@@ -47,9 +47,12 @@ describe('/share', () => {
     call.mockResolvedValue({ handle: 'h1' });
     link.fetchLink.mockResolvedValue({ status: 'open', info: INFO });
     renderApp('/share?linkId=x#good');
-    expect(await screen.findByRole('heading', { name: 'Shared Files' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: /^alice shared “/ })).toBeTruthy();
     expect(call).toHaveBeenCalledWith('useLinkKey', 'h1', 'x', 'i1');
-    expect(screen.getByRole('link', { name: 'Sign In' })).toBeTruthy();
+    // Its terms, and one way to sign in (the navbar's): an anonymous visitor gets no sidebar.
+    expect(screen.getByRole('list', { name: 'About this link' }).textContent).toBe('View onlyNever expires');
+    expect(screen.getAllByRole('link', { name: /^sign in$/i }).map((a) => a.textContent)).toEqual(['Sign in']);
+    expect(screen.queryByRole('button', { name: /New Folder/ })).toBeNull();
   });
 
   it('asks for the password of a password link: submit disabled while blank, Invalid password! on a wrong one', async () => {
@@ -69,6 +72,6 @@ describe('/share', () => {
     expect(link.unlockLink).toHaveBeenCalledWith('x', 'wrong');
     fireEvent.change(field, { target: { value: 'right' } });
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
-    expect(await screen.findByRole('heading', { name: 'Shared Files' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: /^alice shared “/ })).toBeTruthy();
   });
 });

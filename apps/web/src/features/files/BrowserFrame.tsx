@@ -9,16 +9,20 @@ import { Icon } from './icons.tsx';
 import { PendingChanges } from './PendingChanges.tsx';
 import { Sidebar, sidebarCollapsedAtom, sidebarOpenAtom, type SidebarProps } from './Sidebar.tsx';
 import { MOBILE_BREAKPOINT, useViewportWidth } from './useViewportWidth.ts';
+import type { ItemView } from '../../model/items.ts';
+import type { PlaceAbout } from './browser-mode.ts';
 import type { ViewMode } from './browser-search.ts';
 import './browser-frame.css';
 
 export interface BrowserFrameProps extends Omit<SidebarProps, 'mobile'> {
   /** The folder shown: the overlay sidebar closes when it changes. */
   folderId: string | null;
+  /** False: the main column alone (an anonymous link visitor has no places of their own). */
+  withSidebar?: boolean;
   children: ReactNode;
 }
 
-export function BrowserFrame({ folderId, children, ...sidebar }: BrowserFrameProps) {
+export function BrowserFrame({ folderId, withSidebar = true, children, ...sidebar }: BrowserFrameProps) {
   const mobile = useViewportWidth() < MOBILE_BREAKPOINT;
   const collapsed = useAtomValue(sidebarCollapsedAtom);
   const [sidebarOpen, setSidebarOpen] = useAtom(sidebarOpenAtom);
@@ -33,11 +37,17 @@ export function BrowserFrame({ folderId, children, ...sidebar }: BrowserFramePro
     return () => document.removeEventListener('keydown', onKey);
   }, [mobile, sidebarOpen, setSidebarOpen]);
 
-  const sidebarShift = mobile ? 'browser--mobile' : collapsed ? 'browser--collapsed' : 'browser--expanded';
+  const sidebarShift = mobile
+    ? 'browser--mobile'
+    : !withSidebar
+      ? 'browser--bare'
+      : collapsed
+        ? 'browser--collapsed'
+        : 'browser--expanded';
   return (
     <TooltipProvider>
       <div className={cx('browser', sidebarShift)}>
-        <Sidebar {...sidebar} mobile={mobile} />
+        {withSidebar && <Sidebar {...sidebar} mobile={mobile} />}
         {mobile && sidebarOpen && <div className="browser__scrim" onClick={() => setSidebarOpen(false)} aria-hidden="true" />}
         {children}
       </div>
@@ -55,15 +65,39 @@ export function BrowserMain({ children }: { children: ReactNode }) {
   );
 }
 
-/** The title and the screen's main action (on small screens the navbar's menu button opens the sidebar). */
-export function BrowserHeader({ title, children }: { title: string; children?: ReactNode }) {
+/**
+ * The title and the screen's main action (on small screens the navbar's menu button opens the
+ * sidebar); `about`, where the place says more of itself (a link's terms), under the title.
+ */
+export function BrowserHeader({ title, about, children }: { title: string; about?: ReactNode; children?: ReactNode }) {
   return (
     <header className="browser__header">
       <div className="browser__heading">
         <h1 id="browser-title">{title}</h1>
+        {about}
       </div>
       {children}
     </header>
+  );
+}
+
+/** A place's facts as short tags, and the download of all of it (a link's "Download all"). */
+export function PlaceFacts({ about, onDownload }: { about: PlaceAbout; onDownload: (item: ItemView) => void }) {
+  const { download } = about;
+  return (
+    <div className="browser__about">
+      <ul className="browser__facts" aria-label="About this link">
+        {about.facts.map((fact) => (
+          <li key={fact}>{fact}</li>
+        ))}
+      </ul>
+      {download && (
+        <Button variant="secondary" size="sm" onClick={() => onDownload(download.item)}>
+          {Icon.download(16)}
+          {download.label}
+        </Button>
+      )}
+    </div>
   );
 }
 

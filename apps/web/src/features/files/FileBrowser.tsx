@@ -5,12 +5,14 @@
  * the URL's state; everything the screens have in common is said once, here.
  */
 import { useQueryClient } from '@tanstack/react-query';
+import { toast } from '@sealbox/ui';
+import { REFRESH_OFFLINE_TEXT } from '../../model/failure.ts';
 import { ShareDialog } from '../sharing/index.ts';
 import { DOWNLOAD_BLOCKED, FileDropZone, UploadOverlay } from '../transfers/index.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { filesKeys } from '../items/index.ts';
 import type { BrowserMode } from './browser-mode.ts';
-import { BrowserFrame, BrowserHeader, BrowserMain, UploadButton } from './BrowserFrame.tsx';
+import { BrowserFrame, BrowserHeader, BrowserMain, PlaceFacts, UploadButton } from './BrowserFrame.tsx';
 import type { BrowserSearch } from './browser-search.ts';
 import { useBrowserView, usePages, useSortedItems, useTreeSearch } from './browser-state.ts';
 import { BrowserControls, BrowserPath, BrowserToolbar } from './BrowserToolbar.tsx';
@@ -66,9 +68,13 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
           folderId={parentId}
           onNewFolder={() => openDialog({ kind: 'create' })}
           newFolderBlocked={rights.newFolderBlocked}
+          withSidebar={place.sidebar !== false}
         >
           <BrowserMain>
-            <BrowserHeader title={mode.title}>
+            <BrowserHeader
+              title={place.title ?? mode.title}
+              about={place.about && <PlaceFacts about={place.about} onDownload={(item) => onAction('download', item)} />}
+            >
               <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
             </BrowserHeader>
             <BrowserToolbar>
@@ -76,6 +82,8 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
                 crumbs={place.crumbs}
                 onNavigate={go}
                 onRefresh={() => {
+                  // Offline, the listing waits for the network rather than failing: say so.
+                  if (!navigator.onLine) toast(REFRESH_OFFLINE_TEXT, 'error');
                   place.refresh();
                   finder.refresh();
                 }}

@@ -1,8 +1,9 @@
+import { Fragment, type ReactNode } from 'react';
 import { Menu, MenuItem, MenuSeparator } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';
 import { displayName } from './format.ts';
 import { Icon } from './icons.tsx';
-import { itemBlocks, useItemRules } from './item-rules.ts';
+import { itemBlocks, leftOut, useItemRules } from './item-rules.ts';
 import './buttons.css';
 
 export { NO_EDIT_TEXT, NO_KEY_TEXT, NOT_OWNER_SHARE_TEXT } from './item-rules.ts';
@@ -22,6 +23,55 @@ export interface ItemMenuProps {
 export function ItemMenu({ item, myUserId, onAction, downloadBlocked, tabIndex }: ItemMenuProps) {
   const rules = useItemRules();
   const blocked = itemBlocks(item, rules, myUserId, downloadBlocked);
+  /** One action, greyed with its reason when refused, or left out where the rules say so. */
+  const action = (name: keyof typeof blocked & ItemAction, icon: ReactNode, label: string, danger = false) =>
+    leftOut(rules, blocked[name]) ? null : (
+      <MenuItem
+        key={name}
+        icon={icon}
+        danger={danger}
+        disabled={!!blocked[name]}
+        hint={blocked[name]}
+        onSelect={() => onAction(name, item)}
+      >
+        {label}
+      </MenuItem>
+    );
+  const groups = [
+    [
+      item.isDirectory ? (
+        <MenuItem key="open" icon={Icon.open(16)} onSelect={() => onAction('open', item)}>
+          Open
+        </MenuItem>
+      ) : (
+        action('preview', Icon.eye(16), 'Preview')
+      ),
+      action('download', Icon.download(16), 'Download'),
+      action('share', Icon.share(16), 'Share'),
+    ],
+    [
+      action('rename', Icon.pencil(16), 'Rename'),
+      action('move', Icon.move(16), 'Move'),
+      <MenuItem key="info" icon={Icon.info(16)} onSelect={() => onAction('info', item)}>
+        Info
+      </MenuItem>,
+    ],
+    [
+      rules.removable?.(item) && (
+        <MenuItem key="unshare" icon={Icon.close(16)} onSelect={() => onAction('unshare', item)}>
+          Remove from my list
+        </MenuItem>
+      ),
+      rules.blockable?.(item) && (
+        <MenuItem key="block" icon={Icon.block(16)} onSelect={() => onAction('block', item)}>
+          Block sharer
+        </MenuItem>
+      ),
+      action('delete', Icon.trash(16), 'Delete', true),
+    ],
+  ]
+    .map((group) => group.filter(Boolean))
+    .filter((group) => group.length > 0);
   return (
     <Menu
       label={`Actions for ${displayName(item)}`}
@@ -37,66 +87,12 @@ export function ItemMenu({ item, myUserId, onAction, downloadBlocked, tabIndex }
         </button>
       }
     >
-      {item.isDirectory ? (
-        <MenuItem icon={Icon.open(16)} onSelect={() => onAction('open', item)}>
-          Open
-        </MenuItem>
-      ) : (
-        <MenuItem
-          icon={Icon.eye(16)}
-          disabled={!!blocked.preview}
-          hint={blocked.preview}
-          onSelect={() => onAction('preview', item)}
-        >
-          Preview
-        </MenuItem>
-      )}
-      <MenuItem
-        icon={Icon.download(16)}
-        disabled={!!blocked.download}
-        hint={blocked.download}
-        onSelect={() => onAction('download', item)}
-      >
-        Download
-      </MenuItem>
-      <MenuItem icon={Icon.share(16)} disabled={!!blocked.share} hint={blocked.share} onSelect={() => onAction('share', item)}>
-        Share
-      </MenuItem>
-      <MenuSeparator />
-      <MenuItem
-        icon={Icon.pencil(16)}
-        disabled={!!blocked.rename}
-        hint={blocked.rename}
-        onSelect={() => onAction('rename', item)}
-      >
-        Rename
-      </MenuItem>
-      <MenuItem icon={Icon.move(16)} disabled={!!blocked.move} hint={blocked.move} onSelect={() => onAction('move', item)}>
-        Move
-      </MenuItem>
-      <MenuItem icon={Icon.info(16)} onSelect={() => onAction('info', item)}>
-        Info
-      </MenuItem>
-      <MenuSeparator />
-      {rules.removable?.(item) && (
-        <MenuItem icon={Icon.close(16)} onSelect={() => onAction('unshare', item)}>
-          Remove from my list
-        </MenuItem>
-      )}
-      {rules.blockable?.(item) && (
-        <MenuItem icon={Icon.block(16)} onSelect={() => onAction('block', item)}>
-          Block sharer
-        </MenuItem>
-      )}
-      <MenuItem
-        icon={Icon.trash(16)}
-        danger
-        disabled={!!blocked.delete}
-        hint={blocked.delete}
-        onSelect={() => onAction('delete', item)}
-      >
-        Delete
-      </MenuItem>
+      {groups.map((group, index) => (
+        <Fragment key={String(index)}>
+          {index > 0 && <MenuSeparator />}
+          {group}
+        </Fragment>
+      ))}
     </Menu>
   );
 }

@@ -41,17 +41,14 @@ export const sidebarCollapsedAtom = atom(
 /** Open or closed as an overlay (the drawer) under the mobile breakpoint; the navbar's menu button opens it. */
 export const sidebarOpenAtom = drawerOpenAtom;
 
-/** docs/product.md "Screens": what the sidebar's links say in link mode. */
-export const SIGN_IN_TO_ACCESS_TEXT = 'You must sign in to access';
-
-/** The sidebar's places: links for a signed-in user, shown disabled in link mode. */
+/** The sidebar's places (a link's page shows the sidebar to signed-in visitors only: docs/web-files.md). */
 const PLACES = [
   { page: 'files', to: '/files', text: 'My Files', icon: Icon.home },
   { page: 'shared', to: '/shared', text: 'Shared with me', icon: Icon.users },
 ] as const;
 
 export interface SidebarProps {
-  /** 'link': the browser in link mode (/share), for anonymous visitors and signed-in users alike. */
+  /** 'link': the browser in link mode (/share), where a signed-in visitor keeps their own places. */
   active: 'files' | 'shared' | 'link';
   mobile: boolean;
   onNewFolder: () => void;
@@ -66,7 +63,6 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
   const close = () => mobile && setOpen(false);
   const setSlot = useSetAtom(drawerSlotAtom);
 
-  const linkMode = active === 'link';
   const label = (text: string) => (collapsed ? <span className="sb-visually-hidden">{text}</span> : <span>{text}</span>);
   const tip = (text: string) => (collapsed ? text : undefined);
 
@@ -117,34 +113,14 @@ export function Sidebar({ active, mobile, onNewFolder, newFolderBlocked }: Sideb
       </Tooltip>
 
       <nav className="sidebar__nav" aria-label="Folders">
-        {linkMode ? (
-          PLACES.map((place) => (
-            <Tooltip key={place.page} content={SIGN_IN_TO_ACCESS_TEXT} side="right">
-              <button type="button" className="sidebar__link" disabled>
-                {place.icon(20)}
-                {label(place.text)}
-              </button>
-            </Tooltip>
-          ))
-        ) : (
-          <NavLinks active={active} tip={tip} label={label} close={close} />
-        )}
+        <NavLinks active={active} tip={tip} label={label} close={close} />
       </nav>
 
       {/* The site's menu (the navbar's links), so small screens have one menu button. */}
       {mobile && <div ref={setSlot} className="sidebar__site-menu" />}
 
       <div className="sidebar__bottom">
-        {linkMode ? (
-          <Tooltip content={tip('Sign In')} side="right">
-            <Link to="/login" className="sidebar__signin" onClick={close}>
-              {Icon.user(20)}
-              {label('Sign In')}
-            </Link>
-          </Tooltip>
-        ) : (
-          <AccountArea collapsed={collapsed} />
-        )}
+        <AccountArea collapsed={collapsed} />
       </div>
     </aside>
   );

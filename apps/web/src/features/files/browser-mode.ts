@@ -22,8 +22,19 @@ export interface PlaceListing {
   error?: unknown;
 }
 
+/** Facts under the heading (a link: view only or can edit, until when) and the download of the whole place. */
+export interface PlaceAbout {
+  facts: string[];
+  download?: { item: ItemView; label: string } | undefined;
+}
+
 /** What a mode reads for the folder shown. */
 export interface BrowserPlace {
+  /** The heading when it depends on the place (a link: who shared what); the mode's title otherwise. */
+  title?: string | undefined;
+  about?: PlaceAbout | undefined;
+  /** False: no sidebar (an anonymous link visitor has no places of their own to go to). */
+  sidebar?: boolean | undefined;
   listing: PlaceListing;
   crumbs: Crumb[];
   /** Why Upload and New Folder are refused here (undefined: allowed). */

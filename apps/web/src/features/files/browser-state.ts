@@ -10,6 +10,7 @@ import { useAtomValue } from 'jotai';
 import { toast } from '@sealbox/ui';
 import { isNoAccess } from '../../lib/http-status-error.ts';
 import type { BrowseScope } from '../../model/browse-scope.ts';
+import { withReason } from '../../model/failure.ts';
 import type { ItemView } from '../../model/items.ts';
 import { PROFILE_QUERY_KEY, sessionAtom, useProfile } from '../auth/index.ts';
 import type { Crumb } from './breadcrumbs.ts';
@@ -46,7 +47,8 @@ export function useFolderListing(
   // biome-ignore lint/correctness/useExhaustiveDependencies: errorUpdatedAt is the trigger, not a value read
   useEffect(() => {
     // A folder the user may not open says so in the page (FolderView), not as a fetch error.
-    if (listing.isError && !isNoAccess(listing.error)) toast('Error fetching files.', 'error');
+    if (listing.isError && !isNoAccess(listing.error))
+      toast(withReason('Error fetching files.', listing.error, scope, navigator.onLine), 'error');
   }, [listing.isError, listing.errorUpdatedAt]);
   const warnedFolders = useRef(new Set<string>());
   useEffect(() => {
@@ -162,8 +164,14 @@ export function folderCrumbs(listing: FolderListing | undefined, parentId: strin
  * Link mode (/share): the path starts at the linked item (`rootId`, crumb id null), then the
  * folders below it down to the folder shown. The server's ancestors stop at the linked item.
  */
+/** The linked item as the listing of folder `parentId` shows it: the folder itself at the top, an ancestor below. */
+export function linkedItemOf(listing: FolderListing | undefined, parentId: string | null, rootId: string): ItemView | undefined {
+  if (parentId === null || parentId === rootId) return listing?.folder ?? undefined;
+  return listing?.ancestors.find((ancestor) => ancestor.id === rootId);
+}
+
 export function linkCrumbs(listing: FolderListing | undefined, parentId: string | null, rootId: string): Crumb[] {
-  const root = parentId === null ? listing?.folder : listing?.ancestors.find((a) => a.id === rootId);
+  const root = linkedItemOf(listing, parentId, rootId);
   const crumbs: Crumb[] = [{ id: null, label: root ? displayName(root) : '…' }];
   if (parentId === null || parentId === rootId) return crumbs;
   for (const ancestor of listing?.ancestors ?? [])

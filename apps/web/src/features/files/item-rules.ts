@@ -24,6 +24,11 @@ export interface ItemRules {
   removable?: (item: ItemView) => boolean;
   /** Whether the menu offers 'Block sharer' for `item`: hides every share of its owner (docs/protocol.md "Blocked accounts"). */
   blockable?: (item: ItemView) => boolean;
+  /**
+   * A link's page: actions its rights refuse are left out of the menu rather than greyed (a
+   * visitor cannot gain them, and a phone's menu has no room for them).
+   */
+  hideRefused?: boolean;
 }
 
 export const ItemRulesContext = createContext<ItemRules>({});
@@ -67,6 +72,11 @@ export function itemBlocks(
     share: myUserId === undefined || item.ownerId !== myUserId ? NOT_OWNER_SHARE_TEXT : noKey,
     preview: noKey,
   };
+}
+
+/** Whether the menu leaves out an action refused for `reason` (an undecryptable item still says why). */
+export function leftOut(rules: ItemRules, reason: string | undefined): boolean {
+  return rules.hideRefused === true && reason !== undefined && reason !== NO_KEY_TEXT;
 }
 
 export type BulkAction = 'move' | 'delete' | 'download';

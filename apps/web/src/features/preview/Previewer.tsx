@@ -7,70 +7,38 @@
  * and arrow keys, which a view may claim: video seeks with them) when the list it was opened from
  * allows.
  */
-import {
-  Component,
-  Suspense,
-  lazy,
-  useCallback,
-  useEffect,
-  useId,
-  useMemo,
-  useRef,
-  useState,
-  type ComponentType,
-  type KeyboardEvent,
-  type LazyExoticComponent,
-  type ReactNode,
-} from 'react';
-import { Spinner, StrokeIcon, cx, toast } from '@sealbox/ui';
+import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Button, Spinner, StrokeIcon, cx, toast } from '@sealbox/ui';
+import { OFFLINE_TEXT } from '../../model/failure.ts';
 import { downloadItems } from '../transfers/index.ts';
 import { ENCRYPTED_FILE } from '../../model/item-names.ts';
 import { PreviewCache } from './cache.ts';
 import { canCycle } from './cycle.ts';
 import { unsupportedText } from './detect.ts';
-import { kindOfSource, loadBlob, loadHead, previewFileOf, sourceKey, type PreviewSource } from './source.ts';
+import { PreviewFailure, kindOfSource, loadBlob, loadHead, previewFileOf, sourceKey, type PreviewSource } from './source.ts';
 import { streamUrlFor } from './stream.ts';
 import { PREVIEW_ERRORS, type PreviewKind, type RendererProps } from './types.ts';
+import { PreviewMessage } from './PreviewMessage.tsx';
+import { VIEW_FAILED, ViewBoundary, useView } from './views.tsx';
 import './preview.css';
 
-type ViewKind = Exclude<PreviewKind, 'unsupported'>;
-
-const VIEWS: Record<ViewKind, LazyExoticComponent<ComponentType<RendererProps>>> = {
-  pdf: lazy(() => import('./renderers/PdfView.tsx').then((m) => ({ default: m.PdfView }))),
-  word: lazy(() => import('./renderers/WordView.tsx').then((m) => ({ default: m.WordView }))),
-  audio: lazy(() => import('./renderers/AudioView.tsx').then((m) => ({ default: m.AudioView }))),
-  video: lazy(() => import('./renderers/VideoView.tsx').then((m) => ({ default: m.VideoView }))),
-  image: lazy(() => import('./renderers/ImageView.tsx').then((m) => ({ default: m.ImageView }))),
-  text: lazy(() => import('./renderers/TextView.tsx').then((m) => ({ default: m.TextView }))),
-};
-
-/** What a view that failed to load or render shows. */
-const VIEW_FAILED: Record<ViewKind, string> = {
-  pdf: PREVIEW_ERRORS.decrypt,
-  word: PREVIEW_ERRORS.word,
-  audio: PREVIEW_ERRORS.decrypt,
-  video: PREVIEW_ERRORS.decrypt,
-  image: PREVIEW_ERRORS.decrypt,
-  text: PREVIEW_ERRORS.text,
-};
-
-class ViewBoundary extends Component<{ fallback: string; children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  override render() {
-    return this.state.failed ? <PreviewMessage alert text={this.props.fallback} /> : this.props.children;
-  }
+interface PreviewStatus {
+  key: string;
+  error: string | null;
+  /** The error may pass by itself (offline, the server): Try again and Download stay offered. */
+  passing: boolean;
+  available: boolean;
 }
+const NOTHING_YET = { error: null, passing: false, available: false } as const;
 
-function PreviewMessage({ title, text, alert = false }: { title?: string; text: string; alert?: boolean }) {
-  return (
-    <div className="preview__message" role={alert ? 'alert' : undefined}>
-      {title && <h3 className="preview__message-title">{title}</h3>}
-      <p>{text}</p>
-    </div>
-  );
+/**
+ * A failure as the shell shows it: a PreviewFailure says whether it may pass; a view's own text
+ * (a media element cannot say why it failed) is taken to be the connection's fault while offline.
+ */
+function failureOf(error: unknown): { error: string; passing: boolean } {
+  if (error instanceof PreviewFailure) return { error: error.message, passing: error.passing };
+  if (!navigator.onLine) return { error: OFFLINE_TEXT, passing: true };
+  return { error: error instanceof Error ? error.message : PREVIEW_ERRORS.decrypt, passing: false };
 }
 
 export interface PreviewerProps {
@@ -155,23 +123,32 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
   const kind: PreviewKind = kindOfSource(source);
   const undecrypted = source.kind === 'item' && !source.item.decrypted;
 
-  // What happened to the file shown: its error, and whether its decrypted bytes are here.
-  const [status, setStatus] = useState<{ key: string; error: string | null; available: boolean }>({
-    key,
-    error: null,
-    available: false,
-  });
-  const shown = status.key === key ? status : { key, error: null, available: false };
+  // What happened to the file shown: its error (and whether it may pass, so the file can still be
+  // fetched), and whether its decrypted bytes are here. A retry starts the file's view afresh.
+  const [status, setStatus] = useState<PreviewStatus>({ key, ...NOTHING_YET });
+  const [attempt, setAttempt] = useState(0);
+  const shown = status.key === key ? status : { key, ...NOTHING_YET };
   const current = useRef(key);
   current.current = key;
-  const report = useCallback((of: string, patch: { error?: string; available?: boolean }) => {
+  const report = useCallback((of: string, patch: Partial<Omit<PreviewStatus, 'key'>>) => {
     if (current.current !== of) return;
     setStatus((prev) => {
-      const base = prev.key === of ? prev : { key: of, error: null, available: false };
+      const base = prev.key === of ? prev : { key: of, ...NOTHING_YET };
       // The first error stays (a view failing after the decryption did says less).
-      return { ...base, ...patch, error: base.error ?? patch.error ?? null };
+      if (base.error !== null) return { ...base, available: patch.available ?? base.available };
+      return { ...base, ...patch };
     });
   }, []);
+  const retry = useCallback(() => {
+    setStatus({ key: current.current, ...NOTHING_YET });
+    setAttempt((n) => n + 1);
+  }, []);
+  // Offline, it loads again by itself once the connection is back.
+  useEffect(() => {
+    if (!shown.passing) return;
+    window.addEventListener('online', retry);
+    return () => window.removeEventListener('online', retry);
+  }, [shown.passing, retry]);
 
   const props: RendererProps = useMemo(() => {
     // Each call opens the file in the cache again (its most recent), so a handle never goes stale.
@@ -183,7 +160,7 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
           return value;
         },
         (error: unknown) => {
-          report(key, { error: error instanceof Error ? error.message : PREVIEW_ERRORS.decrypt });
+          report(key, failureOf(error));
           throw error;
         },
       );
@@ -194,8 +171,9 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
       objectUrl: () => watch(bytes().objectUrl()),
       head: (n: number) => watch(cache.open(`${key}#head:${n}`, () => loadHead(latest.current, kind, n)).blob()),
       ...(stream ? { streamUrl: () => watch(stream()) } : {}),
-      onError: (message: string) => report(key, { error: message }),
+      onError: (message: string) => report(key, failureOf(new Error(message))),
     };
+    // A retry needs no new handles: the view mounts afresh, and the cache forgot the failed load.
   }, [cache, key, kind, file, report]);
 
   // The dialog opens modal on mount; focus returns to where it was when the previewer goes.
@@ -226,15 +204,24 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
     onCycle?.(event.key === 'ArrowLeft' ? -1 : 1);
   };
 
+  const View = useView(kind === 'unsupported' ? 'text' : kind, attempt);
   const title = file.name || ENCRYPTED_FILE;
   let body: ReactNode;
   if (undecrypted) body = <PreviewMessage alert text={PREVIEW_ERRORS.noKey} />;
-  else if (shown.error) body = <PreviewMessage alert text={shown.error} />;
+  else if (shown.error)
+    body = (
+      <PreviewMessage alert text={shown.error}>
+        {shown.passing && (
+          <Button variant="secondary" onClick={retry}>
+            Try again
+          </Button>
+        )}
+      </PreviewMessage>
+    );
   else if (kind === 'unsupported') body = <PreviewMessage title="Unsupported File Type" text={unsupportedText(file.extension)} />;
   else {
-    const View = VIEWS[kind];
     body = (
-      <ViewBoundary key={key} fallback={VIEW_FAILED[kind]}>
+      <ViewBoundary key={`${key}#${attempt}`} fallback={VIEW_FAILED[kind]}>
         <Suspense
           fallback={
             <div className="preview__loading">
@@ -242,7 +229,7 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
             </div>
           }
         >
-          <View key={key} {...props} />
+          <View key={`${key}#${attempt}`} {...props} />
         </Suspense>
       </ViewBoundary>
     );
@@ -273,8 +260,7 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
           {title}
         </h2>
         <div className="preview__actions">
-          {shown.available &&
-            !shown.error &&
+          {((shown.available && !shown.error) || (shown.passing && source.kind === 'item')) &&
             (source.kind === 'local' ? (
               <LocalDownload file={source.file} />
             ) : (

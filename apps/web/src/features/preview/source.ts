@@ -6,6 +6,7 @@
 import { bareMime, imageType } from '@sealbox/rules';
 import { cryptoWorker, RpcError } from '../../crypto/client.ts';
 import { type BrowseScope, scopeName } from '../../model/browse-scope.ts';
+import { failureKind, failureText, passes } from '../../model/failure.ts';
 import type { ItemView } from '../../model/items.ts';
 import { detectKind, extensionOf } from './detect.ts';
 import { PREVIEW_ERRORS, type PreviewFile, type PreviewKind } from './types.ts';
@@ -65,29 +66,49 @@ export function blobTypeFor(kind: PreviewKind, file: PreviewFile): string {
   }
 }
 
-/** docs/product.md "Messages" text for a failure of the worker's `decryptItem`. */
-export function previewErrorText(error: unknown): string {
-  const code = error instanceof RpcError ? error.code : (error as { code?: unknown } | null)?.code;
-  if (code === 'NO_KEY') return PREVIEW_ERRORS.noKey;
-  if (code === 'NO_NONCE') return PREVIEW_ERRORS.noNonce;
-  return PREVIEW_ERRORS.decrypt;
+/**
+ * A preview that could not be had: its text, and whether the failure may pass by itself (offline,
+ * a server that could not be reached or answered with an error), so that the file can still be
+ * fetched later: the previewer then offers Try again and Download, and tries again by itself when
+ * the connection is back.
+ */
+export class PreviewFailure extends Error {
+  constructor(
+    message: string,
+    readonly passing: boolean,
+  ) {
+    super(message);
+    this.name = 'PreviewFailure';
+  }
 }
 
-/** Loads the whole decrypted file of `source`. Rejects with an Error whose message is one of PREVIEW_ERRORS. */
+/**
+ * docs/product.md "Messages" text for a failure of the worker's `decryptItem` in `scope`, told
+ * apart as docs/web-files.md "Errors that say what happened" has it (model/failure.ts).
+ */
+export function previewFailure(error: unknown, scope: BrowseScope, online = navigator.onLine): PreviewFailure {
+  const code = error instanceof RpcError ? error.code : (error as { code?: unknown } | null)?.code;
+  if (code === 'NO_KEY') return new PreviewFailure(PREVIEW_ERRORS.noKey, false);
+  if (code === 'NO_NONCE') return new PreviewFailure(PREVIEW_ERRORS.noNonce, false);
+  const kind = failureKind(error, scope, online);
+  return new PreviewFailure(failureText(kind, error) ?? PREVIEW_ERRORS.decrypt, passes(kind));
+}
+
+/** Loads the whole decrypted file of `source`. Rejects with a PreviewFailure. */
 export async function loadBlob(source: PreviewSource, kind: PreviewKind): Promise<Blob> {
   if (source.kind === 'local') return source.file;
-  if (!source.item.decrypted) throw new Error(PREVIEW_ERRORS.noKey);
+  if (!source.item.decrypted) throw new PreviewFailure(PREVIEW_ERRORS.noKey, false);
   try {
     return await cryptoWorker.call('decryptItem', source.scope, source.item.id, blobTypeFor(kind, previewFileOf(source)));
   } catch (error) {
-    throw new Error(previewErrorText(error));
+    throw previewFailure(error, source.scope);
   }
 }
 
 /** The first `bytes` of the decrypted file of `source` (only the chunks that cover them are fetched). */
 export async function loadHead(source: PreviewSource, kind: PreviewKind, bytes: number): Promise<Blob> {
   if (source.kind === 'local') return source.file.slice(0, bytes);
-  if (!source.item.decrypted) throw new Error(PREVIEW_ERRORS.noKey);
+  if (!source.item.decrypted) throw new PreviewFailure(PREVIEW_ERRORS.noKey, false);
   try {
     return await cryptoWorker.call(
       'decryptItemHead',
@@ -97,7 +118,7 @@ export async function loadHead(source: PreviewSource, kind: PreviewKind, bytes: 
       blobTypeFor(kind, previewFileOf(source)),
     );
   } catch (error) {
-    throw new Error(previewErrorText(error));
+    throw previewFailure(error, source.scope);
   }
 }
 

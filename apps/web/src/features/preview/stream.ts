@@ -5,11 +5,16 @@
  * files and other kinds get none: their views use `objectUrl()`.
  */
 import { previewStreamUrl } from '../transfers/index.ts';
-import type { PreviewSource } from './source.ts';
-import type { PreviewKind } from './types.ts';
+import { previewFailure, type PreviewSource } from './source.ts';
+import { PREVIEW_ERRORS, type PreviewKind } from './types.ts';
 
 export function streamUrlFor(source: PreviewSource, kind: PreviewKind): (() => Promise<string>) | undefined {
   if (source.kind !== 'item' || (kind !== 'audio' && kind !== 'video')) return undefined;
   const { item, scope } = source;
-  return () => previewStreamUrl(item, scope);
+  // A stream that could not be made for want of the network or the server says so, as a whole file would.
+  return () =>
+    previewStreamUrl(item, scope).catch((error: unknown) => {
+      const cause = error instanceof Error && error.message === PREVIEW_ERRORS.decrypt ? error.cause : undefined;
+      throw cause === undefined ? error : previewFailure(cause, scope);
+    });
 }

@@ -21,3 +21,4 @@ export {
   type SharedListing,
 } from './shared-with-me/shared-api.ts';
 export { ShareDialog, type ShareDialogProps } from './share-dialog/ShareDialog.tsx';
+export { expiryText } from './share-dialog/share-logic.ts';

@@ -25,8 +25,17 @@ import {
   type DownloadTarget,
 } from '../../model/transfers.ts';
 import { SpeedMeter, downloadName, fractionOf } from '../../model/transfer-plan.ts';
-import type { BrowseScope } from '../../model/browse-scope.ts';
-import { FINISHED, addDownloadRow, onDownloadCancel, rowOf, updateRow, type DownloadRow } from './transfer-store.ts';
+import { type BrowseScope, OWN_SCOPE } from '../../model/browse-scope.ts';
+import { failureKind, failureText } from '../../model/failure.ts';
+import {
+  FINISHED,
+  addDownloadRow,
+  onDownloadCancel,
+  resumeWhenOnline,
+  rowOf,
+  updateRow,
+  type DownloadRow,
+} from './transfer-store.ts';
 
 /** Why downloads are unavailable (undefined: they are available). */
 export const DOWNLOAD_BLOCKED: string | undefined = undefined;
@@ -42,18 +51,29 @@ let listening = false;
  */
 const started = new Map<string, { key: string; meter: SpeedMeter }>();
 
-/**
- * Codes that mean the bytes or the listing the server sent are not what the owner stored: a chunk
- * failed authentication, the stream ended early, the decrypted length is not the recorded size, or
- * the item's key did not open in the current listing. Retrying is not the advice for these.
- */
-const INTEGRITY_CODES = new Set(['DECRYPT_FAILED', 'TRUNCATED', 'SIZE_MISMATCH', 'NOT_VERIFIED']);
+export const DOWNLOAD_OFFLINE_TEXT = 'Download stopped: you are offline. It starts again by itself when the connection is back.';
 
-/** docs/product.md "Messages" download error, with why when the data failed its integrity check. */
-export function downloadErrorText(code: unknown, isFolder: boolean): string {
-  const integrity = typeof code === 'string' && INTEGRITY_CODES.has(code);
-  if (isFolder) return integrity ? MSG_FOLDER_INTEGRITY_FAILED : MSG_FOLDER_FAILED;
-  return integrity ? MSG_INTEGRITY_FAILED : MSG_DOWNLOAD_FAILED;
+/**
+ * docs/product.md "Messages" download error for `error` (a coded error, or `{ code }` from the
+ * service worker) in `scope`, told apart as docs/web-files.md "Errors that say what happened" has
+ * it: offline, the server, a link or item gone, or data that failed its integrity check.
+ */
+export function downloadErrorText(error: unknown, isFolder: boolean, scope: BrowseScope, online = navigator.onLine): string {
+  const kind = failureKind(error, scope, online);
+  if (kind === 'integrity') return isFolder ? MSG_FOLDER_INTEGRITY_FAILED : MSG_INTEGRITY_FAILED;
+  if (kind === 'offline') return DOWNLOAD_OFFLINE_TEXT;
+  return failureText(kind, error) ?? (isFolder ? MSG_FOLDER_FAILED : MSG_DOWNLOAD_FAILED);
+}
+
+/** A download row that failed: said in the panel and a toast, and started again later if only the network was missing. */
+function failRow(key: string, message: string): void {
+  updateRow(key, { status: 'error', error: message, speed: 0 });
+  toast(message, 'error');
+  if (message !== DOWNLOAD_OFFLINE_TEXT) return;
+  resumeWhenOnline(key, () => {
+    const row = rowOf(key);
+    if (row?.kind === 'download') retryDownload(row);
+  });
 }
 
 /** Registers /sw.js with scope '/' (once per page); later calls share the promise. */
@@ -128,9 +148,8 @@ function listenForErrors(): void {
     if (!live()) return;
     // Once streaming, a file and a zip say the same (docs/product.md "Messages" 'file/folder' text,
     // or the integrity one).
-    const message = downloadErrorText(data.code, false);
-    updateRow(mine.key, { status: 'error', error: message, speed: 0 });
-    toast(message, 'error');
+    const row = rowOf(mine.key);
+    failRow(mine.key, downloadErrorText({ code: data.code }, false, row?.kind === 'download' ? row.scope : OWN_SCOPE));
   });
 }
 
@@ -177,8 +196,7 @@ async function runDownload(key: string, targets: DownloadTarget[], scope: Browse
   const fail = (message: string) => {
     onDownloadCancel(key, undefined);
     if (rowOf(key)?.status === 'cancelled') return false;
-    updateRow(key, { status: 'error', error: message, speed: 0 });
-    toast(message, 'error');
+    failRow(key, message);
     return false;
   };
   let worker: ServiceWorker;
@@ -201,8 +219,7 @@ async function runDownload(key: string, targets: DownloadTarget[], scope: Browse
     if (rowOf(key)?.status === 'cancelled') return false;
     updateRow(key, { name: job.name });
   } catch (error) {
-    const code = (error as { code?: unknown })?.code;
-    return fail(downloadErrorText(code, isFolder));
+    return fail(downloadErrorText(error, isFolder, scope));
   }
   // Kept until the download ends, fails or is cancelled, however long it takes.
   started.set(token, { key, meter: new SpeedMeter() });

@@ -159,6 +159,27 @@ export function onDownloadCancel(key: string, cancel: (() => void) | undefined):
   else downloadCancels.delete(key);
 }
 
+/** Transfers stopped because the browser went offline, each with how to run it again. */
+const waitingForNetwork = new Map<string, () => void>();
+let watchingNetwork = false;
+
+/**
+ * Runs `resume` for the failed transfer `key` once the browser is back online (docs/web-files.md
+ * "Errors that say what happened"), unless it was retried, cancelled or cleared meanwhile.
+ */
+export function resumeWhenOnline(key: string, resume: () => void): void {
+  waitingForNetwork.set(key, resume);
+  if (watchingNetwork) return;
+  watchingNetwork = true;
+  window.addEventListener('online', () => {
+    const waiting = [...waitingForNetwork];
+    waitingForNetwork.clear();
+    for (const [waitingKey, run] of waiting) if (rowOf(waitingKey)?.status === 'error') run();
+  });
+}
+
+export const UPLOAD_OFFLINE_TEXT = 'Upload stopped: you are offline. It goes on by itself when the connection is back.';
+
 /** Stops a running or waiting transfer; it stays listed as cancelled, to retry. */
 export function cancelTransfer(key: string): void {
   const row = rowOf(key);
@@ -322,6 +343,10 @@ async function runUpload(row: UploadRow): Promise<void> {
       const space = await freshProfile();
       if (stopped(row.key)) return;
       updateRow(row.key, { status: 'error', error: noSpaceText(space, row.size), noRetry: true, speed: 0 });
+    } else if (!navigator.onLine) {
+      // Offline: it continues where it stopped (only the parts the server lacks) once back.
+      updateRow(row.key, { status: 'error', error: UPLOAD_OFFLINE_TEXT, speed: 0 });
+      resumeWhenOnline(row.key, () => retryTransfer(row.key, () => undefined));
     } else updateRow(row.key, { status: 'error', error: message, speed: 0 });
     if (message === MSG_NO_SPACE || message === MSG_TOO_LARGE) toastOnce(message);
   } finally {

@@ -13,11 +13,13 @@ import type { ItemView } from '../../../model/items.ts';
 import { type FolderListing, treeQueryOptions } from '../../items/index.ts';
 import { useLinkLiveUpdates } from '../../live/index.ts';
 import { type LinkInfo, sharingKeys } from '../../sharing/index.ts';
+import { linkFacts, linkTitle } from './link-about.ts';
 import type { BrowserMode } from '../browser-mode.ts';
 import {
   NEW_FOLDER_BLOCKED_TEXT,
   UPLOAD_BLOCKED_TEXT,
   linkCrumbs,
+  linkedItemOf,
   locationIn,
   treeSource,
   useFolderListing,
@@ -40,7 +42,7 @@ export function linkMode(linkId: string, info: LinkInfo): BrowserMode {
   const scope = linkScope(linkId);
   // Uploads and new folders go into a folder: a link to one file has none to offer.
   const editor = info.editPermission && info.isDirectory;
-  const itemRules = { linkedItem: (item: ItemView) => item.id === info.itemId };
+  const itemRules = { linkedItem: (item: ItemView) => item.id === info.itemId, hideRefused: true };
   return {
     title: 'Shared Files',
     active: 'link',
@@ -48,7 +50,7 @@ export function linkMode(linkId: string, info: LinkInfo): BrowserMode {
     homeLabel: 'Back to the shared folder',
     // The linked item is the link's top: the URL names no folder for it.
     parentParam: (id) => (id === null || id === info.itemId ? undefined : id),
-    usePlace(parentId) {
+    usePlace(parentId, { myUserId }) {
       const queryClient = useQueryClient();
       const askLinkAgain = () => void queryClient.invalidateQueries({ queryKey: sharingKeys.link(linkId) });
       // The link's own socket; when it closes for good (link gone, password changed) the link is
@@ -67,7 +69,15 @@ export function linkMode(linkId: string, info: LinkInfo): BrowserMode {
       );
       const crumbs = linkCrumbs(listing.data, parentId, info.itemId);
       const rootLabel = crumbs[0]?.label ?? '…';
+      const linked = linkedItemOf(listing.data, parentId, info.itemId);
       return {
+        title: linkTitle(info.sharedBy, rootLabel),
+        about: {
+          facts: linkFacts(info),
+          download: linked?.decrypted ? { item: linked, label: info.isDirectory ? 'Download all' : 'Download' } : undefined,
+        },
+        // An anonymous visitor has no places of their own: the sign-in is the navbar's.
+        sidebar: myUserId !== undefined,
         listing: { ...listing, data },
         crumbs,
         rights: editor ? {} : { uploadBlocked: UPLOAD_BLOCKED_TEXT, newFolderBlocked: NEW_FOLDER_BLOCKED_TEXT },

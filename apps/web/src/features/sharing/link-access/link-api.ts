@@ -14,13 +14,19 @@ export {
 } from '@sealbox/rules';
 export const LINK_ERROR_TEXT = 'Error retrieving files.';
 
-/** What the link call answers: the link and whether its item is a folder. */
+/** What the link call answers: the link, whether its item is a folder, and who shared it. */
 export interface LinkInfo {
   linkId: string;
   itemId: string;
   isDirectory: boolean;
   editPermission: boolean;
-  expiresAt: string | null;
+  /** Epoch ms; null: never. */
+  expiresAt: number | null;
+  /**
+   * The username of the account that shared it, as the server states it: nothing the browser can
+   * check (docs/protocol.md "Threats"). Null when the server names nobody.
+   */
+  sharedBy: string | null;
 }
 
 export type LinkAnswer = { status: 'open'; info: LinkInfo } | { status: 'password' };
@@ -34,7 +40,8 @@ function infoOf(data: unknown): LinkInfo {
     itemId: value.itemId,
     isDirectory: value.isDirectory === true,
     editPermission: value.editPermission === true,
-    expiresAt: typeof value.expiresAt === 'string' ? value.expiresAt : null,
+    expiresAt: typeof value.expiresAt === 'number' && Number.isFinite(value.expiresAt) ? value.expiresAt : null,
+    sharedBy: typeof value.sharedBy === 'string' && value.sharedBy !== '' ? value.sharedBy : null,
   };
 }
 
