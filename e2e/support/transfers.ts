@@ -14,6 +14,11 @@ export const transfersPanel = (page: Page) => page.getByRole('region', { name: '
 export const transferRow = (page: Page, name: string) =>
   transfersPanel(page).locator('.transfer-row', { has: page.getByText(name, { exact: true }) });
 
+/** Closes the panel, e.g. to get it off the rows it covers at the listing's bottom right. */
+export async function closeTransfers(page: Page): Promise<void> {
+  await transfersPanel(page).getByRole('button', { name: 'Close transfers' }).click();
+}
+
 /** Waits for the panel's docs/product.md "States" summary, e.g. 'All 3 files uploaded successfully!'. */
 export async function waitForSummary(page: Page, text: string, timeout = 60_000): Promise<void> {
   await transfersPanel(page).getByRole('status').getByText(text, { exact: true }).waitFor({ timeout });
@@ -126,4 +131,11 @@ export async function downloadViaMenu(page: Page, name: string): Promise<{ downl
   const path = await got.path();
   expect(await got.failure()).toBeNull();
   return { download: got, bytes: new Uint8Array(await readFile(path)) };
+}
+
+/** Downloads `name` through its row's Actions menu and expects exactly `bytes` saved; answers the download. */
+export async function expectDownloadOf(page: Page, name: string, bytes: Uint8Array): Promise<Download> {
+  const got = await downloadViaMenu(page, name);
+  expect(sameBytes(got.bytes, bytes)).toBe(true);
+  return got.download;
 }

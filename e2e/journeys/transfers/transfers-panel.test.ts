@@ -16,11 +16,12 @@ import { saveScreenshot } from '../../support/screenshots.ts';
 import { apiShareWithUser, publicUser } from '../../support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import {
+  closeTransfers,
   downloadViaMenu,
   dragFiles,
+  expectDownloadOf,
   leaveDrag,
   pseudoRandom,
-  sameBytes,
   transferRow,
   transfersPanel,
   waitForSummary,
@@ -114,15 +115,12 @@ describe.skipIf(skipWithoutBrowser)('transfers panel', () => {
         [empty.name, empty.bytes],
         [big.name, pseudoRandom(big.random.size, big.random.seed)],
       ]);
-      for (const [name, bytes] of expected) {
-        const got = await downloadViaMenu(page, name);
-        expect(sameBytes(got.bytes, bytes)).toBe(true);
-      }
+      for (const [name, bytes] of expected) await expectDownloadOf(page, name, bytes);
       const downloadRow = panel.locator('.transfer-row[data-kind="download"]', { hasText: big.name });
       await downloadRow.getByText('Downloaded', { exact: true }).waitFor({ timeout: 30_000 });
 
       // Closed once nothing runs: the panel goes away.
-      await panel.getByRole('button', { name: 'Close transfers' }).click();
+      await closeTransfers(page);
       await panel.waitFor({ state: 'detached' });
     },
     SLOW,
@@ -155,7 +153,7 @@ describe.skipIf(skipWithoutBrowser)('transfers panel', () => {
       const names = await listedNames(page);
       expect(names.filter((n) => n.startsWith('dup'))).toEqual(['dup (1).txt', 'dup.txt']);
       // Out of the way of the rows' menus (it sits over the listing's bottom right).
-      await transfersPanel(page).getByRole('button', { name: 'Close transfers' }).click();
+      await closeTransfers(page);
       expect(new TextDecoder().decode((await downloadViaMenu(page, 'dup.txt')).bytes)).toBe('third version');
       expect(new TextDecoder().decode((await downloadViaMenu(page, 'dup (1).txt')).bytes)).toBe('second version');
 
@@ -245,7 +243,7 @@ describe.skipIf(skipWithoutBrowser)('transfers panel', () => {
           await question.getByLabel(/Apply to all 2 files/).check();
           await question.getByRole('button', { name: 'Skip' }).click();
           await question.waitFor({ state: 'hidden' });
-          await transfersPanel(page).getByRole('button', { name: 'Close transfers' }).click();
+          await closeTransfers(page);
         }
       }
     },

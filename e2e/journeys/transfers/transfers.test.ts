@@ -18,12 +18,13 @@ import { saveScreenshot } from '../../support/screenshots.ts';
 import { startServer } from '../../support/server.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import {
+  closeTransfers,
   downloadViaMenu,
+  expectDownloadOf,
   pickFiles,
   pseudoRandom,
   sameBytes,
   transferRow,
-  transfersPanel,
   waitForSummary,
 } from '../../support/transfers.ts';
 
@@ -138,16 +139,14 @@ describe.skipIf(skipWithoutBrowser)('transfers', () => {
       await page.reload();
       for (const f of [...smallFiles.map((s) => s.name), BIG_NAME]) await fileRow(page, f).waitFor({ timeout: 30_000 });
 
-      const alpha = await download(page, smallFiles[0]!.name);
-      expect(alpha.download.suggestedFilename()).toBe(smallFiles[0]!.name);
-      expect(sameBytes(alpha.bytes, new Uint8Array(smallFiles[0]!.buffer))).toBe(true);
+      const alpha = await expectDownloadOf(page, smallFiles[0]!.name, new Uint8Array(smallFiles[0]!.buffer));
+      expect(alpha.suggestedFilename()).toBe(smallFiles[0]!.name);
 
       const empty = await download(page, smallFiles[2]!.name);
       expect(empty.bytes.length).toBe(0);
 
-      const big = await download(page, BIG_NAME);
-      expect(big.download.suggestedFilename()).toBe(BIG_NAME);
-      expect(sameBytes(big.bytes, uploaded.find((u) => u.name === BIG_NAME)!.bytes!)).toBe(true);
+      const big = await expectDownloadOf(page, BIG_NAME, uploaded.find((u) => u.name === BIG_NAME)!.bytes!);
+      expect(big.suggestedFilename()).toBe(BIG_NAME);
     },
     SLOW,
   );
@@ -227,8 +226,7 @@ describe.skipIf(skipWithoutBrowser)('transfers', () => {
       await page.unroute('**/api/upload/*/part/*');
       await page.reload();
       await fileRow(page, RESUME_NAME).waitFor({ timeout: 30_000 });
-      const got = await download(page, RESUME_NAME);
-      expect(sameBytes(got.bytes, bytes)).toBe(true);
+      await expectDownloadOf(page, RESUME_NAME, bytes);
     },
     SLOW,
   );
@@ -255,7 +253,7 @@ describe.skipIf(skipWithoutBrowser)('transfers', () => {
         // The product's text for two or more, the singular for one (docs/web-files.md "Feedback").
         const n = chosen.length;
         await waitForSummary(page, n === 1 ? '1 file uploaded successfully!' : `All ${n} files uploaded successfully!`);
-        await transfersPanel(page).getByRole('button', { name: 'Close transfers' }).click();
+        await closeTransfers(page);
       };
       const inner = [
         {
