@@ -4,7 +4,11 @@
  * sharer). `signature` lets a test play a server that plants a grant nobody signed.
  */
 import { signGrant, wrapKeyForUser } from '@sealbox/crypto';
+import type { Page } from 'playwright-core';
 import type { ApiFolder, ApiSession } from './files.ts';
+
+/** A link's page, opened: its heading says who shared what ("alice shared “Trip 2026”"). */
+export const linkPageHeading = (page: Page) => page.getByRole('heading', { level: 1, name: /^(.+ shared|Shared with you:) “/ });
 
 export interface PublicUser {
   id: string;

@@ -11,6 +11,7 @@ import type { TestUser } from '../../support/accounts.ts';
 import { signInToFiles, type ApiFolder } from '../../support/files.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import { CLIP, mediaReady, openItem, playsPast, uploadMedia } from './media.ts';
+import { linkPageHeading } from '../../support/sharing.ts';
 
 const SLOW = 180_000;
 /** SEALBOX_E2E_WEB_DIST points the server at another build of the web app. */
@@ -36,7 +37,7 @@ describe.skipIf(skipWithoutBrowser)('audio and video previews stream through the
         if (request.url().includes('/api/file/data/')) fetched.push(request.url());
       });
       await page.goto(`${suite.server.url}/share?linkId=${linkId}&sortBy=name&sortOrder=asc#${toBase64Url(media.key)}`);
-      await page.getByRole('heading', { name: 'Shared Files' }).waitFor();
+      await linkPageHeading(page).waitFor();
       await openItem(page, CLIP);
       await mediaReady(page, 'video');
       await page.keyboard.press('Space');

@@ -16,7 +16,7 @@ import { createUser, type TestUser } from '../../support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from '../../support/files.ts';
 import { solidPng } from '../../support/png.ts';
 import { saveScreenshot } from '../../support/screenshots.ts';
-import { apiShareWithUser, publicUser } from '../../support/sharing.ts';
+import { apiShareWithUser, linkPageHeading, publicUser } from '../../support/sharing.ts';
 import { browserSuite, skipWithoutBrowser, type BrowserOptions } from '../../support/suite.ts';
 
 const SLOW = 180_000;
@@ -379,7 +379,7 @@ describe.skipIf(skipWithoutBrowser)('the previewer', () => {
     async () => {
       const page = await suite.newBrowser();
       await page.goto(`${suite.server.url}/share?linkId=${linkId}&sortBy=name&sortOrder=asc#${toBase64Url(gallery.key)}`);
-      await page.getByRole('heading', { name: 'Shared Files' }).waitFor();
+      await linkPageHeading(page).waitFor();
       const body = page.locator('.browser__body');
       await body.getByRole('button', { name: 'b-notes.txt', exact: true }).click();
       await expectTitle(page, 'b-notes.txt');

@@ -19,6 +19,7 @@ import { apiLogin, apiUserWithFolder, fileMetadata, folderLink, type ApiFolder, 
 import { openShare, toastText } from '../../support/share-dialog.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import { pickFiles } from '../../support/transfers.ts';
+import { linkPageHeading } from '../../support/sharing.ts';
 
 const SLOW = 180_000;
 const MiB = 1024 * 1024;
@@ -69,7 +70,7 @@ async function visitorStarts(linkId: string, name: string): Promise<{ page: Page
     held.push(route);
   });
   await page.goto(`${suite.server.url}/share?linkId=${linkId}#${toBase64Url(drop.key)}`);
-  await page.getByRole('heading', { name: 'Shared Files' }).waitFor();
+  await linkPageHeading(page).waitFor();
   const started = page.waitForResponse((r) => r.url().endsWith(`/api/upload?linkId=${linkId}`) && r.status() === 201);
   await pickFiles(page, { name, mimeType: 'application/octet-stream', buffer: Buffer.alloc(12 * MiB, 7) });
   await started;
