@@ -79,72 +79,40 @@ export function dbContract(name: string, makeDb: MakeDb): void {
       expect(tables).toEqual(expect.arrayContaining(['accesses', 'items', 'links', 'sessions', 'uploads', 'users']));
     });
 
+    const insertUser = (overrides: Partial<Insertable<UsersTable>> = {}) =>
+      db.kysely.insertInto('users').values(userRow(overrides)).execute();
+    // The unique-name checks all insert a row that must be refused; this returns the refusal.
+    const refusedUser = async (overrides: Partial<Insertable<UsersTable>>) =>
+      (await caught(insertUser(overrides))) as DomainError;
+
     test('a duplicate primary key is CONFLICT', async () => {
       const user = userRow();
       await db.kysely.insertInto('users').values(user).execute();
-      const error = await caught(
-        db.kysely
-          .insertInto('users')
-          .values(userRow({ id: user.id }))
-          .execute(),
-      );
+      const error = await refusedUser({ id: user.id });
       expect(error).toBeInstanceOf(DomainError);
-      expect((error as DomainError).code).toBe('CONFLICT');
+      expect(error.code).toBe('CONFLICT');
     });
 
     test('usernames and emails are unique regardless of case: CONFLICT naming the constraint', async () => {
-      await db.kysely
-        .insertInto('users')
-        .values(userRow({ username: 'Alice', email: 'Alice@Example.org' }))
-        .execute();
-      const byName = await caught(
-        db.kysely
-          .insertInto('users')
-          .values(userRow({ username: 'aLICE' }))
-          .execute(),
-      );
-      expect((byName as DomainError).code).toBe('CONFLICT');
-      expect((byName as DomainError).detail).toContain('username');
-      const byEmail = await caught(
-        db.kysely
-          .insertInto('users')
-          .values(userRow({ email: 'alice@example.ORG' }))
-          .execute(),
-      );
-      expect((byEmail as DomainError).code).toBe('CONFLICT');
-      expect((byEmail as DomainError).detail).toContain('email');
+      await insertUser({ username: 'Alice', email: 'Alice@Example.org' });
+      const byName = await refusedUser({ username: 'aLICE' });
+      expect(byName.code).toBe('CONFLICT');
+      expect(byName.detail).toContain('username');
+      const byEmail = await refusedUser({ email: 'alice@example.ORG' });
+      expect(byEmail.code).toBe('CONFLICT');
+      expect(byEmail.detail).toContain('email');
       // Beyond ASCII too, and whatever the Unicode normalisation form ('A' + combining ring).
-      await db.kysely
-        .insertInto('users')
-        .values(userRow({ username: 'Åsa' }))
-        .execute();
+      await insertUser({ username: 'Åsa' });
       for (const twin of ['åsa', 'ÅSA', 'A\u030Asa']) {
-        expect(
-          (
-            (await caught(
-              db.kysely
-                .insertInto('users')
-                .values(userRow({ username: twin }))
-                .execute(),
-            )) as DomainError
-          ).code,
-        ).toBe('CONFLICT');
+        expect((await refusedUser({ username: twin })).code).toBe('CONFLICT');
       }
       // Many users may have no email.
       await db.kysely.insertInto('users').values([userRow(), userRow()]).execute();
     });
 
     test('a conflict message does not quote the conflicting value', async () => {
-      await db.kysely
-        .insertInto('users')
-        .values(userRow({ username: 'secretname' }))
-        .execute();
-      const error = (await caught(
-        db.kysely
-          .insertInto('users')
-          .values(userRow({ username: 'secretname' }))
-          .execute(),
-      )) as Error;
+      await insertUser({ username: 'secretname' });
+      const error = await refusedUser({ username: 'secretname' });
       expect(error.message).not.toContain('secretname');
     });
 
