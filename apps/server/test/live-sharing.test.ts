@@ -5,7 +5,7 @@ import { MAX_SOCKETS_PER_LINK_ADDRESS } from '../src/http/live/protocol.ts';
 import { Browser } from './accounts/harness.ts';
 import { folderMeta, openFilesHarness, postFolder, type FilesHarness, type Made } from './files/harness.ts';
 import { create, keyedUser, makeLink, shareWith, withLink, type KeyedUser } from './sharing/harness.ts';
-import { LiveClient, serveWithLiveHub } from './support/live-client.ts';
+import { LiveClient, serveWithLiveHub, upgradeRequest } from './support/live-client.ts';
 import { sqliteDiskEnv } from './support/sqlite-env.ts';
 
 /** Sharing on /api/ws (docs/protocol.md "Live updates"): recipients' tabs and link visitors' sockets. */
@@ -26,16 +26,7 @@ describe('live updates of sharing', () => {
     sockets.push(socket);
     return socket;
   };
-  const upgrade = (path: string, headers: Record<string, string> = {}) =>
-    fetch(`${base}${path}`, {
-      headers: {
-        connection: 'Upgrade',
-        upgrade: 'websocket',
-        'sec-websocket-version': '13',
-        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-        ...headers,
-      },
-    });
+  const upgrade = (path: string, headers: Record<string, string> = {}) => upgradeRequest(base, path, headers);
   const rename = (user: { browser: Browser }, item: Made) =>
     user.browser.put(`/api/file/${item.id}`, {
       type: 'rename',

@@ -14,7 +14,7 @@ import {
   type FilesHarness,
   type User,
 } from './files/harness.ts';
-import { LiveClient, serveWithLiveHub } from './support/live-client.ts';
+import { LiveClient, serveWithLiveHub, upgradeRequest } from './support/live-client.ts';
 import { sqliteDiskEnv } from './support/sqlite-env.ts';
 import { PART_BYTES } from '@sealbox/crypto';
 
@@ -53,16 +53,7 @@ describe('live updates over /api/ws', () => {
   });
 
   test('the upgrade needs a session, our origin, and no link (yet)', async () => {
-    const upgrade = (headers: Record<string, string>, path = '/api/ws') =>
-      fetch(`${base}${path}`, {
-        headers: {
-          connection: 'Upgrade',
-          upgrade: 'websocket',
-          'sec-websocket-version': '13',
-          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-          ...headers,
-        },
-      });
+    const upgrade = (headers: Record<string, string>, path = '/api/ws') => upgradeRequest(base, path, headers);
     const cookie = `sealbox_session=${alice.browser.cookie}`;
     expect((await upgrade({})).status).toBe(401);
     expect((await upgrade({ cookie: 'sealbox_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })).status).toBe(401);

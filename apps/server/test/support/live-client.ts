@@ -102,6 +102,22 @@ export class LiveClient {
 }
 
 /**
+ * A bare WebSocket upgrade over fetch: a refused upgrade answers with an HTTP status, which a
+ * WebSocket client would hide behind a generic close.
+ */
+export function upgradeRequest(baseUrl: string, path: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${baseUrl}${path}`, {
+    headers: {
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      'sec-websocket-version': '13',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      ...headers,
+    },
+  });
+}
+
+/**
  * The harness's app listening on 127.0.0.1 with a live hub of its own (over the harness's event
  * bus, sessions and files), as one instance serves /api/ws.
  */
