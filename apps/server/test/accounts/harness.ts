@@ -36,6 +36,13 @@ export interface BrowserOptions {
 
 type Json = Record<string, unknown> | unknown[] | null;
 
+/** What a call adds to the request: a JSON body (sent with its length) or a raw one, and headers. */
+interface CallInit {
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+}
+
 /** A browser as the server sees it: one cookie jar, an address, a User-Agent, an Origin. */
 export class Browser {
   cookie: string | undefined;
@@ -48,7 +55,19 @@ export class Browser {
     readonly options: BrowserOptions = {},
   ) {}
 
-  async request(method: string, path: string, init: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}) {
+  /** The cookies this browser sends: its session, and the proofs of the links it opened. */
+  cookies(): string[] {
+    return [
+      ...(this.cookie ? [`sealbox_session=${this.cookie}`] : []),
+      ...[...this.linkCookies].map(([name, value]) => `${name}=${value}`),
+    ];
+  }
+
+  /**
+   * The request this browser would send, without sending it or touching its cookie jar (the route
+   * matrix sends the same request from one caller many times).
+   */
+  prepare(method: string, path: string, init: CallInit = {}): Request {
     const headers: Record<string, string> = {
       'user-agent':
         this.options.userAgent ??
@@ -58,10 +77,7 @@ export class Browser {
     };
     const origin = this.options.origin === undefined ? ORIGIN : this.options.origin;
     if (origin !== null && method !== 'GET') headers.origin = origin;
-    const jar = [
-      ...(this.cookie ? [`sealbox_session=${this.cookie}`] : []),
-      ...[...this.linkCookies].map(([name, value]) => `${name}=${value}`),
-    ];
+    const jar = this.cookies();
     if (jar.length > 0) headers.cookie = jar.join('; ');
     let body = init.body;
     if (init.json !== undefined) {
@@ -70,7 +86,11 @@ export class Browser {
       // A real client announces the length; app.handle() would not compute it.
       headers['content-length'] = String(Buffer.byteLength(body));
     }
-    const response = await this.app.handle(new Request(`${ORIGIN}${path}`, { method, headers, body: body ?? null }));
+    return new Request(`${ORIGIN}${path}`, { method, headers, body: body ?? null });
+  }
+
+  async request(method: string, path: string, init: CallInit = {}) {
+    const response = await this.app.handle(this.prepare(method, path, init));
     this.lastSetCookie = response.headers.get('set-cookie');
     const match = this.lastSetCookie?.match(/^sealbox_session=([^;]*)/);
     if (match) this.cookie = match[1] === '' ? undefined : match[1];
@@ -83,11 +103,7 @@ export class Browser {
   }
 
   /** Status and parsed JSON body (null for an empty body). */
-  async call(
-    method: string,
-    path: string,
-    init: Parameters<Browser['request']>[2] = {},
-  ): Promise<{ status: number; body: any; response: Response }> {
+  async call(method: string, path: string, init: CallInit = {}): Promise<{ status: number; body: any; response: Response }> {
     const response = await this.request(method, path, init);
     const text = await response.text();
     return { status: response.status, body: text === '' ? null : (JSON.parse(text) as Json), response };

@@ -1,14 +1,7 @@
 import { connect } from 'node:net';
-import { ORIGIN } from '../accounts/harness.ts';
 import type { FilesHarness } from '../files/harness.ts';
 import { snapshot as sharingSnapshot, withLink } from '../sharing/harness.ts';
 import type { Caller, Spec } from './outcomes.ts';
-
-/** The cookies `caller`'s browser holds: its session, and the proofs of the links it opened. */
-const cookiesOf = (caller: Caller) => [
-  ...(caller.browser.cookie ? [`sealbox_session=${caller.browser.cookie}`] : []),
-  ...[...caller.browser.linkCookies].map(([n, v]) => `${n}=${v}`),
-];
 
 /**
  * How the route matrix calls the app of `matrix.h` (read at each call, as it is opened before the
@@ -19,23 +12,7 @@ export function callsTo(matrix: { h: FilesHarness }) {
   /** A request as `caller`'s browser sends it, without touching its cookie jar. */
   const send = async (caller: Caller, spec: Spec, method: string) => {
     if (method === 'WS') return upgrade(caller, spec);
-    const headers: Record<string, string> = {
-      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36',
-      'x-forwarded-for': caller.browser.options.ip ?? '203.0.113.1',
-      ...spec.headers,
-    };
-    if (method !== 'GET') headers.origin = ORIGIN;
-    const jar = cookiesOf(caller);
-    if (jar.length > 0) headers.cookie = jar.join('; ');
-    let body = spec.body;
-    if (spec.json !== undefined) {
-      body = JSON.stringify(spec.json);
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(body));
-    }
-    const response = await matrix.h.app.handle(
-      new Request(`${ORIGIN}${withLink(spec.path, caller.linkId)}`, { method, headers, body: body ?? null }),
-    );
+    const response = await matrix.h.app.handle(caller.browser.prepare(method, withLink(spec.path, caller.linkId), spec));
     await response.arrayBuffer();
     return response.status;
   };
@@ -49,7 +26,7 @@ export function callsTo(matrix: { h: FilesHarness }) {
     }
     const port = listening.server?.port;
     if (port === undefined) throw new Error('the live app is not listening');
-    const cookies = cookiesOf(caller);
+    const cookies = caller.browser.cookies();
     const head = [
       `GET ${withLink(spec.path, caller.linkId)} HTTP/1.1`,
       `Host: 127.0.0.1:${port}`,
