@@ -14,7 +14,7 @@ import { fingerprint, formatFingerprint, openPins, sealPins, toBase64Url, verify
 import { createUser, uniqueName, type TestUser } from '../../support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder, type ApiSession } from '../../support/files.ts';
 import { saveScreenshot } from '../../support/screenshots.ts';
-import { openShare, toastText } from '../../support/share-dialog.ts';
+import { addWithChangedKeys, openShare, toastText } from '../../support/share-dialog.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
 const SLOW = 180_000;
@@ -256,13 +256,7 @@ describe.skipIf(skipWithoutBrowser)('the Share dialog', () => {
       const page = await suite.newBrowser();
       await signInToFiles(page, suite.server.url, alice);
       const dialog = await openShare(page, 'Trust');
-      await dialog.getByLabel('Add people').fill(bob.username);
-      const bobRow = dialog.getByRole('list', { name: 'Search results' }).getByRole('listitem').filter({ hasText: bob.username });
-      await bobRow.getByText('Keys changed').waitFor();
-      await bobRow.getByRole('button', { name: `Add ${bob.username} as viewer` }).click();
-
-      const warning = dialog.getByRole('alertdialog', { name: 'Keys changed' });
-      await warning.waitFor();
+      const warning = await addWithChangedKeys(dialog, bob.username);
       await warning.locator('.share-fp').getByText(formatFingerprint(stale), { exact: true }).waitFor();
       await warning.locator('.share-fp').getByText(formatFingerprint(realHex), { exact: true }).waitFor();
       await saveScreenshot(page, 'share-dialog-keys-changed-1280-light', { fullPage: false });

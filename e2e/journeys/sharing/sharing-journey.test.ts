@@ -12,7 +12,7 @@ import { createUser, loginViaUi, uniqueName, type TestUser } from '../../support
 import { apiCreateFolder, apiLogin, signInToFiles, type ApiFolder, type ApiSession } from '../../support/files.ts';
 import { saveScreenshot } from '../../support/screenshots.ts';
 import { publicUser, type PublicUser } from '../../support/sharing.ts';
-import { openShare, toastText } from '../../support/share-dialog.ts';
+import { addWithChangedKeys, openShare, toastText } from '../../support/share-dialog.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import { pickFiles, waitForSummary } from '../../support/transfers.ts';
 
@@ -113,12 +113,7 @@ describe.skipIf(skipWithoutBrowser)('sharing between two browsers', () => {
         await route.fulfill({ response, json: swapped });
       });
       const dialog = await openShare(page, 'Second');
-      await dialog.getByLabel('Add people').fill(bob.username);
-      const bobRow = dialog.getByRole('list', { name: 'Search results' }).getByRole('listitem').filter({ hasText: bob.username });
-      await bobRow.getByText('Keys changed').waitFor();
-      await bobRow.getByRole('button', { name: `Add ${bob.username} as viewer` }).click();
-      const warning = dialog.getByRole('alertdialog', { name: 'Keys changed' });
-      await warning.waitFor();
+      const warning = await addWithChangedKeys(dialog, bob.username);
       await warning.getByRole('button', { name: 'Cancel' }).click();
       await warning.waitFor({ state: 'detached' });
       expect(await accessOf(second)).toEqual([]);
