@@ -70,8 +70,12 @@ describe.skipIf(skipWithoutBrowser)('accounts', () => {
       await confirm.fill(PASSWORD);
       await page.waitForFunction(() => !document.querySelector('.field__message'));
       await page.getByRole('button', { name: 'Register' }).click();
-      await toast(page, 'Registration successful! Redirecting to login...').waitFor({ timeout: 30_000 });
-      await page.waitForURL((url) => url.pathname === '/login');
+      // Signed in at once with the password just chosen (issue 23).
+      await toast(page, 'Registration successful! You are signed in.').waitFor({ timeout: 30_000 });
+      await page.waitForURL((url) => url.pathname === '/files');
+      await page.getByRole('heading', { name: 'My Files' }).waitFor();
+      await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
+      await page.waitForURL((url) => url.pathname === '/home' || url.pathname === '/');
 
       // The email is now in use too.
       await page.goto(at('/register'));
@@ -80,9 +84,10 @@ describe.skipIf(skipWithoutBrowser)('accounts', () => {
 
       await page.goto(at('/login'));
       await submitLogin(page, { username: name, password: PASSWORD });
-      await toast(page, 'Login successful! Redirecting...').waitFor();
       await page.waitForURL((url) => url.pathname === '/files');
       await page.getByRole('heading', { name: 'My Files' }).waitFor();
+      // 'Redirecting...' goes once the redirect is done.
+      await toast(page, 'Login successful! Redirecting...').waitFor({ state: 'detached' });
       const banner = page.getByRole('banner');
       await banner.getByRole('link', { name: 'Files' }).waitFor();
       await banner.getByRole('link', { name: 'Profile', exact: true }).waitFor();

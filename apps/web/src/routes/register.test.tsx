@@ -14,6 +14,12 @@ vi.mock('../crypto/client.ts', async (importOriginal) => ({
   cryptoWorker: { call },
 }));
 
+const flow = vi.hoisted(() => ({ signIn: vi.fn() }));
+vi.mock('../features/auth/login-flow.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../features/auth/login-flow.ts')>()),
+  signIn: flow.signIn,
+}));
+
 const free = { ok: true, status: 200, data: { ok: true } };
 const taken = { ok: true, status: 200, data: { ok: false } };
 
@@ -29,6 +35,7 @@ const text = () => document.body.textContent ?? '';
 
 beforeEach(() => {
   api.checkAvailable.mockResolvedValue(free);
+  flow.signIn.mockResolvedValue({ kind: 'failed', failure: { message: 'Login failed. Please try again.', display: 'toast' } });
 });
 
 afterEach(() => {
@@ -101,7 +108,24 @@ describe('/register validation (docs/product.md "Input rules")', () => {
     expect(screen.getByText('Email is already in use!')).toBeTruthy();
   });
 
-  it('registers through the worker and goes to /login', async () => {
+  it('registers, then signs in with the same password and goes to /files', async () => {
+    const { router } = await openRegister();
+    call.mockResolvedValue({ password: 'h' });
+    api.postRegister.mockResolvedValue({ ok: true, status: 201, data: { id: 'u1' } });
+    const profile = { id: 'u1', username: 'alice', usedSpace: 0, totalSpace: 1, gridView: false };
+    flow.signIn.mockResolvedValue({ kind: 'signed-in', profile, fingerprint: 'f' });
+    type('username', 'alice');
+    type('password', 'long enough');
+    type('confirmPassword', 'long enough');
+    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+    expect(await screen.findByText('Registration successful! You are signed in.')).toBeTruthy();
+    expect(flow.signIn).toHaveBeenCalledWith({ username: 'alice', password: 'long enough' });
+    // To /files (whose guard, with no server here, sends the test on to the login page asking for /files).
+    expect(router.state.location.href).toContain('files');
+    expect(text()).not.toContain('Redirecting to login');
+  });
+
+  it('registers through the worker and goes to /login when signing in then fails', async () => {
     const { router } = await openRegister();
     call.mockResolvedValue({
       password: 'h',

@@ -1,14 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Spinner, toast } from '@sealbox/ui';
+import { Button, Card, Spinner, dismissToast, toast } from '@sealbox/ui';
 import { warmCrypto } from '../../crypto/client.ts';
 import { LabelledInput } from '../../lib/LabelledInput.tsx';
 import { postLogout } from './account-api.ts';
 import { LOGIN_MESSAGES, signIn, validateLogin, validateTotpCode, type LoginFailure, type Stage } from './login-flow.ts';
-import { PROFILE_QUERY_KEY } from './queries.ts';
 import { DEFAULT_AFTER_LOGIN, safeRedirectPath } from './redirect.ts';
-import { setSession } from './session.ts';
+import { startSession } from './session.ts';
 import { ReloadNotice } from './crypto-start.tsx';
 import { TotpCodeInput } from './TotpCodeInput.tsx';
 import './auth.css';
@@ -101,11 +100,12 @@ export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
         return;
       }
       performance.mark(LOGIN_MARKS.unlocked);
-      setSession({ userId: outcome.profile.id, username: outcome.profile.username });
-      queryClient.setQueryData(PROFILE_QUERY_KEY, outcome.profile);
-      toast(LOGIN_MESSAGES.success, 'success');
+      startSession(queryClient, outcome.profile);
+      const redirecting = toast(LOGIN_MESSAGES.success, 'success');
       // safeRedirectPath again: the search param was validated, but this is the one place it is followed.
       await router.navigate({ href: safeRedirectPath(redirect) ?? DEFAULT_AFTER_LOGIN, replace: true });
+      // "Redirecting..." is done with once the redirect is.
+      dismissToast(redirecting);
     } finally {
       setStage(undefined);
     }

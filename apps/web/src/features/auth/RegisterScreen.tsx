@@ -2,7 +2,11 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Button, Card, Spinner, toast } from '@sealbox/ui';
 import { cryptoWorker, isWorkerFailure } from '../../crypto/client.ts';
+import { useQueryClient } from '@tanstack/react-query';
 import { postRegister } from './account-api.ts';
+import { signIn } from './login-flow.ts';
+import { DEFAULT_AFTER_LOGIN } from './redirect.ts';
+import { startSession } from './session.ts';
 import { ReloadNotice } from './crypto-start.tsx';
 import { REGISTER_MESSAGES, validateRegistration, type RegistrationValues } from './register-validation.ts';
 import { useAvailability, type Availability } from './useAvailability.ts';
@@ -82,6 +86,7 @@ export const NO_RECOVERY_TEXT =
  */
 export function RegisterScreen() {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [values, setValues] = useState<RegistrationValues>({ username: '', email: '', password: '', confirmPassword: '' });
   const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
@@ -128,6 +133,14 @@ export function RegisterScreen() {
         ...registration,
       });
       if (answer.ok) {
+        // Signed in at once with the password just chosen (issue 23); the login page only if that fails.
+        const outcome = await signIn({ username: values.username, password: values.password }).catch(() => undefined);
+        if (outcome?.kind === 'signed-in') {
+          startSession(queryClient, outcome.profile);
+          await navigate({ to: DEFAULT_AFTER_LOGIN, replace: true });
+          toast(REGISTER_MESSAGES.signedIn, 'success');
+          return;
+        }
         toast(REGISTER_MESSAGES.success, 'success');
         await navigate({ to: '/login', state: { username: values.username } });
         return;

@@ -16,6 +16,8 @@ export const REGISTER_MESSAGES = {
   passwordMismatch: 'Passwords do not match',
   failed: 'Error during registration.',
   success: 'Registration successful! Redirecting to login...',
+  /** After registering the user is signed in at once (docs/web-files.md "First minutes"). */
+  signedIn: 'Registration successful! You are signed in.',
 } as const;
 
 /** docs/product.md "Limits": availability is checked 700 ms after the last keystroke. */

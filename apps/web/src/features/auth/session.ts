@@ -5,6 +5,9 @@
  * (see auth-state.ts); routes only ever ask `isSignedIn()`, after `ready()`.
  */
 import { atom, getDefaultStore } from 'jotai';
+import type { QueryClient } from '@tanstack/react-query';
+import type { Profile } from './account-api.ts';
+import { PROFILE_QUERY_KEY } from './queries.ts';
 
 export interface Session {
   userId: string;
@@ -45,6 +48,12 @@ export function setSession(session: Session): void {
     // Still signed in for this page; the next load asks the server again.
   }
   store.set(sessionAtom, session);
+}
+
+/** A sign-in that succeeded (the login page, or right after registering): the session marked, the profile kept. */
+export function startSession(queryClient: QueryClient, profile: Profile): void {
+  setSession({ userId: profile.id, username: profile.username });
+  queryClient.setQueryData(PROFILE_QUERY_KEY, profile);
 }
 
 export function clearSession(): void {

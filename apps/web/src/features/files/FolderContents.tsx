@@ -19,7 +19,12 @@ import './selection.css';
 import './buttons.css';
 import './empty-states.css';
 
-export function EmptyState({ title = 'No files found', text }: { title?: string; text?: string }) {
+export const UPLOAD_PROMPT_TEXT = 'Upload a file to get started';
+
+/** Where an empty folder takes uploads, it says that files can be dropped on it too. */
+export const DROP_HINT_TEXT = 'or drop files here';
+
+export function EmptyState({ title = 'No files found', text, hint }: { title?: string; text?: string; hint?: string }) {
   return (
     <div className="empty-state">
       <span className="empty-state__icon" aria-hidden="true">
@@ -27,6 +32,7 @@ export function EmptyState({ title = 'No files found', text }: { title?: string;
       </span>
       <strong>{title}</strong>
       {text && <span>{text}</span>}
+      {hint && <span className="empty-state__hint">{hint}</span>}
     </div>
   );
 }
@@ -64,7 +70,7 @@ export function FolderContents({
   onSort,
   onHome,
   homeLabel = 'Back to My Files',
-  emptyText = 'Upload a file to get started',
+  emptyText,
   onSelection,
   ...items
 }: FolderContentsProps) {
@@ -92,7 +98,8 @@ export function FolderContents({
   if (total === 0)
     return (
       <>
-        <EmptyState text={emptyText} />
+        {/* A mode names its own text only where the folder takes no uploads (docs/web-files.md). */}
+        <EmptyState text={emptyText ?? UPLOAD_PROMPT_TEXT} hint={emptyText === undefined ? DROP_HINT_TEXT : undefined} />
         {shortcuts}
       </>
     );

@@ -82,8 +82,14 @@ export function VideoView(props: RendererProps) {
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
 
+  // A recording that stores no duration (a browser's MediaRecorder webm) cannot be sought in:
+  // no 10-second steps, by button, key or double tap (docs/web-files.md "First minutes").
+  const seekable = state.duration > 0;
+  const canSeek = useRef(seekable);
+  canSeek.current = seekable;
   const seek = useCallback(
     (side: Side) => {
+      if (!canSeek.current) return wake();
       seekBy(media.current, side === 'left' ? -SEEK_STEP_S : SEEK_STEP_S);
       setFlash({ side, at: Date.now() });
       wake();
@@ -152,7 +158,7 @@ export function VideoView(props: RendererProps) {
         <SeekBar media={media} time={state.time} duration={state.duration} />
         <div className="media-controls__row">
           <PlayButton media={media} playing={state.playing} />
-          {SIDES.map((side) => (
+          {(seekable ? SIDES : []).map((side) => (
             <button
               key={side}
               type="button"

@@ -232,6 +232,15 @@ export function SeekBar({
   duration: number;
 }) {
   const progress = duration > 0 ? Math.min(100, (time / duration) * 100) : 0;
+  // No duration stored: the time played so far, and no seek bar that could not seek.
+  if (!(duration > 0))
+    return (
+      <div className="media-seek">
+        <span className="media-time" role="timer" aria-label="Time played">
+          {formatTime(time)}
+        </span>
+      </div>
+    );
   return (
     <div className="media-seek">
       <span className="media-time" aria-hidden="true">
@@ -243,10 +252,9 @@ export function SeekBar({
         aria-label="Seek"
         aria-valuetext={`${formatTime(time)} of ${formatTime(duration)}`}
         min={0}
-        max={duration || 0}
+        max={duration}
         step={0.1}
-        value={Math.min(time, duration || 0)}
-        disabled={!duration}
+        value={Math.min(time, duration)}
         style={{ '--media-fill': `${progress}%` } as CSSProperties}
         onChange={(event) => {
           const element = media.current;

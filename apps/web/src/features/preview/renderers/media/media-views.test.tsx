@@ -51,11 +51,11 @@ function props(partial: Partial<RendererProps> = {}): RendererProps {
   };
 }
 
-async function renderVideo(partial: Partial<RendererProps> = {}) {
+async function renderVideo(partial: Partial<RendererProps> = {}, duration = 60) {
   const given = props(partial);
   const view = render(<VideoView {...given} />);
   await act(async () => {});
-  const video = standIn(view.container.querySelector('video')!);
+  const video = standIn(view.container.querySelector('video')!, duration);
   await act(async () => {});
   return { video, given, view };
 }
@@ -113,6 +113,18 @@ describe('VideoView', () => {
     video.currentTime = 55;
     key('ArrowRight');
     expect(video.currentTime).toBe(60);
+  });
+
+  it('a recording with no duration shows the time played, and offers no seek it cannot do', async () => {
+    const { video } = await renderVideo({}, Number.POSITIVE_INFINITY);
+    expect(screen.queryByRole('slider', { name: 'Seek' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Forward 10 seconds' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Rewind 10 seconds' })).toBeNull();
+    expect(screen.getByRole('timer', { name: 'Time played' }).textContent).toBe('0:00');
+    video.currentTime = 7;
+    key('ArrowRight');
+    expect(video.currentTime).toBe(7);
+    expect(screen.getByRole('timer', { name: 'Time played' }).textContent).toBe('0:07');
   });
 
   it('toggles play with Space, and not while typing in a field', async () => {
