@@ -8,14 +8,13 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { readFile } from 'node:fs/promises';
 import { unzipSync } from 'fflate';
 import { toBase64Url } from '@sealbox/crypto';
 import { createUser, type TestUser } from '../../support/accounts.ts';
 import {
   apiCreateFolder,
-  apiLogin,
   apiUploadFile,
+  apiUserWithFolder,
   createFolderViaUi,
   folderLink,
   signInToFiles,
@@ -25,7 +24,7 @@ import {
 import { solidPng } from '../../support/png.ts';
 import { saveScreenshot } from '../../support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
-import { dragFiles, pickFiles, transferRow, waitForSummary } from '../../support/transfers.ts';
+import { downloadViaMenu, dragFiles, expectDownloadOf, pickFiles, transferRow, waitForSummary } from '../../support/transfers.ts';
 import { createLink, ownerNames, randomBytes, same } from './links.ts';
 
 const SLOW = 180_000;
@@ -61,23 +60,9 @@ async function unlock(page: Page): Promise<void> {
   await page.locator('.browser__body').getByText('notes.txt').first().waitFor();
 }
 
-async function download(page: Page, name: string): Promise<{ filename: string; bytes: Uint8Array }> {
-  await page
-    .getByRole('button', { name: `Actions for ${name}` })
-    .first()
-    .click();
-  const started = page.waitForEvent('download', { timeout: 60_000 });
-  await page.getByRole('menuitem', { name: 'Download' }).click();
-  const got = await started;
-  expect(await got.failure()).toBeNull();
-  return { filename: got.suggestedFilename(), bytes: new Uint8Array(await readFile(await got.path())) };
-}
-
 describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
   beforeAll(async () => {
-    const user = await createUser(suite.server.url);
-    owner = await apiLogin(suite.server.url, user);
-    holiday = await apiCreateFolder(owner, null, 'Holiday');
+    ({ session: owner, folder: holiday } = await apiUserWithFolder(suite.server.url, 'Holiday'));
     const notesFile = await apiUploadFile(owner, holiday, 'notes.txt', notes, 'text/plain');
     await apiUploadFile(owner, holiday, 'photo.bin', photo);
     await apiUploadFile(owner, holiday, 'sunset.png', new Uint8Array(solidPng(64, 48, [230, 120, 40])), 'image/png');
@@ -123,12 +108,11 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       expect(await page.locator('#files-sidebar').getByRole('button', { name: 'My Files' }).isDisabled()).toBe(true);
       expect(await page.getByRole('button', { name: 'Upload File' }).count()).toBe(0);
 
-      const file = await download(page, 'photo.bin');
-      expect(file.filename).toBe('photo.bin');
-      expect(same(file.bytes, photo)).toBe(true);
+      const file = await expectDownloadOf(page, 'photo.bin', photo);
+      expect(file.suggestedFilename()).toBe('photo.bin');
 
-      const zip = await download(page, 'Inner');
-      expect(zip.filename).toBe('Inner.zip');
+      const zip = await downloadViaMenu(page, 'Inner');
+      expect(zip.download.suggestedFilename()).toBe('Inner.zip');
       const entries = unzipSync(zip.bytes);
       expect(same(entries['Inner/deep.bin'], deep)).toBe(true);
 
@@ -170,9 +154,8 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       await page.getByRole('heading', { name: 'Shared Files' }).waitFor();
       await page.locator('.browser__body').getByText('notes.txt').first().waitFor();
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('notes.txt').first().waitFor();
-      const file = await download(page, 'notes.txt');
-      expect(file.filename).toBe('notes.txt');
-      expect(same(file.bytes, notes)).toBe(true);
+      const file = await expectDownloadOf(page, 'notes.txt', notes);
+      expect(file.suggestedFilename()).toBe('notes.txt');
     },
     SLOW,
   );
@@ -238,8 +221,7 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       await waitForSummary(page, 'All 3 files uploaded successfully!');
       await body.getByText('dropped.txt').first().waitFor();
       await body.getByText('big.bin').first().waitFor();
-      const got = await download(page, 'big.bin');
-      expect(same(got.bytes, big)).toBe(true);
+      await expectDownloadOf(page, 'big.bin', big);
 
       await folderLink(page, 'Archive').first().click();
       await body.getByText('final.txt').first().waitFor();
@@ -299,8 +281,7 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       await waitForSummary(page, '1 file uploaded successfully!', 120_000);
       await transferRow(page, 'resumed.bin').getByText('Uploaded (resumed)').waitFor();
       await page.unroute('**/api/upload/*/part/*');
-      const got = await download(page, 'resumed.bin');
-      expect(same(got.bytes, bytes)).toBe(true);
+      await expectDownloadOf(page, 'resumed.bin', bytes);
     },
     SLOW,
   );
