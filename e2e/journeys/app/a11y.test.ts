@@ -17,10 +17,11 @@ import { toBase64Url } from '@sealbox/crypto';
 import { createUser, loginViaUi, submitLogin, type TestUser } from '../../support/accounts.ts';
 import { checkA11y } from '../../support/axe.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import { pdf, stream } from '../../support/pdf.ts';
 import { solidPng } from '../../support/png.ts';
 import { apiShareWithUser, publicUser } from '../../support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
-import { pickFiles, transfersPanel, waitForSummary } from '../../support/transfers.ts';
+import { closeTransfers, pickFiles, waitForSummary } from '../../support/transfers.ts';
 
 const SLOW = 150_000;
 const LINK_PASSWORD = 'open sesame, please';
@@ -33,27 +34,15 @@ let docs: ApiFolder;
 let linkId = '';
 let linkKey = '';
 
-/** A one-page pdf with a line of text, with a correct cross-reference table. */
+/** A one-page pdf with a line of text. */
 function tinyPdf(): Uint8Array {
-  const text = 'BT /F1 24 Tf 72 720 Td (Harbour plans) Tj ET';
-  const objects = [
+  return pdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${text.length} >>\nstream\n${text}\nendstream`,
+    stream('BT /F1 24 Tf 72 720 Td (Harbour plans) Tj ET'),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Uint8Array.from(out, (c) => c.charCodeAt(0));
+  ]);
 }
 
 /** Waits for the theme's colour transitions (and any other running animation) to finish. */
@@ -258,7 +247,7 @@ describe.skipIf(skipWithoutBrowser)('accessibility: no serious or critical WCAG 
       await listing(page).getByText('hello.txt').first().waitFor();
       await settled(page);
       await check(page, 'transfers panel, done', found);
-      await transfersPanel(page).getByRole('button', { name: 'Close transfers' }).click();
+      await closeTransfers(page);
 
       // The previewer on each kind of file.
       await openDocs(page);

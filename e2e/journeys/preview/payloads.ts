@@ -7,6 +7,7 @@
  * if it ran.
  */
 import { strToU8, zipSync } from 'fflate';
+import { pdf, stream } from '../../support/pdf.ts';
 const DOCX_TYPES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">
 <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>
@@ -129,22 +130,6 @@ export const WORD_REPORT = docx([
   { text: 'Ask the council for the second grant; the form is due at the end of the month.' },
   { link: 'https://example.com/harbour', text: 'The plans online' },
 ]);
-
-/** A pdf from its objects (1-based, in order), with a correct cross-reference table. */
-function pdf(objects: string[]): Uint8Array {
-  let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) out += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Uint8Array.from(out, (c) => c.charCodeAt(0));
-}
-const stream = (content: string, extra = '') => `<< /Length ${content.length}${extra} >>\nstream\n${content}\nendstream`;
 
 /**
  * CVE-2024-4367: pdf.js < 4.2.67 pasted a font's /FontMatrix into a glyph drawing function it
