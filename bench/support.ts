@@ -1,4 +1,5 @@
-/** Command-line numbers, percentiles and live-socket listeners shared by the benchmarks. */
+/** Command-line numbers, percentiles, live-socket listeners and a tab's view of new rows, shared by the benchmarks. */
+import type { Page } from 'playwright-core';
 import type { RunningServer } from '../e2e/support/server.ts';
 
 /** Epoch milliseconds with sub-millisecond precision, comparable across processes' clocks. */
@@ -41,4 +42,19 @@ export async function waitUntil(check: () => boolean, timeoutMs: number, what: s
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await Bun.sleep(2);
   }
+}
+
+/** Resolves with the page's clock when a row named `wanted` is in its listing. */
+export function rowSeen(page: Page, wanted: string): Promise<number> {
+  return page.evaluate((name) => {
+    const present = () => [...document.querySelectorAll('.browser__body .item-name__text')].some((n) => n.textContent === name);
+    return new Promise<number>((resolve) => {
+      const observer = new MutationObserver(() => {
+        if (!present()) return;
+        observer.disconnect();
+        resolve(performance.timeOrigin + performance.now());
+      });
+      observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+  }, wanted);
 }

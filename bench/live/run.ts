@@ -15,11 +15,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { buildWeb } from '../../scripts/build-web.ts';
-import { type Listener, now, numberArg, openListener, percentile, waitUntil } from '../support.ts';
-import { createUser, loginViaUi, type TestUser } from '../../e2e/support/accounts.ts';
+import { type Listener, now, numberArg, openListener, percentile, rowSeen, waitUntil } from '../support.ts';
+import { createUser, type TestUser } from '../../e2e/support/accounts.ts';
 import { launchBrowser } from '../../e2e/support/browser.ts';
 import { startCluster } from '../../e2e/support/cluster.ts';
-import { apiCreateFolder, apiLogin, folderMetadata, type ApiFolder, type ApiSession } from '../../e2e/support/files.ts';
+import {
+  apiCreateFolder,
+  apiLogin,
+  folderMetadata,
+  signInToFiles,
+  type ApiFolder,
+  type ApiSession,
+} from '../../e2e/support/files.ts';
 import { startServer, type RunningServer } from '../../e2e/support/server.ts';
 
 const CHANGES = numberArg('changes', 40);
@@ -52,8 +59,7 @@ async function changeToTab(label: string, changeVia: RunningServer, tabOn: Runni
   if (!context) throw new Error('Chromium is required for this benchmark');
   try {
     const page = context.pages()[0] ?? (await context.newPage());
-    await loginViaUi(page, tabOn.url, user);
-    await page.getByRole('heading', { name: 'My Files' }).waitFor();
+    await signInToFiles(page, tabOn.url, user);
     await page.locator('[data-live="online"]').waitFor({ state: 'attached', timeout: 15_000 });
     const session = await apiLogin(changeVia.url, user);
     const latencies: number[] = [];
@@ -61,17 +67,7 @@ async function changeToTab(label: string, changeVia: RunningServer, tabOn: Runni
       const name = `${label} change ${String(i).padStart(3, '0')}`;
       const { metadata } = await folderMetadata(session.rootKey, null, name);
       // The tab starts watching before the change is sent; it reports when the row exists.
-      const seen = page.evaluate((wanted) => {
-        const present = () => [...document.querySelectorAll('.item-name__text')].some((n) => n.textContent === wanted);
-        return new Promise<number>((resolve) => {
-          const observer = new MutationObserver(() => {
-            if (!present()) return;
-            observer.disconnect();
-            resolve(performance.timeOrigin + performance.now());
-          });
-          observer.observe(document.body, { childList: true, subtree: true, characterData: true });
-        });
-      }, name);
+      const seen = rowSeen(page, name);
       await Bun.sleep(20);
       const t0 = await createPrepared(session, metadata);
       latencies.push((await seen) - t0);

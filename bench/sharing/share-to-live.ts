@@ -28,7 +28,7 @@ import { launchBrowser } from '../../e2e/support/browser.ts';
 import { apiCreateFolder, apiLogin, signInToFiles, type ApiFolder } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
 import { apiRevokeUser, publicUser } from '../../e2e/support/sharing.ts';
-import { now, numberArg, percentile } from '../support.ts';
+import { now, numberArg, percentile, rowSeen } from '../support.ts';
 
 const ITERATIONS = numberArg('iterations', 20);
 const TARGET_MS = 300;
@@ -45,21 +45,6 @@ async function clockOffset(page: Page): Promise<{ offset: number; rtt: number }>
     if (after - before < best.rtt) best = { offset: read - (before + after) / 2, rtt: after - before };
   }
   return best;
-}
-
-/** Resolves with the page's clock when a row named `wanted` is in its listing. */
-function rowSeen(page: Page, wanted: string): Promise<number> {
-  return page.evaluate((name) => {
-    const present = () => [...document.querySelectorAll('.browser__body .item-name__text')].some((n) => n.textContent === name);
-    return new Promise<number>((resolve) => {
-      const observer = new MutationObserver(() => {
-        if (!present()) return;
-        observer.disconnect();
-        resolve(performance.timeOrigin + performance.now());
-      });
-      observer.observe(document.body, { childList: true, subtree: true, characterData: true });
-    });
-  }, wanted);
 }
 
 function summary(label: string, delays: number[]) {
