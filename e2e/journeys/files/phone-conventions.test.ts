@@ -204,4 +204,62 @@ describe.skipIf(skipWithoutBrowser)('phone and browser conventions', () => {
     },
     SLOW,
   );
+
+  test(
+    'Undo on the move and rename toasts puts the item back',
+    async () => {
+      const { page } = await openFolder('Undos');
+      await page.getByRole('button', { name: 'Actions for a.txt', exact: true }).click();
+      await page.getByRole('menuitem', { name: /^Rename/ }).click();
+      const rename = page.getByRole('dialog', { name: 'Rename file' });
+      await rename.getByLabel('New name').fill('renamed.txt');
+      await rename.getByRole('button', { name: 'Rename' }).click();
+      await row(page, 'renamed.txt').waitFor();
+      await notifications(page).getByText('Renamed to renamed.txt', { exact: true }).waitFor();
+      await saveScreenshots(page, 'phone-conventions-undo', { fullPage: false });
+      await expectAccessibleInBoth(page, 'a toast with Undo');
+      await notifications(page).getByRole('button', { name: 'Undo' }).click();
+      await row(page, 'a.txt').waitFor();
+      await notifications(page).getByText('Renamed back to a.txt', { exact: true }).waitFor();
+      expect(await row(page, 'renamed.txt').count()).toBe(0);
+
+      await page.getByRole('button', { name: 'Actions for b.txt', exact: true }).click();
+      await page.getByRole('menuitem', { name: /^Move/ }).click();
+      await moveToInbox(page, 'Move b.txt', 'Undos');
+      await row(page, 'b.txt').waitFor({ state: 'detached' });
+      const moved = notifications(page).locator('.sb-toast', { hasText: 'Moved b.txt to Inbox' });
+      await moved.getByRole('button', { name: 'Undo' }).click();
+      await row(page, 'b.txt').waitFor();
+      await notifications(page).getByText('Moved b.txt back', { exact: true }).waitFor();
+      await nameButton(page, 'Inbox').click();
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Inbox').first().waitFor();
+      expect(await row(page, 'b.txt').count()).toBe(0);
+    },
+    SLOW,
+  );
+
+  test(
+    'on a phone the list shows a long name whole, wrapped, its extension included',
+    async () => {
+      const session = await apiLogin(suite.server.url, owner);
+      const folder = await apiCreateFolder(session, null, 'Long names');
+      const long = 'holiday-photo-from-the-harbour.jpeg';
+      await apiUploadFile(session, folder, long, bytes('not a photo\n'), 'image/jpeg');
+      const page = await signInToFiles(await suite.newBrowser({ width: 375 }), suite.server.url, owner);
+      await page.goto(`${suite.server.url}/files?parentId=${folder.id}&view=list`);
+      const name = row(page, long).locator('.item-name__text');
+      await name.waitFor();
+      const box = await name.evaluate((element) => {
+        const style = getComputedStyle(element);
+        return {
+          lines: Math.round(element.getBoundingClientRect().height / Number.parseFloat(style.lineHeight)),
+          clipped: element.scrollHeight > element.clientHeight + 1 || element.scrollWidth > element.clientWidth + 1,
+        };
+      });
+      await saveScreenshot(page, 'phone-conventions-long-name-375-light', { fullPage: false });
+      expect(box.clipped).toBe(false);
+      expect(box.lines).toBeGreaterThanOrEqual(2);
+    },
+    SLOW,
+  );
 });

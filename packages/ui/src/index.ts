@@ -2,7 +2,18 @@ export { Button, type ButtonProps, type ButtonSize, type ButtonVariant } from '.
 export { Card } from './Card.tsx';
 export { Spinner, type SpinnerProps } from './Spinner.tsx';
 export { StrokeIcon, type StrokeIconProps } from './StrokeIcon.tsx';
-export { Toaster, toast, dismissToast, useToasts, TOAST_LIMIT, TOAST_DURATION_MS, type Toast, type ToastKind } from './toast.tsx';
+export {
+  Toaster,
+  toast,
+  dismissToast,
+  useToasts,
+  TOAST_LIMIT,
+  TOAST_DURATION_MS,
+  ACTION_TOAST_DURATION_MS,
+  type Toast,
+  type ToastAction,
+  type ToastKind,
+} from './toast.tsx';
 export {
   useTheme,
   setThemePreference,

@@ -167,8 +167,11 @@ export function useRenameItem(scope: BrowseScope) {
     },
     // A folder's own listing shows its name in the breadcrumbs.
     onSuccess: (_r, { item, name }) => {
-      toast(`Renamed to ${name}`, 'success');
-      return refreshAfterChange(queryClient, scope, item.isDirectory ? [item.parentId, item.id] : [item.parentId]);
+      const refresh = () => refreshAfterChange(queryClient, scope, item.isDirectory ? [item.parentId, item.id] : [item.parentId]);
+      const before = item.decrypted ? item.name : null;
+      if (before === null || before === name) toast(`Renamed to ${name}`, 'success');
+      else offerUndo(`Renamed to ${name}`, () => renameItem(scope, item.id, before), refresh, `Renamed back to ${before}`);
+      return refresh();
     },
     onError: (error) => {
       if (!superseded(error)) toast(messageOf(error, 'Error renaming file. Please try again later.'), 'error');
@@ -186,7 +189,12 @@ export function useMoveItem(scope: BrowseScope) {
       return moveItem(scope, item.id, parentId);
     },
     onSuccess: (_r, { item, parentId, label }) => {
-      toast(`Moved ${displayName(item)} to ${label}`, 'success');
+      offerUndo(
+        `Moved ${displayName(item)} to ${label}`,
+        () => moveItem(scope, item.id, item.parentId),
+        () => refreshAfterMove(queryClient, scope, [{ ...item, parentId }], item.parentId),
+        `Moved ${displayName(item)} back`,
+      );
       return refreshAfterMove(queryClient, scope, [item], parentId);
     },
     onError: (error) => {
@@ -248,9 +256,48 @@ async function eachItem(items: readonly ItemView[], act: (item: ItemView) => Pro
   return { done: items.filter((_, i) => ok[i]), failed: items.filter((_, i) => !ok[i]) };
 }
 
-/** One toast for a change to a selection: all went ('Deleted 2 items'), or which did not. */
-function reportBulk({ done, failed }: BulkOutcome, verb: string, where = ''): void {
-  if (failed.length === 0) toast(`${verb} ${itemsPhrase(done)}${where}`, 'success');
+/**
+ * A success toast with Undo (docs/web-files.md "Phone and browser conventions"): `undo` puts the
+ * change back, `after` refreshes what it touched, `undone` says it was put back. Until the trash
+ * exists, moves and renames have it; a delete does not.
+ */
+function offerUndo(message: string, undo: () => Promise<unknown>, after: () => Promise<unknown>, undone: string): void {
+  const run = async () => {
+    try {
+      await undo();
+      toast(undone, 'success');
+    } catch (error) {
+      toast(error instanceof PartlyUndone ? error.message : messageOf(error, UNDO_FAILED_TEXT), 'error');
+    }
+    await after();
+  };
+  toast(message, 'success', { action: { label: 'Undo', run: () => void run() } });
+}
+
+export const UNDO_FAILED_TEXT = 'Could not undo that change. Please try again.';
+
+/** An Undo of a selection that some items did not follow; its message names them. */
+class PartlyUndone extends Error {}
+
+/** One toast for a change to a selection: all went ('Deleted 2 items'), or which did not; Undo where offered. */
+function reportBulk(
+  { done, failed }: BulkOutcome,
+  verb: string,
+  where = '',
+  undo?: { undo: () => Promise<BulkOutcome>; after: () => Promise<unknown>; undone: string },
+): void {
+  if (failed.length === 0 && undo)
+    offerUndo(
+      `${verb} ${itemsPhrase(done)}${where}`,
+      async () => {
+        const back = await undo.undo();
+        if (back.failed.length > 0)
+          throw new PartlyUndone(`${UNDO_FAILED_TEXT} Not moved back: ${back.failed.map(displayName).join(', ')}`);
+      },
+      undo.after,
+      undo.undone,
+    );
+  else if (failed.length === 0) toast(`${verb} ${itemsPhrase(done)}${where}`, 'success');
   else
     toast(
       `${verb} ${done.length} of ${done.length + failed.length} items${where}. Failed: ${failed.map(displayName).join(', ')}`,
@@ -268,8 +315,21 @@ export function useMoveItems(scope: BrowseScope) {
       return eachItem(items, (item) => moveItem(scope, item.id, parentId));
     },
     onSuccess: (outcome, { parentId, label }) => {
-      reportBulk(outcome, 'Moved', ` to ${label}`);
-      return refreshAfterMove(queryClient, scope, outcome.done, parentId);
+      const { done } = outcome;
+      // A selection comes from one folder: Undo takes back what went, to where it was.
+      const from = done[0]?.parentId ?? null;
+      reportBulk(outcome, 'Moved', ` to ${label}`, {
+        undo: () => eachItem(done, (item) => moveItem(scope, item.id, from)),
+        after: () =>
+          refreshAfterMove(
+            queryClient,
+            scope,
+            done.map((item) => ({ ...item, parentId })),
+            from,
+          ),
+        undone: `Moved ${itemsPhrase(done)} back`,
+      });
+      return refreshAfterMove(queryClient, scope, done, parentId);
     },
     onError: (error) => {
       if (!superseded(error)) toast(messageOf(error, 'Error moving file.'), 'error');
