@@ -19,7 +19,7 @@ import { checkA11y } from '../../support/axe.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, type ApiFolder, type ApiSession } from '../../support/files.ts';
 import { pdf, stream } from '../../support/pdf.ts';
 import { solidPng } from '../../support/png.ts';
-import { apiShareWithUser, publicUser } from '../../support/sharing.ts';
+import { apiShareWithUser, linkPageHeading, publicUser } from '../../support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import { closeTransfers, pickFiles, waitForSummary } from '../../support/transfers.ts';
 
@@ -172,7 +172,7 @@ describe.skipIf(skipWithoutBrowser)('accessibility: no serious or critical WCAG 
       await check(page, '/share password prompt', found);
       await prompt.fill(LINK_PASSWORD);
       await page.getByRole('button', { name: 'Submit' }).click();
-      await page.getByRole('heading', { name: 'Shared Files' }).waitFor();
+      await linkPageHeading(page).waitFor();
       await listing(page).getByText('notes.txt').first().waitFor();
       await check(page, '/share listing', found);
       await listing(page).getByRole('button', { name: 'notes.txt', exact: true }).first().click();

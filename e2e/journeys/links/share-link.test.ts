@@ -22,9 +22,10 @@ import {
   type ApiSession,
 } from '../../support/files.ts';
 import { solidPng } from '../../support/png.ts';
-import { saveScreenshot } from '../../support/screenshots.ts';
+import { saveScreenshot, saveScreenshots } from '../../support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import { downloadViaMenu, dragFiles, expectDownloadOf, pickFiles, transferRow, waitForSummary } from '../../support/transfers.ts';
+import { linkPageHeading } from '../../support/sharing.ts';
 import { createLink, ownerNames, randomBytes, same } from './links.ts';
 
 const SLOW = 180_000;
@@ -56,7 +57,7 @@ async function openLink(page: Page): Promise<void> {
 async function unlock(page: Page): Promise<void> {
   await page.getByLabel('This link requires a password to access:').fill(PASSWORD);
   await page.getByRole('button', { name: 'Submit' }).click();
-  await page.getByRole('heading', { name: 'Shared Files' }).waitFor();
+  await linkPageHeading(page).waitFor();
   await page.locator('.browser__body').getByText('notes.txt').first().waitFor();
 }
 
@@ -104,8 +105,9 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
         .first()
         .waitFor();
       // Link mode: Sign In, and the sidebar's links disabled.
-      await page.locator('#files-sidebar').getByRole('link', { name: 'Sign In' }).waitFor();
-      expect(await page.locator('#files-sidebar').getByRole('button', { name: 'My Files' }).isDisabled()).toBe(true);
+      // Link mode, anonymous: no sidebar of places they do not have; the navbar's Sign in.
+      expect(await page.locator('#files-sidebar').count()).toBe(0);
+      await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).waitFor();
       expect(await page.getByRole('button', { name: 'Upload File' }).count()).toBe(0);
 
       const file = await expectDownloadOf(page, 'photo.bin', photo);
@@ -151,7 +153,7 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
     async () => {
       const page = await suite.newBrowser();
       await page.goto(`${suite.server.url}/share?linkId=${fileLinkId}#${fileLinkKey}`);
-      await page.getByRole('heading', { name: 'Shared Files' }).waitFor();
+      await linkPageHeading(page).waitFor();
       await page.locator('.browser__body').getByText('notes.txt').first().waitFor();
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('notes.txt').first().waitFor();
       const file = await expectDownloadOf(page, 'notes.txt', notes);
@@ -167,8 +169,9 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       await signInToFiles(page, suite.server.url, visitor);
       await openLink(page);
       await unlock(page);
-      await page.locator('#files-sidebar').getByRole('link', { name: 'Sign In' }).waitFor();
-      expect(await page.locator('#files-sidebar').getByRole('button', { name: 'Shared with me' }).isDisabled()).toBe(true);
+      // Signed in, they keep their own places beside the link's page.
+      await page.locator('#files-sidebar').getByRole('link', { name: 'Shared with me' }).waitFor();
+      expect(await page.locator('#files-sidebar').getByRole('link', { name: 'Sign In' }).count()).toBe(0);
       await page.goto(`${suite.server.url}/files`);
       await page.getByRole('heading', { name: 'My Files' }).waitFor();
     },
@@ -182,7 +185,9 @@ describe.skipIf(skipWithoutBrowser)('share links for visitors', () => {
       await page.goto(`${suite.server.url}/share?linkId=${editLinkId}#${toBase64Url(workbench.key)}`);
       const body = page.locator('.browser__body');
       await body.getByText('draft.txt').first().waitFor();
+      // No sidebar: New Folder stands beside Upload File.
       expect(await page.getByRole('button', { name: 'New Folder' }).isDisabled()).toBe(false);
+      await saveScreenshots(page, 'share-link-editor', { fullPage: false });
 
       await createFolderViaUi(page, 'From visitor');
 

@@ -16,6 +16,7 @@ import { apiCreateFolder, apiLogin, apiUploadFile, signInToFiles, type ApiFolder
 import { saveScreenshot } from '../../support/screenshots.ts';
 import { addWithChangedKeys, openShare, toastText } from '../../support/share-dialog.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
+import { linkPageHeading } from '../../support/sharing.ts';
 
 const SLOW = 180_000;
 const PASSWORD = 'a link password';
@@ -209,7 +210,7 @@ describe.skipIf(skipWithoutBrowser)('the Share dialog', () => {
       links = await linksOf(holiday);
       expect(links.map((l) => [l.linkId, l.passwordProtected])).toEqual([[link.linkId, false]]);
       await visitor.reload();
-      await visitor.getByRole('heading', { name: 'Shared Files' }).waitFor();
+      await linkPageHeading(visitor).waitFor();
       await visitor.locator('.browser__body').getByText('notes.txt').first().waitFor();
 
       // A password again (set), then the viewer/editor switch.
@@ -229,7 +230,7 @@ describe.skipIf(skipWithoutBrowser)('the Share dialog', () => {
       expect(await linksOf(holiday)).toEqual([]);
       await visitor.reload();
       await visitor.getByText('Error retrieving files.').first().waitFor();
-      expect(await visitor.getByRole('heading', { name: 'Shared Files' }).count()).toBe(0);
+      expect(await linkPageHeading(visitor).count()).toBe(0);
     },
     SLOW,
   );

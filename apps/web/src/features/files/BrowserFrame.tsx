@@ -76,7 +76,7 @@ export function BrowserHeader({ title, about, children }: { title: string; about
         <h1 id="browser-title">{title}</h1>
         {about}
       </div>
-      {children}
+      <div className="browser__actions">{children}</div>
     </header>
   );
 }
@@ -111,6 +111,17 @@ export function UploadButton({ blocked, onClick }: { blocked: string | undefined
     <Button onClick={onClick}>
       {Icon.upload(18)}
       Upload File
+    </Button>
+  );
+}
+
+/** New Folder in the header, where there is no sidebar to hold it; shown only where folders may be made. */
+export function NewFolderButton({ blocked, onClick }: { blocked: string | undefined; onClick: () => void }) {
+  if (blocked !== undefined) return null;
+  return (
+    <Button variant="secondary" onClick={onClick}>
+      {Icon.folderPlus(18)}
+      New Folder
     </Button>
   );
 }

@@ -12,7 +12,7 @@ import { DOWNLOAD_BLOCKED, FileDropZone, UploadOverlay } from '../transfers/inde
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { filesKeys } from '../items/index.ts';
 import type { BrowserMode } from './browser-mode.ts';
-import { BrowserFrame, BrowserHeader, BrowserMain, PlaceFacts, UploadButton } from './BrowserFrame.tsx';
+import { BrowserFrame, BrowserHeader, BrowserMain, NewFolderButton, PlaceFacts, UploadButton } from './BrowserFrame.tsx';
 import type { BrowserSearch } from './browser-search.ts';
 import { useBrowserView, usePages, useSortedItems, useTreeSearch } from './browser-state.ts';
 import { BrowserControls, BrowserPath, BrowserToolbar } from './BrowserToolbar.tsx';
@@ -75,6 +75,10 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
               title={place.title ?? mode.title}
               about={place.about && <PlaceFacts about={place.about} onDownload={(item) => onAction('download', item)} />}
             >
+              {/* Without a sidebar (an anonymous link visitor), New Folder stands beside Upload File. */}
+              {place.sidebar === false && (
+                <NewFolderButton blocked={rights.newFolderBlocked} onClick={() => openDialog({ kind: 'create' })} />
+              )}
               <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
             </BrowserHeader>
             <BrowserToolbar>

@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Card, Spinner } from '@sealbox/ui';
+import { LabelledInput } from '../../../lib/LabelledInput.tsx';
+import './link-access.css';
 import { INVALID_PASSWORD_TEXT, LINK_ERROR_TEXT, PASSWORD_PROMPT_TEXT } from './link-api.ts';
 
 /**
@@ -31,17 +33,19 @@ export function LinkPasswordPrompt({ onSubmit }: { onSubmit: (password: string) 
   return (
     <section className="page page--narrow">
       <Card className="link-password">
+        <h1 className="link-password__title">A password protects this link</h1>
+        <p className="link-password__why">
+          The person who shared it set one. If you do not have it, ask them; Sealbox cannot tell it to you.
+        </p>
         <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
-          <label className="field">
-            <span>{PASSWORD_PROMPT_TEXT}</span>
-            <input
-              name="link-password"
-              type="password"
-              autoComplete="off"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </label>
+          <LabelledInput
+            label={PASSWORD_PROMPT_TEXT}
+            name="link-password"
+            type="password"
+            autoComplete="off"
+            value={password}
+            onChange={setPassword}
+          />
           {error && (
             <p className="form__error" role="alert">
               {error}
