@@ -126,15 +126,23 @@ describe.skipIf(skipWithoutBrowser)('the Share dialog', () => {
       expect(await results.getByText(alice.username).count()).toBe(0);
       const bobKeys = await userOf(bob.id);
       const expected = formatFingerprint(await fingerprint(bobKeys.publicKey, bobKeys.signingPublicKey));
-      await bobRow.locator('.share-fp').getByText(expected, { exact: true }).waitFor();
       await bobRow.getByText('New: pinned when you share').waitFor();
+      // The hex waits for Verify, with what to compare it with.
+      expect(await bobRow.locator('.share-fp').count()).toBe(0);
+      await bobRow.getByRole('button', { name: `Verify ${bob.username}'s keys` }).click();
+      await bobRow
+        .getByText(`Compare it with the Key fingerprint ${bob.username} sees in their Profile`, { exact: false })
+        .waitFor();
+      await bobRow.locator('.share-fp').getByText(expected, { exact: true }).waitFor();
+      await dialog.getByText('Viewers can open and download everything in it.').waitFor();
 
       await bobRow.getByRole('button', { name: `Add ${bob.username} as viewer` }).click();
       await toastText(page, `Shared with ${bob.username}`).waitFor();
       const people = dialog.getByRole('list', { name: 'People with access' });
       const bobEntry = people.getByRole('listitem').filter({ hasText: bob.username });
-      await bobEntry.locator('.share-fp').getByText(expected, { exact: true }).waitFor();
       await bobEntry.getByText('Matches the pinned keys').waitFor();
+      await bobEntry.getByRole('button', { name: `Verify ${bob.username}'s keys` }).click();
+      await bobEntry.locator('.share-fp').getByText(expected, { exact: true }).waitFor();
       let listed = await accessOf(holiday);
       expect(listed.access.map((a) => [a.userId, a.editPermission, a.sharerId])).toEqual([[bob.id, false, alice.id]]);
       expect(await grantVerifies(listed.access[0]!, holiday)).toBe(true);
@@ -290,8 +298,13 @@ describe.skipIf(skipWithoutBrowser)('the Share dialog', () => {
           }
           await dialog.getByLabel('Add people').fill(bob.username.slice(0, 3));
           await dialog.getByRole('list', { name: 'Search results' }).getByText(bob.username).waitFor();
-          await dialog.getByRole('list', { name: 'People with access' }).locator('.share-fp').first().waitFor();
-          await dialog.getByRole('list', { name: 'Search results' }).locator('.share-fp').first().waitFor();
+          await dialog.getByRole('list', { name: 'People with access' }).locator('.share-pin').first().waitFor();
+          // One fingerprint shown by Verify, the other folded.
+          const results = dialog.getByRole('list', { name: 'Search results' });
+          await results.locator('.share-pin').first().waitFor();
+          const verify = results.getByRole('button', { name: /^Verify / }).first();
+          if ((await verify.getAttribute('aria-expanded')) !== 'true') await verify.click();
+          await results.locator('.share-fp').first().waitFor();
           await page.waitForTimeout(300);
           await saveScreenshot(page, `share-dialog-users-${width}-${scheme}`, { fullPage: false });
 

@@ -129,6 +129,12 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
         'You cannot share files you do not own',
       );
       await page.keyboard.press('Escape');
+      // Info says whose share it is, never 'My Files'.
+      await (await menuItem(page, 'report.txt', 'Info')).click();
+      const info = page.getByRole('dialog', { name: 'File info' });
+      await info.getByText(`Shared with me, from ${ownerUser.username} / Project`, { exact: true }).waitFor();
+      await info.getByRole('button', { name: 'Close' }).first().click();
+      await info.waitFor({ state: 'detached' });
       const newFolder = page.getByRole('button', { name: 'New Folder' });
       expect(await newFolder.isDisabled()).toBe(true);
       const uploadButton = page.getByRole('button', { name: 'Upload File' });

@@ -39,6 +39,11 @@ import { NO_EDIT_TEXT } from '../item-rules.ts';
 
 export const SHARED_TITLE = 'Files Shared with Me';
 
+/** Where a share lives, as Info says it: "Shared with me, from alice". */
+export function sharedFromText(owner: string | undefined): string {
+  return `Shared with me, from ${owner ?? 'an unknown user'}`;
+}
+
 export const sharedMode: BrowserMode = {
   title: SHARED_TITLE,
   active: 'shared',
@@ -104,8 +109,13 @@ export const sharedMode: BrowserMode = {
       target: parentId,
       folderName: here?.name ?? 'this folder',
       tree,
-      locationOf: (searchTree, searching) =>
-        searching ? sharedLocationIn(searchTree, sharedIds, SHARED_TITLE) : locationIn(listing.data, undefined),
+      locationOf: (searchTree, searching) => {
+        if (searching) return sharedLocationIn(searchTree, sharedIds, SHARED_TITLE);
+        // Info's Location: whose share it is, then the path inside it (never 'My Files').
+        const from = (item: ItemView) => sharedFromText(listing.data?.users[item.ownerId]);
+        if (!sharedRoot) return from;
+        return (item) => locationIn(listing.data, undefined, { rootId: sharedRoot.parentId ?? '', rootLabel: from(item) })(item);
+      },
       jumpTarget: sharedJumpTarget,
       refresh: () => {
         if (parentId === null) void shared.refetch();

@@ -17,6 +17,7 @@ import {
   expirySeconds,
   expiryText,
   linkUrl,
+  roleDescription,
   roleLabel,
   type ExpiryUnit,
 } from './share-logic.ts';
@@ -101,6 +102,7 @@ function CreateLinkForm({ item, onCreated }: { item: ItemView; onCreated: () => 
           </select>
         </label>
       </div>
+      <p className="share-role__what">{roleDescription(edit, item.isDirectory)}</p>
       <label className="field" htmlFor={`${ids}-password`}>
         <span>
           Password <span className="field__optional">(optional)</span>

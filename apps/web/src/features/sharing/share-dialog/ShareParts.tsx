@@ -37,14 +37,49 @@ export function Fingerprint({ user }: { user: PublicUser }) {
   const pin = useQuery(pinQueryOptions(user));
   if (pin.isPending) return <span className="share-fp share-fp--loading">Computing fingerprint…</span>;
   if (pin.isError || !pin.data) return <span className="share-fp share-fp--error">Fingerprint unavailable</span>;
-  const { fingerprint, status } = pin.data;
+  return <PinnedFingerprint username={user.username} fingerprint={pin.data.fingerprint} status={pin.data.status} />;
+}
+
+/**
+ * How the keys compare with the pin, and Verify: the hex and what to compare it with, shown only
+ * when asked (docs/web-files.md "Sharing, clearer"), since a row of hex says nothing by itself.
+ */
+function PinnedFingerprint({
+  username,
+  fingerprint,
+  status,
+}: {
+  username: string;
+  fingerprint: string;
+  status: keyof typeof PIN_NOTE;
+}) {
+  const [open, setOpen] = useState(false);
   return (
     <span className="share-fp-block">
-      <span className="sb-visually-hidden">Fingerprint: </span>
-      <FingerprintText value={fingerprint} />
       <span className={cx('share-pin', `share-pin--${status}`)}>{PIN_NOTE[status]}</span>
+      <button
+        type="button"
+        className="share-fp-verify"
+        aria-expanded={open}
+        aria-label={`Verify ${username}'s keys`}
+        onClick={() => setOpen((shown) => !shown)}
+      >
+        {open ? 'Hide fingerprint' : 'Verify'}
+      </button>
+      {open && (
+        <>
+          <span className="share-fp-how">{verifyHint(username)}</span>
+          <span className="sb-visually-hidden">Fingerprint: </span>
+          <FingerprintText value={fingerprint} />
+        </>
+      )}
     </span>
   );
+}
+
+/** What to compare the fingerprint with, and where the other person finds theirs. */
+export function verifyHint(username: string): string {
+  return `Compare it with the Key fingerprint ${username} sees in their Profile, read out in person or on a call.`;
 }
 
 /** Grouped hex laid out in even columns (8 per line, 4 on narrow screens); its text keeps the spaces. */

@@ -11,7 +11,15 @@ import { RpcError, cryptoWorker, hasCryptoCode } from '../../../crypto/client.ts
 import type { ItemView } from '../../../model/items.ts';
 import { Fingerprint, KeysChanged, UserAvatar } from './ShareParts.tsx';
 import { changeUserShare, revokeUser, shareWithUser, type AccessEntry, type PublicUser } from './share-api.ts';
-import { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS, SHARE_TEXT, roleLabel, searchResults, searchTerm } from './share-logic.ts';
+import {
+  SEARCH_DEBOUNCE_MS,
+  SEARCH_MIN_CHARS,
+  SHARE_TEXT,
+  roleDescription,
+  roleLabel,
+  searchResults,
+  searchTerm,
+} from './share-logic.ts';
 import { accessQueryOptions, searchQueryOptions, shareKeys } from './share-queries.ts';
 import { useDebounced } from './useDebounced.ts';
 
@@ -178,6 +186,7 @@ export function UsersTab({ item, myUserId }: { item: ItemView; myUserId: string 
             </label>
           ))}
         </fieldset>
+        <p className="share-role__what">{roleDescription(edit, item.isDirectory)}</p>
       </div>
       <div className="share-results" aria-live="polite">
         {tooShort ? (

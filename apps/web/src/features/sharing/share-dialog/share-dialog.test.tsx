@@ -103,8 +103,16 @@ describe('ShareDialog', () => {
     expect(await screen.findByText('bobby')).toBeTruthy();
     expect(apiMock.searchUsers).toHaveBeenCalledWith('bob');
     expect(screen.queryByText('me')).toBeNull();
+    // The hex waits for Verify, which says what to compare it with.
+    await screen.findByText('New: pinned when you share');
+    expect(document.querySelector('code.share-fp')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: "Verify bobby's keys" }));
+    expect(
+      screen.getByText('Compare it with the Key fingerprint bobby sees in their Profile, read out in person or on a call.'),
+    ).toBeTruthy();
     // The grouped hex, laid out in columns, reads as one string.
     expect(await screen.findByText((_, node) => node?.tagName === 'CODE' && node.textContent === '0123 4567')).toBeTruthy();
+    expect(screen.getByText('Viewers can open and download everything in it.')).toBeTruthy();
     expect(call).toHaveBeenCalledWith('pinStatus', { id: BOB.id, publicKey: 'pk', signingPublicKey: 'spk' });
     expect(screen.getByRole('button', { name: 'Add bobby as viewer' })).toBeTruthy();
   });

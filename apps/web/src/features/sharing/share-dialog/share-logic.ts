@@ -80,3 +80,11 @@ export function expiryText(expiresAt: number | null, locale?: string): string {
 }
 
 export const roleLabel = (edit: boolean) => (edit ? 'Editor' : 'Viewer');
+
+/** One line on what each role may do, under the choice (docs/web-files.md "Sharing, clearer"). */
+export function roleDescription(edit: boolean, isDirectory: boolean): string {
+  if (!edit) return isDirectory ? 'Viewers can open and download everything in it.' : 'Viewers can open and download it.';
+  return isDirectory
+    ? 'Editors can also upload, make folders, rename, move and delete inside it.'
+    : 'Editors can also rename it.';
+}
