@@ -152,3 +152,25 @@ export async function uploadMedia(server: string): Promise<MediaFolder> {
   await apiShareWithUser(session, media, recipientKeys, false);
   return { owner, session, media, clip, clipId, tamperedId, linkId, recipient };
 }
+
+/**
+ * A double tap at `fraction` of the video's width: two pointer-ups on the tap layer in one task,
+ * so they fall inside the 300 ms window however busy the machine (two Playwright clicks can land
+ * further apart than that under load, and then count as two single taps).
+ */
+export async function doubleTap(page: Page, fraction: number): Promise<void> {
+  await previewer(page)
+    .getByTestId('video-taps')
+    .evaluate((layer, at) => {
+      const box = layer.getBoundingClientRect();
+      const init = {
+        bubbles: true,
+        button: 0,
+        pointerType: 'touch',
+        clientX: box.x + box.width * at,
+        clientY: box.y + box.height / 2,
+      };
+      layer.dispatchEvent(new PointerEvent('pointerup', init));
+      layer.dispatchEvent(new PointerEvent('pointerup', init));
+    }, fraction);
+}

@@ -22,6 +22,7 @@ import {
   TAMPERED,
   TONE,
   currentTime,
+  doubleTap,
   mediaReady,
   openItem,
   playsPast,
@@ -130,8 +131,7 @@ describe.skipIf(skipWithoutBrowser)('audio and video previews stream through the
       // Double-tap on the right half seeks forward 10 s, with the seek icon flashing; the left half back.
       const box = (await previewer(page).getByTestId('video-taps').boundingBox())!;
       const before = await currentTime(page);
-      await page.mouse.click(box.x + box.width * 0.75, box.y + box.height / 2);
-      await page.mouse.click(box.x + box.width * 0.75, box.y + box.height / 2, { delay: 20 });
+      await doubleTap(page, 0.75);
       await previewer(page).getByTestId('seek-flash').waitFor();
       const forward = await seekedTo(page, Math.min(before + SEEK_STEP, duration));
       expect(forward).toBeGreaterThan(before + SEEK_STEP - 1.5);
@@ -140,8 +140,7 @@ describe.skipIf(skipWithoutBrowser)('audio and video previews stream through the
       expect(await video(page).evaluate((element: HTMLVideoElement) => element.paused)).toBe(true);
       // The flash lasts 500 ms.
       await previewer(page).getByTestId('seek-flash').waitFor({ state: 'detached', timeout: 10_000 });
-      await page.mouse.click(box.x + box.width * 0.25, box.y + box.height / 2);
-      await page.mouse.click(box.x + box.width * 0.25, box.y + box.height / 2, { delay: 20 });
+      await doubleTap(page, 0.25);
       expect(await seekedTo(page, Math.max(0, forward - SEEK_STEP))).toBeLessThan(forward - SEEK_STEP + 1.5);
 
       // The buttons: play, speed, mute, volume.
