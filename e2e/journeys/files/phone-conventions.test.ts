@@ -176,6 +176,12 @@ describe.skipIf(skipWithoutBrowser)('phone and browser conventions', () => {
             return hit !== null && toast.contains(hit);
           });
           expect(onTop).toBe(true);
+          // And the dialog's own buttons stay free: on a phone the toasts stand at the top.
+          const free = await move.getByRole('button', { name: 'Move here' }).evaluate((button) => {
+            const box = button.getBoundingClientRect();
+            return button.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+          });
+          expect(free).toBe(true);
           await expectAccessible(page, `toast over a dialog (${width} ${colorScheme})`);
           await saveScreenshot(page, `phone-conventions-toast-${width}-${colorScheme}`, { fullPage: false });
         }
