@@ -13,7 +13,7 @@ import { unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { toBase64Url } from '@sealbox/crypto';
 import { checkA11y } from '../../support/axe.ts';
-import { apiUploadFile, apiUserWithFolder, ok, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import { apiCreateFolder, apiUploadFile, apiUserWithFolder, ok, type ApiFolder, type ApiSession } from '../../support/files.ts';
 import { saveScreenshots } from '../../support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import { randomBytes, same } from './links.ts';
@@ -157,6 +157,43 @@ describe.skipIf(skipWithoutBrowser)('the link visitor’s page', () => {
       await page.getByRole('button', { name: 'Actions for photo.bin' }).first().click();
       await page.getByRole('menuitem', { name: 'Download' }).click();
       await page.locator('.sb-toaster').getByText('This link has expired or was removed', { exact: true }).first().waitFor();
+    },
+    SLOW,
+  );
+
+  test(
+    "the owner's listing marks what is shared, live, and only that",
+    async () => {
+      const made = await apiUserWithFolder(suite.server.url, 'Receipts');
+      await apiCreateFolder(made.session, null, 'Private');
+      const page = await suite.signedIn(made.user);
+      const rowOf = (name: string) =>
+        page.locator('tbody tr[data-item-id]', { has: page.getByRole('button', { name, exact: true }) });
+      await rowOf('Private').waitFor();
+      expect(await rowOf('Receipts').getByRole('img', { name: 'Shared' }).count()).toBe(0);
+      // A link made elsewhere (another tab, the API): the mark comes without a reload.
+      const answer = await ok(
+        await fetch(`${suite.server.url}/api/share`, {
+          method: 'POST',
+          headers: { cookie: made.session.cookie, 'content-type': 'application/json' },
+          body: JSON.stringify({ type: 'link', id: made.folder.id, expires: 0, password: null, edit: false }),
+        }),
+        'share link',
+      );
+      await rowOf('Receipts').getByRole('img', { name: 'Shared' }).waitFor({ timeout: 10_000 });
+      expect(await rowOf('Private').getByRole('img', { name: 'Shared' }).count()).toBe(0);
+      expect(await checkA11y(page, 'owner listing with a shared mark')).toBe('');
+      await saveScreenshots(page, 'owner-shared-mark', { fullPage: false });
+      // Removed, the mark goes too.
+      await ok(
+        await fetch(`${suite.server.url}/api/shared`, {
+          method: 'DELETE',
+          headers: { cookie: made.session.cookie, 'content-type': 'application/json' },
+          body: JSON.stringify({ type: 'link', linkId: answer.linkId }),
+        }),
+        'delete link',
+      );
+      await rowOf('Receipts').getByRole('img', { name: 'Shared' }).waitFor({ state: 'detached', timeout: 10_000 });
     },
     SLOW,
   );

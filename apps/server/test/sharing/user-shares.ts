@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { verifyGrant } from '@sealbox/crypto';
 import { folderMeta, postFolder, postUpload, type FilesHarness, type Made } from '../files/harness.ts';
 import { b64, ids, type SharingSuite } from './context.ts';
-import { anonymous, grant, shareWith, type KeyedUser } from './harness.ts';
+import { anonymous, grant, makeLink, shareWith, withLink, type KeyedUser } from './harness.ts';
 
 /**
  * Sharing with users (docs/protocol.md "Sharing"): a share made, refused, switched between viewer
@@ -282,6 +282,43 @@ export function userShareTests(suite: SharingSuite) {
       await shareWith(alice, top, bob.id, true);
       expect((await postUpload(bob.browser, (await folderMeta(other.key, other.id)).meta)).status).toBe(201);
       expect((await postUpload(bob.browser, (await folderMeta(deep.key, deep.id)).meta)).status).toBe(403);
+    });
+
+    test("the owner's listing marks what is shared (a user or a live link); nobody else is told", async () => {
+      const top = await postFolder(alice, null, 'marks');
+      const byUser = await postFolder(alice, top, 'to bob');
+      const byLink = await postFolder(alice, top, 'by link');
+      const expiring = await postFolder(alice, top, 'link expired');
+      const plain = await postFolder(alice, top, 'not shared');
+      await shareWith(alice, byUser, bob.id, false);
+      const links = [await makeLink(alice, byLink), await makeLink(alice, expiring, { expires: 60 })];
+      const marks = async () => {
+        const listing = await alice.browser.get(`/api/file?id=${top.id}`);
+        expect(listing.status).toBe(200);
+        return Object.fromEntries(
+          (listing.body.files as Array<{ id: string; shared?: boolean }>).map((f) => [f.id, f.shared ?? false]),
+        );
+      };
+      expect(await marks()).toEqual({ [byUser.id]: true, [byLink.id]: true, [expiring.id]: true, [plain.id]: false });
+      // An expired link no longer counts.
+      h.clock.advance(60 * 1000);
+      try {
+        expect((await marks())[expiring.id]).toBe(false);
+      } finally {
+        h.clock.advance(-60 * 1000);
+      }
+      // The recipient, and a link holder, see no mark on anything.
+      const seen = await bob.browser.get(`/api/file?id=${byUser.id}&includeAncestors=true`);
+      expect(JSON.stringify(seen.body)).not.toContain('"shared"');
+      const linkId = await makeLink(alice, top);
+      links.push(linkId);
+      const visitor = await anonymous(h).get(withLink(`/api/file?id=${top.id}`, linkId));
+      expect(visitor.status).toBe(200);
+      expect(JSON.stringify(visitor.body)).not.toContain('"shared"');
+      // Other tests count the links the sweep finds: these go.
+      for (const id of links) {
+        expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'link', linkId: id } })).status).toBe(204);
+      }
     });
   });
 }

@@ -33,6 +33,8 @@ export interface ItemView {
    * it.
    */
   untrusted?: true;
+  /** One of the user's own items that is shared with someone or by a live link (the server says so in their listings only). */
+  shared?: true;
 }
 
 /** Folder creation metadata for POST /api/upload (docs/protocol.md). */

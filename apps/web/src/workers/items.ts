@@ -163,6 +163,7 @@ export async function openItems(scope: BrowseScope, items: ServerItem[]): Promis
       editPermission: item.editPermission,
       decrypted,
       ...(entry && !isTrusted(entry) ? { untrusted: true as const } : {}),
+      ...(item.shared === true ? { shared: true as const } : {}),
     };
   };
 

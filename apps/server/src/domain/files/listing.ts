@@ -11,7 +11,7 @@ import {
 } from './access.ts';
 import type { FilesDeps } from './deps.ts';
 import { invalid, uuid } from './validation.ts';
-import { peopleOf, toItemView, type ItemView } from './view.ts';
+import { markShared, peopleOf, toItemView, type ItemView } from './view.ts';
 
 export const MAX_DEPTH = 20;
 export const DEFAULT_DEPTH = 1;
@@ -130,6 +130,9 @@ export async function listFiles(deps: FilesDeps, principal: Principal, options: 
   }
   await deps.limiter.charge('listedItemsActor', actor, read);
   listing.users = await reader.userSummaries([...people]);
+  // Only a signed-in user's own listing (not through a link) says which of their items are shared.
+  const caller = principal.kind === 'user' ? principal.userId : null;
+  await markShared(reader, caller, listing.root ? [listing.root, ...listing.files] : listing.files, deps.clock());
   return listing;
 }
 
@@ -163,5 +166,9 @@ export async function relistItems(
   const level = (await reader.items(ids)).filter(belongs);
   const roleOf = await childRoles(reader, principal, root ? root.role : 'owner', level);
   for (const item of level) items.set(item.id, toItemView(item, roleOf(item)));
-  return { root: root && toItemView(root.item, root.role), items };
+  const relisted = { root: root && toItemView(root.item, root.role), items };
+  const caller = principal.kind === 'user' ? principal.userId : null;
+  const views = [...items.values()].filter((view): view is ItemView => view !== null);
+  await markShared(reader, caller, relisted.root ? [relisted.root, ...views] : views, deps.clock());
+  return relisted;
 }

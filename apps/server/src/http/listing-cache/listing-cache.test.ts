@@ -123,8 +123,17 @@ describe('listing cache', () => {
     }
   });
 
-  test('a share event drops every answer kept for the users it names, whatever it is about', async () => {
-    for (const kind of ['share.created', 'share.changed', 'share.deleted'] as const) {
+  test('a share or link event drops every answer kept for the users it names, whatever it is about', async () => {
+    // A link's events name its owner: their listings mark which items are shared.
+    for (const kind of [
+      'share.created',
+      'share.changed',
+      'share.deleted',
+      'link.created',
+      'link.changed',
+      'link.password',
+      'link.deleted',
+    ] as const) {
       const { cache, get } = kept();
       const topKey = cache.keyOf(me, top)!;
       const w = world(500);

@@ -1,6 +1,6 @@
 import type { Principal, UserPrincipal } from '../../domain/files/access.ts';
 import type { FilesDeps } from '../../domain/files/deps.ts';
-import { SHARE_EVENT_KINDS } from '../../domain/files/events.ts';
+import { LINK_EVENT_KINDS, SHARE_EVENT_KINDS } from '../../domain/files/events.ts';
 import { listFiles, relistItems, type ListOptions, type Listing, type Relisted } from '../../domain/files/listing.ts';
 import { RESYNC_EVENT_KIND, type SealboxEvent } from '../../ports/event-bus.ts';
 import { encodeLevel, followedBy, levelChars, levelOf, patchLevel, type Level } from './levels.ts';
@@ -18,6 +18,8 @@ const RECENT_EVENTS = 1024;
  * the item, and a kept answer skips the access check: every answer kept for them is dropped.
  */
 const SHARE_EVENTS: ReadonlySet<string> = new Set(SHARE_EVENT_KINDS);
+/** A link made or removed changes which of the owner's items their listings mark as shared. */
+const LINK_EVENTS: ReadonlySet<string> = new Set(LINK_EVENT_KINDS);
 
 interface Entry {
   /** The whole answer; undefined while a level has changes to take in. */
@@ -50,7 +52,8 @@ function eventKeys(event: SealboxEvent): string[] {
   if (event.parentId) keys.push(`item:${event.parentId}`);
   else if (event.parentId === null) for (const userId of event.userIds) keys.push(`top:${userId}`);
   if (event.kind === 'profile.changed') for (const userId of event.userIds) keys.push(`user:${userId}`);
-  if (SHARE_EVENTS.has(event.kind)) for (const userId of event.userIds) keys.push(`caller:${userId}`);
+  if (SHARE_EVENTS.has(event.kind) || LINK_EVENTS.has(event.kind))
+    for (const userId of event.userIds) keys.push(`caller:${userId}`);
   return keys;
 }
 

@@ -50,6 +50,20 @@ export function UnverifiedMark() {
   );
 }
 
+export const SHARED_MARK_TEXT = 'Shared';
+
+/**
+ * One of the user's own items that is shared with someone or by a link (docs/web-files.md
+ * "Sharing, clearer"): beside its name, outside the name's button, so the button keeps the name.
+ */
+export function SharedMark() {
+  return (
+    <span className="item-shared" title="Shared with people or by a link" role="img" aria-label={SHARED_MARK_TEXT}>
+      {Icon.users(16)}
+    </span>
+  );
+}
+
 /** A click with Shift, Ctrl or Cmd selects (the row's handler) rather than opens. */
 function withModifier(event: MouseEvent): boolean {
   return event.shiftKey || event.ctrlKey || event.metaKey;
@@ -208,6 +222,7 @@ export function FileTable({
                 <div className="file-table__name-cell">
                   <SelectBox item={item} control={control} tabIndex={tabIndex} />
                   <ItemName item={item} onOpen={onOpen} tabIndex={tabIndex} />
+                  {item.shared && <SharedMark />}
                 </div>
               </td>
               {has('extension') && <td className="file-table__extension">{item.extension || '—'}</td>}
@@ -293,6 +308,7 @@ export function FileGrid({ items, myUserId, onOpen, onAction, columns, downloadB
             <CardThumb item={item} kind={kind} />
             <div className="file-card__footer">
               <ItemName item={item} onOpen={onOpen} tabIndex={tabIndex} />
+              {item.shared && <SharedMark />}
               <ItemMenu item={item} tabIndex={tabIndex} {...{ myUserId, onAction, downloadBlocked }} />
             </div>
             <div className="file-card__meta">{item.isDirectory ? 'Folder' : formatBytes(item.size)}</div>

@@ -121,6 +121,17 @@ describe('invalidations', () => {
       expect(apply(seeded(), { kind, itemId: 'a' })).toEqual(['sharing/links/a']);
   });
 
+  test('a link or share change also refreshes the listings that show the item (its shared mark)', () => {
+    const holding = () => {
+      const client = seeded();
+      client.setQueryData(filesKeys.folder(OWN_SCOPE, null), { ...listing([]), items: [{ id: 'a' }] });
+      return client;
+    };
+    for (const kind of ['link.created', 'link.deleted'])
+      expect(apply(holding(), { kind, itemId: 'a' })).toEqual(['files/folder/root/own', 'sharing/links/a']);
+    expect(apply(holding(), { kind: 'share.created', itemId: 'a' })).toContain('files/folder/root/own');
+  });
+
   test('an unknown kind refreshes the files, not the account', () => {
     expect(apply(seeded(), { kind: 'share.added', itemId: 'x' })).toEqual([
       'files/folder/a/own',

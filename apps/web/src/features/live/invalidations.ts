@@ -19,7 +19,9 @@ import type { LiveEvent } from './connection.ts';
 export type Invalidation =
   | { key: readonly unknown[]; exact: boolean }
   /** The folder's own listing and every listing below it (their breadcrumbs show its name). */
-  | { below: string };
+  | { below: string }
+  /** The listings that show this item (its shared mark changed). */
+  | { holding: string };
 
 type Handler = (event: LiveEvent) => Invalidation[];
 
@@ -51,11 +53,13 @@ const shareChanged: Handler = (event) => {
     { key: sharingKeys.shared, exact: true },
     { key: sharingKeys.sharedTrees, exact: false },
   ];
-  return event.itemId ? [...shared, { key: sharingKeys.users(event.itemId), exact: true }, { below: event.itemId }] : shared;
+  if (!event.itemId) return shared;
+  return [...shared, { key: sharingKeys.users(event.itemId), exact: true }, { below: event.itemId }, { holding: event.itemId }];
 };
 
-/** That item's links only. */
-const linkChanged: Handler = (event) => (event.itemId ? [{ key: sharingKeys.links(event.itemId), exact: true }] : []);
+/** That item's links, and the listings that show it (its shared mark). */
+const linkChanged: Handler = (event) =>
+  event.itemId ? [{ key: sharingKeys.links(event.itemId), exact: true }, { holding: event.itemId }] : [];
 
 const HANDLERS: Record<EventKind, Handler> = {
   'item.created': itemAdded,
@@ -94,6 +98,13 @@ export function invalidationsFor(event: LiveEvent): Invalidation[] {
   ];
 }
 
+function isListingHolding(query: Query, itemId: string): boolean {
+  const [root, kind] = query.queryKey;
+  if (root !== filesKeys.folders[0] || kind !== filesKeys.folders[1]) return false;
+  const listing = query.state.data as FolderListing | undefined;
+  return listing?.items.some((item) => item.id === itemId) ?? false;
+}
+
 function isListingBelow(query: Query, folderId: string): boolean {
   const [root, kind, id] = query.queryKey;
   if (root !== filesKeys.folders[0] || kind !== filesKeys.folders[1]) return false;
@@ -117,7 +128,11 @@ export function createInvalidator(queryClient: QueryClient, now: () => number = 
     pending.clear();
     for (const item of batch) {
       const filter =
-        'below' in item ? { predicate: (q: Query) => isListingBelow(q, item.below) } : { queryKey: item.key, exact: item.exact };
+        'below' in item
+          ? { predicate: (q: Query) => isListingBelow(q, item.below) }
+          : 'holding' in item
+            ? { predicate: (q: Query) => isListingHolding(q, item.holding) }
+            : { queryKey: item.key, exact: item.exact };
       void queryClient.invalidateQueries(filter);
     }
   };
