@@ -1,22 +1,14 @@
 import { useSyncExternalStore } from 'react';
+import { onlineManager } from '@tanstack/react-query';
 import './live.css';
 
 export const OFFLINE_BANNER_TEXT = 'You are offline. Uploads, downloads and changes wait until the connection is back.';
 
-function subscribe(onChange: () => void): () => void {
-  window.addEventListener('online', onChange);
-  window.addEventListener('offline', onChange);
-  return () => {
-    window.removeEventListener('online', onChange);
-    window.removeEventListener('offline', onChange);
-  };
-}
-
-/** Whether the browser says it has a network connection, kept current. */
+/** Whether the browser has a network connection, as TanStack Query's onlineManager (which the listings wait on) has it. */
 export function useOnline(): boolean {
   return useSyncExternalStore(
-    subscribe,
-    () => navigator.onLine,
+    (onChange) => onlineManager.subscribe(onChange),
+    () => onlineManager.isOnline(),
     () => true,
   );
 }

@@ -69,7 +69,8 @@ export function downloadErrorText(error: unknown, isFolder: boolean, scope: Brow
 function failRow(key: string, message: string): void {
   updateRow(key, { status: 'error', error: message, speed: 0 });
   toast(message, 'error');
-  if (message !== DOWNLOAD_OFFLINE_TEXT) return;
+  // The same test as the upload rows': offline, nothing else could have failed it.
+  if (navigator.onLine) return;
   resumeWhenOnline(key, () => {
     const row = rowOf(key);
     if (row?.kind === 'download') retryDownload(row);
