@@ -136,12 +136,19 @@ describe.skipIf(skipWithoutBrowser)('the link visitor’s page', () => {
       });
       // The link's live socket reaches the server, but what the server says (and its close) is
       // held back: the page does not learn of the removal and keeps showing the folder.
+      let connected: () => void = () => {};
+      const socketUp = new Promise<void>((resolve) => {
+        connected = resolve;
+      });
       await page.context().routeWebSocket(/\/api\/ws/, (ws) => {
         const server = ws.connectToServer();
-        server.onMessage(() => {});
+        // The server's first message (its hello) says the socket is up.
+        server.onMessage(() => connected());
         server.onClose(() => {});
       });
       await openLinkPage(page, linkId);
+      // Removed only once the socket is up: one opened after would be refused (404) at its handshake.
+      await socketUp;
       await removeLink(linkId);
 
       await body(page).getByText('notes.txt').first().click();
