@@ -239,6 +239,8 @@ describe.skipIf(skipWithoutBrowser)('phone and browser conventions', () => {
       await notifications(page).getByText('Moved b.txt back', { exact: true }).waitFor();
       await nameButton(page, 'Inbox').click();
       await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Inbox').first().waitFor();
+      // Inbox's own listing, not the folder's kept on screen while it loads: empty again.
+      await body(page).getByText('No files found', { exact: true }).waitFor();
       expect(await row(page, 'b.txt').count()).toBe(0);
     },
     SLOW,
