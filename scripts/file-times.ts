@@ -1,7 +1,6 @@
 /**
- * The wall time of each test file of a `bun test --parallel` run. Files run two at a time, so
- * their output cannot be timed as it streams; bun measures each file itself and writes the
- * figures to its `--timings` file (`--update-timings`), which is read here.
+ * The wall time of each test file of a run, in bun's `--timings` file format (npm test writes it
+ * as it runs each file; bun's own `--update-timings` writes the same).
  */
 import { readFile } from 'node:fs/promises';
 

@@ -1,15 +1,18 @@
 /**
  * `npm test`: every suite of the repo, in order, with one summary line at the end.
- * Typecheck, lint and import boundaries, then `bun test` at the root as a user types it, two
- * files at a time (crypto, server, scripts, the web components through vitest, e2e in Chromium,
- * building the web app on demand), with the slowest files' wall times at the end.
+ * Typecheck, lint and import boundaries, then every file `bun test` at the root would run (crypto,
+ * server, scripts, the web components through vitest, e2e in Chromium, building the web app on
+ * demand), each in its own `bun test` process, two at a time, with the slowest files' wall times
+ * at the end.
  * Set SEALBOX_REQUIRE_SERVICES=1 (CI does) to make PostgreSQL, S3 and Chromium suites mandatory.
  */
-import { copyFile, mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import bunfig from '../bunfig.toml';
 import { failureReports } from './failure-reports.ts';
-import { readTimings, timesTable } from './file-times.ts';
+import { readTimings, timesTable, type Timings } from './file-times.ts';
+import { bunCrashed, inLanes, testFiles } from './test-files.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const bun = process.execPath;
@@ -26,15 +29,26 @@ interface Outcome {
   failures: string[];
 }
 
+type Counts = Omit<Outcome, 'name' | 'code' | 'seconds' | 'failures'>;
+
+/**
+ * Runs one command to its end. Its output streams through, or with `quiet` is only kept (two
+ * test files at a time would interleave their lines; each is printed whole when it ends).
+ */
 async function run(
   name: string,
   cmd: string[],
-  cwd = root,
-  parse?: (out: string) => Omit<Outcome, 'name' | 'code' | 'seconds' | 'failures'>,
-): Promise<Outcome> {
-  console.log(`\n=== ${name}: ${cmd.join(' ')}`);
+  parse?: (out: string) => Counts,
+  quiet = false,
+): Promise<Outcome & { out: string }> {
+  if (!quiet) console.log(`\n=== ${name}: ${cmd.join(' ')}`);
   const started = performance.now();
-  const proc = Bun.spawn(cmd, { cwd, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
+  const proc = Bun.spawn(cmd, {
+    cwd: root,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+  });
   let captured = '';
   const pump = async (stream: ReadableStream<Uint8Array>, sink: { write(text: string): unknown }) => {
     const decoder = new TextDecoder();
@@ -42,7 +56,7 @@ async function run(
     for (let r = await reader.read(); !r.done; r = await reader.read()) {
       const text = decoder.decode(r.value, { stream: true });
       captured += text;
-      sink.write(text);
+      if (!quiet) sink.write(text);
     }
   };
   await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
@@ -50,7 +64,8 @@ async function run(
   const counts = parse ? parse(captured) : { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, skipped: 0 };
   // A runner that crashed before counting must still fail the run.
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
-  return { name, ...counts, code, seconds: (performance.now() - started) / 1000, failures: failureReports(captured) };
+  const seconds = (performance.now() - started) / 1000;
+  return { name, ...counts, code, seconds, failures: failureReports(captured), out: captured };
 }
 
 const num = (out: string, re: RegExp) => Number(out.match(re)?.[1] ?? 0);
@@ -67,24 +82,55 @@ const bunCounts = (out: string) => ({
  */
 const PARALLEL = 2;
 /**
- * Each file's time in a full run (bun's format), so bun starts the slowest files first and the
- * two workers end together. Refresh after adding slow suites:
- * `bun test --parallel=2 --timings=scripts/test-timings.json --update-timings`.
+ * Each file's time in a full run (bun's timings format), so the slowest files start first and
+ * the two lanes end together. `SEALBOX_UPDATE_TIMINGS=1 npm test -- bun` refreshes it.
  */
 const KNOWN_TIMINGS = join(root, 'scripts', 'test-timings.json');
 const timings = join(await mkdtemp(join(tmpdir(), 'sealbox-test-')), 'timings.json');
-await copyFile(KNOWN_TIMINGS, timings).catch(() => {});
+
+/**
+ * Every file `bun test` at the root runs (bunfig.toml's, with its preload and 120 s default), each
+ * as `bun test ./file` in a process of its own (scripts/test-files.ts says why). A file whose
+ * process Bun itself crashed in runs once more, and the summary says so; a failing test never does.
+ */
+async function bunTests(): Promise<Outcome> {
+  const started = performance.now();
+  const files = await testFiles(root, bunfig.test?.pathIgnorePatterns ?? [], await readTimings(KNOWN_TIMINGS));
+  console.log(`\n=== bun test: ${files.length} files, each in its own process, ${PARALLEL} at a time`);
+  const measured: Timings = {};
+  const crashed: string[] = [];
+  const outcomes = await inLanes(files, PARALLEL, async (file) => {
+    let outcome = await run(file, [bun, 'test', `./${file}`], bunCounts, true);
+    if (outcome.code !== 0 && bunCrashed(outcome.out)) {
+      crashed.push(file);
+      console.log(`\n${outcome.out}\n(Bun crashed running ${file}: running it once more)`);
+      outcome = await run(file, [bun, 'test', `./${file}`], bunCounts, true);
+    }
+    console.log(`\n${outcome.out.trimEnd()}`);
+    measured[file] = Math.round(outcome.seconds * 1000);
+    return outcome;
+  });
+  const body = `${JSON.stringify({ version: 1, files: measured }, null, 2)}\n`;
+  await writeFile(timings, body);
+  if (process.env.SEALBOX_UPDATE_TIMINGS === '1') await writeFile(KNOWN_TIMINGS, body);
+  if (crashed.length > 0) console.log(`\nBun crashed in ${crashed.length} file(s), each run once more: ${crashed.join(', ')}`);
+  const sum = (key: 'passed' | 'failed' | 'skipped') => outcomes.reduce((total, o) => total + o[key], 0);
+  return {
+    name: 'bun test',
+    passed: sum('passed'),
+    failed: sum('failed'),
+    skipped: sum('skipped'),
+    code: outcomes.every((o) => o.code === 0) ? 0 : 1,
+    seconds: (performance.now() - started) / 1000,
+    failures: outcomes.flatMap((o) => o.failures.map((report) => `${o.name}\n${report}`)),
+  };
+}
 
 const steps: Array<[string, () => Promise<Outcome>]> = [
   ['typecheck', () => run('typecheck', [bun, 'x', 'tsc', '-p', 'tsconfig.json'])],
   // Biome (format and lint) and the import boundaries of .dependency-cruiser.cjs.
   ['lint', () => run('lint', [bun, 'run', 'lint'])],
-  // What runs, and each test file's 120 s default (scripts/bun-test-preload.ts), is bunfig.toml's,
-  // as for anyone who types `bun test` at the root; only how many at a time is added.
-  [
-    'bun',
-    () => run('bun test', [bun, 'test', `--parallel=${PARALLEL}`, `--timings=${timings}`, '--update-timings'], root, bunCounts),
-  ],
+  ['bun', bunTests],
 ];
 
 if (import.meta.main) await main();
