@@ -18,10 +18,11 @@ export const SHARE_EVENT_KINDS = ['share.created', 'share.changed', 'share.delet
 export type ShareEventKind = (typeof SHARE_EVENT_KINDS)[number];
 
 /**
- * Share links: created, changed (permission switched, password removed), password set or changed
- * (every access proof void), deleted. `itemId` is the linked item.
+ * Share links: created, changed (permission switched, password removed, expiry changed or
+ * renewed), password set or changed (every access proof void), expired (ended by the server's
+ * sweep; still listed to its owner), deleted. `itemId` is the linked item.
  */
-export const LINK_EVENT_KINDS = ['link.created', 'link.changed', 'link.password', 'link.deleted'] as const;
+export const LINK_EVENT_KINDS = ['link.created', 'link.changed', 'link.password', 'link.expired', 'link.deleted'] as const;
 export type LinkEventKind = (typeof LINK_EVENT_KINDS)[number];
 
 /**

@@ -114,6 +114,8 @@ export interface LinksTable {
   expires_at: EpochMs | null;
   created_at: EpochMs;
   modified_at: EpochMs;
+  /** When the sweep ended the expired link (migration 013); null: not ended. */
+  ended_at: EpochMs | null;
 }
 
 /** One unfinished file (migration 003); the item stays state 'uploading' until complete. */

@@ -264,6 +264,7 @@ export function treeLimitTests(suite: FilesSuite) {
         expiredUploads: 0,
         orphanBlobs: 0,
         expiredLinks: 0,
+        removedLinks: 0,
       });
     }, 60_000);
   });
@@ -281,6 +282,7 @@ export function treeLimitTests(suite: FilesSuite) {
         expiredUploads: 0,
         orphanBlobs: 1,
         expiredLinks: 0,
+        removedLinks: 0,
       });
       expect(await h.blobs.exists(fresh)).toBe(true);
       expect(await sweep(h.files, { graceMs: 0 })).toEqual({
@@ -288,6 +290,7 @@ export function treeLimitTests(suite: FilesSuite) {
         expiredUploads: 0,
         orphanBlobs: 1,
         expiredLinks: 0,
+        removedLinks: 0,
       });
       expect(await snapshot(h)).toEqual(before);
       expect(await h.blobs.exists('avatar-keep-me-alone')).toBe(true);

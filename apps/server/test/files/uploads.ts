@@ -272,6 +272,7 @@ export function uploadTests(suite: FilesSuite) {
         expiredUploads: 1,
         orphanBlobs: 0,
         expiredLinks: 0,
+        removedLinks: 0,
       });
       expect(await snapshot(h)).toEqual(before);
       expect((await alice.browser.get(`/api/upload/${uploadId}`)).status).toBe(404);

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
+import { EXPIRED_LINK_KEPT_MS, type LinkView } from '@sealbox/rules';
 import { sweep } from '../../src/domain/files/index.ts';
 import { download, type Encrypted, type FilesHarness, type Made } from '../files/harness.ts';
 import { b64, HOUR, ids, type SharingSuite } from './context.ts';
@@ -38,6 +39,7 @@ export function linkAccessTests(suite: SharingSuite) {
         passwordProtected: false,
         createdAt: h.clock.now,
         modifiedAt: h.clock.now,
+        expired: false,
       });
       expect(await delivered({ kind: 'link.created' })).toEqual([{ kind: 'link.created', itemId: F.id, userIds: [alice.id] }]);
       const visitor = anonymous(h);
@@ -94,41 +96,87 @@ export function linkAccessTests(suite: SharingSuite) {
           ];
           expect([id, answers.map((a) => a.status)]).toEqual([id, [404, 404, 404, 404, 404]]);
         }
-        // The owner's list shows active links only.
-        const links = (await alice.browser.get(`/api/shared/${F.id}/links`)).body;
-        expect(links.map((l: { linkId: string }) => l.linkId)).not.toContain(linkId);
+        // The owner still sees it, marked expired, to renew or delete.
+        const links = (await alice.browser.get(`/api/shared/${F.id}/links`)).body as LinkView[];
+        expect(links.find((l) => l.linkId === linkId)).toMatchObject({ expired: true });
+        expect(links.filter((l) => l.linkId !== linkId).every((l) => !l.expired)).toBe(true);
       } finally {
         h.clock.advance(-3600 * 1000);
       }
     });
 
-    test('the sweep deletes expired links (with link.deleted for their sockets) and leaves the rest', async () => {
+    test('the sweep ends an expired link (link.expired), keeps it listed, and removes it 30 days on', async () => {
       const expiring = await makeLink(alice, F, { expires: 60 });
       const later = await makeLink(alice, F, { expires: 3600 });
       const forever = await makeLink(alice, F);
-      const linkRow = (id: string) => h.db.kysely.selectFrom('links').select('id').where('id', '=', id).executeTakeFirst();
+      const linkRow = (id: string) =>
+        h.db.kysely.selectFrom('links').select(['id', 'ended_at']).where('id', '=', id).executeTakeFirst();
+      const listed = async () => (await alice.browser.get(`/api/shared/${F.id}/links`)).body as LinkView[];
       // Not yet expired: the sweep takes nothing.
-      expect((await sweep(h.files, { graceMs: 0 })).expiredLinks).toBe(0);
+      expect(await sweep(h.files, { graceMs: 0 })).toMatchObject({ expiredLinks: 0, removedLinks: 0 });
       h.clock.advance(60 * 1000);
       try {
         const seen = h.delivered.length;
         const [first, second] = await Promise.all([sweep(h.files, { graceMs: 0 }), sweep(h.files, { graceMs: 0 })]);
-        // Two sweeps at once (two instances): the link goes once, one event.
+        // Two sweeps at once (two instances): the link ends once, one event; nothing is removed yet.
         expect(first.expiredLinks + second.expiredLinks).toBe(1);
-        expect(await linkRow(expiring)).toBeUndefined();
-        expect(await linkRow(later)).toBeDefined();
-        expect(await linkRow(forever)).toBeDefined();
-        expect(h.delivered.slice(seen).filter((e) => e.kind === 'link.deleted')).toEqual([
-          { kind: 'link.deleted', itemId: F.id, userIds: [alice.id], linkIds: [expiring] },
+        expect(first.removedLinks + second.removedLinks).toBe(0);
+        expect(Number((await linkRow(expiring))?.ended_at)).toBe(h.clock.now);
+        expect((await linkRow(later))?.ended_at ?? null).toBeNull();
+        expect(h.delivered.slice(seen).filter((e) => e.kind.startsWith('link.'))).toEqual([
+          { kind: 'link.expired', itemId: F.id, userIds: [alice.id], linkIds: [expiring] },
         ]);
         expect((await anonymous(h).get(`/api/shared/${expiring}`)).status).toBe(404);
-        expect((await sweep(h.files, { graceMs: 0 })).expiredLinks).toBe(0);
+        expect((await listed()).find((l) => l.linkId === expiring)).toMatchObject({ expired: true });
+        expect(await sweep(h.files, { graceMs: 0 })).toMatchObject({ expiredLinks: 0, removedLinks: 0 });
+        // A day short of the 30: still kept. Then it goes, with link.deleted.
+        h.clock.advance(EXPIRED_LINK_KEPT_MS - 1);
+        expect(await sweep(h.files, { graceMs: 0 })).toMatchObject({ removedLinks: 0 });
+        h.clock.advance(1);
+        const before = h.delivered.length;
+        expect(await sweep(h.files, { graceMs: 0 })).toMatchObject({ removedLinks: 1 });
+        expect(await linkRow(expiring)).toBeUndefined();
+        expect(h.delivered.slice(before).filter((e) => e.kind === 'link.deleted')).toEqual([
+          { kind: 'link.deleted', itemId: F.id, userIds: [alice.id], linkIds: [expiring] },
+        ]);
+        expect(await linkRow(forever)).toBeDefined();
       } finally {
-        h.clock.advance(-60 * 1000);
+        h.clock.advance(-60 * 1000 - EXPIRED_LINK_KEPT_MS);
       }
       for (const id of [later, forever]) {
         expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'link', linkId: id } })).status).toBe(204);
       }
+    });
+
+    test('renew: a new expiry opens an expired link again; hostile values and other users change nothing', async () => {
+      const linkId = await makeLink(alice, F, { expires: 60 });
+      const renew = (who: typeof alice, expires: unknown, id = linkId) =>
+        who.browser.call('PUT', '/api/share', { json: { type: 'link', linkId: id, expires } });
+      h.clock.advance(61 * 1000);
+      try {
+        await sweep(h.files, { graceMs: 0 });
+        expect((await anonymous(h).get(`/api/shared/${linkId}`)).status).toBe(404);
+        for (const bad of [-1, 1.5, 'soon', null, {}, 3_155_760_001, 2 ** 60]) {
+          expect([bad, (await renew(alice, bad)).status]).toEqual([bad, 400]);
+        }
+        expect((await renew(bob, 3600)).status).toBe(404);
+        expect((await anonymous(h).get(`/api/shared/${linkId}`)).status).toBe(404);
+        const seen = h.delivered.length;
+        const renewed = await renew(alice, 3600);
+        expect(renewed.status).toBe(200);
+        expect(renewed.body).toMatchObject({ linkId, expired: false, expiresAt: h.clock.now + 3600 * 1000 });
+        expect(h.delivered.slice(seen).map((e) => e.kind)).toEqual(['link.changed']);
+        expect((await anonymous(h).get(`/api/shared/${linkId}`)).status).toBe(200);
+        // Renewed, it is not ended: when it expires again, the sweep ends it again.
+        h.clock.advance(3600 * 1000);
+        expect((await sweep(h.files, { graceMs: 0 })).expiredLinks).toBeGreaterThanOrEqual(1);
+        // Never: 0.
+        expect((await renew(alice, 0)).body).toMatchObject({ expiresAt: null, expired: false });
+        expect((await anonymous(h).get(`/api/shared/${linkId}`)).status).toBe(200);
+      } finally {
+        h.clock.advance(-61 * 1000 - 3600 * 1000);
+      }
+      expect((await alice.browser.call('DELETE', '/api/shared', { json: { type: 'link', linkId } })).status).toBe(204);
     });
 
     test('a password link: 401 until proven, a proof for that link only, void when the password changes', async () => {

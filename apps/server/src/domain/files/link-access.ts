@@ -49,7 +49,7 @@ export async function usableLink(
  */
 async function visitorInfo(deps: FilesDeps, usable: { link: LinkRecord; isDirectory: boolean; ownerId: string }) {
   const [owner] = await deps.store.userSummaries([usable.ownerId]);
-  return { ...toLinkView(usable.link), isDirectory: usable.isDirectory, sharedBy: owner?.username ?? null };
+  return { ...toLinkView(usable.link, deps.clock()), isDirectory: usable.isDirectory, sharedBy: owner?.username ?? null };
 }
 
 function proofMac(link: LinkRecord, epoch: number, expiresAt: number): string {

@@ -20,22 +20,25 @@ export interface SweepReport {
   finishedDeletes: number;
   expiredUploads: number;
   orphanBlobs: number;
+  /** Links ended as they expired (still listed to their owners). */
   expiredLinks: number;
+  /** Links removed EXPIRED_LINK_KEPT_MS after they expired. */
+  removedLinks: number;
 }
 
 /**
  * The start-up (and periodic) sweep of docs/protocol.md "Crash safety": folder deletes cut
  * short are finished, expired uploads go with their parts and reserved bytes, then every part
- * blob that no row names and that is older than graceMs is deleted, and expired share links go
- * (link.deleted closes their sockets). A delete still running
+ * blob that no row names and that is older than graceMs is deleted, and expired share links end
+ * (link.expired closes their sockets), to be removed 30 days later (links.ts). A delete still running
  * elsewhere is helped along rather than waited for: two purges of one tree are safe.
  */
 export async function sweep(deps: FilesPorts, options: { graceMs: number }): Promise<SweepReport> {
   const finishedDeletes = await finishDeletes(deps);
   const expiredUploads = await expireUploads(deps);
   const orphanBlobs = await sweepOrphanBlobs(deps, options.graceMs);
-  const expiredLinks = await expireLinks(deps);
-  const report = { finishedDeletes, expiredUploads, orphanBlobs, expiredLinks };
+  const links = await expireLinks(deps);
+  const report = { finishedDeletes, expiredUploads, orphanBlobs, expiredLinks: links.ended, removedLinks: links.removed };
   if (Object.values(report).some((count) => count > 0)) deps.logger.info('files sweep', report);
   return report;
 }

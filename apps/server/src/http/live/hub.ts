@@ -192,7 +192,8 @@ export function createLiveHub(deps: LiveHubDeps) {
     }
     if (event.kind === 'session.ended' && event.sessionId !== undefined) endSession(event.sessionId);
     // The link's visitors got the event above; now their sockets go.
-    if (event.kind === 'link.deleted') for (const linkId of event.linkIds ?? []) closeLink(linkId, CLOSE.linkGone);
+    if (event.kind === 'link.deleted' || event.kind === 'link.expired')
+      for (const linkId of event.linkIds ?? []) closeLink(linkId, CLOSE.linkGone);
     if (event.kind === 'link.password') for (const linkId of event.linkIds ?? []) closeLink(linkId, CLOSE.linkLocked);
   }
 

@@ -8,6 +8,8 @@ import { MAX_LINK_EXPIRY_SECONDS, MAX_LINK_PASSWORD_CHARS, SHARED_MAX_LIMIT } fr
 const text = (maxLength: number) => t.String({ maxLength });
 const strict = { additionalProperties: false } as const;
 const Password = text(MAX_LINK_PASSWORD_CHARS);
+/** Seconds from now; 0 is never. */
+const Expires = t.Integer({ minimum: 0, maximum: MAX_LINK_EXPIRY_SECONDS });
 
 export const ShareBody = t.Union([
   t.Object(
@@ -25,7 +27,7 @@ export const ShareBody = t.Union([
     {
       type: t.Literal('link'),
       id: text(64),
-      expires: t.Integer({ minimum: 0, maximum: MAX_LINK_EXPIRY_SECONDS }),
+      expires: Expires,
       password: t.Optional(t.Union([Password, t.Null()])),
       edit: t.Boolean(),
     },
@@ -41,6 +43,7 @@ export const ChangeShareBody = t.Union([
       linkId: text(64),
       edit: t.Optional(t.Boolean()),
       password: t.Optional(t.Union([Password, t.Null()])),
+      expires: t.Optional(Expires),
     },
     strict,
   ),

@@ -14,9 +14,13 @@ export interface LinkRecord {
   expiresAt: number | null;
   createdAt: number;
   modifiedAt: number;
+  /** When the sweep ended it, once expired (uploads ended, sockets closed); null: not ended. */
+  endedAt: number | null;
 }
 
-export type LinkChanges = Partial<Pick<LinkRecord, 'edit' | 'passwordHash' | 'passwordEpoch' | 'modifiedAt'>>;
+export type LinkChanges = Partial<
+  Pick<LinkRecord, 'edit' | 'passwordHash' | 'passwordEpoch' | 'expiresAt' | 'modifiedAt' | 'endedAt'>
+>;
 
 export interface LinksReader {
   link(id: string): Promise<LinkRecord | undefined>;
@@ -33,6 +37,8 @@ export interface LinksWriter {
 
 /** What the sweep asks outside any transaction. */
 export interface LinksSweep {
-  /** Links whose expiry is at or before `now`, soonest expired first. */
-  expiredLinks(now: number, limit: number): Promise<LinkRecord[]>;
+  /** Links whose expiry is at or before `now` and that are not ended yet, soonest expired first. */
+  linksToEnd(now: number, limit: number): Promise<LinkRecord[]>;
+  /** Links that expired at or before `before`, ended or not, soonest expired first. */
+  linksToRemove(before: number, limit: number): Promise<LinkRecord[]>;
 }

@@ -14,6 +14,7 @@ async function linked(f: FilesFixture, itemId: string, overrides: Partial<LinkRe
     expiresAt: null,
     createdAt: NOW,
     modifiedAt: NOW,
+    endedAt: null,
     ...overrides,
   };
   await f.store.transaction((tx) => tx.insertLink(link));
@@ -52,21 +53,28 @@ export function linksContract(name: string, makeDb: MakeDb): void {
         passwordHash: null,
         passwordEpoch: 1,
       });
+      await f.store.transaction((tx) => tx.updateLink(link.id, { expiresAt: NOW + 9, endedAt: NOW + 10 }));
+      expect((await f.store.link(link.id))!).toMatchObject({ expiresAt: NOW + 9, endedAt: NOW + 10, passwordEpoch: 1 });
+      await f.store.transaction((tx) => tx.updateLink(link.id, { expiresAt: null, endedAt: null }));
+      expect((await f.store.link(link.id))!).toMatchObject({ expiresAt: null, endedAt: null, edit: true });
       expect(await f.store.transaction((tx) => tx.deleteLink(link.id))).toBe(true);
       expect(await f.store.transaction((tx) => tx.deleteLink(link.id))).toBe(false);
       expect(await f.store.link(link.id)).toBeUndefined();
     });
 
-    test('expiredLinks: at or before now, soonest expired first; links that never expire never are', async () => {
+    test('linksToEnd: expired at or before now and not ended, soonest first; linksToRemove: ended or not', async () => {
       const owner = await newUser(f);
       const [item] = await inserted(f, newFolder(owner));
       const at = NOW + 10 ** 9;
       const late = await linked(f, item!.id, { expiresAt: at });
       const early = await linked(f, item!.id, { expiresAt: at - 5 });
+      const ended = await linked(f, item!.id, { expiresAt: at - 9, endedAt: at - 8 });
       await linked(f, item!.id, { expiresAt: at + 1 });
       await linked(f, item!.id);
-      expect(await f.store.expiredLinks(at, 10)).toEqual([early, late]);
-      expect(await f.store.expiredLinks(at, 1)).toEqual([early]);
+      expect(await f.store.linksToEnd(at, 10)).toEqual([early, late]);
+      expect(await f.store.linksToEnd(at, 1)).toEqual([early]);
+      expect(await f.store.linksToRemove(at, 10)).toEqual([ended, early, late]);
+      expect(await f.store.linksToRemove(at - 6, 10)).toEqual([ended]);
     });
   });
 }

@@ -73,6 +73,7 @@ export function uploadsContract(name: string, makeDb: MakeDb): void {
           passwordHash: null,
           passwordEpoch: 0,
           expiresAt: null,
+          endedAt: null,
           createdAt: NOW,
           modifiedAt: NOW,
         }),

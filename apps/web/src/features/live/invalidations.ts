@@ -73,6 +73,7 @@ const HANDLERS: Record<EventKind, Handler> = {
   'link.created': linkChanged,
   'link.changed': linkChanged,
   'link.password': linkChanged,
+  'link.expired': linkChanged,
   'link.deleted': linkChanged,
   // An upload started or ended in the user's tree: the space and Profile's unfinished uploads.
   'quota.changed': () => [

@@ -31,6 +31,7 @@ export function linksWriter(k: Kysely<Database>): LinksWriter {
           expires_at: link.expiresAt,
           created_at: link.createdAt,
           modified_at: link.modifiedAt,
+          ended_at: link.endedAt,
         })
         .execute();
     },
@@ -39,7 +40,9 @@ export function linksWriter(k: Kysely<Database>): LinksWriter {
       if (changes.edit !== undefined) values.edit_permission = changes.edit ? 1 : 0;
       if (changes.passwordHash !== undefined) values.password_hash = changes.passwordHash;
       if (changes.passwordEpoch !== undefined) values.password_epoch = changes.passwordEpoch;
+      if (changes.expiresAt !== undefined) values.expires_at = changes.expiresAt;
       if (changes.modifiedAt !== undefined) values.modified_at = changes.modifiedAt;
+      if (changes.endedAt !== undefined) values.ended_at = changes.endedAt;
       if (Object.keys(values).length === 0) return;
       await k.updateTable('links').set(values).where('id', '=', id).execute();
     },
@@ -52,19 +55,20 @@ export function linksWriter(k: Kysely<Database>): LinksWriter {
 
 export function linksSweep(k: Kysely<Database>): LinksSweep {
   return {
-    async expiredLinks(now, limit) {
-      const rows = await k
-        .selectFrom('links')
-        .selectAll()
-        .where('expires_at', 'is not', null)
-        .where('expires_at', '<=', now)
-        .orderBy('expires_at')
-        .limit(limit)
-        .execute();
+    async linksToEnd(now, limit) {
+      const rows = await expiredBy(k, now).where('ended_at', 'is', null).limit(limit).execute();
+      return rows.map(toLink);
+    },
+    async linksToRemove(before, limit) {
+      const rows = await expiredBy(k, before).limit(limit).execute();
       return rows.map(toLink);
     },
   };
 }
+
+/** Links that expired at or before `at`, soonest first (index links_expires_at). */
+const expiredBy = (k: Kysely<Database>, at: number) =>
+  k.selectFrom('links').selectAll().where('expires_at', 'is not', null).where('expires_at', '<=', at).orderBy('expires_at');
 
 function toLink(row: Selectable<LinksTable>): LinkRecord {
   return {
@@ -76,5 +80,6 @@ function toLink(row: Selectable<LinksTable>): LinkRecord {
     expiresAt: row.expires_at === null ? null : Number(row.expires_at),
     createdAt: Number(row.created_at),
     modifiedAt: Number(row.modified_at),
+    endedAt: row.ended_at === null || row.ended_at === undefined ? null : Number(row.ended_at),
   };
 }

@@ -11,6 +11,7 @@ import * as nameKeysBesideOldBuilds from './009-name-keys-beside-old-builds.ts';
 import * as uploadAnonymous from './010-upload-anonymous.ts';
 import * as uploadSources from './011-upload-sources.ts';
 import * as shareBlocks from './012-share-blocks.ts';
+import * as linkEnded from './013-link-ended.ts';
 
 /**
  * Expand, then contract (docs/operations.md "Upgrades"): a release runs beside the previous one on
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '010-upload-anonymous': uploadAnonymous,
   '011-upload-sources': uploadSources,
   '012-share-blocks': shareBlocks,
+  '013-link-ended': linkEnded,
 };
 
 export const migrationProvider: MigrationProvider = {

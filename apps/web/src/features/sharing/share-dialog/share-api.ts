@@ -92,7 +92,12 @@ export async function createLink(body: { id: string; expires: number; password?:
 }
 
 /** PUT /api/share type link: `edit` switches the role; `password` sets or changes it, null removes it. */
-export async function changeLink(body: { linkId: string; edit?: boolean; password?: string | null }): Promise<void> {
+export async function changeLink(body: {
+  linkId: string;
+  edit?: boolean;
+  password?: string | null;
+  expires?: number;
+}): Promise<void> {
   checked(await api.api.share.put({ type: 'link', ...body }), 'Link change');
 }
 

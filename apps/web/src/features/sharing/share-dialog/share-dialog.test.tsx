@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { HttpStatusError } from '../../../lib/http-status-error.ts';
 import type { ItemView } from '../../../model/items.ts';
 import { ME, itemView } from '../../../test/item-view.ts';
-import { expirySeconds, expiryText, linkUrl, searchResults, searchTerm } from './share-logic.ts';
+import { EXPIRED_LINKS_NOTE, expirySeconds, expiryText, linkUrl, searchResults, searchTerm } from './share-logic.ts';
 
 const { overriding } = await vi.hoisted(() => import('../../../test/mock-module.ts'));
 const call = vi.hoisted(() => vi.fn());
@@ -14,6 +14,8 @@ const apiMock = vi.hoisted(() => ({
   searchUsers: vi.fn(),
   fetchAccess: vi.fn(),
   fetchLinks: vi.fn(),
+  changeLink: vi.fn(),
+  revokeLink: vi.fn(),
 }));
 vi.mock('./share-api.ts', overriding(apiMock));
 
@@ -21,7 +23,7 @@ const toast = vi.hoisted(() => vi.fn());
 vi.mock('@sealbox/ui', overriding({ toast }));
 
 const { ShareDialog } = await import('./ShareDialog.tsx');
-const { copyLink } = await import('./LinksTab.tsx');
+const { copyLink } = await import('./copy-link.ts');
 const { RpcError } = await import('../../../crypto/client.ts');
 
 const BOB = {
@@ -49,6 +51,8 @@ afterEach(() => {
   apiMock.searchUsers.mockReset();
   apiMock.fetchAccess.mockReset();
   apiMock.fetchLinks.mockReset();
+  apiMock.changeLink.mockReset();
+  apiMock.revokeLink.mockReset();
 });
 
 describe('share rules', () => {
@@ -128,6 +132,7 @@ describe('ShareDialog', () => {
         passwordProtected: true,
         createdAt: 1,
         modifiedAt: 1,
+        expired: false,
       },
     ]);
     renderDialog();
@@ -140,6 +145,60 @@ describe('ShareDialog', () => {
     expect(amount.disabled).toBe(false);
     fireEvent.change(screen.getByLabelText('Unit'), { target: { value: 'never' } });
     expect(amount.disabled).toBe(true);
+  });
+
+  it('lists expired links apart, with when they go; Renew sends a new expiry, Delete removes one', async () => {
+    const link = (linkId: string, expiresAt: number, expired: boolean) => ({
+      linkId,
+      itemId: ITEM.id,
+      editPermission: false,
+      expiresAt,
+      passwordProtected: false,
+      createdAt: 1,
+      modifiedAt: 1,
+      expired,
+    });
+    const expiredAt = Date.UTC(2026, 10, 20, 12);
+    apiMock.fetchAccess.mockResolvedValue({ access: [], users: [] });
+    apiMock.fetchLinks.mockResolvedValue([link('l1', expiredAt, true), link('l2', Date.UTC(2030, 0, 1), false)]);
+    apiMock.changeLink.mockResolvedValue(undefined);
+    apiMock.revokeLink.mockResolvedValue(undefined);
+    renderDialog();
+    fireEvent.click(await screen.findByRole('tab', { name: 'Links' }));
+    const expired = await screen.findByRole('list', { name: 'Expired links' });
+    const active = screen.getByRole('list', { name: 'Active links' });
+    // Numbered among all links, oldest first: the expired one keeps 'Link 1'.
+    expect(within(expired).getByRole('listitem', { name: 'Link 1' }).textContent).toContain(
+      `Expired ${new Date(expiredAt).toLocaleDateString(undefined, { dateStyle: 'medium' })}, removed ${new Date(
+        expiredAt + 30 * 86_400_000,
+      ).toLocaleDateString(undefined, { dateStyle: 'medium' })}`,
+    );
+    expect(within(active).getByRole('listitem', { name: 'Link 2' })).toBeTruthy();
+    expect(within(expired).queryByRole('button', { name: 'Copy Link 1' })).toBeNull();
+    expect(screen.getByText(EXPIRED_LINKS_NOTE)).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Renew Link 1' }));
+    const form = screen.getByRole('form', { name: 'New expiry for Link 1' });
+    fireEvent.change(within(form).getByLabelText('Expires after (Link 1)'), { target: { value: '2' } });
+    fireEvent.change(within(form).getByLabelText('Unit (Link 1)'), { target: { value: 'weeks' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Renew' }));
+    await vi.waitFor(() => expect(apiMock.changeLink).toHaveBeenCalledWith({ linkId: 'l1', expires: 2 * 604_800 }));
+    await vi.waitFor(() => expect(toast).toHaveBeenCalledWith('Link 1 renewed', 'success'));
+    await vi.waitFor(() => expect(screen.queryByRole('form', { name: 'New expiry for Link 1' })).toBeNull());
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Link 1' }));
+    await vi.waitFor(() => expect(apiMock.revokeLink).toHaveBeenCalledWith('l1'));
+    await vi.waitFor(() => expect(toast).toHaveBeenCalledWith('Link deleted', 'success'));
+
+    // An active link's expiry is changed the same way; an invalid amount sends nothing.
+    fireEvent.click(screen.getByRole('button', { name: 'Change expiry of Link 2' }));
+    const change = screen.getByRole('form', { name: 'New expiry for Link 2' });
+    fireEvent.change(within(change).getByLabelText('Expires after (Link 2)'), { target: { value: '0' } });
+    expect((within(change).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(within(change).getByLabelText('Unit (Link 2)'), { target: { value: 'never' } });
+    fireEvent.click(within(change).getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(apiMock.changeLink).toHaveBeenCalledWith({ linkId: 'l2', expires: 0 }));
+    await vi.waitFor(() => expect(toast).toHaveBeenCalledWith("Link 2's expiry changed", 'success'));
   });
 
   it('refuses anyone but the owner', async () => {

@@ -3,7 +3,7 @@
  * how a link's expiry is sent, and how a link's URL is built (docs/protocol.md: the key only ever
  * in the fragment).
  */
-import { NOT_OWNER_SHARE_TEXT } from '@sealbox/rules';
+import { EXPIRED_LINK_KEPT_MS, NOT_OWNER_SHARE_TEXT } from '@sealbox/rules';
 
 /**
  * docs/product.md "Roles" and "Limits": the search starts at 3 typed characters and shows at most
@@ -19,6 +19,7 @@ export const SHARE_TEXT = {
   searchFailed: 'Error fetching usernames.',
   permissionFailed: 'Error updating share permissions.',
   passwordFailed: 'Error updating link password',
+  expiryFailed: 'Error updating the link expiry',
   revokeFailed: (name: string) => `Failed to revoke permissions for ${name}`,
   listFailed: 'Failed to fetch active users/links',
   shareFailed: 'Error sharing file. Please try again.',
@@ -78,6 +79,15 @@ export function expiryText(expiresAt: number | null, locale?: string): string {
   const when = new Date(expiresAt).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
   return `Expires ${when}`;
 }
+
+/** An expired link's line: when it expired and when the server removes it (EXPIRED_LINK_KEPT_MS). */
+export function expiredText(expiresAt: number, locale?: string): string {
+  const day = (at: number) => new Date(at).toLocaleDateString(locale, { dateStyle: 'medium' });
+  return `Expired ${day(expiresAt)}, removed ${day(expiresAt + EXPIRED_LINK_KEPT_MS)}`;
+}
+
+export const EXPIRED_LINKS_NOTE =
+  'These links open for nobody. Renew one to open it again; each is removed 30 days after it expired.';
 
 export const roleLabel = (edit: boolean) => (edit ? 'Editor' : 'Viewer');
 
