@@ -93,7 +93,7 @@ describe.skipIf(skipWithoutBrowser)('honest transfers', () => {
   );
 
   test(
-    'over quota: the row says free, total and needed, and offers no Retry',
+    'over quota: the row and its toast say used, free, total and needed, and offer no Retry',
     async () => {
       const owner = await createUser(suite.server.url);
       const session = await apiLogin(suite.server.url, owner);
@@ -109,9 +109,10 @@ describe.skipIf(skipWithoutBrowser)('honest transfers', () => {
       ]);
       await waitForSummary(page, '1 file failed to upload. Check errors below.');
       const row = transferRow(page, 'too-big.bin');
-      expect(await row.getByRole('alert').textContent()).toMatch(
-        /^Not enough storage space: 9\.\d MiB free of 10\.0 MiB, this file needs 25\.0 MiB$/,
-      );
+      const said = 'Not enough storage space: 200 KiB used, 9.8 MiB free of 10.0 MiB; this file needs 25.0 MiB';
+      expect(await row.getByRole('alert').textContent()).toBe(said);
+      // The toast says the same, once.
+      expect(await page.locator('.sb-toaster').getByText(said, { exact: true }).count()).toBe(1);
       expect(await row.getByRole('button', { name: 'Retry too-big.bin' }).count()).toBe(0);
       const problems = await checkA11y(page, 'transfers panel, over quota');
       expect(problems).toBe('');

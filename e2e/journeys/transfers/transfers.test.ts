@@ -311,12 +311,13 @@ describe.skipIf(skipWithoutBrowser)('transfers', () => {
         await pickFiles(page, [
           { name: 'lambda-too-big.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(pseudoRandom(2 * MIB, 3)) },
         ]);
-        await toast(page, 'Not enough storage space').waitFor({ timeout: 30_000 });
         await waitForSummary(page, '1 file failed to upload. Check errors below.');
-        // With free, total and needed (docs/web-files.md "Feedback").
-        expect(await transferRow(page, 'lambda-too-big.bin').getByRole('alert').textContent()).toMatch(
-          /^Not enough storage space: [\d.]+ (B|KiB|MiB) free of 1\.0 MiB, this file needs 2\.0 MiB$/,
+        // With used, free, total and needed (docs/web-files.md "Feedback"), in the row and its toast.
+        const said = await transferRow(page, 'lambda-too-big.bin').getByRole('alert').textContent();
+        expect(said).toMatch(
+          /^Not enough storage space: [\d.]+ (B|KiB|MiB) used, [\d.]+ (B|KiB|MiB) free of 1\.0 MiB; this file needs 2\.0 MiB$/,
         );
+        await toast(page, said!).waitFor({ timeout: 30_000 });
         await saveScreenshot(page, 'transfers-panel-quota-1280', { fullPage: false });
       } finally {
         // Leave the app first: a page still open would see its live socket refused once the

@@ -221,13 +221,16 @@ export interface SpaceShape {
 }
 
 /**
- * The 402's docs/product.md "Messages" text with what it means for this file: free of total, and
- * what the file needs (docs/web-files.md "Feedback"); the bare text when the profile is unknown.
+ * The 402's docs/product.md "Messages" text with what it means for this file: used and free of
+ * total, and what the file needs (docs/web-files.md "Feedback"); the bare text when the profile
+ * is unknown. Used counts what unfinished uploads hold.
  */
 export function noSpaceText(space: SpaceShape | null | undefined, needed: number): string {
   if (!space) return MSG_NO_SPACE;
-  const free = Math.max(0, space.totalSpace - space.usedSpace - (space.reservedSpace ?? 0));
-  return `${MSG_NO_SPACE}: ${formatBytes(free)} free of ${formatBytes(space.totalSpace)}, this file needs ${formatBytes(needed)}`;
+  const used = Math.min(space.totalSpace, space.usedSpace + (space.reservedSpace ?? 0));
+  const free = Math.max(0, space.totalSpace - used);
+  const total = formatBytes(space.totalSpace);
+  return `${MSG_NO_SPACE}: ${formatBytes(used)} used, ${formatBytes(free)} free of ${total}; this file needs ${formatBytes(needed)}`;
 }
 
 /* ---------------------------------------------------------------- display */

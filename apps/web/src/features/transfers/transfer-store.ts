@@ -287,11 +287,12 @@ async function pump(): Promise<void> {
 }
 
 const shownToasts = new Map<string, number>();
-function toastOnce(message: string): void {
+/** One toast per kind of failure (`key`) in 3 s, however many files meet it. */
+function toastOnce(key: string, text = key): void {
   const now = Date.now();
-  if ((shownToasts.get(message) ?? 0) > now - 3000) return;
-  shownToasts.set(message, now);
-  toast(message, 'error');
+  if ((shownToasts.get(key) ?? 0) > now - 3000) return;
+  shownToasts.set(key, now);
+  toast(text, 'error');
 }
 
 /** Whether the row was cancelled meanwhile (its late events and result are then ignored). */
@@ -342,13 +343,15 @@ async function runUpload(row: UploadRow): Promise<void> {
       // The same file into the same space is refused again: say by how much, offer no Retry.
       const space = await freshProfile();
       if (stopped(row.key)) return;
-      updateRow(row.key, { status: 'error', error: noSpaceText(space, row.size), noRetry: true, speed: 0 });
+      const text = noSpaceText(space, row.size);
+      updateRow(row.key, { status: 'error', error: text, noRetry: true, speed: 0 });
+      toastOnce(MSG_NO_SPACE, text);
     } else if (!navigator.onLine) {
       // Offline: it continues where it stopped (only the parts the server lacks) once back.
       updateRow(row.key, { status: 'error', error: UPLOAD_OFFLINE_TEXT, speed: 0 });
       resumeWhenOnline(row.key, () => retryTransfer(row.key, () => undefined));
     } else updateRow(row.key, { status: 'error', error: message, speed: 0 });
-    if (message === MSG_NO_SPACE || message === MSG_TOO_LARGE) toastOnce(message);
+    if (message === MSG_TOO_LARGE) toastOnce(message);
   } finally {
     ports.delete(row.key);
     channel.port1.close();
