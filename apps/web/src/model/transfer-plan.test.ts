@@ -183,7 +183,7 @@ describe('messages', () => {
   it('over quota says used and free of total, and what the file needs', () => {
     const MIB = 1024 * 1024;
     expect(noSpaceText({ usedSpace: 0.2 * MIB, totalSpace: 10 * MIB }, 25 * MIB)).toBe(
-      'Not enough storage space: 0.2 MiB used, 9.8 MiB free of 10.0 MiB; this file needs 25.0 MiB',
+      'Not enough storage space: 205 KiB used, 9.8 MiB free of 10.0 MiB; this file needs 25.0 MiB',
     );
     // What unfinished uploads hold counts as used; never more than the whole.
     expect(noSpaceText({ usedSpace: 9 * MIB, reservedSpace: 2 * MIB, totalSpace: 10 * MIB }, 1024)).toBe(
