@@ -61,11 +61,14 @@ interface Bundle {
 /**
  * New account keys sealed under `params` (KDF_V1 or KDF_V2). The app registers with KDF_V2; the
  * default stays KDF_V1 for the callers (tests, tools) written before version 2 existed.
+ * `wrappingKey` is the same non-extractable key passwordKeys gives at every sign-in: handed out so
+ * that makeRecovery right after registration (once the server has named the user) opens the new
+ * bundle without a second argon2id. The bundle's plaintext itself never leaves the package.
  */
 export async function createAccount(
   password: string,
   params: KdfParams | KdfParamsV2 = KDF_V1,
-): Promise<{ registration: Registration; keys: AccountKeys }> {
+): Promise<{ registration: Registration; keys: AccountKeys; wrappingKey: CryptoKey }> {
   const kdf = checkAccountKdf(params);
   const passwordSalt = newSalt();
   const salt = newSalt();
@@ -105,6 +108,7 @@ export async function createAccount(
       kdf,
     },
     keys,
+    wrappingKey: secrets.wrappingKey,
   };
 }
 
@@ -173,40 +177,71 @@ export async function unlockAccount(password: string, sealed: SealedInput, optio
 
 /**
  * Unlocks an account and re-seals the very same bundle (same key pairs, same root key) under
- * `target`'s wrapping key with a fresh passwordSalt, salt and iv: what a version-1 account sends
- * at its next login to move to version 2. The new ciphertext is opened once more before it is
- * returned, so a fault here can never replace a working account with one that does not open.
+ * `target`'s keys of the same password: what a version-1 account sends at its next login to move
+ * to version 2. A password change with the new password equal to the old one.
  */
 export async function upgradeAccount(
   password: string,
   sealed: SealedInput,
   target: KdfParamsV2 = KDF_V2,
 ): Promise<{ keys: AccountKeys; upgrade: KdfUpgrade }> {
+  const { keys, change } = await changeAccountPassword(password, sealed, password, target);
+  return { keys, upgrade: change };
+}
+
+/**
+ * A password change (docs/protocol.md "Account"): opens the bundle with `currentPassword` and
+ * re-seals the same plaintext under version-2 keys of `newPassword`, with a fresh passwordSalt,
+ * salt and iv. No item key, grant, link or blob changes, since the key pairs and root key stay.
+ * `change.password` is the NEW login password; the current one, for the server to check, is
+ * passwordKeys(currentPassword, sealed).loginPassword, whose wrappingKey may be passed in
+ * `options` to spare a second argon2id.
+ */
+export async function changeAccountPassword(
+  currentPassword: string,
+  sealed: SealedInput,
+  newPassword: string,
+  target: KdfParamsV2 = KDF_V2,
+  options: UnlockOptions = {},
+): Promise<{ keys: AccountKeys; change: KdfUpgrade }> {
+  // Refused before the current password is spent on a KDF that would lead nowhere.
   const kdf = checkKdfParamsV2(target);
-  const { keys, plaintext } = await openAccount(password, sealed, {});
+  checkNewPassword(newPassword);
+  const { keys, plaintext } = await openAccount(currentPassword, sealed, options);
   try {
-    const passwordSalt = newSalt();
-    const salt = newSalt();
-    const next = await passwordKeys(password, { passwordSalt, salt, kdf });
-    const iv = newNonce();
-    const ciphertext = await seal(next.wrappingKey, iv, ACCOUNT_AAD, plaintext);
-    const check = await open(next.wrappingKey, iv, ACCOUNT_AAD, ciphertext);
-    if (!equalBytes(check, plaintext)) fail('DECRYPT_FAILED', 'the re-sealed account does not open');
-    check.fill(0);
-    return {
-      keys,
-      upgrade: {
-        password: next.loginPassword,
-        passwordSalt,
-        salt,
-        iv: toBase64(iv),
-        encryptedPrivateKey: toBase64(ciphertext),
-        kdf,
-      },
-    };
+    return { keys, change: await sealBundle(plaintext, newPassword, kdf) };
   } finally {
     plaintext.fill(0);
   }
+}
+
+export function checkNewPassword(password: unknown): asserts password is string {
+  if (typeof password !== 'string' || password.length === 0) fail('BAD_INPUT', 'the new password must not be empty');
+}
+
+/**
+ * Seals a bundle's plaintext under fresh version-2 keys of `password` (new passwordSalt, salt and
+ * iv). The new ciphertext is opened once more before it is returned, so a fault here can never
+ * replace a working account with one that does not open.
+ */
+export async function sealBundle(plaintext: Bytes, password: string, kdf: KdfParamsV2): Promise<KdfUpgrade> {
+  const passwordSalt = newSalt();
+  const salt = newSalt();
+  const next = await passwordKeys(password, { passwordSalt, salt, kdf });
+  const iv = newNonce();
+  const ciphertext = await seal(next.wrappingKey, iv, ACCOUNT_AAD, plaintext);
+  const check = await open(next.wrappingKey, iv, ACCOUNT_AAD, ciphertext);
+  const same = equalBytes(check, plaintext);
+  check.fill(0);
+  if (!same) fail('DECRYPT_FAILED', 'the re-sealed account does not open');
+  return {
+    password: next.loginPassword,
+    passwordSalt,
+    salt,
+    iv: toBase64(iv),
+    encryptedPrivateKey: toBase64(ciphertext),
+    kdf,
+  };
 }
 
 /**
@@ -217,7 +252,7 @@ export async function upgradeAccount(
  * keys are given, they must match the sealed ones: a swapped public key would let the server
  * receive shares meant for us.
  */
-async function openAccount(
+export async function openAccount(
   password: string,
   sealed: SealedInput,
   options: UnlockOptions,
@@ -237,16 +272,30 @@ async function openAccount(
     wrappingKey = await deriveWrappingKey(password, sealed.salt, kdf);
   }
   const plaintext = await open(wrappingKey, iv, ACCOUNT_AAD, ciphertext);
-  const bundle = parseBundle(fromUtf8(plaintext));
-  const keys = await importBundle(bundle);
-  for (const field of ['publicKey', 'signingPublicKey'] as const) {
-    const claimed = sealed[field];
-    if (claimed !== undefined && !equalBytes(fromBase64(claimed, field), fromBase64(keys[field], field))) {
-      plaintext.fill(0);
-      fail('KEY_CHANGED', `the server's ${field} does not match the account's own key`);
+  return { keys: await acceptBundle(plaintext, sealed), plaintext };
+}
+
+/**
+ * The keys of an opened bundle, once the public keys the server claims (if given) match the
+ * bundle's own. On any failure the plaintext is zeroed, so callers only zero it on success.
+ */
+export async function acceptBundle(
+  plaintext: Bytes,
+  claimed: Partial<Pick<SealedAccount, 'publicKey' | 'signingPublicKey'>>,
+): Promise<AccountKeys> {
+  try {
+    const keys = await importBundle(parseBundle(fromUtf8(plaintext)));
+    for (const field of ['publicKey', 'signingPublicKey'] as const) {
+      const value = claimed[field];
+      if (value !== undefined && !equalBytes(fromBase64(value, field), fromBase64(keys[field], field))) {
+        fail('KEY_CHANGED', `the server's ${field} does not match the account's own key`);
+      }
     }
+    return keys;
+  } catch (error) {
+    plaintext.fill(0);
+    throw error;
   }
-  return { keys, plaintext };
 }
 
 function parseBundle(json: string): Bundle {

@@ -25,6 +25,7 @@ export {
   createAccount,
   unlockAccount,
   upgradeAccount,
+  changeAccountPassword,
   passwordKeys,
 } from './account.ts';
 export {
