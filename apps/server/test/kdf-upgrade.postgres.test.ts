@@ -1,4 +1,5 @@
 import { kdfUpgradeSuite } from './kdf/kdf-upgrade.suite.ts';
+import { passwordChangeSuite } from './kdf/password-change.suite.ts';
 import { throwawayPostgres } from './support/postgres-schema.ts';
 import { postgresAvailability, reportUnavailable } from './support/services.ts';
 
@@ -6,6 +7,7 @@ const availability = await postgresAvailability();
 
 if (availability.available) {
   kdfUpgradeSuite('postgres', (events) => throwawayPostgres('sealbox_kdf', events));
+  passwordChangeSuite('postgres', (events) => throwawayPostgres('sealbox_pwchange', events));
 } else {
-  reportUnavailable('PUT /api/account/kdf: postgres', availability.reason);
+  reportUnavailable('PUT /api/account/kdf and /api/account/password: postgres', availability.reason);
 }

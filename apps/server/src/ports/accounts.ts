@@ -101,6 +101,8 @@ export interface SessionRepository {
   /** Only deletes a session of this user; true when one was deleted. */
   deleteForUser(userId: string, id: string, event?: SealboxEvent): Promise<boolean>;
   delete(id: string, event?: SealboxEvent): Promise<boolean>;
+  /** Deletes every session of the user but `keepId` (half logins too), each with `eventOf(id)`; how many. */
+  deleteOthersForUser(userId: string, keepId: string, eventOf: (id: string) => SealboxEvent): Promise<number>;
   deleteExpired(now: number): Promise<number>;
 }
 

@@ -136,6 +136,15 @@ export function accountRows({ h, alice, viewerLink, passwordLink }: RouteMatrix,
       }),
       build: (_c, id) => ({ path: `/api/blocks/${id}` }),
     },
+    {
+      // Answers the sealed account only to the current login password, as a sign-in would.
+      route: 'POST /api/account/sealed',
+      expect: SIGNED_IN,
+      build: async () => ({
+        path: '/api/account/sealed',
+        json: { currentPassword: (await sharingAccount()).registration.password },
+      }),
+    },
   ];
 }
 
@@ -152,6 +161,25 @@ export function sessionEndRows({ spare }: RouteMatrix): Row[] {
         path: '/api/account/kdf',
         json: {
           currentPassword: (await sharingAccount()).registration.password,
+          password: b64(32),
+          passwordSalt: random64(16),
+          salt: random64(16),
+          iv: random64(12),
+          encryptedPrivateKey: b64(64),
+          kdf: KDF_V2,
+        },
+      }),
+    },
+    {
+      // After the row above, the caller's login password is that row's `password`; this one keeps it.
+      route: 'PUT /api/account/password',
+      expect: SIGNED_IN,
+      changes: true,
+      terminal: true,
+      build: () => ({
+        path: '/api/account/password',
+        json: {
+          currentPassword: b64(32),
           password: b64(32),
           passwordSalt: random64(16),
           salt: random64(16),

@@ -43,19 +43,28 @@ function checkUpgradeTarget(kdf: KdfParamsV2): void {
   }
 }
 
-export async function upgradeKdf(
-  deps: AccountsDeps,
-  caller: { user: UserRecord; clientIp: string },
-  input: KdfUpgradeInput,
-): Promise<{ kdf: KdfParams }> {
-  const { user, clientIp } = caller;
-  // Everything is checked before the password, so a malformed body never counts as a failed login.
+/**
+ * New password keys re-sealing the account (this upgrade, and a password change): version 2 at
+ * the client's default or above, well formed, with a passwordSalt and iv not used before.
+ * Checked before the password, so a malformed body never counts as a failed login.
+ */
+export function checkNewPasswordKeys(user: UserRecord, input: Omit<KdfUpgradeInput, 'currentPassword'>): KdfParamsV2 {
   const kdf = checkKdf(input.kdf);
   if (kdf.version !== 2) throw new DomainError('VALIDATION', KDF_ONLY_UPWARDS);
   checkUpgradeTarget(kdf);
   checkPasswordKeys(input, kdf);
   if (input.passwordSalt === user.passwordSalt) throw new DomainError('VALIDATION', 'passwordSalt must be new');
   if (input.iv === user.iv) throw new DomainError('VALIDATION', 'iv must be new');
+  return kdf;
+}
+
+export async function upgradeKdf(
+  deps: AccountsDeps,
+  caller: { user: UserRecord; clientIp: string },
+  input: KdfUpgradeInput,
+): Promise<{ kdf: KdfParams }> {
+  const { user, clientIp } = caller;
+  const kdf = checkNewPasswordKeys(user, input);
   if (parseStoredKdf(user.kdf).version !== 1) throw new DomainError('CONFLICT', KDF_ALREADY_V2);
 
   const current = { username: user.username, password: input.currentPassword, clientIp };

@@ -56,8 +56,12 @@ export async function login(deps: AccountsDeps, input: LoginInput): Promise<Logi
 }
 
 function loginAnswer(user: UserRecord): LoginAnswer {
+  return { user: toProfile(user), ...sealedAccountOf(user) };
+}
+
+/** The account's sealed bundle and what opens it (never a secret the server could read). */
+export function sealedAccountOf(user: UserRecord): SealedAccount {
   return {
-    user: toProfile(user),
     salt: user.salt,
     iv: user.iv,
     encryptedPrivateKey: user.encryptedPrivateKey,

@@ -108,6 +108,6 @@ export async function endSessionByToken(deps: AccountsDeps, token: string | unde
   if (session) await deps.sessions.delete(id, sessionEnded(session.userId, id));
 }
 
-function sessionEnded(userId: string, sessionId: string): SealboxEvent {
+export function sessionEnded(userId: string, sessionId: string): SealboxEvent {
   return { kind: 'session.ended', userIds: [userId], sessionId };
 }

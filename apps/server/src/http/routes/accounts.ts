@@ -2,6 +2,7 @@ import { TOTP_PROMPT_TEXT } from '@sealbox/rules';
 import { Elysia } from 'elysia';
 import type { AccountsDeps } from '../../domain/accounts/deps.ts';
 import { upgradeKdf } from '../../domain/accounts/kdf-upgrade.ts';
+import { changePassword, sealedAccount } from '../../domain/accounts/password-change.ts';
 import { login } from '../../domain/accounts/login.ts';
 import { register } from '../../domain/accounts/registration.ts';
 import { endSessionByToken, SESSION_LIFETIME_MS, TOTP_PENDING_LIFETIME_MS } from '../../domain/accounts/sessions.ts';
@@ -10,7 +11,7 @@ import { isAvailable } from '../../domain/accounts/users.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { clearedSessionCookie, sessionCookie, type CookieSettings } from '../cookies.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
-import { CheckQuery, KdfUpgradeBody, LoginBody, RegisterBody, TotpBody } from './schemas.ts';
+import { CheckQuery, CurrentPasswordBody, KdfUpgradeBody, LoginBody, RegisterBody, TotpBody } from './schemas.ts';
 
 export interface AccountRoutesDeps {
   accounts: AccountsDeps;
@@ -65,5 +66,15 @@ export function accountRoutes(deps: AccountRoutesDeps) {
     .put('/api/account/kdf', ({ body, user, clientIp }) => upgradeKdf(accounts, { user, clientIp }, body), {
       body: KdfUpgradeBody,
       session: true,
-    });
+    })
+    .post(
+      '/api/account/sealed',
+      ({ body, user, clientIp }) => sealedAccount(accounts, { user, clientIp }, body.currentPassword),
+      { body: CurrentPasswordBody, session: true },
+    )
+    .put(
+      '/api/account/password',
+      ({ body, user, session, clientIp }) => changePassword(accounts, { user, sessionId: session.id, clientIp }, body),
+      { body: KdfUpgradeBody, session: true },
+    );
 }

@@ -54,6 +54,8 @@ export const KdfUpgradeBody = t.Object({
   kdf: KdfSchema,
 });
 
+export const CurrentPasswordBody = t.Object({ currentPassword: LoginPassword });
+
 export const CheckQuery = t.Object({
   username: t.Optional(t.String({ maxLength: 200 })),
   email: t.Optional(t.String({ maxLength: 400 })),

@@ -58,6 +58,18 @@ export function createSessionRepository(db: Db): SessionRepository {
     deleteForUser: (userId, id, event) => deleteWhere(id, userId, event),
     delete: (id, event) => deleteWhere(id, undefined, event),
 
+    deleteOthersForUser: (userId, keepId, eventOf) =>
+      db.transaction(async (tx) => {
+        const rows = await tx.kysely
+          .deleteFrom('sessions')
+          .where('user_id', '=', userId)
+          .where('id', '!=', keepId)
+          .returning('id')
+          .execute();
+        for (const row of rows) tx.publish(eventOf(row.id));
+        return rows.length;
+      }),
+
     async deleteExpired(now) {
       const result = await k.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
       return Number(result.numDeletedRows);
