@@ -29,6 +29,20 @@ export {
   passwordKeys,
 } from './account.ts';
 export {
+  type RecoveryCopy,
+  type RecoveryInput,
+  type RecoveryReset,
+  type RecoverySetup,
+  RECOVERY_PHRASE_WORDS,
+  RECOVERY_WORDS,
+  newRecoveryPhrase,
+  phraseEntropy,
+  recoveryWordProblem,
+  recoveryKeys,
+  makeRecovery,
+  recoverAccount,
+} from './recovery.ts';
+export {
   newItemId,
   newItemKey,
   checkItemId,

@@ -51,7 +51,8 @@ export function checkKdfParamsV2(input: unknown): KdfParamsV2 {
   };
 }
 
-async function hkdf(master: Bytes, info: string): Promise<Bytes> {
+/** HKDF-SHA256 with an empty salt, 32 bytes out: the split used by version 2 and the recovery phrase. */
+export async function hkdf(master: Bytes, info: string): Promise<Bytes> {
   const base = await crypto.subtle.importKey('raw', master, 'HKDF', false, ['deriveBits']);
   const bits = await crypto.subtle.deriveBits(
     { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: utf8(info) },

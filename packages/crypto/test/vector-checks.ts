@@ -4,6 +4,7 @@
  */
 import vectors from './sealbox-v1.json';
 import vectorsV2 from './sealbox-v2.json';
+import recoveryVectors from './sealbox-recovery.json';
 import { fromBase64, toBase64, utf8 } from '../src/bytes.ts';
 import { seal } from '../src/aead.ts';
 import { deriveLoginPassword, deriveWrappingKeyBits, KDF_V1 } from '../src/kdf.ts';
@@ -24,6 +25,15 @@ import { CryptoError } from '../src/errors.ts';
 import { importSigningPrivateKey } from '../src/keys.ts';
 import { derivePasswordKeysV2 } from '../src/kdf-v2.ts';
 import { grantMessage, signGrant, verifyGrant } from '../src/share.ts';
+import {
+  entropyPhrase,
+  openRecoveryCopy,
+  phraseEntropy,
+  recoveryAad,
+  recoveryKeyBits,
+  recoveryKeys,
+  sealRecoveryCopy,
+} from '../src/recovery.ts';
 
 export interface Check {
   name: string;
@@ -276,6 +286,40 @@ export const vectorChecks: Check[] = [
         () => derivePasswordKeysV2(c.password, c.passwordSalt, { ...c.kdf, version: 1 }),
         'BAD_INPUT',
         'version 1',
+      );
+    },
+  },
+  ...recoveryVectors.vectors.phrases.map(
+    (c): Check => ({
+      name: `recovery phrase (${c.label}): 24 words both ways, recoveryWrap and recoveryAuth`,
+      run: async () => {
+        assertEqual(entropyPhrase(b(c.entropy)), c.phrase, 'phrase of the entropy');
+        assertEqual(toBase64(phraseEntropy(c.phrase)), c.entropy, 'entropy of the phrase');
+        // As someone might type it: capitals, a line break and doubled spaces.
+        const typed = `  ${c.phrase.toUpperCase().split(' ').join('  ').replace('  ', '\n')} `;
+        assertEqual(toBase64(phraseEntropy(typed)), c.entropy, 'entropy of the phrase as typed');
+        const bits = await recoveryKeyBits(b(c.entropy));
+        assertEqual(toBase64(bits.wrap), c.recoveryWrap, 'recoveryWrap');
+        assertEqual(toBase64(bits.auth), c.recoveryAuth, 'recoveryAuth');
+        assertEqual((await recoveryKeys(b(c.entropy))).recoveryAuth, c.recoveryAuth, 'recoveryKeys().recoveryAuth');
+      },
+    }),
+  ),
+  {
+    name: 'recovery copy: the bundle under recoveryWrap with AAD sealbox:v2:recovery:<userId>',
+    run: async () => {
+      const s = recoveryVectors.vectors.sealedBundle;
+      assertEqual(toBase64(phraseEntropy(s.phrase)), s.entropy, 'entropy of the phrase');
+      assertEqual(recoveryAad(s.userId), s.aad, 'AAD');
+      const { recoveryWrap } = await recoveryKeys(phraseEntropy(s.phrase));
+      const sealed = await sealRecoveryCopy(recoveryWrap, b(s.nonce), s.userId, utf8(s.bundle));
+      assertEqual(toBase64(sealed), s.sealed, 'sealed');
+      const opened = await openRecoveryCopy(recoveryWrap, b(s.nonce), s.userId, b(s.sealed));
+      assertEqual(new TextDecoder().decode(opened), s.bundle, 'opened bundle');
+      await assertRejects(
+        () => openRecoveryCopy(recoveryWrap, b(s.nonce), s.userId.replace('7c1d', '7c1e'), b(s.sealed)),
+        'DECRYPT_FAILED',
+        'another userId',
       );
     },
   },
