@@ -36,6 +36,9 @@ test('every crypto check passes inside a Chromium Web Worker', async () => {
   expect(result.isWorker).toBe(true);
   const names = result.outcomes.map((o) => o.name);
   expect(names).toEqual([...vectorChecks, ...runtimeChecks].map((c) => c.name));
+  // The recovery phrase is derived and sealed in the browser too (vectors sealbox-recovery.json).
+  expect(names.some((n) => n.startsWith('recovery phrase'))).toBe(true);
+  expect(names.some((n) => n.startsWith('recovery copy'))).toBe(true);
   const failures = result.outcomes.filter((o) => !o.ok);
   expect(failures).toEqual([]);
   const ua = await page.evaluate(() => navigator.userAgent);
