@@ -8,6 +8,7 @@ import {
   PreferencesSection,
   SessionsSection,
   StorageSection,
+  PasswordSection,
   TotpSection,
   UnfinishedUploadsSection,
   formatDate,
@@ -47,6 +48,9 @@ function ProfilePage() {
         </Card>
         <Card>
           <FingerprintSection userId={profile.id} />
+        </Card>
+        <Card>
+          <PasswordSection profile={profile} />
         </Card>
         <Card>
           <TotpSection profile={profile} />

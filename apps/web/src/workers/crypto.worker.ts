@@ -9,6 +9,7 @@ import {
   type KdfUpgrade,
   type Registration,
   KDF_V2,
+  changeAccountPassword,
   checkAccountKdf,
   createAccount,
   CryptoError,
@@ -202,6 +203,21 @@ export const cryptoMethods = {
     await saveAccount(sealed.userId, unlocked);
     account = { userId: sealed.userId, keys: unlocked };
     return { fingerprint: formatFingerprint(await fingerprint(unlocked.publicKey, unlocked.signingPublicKey)), upgrade };
+  },
+
+  /**
+   * Profile's Change password (docs/protocol.md "Password change"): the same bundle re-sealed
+   * under version-2 keys of `newPassword` (fresh passwordSalt, salt and iv), opened once more to
+   * check; the body of PUT /api/account/password, less the current login password. The keys this
+   * browser holds stay as they are: they are the same keys.
+   */
+  async changePassword(currentPassword: string, newPassword: string, sealed: SealedAccountInput): Promise<KdfUpgrade> {
+    const current = await accountFor(sealed.userId);
+    const { keys: opened, change } = await changeAccountPassword(currentPassword, sealed, newPassword, KDF_V2);
+    if (current && opened.publicKey !== current.keys.publicKey) {
+      throw new CryptoError('KEY_CHANGED', 'the sealed account holds other keys than this browser unlocked');
+    }
+    return change;
   },
 
   /** Whether this browser holds the unlocked keys of `userId` (memory or IndexedDB). */

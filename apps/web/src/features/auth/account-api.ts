@@ -3,6 +3,7 @@
  * functions over the typed Eden client. Each returns the status with the data or the
  * server's message, so screens branch on statuses (docs/product.md "Messages") without touching Eden.
  */
+import type { AccountKdf } from '@sealbox/crypto';
 import { api, errorMessageOf } from '../../lib/api.ts';
 
 export type Answer<T> = { ok: true; status: number; data: T } | { ok: false; status: number; message: string | undefined };
@@ -65,6 +66,27 @@ export type KdfUpgradeBody = Parameters<typeof api.api.account.kdf.put>[0];
  */
 export async function putAccountKdf(body: KdfUpgradeBody): Promise<Answer<unknown>> {
   return answer(await api.api.account.kdf.put(body));
+}
+
+/** POST /api/account/sealed: the sealed account, for the current login password (a password change). */
+export async function postSealedAccount(currentPassword: string): Promise<Answer<SealedAccountAnswer>> {
+  return answer(await api.api.account.sealed.post({ currentPassword }));
+}
+
+/** The sealed bundle and what opens it; the crypto worker checks every field before use. */
+export interface SealedAccountAnswer {
+  passwordSalt: string;
+  salt: string;
+  iv: string;
+  encryptedPrivateKey: string;
+  kdf: AccountKdf;
+  publicKey: string;
+  signingPublicKey: string;
+}
+
+/** PUT /api/account/password: the account re-sealed under the new password; other sessions end. */
+export async function putAccountPassword(body: KdfUpgradeBody): Promise<Answer<{ endedSessions: number }>> {
+  return answer(await api.api.account.password.put(body));
 }
 
 /** GET /api/check: true when the username (or email) is free. */

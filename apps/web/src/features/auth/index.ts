@@ -10,6 +10,8 @@ export {
   listSessions,
   postLogout,
   postRegister,
+  postSealedAccount,
+  putAccountPassword,
   putPreferences,
   totpConfirm,
   totpDisable,
@@ -38,7 +40,9 @@ export { protectedPage } from './protected-page.tsx';
 export { PROFILE_QUERY_KEY, profileQuery } from './queries.ts';
 export { DEFAULT_AFTER_LOGIN, safeRedirectPath } from './redirect.ts';
 export {
+  PASSWORD_CHANGE_MESSAGES,
   REGISTER_MESSAGES,
+  changePasswordProblem,
   validateConfirmation,
   validateEmail,
   validatePassword,

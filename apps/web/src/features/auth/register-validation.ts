@@ -49,6 +49,26 @@ export function validateConfirmation(password: string, confirmation: string): st
   return password === confirmation ? undefined : REGISTER_MESSAGES.passwordMismatch;
 }
 
+/** Profile's Change password (docs/web-accounts.md "Change password"). */
+export const PASSWORD_CHANGE_MESSAGES = {
+  currentRequired: 'Enter your current password',
+  same: 'The new password is the same as the current one',
+  wrong: 'Wrong password.',
+  failed: 'The password could not be changed. Please try again.',
+  changed: (ended: number) =>
+    ended === 0
+      ? 'Password changed.'
+      : `Password changed. ${ended === 1 ? '1 other session was' : `${ended} other sessions were`} signed out.`,
+} as const;
+
+/** The first problem of a Change password form, or undefined: registration's rules for the new one. */
+export function changePasswordProblem(current: string, next: string, confirmation: string): string | undefined {
+  if (current === '') return PASSWORD_CHANGE_MESSAGES.currentRequired;
+  const problem = validatePassword(next) ?? validateConfirmation(next, confirmation);
+  if (problem) return problem;
+  return next === current ? PASSWORD_CHANGE_MESSAGES.same : undefined;
+}
+
 export interface RegistrationValues {
   username: string;
   email: string;

@@ -16,4 +16,5 @@ export {
 export { SessionsSection } from './SessionsSection.tsx';
 export { StorageSection } from './StorageSection.tsx';
 export { UnfinishedUploadsSection } from './UnfinishedUploadsSection.tsx';
+export { PasswordSection } from './PasswordSection.tsx';
 export { TotpSection } from './TotpSection.tsx';

@@ -1,0 +1,99 @@
+/**
+ * Profile -> Password (docs/web-accounts.md "Change password"): the current password and the new one
+ * twice, with registration's rules. The crypto worker re-seals the same keys under the new
+ * password; the server swaps them in one call and signs out every other session. No file, share
+ * or link changes.
+ */
+import { useState, type FormEvent } from 'react';
+import { Button, toast } from '@sealbox/ui';
+import { LabelledInput } from '../../lib/LabelledInput.tsx';
+import { cryptoWorker } from '../../crypto/client.ts';
+import {
+  PASSWORD_CHANGE_MESSAGES,
+  changePasswordProblem,
+  postSealedAccount,
+  putAccountPassword,
+  deriveLoginHash,
+  type Profile,
+} from '../auth/index.ts';
+import { ProfileSection } from './ProfileSection.tsx';
+
+export function PasswordSection({ profile }: { profile: Profile }) {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const change = async () => {
+    const derived = await deriveLoginHash(profile.username, current);
+    if (derived.kind !== 'hash') return setError(derived.failure.message ?? PASSWORD_CHANGE_MESSAGES.failed);
+    const sealed = await postSealedAccount(derived.loginHash);
+    if (!sealed.ok) return setError(sealed.status === 403 ? PASSWORD_CHANGE_MESSAGES.wrong : PASSWORD_CHANGE_MESSAGES.failed);
+    const body = await cryptoWorker.call('changePassword', current, next, { ...sealed.data, userId: profile.id });
+    const answer = await putAccountPassword({ currentPassword: derived.loginHash, ...body });
+    if (!answer.ok) return setError(answer.message ?? PASSWORD_CHANGE_MESSAGES.failed);
+    setCurrent('');
+    setNext('');
+    setConfirmation('');
+    toast(PASSWORD_CHANGE_MESSAGES.changed(answer.data.endedSessions), 'success');
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const problem = changePasswordProblem(current, next, confirmation);
+    setError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      await change();
+    } catch {
+      setError(PASSWORD_CHANGE_MESSAGES.failed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <ProfileSection id="password" title="Password">
+      <p>Your files stay as they are: only the key that opens your account is sealed again. Other devices are signed out.</p>
+      <form className="form password-form" onSubmit={(e) => void submit(e)} noValidate aria-busy={busy}>
+        <LabelledInput
+          label="Current password"
+          name="current-password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={setCurrent}
+        />
+        <LabelledInput
+          label="New password"
+          name="new-password"
+          type="password"
+          autoComplete="new-password"
+          value={next}
+          onChange={setNext}
+        />
+        <LabelledInput
+          label="Confirm new password"
+          name="confirm-password"
+          type="password"
+          autoComplete="new-password"
+          value={confirmation}
+          onChange={setConfirmation}
+        />
+        {error && (
+          <p className="form__error" role="alert">
+            {error}
+          </p>
+        )}
+        <div>
+          <Button type="submit" disabled={busy}>
+            {busy ? 'Changing password…' : 'Change password'}
+          </Button>
+        </div>
+      </form>
+    </ProfileSection>
+  );
+}
