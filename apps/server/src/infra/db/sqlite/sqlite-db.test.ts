@@ -61,6 +61,7 @@ describe('sqlite adapter', () => {
         '010-upload-anonymous',
         '011-upload-sources',
         '012-share-blocks',
+        '013-link-ended',
       ]);
       expect(await second.kysely.selectFrom('users').select('id').execute()).toEqual([{ id: user.id }]);
       await second.close();
