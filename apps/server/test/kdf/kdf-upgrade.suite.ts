@@ -6,15 +6,7 @@ import {
   KDF_CHANGED_MEANWHILE,
   KDF_ONLY_UPWARDS,
 } from '../../src/domain/accounts/kdf-upgrade.ts';
-import {
-  openHarness,
-  registrationFor,
-  registrationMaterial,
-  uniqueName,
-  type Browser,
-  type Harness,
-  type MakeDb,
-} from '../accounts/harness.ts';
+import { openHarness, registrationMaterial, signedInUser, uniqueName, type Harness, type MakeDb } from '../accounts/harness.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const b64 = (bytes: number) => toBase64(new Uint8Array(bytes).fill(7));
@@ -40,14 +32,7 @@ export function kdfUpgradeSuite(dialect: string, makeDb: MakeDb): void {
 
     const userRow = (id: string) => h.db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-    async function v1User(): Promise<{ id: string; username: string; browser: Browser }> {
-      const username = uniqueName('kdf');
-      const browser = h.browser();
-      const created = await browser.post('/api/register', await registrationFor(username));
-      expect(created.status).toBe(201);
-      expect((await browser.post('/api/login', { username, password: v1.password })).status).toBe(200);
-      return { id: created.body.id, username, browser };
-    }
+    const v1User = () => signedInUser(h, { username: uniqueName('kdf') });
 
     const body = (upgrade: KdfUpgrade, overrides: Record<string, unknown> = {}) => ({
       currentPassword: v1.password,

@@ -1,15 +1,7 @@
 import { changeAccountPassword, KDF_V2, type KdfUpgrade, type Registration, unlockAccount } from '@sealbox/crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { KDF_BELOW_DEFAULT, KDF_CHANGED_MEANWHILE, KDF_ONLY_UPWARDS } from '../../src/domain/accounts/kdf-upgrade.ts';
-import {
-  openHarness,
-  registrationFor,
-  registrationMaterial,
-  uniqueName,
-  type Browser,
-  type Harness,
-  type MakeDb,
-} from '../accounts/harness.ts';
+import { openHarness, registrationMaterial, signedInUser, uniqueName, type Harness, type MakeDb } from '../accounts/harness.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const NEW_PASSWORD = 'a new password, long enough';
@@ -38,14 +30,7 @@ export function passwordChangeSuite(dialect: string, makeDb: MakeDb): void {
     const sessionIds = async (userId: string) =>
       (await h.db.kysely.selectFrom('sessions').select('id').where('user_id', '=', userId).execute()).map((r) => r.id).sort();
 
-    async function newUser(): Promise<{ id: string; username: string; browser: Browser }> {
-      const username = uniqueName('pw');
-      const browser = h.browser();
-      const created = await browser.post('/api/register', await registrationFor(username));
-      expect(created.status).toBe(201);
-      expect((await browser.post('/api/login', { username, password: material.password })).status).toBe(200);
-      return { id: created.body.id, username, browser };
-    }
+    const newUser = () => signedInUser(h, { username: uniqueName('pw') });
 
     const body = (change: KdfUpgrade, overrides: Record<string, unknown> = {}) => ({
       currentPassword: material.password,

@@ -148,6 +148,20 @@ export function accountRows({ h, alice, viewerLink, passwordLink }: RouteMatrix,
   ];
 }
 
+/**
+ * An account re-sealed as the server sees it (it cannot open the bundle, only check its shape):
+ * new login password b64(32), fresh salts and iv.
+ */
+const resealed = (currentPassword: string) => ({
+  currentPassword,
+  password: b64(32),
+  passwordSalt: random64(16),
+  salt: random64(16),
+  iv: random64(12),
+  encryptedPrivateKey: b64(64),
+  kdf: KDF_V2,
+});
+
 /** Last: these replace the caller's password keys, or end (or replace) its session. */
 export function sessionEndRows({ spare }: RouteMatrix): Row[] {
   return [
@@ -157,18 +171,7 @@ export function sessionEndRows({ spare }: RouteMatrix): Row[] {
       expect: SIGNED_IN,
       changes: true,
       terminal: true,
-      build: async () => ({
-        path: '/api/account/kdf',
-        json: {
-          currentPassword: (await sharingAccount()).registration.password,
-          password: b64(32),
-          passwordSalt: random64(16),
-          salt: random64(16),
-          iv: random64(12),
-          encryptedPrivateKey: b64(64),
-          kdf: KDF_V2,
-        },
-      }),
+      build: async () => ({ path: '/api/account/kdf', json: resealed((await sharingAccount()).registration.password) }),
     },
     {
       // After the row above, the caller's login password is that row's `password`; this one keeps it.
@@ -176,18 +179,7 @@ export function sessionEndRows({ spare }: RouteMatrix): Row[] {
       expect: SIGNED_IN,
       changes: true,
       terminal: true,
-      build: () => ({
-        path: '/api/account/password',
-        json: {
-          currentPassword: b64(32),
-          password: b64(32),
-          passwordSalt: random64(16),
-          salt: random64(16),
-          iv: random64(12),
-          encryptedPrivateKey: b64(64),
-          kdf: KDF_V2,
-        },
-      }),
+      build: () => ({ path: '/api/account/password', json: resealed(b64(32)) }),
     },
     {
       route: 'POST /api/login',

@@ -3,7 +3,7 @@
  * functions over the typed Eden client. Each returns the status with the data or the
  * server's message, so screens branch on statuses (docs/product.md "Messages") without touching Eden.
  */
-import type { AccountKdf } from '@sealbox/crypto';
+import type { SealedAccountInput } from '../../crypto/client.ts';
 import { api, errorMessageOf } from '../../lib/api.ts';
 
 export type Answer<T> = { ok: true; status: number; data: T } | { ok: false; status: number; message: string | undefined };
@@ -74,15 +74,7 @@ export async function postSealedAccount(currentPassword: string): Promise<Answer
 }
 
 /** The sealed bundle and what opens it; the crypto worker checks every field before use. */
-export interface SealedAccountAnswer {
-  passwordSalt: string;
-  salt: string;
-  iv: string;
-  encryptedPrivateKey: string;
-  kdf: AccountKdf;
-  publicKey: string;
-  signingPublicKey: string;
-}
+export type SealedAccountAnswer = Omit<SealedAccountInput, 'userId'> & { passwordSalt: string };
 
 /** PUT /api/account/password: the account re-sealed under the new password; other sessions end. */
 export async function putAccountPassword(body: KdfUpgradeBody): Promise<Answer<{ endedSessions: number }>> {

@@ -38,6 +38,36 @@ function useLinkAction(onChanged: () => Promise<void>) {
   return { busy, act };
 }
 
+/** Revoke (an active link) or Delete (an expired one): the link goes for good. */
+function RemoveButton({
+  link,
+  label,
+  text,
+  done,
+  busy,
+  act,
+}: {
+  link: ShareLink;
+  label: string;
+  text: string;
+  done: string;
+  busy: boolean;
+  act: ReturnType<typeof useLinkAction>['act'];
+}) {
+  return (
+    <Button
+      size="sm"
+      variant="ghost"
+      className="share-revoke"
+      disabled={busy}
+      aria-label={`${text} ${label}`}
+      onClick={() => void act(() => revokeLink(link.linkId), done, SHARE_TEXT.revokeFailed(label.toLowerCase()))}
+    >
+      {text}
+    </Button>
+  );
+}
+
 /** Change expiry or Renew: the form in place of the row's buttons until sent or cancelled. */
 function NewExpiry({
   link,
@@ -187,18 +217,7 @@ export function LinkRow({ item, link, label, onChanged }: RowProps) {
             >
               Change expiry
             </Button>
-            <Button
-              size="sm"
-              variant="ghost"
-              className="share-revoke"
-              disabled={busy}
-              aria-label={`Revoke ${label}`}
-              onClick={() =>
-                void act(() => revokeLink(link.linkId), 'Link revoked', SHARE_TEXT.revokeFailed(label.toLowerCase()))
-              }
-            >
-              Revoke
-            </Button>
+            <RemoveButton link={link} label={label} text="Revoke" done="Link revoked" busy={busy} act={act} />
           </>
         )}
       </div>
@@ -229,18 +248,7 @@ export function ExpiredLinkRow({ link, label, onChanged }: Omit<RowProps, 'item'
             <Button size="sm" variant="ghost" disabled={busy} aria-label={`Renew ${label}`} onClick={() => setRenewing(true)}>
               Renew
             </Button>
-            <Button
-              size="sm"
-              variant="ghost"
-              className="share-revoke"
-              disabled={busy}
-              aria-label={`Delete ${label}`}
-              onClick={() =>
-                void act(() => revokeLink(link.linkId), 'Link deleted', SHARE_TEXT.revokeFailed(label.toLowerCase()))
-              }
-            >
-              Delete
-            </Button>
+            <RemoveButton link={link} label={label} text="Delete" done="Link deleted" busy={busy} act={act} />
           </>
         )}
       </div>
