@@ -23,4 +23,15 @@ export async function saveScreenshots(page: Page, name: string, { fullPage = tru
     }
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ colorScheme: 'light' });
+  // The theme's colour transitions run on: a check right after (axe's contrast) would read
+  // colours halfway back from dark.
+  // Transitions only: a spinner's animation never finishes.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation instanceof CSSTransition)
+        .map((animation) => animation.finished.catch(() => {})),
+    ),
+  );
 }

@@ -1,5 +1,6 @@
 import { kdfUpgradeSuite } from './kdf/kdf-upgrade.suite.ts';
 import { passwordChangeSuite } from './kdf/password-change.suite.ts';
+import { recoverySuite } from './kdf/recovery.suite.ts';
 import { throwawayPostgres } from './support/postgres-schema.ts';
 import { postgresAvailability, reportUnavailable } from './support/services.ts';
 
@@ -8,6 +9,7 @@ const availability = await postgresAvailability();
 if (availability.available) {
   kdfUpgradeSuite('postgres', (events) => throwawayPostgres('sealbox_kdf', events));
   passwordChangeSuite('postgres', (events) => throwawayPostgres('sealbox_pwchange', events));
+  recoverySuite('postgres', (events) => throwawayPostgres('sealbox_recovery', events));
 } else {
-  reportUnavailable('PUT /api/account/kdf and /api/account/password: postgres', availability.reason);
+  reportUnavailable('PUT /api/account/kdf, /api/account/password and recovery: postgres', availability.reason);
 }

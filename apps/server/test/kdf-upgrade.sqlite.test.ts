@@ -3,6 +3,7 @@ import { silentLogger } from '../src/infra/log/json-logger.ts';
 import type { MakeDb } from './accounts/harness.ts';
 import { kdfUpgradeSuite } from './kdf/kdf-upgrade.suite.ts';
 import { passwordChangeSuite } from './kdf/password-change.suite.ts';
+import { recoverySuite } from './kdf/recovery.suite.ts';
 
 const memoryDb: MakeDb = async (events) => {
   const db = await openSqliteDb({ path: ':memory:', events, logger: silentLogger });
@@ -10,3 +11,4 @@ const memoryDb: MakeDb = async (events) => {
 };
 kdfUpgradeSuite('sqlite', memoryDb);
 passwordChangeSuite('sqlite', memoryDb);
+recoverySuite('sqlite', memoryDb);

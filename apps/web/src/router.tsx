@@ -11,6 +11,7 @@ import { loginRoute } from './routes/login.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
 import { previewRoute } from './routes/preview.tsx';
 import { profileRoute } from './routes/profile.tsx';
+import { recoverRoute } from './routes/recover.tsx';
 import { registerRoute } from './routes/register.tsx';
 import { rootRoute } from './routes/root.tsx';
 import { shareRoute } from './routes/share.tsx';
@@ -24,6 +25,7 @@ export const routeTree = rootRoute.addChildren([
   aboutRoute,
   loginRoute,
   registerRoute,
+  recoverRoute,
   filesRoute,
   sharedRoute,
   profileRoute,

@@ -17,6 +17,7 @@ import {
   waitForKeyCount,
 } from '../../support/accounts.ts';
 import { solidPng } from '../../support/png.ts';
+import { passRecoveryStep } from '../../support/recovery.ts';
 import { saveScreenshot } from '../../support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import { PASSWORD, fieldMessage, pathOf, toast } from './pages.ts';
@@ -70,7 +71,8 @@ describe.skipIf(skipWithoutBrowser)('accounts', () => {
       await confirm.fill(PASSWORD);
       await page.waitForFunction(() => !document.querySelector('.field__message'));
       await page.getByRole('button', { name: 'Register' }).click();
-      // Signed in at once with the password just chosen (issue 23).
+      // The new account's recovery phrase first (issue 24), then signed in at once (issue 23).
+      await passRecoveryStep(page);
       await toast(page, 'Registration successful! You are signed in.').waitFor({ timeout: 30_000 });
       await page.waitForURL((url) => url.pathname === '/files');
       await page.getByRole('heading', { name: 'My Files' }).waitFor();

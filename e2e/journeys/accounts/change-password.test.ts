@@ -47,7 +47,7 @@ describe.skipIf(skipWithoutBrowser)('change password', () => {
         expectHttpErrors: [{ status: 403, path: '/api/account/sealed' }],
       });
       await page.goto(`${suite.server.url}/profile`);
-      const section = page.getByRole('region', { name: 'Password' });
+      const section = page.getByRole('region', { name: 'Change password' });
       await section.waitFor();
       const field = (label: string) => section.getByLabel(label, { exact: true });
       const change = section.getByRole('button', { name: 'Change password' });

@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'bun:test';
 import { storedKeyCount, uniqueName } from '../../support/accounts.ts';
 import { checkA11y } from '../../support/axe.ts';
+import { passRecoveryStep } from '../../support/recovery.ts';
 import { saveScreenshots } from '../../support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
@@ -23,6 +24,8 @@ describe.skipIf(skipWithoutBrowser)('first minutes', () => {
       await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
       await page.getByLabel('Confirm password').fill('correct horse battery');
       await page.getByRole('button', { name: 'Register' }).click();
+      // The new account's recovery phrase comes first (issue 24).
+      await passRecoveryStep(page);
 
       await page.getByRole('heading', { name: 'My Files' }).waitFor({ timeout: 60_000 });
       expect(new URL(page.url()).pathname).toBe('/files');

@@ -9,6 +9,7 @@ import { describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { createUser, loginViaUi, submitLogin, uniqueName } from '../../support/accounts.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin, signInToFiles, type ApiFolder } from '../../support/files.ts';
+import { passRecoveryStep } from '../../support/recovery.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import { POLISH_SERVER, SIZES, expectNoA11yProblems, noToasts, shots } from './polish.ts';
 
@@ -68,9 +69,9 @@ describe.skipIf(skipWithoutBrowser)('file browser polish (issue 14)', () => {
       const page = await newBrowser();
       const username = uniqueName('reg');
       await page.goto(url('/register'));
-      const notice = page.getByText('There is no password recovery.');
+      const notice = page.getByText('Only you can open your files.');
       await notice.waitFor();
-      expect(await page.locator('.auth-card__warning').textContent()).toContain('your files are lost for good');
+      expect(await page.locator('.auth-card__warning').textContent()).toContain('24-word recovery phrase');
       for (const width of SIZES) {
         await page.setViewportSize({ width, height: 900 });
         await shots(page, 'register', width);
@@ -79,6 +80,7 @@ describe.skipIf(skipWithoutBrowser)('file browser polish (issue 14)', () => {
       await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
       await page.getByLabel('Confirm password').fill('correct horse battery');
       await page.getByRole('button', { name: 'Register' }).click();
+      await passRecoveryStep(page);
       // Signed in at once (issue 23): no second typing of the password.
       await page.waitForURL((u) => u.pathname === '/files', { timeout: 60_000 });
       await page.getByRole('heading', { name: 'My Files' }).waitFor({ timeout: 30_000 });

@@ -147,6 +147,35 @@ export interface AccountRepositories {
   sessions: SessionRepository;
   rateLimits: RateLimitCounter;
   pins: KeyPinsRepository;
+  recovery: RecoveryRepository;
+}
+
+/** An account's recovery copy (docs/protocol.md "Recovery phrase"). */
+export interface RecoveryRecord {
+  userId: string;
+  /** The bundle under the phrase's recoveryWrap, and its nonce (base64). */
+  sealed: string;
+  nonce: string;
+  /** SHA-256 hex of recoveryAuth. */
+  authHash: string;
+  createdAt: number;
+}
+
+export interface RecoveryRepository {
+  find(userId: string): Promise<RecoveryRecord | undefined>;
+  /** Sets or replaces the account's recovery copy: the phrase before stops working. */
+  put(record: RecoveryRecord): Promise<void>;
+  /**
+   * A recovery, all or nothing, only while the stored authHash is still `authHash`: the login
+   * verifier and the sealed account replaced, the recovery copy re-sealed, TOTP off, and every
+   * session of the account deleted (`eventOf` each). False when the phrase changed meanwhile.
+   */
+  recover(
+    userId: string,
+    authHash: string,
+    changes: SealedAccountChanges & { recoverySealed: string; recoveryNonce: string },
+    eventOf: (sessionId: string) => SealboxEvent,
+  ): Promise<boolean>;
 }
 
 /**

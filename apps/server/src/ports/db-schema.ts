@@ -191,4 +191,15 @@ export interface Database {
   rate_limits: RateLimitsTable;
   key_pins: KeyPinsTable;
   share_blocks: ShareBlocksTable;
+  account_recovery: AccountRecoveryTable;
+}
+
+/** An account's recovery copy (migration 014): sealed under the phrase, opaque to the server. */
+export interface AccountRecoveryTable {
+  user_id: string;
+  sealed: string;
+  nonce: string;
+  /** SHA-256 hex of recoveryAuth. */
+  auth_hash: string;
+  created_at: EpochMs;
 }

@@ -15,6 +15,43 @@ export function accountRows({ h, alice, viewerLink, passwordLink }: RouteMatrix,
   return [
     // Public: accounts, health, link opening. A half login or a link does not change them.
     { route: 'GET /api/health', expect: PUBLIC, build: () => ({ path: '/api/health' }) },
+    // A phrase nobody made: public, and refused alike for everyone (signed in or not).
+    {
+      route: 'POST /api/recovery/open',
+      expect: full(each('unauthorized')),
+      build: () => ({ path: '/api/recovery/open', json: { username: alice.username, recoveryAuth: random64(32) } }),
+    },
+    {
+      route: 'POST /api/recovery/reset',
+      expect: full(each('unauthorized')),
+      changes: true,
+      build: () => ({
+        path: '/api/recovery/reset',
+        json: {
+          username: alice.username,
+          ...resealed(''),
+          recoveryAuth: random64(32),
+          recoverySealed: b64(64),
+          recoveryNonce: random64(12),
+        },
+      }),
+    },
+    { route: 'GET /api/account/recovery', expect: SIGNED_IN, build: () => ({ path: '/api/account/recovery' }) },
+    {
+      // Shapes the server checks; the caller's phrase is then replaced by one nobody knows.
+      route: 'PUT /api/account/recovery',
+      expect: SIGNED_IN,
+      changes: true,
+      build: async () => ({
+        path: '/api/account/recovery',
+        json: {
+          currentPassword: (await sharingAccount()).registration.password,
+          recoveryAuth: random64(32),
+          recoverySealed: b64(64),
+          recoveryNonce: random64(12),
+        },
+      }),
+    },
     { route: 'GET /api/check', expect: PUBLIC, build: () => ({ path: '/api/check?username=nobody-here' }) },
     {
       route: 'POST /api/register',

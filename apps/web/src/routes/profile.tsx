@@ -9,6 +9,7 @@ import {
   SessionsSection,
   StorageSection,
   PasswordSection,
+  RecoverySection,
   TotpSection,
   UnfinishedUploadsSection,
   formatDate,
@@ -50,10 +51,13 @@ function ProfilePage() {
           <FingerprintSection userId={profile.id} />
         </Card>
         <Card>
+          <TotpSection profile={profile} />
+        </Card>
+        <Card>
           <PasswordSection profile={profile} />
         </Card>
         <Card>
-          <TotpSection profile={profile} />
+          <RecoverySection profile={profile} />
         </Card>
         <Card className="profile__wide">
           <SessionsSection />

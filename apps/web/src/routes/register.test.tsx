@@ -2,11 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { renderApp } from '../test/render-app.tsx';
 
-const api = vi.hoisted(() => ({ checkAvailable: vi.fn(), postRegister: vi.fn() }));
+const api = vi.hoisted(() => ({ checkAvailable: vi.fn(), postRegister: vi.fn(), putRecovery: vi.fn() }));
 vi.mock('../features/auth/account-api.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../features/auth/account-api.ts')>()),
   checkAvailable: api.checkAvailable,
   postRegister: api.postRegister,
+  putRecovery: api.putRecovery,
 }));
 const call = vi.hoisted(() => vi.fn());
 vi.mock('../crypto/client.ts', async (importOriginal) => ({
@@ -108,18 +109,42 @@ describe('/register validation (docs/product.md "Input rules")', () => {
     expect(screen.getByText('Email is already in use!')).toBeTruthy();
   });
 
-  it('registers, then signs in with the same password and goes to /files', async () => {
+  it('registers, signs in, shows the recovery phrase, asks three words back, then goes to /files', async () => {
     const { router } = await openRegister();
-    call.mockResolvedValue({ password: 'h' });
+    const words = Array.from({ length: 24 }, (_, i) => `word${i + 1}`);
+    const setup = { phrase: words.join(' '), recoveryAuth: 'ra', recoverySealed: 'rs', recoveryNonce: 'rn' };
+    call.mockImplementation(async (method: string) => (method === 'makeRecovery' ? setup : { password: 'h' }));
     api.postRegister.mockResolvedValue({ ok: true, status: 201, data: { id: 'u1' } });
+    api.putRecovery.mockResolvedValue({ ok: true, status: 200, data: { createdAt: 1 } });
     const profile = { id: 'u1', username: 'alice', usedSpace: 0, totalSpace: 1, gridView: false };
     flow.signIn.mockResolvedValue({ kind: 'signed-in', profile, fingerprint: 'f' });
     type('username', 'alice');
     type('password', 'long enough');
     type('confirmPassword', 'long enough');
     fireEvent.click(screen.getByRole('button', { name: 'Register' }));
-    expect(await screen.findByText('Registration successful! You are signed in.')).toBeTruthy();
+    const list = await screen.findByRole('list', { name: 'Your recovery phrase' });
+    expect(list.querySelectorAll('li')).toHaveLength(24);
     expect(flow.signIn).toHaveBeenCalledWith({ username: 'alice', password: 'long enough' });
+    expect(call).toHaveBeenCalledWith('makeRecovery', 'long enough', expect.objectContaining({ userId: 'u1', password: 'h' }));
+    fireEvent.click(screen.getByRole('button', { name: 'I have written them down' }));
+    const asked = [...document.querySelectorAll<HTMLInputElement>('input[name^="word-"]')];
+    expect(asked).toHaveLength(3);
+    // One wrong word: refused in place, nothing saved.
+    for (const field of asked) fireEvent.change(field, { target: { value: words[Number(field.name.slice(5)) - 1] } });
+    fireEvent.change(asked[1]!, { target: { value: 'nope' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save recovery phrase' }));
+    expect(await screen.findByText(/^Word \d+ does not match/)).toBeTruthy();
+    expect(api.putRecovery).not.toHaveBeenCalled();
+    fireEvent.change(asked[1]!, { target: { value: ` ${words[Number(asked[1]!.name.slice(5)) - 1]!.toUpperCase()} ` } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save recovery phrase' }));
+    expect(await screen.findByText('Registration successful! You are signed in.')).toBeTruthy();
+    // The phrase itself is never sent; the current login password comes with the copy.
+    expect(api.putRecovery).toHaveBeenCalledWith({
+      currentPassword: 'h',
+      recoveryAuth: 'ra',
+      recoverySealed: 'rs',
+      recoveryNonce: 'rn',
+    });
     // To /files (whose guard, with no server here, sends the test on to the login page asking for /files).
     expect(router.state.location.href).toContain('files');
     expect(text()).not.toContain('Redirecting to login');

@@ -27,7 +27,7 @@ describe('toEqual on typed arrays (src/test/typed-array-equality.ts)', () => {
     };
     const fastest = (run: () => void) =>
       Math.min(
-        ...[1, 2, 3].map(() => {
+        ...[1, 2, 3, 4, 5].map(() => {
           const started = performance.now();
           run();
           return performance.now() - started;
@@ -35,6 +35,7 @@ describe('toEqual on typed arrays (src/test/typed-array-equality.ts)', () => {
       );
     const loopMs = fastest(loop);
     const equalMs = fastest(() => expect(a).toEqual(b));
-    expect(equalMs).toBeLessThan(20 * loopMs + 50);
+    // Vitest's own comparison takes seconds here; the slack only absorbs a busy machine.
+    expect(equalMs).toBeLessThan(20 * loopMs + 400);
   });
 });

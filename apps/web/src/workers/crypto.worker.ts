@@ -10,6 +10,13 @@ import {
   type Registration,
   KDF_V2,
   changeAccountPassword,
+  makeRecovery,
+  RECOVERY_WORDS,
+  phraseEntropy,
+  recoverAccount,
+  type RecoveryInput,
+  type RecoveryReset,
+  type RecoverySetup,
   checkAccountKdf,
   createAccount,
   CryptoError,
@@ -18,6 +25,7 @@ import {
   fingerprint,
   formatFingerprint,
   passwordKeys,
+  recoveryKeys,
   sha256Hex,
   unlockAccount,
   upgradeAccount,
@@ -218,6 +226,52 @@ export const cryptoMethods = {
       throw new CryptoError('KEY_CHANGED', 'the sealed account holds other keys than this browser unlocked');
     }
     return change;
+  },
+
+  /**
+   * A new recovery phrase for the signed-in account (docs/protocol.md "Recovery phrase"): the
+   * words, to show once, and the copy of the bundle sealed under them with its proof, for
+   * PUT /api/account/recovery. Nothing of it is kept here.
+   */
+  async makeRecovery(password: string, sealed: SealedAccountInput): Promise<RecoverySetup> {
+    return makeRecovery(password, sealed, sealed.userId);
+  },
+
+  /** What is wrong with a typed phrase (word count, an unknown word, the checksum), or null. */
+  phraseProblem(phrase: string): string | null {
+    try {
+      phraseEntropy(phrase).fill(0);
+      return null;
+    } catch (error) {
+      if (error instanceof CryptoError) return error.message;
+      throw error;
+    }
+  },
+
+  /** Up to `limit` words of the recovery list that start with `prefix` (the phrase field's suggestions). */
+  recoveryWords(prefix: string, limit = 6): string[] {
+    const start = prefix.trim().toLowerCase();
+    if (start === '') return [];
+    return RECOVERY_WORDS.filter((word) => word.startsWith(start)).slice(0, limit);
+  },
+
+  /** recoveryAuth of a typed phrase, to ask the server for the account's recovery copy. */
+  async recoveryAuth(phrase: string): Promise<string> {
+    const entropy = phraseEntropy(phrase);
+    try {
+      return (await recoveryKeys(entropy)).recoveryAuth;
+    } finally {
+      entropy.fill(0);
+    }
+  },
+
+  /**
+   * Forgot password: opens the recovery copy with the phrase (its public keys checked against the
+   * server's) and seals the same keys under `newPassword`; the body of POST /api/recovery/reset,
+   * less the username. The keys are not kept: the user signs in with the new password next.
+   */
+  async recover(phrase: string, copy: RecoveryInput, newPassword: string): Promise<RecoveryReset> {
+    return (await recoverAccount(phrase, copy, newPassword, KDF_V2)).reset;
   },
 
   /** Whether this browser holds the unlocked keys of `userId` (memory or IndexedDB). */

@@ -23,15 +23,28 @@ export async function passwordMatches(
   user: UserRecord | undefined,
   attempt: PasswordAttempt,
 ): Promise<boolean> {
+  return guessLimited(deps, attempt, async () => {
+    decoyVerifier ??= hashLoginPassword('decoy');
+    const verifier = user?.loginVerifier ?? (await decoyVerifier);
+    const verified = await Bun.password.verify(attempt.password, verifier).catch(() => false);
+    return verified && user !== undefined;
+  });
+}
+
+/**
+ * A guess at an account's secret (its password, or its recovery phrase) under the login's two
+ * failure limits: `check` runs after both hits, and a right guess takes them back.
+ */
+export async function guessLimited(
+  deps: AccountsDeps,
+  attempt: { username: string; clientIp: string },
+  check: () => Promise<boolean>,
+): Promise<boolean> {
   const account = nameKey(attempt.username);
   const accountAtAddress = `${account}\0${attempt.clientIp}`;
   await deps.limiter.hit('loginAccountIp', accountAtAddress);
   await deps.limiter.slow('loginAccountSlow', account);
-
-  decoyVerifier ??= hashLoginPassword('decoy');
-  const verifier = user?.loginVerifier ?? (await decoyVerifier);
-  const verified = await Bun.password.verify(attempt.password, verifier).catch(() => false);
-  const ok = verified && user !== undefined;
+  const ok = await check();
   if (ok) {
     await deps.limiter.refund('loginAccountIp', accountAtAddress);
     await deps.limiter.refund('loginAccountSlow', account);

@@ -3,6 +3,7 @@ import { Elysia } from 'elysia';
 import type { AccountsDeps } from '../../domain/accounts/deps.ts';
 import { upgradeKdf } from '../../domain/accounts/kdf-upgrade.ts';
 import { changePassword, sealedAccount } from '../../domain/accounts/password-change.ts';
+import { openRecovery, recoveryStatus, resetWithRecovery, setRecovery } from '../../domain/accounts/recovery.ts';
 import { login } from '../../domain/accounts/login.ts';
 import { register } from '../../domain/accounts/registration.ts';
 import { endSessionByToken, SESSION_LIFETIME_MS, TOTP_PENDING_LIFETIME_MS } from '../../domain/accounts/sessions.ts';
@@ -11,7 +12,17 @@ import { isAvailable } from '../../domain/accounts/users.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { clearedSessionCookie, sessionCookie, type CookieSettings } from '../cookies.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
-import { CheckQuery, CurrentPasswordBody, KdfUpgradeBody, LoginBody, RegisterBody, TotpBody } from './schemas.ts';
+import {
+  CheckQuery,
+  CurrentPasswordBody,
+  KdfUpgradeBody,
+  LoginBody,
+  RecoveryBody,
+  RecoveryOpenBody,
+  RecoveryResetBody,
+  RegisterBody,
+  TotpBody,
+} from './schemas.ts';
 
 export interface AccountRoutesDeps {
   accounts: AccountsDeps;
@@ -71,6 +82,20 @@ export function accountRoutes(deps: AccountRoutesDeps) {
       '/api/account/sealed',
       ({ body, user, clientIp }) => sealedAccount(accounts, { user, clientIp }, body.currentPassword),
       { body: CurrentPasswordBody, session: true },
+    )
+    .get('/api/account/recovery', ({ user }) => recoveryStatus(accounts, user.id), { session: true })
+    .put('/api/account/recovery', ({ body, user, clientIp }) => setRecovery(accounts, { user, clientIp }, body), {
+      body: RecoveryBody,
+      session: true,
+    })
+    .post('/api/recovery/open', ({ body, clientIp }) => openRecovery(accounts, body, clientIp), { body: RecoveryOpenBody })
+    .post(
+      '/api/recovery/reset',
+      async ({ body, clientIp, set }) => {
+        await resetWithRecovery(accounts, body, clientIp);
+        set.status = 204;
+      },
+      { body: RecoveryResetBody },
     )
     .put(
       '/api/account/password',

@@ -5,6 +5,7 @@ import { t } from 'elysia';
  * checks give the precise rules and the texts of docs/product.md "Messages".
  */
 const base64 = (maxLength: number) => t.String({ minLength: 1, maxLength });
+const Username = t.String({ minLength: 1, maxLength: 200 });
 
 export const KdfSchema = t.Object({
   version: t.Integer(),
@@ -35,7 +36,7 @@ export const RegisterBody = t.Object({
 const LoginPassword = t.String({ minLength: 1, maxLength: 200 });
 
 export const LoginBody = t.Object({
-  username: t.String({ minLength: 1, maxLength: 200 }),
+  username: Username,
   password: LoginPassword,
   totpCode: t.Optional(t.String({ maxLength: 16 })),
 });
@@ -55,6 +56,25 @@ export const KdfUpgradeBody = t.Object({
 });
 
 export const CurrentPasswordBody = t.Object({ currentPassword: LoginPassword });
+
+/** The recovery phrase's copy of the bundle and its proof (docs/protocol.md "Recovery phrase"). */
+const RecoveryCopy = {
+  recoveryAuth: base64(64),
+  recoverySealed: base64(128 * 1024),
+  recoveryNonce: base64(64),
+};
+export const RecoveryBody = t.Object({ currentPassword: LoginPassword, ...RecoveryCopy });
+export const RecoveryOpenBody = t.Object({ username: Username, recoveryAuth: base64(64) });
+export const RecoveryResetBody = t.Object({
+  username: Username,
+  ...RecoveryCopy,
+  password: base64(200),
+  passwordSalt: base64(64),
+  salt: base64(64),
+  iv: base64(64),
+  encryptedPrivateKey: base64(128 * 1024),
+  kdf: KdfSchema,
+});
 
 export const CheckQuery = t.Object({
   username: t.Optional(t.String({ maxLength: 200 })),

@@ -5,6 +5,10 @@ import { assertBlobKey, assertBlobPrefix, checkRange, chunksOf, notFound } from 
 /** Parts are buffered one at a time (times queueSize in flight), never the whole object. */
 const PART_SIZE = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
+const DELETE_ATTEMPTS = 3;
+const RETRYABLE = new Set(['InternalError', 'ServiceUnavailable', 'SlowDown']);
+
+const isRetryable = (error: unknown) => RETRYABLE.has((error as { code?: unknown } | null)?.code as string);
 
 /**
  * Blobs as objects of one bucket through Bun's built-in S3 client. Streams go up as a multipart
@@ -66,10 +70,17 @@ export function createS3BlobStore(client: S3Client): BlobStore {
 
     async delete(key) {
       assertBlobKey(key);
-      try {
-        await client.delete(key);
-      } catch (error) {
-        if (!isMissing(error)) throw error;
+      // S3 asks clients to retry InternalError and its kin; a delete is safe to repeat (s3rver
+      // also answers two deletes of one key at once with one InternalError).
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await client.delete(key);
+          return;
+        } catch (error) {
+          if (isMissing(error)) return;
+          if (attempt >= DELETE_ATTEMPTS || !isRetryable(error)) throw error;
+          await Bun.sleep(50 * attempt);
+        }
       }
     },
 

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Spinner, dismissToast, toast } from '@sealbox/ui';
+import { RECOVERY_TEXT } from './recovery-text.ts';
 import { warmCrypto } from '../../crypto/client.ts';
 import { LabelledInput } from '../../lib/LabelledInput.tsx';
 import { postLogout } from './account-api.ts';
@@ -203,6 +204,9 @@ export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
                 {progress('Sign in')}
               </Button>
             </form>
+            <p className="auth-card__footer">
+              <Link to="/recover">{RECOVERY_TEXT.forgot}</Link>
+            </p>
             <p className="auth-card__footer">
               No account yet? <Link to="/register">Create one</Link>
             </p>

@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { postRegister } from './account-api.ts';
 import { signIn } from './login-flow.ts';
 import { DEFAULT_AFTER_LOGIN } from './redirect.ts';
+import { RecoveryPhraseSteps, type RecoverySetupData } from './RecoveryPhraseSteps.tsx';
 import { startSession } from './session.ts';
 import { ReloadNotice } from './crypto-start.tsx';
 import { REGISTER_MESSAGES, validateRegistration, type RegistrationValues } from './register-validation.ts';
@@ -75,10 +76,10 @@ function availabilityMessage(state: Availability, checking: string, taken: strin
   return { error: undefined, status: undefined };
 }
 
-/** Said plainly before an account is made: the password is the only key to the files. */
-export const NO_RECOVERY_TITLE = 'There is no password recovery.';
+/** Said plainly before an account is made: the password and the recovery phrase are the only keys. */
+export const NO_RECOVERY_TITLE = 'Only you can open your files.';
 export const NO_RECOVERY_TEXT =
-  'Your files are encrypted with your password, so if you forget it, your files are lost for good. Keep it somewhere safe.';
+  'They are encrypted with your password. Next you get a 24-word recovery phrase: if you forget your password and lose the phrase too, your files are lost for good.';
 
 /**
  * docs/product.md "Screens" /register: the registration form, its live checks, and the keys made in
@@ -92,6 +93,8 @@ export function RegisterScreen() {
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [workerGone, setWorkerGone] = useState(false);
+  // Signed in, the new account's recovery phrase is shown before going on (docs/web-accounts.md).
+  const [recovery, setRecovery] = useState<{ setup: RecoverySetupData; loginHash: string }>();
 
   const errors = validateRegistration(values);
 
@@ -116,6 +119,27 @@ export function RegisterScreen() {
   );
   const emailAvailability = availabilityMessage(email.state, REGISTER_MESSAGES.emailChecking, REGISTER_MESSAGES.emailTaken);
 
+  const finish = async () => {
+    await navigate({ to: DEFAULT_AFTER_LOGIN, replace: true });
+    toast(REGISTER_MESSAGES.signedIn, 'success');
+  };
+
+  if (recovery) {
+    return (
+      <div className="auth-page">
+        <Card className="auth-card auth-card--wide">
+          <h1>Your recovery phrase</h1>
+          <RecoveryPhraseSteps
+            setup={recovery.setup}
+            loginHash={recovery.loginHash}
+            username={values.username}
+            onSaved={() => void finish()}
+          />
+        </Card>
+      </div>
+    );
+  }
+
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
@@ -137,8 +161,11 @@ export function RegisterScreen() {
         const outcome = await signIn({ username: values.username, password: values.password }).catch(() => undefined);
         if (outcome?.kind === 'signed-in') {
           startSession(queryClient, outcome.profile);
-          await navigate({ to: DEFAULT_AFTER_LOGIN, replace: true });
-          toast(REGISTER_MESSAGES.signedIn, 'success');
+          const setup = await cryptoWorker
+            .call('makeRecovery', values.password, { ...registration, userId: answer.data.id })
+            .catch(() => undefined);
+          if (setup) return setRecovery({ setup, loginHash: registration.password });
+          await finish();
           return;
         }
         toast(REGISTER_MESSAGES.success, 'success');

@@ -81,6 +81,38 @@ export async function putAccountPassword(body: KdfUpgradeBody): Promise<Answer<{
   return answer(await api.api.account.password.put(body));
 }
 
+/** GET /api/account/recovery: when the account's recovery phrase was made; null for none. */
+export async function getRecoveryStatus(): Promise<Answer<{ createdAt: number | null }>> {
+  return answer(await api.api.account.recovery.get());
+}
+
+export type RecoveryBody = Parameters<typeof api.api.account.recovery.put>[0];
+
+/** PUT /api/account/recovery: a new phrase's copy and proof; the phrase before stops working. */
+export async function putRecovery(body: RecoveryBody): Promise<Answer<{ createdAt: number }>> {
+  return answer(await api.api.account.recovery.put(body));
+}
+
+export interface RecoveryCopyAnswer {
+  userId: string;
+  recoverySealed: string;
+  recoveryNonce: string;
+  publicKey: string;
+  signingPublicKey: string;
+}
+
+/** POST /api/recovery/open: the account's recovery copy, for the phrase's recoveryAuth. */
+export async function postRecoveryOpen(username: string, recoveryAuth: string): Promise<Answer<RecoveryCopyAnswer>> {
+  return answer(await api.api.recovery.open.post({ username, recoveryAuth }));
+}
+
+export type RecoveryResetBody = Parameters<typeof api.api.recovery.reset.post>[0];
+
+/** POST /api/recovery/reset: the new password's keys and a fresh recovery copy; every session ends. */
+export async function postRecoveryReset(body: RecoveryResetBody): Promise<Answer<unknown>> {
+  return answer(await api.api.recovery.reset.post(body));
+}
+
 /** GET /api/check: true when the username (or email) is free. */
 export async function checkAvailable(field: 'username' | 'email', value: string): Promise<Answer<{ ok: boolean }>> {
   const query = field === 'username' ? { username: value } : { email: value };

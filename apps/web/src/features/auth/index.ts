@@ -7,6 +7,7 @@ export {
   SORT_BY_VALUES,
   avatarUrl,
   endSession,
+  getRecoveryStatus,
   listSessions,
   postLogout,
   postRegister,
@@ -48,6 +49,8 @@ export {
   validatePassword,
   validateUsername,
 } from './register-validation.ts';
+export { RecoverScreen } from './RecoverScreen.tsx';
+export { RecoveryPhraseSteps, type RecoverySetupData } from './RecoveryPhraseSteps.tsx';
 export { RegisterScreen } from './RegisterScreen.tsx';
 export { auth, clearSession, sessionAtom, setSession, signedInAtom, type AuthContext } from './session.ts';
 export { TotpCodeInput } from './TotpCodeInput.tsx';

@@ -8,15 +8,9 @@ import { useState, type FormEvent } from 'react';
 import { Button, toast } from '@sealbox/ui';
 import { LabelledInput } from '../../lib/LabelledInput.tsx';
 import { cryptoWorker } from '../../crypto/client.ts';
-import {
-  PASSWORD_CHANGE_MESSAGES,
-  changePasswordProblem,
-  postSealedAccount,
-  putAccountPassword,
-  deriveLoginHash,
-  type Profile,
-} from '../auth/index.ts';
+import { PASSWORD_CHANGE_MESSAGES, changePasswordProblem, putAccountPassword, type Profile } from '../auth/index.ts';
 import { ProfileSection } from './ProfileSection.tsx';
+import { sealedForPassword } from './sealed-account.ts';
 
 export function PasswordSection({ profile }: { profile: Profile }) {
   const [current, setCurrent] = useState('');
@@ -26,12 +20,10 @@ export function PasswordSection({ profile }: { profile: Profile }) {
   const [busy, setBusy] = useState(false);
 
   const change = async () => {
-    const derived = await deriveLoginHash(profile.username, current);
-    if (derived.kind !== 'hash') return setError(derived.failure.message ?? PASSWORD_CHANGE_MESSAGES.failed);
-    const sealed = await postSealedAccount(derived.loginHash);
-    if (!sealed.ok) return setError(sealed.status === 403 ? PASSWORD_CHANGE_MESSAGES.wrong : PASSWORD_CHANGE_MESSAGES.failed);
-    const body = await cryptoWorker.call('changePassword', current, next, { ...sealed.data, userId: profile.id });
-    const answer = await putAccountPassword({ currentPassword: derived.loginHash, ...body });
+    const found = await sealedForPassword(profile, current);
+    if (!found.ok) return setError(found.message);
+    const body = await cryptoWorker.call('changePassword', current, next, found.sealed);
+    const answer = await putAccountPassword({ currentPassword: found.loginHash, ...body });
     if (!answer.ok) return setError(answer.message ?? PASSWORD_CHANGE_MESSAGES.failed);
     setCurrent('');
     setNext('');
@@ -56,7 +48,7 @@ export function PasswordSection({ profile }: { profile: Profile }) {
   };
 
   return (
-    <ProfileSection id="password" title="Password">
+    <ProfileSection id="password" title="Change password">
       <p>Your files stay as they are: only the key that opens your account is sealed again. Other devices are signed out.</p>
       <form className="form password-form" onSubmit={(e) => void submit(e)} noValidate aria-busy={busy}>
         <LabelledInput

@@ -17,4 +17,5 @@ export { SessionsSection } from './SessionsSection.tsx';
 export { StorageSection } from './StorageSection.tsx';
 export { UnfinishedUploadsSection } from './UnfinishedUploadsSection.tsx';
 export { PasswordSection } from './PasswordSection.tsx';
+export { RecoverySection } from './RecoverySection.tsx';
 export { TotpSection } from './TotpSection.tsx';

@@ -1,6 +1,7 @@
 import type { AccountRepositories } from '../../../ports/accounts.ts';
 import type { Db } from '../../../ports/db.ts';
 import { createKeyPinsRepository } from './key-pins-repository.ts';
+import { createRecoveryRepository } from './recovery-repository.ts';
 import { createRateLimitCounter } from './rate-limit-counter.ts';
 import { createSessionRepository } from './session-repository.ts';
 import { createUserRepository } from './user-repository.ts';
@@ -12,5 +13,6 @@ export function createAccountRepositories(db: Db): AccountRepositories {
     sessions: createSessionRepository(db),
     rateLimits: createRateLimitCounter(db),
     pins: createKeyPinsRepository(db),
+    recovery: createRecoveryRepository(db),
   };
 }

@@ -12,6 +12,7 @@ import * as uploadAnonymous from './010-upload-anonymous.ts';
 import * as uploadSources from './011-upload-sources.ts';
 import * as shareBlocks from './012-share-blocks.ts';
 import * as linkEnded from './013-link-ended.ts';
+import * as accountRecovery from './014-account-recovery.ts';
 
 /**
  * Expand, then contract (docs/operations.md "Upgrades"): a release runs beside the previous one on
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '011-upload-sources': uploadSources,
   '012-share-blocks': shareBlocks,
   '013-link-ended': linkEnded,
+  '014-account-recovery': accountRecovery,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -62,6 +62,7 @@ describe('sqlite adapter', () => {
         '011-upload-sources',
         '012-share-blocks',
         '013-link-ended',
+        '014-account-recovery',
       ]);
       expect(await second.kysely.selectFrom('users').select('id').execute()).toEqual([{ id: user.id }]);
       await second.close();

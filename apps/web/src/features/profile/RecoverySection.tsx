@@ -1,0 +1,109 @@
+/**
+ * Profile -> Recovery phrase (docs/web-accounts.md "Recovery phrase"): whether the account has one
+ * and since when; making a new one (for the password) voids the old. Without one, a forgotten
+ * password loses every file, and the section says so.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Button, toast } from '@sealbox/ui';
+import { cryptoWorker } from '../../crypto/client.ts';
+import { LabelledInput } from '../../lib/LabelledInput.tsx';
+import { RecoveryPhraseSteps, getRecoveryStatus, type Profile, type RecoverySetupData } from '../auth/index.ts';
+import { formatDate } from './format.ts';
+import { ProfileSection } from './ProfileSection.tsx';
+import { sealedForPassword } from './sealed-account.ts';
+
+export const RECOVERY_STATUS_KEY = ['profile', 'recovery'] as const;
+
+const TEXT = {
+  none: 'You have no recovery phrase. If you forget your password, your files cannot be opened by anyone, not even by the server.',
+  since: (date: string) => `Made on ${date}. Making a new one voids it.`,
+  saved: 'Recovery phrase saved.',
+  replaced: 'Recovery phrase saved. The old one no longer works.',
+} as const;
+
+export function RecoverySection({ profile }: { profile: Profile }) {
+  const queryClient = useQueryClient();
+  const status = useQuery({
+    queryKey: RECOVERY_STATUS_KEY,
+    queryFn: async () => {
+      const answer = await getRecoveryStatus();
+      if (!answer.ok) throw new Error(answer.message ?? 'recovery status');
+      return answer.data.createdAt;
+    },
+  });
+  const [asking, setAsking] = useState(false);
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [made, setMade] = useState<{ setup: RecoverySetupData; loginHash: string }>();
+  const had = status.data !== null && status.data !== undefined;
+
+  const start = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    try {
+      const found = await sealedForPassword(profile, password);
+      if (!found.ok) return setError(found.message);
+      setMade({ setup: await cryptoWorker.call('makeRecovery', password, found.sealed), loginHash: found.loginHash });
+      setPassword('');
+      setError(undefined);
+      setAsking(false);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <ProfileSection id="recovery" title="Recovery phrase">
+      {made ? (
+        <RecoveryPhraseSteps
+          setup={made.setup}
+          loginHash={made.loginHash}
+          username={profile.username}
+          onSaved={(createdAt) => {
+            queryClient.setQueryData(RECOVERY_STATUS_KEY, createdAt);
+            setMade(undefined);
+            toast(had ? TEXT.replaced : TEXT.saved, 'success');
+          }}
+        />
+      ) : (
+        <>
+          {status.isSuccess && (
+            <p className={had ? undefined : 'auth-card__warning'}>{had ? TEXT.since(formatDate(status.data!)) : TEXT.none}</p>
+          )}
+          {asking ? (
+            <form className="form" onSubmit={(e) => void start(e)} noValidate aria-busy={busy}>
+              <LabelledInput
+                label="Password"
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={setPassword}
+              />
+              {error && (
+                <p className="form__error" role="alert">
+                  {error}
+                </p>
+              )}
+              <div className="recovery-steps__actions">
+                <Button variant="ghost" onClick={() => setAsking(false)} disabled={busy}>
+                  Cancel
+                </Button>
+                <Button type="submit" disabled={busy || password === ''}>
+                  Continue
+                </Button>
+              </div>
+            </form>
+          ) : (
+            <div>
+              <Button onClick={() => setAsking(true)}>{had ? 'Make a new recovery phrase' : 'Make a recovery phrase'}</Button>
+            </div>
+          )}
+        </>
+      )}
+    </ProfileSection>
+  );
+}
