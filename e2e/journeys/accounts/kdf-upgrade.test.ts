@@ -9,6 +9,7 @@ import { describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { createUser, loginViaUi, submitLogin, uniqueName, waitForKeyCount, type TestUser } from '../../support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, folderLink } from '../../support/files.ts';
+import { passRecoveryStep } from '../../support/recovery.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
 const SLOW = 120_000;
@@ -100,6 +101,7 @@ describe.skipIf(skipWithoutBrowser)('password keys by version', () => {
       await page.getByLabel('Password', { exact: true }).fill(password);
       await page.getByLabel('Confirm password').fill(password);
       await page.getByRole('button', { name: 'Register' }).click();
+      await passRecoveryStep(page);
       // Registering signs in at once, with the version-2 keys just made.
       await page.getByRole('heading', { name: 'My Files' }).waitFor({ timeout: 60_000 });
       expect((await lookup(username)).kdf).toEqual(KDF_V2);

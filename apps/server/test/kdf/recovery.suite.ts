@@ -1,5 +1,6 @@
 import { makeRecovery, recoverAccount, type Registration, type RecoverySetup, unlockAccount } from '@sealbox/crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { DEFAULT_RATE_LIMITS } from '../../src/domain/accounts/rate-limits.ts';
 import { RECOVERY_REFUSED } from '../../src/domain/accounts/recovery.ts';
 import { openHarness, registrationMaterial, signedInUser, uniqueName, type Harness, type MakeDb } from '../accounts/harness.ts';
 
@@ -100,6 +101,27 @@ export function recoverySuite(dialect: string, makeDb: MakeDb): void {
         });
       }
       expect((await h.browser().post('/api/recovery/open', { username: user.username, recoveryAuth: 'AAAA' })).status).toBe(400);
+    }, 60_000);
+
+    test('phrase guesses count as wrong logins: one address is refused after the limit, the owner is not', async () => {
+      const user = await withPhrase();
+      const app = h.makeApp({ rateLimits: DEFAULT_RATE_LIMITS, sleep: async () => {} });
+      const attacker = h.browser({ app, ip: '192.0.2.30' });
+      const owner = h.browser({ app, ip: '192.0.2.31' });
+      const { max } = DEFAULT_RATE_LIMITS.loginAccountIp;
+      const guess = (from: typeof attacker) =>
+        from.post('/api/recovery/open', {
+          username: user.username,
+          recoveryAuth: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64'),
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < max + 3; i++) statuses.push((await guess(attacker)).status);
+      expect(statuses).toEqual([...Array<number>(max).fill(401), 429, 429, 429]);
+      // The password login of that account from that address shares the count.
+      expect((await attacker.post('/api/login', { username: user.username, password: material.password })).status).toBe(429);
+      // The owner, elsewhere, still gets in with the phrase.
+      const right = await owner.post('/api/recovery/open', { username: user.username, recoveryAuth: user.setup.recoveryAuth });
+      expect(right.status).toBe(200);
     }, 60_000);
 
     test('reset: a new password for the same keys; TOTP off, every session ended, the phrase still good', async () => {

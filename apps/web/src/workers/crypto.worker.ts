@@ -59,6 +59,24 @@ export interface LoginLookup {
 }
 
 /**
+ * The version-2 wrapping key `login` derived for this very password, passwordSalt and
+ * parameters, if any (taken: it serves one unlock or re-seal); else nothing, and the caller
+ * derives it again.
+ */
+function takeCachedKey(password: string, sealed: SealedAccountInput): { wrappingKey?: CryptoKey } {
+  const cached = pendingV2;
+  pendingV2 = undefined;
+  const kdf = checkAccountKdf(sealed.kdf);
+  const same =
+    kdf.version === 2 &&
+    cached !== undefined &&
+    cached.password === password &&
+    (sealed.passwordSalt === undefined || cached.passwordSalt === sealed.passwordSalt) &&
+    cached.kdf === JSON.stringify(kdf);
+  return same ? { wrappingKey: cached.wrappingKey } : {};
+}
+
+/**
  * What POST /api/login answers, plus the user id the keys are stored under and the lookup's
  * passwordSalt (version 2 derives the wrapping key from it).
  */
@@ -193,18 +211,11 @@ export const cryptoMethods = {
    * PUT /api/account/kdf, less the current login password); null when there is nothing to do.
    */
   async unlock(password: string, sealed: SealedAccountInput): Promise<{ fingerprint: string; upgrade: KdfUpgrade | null }> {
-    const cached = pendingV2;
-    pendingV2 = undefined;
     const kdf = checkAccountKdf(sealed.kdf);
     let unlocked: AccountKeys;
     let upgrade: KdfUpgrade | null = null;
     if (kdf.version === 2) {
-      const same =
-        cached !== undefined &&
-        cached.password === password &&
-        (sealed.passwordSalt === undefined || cached.passwordSalt === sealed.passwordSalt) &&
-        cached.kdf === JSON.stringify(kdf);
-      unlocked = await unlockAccount(password, sealed, same ? { wrappingKey: cached.wrappingKey } : {});
+      unlocked = await unlockAccount(password, sealed, takeCachedKey(password, sealed));
     } else {
       ({ keys: unlocked, upgrade } = await upgradeAccount(password, sealed, KDF_V2));
     }
@@ -221,7 +232,8 @@ export const cryptoMethods = {
    */
   async changePassword(currentPassword: string, newPassword: string, sealed: SealedAccountInput): Promise<KdfUpgrade> {
     const current = await accountFor(sealed.userId);
-    const { keys: opened, change } = await changeAccountPassword(currentPassword, sealed, newPassword, KDF_V2);
+    const cached = takeCachedKey(currentPassword, sealed);
+    const { keys: opened, change } = await changeAccountPassword(currentPassword, sealed, newPassword, KDF_V2, cached);
     if (current && opened.publicKey !== current.keys.publicKey) {
       throw new CryptoError('KEY_CHANGED', 'the sealed account holds other keys than this browser unlocked');
     }
@@ -234,7 +246,7 @@ export const cryptoMethods = {
    * PUT /api/account/recovery. Nothing of it is kept here.
    */
   async makeRecovery(password: string, sealed: SealedAccountInput): Promise<RecoverySetup> {
-    return makeRecovery(password, sealed, sealed.userId);
+    return makeRecovery(password, sealed, sealed.userId, takeCachedKey(password, sealed));
   },
 
   /** What is wrong with a typed phrase (word count, an unknown word, the checksum), or null. */

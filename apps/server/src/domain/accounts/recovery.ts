@@ -19,6 +19,8 @@ import { checkBase64 } from './validation.ts';
 export const RECOVERY_REFUSED = 'The recovery phrase does not match this account.';
 export const RECOVERY_CHANGED = 'The recovery phrase was replaced meanwhile. Use the new one.';
 const AUTH_BYTES = 32;
+/** An id no account has (ids are UUIDs). */
+const NO_USER = 'no-user';
 
 export interface RecoveryCopyInput {
   recoveryAuth: string;
@@ -78,7 +80,8 @@ async function provenRecovery(
   let found: { user: UserRecord; record: RecoveryRecord } | undefined;
   const ok = await guessLimited(deps, { username: input.username, clientIp }, async () => {
     const user = await deps.users.findByUsername(input.username);
-    const record = user && (await deps.recovery.find(user.id));
+    // Looked up for an unknown name too, so both take the same queries.
+    const record = await deps.recovery.find(user?.id ?? NO_USER);
     // Compared in constant time; an unknown name compares against its own hash and fails.
     const stored = record ? Buffer.from(record.authHash, 'hex') : Buffer.alloc(hash.length);
     const same = stored.length === hash.length && timingSafeEqual(stored, hash);
