@@ -142,3 +142,12 @@ export async function waitForKeyCount(page: Page, expected: number, timeoutMs = 
     await Bun.sleep(50);
   }
 }
+
+/** Fills /register with `username` and `password` (twice) and clicks Register. */
+export async function submitRegistration(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/register`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm password').fill(password);
+  await page.getByRole('button', { name: 'Register' }).click();
+}

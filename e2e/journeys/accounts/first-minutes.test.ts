@@ -5,7 +5,7 @@
  * and 1280 px, light and dark, and the axe check.
  */
 import { describe, expect, test } from 'bun:test';
-import { storedKeyCount, uniqueName } from '../../support/accounts.ts';
+import { storedKeyCount, uniqueName, submitRegistration } from '../../support/accounts.ts';
 import { checkA11y } from '../../support/axe.ts';
 import { passRecoveryStep } from '../../support/recovery.ts';
 import { saveScreenshots } from '../../support/screenshots.ts';
@@ -19,11 +19,7 @@ describe.skipIf(skipWithoutBrowser)('first minutes', () => {
     'register, land signed in on an empty My Files that says how to start',
     async () => {
       const page = await suite.newBrowser();
-      await page.goto(`${suite.server.url}/register`);
-      await page.getByLabel('Username').fill(uniqueName('new'));
-      await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
-      await page.getByLabel('Confirm password').fill('correct horse battery');
-      await page.getByRole('button', { name: 'Register' }).click();
+      await submitRegistration(page, suite.server.url, uniqueName('new'), 'correct horse battery');
       // The new account's recovery phrase comes first (issue 24).
       await passRecoveryStep(page);
 

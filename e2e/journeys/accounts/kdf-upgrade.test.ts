@@ -7,7 +7,15 @@
 import { KDF_V1, KDF_V2, deriveLoginPassword } from '@sealbox/crypto';
 import { describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { createUser, loginViaUi, submitLogin, uniqueName, waitForKeyCount, type TestUser } from '../../support/accounts.ts';
+import {
+  createUser,
+  loginViaUi,
+  submitLogin,
+  uniqueName,
+  waitForKeyCount,
+  type TestUser,
+  submitRegistration,
+} from '../../support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, folderLink } from '../../support/files.ts';
 import { passRecoveryStep } from '../../support/recovery.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
@@ -96,11 +104,7 @@ describe.skipIf(skipWithoutBrowser)('password keys by version', () => {
       const page = await newBrowser();
       const username = uniqueName('fresh');
       const password = 'correct horse battery';
-      await page.goto(`${suite.server.url}/register`);
-      await page.getByLabel('Username').fill(username);
-      await page.getByLabel('Password', { exact: true }).fill(password);
-      await page.getByLabel('Confirm password').fill(password);
-      await page.getByRole('button', { name: 'Register' }).click();
+      await submitRegistration(page, suite.server.url, username, password);
       await passRecoveryStep(page);
       // Registering signs in at once, with the version-2 keys just made.
       await page.getByRole('heading', { name: 'My Files' }).waitFor({ timeout: 60_000 });

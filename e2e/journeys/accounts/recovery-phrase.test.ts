@@ -7,7 +7,7 @@
  * light and dark, and the axe check on each screen.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { submitLogin, uniqueName, type TestUser } from '../../support/accounts.ts';
+import { submitLogin, uniqueName, type TestUser, submitRegistration } from '../../support/accounts.ts';
 import { checkA11y } from '../../support/axe.ts';
 import { apiUploadFile, apiUserWithFolder } from '../../support/files.ts';
 import { passRecoveryStep } from '../../support/recovery.ts';
@@ -32,11 +32,7 @@ describe.skipIf(skipWithoutBrowser)('recovery phrase', () => {
     'registration shows the phrase once and asks for three of its words back',
     async () => {
       const page = await suite.newBrowser();
-      await page.goto(`${suite.server.url}/register`);
-      await page.getByLabel('Username').fill(uniqueName('new'));
-      await page.getByLabel('Password', { exact: true }).fill('correct horse battery');
-      await page.getByLabel('Confirm password').fill('correct horse battery');
-      await page.getByRole('button', { name: 'Register' }).click();
+      await submitRegistration(page, suite.server.url, uniqueName('new'), 'correct horse battery');
       const list = page.getByRole('list', { name: 'Your recovery phrase' });
       await list.waitFor({ timeout: 60_000 });
       expect(await list.locator('li').count()).toBe(24);

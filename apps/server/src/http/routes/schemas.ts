@@ -45,15 +45,17 @@ export const LoginBody = t.Object({
  * PUT /api/account/kdf: the account re-sealed under version-2 password keys. `currentPassword`
  * is the login password that signed in (a stolen cookie alone cannot replace it).
  */
-export const KdfUpgradeBody = t.Object({
-  currentPassword: LoginPassword,
+/** An account's bundle sealed under new password keys: the login password and what opens it. */
+const NewPasswordKeys = {
   password: base64(200),
   passwordSalt: base64(64),
   salt: base64(64),
   iv: base64(64),
   encryptedPrivateKey: base64(128 * 1024),
   kdf: KdfSchema,
-});
+};
+
+export const KdfUpgradeBody = t.Object({ currentPassword: LoginPassword, ...NewPasswordKeys });
 
 export const CurrentPasswordBody = t.Object({ currentPassword: LoginPassword });
 
@@ -65,16 +67,7 @@ const RecoveryCopy = {
 };
 export const RecoveryBody = t.Object({ currentPassword: LoginPassword, ...RecoveryCopy });
 export const RecoveryOpenBody = t.Object({ username: Username, recoveryAuth: base64(64) });
-export const RecoveryResetBody = t.Object({
-  username: Username,
-  ...RecoveryCopy,
-  password: base64(200),
-  passwordSalt: base64(64),
-  salt: base64(64),
-  iv: base64(64),
-  encryptedPrivateKey: base64(128 * 1024),
-  kdf: KdfSchema,
-});
+export const RecoveryResetBody = t.Object({ username: Username, ...RecoveryCopy, ...NewPasswordKeys });
 
 export const CheckQuery = t.Object({
   username: t.Optional(t.String({ maxLength: 200 })),

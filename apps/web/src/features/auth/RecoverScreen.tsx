@@ -10,12 +10,14 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Button, Card, toast } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { LabelledInput } from '../../lib/LabelledInput.tsx';
+import { NewPasswordFields } from './NewPasswordFields.tsx';
 import { postRecoveryOpen, postRecoveryReset } from './account-api.ts';
 import { signIn } from './login-flow.ts';
 import { RECOVERY_TEXT, completeWord, wordBeingTyped } from './recovery-text.ts';
 import { DEFAULT_AFTER_LOGIN } from './redirect.ts';
 import { validateConfirmation, validatePassword } from './register-validation.ts';
 import { startSession } from './session.ts';
+import { FormError } from '../../lib/FormError.tsx';
 
 export function RecoverScreen() {
   const navigate = useNavigate();
@@ -115,27 +117,13 @@ export function RecoverScreen() {
               ))}
             </fieldset>
           )}
-          <LabelledInput
-            label="New password"
-            name="new-password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={setPassword}
+          <NewPasswordFields
+            password={password}
+            confirmation={confirmation}
+            onPassword={setPassword}
+            onConfirmation={setConfirmation}
           />
-          <LabelledInput
-            label="Confirm new password"
-            name="confirm-password"
-            type="password"
-            autoComplete="new-password"
-            value={confirmation}
-            onChange={setConfirmation}
-          />
-          {error && (
-            <p className="form__error" role="alert">
-              {error}
-            </p>
-          )}
+          <FormError error={error} />
           <Button type="submit" size="lg" disabled={busy}>
             {busy ? 'Recovering…' : 'Set new password'}
           </Button>

@@ -8,6 +8,7 @@ import { Button, toast } from '@sealbox/ui';
 import { LabelledInput } from '../../lib/LabelledInput.tsx';
 import { putRecovery } from './account-api.ts';
 import { PHRASE_TEXT, checkWords, pickPositions } from './recovery-text.ts';
+import { FormError } from '../../lib/FormError.tsx';
 
 export interface RecoverySetupData {
   phrase: string;
@@ -123,11 +124,7 @@ export function RecoveryPhraseSteps({
           onChange={(value) => setTyped((old) => old.map((w, j) => (j === i ? value : w)))}
         />
       ))}
-      {error && (
-        <p className="form__error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <div className="recovery-steps__actions">
         <Button variant="ghost" onClick={() => setStep('show')} disabled={busy}>
           Show the words again

@@ -49,6 +49,7 @@ export {
   validatePassword,
   validateUsername,
 } from './register-validation.ts';
+export { NewPasswordFields } from './NewPasswordFields.tsx';
 export { RecoverScreen } from './RecoverScreen.tsx';
 export { RecoveryPhraseSteps, type RecoverySetupData } from './RecoveryPhraseSteps.tsx';
 export { RegisterScreen } from './RegisterScreen.tsx';

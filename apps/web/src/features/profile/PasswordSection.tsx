@@ -8,9 +8,16 @@ import { useState, type FormEvent } from 'react';
 import { Button, toast } from '@sealbox/ui';
 import { LabelledInput } from '../../lib/LabelledInput.tsx';
 import { cryptoWorker } from '../../crypto/client.ts';
-import { PASSWORD_CHANGE_MESSAGES, changePasswordProblem, putAccountPassword, type Profile } from '../auth/index.ts';
+import {
+  NewPasswordFields,
+  PASSWORD_CHANGE_MESSAGES,
+  changePasswordProblem,
+  putAccountPassword,
+  type Profile,
+} from '../auth/index.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 import { sealedForPassword } from './sealed-account.ts';
+import { FormError } from '../../lib/FormError.tsx';
 
 export function PasswordSection({ profile }: { profile: Profile }) {
   const [current, setCurrent] = useState('');
@@ -59,27 +66,8 @@ export function PasswordSection({ profile }: { profile: Profile }) {
           value={current}
           onChange={setCurrent}
         />
-        <LabelledInput
-          label="New password"
-          name="new-password"
-          type="password"
-          autoComplete="new-password"
-          value={next}
-          onChange={setNext}
-        />
-        <LabelledInput
-          label="Confirm new password"
-          name="confirm-password"
-          type="password"
-          autoComplete="new-password"
-          value={confirmation}
-          onChange={setConfirmation}
-        />
-        {error && (
-          <p className="form__error" role="alert">
-            {error}
-          </p>
-        )}
+        <NewPasswordFields password={next} confirmation={confirmation} onPassword={setNext} onConfirmation={setConfirmation} />
+        <FormError error={error} />
         <div>
           <Button type="submit" disabled={busy}>
             {busy ? 'Changing password…' : 'Change password'}

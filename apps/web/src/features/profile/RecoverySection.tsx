@@ -12,6 +12,7 @@ import { RecoveryPhraseSteps, getRecoveryStatus, type Profile, type RecoverySetu
 import { formatDate } from './format.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 import { sealedForPassword } from './sealed-account.ts';
+import { FormError } from '../../lib/FormError.tsx';
 
 export const RECOVERY_STATUS_KEY = ['profile', 'recovery'] as const;
 
@@ -83,11 +84,7 @@ export function RecoverySection({ profile }: { profile: Profile }) {
                 value={password}
                 onChange={setPassword}
               />
-              {error && (
-                <p className="form__error" role="alert">
-                  {error}
-                </p>
-              )}
+              <FormError error={error} />
               <div className="recovery-steps__actions">
                 <Button variant="ghost" onClick={() => setAsking(false)} disabled={busy}>
                   Cancel

@@ -1,5 +1,6 @@
 import type { RecoveryRepository } from '../../../ports/accounts.ts';
 import type { Db } from '../../../ports/db.ts';
+import { sealedAccountColumns } from './user-repository.ts';
 
 /** The accounts' recovery copies (table account_recovery, migration 014) on either dialect. */
 export function createRecoveryRepository(db: Db): RecoveryRepository {
@@ -42,12 +43,7 @@ export function createRecoveryRepository(db: Db): RecoveryRepository {
         await tx.kysely
           .updateTable('users')
           .set({
-            login_verifier: changes.loginVerifier,
-            password_salt: changes.passwordSalt,
-            kdf_params: changes.kdf,
-            salt: changes.salt,
-            iv: changes.iv,
-            encrypted_private_key: changes.encryptedPrivateKey,
+            ...sealedAccountColumns(changes),
             totp_enabled: 0,
             totp_secret: null,
             totp_last_used_step: null,

@@ -3,6 +3,7 @@ import { DomainError, isDomainError } from '../../../domain/errors.ts';
 import {
   nameKey,
   type NewUser,
+  type SealedAccountChanges,
   type SortBy,
   type SortOrder,
   type UserChanges,
@@ -131,14 +132,7 @@ export function createUserRepository(db: Db): UserRepository {
     async replaceSealedAccount(id, expectedVerifier, changes) {
       const result = await k
         .updateTable('users')
-        .set({
-          login_verifier: changes.loginVerifier,
-          password_salt: changes.passwordSalt,
-          kdf_params: changes.kdf,
-          salt: changes.salt,
-          iv: changes.iv,
-          encrypted_private_key: changes.encryptedPrivateKey,
-        })
+        .set(sealedAccountColumns(changes))
         .where('id', '=', id)
         .where('login_verifier', '=', expectedVerifier)
         .executeTakeFirst();
@@ -238,5 +232,17 @@ function toRecord(row: UserRow): UserRecord {
     totpEnabled: row.totp_enabled === 1,
     totpLastUsedStep: row.totp_last_used_step === null ? null : Number(row.totp_last_used_step),
     createdAt: Number(row.created_at),
+  };
+}
+
+/** The users columns of a re-sealed account (a KDF upgrade, a password change, a recovery). */
+export function sealedAccountColumns(changes: SealedAccountChanges) {
+  return {
+    login_verifier: changes.loginVerifier,
+    password_salt: changes.passwordSalt,
+    kdf_params: changes.kdf,
+    salt: changes.salt,
+    iv: changes.iv,
+    encrypted_private_key: changes.encryptedPrivateKey,
   };
 }

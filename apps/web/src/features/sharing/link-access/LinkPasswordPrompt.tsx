@@ -3,6 +3,7 @@ import { Button, Card, Spinner } from '@sealbox/ui';
 import { LabelledInput } from '../../../lib/LabelledInput.tsx';
 import './link-access.css';
 import { INVALID_PASSWORD_TEXT, LINK_ERROR_TEXT, PASSWORD_PROMPT_TEXT } from './link-api.ts';
+import { FormError } from '../../../lib/FormError.tsx';
 
 /**
  * docs/product.md "Screens" and "Messages": a password link asks first; 'Invalid password!' on a
@@ -46,11 +47,7 @@ export function LinkPasswordPrompt({ onSubmit }: { onSubmit: (password: string) 
             value={password}
             onChange={setPassword}
           />
-          {error && (
-            <p className="form__error" role="alert">
-              {error}
-            </p>
-          )}
+          <FormError error={error} />
           <Button type="submit" disabled={blank || busy}>
             {busy ? <Spinner size={18} label="Checking password" /> : 'Submit'}
           </Button>
