@@ -1,6 +1,8 @@
 /** Command-line numbers, percentiles, live-socket listeners and a tab's view of new rows, shared by the benchmarks. */
 import type { Page } from 'playwright-core';
-import type { RunningServer } from '../e2e/support/server.ts';
+import { launchBrowser } from '../e2e/support/browser.ts';
+import { startServer, type RunningServer } from '../e2e/support/server.ts';
+import { buildWeb } from '../scripts/build-web.ts';
 
 /** Epoch milliseconds with sub-millisecond precision, comparable across processes' clocks. */
 export const now = () => performance.timeOrigin + performance.now();
@@ -57,4 +59,23 @@ export function rowSeen(page: Page, wanted: string): Promise<number> {
       observer.observe(document.body, { childList: true, subtree: true, characterData: true });
     });
   }, wanted);
+}
+
+/**
+ * The app as a person uses it: the web build (unless `--no-build`), a fresh server and one
+ * Chromium page at 1280 x 800, all closed after `run`.
+ */
+export async function withAppInChromium(run: (page: Page, server: RunningServer) => Promise<void>): Promise<void> {
+  if (!process.argv.includes('--no-build')) await buildWeb();
+  const server = await startServer();
+  const context = await launchBrowser();
+  if (!context) throw new Error('Chromium is required for this benchmark');
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await run(page, server);
+  } finally {
+    await context.close();
+    await server.stop();
+  }
 }

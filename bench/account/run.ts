@@ -13,11 +13,8 @@
 import { deriveLoginPassword, type KdfParams, makeRecovery } from '@sealbox/crypto';
 import type { Page } from 'playwright-core';
 import { createUser, loginViaUi, type TestUser } from '../../e2e/support/accounts.ts';
-import { launchBrowser } from '../../e2e/support/browser.ts';
 import { apiLogin } from '../../e2e/support/files.ts';
-import { startServer } from '../../e2e/support/server.ts';
-import { buildWeb } from '../../scripts/build-web.ts';
-import { numberArg, percentile } from '../support.ts';
+import { numberArg, percentile, withAppInChromium } from '../support.ts';
 
 const RUNS = numberArg('runs', 5);
 const TARGET_MS = 1000;
@@ -93,13 +90,7 @@ async function phraseFor(baseUrl: string, user: TestUser): Promise<string> {
 }
 
 async function main() {
-  if (!process.argv.includes('--no-build')) await buildWeb();
-  const server = await startServer();
-  const context = await launchBrowser();
-  if (!context) throw new Error('Chromium is required for this benchmark');
-  try {
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.setViewportSize({ width: 1280, height: 800 });
+  await withAppInChromium(async (page, server) => {
     const user = await createUser(server.url, { username: 'benchsafety' });
     const phrase = await phraseFor(server.url, user);
     // One uncounted sign-in moves the account to version 2, as every account is after its first.
@@ -131,10 +122,7 @@ async function main() {
     console.log(
       `recovery: median ${recovery.toFixed(0)} ms with its sign-in, ${(recovery - signIn).toFixed(0)} ms without: ${verdict(recovery - signIn)}`,
     );
-  } finally {
-    await context.close();
-    await server.stop();
-  }
+  });
 }
 
 await main();

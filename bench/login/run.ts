@@ -10,11 +10,9 @@
  * sign-in of a version-1 account, which also upgrades it (a fresh account per run).
  * Run: bun bench/login/run.ts [--runs=10] [--upgrade-runs=5] [--no-build]
  */
-import { buildWeb } from '../../scripts/build-web.ts';
 import type { Page } from 'playwright-core';
+import { withAppInChromium } from '../support.ts';
 import { createUser, submitLogin, type TestUser } from '../../e2e/support/accounts.ts';
-import { launchBrowser } from '../../e2e/support/browser.ts';
-import { startServer } from '../../e2e/support/server.ts';
 
 const TARGET_MS = 500;
 const arg = (name: string, fallback: number) => {
@@ -83,14 +81,7 @@ const row = (i: number, run: Run) =>
   `${String(i + 1).padStart(3)}  ${fmt(run.total)} ${fmt(run.lookup)} ${fmt(run.argon2id)} ${fmt(run.server)} ${fmt(run.unlock)}`;
 
 async function main() {
-  if (!process.argv.includes('--no-build')) await buildWeb();
-  const server = await startServer();
-  const context = await launchBrowser();
-  if (!context) throw new Error('Chromium is required for this benchmark');
-  try {
-    const page = context.pages()[0] ?? (await context.newPage());
-    await page.setViewportSize({ width: 1280, height: 800 });
-
+  await withAppInChromium(async (page, server) => {
     // Version 2: an account made as the test support makes it (version 1), upgraded by one
     // uncounted sign-in, then timed.
     const user = await createUser(server.url, { username: 'benchuser' });
@@ -122,10 +113,7 @@ async function main() {
       console.log(row(i, upgrades[i]!));
     }
     report(upgrades, 'v1 → v2 (once per account)');
-  } finally {
-    await context.close();
-    await server.stop();
-  }
+  });
 }
 
 await main();

@@ -20,3 +20,18 @@ export function LabelledInput({ label, onChange, ...input }: LabelledInputProps)
     </label>
   );
 }
+
+/** A password field; `purpose` tells the browser to fill the saved password or offer a new one. */
+export function PasswordInput({
+  purpose,
+  ...input
+}: Omit<LabelledInputProps, 'type' | 'autoComplete'> & { purpose: 'current' | 'new' }) {
+  return <LabelledInput {...input} type="password" autoComplete={`${purpose}-password`} />;
+}
+
+/** The account name as sign-in, recovery and the like ask it: no capitals or spelling help. */
+export function UsernameInput(input: Omit<LabelledInputProps, 'label' | 'name' | 'autoComplete'>) {
+  return (
+    <LabelledInput label="Username" name="username" autoComplete="username" autoCapitalize="none" spellCheck={false} {...input} />
+  );
+}

@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Spinner, dismissToast, toast } from '@sealbox/ui';
 import { RECOVERY_TEXT } from './recovery-text.ts';
 import { warmCrypto } from '../../crypto/client.ts';
-import { LabelledInput } from '../../lib/LabelledInput.tsx';
+import { LabelledInput, UsernameInput } from '../../lib/LabelledInput.tsx';
 import { postLogout } from './account-api.ts';
 import { LOGIN_MESSAGES, signIn, validateLogin, validateTotpCode, type LoginFailure, type Stage } from './login-flow.ts';
 import { DEFAULT_AFTER_LOGIN, safeRedirectPath } from './redirect.ts';
@@ -177,15 +177,7 @@ export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
             <h1>Sign in</h1>
             {redirect && <p className="muted">Sign in to continue where you left off.</p>}
             <form className="form" onSubmit={onCredentials} noValidate aria-busy={busy}>
-              <LabelledInput
-                label="Username"
-                name="username"
-                autoComplete="username"
-                autoCapitalize="none"
-                spellCheck={false}
-                value={username}
-                onChange={setUsername}
-              />
+              <UsernameInput value={username} onChange={setUsername} />
               <LabelledInput
                 label="Password"
                 ref={passwordInput}

@@ -1,4 +1,4 @@
-import { LabelledInput } from '../../lib/LabelledInput.tsx';
+import { PasswordInput } from '../../lib/LabelledInput.tsx';
 
 /** 'New password' and 'Confirm new password': a password change and a recovery ask the same. */
 export function NewPasswordFields({
@@ -14,19 +14,11 @@ export function NewPasswordFields({
 }) {
   return (
     <>
-      <LabelledInput
-        label="New password"
-        name="new-password"
-        type="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={onPassword}
-      />
-      <LabelledInput
+      <PasswordInput label="New password" name="new-password" purpose="new" value={password} onChange={onPassword} />
+      <PasswordInput
         label="Confirm new password"
         name="confirm-password"
-        type="password"
-        autoComplete="new-password"
+        purpose="new"
         value={confirmation}
         onChange={onConfirmation}
       />

@@ -9,7 +9,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button, Card, toast } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
-import { LabelledInput } from '../../lib/LabelledInput.tsx';
+import { UsernameInput } from '../../lib/LabelledInput.tsx';
 import { NewPasswordFields } from './NewPasswordFields.tsx';
 import { postRecoveryOpen, postRecoveryReset } from './account-api.ts';
 import { signIn } from './login-flow.ts';
@@ -85,15 +85,7 @@ export function RecoverScreen() {
         <h1>{RECOVERY_TEXT.title}</h1>
         <p className="auth-card__lead">{RECOVERY_TEXT.lead}</p>
         <form className="form" onSubmit={(e) => void submit(e)} noValidate aria-busy={busy}>
-          <LabelledInput
-            label="Username"
-            name="username"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            value={username}
-            onChange={setUsername}
-          />
+          <UsernameInput value={username} onChange={setUsername} />
           <label className="field">
             <span>Recovery phrase</span>
             <textarea

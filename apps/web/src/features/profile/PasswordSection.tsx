@@ -6,7 +6,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Button, toast } from '@sealbox/ui';
-import { LabelledInput } from '../../lib/LabelledInput.tsx';
+import { PasswordInput } from '../../lib/LabelledInput.tsx';
 import { cryptoWorker } from '../../crypto/client.ts';
 import {
   NewPasswordFields,
@@ -58,14 +58,7 @@ export function PasswordSection({ profile }: { profile: Profile }) {
     <ProfileSection id="password" title="Change password">
       <p>Your files stay as they are: only the key that opens your account is sealed again. Other devices are signed out.</p>
       <form className="form password-form" onSubmit={(e) => void submit(e)} noValidate aria-busy={busy}>
-        <LabelledInput
-          label="Current password"
-          name="current-password"
-          type="password"
-          autoComplete="current-password"
-          value={current}
-          onChange={setCurrent}
-        />
+        <PasswordInput label="Current password" name="current-password" purpose="current" value={current} onChange={setCurrent} />
         <NewPasswordFields password={next} confirmation={confirmation} onPassword={setNext} onConfirmation={setConfirmation} />
         <FormError error={error} />
         <div>

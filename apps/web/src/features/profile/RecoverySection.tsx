@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Button, toast } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
-import { LabelledInput } from '../../lib/LabelledInput.tsx';
+import { PasswordInput } from '../../lib/LabelledInput.tsx';
 import { RecoveryPhraseSteps, getRecoveryStatus, type Profile, type RecoverySetupData } from '../auth/index.ts';
 import { formatDate } from './format.ts';
 import { ProfileSection } from './ProfileSection.tsx';
@@ -76,14 +76,7 @@ export function RecoverySection({ profile }: { profile: Profile }) {
           )}
           {asking ? (
             <form className="form" onSubmit={(e) => void start(e)} noValidate aria-busy={busy}>
-              <LabelledInput
-                label="Password"
-                name="password"
-                type="password"
-                autoComplete="current-password"
-                value={password}
-                onChange={setPassword}
-              />
+              <PasswordInput label="Password" name="password" purpose="current" value={password} onChange={setPassword} />
               <FormError error={error} />
               <div className="recovery-steps__actions">
                 <Button variant="ghost" onClick={() => setAsking(false)} disabled={busy}>

@@ -11,7 +11,7 @@ import {
   type Answer,
   type Profile,
 } from '../auth/index.ts';
-import { LabelledInput } from '../../lib/LabelledInput.tsx';
+import { PasswordInput } from '../../lib/LabelledInput.tsx';
 import { QrCode } from './QrCode.tsx';
 import './profile.css';
 
@@ -139,14 +139,7 @@ export function TotpSection({ profile }: { profile: Profile }) {
   });
 
   const passwordField = (
-    <LabelledInput
-      label="Password"
-      name="password"
-      type="password"
-      autoComplete="current-password"
-      value={password}
-      onChange={setPassword}
-    />
+    <PasswordInput label="Password" name="password" purpose="current" value={password} onChange={setPassword} />
   );
 
   const errorLine = error && (
