@@ -9,8 +9,8 @@ import type { Logger } from './ports/logger.ts';
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 /**
- * Folder deletes cut short, expired uploads, orphan part blobs and expired sessions are swept at
- * start and then this often.
+ * Account and folder deletes cut short, expired uploads, orphan part blobs and expired sessions
+ * are swept at start and then this often.
  */
 const FILES_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -51,12 +51,13 @@ export async function startServer(
     // can be in flight, so no grace period; with PostgreSQL other instances may be about to
     // commit a part they just stored.
     const shared = config.database.kind === 'postgres';
-    await sweep(files, { graceMs: shared ? SHARED_SWEEP_GRACE_MS : 0 });
+    const nameGraceMs = config.deletedNameGraceDays * 24 * 60 * 60 * 1000;
+    await sweep(files, { graceMs: shared ? SHARED_SWEEP_GRACE_MS : 0, nameGraceMs });
     // Expired sessions also go when presented or at a login; this catches the ones never seen again.
     const sweepSessions = () => adapters.accounts.sessions.deleteExpired(Date.now());
     await sweepSessions();
     sweepTimer = setInterval(() => {
-      sweep(files, { graceMs: SHARED_SWEEP_GRACE_MS }).catch((error: unknown) =>
+      sweep(files, { graceMs: SHARED_SWEEP_GRACE_MS, nameGraceMs }).catch((error: unknown) =>
         logger.error('files sweep failed', { error: String(error) }),
       );
       sweepSessions().catch((error: unknown) => logger.error('session sweep failed', { error: String(error) }));

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       maxItemsPerUser: 1_000_000,
       maxUnfinishedBytesPerLink: 2 * 1024 ** 3,
       maxUnfinishedBytesPerUploader: 2 * 1024 ** 3,
+      deletedNameGraceDays: 30,
       publicOrigin: undefined,
       trustProxy: false,
       rateLimits: DEFAULT_RATE_LIMITS,
@@ -94,6 +95,13 @@ describe('loadConfig', () => {
   test('unfinished-upload caps follow MAX_FILE_BYTES unless set', () => {
     const config = loadConfig({ MAX_FILE_BYTES: '5000', MAX_UNFINISHED_BYTES_PER_UPLOADER: '7' }, cwd);
     expect([config.maxUnfinishedBytesPerLink, config.maxUnfinishedBytesPerUploader]).toEqual([10_000, 7]);
+  });
+
+  test('DELETED_NAME_GRACE_DAYS: days, 0 frees a name at the next sweep, nonsense refused', () => {
+    expect(loadConfig({ DELETED_NAME_GRACE_DAYS: '7' }, cwd).deletedNameGraceDays).toBe(7);
+    expect(loadConfig({ DELETED_NAME_GRACE_DAYS: '0' }, cwd).deletedNameGraceDays).toBe(0);
+    expect(() => loadConfig({ DELETED_NAME_GRACE_DAYS: '-1' }, cwd)).toThrow('DELETED_NAME_GRACE_DAYS');
+    expect(() => loadConfig({ DELETED_NAME_GRACE_DAYS: '99999' }, cwd)).toThrow('DELETED_NAME_GRACE_DAYS');
   });
 
   test('postgres:// is accepted too', () => {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { DEFAULT_RATE_LIMITS, RATE_LIMIT_NAMES, UNLIMITED, type RateLimits } from '../domain/accounts/rate-limits.ts';
+import { DEFAULT_DELETED_NAME_GRACE_DAYS } from '../domain/files/account-deletion.ts';
 import { DEFAULT_MAX_ITEMS_PER_USER } from '../domain/files/limits.ts';
 import { parseTestPause, type TestPause } from '../infra/db/test-pause.ts';
 import type { LogLevel } from '../ports/logger.ts';
@@ -35,6 +36,8 @@ export interface Config {
    */
   maxUnfinishedBytesPerLink: number;
   maxUnfinishedBytesPerUploader: number;
+  /** How long a deleted account's username stays reserved (docs/operations.md "Deleted accounts"). */
+  deletedNameGraceDays: number;
   /** Origin the browser sees (scheme://host[:port]), used for Origin checks and HSTS. */
   publicOrigin: string | undefined;
   trustProxy: boolean;
@@ -83,6 +86,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     maxItemsPerUser: integer('MAX_ITEMS_PER_USER', read('MAX_ITEMS_PER_USER'), DEFAULT_MAX_ITEMS_PER_USER, { min: 1 }),
     maxUnfinishedBytesPerLink: unfinished('MAX_UNFINISHED_BYTES_PER_LINK'),
     maxUnfinishedBytesPerUploader: unfinished('MAX_UNFINISHED_BYTES_PER_UPLOADER'),
+    deletedNameGraceDays: integer('DELETED_NAME_GRACE_DAYS', read('DELETED_NAME_GRACE_DAYS'), DEFAULT_DELETED_NAME_GRACE_DAYS, {
+      min: 0,
+      max: 36_500,
+    }),
     publicOrigin: publicOrigin(read('PUBLIC_ORIGIN')),
     trustProxy: boolean('TRUST_PROXY', read('TRUST_PROXY'), false),
     rateLimits: rateLimits(read),

@@ -24,6 +24,7 @@ export function configSummary(config: Config): LogFields {
     maxItemsPerUser: config.maxItemsPerUser,
     maxUnfinishedBytesPerLink: config.maxUnfinishedBytesPerLink,
     maxUnfinishedBytesPerUploader: config.maxUnfinishedBytesPerUploader,
+    deletedNameGraceDays: config.deletedNameGraceDays,
     webDist: config.webDist,
     logLevel: config.logLevel,
   };

@@ -20,6 +20,7 @@ import { requestLog } from './plugins/request-log.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { staticWeb } from './plugins/static-web.ts';
+import { accountDeletionRoutes } from './routes/account-deletion.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { blockRoutes } from './routes/blocks.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -64,6 +65,8 @@ export interface AppDeps {
   maxUnfinishedBytes?: { perLink: number; perUploader: number };
   /** Live-update sockets over `events`; the server passes its own so it can close them on stop. */
   live?: LiveHub;
+  /** Told when a deleted account's items start going (tests wait for it to finish). */
+  onAccountPurge?: (purged: Promise<void>) => void;
 }
 
 /**
@@ -144,6 +147,7 @@ export function createApp(deps: AppDeps) {
     .use(healthRoutes(deps))
     .use(session)
     .use(accountRoutes({ accounts, session, cookies }))
+    .use(accountDeletionRoutes({ accounts, files, session, cookies, onPurge: deps.onAccountPurge }))
     .use(userRoutes({ accounts, session }))
     .use(profileRoutes({ accounts, session }))
     .use(sessionRoutes({ accounts, session }))

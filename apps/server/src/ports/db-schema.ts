@@ -45,6 +45,8 @@ export interface UsersTable {
   /** Last accepted TOTP time step, so one code cannot be replayed. */
   totp_last_used_step: number | null;
   created_at: EpochMs;
+  /** When the account was deleted (migration 016); null while it lives. */
+  deleted_at: EpochMs | null;
 }
 
 export interface SessionsTable {

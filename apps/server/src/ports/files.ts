@@ -1,4 +1,5 @@
 import type { SealboxEvent } from './event-bus.ts';
+import type { AccountDeletionReader, AccountDeletionSweep, AccountDeletionWriter } from './files/account-deletion.ts';
 import type { BlocksReader, BlocksWriter } from './files/blocks.ts';
 import type { ItemsReader, ItemsSweep, ItemsWriter } from './files/items.ts';
 import type { LinksReader, LinksSweep, LinksWriter } from './files/links.ts';
@@ -9,8 +10,8 @@ import type { UploadsReader, UploadsSweep, UploadsWriter } from './files/uploads
 
 /**
  * Storage the files domain needs, in its own terms (no SQL, no column names), one port per
- * what it holds (ports/files/): items, parts, uploads, sharing (access entries), blocks, links
- * and people, put together here into the one store every files service gets. The quota port
+ * what it holds (ports/files/): items, parts, uploads, sharing (access entries), blocks, links,
+ * people and the ending of accounts, put together here into the one store every files service gets. The quota port
  * (files/quota.ts) is not part of it: only domain/files/quota.ts receives that. One adapter
  * per port over Kysely serves both dialects (infra/db/files/). Every change runs inside
  * `transaction`, where `lockOwner` serialises the quota and tree changes of one owner across
@@ -33,7 +34,8 @@ export interface FilesReader
     SharingReader,
     BlocksReader,
     LinksReader,
-    PeopleReader {}
+    PeopleReader,
+    AccountDeletionReader {}
 
 export interface FilesTransaction
   extends FilesReader,
@@ -42,7 +44,8 @@ export interface FilesTransaction
     UploadsWriter,
     SharingWriter,
     BlocksWriter,
-    LinksWriter {
+    LinksWriter,
+    AccountDeletionWriter {
   /**
    * Locks the user row for the rest of the transaction (SELECT ... FOR UPDATE on PostgreSQL;
    * SQLite transactions are serialised already).
@@ -54,6 +57,6 @@ export interface FilesTransaction
   afterCommit(fn: () => void | Promise<void>): void;
 }
 
-export interface FilesStore extends FilesReader, ItemsSweep, PartsSweep, UploadsSweep, LinksSweep {
+export interface FilesStore extends FilesReader, ItemsSweep, PartsSweep, UploadsSweep, LinksSweep, AccountDeletionSweep {
   transaction<T>(fn: (tx: FilesTransaction) => Promise<T>): Promise<T>;
 }

@@ -185,6 +185,40 @@ function killPoints(name: string, openBackend: () => Promise<Backend>, options: 
         expect(await canRead(recipient, files[1]!.id)).toBe(false);
       }, 60_000);
 
+    test('account delete: killed before its commit nothing happened; after it, the start-up sweep finishes', async () => {
+      const user = await signUp(server);
+      const folder = await postFolder(user, null, 'mine');
+      for (let i = 0; i < 30; i += 1) await postFolder(user, folder, `f${i}`);
+      const file = await patternFile(folder.key, folder.id, PART_BYTES + 2000, 11);
+      await uploadFile(user, file);
+      const share = {
+        type: 'user',
+        id: file.id,
+        userId: recipient.id,
+        encryptedKey: b64(RSA_WRAPPED_KEY_BYTES),
+        edit: false,
+        signature: b64(SIGNATURE_BYTES),
+      };
+      expect((await user.browser.post('/api/share', share)).status).toBe(201);
+      const remove = () => user.browser.post('/api/account/delete', { password: user.password, confirm: user.username });
+
+      // Cut inside the one transaction that ends the account: still there, whole.
+      await killAt('before-commit:session.ended', remove);
+      expect((await listedIds(user)).length).toBe(32);
+      expect(await canRead(recipient, file.id)).toBe(true);
+      expect((await backend.consistent(user.id)).items.length).toBe(32);
+
+      // Cut right after it: gone for everyone at once; the start-up sweep removed the items.
+      await killAt('after-commit:session.ended', remove);
+      expect((await user.browser.get('/api/profile')).status).toBe(401);
+      expect(await canRead(recipient, file.id)).toBe(false);
+      const truth = await backend.consistent(user.id);
+      expect(truth.items).toEqual([]);
+      expect(truth.used).toBe(0);
+      const login = await new Browser(server.remote).post('/api/login', { username: user.username, password: user.password });
+      expect(login.status).toBe(401);
+    }, 60_000);
+
     test('share, revocation and link password change: killed before or after commit, answered holds', async () => {
       const file = await patternFile(owner.rootKey, null, 3000, 9);
       await uploadFile(owner, file);

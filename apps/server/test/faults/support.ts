@@ -69,14 +69,20 @@ export async function killableServer(prefix: string, extraEnv: Record<string, st
   };
 }
 
-export async function signUp(server: KillableServer): Promise<User> {
+export async function signUp(server: KillableServer): Promise<User & { username: string; password: string }> {
   const username = uniqueName('k');
   const browser = new Browser(server.remote);
   const registration = await registrationFor(username);
   const created = await browser.post('/api/register', registration);
   expect(created.status).toBe(201);
   expect((await browser.post('/api/login', { username, password: registration.password })).status).toBe(200);
-  return { browser, id: created.body.id, rootKey: crypto.getRandomValues(new Uint8Array(32)) };
+  return {
+    browser,
+    id: created.body.id,
+    rootKey: crypto.getRandomValues(new Uint8Array(32)),
+    username,
+    password: registration.password,
+  };
 }
 
 /** What SQLite and the blob directory say, read beside the running server (WAL allows it). */

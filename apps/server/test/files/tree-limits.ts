@@ -265,6 +265,8 @@ export function treeLimitTests(suite: FilesSuite) {
         orphanBlobs: 0,
         expiredLinks: 0,
         removedLinks: 0,
+        purgedAccounts: 0,
+        freedNames: 0,
       });
     }, 60_000);
   });
@@ -283,6 +285,8 @@ export function treeLimitTests(suite: FilesSuite) {
         orphanBlobs: 1,
         expiredLinks: 0,
         removedLinks: 0,
+        purgedAccounts: 0,
+        freedNames: 0,
       });
       expect(await h.blobs.exists(fresh)).toBe(true);
       expect(await sweep(h.files, { graceMs: 0 })).toEqual({
@@ -291,6 +295,8 @@ export function treeLimitTests(suite: FilesSuite) {
         orphanBlobs: 1,
         expiredLinks: 0,
         removedLinks: 0,
+        purgedAccounts: 0,
+        freedNames: 0,
       });
       expect(await snapshot(h)).toEqual(before);
       expect(await h.blobs.exists('avatar-keep-me-alone')).toBe(true);

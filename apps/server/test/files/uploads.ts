@@ -273,6 +273,8 @@ export function uploadTests(suite: FilesSuite) {
         orphanBlobs: 0,
         expiredLinks: 0,
         removedLinks: 0,
+        purgedAccounts: 0,
+        freedNames: 0,
       });
       expect(await snapshot(h)).toEqual(before);
       expect((await alice.browser.get(`/api/upload/${uploadId}`)).status).toBe(404);

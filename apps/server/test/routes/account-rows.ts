@@ -52,6 +52,19 @@ export function accountRows({ h, alice, viewerLink, passwordLink }: RouteMatrix,
         },
       }),
     },
+    {
+      // Signed-in only; the name typed back is checked before anything else, so no caller's
+      // account goes: a signed-in caller gets 400 and nothing changes.
+      route: 'POST /api/account/delete',
+      expect: full(
+        Object.fromEntries(Object.entries(SIGNED_IN).map(([name, outcome]) => [name, outcome === 'ok' ? 400 : outcome])),
+      ),
+      changes: true,
+      build: async () => ({
+        path: '/api/account/delete',
+        json: { password: (await sharingAccount()).registration.password, confirm: 'not-the-callers-name' },
+      }),
+    },
     { route: 'GET /api/check', expect: PUBLIC, build: () => ({ path: '/api/check?username=nobody-here' }) },
     {
       route: 'POST /api/register',

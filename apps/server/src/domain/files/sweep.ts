@@ -1,9 +1,12 @@
+import { DEFAULT_DELETED_NAME_GRACE_DAYS, finishAccountDeletes } from './account-deletion.ts';
 import { PART_KEY_PREFIX, partKeyTime } from './blob-keys.ts';
 import { finishDeletes } from './deletion.ts';
 import type { FilesPorts } from './deps.ts';
 import { expireLinks } from './links.ts';
 import { deleteBlobs } from './storage.ts';
 import { expireUploads, PART_COMMIT_DEADLINE_MS } from './uploads.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Keys checked against the database per query. */
 const BATCH = 500;
@@ -24,21 +27,42 @@ export interface SweepReport {
   expiredLinks: number;
   /** Links removed EXPIRED_LINK_KEPT_MS after they expired. */
   removedLinks: number;
+  /** Deleted accounts whose items a crash or a shutdown had left, now removed. */
+  purgedAccounts: number;
+  /** Usernames of deleted accounts freed after their grace period. */
+  freedNames: number;
+}
+
+export interface SweepOptions {
+  /** Part blobs younger than this are left alone (SHARED_SWEEP_GRACE_MS with several instances). */
+  graceMs: number;
+  /** How long a deleted account's username stays reserved (DELETED_NAME_GRACE_DAYS). */
+  nameGraceMs?: number;
 }
 
 /**
  * The start-up (and periodic) sweep of docs/protocol.md "Crash safety": folder deletes cut
  * short are finished, expired uploads go with their parts and reserved bytes, then every part
  * blob that no row names and that is older than graceMs is deleted, and expired share links end
- * (link.expired closes their sockets), to be removed 30 days later (links.ts). A delete still running
+ * (link.expired closes their sockets), to be removed 30 days later (links.ts). Deleted accounts
+ * are finished first (account-deletion.ts) and their names freed after the grace period. A delete still running
  * elsewhere is helped along rather than waited for: two purges of one tree are safe.
  */
-export async function sweep(deps: FilesPorts, options: { graceMs: number }): Promise<SweepReport> {
+export async function sweep(deps: FilesPorts, options: SweepOptions): Promise<SweepReport> {
+  const accounts = await finishAccountDeletes(deps, options.nameGraceMs ?? DEFAULT_DELETED_NAME_GRACE_DAYS * DAY_MS);
   const finishedDeletes = await finishDeletes(deps);
   const expiredUploads = await expireUploads(deps);
   const orphanBlobs = await sweepOrphanBlobs(deps, options.graceMs);
   const links = await expireLinks(deps);
-  const report = { finishedDeletes, expiredUploads, orphanBlobs, expiredLinks: links.ended, removedLinks: links.removed };
+  const report = {
+    finishedDeletes,
+    expiredUploads,
+    orphanBlobs,
+    expiredLinks: links.ended,
+    removedLinks: links.removed,
+    purgedAccounts: accounts.purged,
+    freedNames: accounts.freedNames,
+  };
   if (Object.values(report).some((count) => count > 0)) deps.logger.info('files sweep', report);
   return report;
 }

@@ -112,3 +112,10 @@ export const SearchQuery = t.Object({
 export const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 128 }) });
 
 export const AvatarParams = t.Object({ file: t.String({ minLength: 1, maxLength: 128 }) });
+
+/** POST /api/account/delete (domain/accounts/deletion.ts). */
+export const DeleteAccountBody = t.Object({
+  password: LoginPassword,
+  totpCode: t.Optional(t.String({ maxLength: 16 })),
+  confirm: t.String({ maxLength: 64 }),
+});

@@ -10,6 +10,6 @@ export type { PublicUser, UserSummary };
 export interface PeopleReader {
   /** These users, those that exist, in no particular order. */
   userSummaries(ids: readonly string[]): Promise<UserSummary[]>;
-  /** These users with their public keys, those that exist, in no particular order. */
+  /** These users with their public keys, those that exist and are not deleted, in no particular order. */
   publicUsers(ids: readonly string[]): Promise<PublicUser[]>;
 }

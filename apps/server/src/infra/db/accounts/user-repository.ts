@@ -1,4 +1,4 @@
-import { sql, type Selectable, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable, type Updateable } from 'kysely';
 import { DomainError, isDomainError } from '../../../domain/errors.ts';
 import {
   nameKey,
@@ -10,10 +10,16 @@ import {
   type UserRecord,
   type UserRepository,
 } from '../../../ports/accounts.ts';
-import type { Db } from '../../../ports/db.ts';
+import type { Database, Db } from '../../../ports/db.ts';
 import type { UsersTable } from '../../../ports/db-schema.ts';
 
 type UserRow = Selectable<UsersTable>;
+
+/**
+ * A deleted account (migration 016) is found by nobody: not by id, name or search. Its name
+ * still counts as taken (usernameTaken) until the sweep frees it.
+ */
+const alive = (eb: ExpressionBuilder<Database, 'users'>) => eb('deleted_at', 'is', null);
 
 export function createUserRepository(db: Db): UserRepository {
   const k = db.kysely;
@@ -50,7 +56,7 @@ export function createUserRepository(db: Db): UserRepository {
     },
 
     async findById(id) {
-      const row = await k.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await k.selectFrom('users').selectAll().where('id', '=', id).where(alive).executeTakeFirst();
       return row && toRecord(row);
     },
 
@@ -63,6 +69,7 @@ export function createUserRepository(db: Db): UserRepository {
         .where((eb) =>
           eb.or([eb('username_key', '=', key), eb.and([eb('username_key', 'is', null), eb('username', '=', username)])]),
         )
+        .where(alive)
         .execute();
       // Two rows only where an older build let a case variant in before migration 009: each
       // keeps signing in by its exact name, the key's holder also by any variant.
@@ -93,6 +100,7 @@ export function createUserRepository(db: Db): UserRepository {
         .selectAll()
         .where(sql<boolean>`substr(username_key, 1, ${length}) = ${key}`)
         .where('id', '!=', excludeId)
+        .where(alive)
         .orderBy('username_key')
         .orderBy('id')
         .limit(limit)

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, Db, DbTransaction, SqlDialect } from '../../../ports/db.ts';
 import type { FilesReader, FilesStore, FilesTransaction } from '../../../ports/files.ts';
+import { accountDeletionReader, accountDeletionSweep, accountDeletionWriter } from './account-deletion-store.ts';
 import { blocksReader, blocksWriter } from './blocks-store.ts';
 import { itemsReader, itemsSweep, itemsWriter } from './items-store.ts';
 import { linksReader, linksSweep, linksWriter } from './links-store.ts';
@@ -22,6 +23,7 @@ export function createFilesStore(db: Db): FilesStore {
     ...partsSweep(k),
     ...uploadsSweep(k),
     ...linksSweep(k),
+    ...accountDeletionSweep(k),
     transaction(fn) {
       return db.transaction((tx) => fn(transactionOf(tx, db.dialect)));
     },
@@ -37,6 +39,7 @@ function filesReader(k: Kysely<Database>): FilesReader {
     ...blocksReader(k),
     ...linksReader(k),
     ...peopleReader(k),
+    ...accountDeletionReader(k),
   };
 }
 
@@ -53,6 +56,7 @@ function transactionOf(tx: DbTransaction, dialect: SqlDialect): FilesTransaction
     ...sharingWriter(k),
     ...blocksWriter(k),
     ...linksWriter(k),
+    ...accountDeletionWriter(k),
     publish: tx.publish,
     afterCommit: tx.afterCommit,
     async lockOwner(userId) {

@@ -70,7 +70,7 @@ export function linksSweep(k: Kysely<Database>): LinksSweep {
 const expiredBy = (k: Kysely<Database>, at: number) =>
   k.selectFrom('links').selectAll().where('expires_at', 'is not', null).where('expires_at', '<=', at).orderBy('expires_at');
 
-function toLink(row: Selectable<LinksTable>): LinkRecord {
+export function toLink(row: Selectable<LinksTable>): LinkRecord {
   return {
     id: row.id,
     itemId: row.item_id,

@@ -17,6 +17,8 @@ export function peopleReader(k: Kysely<Database>): PeopleReader {
           .selectFrom('users')
           .select(['id', 'username', 'public_key', 'signing_public_key', 'avatar_extension'])
           .where('id', 'in', chunk)
+          // Nobody shares with a deleted account (migration 016).
+          .where('deleted_at', 'is', null)
           .execute(),
       );
       return rows.map((r) => ({

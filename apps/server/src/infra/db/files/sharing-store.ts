@@ -82,7 +82,7 @@ export function sharingWriter(k: Kysely<Database>): SharingWriter {
   };
 }
 
-function toAccess(row: Selectable<AccessesTable>): AccessRecord {
+export function toAccess(row: Selectable<AccessesTable>): AccessRecord {
   return {
     itemId: row.item_id,
     userId: row.user_id,
