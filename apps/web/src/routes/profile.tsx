@@ -4,6 +4,7 @@ import { profileQuery, protectedPage, useAvatarUrl, useProfile } from '../featur
 import {
   AvatarSection,
   BlockedAccountsSection,
+  DangerZoneSection,
   FingerprintSection,
   PreferencesSection,
   SessionsSection,
@@ -70,6 +71,9 @@ function ProfilePage() {
         </Card>
         <Card className="profile__wide">
           <PreferencesSection profile={profile} />
+        </Card>
+        <Card className="profile__wide profile__danger">
+          <DangerZoneSection profile={profile} />
         </Card>
       </div>
     </section>

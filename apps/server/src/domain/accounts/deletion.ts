@@ -28,7 +28,7 @@ export const TOTP_NEEDED = 'Enter the 6-digit code from your authenticator app.'
  */
 export async function deleteAccount(
   deps: { accounts: AccountsDeps; files: FilesPorts },
-  caller: { user: UserRecord; clientIp: string },
+  caller: { user: UserRecord; sessionId: string; clientIp: string },
   input: DeleteAccountInput,
 ): Promise<{ purged: Promise<void> }> {
   const { user, clientIp } = caller;
@@ -41,7 +41,7 @@ export async function deleteAccount(
       throw new DomainError('VALIDATION', INVALID_TOTP);
     }
   }
-  const ended = await endAccount(deps.files, user.id, (sessionId) => sessionEnded(user.id, sessionId));
+  const ended = await endAccount(deps.files, user.id, (sessionId) => sessionEnded(user.id, sessionId), caller.sessionId);
   if (!ended) throw new DomainError('UNAUTHORIZED', 'Account no longer exists');
   const purged = purgeAccount(deps.files, user.id).catch((error: unknown) => {
     deps.files.logger.error('account delete left for the sweep', { userId: user.id, error: String(error) });

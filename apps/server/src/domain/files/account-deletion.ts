@@ -19,11 +19,15 @@ import { endUploadsWithoutAccess } from './unfinished.ts';
 /** How long a deleted account's username stays reserved unless DELETED_NAME_GRACE_DAYS says otherwise. */
 export const DEFAULT_DELETED_NAME_GRACE_DAYS = 30;
 
-/** Ends the account: false when it was not a live account (deleted meanwhile). */
+/**
+ * Ends the account: false when it was not a live account (deleted meanwhile). The caller's own
+ * session is told first: its sockets close before the other sessions' ends could reach them.
+ */
 export async function endAccount(
   deps: FilesPorts,
   userId: string,
   sessionEnded: (sessionId: string) => SealboxEvent,
+  callerSessionId?: string,
 ): Promise<boolean> {
   return deps.store.transaction(async (tx) => {
     await tx.lockOwner(userId);
@@ -37,7 +41,8 @@ export async function endAccount(
     );
     const ended = await tx.endAccount(userId, deps.clock());
     if (!ended) return false;
-    for (const id of ended.sessionIds) tx.publish(sessionEnded(id));
+    const sessions = [...ended.sessionIds].sort((a, b) => Number(b === callerSessionId) - Number(a === callerSessionId));
+    for (const id of sessions) tx.publish(sessionEnded(id));
     for (const entry of given) {
       await tx.deleteAccess(entry.itemId, entry.userId);
       tx.publish(shareEvent('share.deleted', { id: entry.itemId, ownerId: userId }, entry, blockers));

@@ -62,6 +62,18 @@ describe('live hub', () => {
     expect(u2.types()).toEqual(['hello']);
   });
 
+  test("session.ended closes that session's sockets without telling them; the user's others hear it", async () => {
+    const { events, hub } = setup(new Map([['kept', 90_000]]));
+    const [ending, other] = [new FakeSocket(), new FakeSocket()];
+    hub.attach(ending, { kind: 'user', userId: 'u1', sessionId: 'ending', sessionExpiresAt: 90_000 });
+    hub.attach(other, { kind: 'user', userId: 'u1', sessionId: 'kept', sessionExpiresAt: 90_000 });
+    await events.publish({ kind: 'session.ended', userIds: ['u1'], sessionId: 'ending' });
+    expect(ending.types()).toEqual(['hello']);
+    expect(ending.closedWith).toEqual({ code: 4401, reason: 'Session ended' });
+    expect(other.sent.at(-1)).toEqual({ type: 'event', event: { kind: 'session.ended', sessionId: 'ending' } });
+    expect(other.closedWith).toBeUndefined();
+  });
+
   test('a dropped frame forgets the socket', async () => {
     const { events, hub } = setup(new Map());
     const slow = new FakeSocket();

@@ -186,6 +186,11 @@ export function createLiveHub(deps: LiveHubDeps) {
     const recipients = new Set<Entry>();
     for (const userId of event.userIds) for (const entry of byAudience.get(`user:${userId}`) ?? []) recipients.add(entry);
     for (const linkId of event.linkIds ?? []) for (const entry of byAudience.get(`link:${linkId}`) ?? []) recipients.add(entry);
+    // The ended session's own sockets are closed below instead: told of it as news, their tab
+    // would refetch its session list into a 401 before the close arrives.
+    if (event.kind === 'session.ended' && event.sessionId !== undefined) {
+      for (const entry of bySession.get(event.sessionId) ?? []) recipients.delete(entry);
+    }
     if (recipients.size > 0) {
       const text = encode({ type: 'event', event: toClientEvent(event) });
       for (const entry of recipients) send(entry, text);

@@ -19,8 +19,8 @@ export interface AccountDeletionRoutesDeps {
 export function accountDeletionRoutes(deps: AccountDeletionRoutesDeps) {
   return new Elysia({ name: 'account-deletion-routes' }).use(deps.session).post(
     '/api/account/delete',
-    async ({ body, user, clientIp, set }) => {
-      const { purged } = await deleteAccount(deps, { user, clientIp }, body);
+    async ({ body, user, session, clientIp, set }) => {
+      const { purged } = await deleteAccount(deps, { user, sessionId: session.id, clientIp }, body);
       deps.onPurge?.(purged);
       set.headers['set-cookie'] = clearedSessionCookie(deps.cookies);
       set.status = 204;

@@ -81,6 +81,13 @@ export async function putAccountPassword(body: KdfUpgradeBody): Promise<Answer<{
   return answer(await api.api.account.password.put(body));
 }
 
+export type DeleteAccountBody = Parameters<typeof api.api.account.delete.post>[0];
+
+/** POST /api/account/delete: ends the account for good (docs/protocol.md "Deleting an account"). */
+export async function deleteAccount(body: DeleteAccountBody): Promise<Answer<unknown>> {
+  return answer(await api.api.account.delete.post(body));
+}
+
 /** GET /api/account/recovery: when the account's recovery phrase was made; null for none. */
 export async function getRecoveryStatus(): Promise<Answer<{ createdAt: number | null }>> {
   return answer(await api.api.account.recovery.get());

@@ -48,10 +48,25 @@ export async function signOutLocally(queryClient?: QueryClient): Promise<void> {
 }
 
 let loggingOut = false;
+let endingOnPurpose = 0;
 
 /** True while this tab ends its own session: its socket closing then is no news to report. */
 export function isLoggingOut(): boolean {
-  return loggingOut;
+  return loggingOut || endingOnPurpose > 0;
+}
+
+/**
+ * Runs work that may end this tab's session on purpose (deleting the account): the socket that
+ * closes meanwhile, or a 401, is not reported as "your session has ended", and the work itself
+ * says where to go. The session stays as it was if the work ends it not.
+ */
+export async function endingSessionOnPurpose<T>(work: () => Promise<T>): Promise<T> {
+  endingOnPurpose += 1;
+  try {
+    return await work();
+  } finally {
+    endingOnPurpose -= 1;
+  }
 }
 
 /**

@@ -6,6 +6,7 @@
 export {
   SORT_BY_VALUES,
   avatarUrl,
+  deleteAccount,
   endSession,
   getRecoveryStatus,
   listSessions,
@@ -25,7 +26,7 @@ export {
   type SortBy,
   type SortOrder,
 } from './account-api.ts';
-export { createAuth, onSignOut } from './auth-state.ts';
+export { createAuth, endingSessionOnPurpose, onSignOut } from './auth-state.ts';
 export { CRYPTO_START_MESSAGES, NeedsSecureContext } from './crypto-start.tsx';
 export {
   LOGIN_MESSAGES,

@@ -18,4 +18,5 @@ export { StorageSection } from './StorageSection.tsx';
 export { UnfinishedUploadsSection } from './UnfinishedUploadsSection.tsx';
 export { PasswordSection } from './PasswordSection.tsx';
 export { RecoverySection } from './RecoverySection.tsx';
+export { DangerZoneSection } from './DangerZoneSection.tsx';
 export { TotpSection } from './TotpSection.tsx';
