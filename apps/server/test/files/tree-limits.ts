@@ -208,6 +208,31 @@ export function treeLimitTests(suite: FilesSuite) {
       expect(await space(h, user.id)).toMatchObject({ used: 0, reserved: 0 });
     }, 60_000);
 
+    test('a folder of thousands of empty folders deletes whole with a few reads, not one per folder', async () => {
+      const user = await signedInUser(h);
+      const root = await postFolder(user, null, 'many empty');
+      const tree = await seedTree(h, user.id, root.id, [2500, 0]);
+      expect(tree.ids.length).toBe(2500);
+      let reads = 0;
+      const store = h.files.store;
+      const counting = {
+        ...store,
+        someChildren: (id: string, limit: number) => {
+          reads++;
+          return store.someChildren(id, limit);
+        },
+        foldersWithChildren: (ids: readonly string[]) => {
+          reads++;
+          return store.foldersWithChildren(ids);
+        },
+      };
+      const browser = new Browser(h.makeApp({ files: counting }));
+      browser.cookie = user.browser.cookie;
+      expect((await browser.delete(`/api/file/${root.id}`)).status).toBe(204);
+      expect(reads).toBeLessThan(30);
+      expect(await itemCounts(h, user.id)).toEqual({ rows: 0, kept: 0 });
+    }, 60_000);
+
     test('a folder delete cut short stays invisible whole, and the sweep (even two at once) finishes it exactly', async () => {
       const owner = await signedInUser(h);
       const keep = await patternFile(owner.rootKey, null, 500);

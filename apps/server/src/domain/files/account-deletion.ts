@@ -3,7 +3,7 @@ import type { ItemRecord } from '../../ports/files.ts';
 import { avatarBlobKey } from '../accounts/avatar.ts';
 import { purge, PURGE_BATCH, removeItems } from './deletion.ts';
 import type { FilesPorts } from './deps.ts';
-import { otherWorkFirst } from './event-loop.ts';
+import { restAfter } from './event-loop.ts';
 import { linkEvent, shareEvent } from './events.ts';
 import { deleteBlobs } from './storage.ts';
 import { endUploadsWithoutAccess } from './unfinished.ts';
@@ -65,7 +65,8 @@ export async function endAccount(
 /**
  * Removes everything an ended account still holds: its unfinished uploads in others' trees, then
  * its own items, top level first, a batch per transaction (folders through the folder delete's
- * `purge`), freeing their blobs. Safe to run twice at once (two instances' sweeps): each batch is
+ * `purge`), freeing their blobs. Nobody waits for it, so it gives way to other users' requests
+ * between batches (`restAfter`). Safe to run twice at once (two instances' sweeps): each batch is
  * read again under the owner's lock.
  */
 export async function purgeAccount(deps: FilesPorts, userId: string): Promise<void> {
@@ -76,6 +77,7 @@ export async function purgeAccount(deps: FilesPorts, userId: string): Promise<vo
     });
   }
   for (;;) {
+    const started = performance.now();
     const folders: ItemRecord[] = [];
     const found = await deps.store.transaction(async (tx) => {
       await tx.lockOwner(userId);
@@ -88,9 +90,9 @@ export async function purgeAccount(deps: FilesPorts, userId: string): Promise<vo
       if (files.length > 0) await removeItems(deps, tx, files);
       return top.length;
     });
-    for (const folder of folders) await purge(deps, folder);
+    await restAfter(started);
+    for (const folder of folders) await purge(deps, folder, { background: true });
     if (found === 0) return;
-    await otherWorkFirst();
   }
 }
 

@@ -2,7 +2,7 @@ import type { FilesTransaction, ItemRecord } from '../../ports/files.ts';
 import type { Principal } from './access.ts';
 import { lockedItem } from './editable.ts';
 import type { FilesDeps, FilesPorts } from './deps.ts';
-import { otherWorkFirst } from './event-loop.ts';
+import { otherWorkFirst, restAfter } from './event-loop.ts';
 import { audienceOf, itemEvent, linkEvent, shareEvent } from './events.ts';
 import { deleteBlobs } from './storage.ts';
 import { DeepestFirst } from './tree-walk.ts';
@@ -39,9 +39,10 @@ export async function deleteItem(deps: FilesDeps, principal: Principal, id: stri
  * tree (a sweep meeting a delete still running, or a folder deleted inside one being deleted)
  * only repeat work: an item the other already removed is skipped, and counted once.
  */
-export async function purge(deps: FilesPorts, folder: ItemRecord): Promise<void> {
+export async function purge(deps: FilesPorts, folder: ItemRecord, options: { background?: boolean } = {}): Promise<void> {
   const walk = new DeepestFirst(deps.store, folder);
   while (!walk.done) {
+    const started = performance.now();
     const batch = await walk.next(PURGE_BATCH);
     if (batch.length > 0) {
       await deps.store.transaction(async (tx) => {
@@ -49,7 +50,7 @@ export async function purge(deps: FilesPorts, folder: ItemRecord): Promise<void>
         await removeItems(deps, tx, batch);
       });
     }
-    await otherWorkFirst();
+    await (options.background ? restAfter(started) : otherWorkFirst());
   }
 }
 

@@ -48,7 +48,21 @@ export class DeepestFirst {
         frame.taken++;
       }
       if (items.length >= max) break;
-      const subfolder = fresh.find((child) => child.isDirectory);
+      // Empty subfolders are taken like files, found with one read for all of them: a folder of
+      // thousands of empty folders costs a few reads, not one each.
+      const subfolders = fresh.filter((child) => child.isDirectory).slice(0, max - items.length);
+      if (subfolders.length > 1) {
+        reads++;
+        const full = await this.reader.foldersWithChildren(subfolders.map((folder) => folder.id));
+        const empty = subfolders.filter((folder) => !full.has(folder.id));
+        for (const folder of empty) {
+          take(folder);
+          frame.taken++;
+        }
+        if (items.length >= max) break;
+        if (empty.length > 0) continue;
+      }
+      const subfolder = fresh.find((child) => child.isDirectory && !taken.has(child.id));
       if (subfolder) {
         // No move can make a cycle, but nothing else rules one out in the data: never loop on it.
         if (this.onPath.has(subfolder.id)) throw new Error(`Folder ${subfolder.id} is inside itself`);

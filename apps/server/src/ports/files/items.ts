@@ -75,6 +75,8 @@ export interface ItemsReader {
   topLevel(ownerId: string, options?: { state?: ItemState; page?: Page }): Promise<ItemRecord[]>;
   /** Up to `limit` children of one folder, any state, in no particular order (a delete's walk). */
   someChildren(parentId: string, limit: number): Promise<ItemRecord[]>;
+  /** Which of these folders have at least one child (a delete's walk takes the empty ones at once). */
+  foldersWithChildren(folderIds: readonly string[]): Promise<Set<string>>;
   /** Parent first, up to the top-level item. Stops at a missing parent. */
   ancestors(item: ItemRecord): Promise<ItemRecord[]>;
   /** Every ancestor of these items, each once, in no particular order: a few queries for a page. */

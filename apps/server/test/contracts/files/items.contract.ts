@@ -64,6 +64,9 @@ export function itemsContract(name: string, makeDb: MakeDb): void {
       expect(ids(await f.store.topLevel(owner, { page: { limit: 5, offset: 1 } }))).toEqual([second.id]);
       expect((await f.store.someChildren(folder.id, 3)).length).toBe(3);
       expect(ids(await f.store.someChildren(folder.id, 100)).sort()).toEqual(ids([...ready, pending]).sort());
+      expect([...(await f.store.foldersWithChildren([folder.id, second.id, pending.id, crypto.randomUUID()]))].sort()).toEqual(
+        [folder.id, second.id].sort(),
+      );
     });
 
     test('ancestors nearest first, ancestorsOf each once, and the height of a subtree', async () => {

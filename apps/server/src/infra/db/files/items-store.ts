@@ -98,6 +98,12 @@ export function itemsReader(k: Kysely<Database>): ItemsReader {
       if (options.page) query = query.limit(options.page.limit).offset(options.page.offset);
       return (await query.execute()).map(toItem);
     },
+    async foldersWithChildren(folderIds) {
+      const rows = await inChunks(folderIds, (chunk) =>
+        k.selectFrom('items').select('parent_id').distinct().where('parent_id', 'in', chunk).execute(),
+      );
+      return new Set(rows.map((row) => row.parent_id!));
+    },
     async someChildren(parentId, limit) {
       const rows = await k.selectFrom('items').select(ITEM_COLUMNS).where('parent_id', '=', parentId).limit(limit).execute();
       return rows.map(toItem);
