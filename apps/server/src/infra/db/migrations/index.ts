@@ -13,6 +13,7 @@ import * as uploadSources from './011-upload-sources.ts';
 import * as shareBlocks from './012-share-blocks.ts';
 import * as linkEnded from './013-link-ended.ts';
 import * as accountRecovery from './014-account-recovery.ts';
+import * as totpRecoveryCodes from './015-totp-recovery-codes.ts';
 
 /**
  * Expand, then contract (docs/operations.md "Upgrades"): a release runs beside the previous one on
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '012-share-blocks': shareBlocks,
   '013-link-ended': linkEnded,
   '014-account-recovery': accountRecovery,
+  '015-totp-recovery-codes': totpRecoveryCodes,
 };
 
 export const migrationProvider: MigrationProvider = {
