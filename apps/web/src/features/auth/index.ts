@@ -8,6 +8,7 @@ export {
   avatarUrl,
   endSession,
   getRecoveryStatus,
+  getTotpStatus,
   listSessions,
   postLogout,
   postRegister,
@@ -16,6 +17,7 @@ export {
   putPreferences,
   totpConfirm,
   totpDisable,
+  totpRecoveryCodes,
   totpSetup,
   uploadAvatar,
   type Answer,
@@ -50,11 +52,12 @@ export {
   validateUsername,
 } from './register-validation.ts';
 export { NewPasswordFields } from './NewPasswordFields.tsx';
+export { KeepActions } from './KeepActions.tsx';
 export { RecoverScreen } from './RecoverScreen.tsx';
 export { RecoveryPhraseSteps, type RecoverySetupData } from './RecoveryPhraseSteps.tsx';
 export { RegisterScreen } from './RegisterScreen.tsx';
 export { auth, clearSession, sessionAtom, setSession, signedInAtom, type AuthContext } from './session.ts';
-export { TotpCodeInput } from './TotpCodeInput.tsx';
+export { CODE_KIND_TEXT, CodeKindToggle, TotpCodeInput } from './TotpCodeInput.tsx';
 export { reportSessionEnded, useAuthSync } from './useAuthSync.ts';
 export { useAvailability, type Availability } from './useAvailability.ts';
 export { useLogout } from './useLogout.ts';
