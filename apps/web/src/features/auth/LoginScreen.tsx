@@ -235,6 +235,7 @@ export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
         ) : (
           <>
             <h1>Two-factor authentication</h1>
+            {recovery && <p className="muted">{LOGIN_MESSAGES.recoveryHint}</p>}
             <form className="form" onSubmit={onTotp} noValidate aria-busy={busy}>
               <TotpCodeInput
                 ref={totpInput}

@@ -40,6 +40,7 @@ export const LOGIN_MESSAGES = {
   success: 'Login successful! Redirecting...',
   totpPrompt: TOTP_PROMPT_TEXT,
   recoveryPrompt: 'Enter one of your recovery codes',
+  recoveryHint: 'Lost your authenticator app? Each recovery code you saved when you turned TOTP on signs you in once.',
   recoveryShape: 'A recovery code has 10 letters and digits, like 7hk2m-q9xzp.',
   invalidRecoveryCode: INVALID_RECOVERY_CODE_TEXT,
   /** After a sign-in with a recovery code (docs/web-accounts.md "TOTP recovery codes"). */
