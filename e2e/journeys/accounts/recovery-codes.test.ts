@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { freshCode, submitLogin, type TestUser } from '../../support/accounts.ts';
 import { checkA11y } from '../../support/axe.ts';
-import { apiUploadFile, apiUserWithFolder } from '../../support/files.ts';
+import { apiUserWithNotes, openNotes } from '../../support/recovery.ts';
 import { saveScreenshots } from '../../support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import { toast } from './pages.ts';
@@ -69,9 +69,7 @@ async function useCodesElsewhere(codes: string[]) {
 
 describe.skipIf(skipWithoutBrowser)('TOTP recovery codes', () => {
   beforeAll(async () => {
-    const made = await apiUserWithFolder(suite.server.url, 'Trip 2026');
-    user = made.user;
-    await apiUploadFile(made.session, made.folder, 'notes.txt', new TextEncoder().encode('Ferry at 7:40.\n'), 'text/plain');
+    ({ user } = await apiUserWithNotes(suite.server.url));
   }, SLOW);
 
   test(
@@ -116,9 +114,7 @@ describe.skipIf(skipWithoutBrowser)('TOTP recovery codes', () => {
       await page.getByRole('button', { name: 'Verify TOTP' }).click();
       await page.waitForURL((url) => url.pathname === '/files', { timeout: 60_000 });
       await toast(page, 'Signed in with a recovery code. 9 of 10 recovery codes left.').waitFor();
-      await page.locator('.browser__body').getByText('Trip 2026').first().click();
-      await page.locator('.browser__body').getByText('notes.txt').first().click();
-      await page.getByRole('dialog', { name: 'notes.txt' }).getByText('Ferry at 7:40.').waitFor();
+      await openNotes(page);
 
       // Profile counts what is left, and makes new codes for the password.
       await page.goto(`${suite.server.url}/profile`);

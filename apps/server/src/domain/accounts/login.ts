@@ -47,7 +47,7 @@ export async function login(deps: AccountsDeps, input: LoginInput): Promise<Logi
         issued: await startSession(deps, user.id, { totpPending: true, userAgent: input.userAgent }),
       };
     }
-    accepted = await acceptCode(deps, user, user.totpSecret, input.totpCode);
+    accepted = await acceptCode(deps, { user, secret: user.totpSecret, code: input.totpCode });
     if (!accepted) throw new DomainError('UNAUTHORIZED', wrongCodeText(input.totpCode));
   }
   await deps.sessions.deleteExpired(deps.clock());

@@ -44,18 +44,20 @@ async function totpLimited<T>(deps: AccountsDeps, user: UserRecord, check: () =>
   return accepted;
 }
 
+/** A second-factor code to check, and what its acceptance writes in the same transaction. */
+export interface CodeAttempt {
+  user: UserRecord;
+  secret: string;
+  code: string;
+  changes?: UserChanges;
+  event?: SealboxEvent;
+}
+
 /**
  * Checks an authenticator code and marks its time step used in one atomic write, so a code works
  * once. Returns false for a wrong or replayed code.
  */
-export function acceptTotpCode(
-  deps: AccountsDeps,
-  user: UserRecord,
-  secret: string,
-  code: string,
-  changes?: UserChanges,
-  event?: SealboxEvent,
-): Promise<boolean> {
+export function acceptTotpCode(deps: AccountsDeps, { user, secret, code, changes, event }: CodeAttempt): Promise<boolean> {
   return totpLimited(deps, user, async () => {
     const step = await stepOfCode(secret, code, deps.clock());
     return step !== null && (await deps.users.claimTotpStep(user.id, step, changes, event));
@@ -72,17 +74,9 @@ const isTotpShape = (code: string) => /^\d{6}$/.test(code);
  * recovery codes (docs/protocol.md "TOTP recovery codes"), used up by this call. Both count
  * against the same limit.
  */
-export async function acceptCode(
-  deps: AccountsDeps,
-  user: UserRecord,
-  secret: string,
-  code: string,
-  changes?: UserChanges,
-  event?: SealboxEvent,
-): Promise<AcceptedCode> {
-  if (isTotpShape(code) || !isRecoveryCodeShape(code)) {
-    return (await acceptTotpCode(deps, user, secret, code, changes, event)) && 'totp';
-  }
+export async function acceptCode(deps: AccountsDeps, attempt: CodeAttempt): Promise<AcceptedCode> {
+  const { user, code, changes, event } = attempt;
+  if (isTotpShape(code) || !isRecoveryCodeShape(code)) return (await acceptTotpCode(deps, attempt)) && 'totp';
   return (await totpLimited(deps, user, () => consumeRecoveryCode(deps, user.id, code, changes, event))) && 'recovery';
 }
 
@@ -133,7 +127,8 @@ export async function changeTotp(
       if (user.totpEnabled) throw new DomainError('VALIDATION', 'TOTP is already enabled.');
       if (!user.totpSecret) throw new DomainError('VALIDATION', 'Set up TOTP first.');
       // Only the app's own code: confirming proves the authenticator works.
-      const ok = await acceptTotpCode(deps, user, user.totpSecret, request.code, { totpEnabled: true }, changed);
+      const attempt = { user, secret: user.totpSecret, code: request.code, changes: { totpEnabled: true }, event: changed };
+      const ok = await acceptTotpCode(deps, attempt);
       if (!ok) throw new DomainError('VALIDATION', INVALID_TOTP);
       return { enabled: true, recoveryCodes: await makeRecoveryCodes(deps, user.id) };
     }
@@ -142,7 +137,7 @@ export async function changeTotp(
       await requirePassword(deps, user, request.password, clientIp);
       // A lost device: a recovery code turns it off too. Off, the account's codes are deleted.
       const off = { totpEnabled: false, totpSecret: null };
-      const ok = await acceptCode(deps, user, user.totpSecret, request.code, off, changed);
+      const ok = await acceptCode(deps, { user, secret: user.totpSecret, code: request.code, changes: off, event: changed });
       if (!ok) throw new DomainError('VALIDATION', wrongCodeText(request.code));
       return { enabled: false };
     }
