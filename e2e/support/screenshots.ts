@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** e2e/screenshots/ (gitignored): look at these after a run. */
 export const SCREENSHOT_DIR = join(import.meta.dir, '..', 'screenshots');
@@ -13,12 +13,21 @@ export async function saveScreenshot(page: Page, name: string, { fullPage = true
   return path;
 }
 
-/** The page as it is now at 1280 and 375 px, light and dark (back to 1280 light after). */
-export async function saveScreenshots(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
+/**
+ * The page as it is now at 1280 and 375 px, light and dark (back to 1280 light after). With
+ * `centre`, each viewport shot is scrolled to have that element in its middle (a width changes
+ * where it is).
+ */
+export async function saveScreenshots(
+  page: Page,
+  name: string,
+  { fullPage = true, centre }: { fullPage?: boolean; centre?: Locator } = {},
+): Promise<void> {
   for (const width of [1280, 375])
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width, height: 800 });
       await page.emulateMedia({ colorScheme });
+      await centre?.evaluate((element) => element.scrollIntoView({ block: 'center', behavior: 'instant' }));
       await saveScreenshot(page, `${name}-${width}-${colorScheme}`, { fullPage });
     }
   await page.setViewportSize({ width: 1280, height: 800 });

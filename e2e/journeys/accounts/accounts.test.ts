@@ -153,6 +153,9 @@ describe.skipIf(skipWithoutBrowser)('accounts', () => {
       await page.getByLabel('Code from the app').fill(confirmed.code);
       await page.getByRole('button', { name: 'Confirm' }).click();
       await toast(page, 'Two-factor authentication is on.').waitFor();
+      // The recovery codes, shown once (recovery-codes.test.ts follows them further).
+      await page.getByRole('list', { name: 'Your recovery codes' }).waitFor();
+      await page.getByRole('button', { name: 'I have saved them' }).click();
       await page.getByRole('button', { name: 'Disable TOTP' }).waitFor();
 
       await logoutViaNavbar(page);

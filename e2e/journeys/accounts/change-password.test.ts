@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { toBase64Url } from '@sealbox/crypto';
 import { loginViaUi, submitLogin, waitForKeyCount, type TestUser } from '../../support/accounts.ts';
 import { checkA11y } from '../../support/axe.ts';
-import { apiUploadFile, apiUserWithFolder, ok, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import { ok, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import { apiUserWithNotes, openNotes } from '../../support/recovery.ts';
 import { saveScreenshots } from '../../support/screenshots.ts';
 import { toastText } from '../../support/share-dialog.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
@@ -25,9 +26,7 @@ let linkId = '';
 
 describe.skipIf(skipWithoutBrowser)('change password', () => {
   beforeAll(async () => {
-    const made = await apiUserWithFolder(suite.server.url, 'Trip 2026');
-    ({ user, session, folder: trip } = made);
-    await apiUploadFile(session, trip, 'notes.txt', new TextEncoder().encode('Ferry at 7:40.\n'), 'text/plain');
+    ({ user, session, folder: trip } = await apiUserWithNotes(suite.server.url));
     const link = await ok(
       await fetch(`${session.baseUrl}/api/share`, {
         method: 'POST',
@@ -88,9 +87,7 @@ describe.skipIf(skipWithoutBrowser)('change password', () => {
       await other.getByText('Invalid username or password.', { exact: true }).waitFor({ timeout: 30_000 });
       const fresh = await suite.newBrowser();
       await loginViaUi(fresh, suite.server.url, { ...user, password: NEW_PASSWORD });
-      await fresh.locator('.browser__body').getByText('Trip 2026').first().click();
-      await fresh.locator('.browser__body').getByText('notes.txt').first().click();
-      await fresh.getByRole('dialog', { name: 'notes.txt' }).getByText('Ferry at 7:40.').waitFor();
+      await openNotes(fresh);
 
       // The link still opens for a visitor: its key never changed.
       const visitor = await suite.newBrowser();

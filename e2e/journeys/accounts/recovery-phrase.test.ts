@@ -9,8 +9,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { submitLogin, uniqueName, type TestUser, submitRegistration } from '../../support/accounts.ts';
 import { checkA11y } from '../../support/axe.ts';
-import { apiUploadFile, apiUserWithFolder } from '../../support/files.ts';
-import { passRecoveryStep } from '../../support/recovery.ts';
+import { apiUserWithNotes, openNotes, passRecoveryStep } from '../../support/recovery.ts';
 import { saveScreenshots } from '../../support/screenshots.ts';
 import { toastText } from '../../support/share-dialog.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
@@ -23,9 +22,7 @@ let user: TestUser;
 
 describe.skipIf(skipWithoutBrowser)('recovery phrase', () => {
   beforeAll(async () => {
-    const made = await apiUserWithFolder(suite.server.url, 'Trip 2026');
-    user = made.user;
-    await apiUploadFile(made.session, made.folder, 'notes.txt', new TextEncoder().encode('Ferry at 7:40.\n'), 'text/plain');
+    ({ user } = await apiUserWithNotes(suite.server.url));
   }, SLOW);
 
   test(
@@ -105,9 +102,7 @@ describe.skipIf(skipWithoutBrowser)('recovery phrase', () => {
         lost,
         'Your new password is set. Two-factor authentication is off and every other session was signed out.',
       ).waitFor();
-      await lost.locator('.browser__body').getByText('Trip 2026').first().click();
-      await lost.locator('.browser__body').getByText('notes.txt').first().click();
-      await lost.getByRole('dialog', { name: 'notes.txt' }).getByText('Ferry at 7:40.').waitFor();
+      await openNotes(lost);
 
       // The first browser's session ended with the reset; the old password no longer signs in.
       await page.waitForURL((url) => url.pathname === '/login', { timeout: 15_000 });

@@ -148,6 +148,7 @@ export interface AccountRepositories {
   rateLimits: RateLimitCounter;
   pins: KeyPinsRepository;
   recovery: RecoveryRepository;
+  totpRecoveryCodes: TotpRecoveryCodeRepository;
 }
 
 /** An account's recovery copy (docs/protocol.md "Recovery phrase"). */
@@ -167,8 +168,9 @@ export interface RecoveryRepository {
   put(record: RecoveryRecord): Promise<void>;
   /**
    * A recovery, all or nothing, only while the stored authHash is still `authHash`: the login
-   * verifier and the sealed account replaced, the recovery copy re-sealed, TOTP off, and every
-   * session of the account deleted (`eventOf` each). False when the phrase changed meanwhile.
+   * verifier and the sealed account replaced, the recovery copy re-sealed, TOTP off (its recovery
+   * codes deleted), and every session of the account deleted (`eventOf` each). False when the
+   * phrase changed meanwhile.
    */
   recover(
     userId: string,
@@ -176,6 +178,21 @@ export interface RecoveryRepository {
     changes: SealedAccountChanges & { recoverySealed: string; recoveryNonce: string },
     eventOf: (sessionId: string) => SealboxEvent,
   ): Promise<boolean>;
+}
+
+/**
+ * An account's unused TOTP recovery codes (docs/protocol.md "TOTP recovery codes"), each only as
+ * its hash. Turning TOTP off through UserRepository (update, claimTotpStep) deletes them too.
+ */
+export interface TotpRecoveryCodeRepository {
+  /** Replaces every code of the account with these hashes, in one transaction: the codes before stop working. */
+  replace(userId: string, hashes: string[], now: number, event?: SealboxEvent): Promise<void>;
+  count(userId: string): Promise<number>;
+  /**
+   * Deletes the code with this hash and applies `changes` to the user, in one transaction: true
+   * when this call deleted it. Atomic, so two requests racing with one code cannot both win.
+   */
+  consume(userId: string, hash: string, changes?: UserChanges, event?: SealboxEvent): Promise<boolean>;
 }
 
 /**

@@ -194,6 +194,7 @@ export interface Database {
   key_pins: KeyPinsTable;
   share_blocks: ShareBlocksTable;
   account_recovery: AccountRecoveryTable;
+  totp_recovery_codes: TotpRecoveryCodesTable;
 }
 
 /** An account's recovery copy (migration 014): sealed under the phrase, opaque to the server. */
@@ -203,5 +204,13 @@ export interface AccountRecoveryTable {
   nonce: string;
   /** SHA-256 hex of recoveryAuth. */
   auth_hash: string;
+  created_at: EpochMs;
+}
+
+/** An account's unused TOTP recovery codes (migration 015), one row each. */
+export interface TotpRecoveryCodesTable {
+  user_id: string;
+  /** SHA-256 hex of user id, ':' and the normalised code: never the code. */
+  code_hash: string;
   created_at: EpochMs;
 }

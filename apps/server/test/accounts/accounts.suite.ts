@@ -3,6 +3,7 @@ import { openAccountsSuite } from './context.ts';
 import { guardTests } from './guards.ts';
 import type { MakeDb } from './harness.ts';
 import { profileTests } from './profile.ts';
+import { recoveryCodeTests } from './recovery-codes.ts';
 import { registrationTests } from './registration.ts';
 import { sessionTests } from './sessions.ts';
 import { totpTests } from './totp.ts';
@@ -18,6 +19,7 @@ export function accountsSuite(dialect: string, makeDb: MakeDb): void {
     sessionTests(suite);
     profileTests(suite);
     totpTests(suite);
+    recoveryCodeTests(suite);
     guardTests(suite);
   });
 }

@@ -10,7 +10,8 @@ const NEW_PASSWORD = 'remembered at last, a new one';
 /**
  * The recovery phrase (docs/protocol.md "Recovery phrase"): made from Profile for the current
  * password, proven with recoveryAuth alone (an unknown name and a wrong phrase answer alike), and
- * a reset that re-seals the same keys under a new password, turns TOTP off and ends every session.
+ * a reset that re-seals the same keys under a new password, turns TOTP off (its recovery codes
+ * deleted) and ends every session.
  */
 export function recoverySuite(dialect: string, makeDb: MakeDb): void {
   describe(`recovery phrase: ${dialect}`, () => {
@@ -124,7 +125,7 @@ export function recoverySuite(dialect: string, makeDb: MakeDb): void {
       expect(right.status).toBe(200);
     }, 60_000);
 
-    test('reset: a new password for the same keys; TOTP off, every session ended, the phrase still good', async () => {
+    test('reset: a new password for the same keys; TOTP off and its recovery codes gone, every session ended, the phrase still good', async () => {
       const user = await withPhrase();
       const phone = h.browser({ ip: '203.0.113.20' });
       expect((await phone.post('/api/login', { username: user.username, password: material.password })).status).toBe(200);
@@ -133,6 +134,10 @@ export function recoverySuite(dialect: string, makeDb: MakeDb): void {
         .set({ totp_enabled: 1, totp_secret: 'JBSWY3DPEHPK3PXP' })
         .where('id', '=', user.id)
         .execute();
+      const codes = await user.browser.put('/api/totp', { action: 'recovery-codes', password: material.password });
+      expect(codes.body.recoveryCodes).toHaveLength(10);
+      const codeRows = () =>
+        h.db.kysely.selectFrom('totp_recovery_codes').select('code_hash').where('user_id', '=', user.id).execute();
       const before = await userRow(user.id);
       const seen = h.delivered.length;
 
@@ -153,6 +158,7 @@ export function recoverySuite(dialect: string, makeDb: MakeDb): void {
       });
       expect(replayed.status).toBe(400);
       expect(await userRow(user.id)).toEqual(before);
+      expect(await codeRows()).toHaveLength(10);
 
       const done = await h.browser().post('/api/recovery/reset', { username: user.username, ...reset });
       expect(done.status).toBe(204);
@@ -165,6 +171,8 @@ export function recoverySuite(dialect: string, makeDb: MakeDb): void {
         public_key: before.public_key,
         signing_public_key: before.signing_public_key,
       });
+      // TOTP went off with its recovery codes, in the reset's transaction.
+      expect(await codeRows()).toEqual([]);
       expect(await h.db.kysely.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
       expect(h.delivered.slice(seen).filter((e) => e.kind === 'session.ended')).toHaveLength(2);
       expect((await user.browser.get('/api/profile')).status).toBe(401);

@@ -5,7 +5,7 @@ import { uniqueName } from '../accounts/harness.ts';
 import { keyedUser, sharingAccount } from '../sharing/harness.ts';
 import type { RouteMatrix } from './context.ts';
 import { b64, form, random64, reusable, type Fixtures } from './fixtures.ts';
-import { each, full, OWN_SESSION, PUBLIC, SIGNED_IN, type Row } from './outcomes.ts';
+import { each, full, OWN_SESSION, PUBLIC, SIGNED_IN, USERS, type Row } from './outcomes.ts';
 
 /** The smallest PNG the avatar check accepts: its signature. */
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
@@ -151,6 +151,18 @@ export function accountRows({ h, alice, viewerLink, passwordLink }: RouteMatrix,
         json: { action: 'setup', password: (await sharingAccount()).registration.password },
       }),
     },
+    {
+      // The callers have no TOTP on: past the session check, the state refuses them (400) and nothing changes.
+      route: 'PUT /api/totp',
+      label: 'recovery-codes',
+      expect: full({ ...each('unauthorized'), ...each(400, USERS) }),
+      changes: true,
+      build: async () => ({
+        path: '/api/totp',
+        json: { action: 'recovery-codes', password: (await sharingAccount()).registration.password },
+      }),
+    },
+    { route: 'GET /api/totp', expect: SIGNED_IN, build: () => ({ path: '/api/totp' }) },
     { route: 'GET /api/sessions', expect: SIGNED_IN, build: () => ({ path: '/api/sessions' }) },
     {
       route: 'DELETE /api/session/:id',

@@ -69,5 +69,6 @@ export async function stateOf(h: FilesHarness) {
     accounts: await k.selectFrom('users').selectAll().orderBy('id').execute(),
     sessions: await k.selectFrom('sessions').select(['id', 'user_id', 'totp_pending']).orderBy('id').execute(),
     pins: await k.selectFrom('key_pins').selectAll().orderBy('user_id').execute(),
+    recoveryCodes: await k.selectFrom('totp_recovery_codes').selectAll().orderBy('user_id').orderBy('code_hash').execute(),
   };
 }

@@ -30,7 +30,7 @@ export type Expect = Record<CallerName, Outcome>;
 
 export const each = (outcome: Outcome, names: readonly CallerName[] = CALLERS) =>
   Object.fromEntries(names.map((n) => [n, outcome])) as Partial<Expect>;
-const USERS: CallerName[] = ['owner', 'editor', 'viewer', 'revoked user', 'stranger'];
+export const USERS: CallerName[] = ['owner', 'editor', 'viewer', 'revoked user', 'stranger'];
 const LINKS: CallerName[] = [
   'viewer link',
   'editor link',

@@ -170,4 +170,40 @@ describe('/login messages (docs/product.md "Input rules" and "Messages")', () =>
     expect(router.state.location.searchStr).toBe('?x=1');
     expect(router.state.location.hash).toBe('frag');
   });
+
+  it('takes a recovery code instead, and says how many are left after it', async () => {
+    const { router } = await openLogin('/login');
+    api.postLogin
+      .mockResolvedValueOnce({ ok: false, status: 307, message: 'Enter the TOTP code from your authenticator app' })
+      .mockResolvedValueOnce({ ok: false, status: 401, message: 'That recovery code is not right or was already used.' })
+      .mockResolvedValueOnce({ ok: true, status: 200, data: { ...SEALED, recoveryCodesLeft: 2 } });
+    submit('alice', 'long enough');
+    await screen.findByLabelText('Enter the TOTP code from your authenticator app');
+    fireEvent.click(screen.getByRole('button', { name: 'Use a recovery code' }));
+    const code = screen.getByLabelText('Enter one of your recovery codes') as HTMLInputElement;
+    await vi.waitFor(() => expect(document.activeElement).toBe(code));
+    // The step's own texts stay (docs/product.md "Screens").
+    expect(screen.getByRole('button', { name: 'Verify TOTP' })).toBeTruthy();
+
+    fireEvent.change(code, { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify TOTP' }));
+    expect(await screen.findByText('A recovery code has 10 letters and digits, like 7hk2m-q9xzp.')).toBeTruthy();
+    expect(api.postLogin).toHaveBeenCalledTimes(1);
+
+    fireEvent.change(code, { target: { value: 'ABCDE-FGHJK' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify TOTP' }));
+    expect(await screen.findByText('That recovery code is not right or was already used.')).toBeTruthy();
+    expect(api.postLogin).toHaveBeenLastCalledWith({ username: 'alice', password: 'login-hash', totpCode: 'abcdefghjk' });
+    // Kept for a typo to be mended.
+    expect(code.value).toBe('ABCDE-FGHJK');
+
+    fireEvent.change(code, { target: { value: 'abcde fghjm' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify TOTP' }));
+    expect(
+      await screen.findByText('Signed in with a recovery code. Only 2 of 10 left: make new ones on your Profile.'),
+    ).toBeTruthy();
+    expect(api.postLogin).toHaveBeenLastCalledWith({ username: 'alice', password: 'login-hash', totpCode: 'abcdefghjm' });
+    fireEvent.click(screen.getByRole('button', { name: 'Open Profile' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
+  });
 });

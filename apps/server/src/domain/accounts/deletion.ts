@@ -3,16 +3,15 @@ import { DomainError } from '../errors.ts';
 import { endAccount, purgeAccount } from '../files/account-deletion.ts';
 import type { FilesPorts } from '../files/deps.ts';
 import type { AccountsDeps } from './deps.ts';
-import { INVALID_TOTP } from './login.ts';
 import { passwordMatches } from './password.ts';
 import { sessionEnded } from './sessions.ts';
-import { acceptCode, WRONG_PASSWORD } from './totp.ts';
+import { acceptCode, WRONG_PASSWORD, wrongCodeText } from './totp.ts';
 
 /** POST /api/account/delete: what proves the caller means it (docs/protocol.md "Deleting an account"). */
 export interface DeleteAccountInput {
   /** The current login hash, as at login: a session alone (a stolen cookie) cannot delete. */
   password: string;
-  /** Needed while TOTP is on. */
+  /** Needed while TOTP is on: the app's code or a TOTP recovery code. */
   totpCode?: string | undefined;
   /** The account's username typed again, so no stray call deletes an account. */
   confirm: string;
@@ -37,8 +36,9 @@ export async function deleteAccount(
   if (!(await passwordMatches(deps.accounts, user, attempt))) throw new DomainError('FORBIDDEN', WRONG_PASSWORD);
   if (user.totpEnabled && user.totpSecret) {
     if (!input.totpCode) throw new DomainError('VALIDATION', TOTP_NEEDED);
-    if (!(await acceptCode(deps.accounts, user, user.totpSecret, input.totpCode))) {
-      throw new DomainError('VALIDATION', INVALID_TOTP);
+    // A TOTP recovery code is taken too (totp.ts), as everywhere a code is asked.
+    if (!(await acceptCode(deps.accounts, { user, secret: user.totpSecret, code: input.totpCode }))) {
+      throw new DomainError('VALIDATION', wrongCodeText(input.totpCode));
     }
   }
   const ended = await endAccount(deps.files, user.id, (sessionId) => sessionEnded(user.id, sessionId), caller.sessionId);

@@ -7,9 +7,7 @@ import { parseStoredKdf } from './kdf.ts';
 import { passwordMatches } from './password.ts';
 import { toProfile, type Profile } from './profile.ts';
 import { endSessionByToken, startSession, type IssuedSession } from './sessions.ts';
-import { acceptCode } from './totp.ts';
-
-export const INVALID_TOTP = 'Invalid TOTP code.';
+import { acceptCode, wrongCodeText, type AcceptedCode } from './totp.ts';
 
 export interface LoginInput {
   username: string;
@@ -24,6 +22,8 @@ export interface LoginInput {
 /** Everything the browser needs to unlock its keys (docs/protocol.md POST /api/login). */
 export interface LoginAnswer extends SealedAccount {
   user: Profile;
+  /** Only when a recovery code signed in: how many the account has left (docs/protocol.md "TOTP recovery codes"). */
+  recoveryCodesLeft?: number;
 }
 
 export type LoginResult =
@@ -39,6 +39,7 @@ export async function login(deps: AccountsDeps, input: LoginInput): Promise<Logi
   // Whatever this browser was signed in as, that session ends with a new login.
   await endSessionByToken(deps, input.previousToken);
 
+  let accepted: AcceptedCode = false;
   if (user.totpEnabled && user.totpSecret) {
     if (input.totpCode === undefined || input.totpCode === '') {
       return {
@@ -46,13 +47,14 @@ export async function login(deps: AccountsDeps, input: LoginInput): Promise<Logi
         issued: await startSession(deps, user.id, { totpPending: true, userAgent: input.userAgent }),
       };
     }
-    if (!(await acceptCode(deps, user, user.totpSecret, input.totpCode))) {
-      throw new DomainError('UNAUTHORIZED', INVALID_TOTP);
-    }
+    accepted = await acceptCode(deps, { user, secret: user.totpSecret, code: input.totpCode });
+    if (!accepted) throw new DomainError('UNAUTHORIZED', wrongCodeText(input.totpCode));
   }
   await deps.sessions.deleteExpired(deps.clock());
   const issued = await startSession(deps, user.id, { totpPending: false, userAgent: input.userAgent });
-  return { kind: 'signed-in', issued, answer: loginAnswer(user) };
+  const answer: LoginAnswer = loginAnswer(user);
+  if (accepted === 'recovery') answer.recoveryCodesLeft = await deps.totpRecoveryCodes.count(user.id);
+  return { kind: 'signed-in', issued, answer };
 }
 
 function loginAnswer(user: UserRecord): LoginAnswer {

@@ -53,7 +53,10 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
    * guess, but each guess then waits; the owner's right password still gets in, late.
    */
   loginAccountSlow: { max: 20, windowMs: 15 * MINUTE },
-  /** Failed TOTP codes of one account (login, confirm, disable): 3 codes of 10^6 are valid. */
+  /**
+   * Failed TOTP codes of one account (login, confirm, disable): 3 codes of 10^6 are valid. Recovery
+   * codes count here too (50 bits each: far safer than the TOTP codes the limit is set for).
+   */
   totpAccount: { max: 5, windowMs: 5 * MINUTE },
   registerIp: { max: 30, windowMs: 60 * MINUTE },
   /** Username/email availability, typed with a 700 ms debounce. */

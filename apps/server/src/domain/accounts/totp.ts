@@ -1,13 +1,17 @@
+import { INVALID_RECOVERY_CODE_TEXT, isRecoveryCodeShape } from '@sealbox/rules';
 import { generateSecret, generateURI, verify } from 'otplib';
 import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
 import { passwordMatches } from './password.ts';
+import { consumeRecoveryCode, makeRecoveryCodes } from './recovery-codes.ts';
 import type { UserChanges, UserRecord } from '../../ports/accounts.ts';
 import type { SealboxEvent } from '../../ports/event-bus.ts';
 
 /** RFC 6238 defaults that every authenticator app understands: SHA-1, 6 digits, 30 s. */
 export const TOTP_PERIOD_SECONDS = 30;
 export const TOTP_ISSUER = 'Sealbox';
+export const INVALID_TOTP = 'Invalid TOTP code.';
+export const TOTP_NOT_ENABLED = 'TOTP is not enabled.';
 
 export function newTotpSecret(): string {
   return generateSecret({ length: 20 });
@@ -30,33 +34,69 @@ export async function stepOfCode(secret: string, code: string, nowMs: number): P
 }
 
 /**
- * Checks a code and marks its time step used in one atomic write, so a code works once.
- * Failed codes count against the account's TOTP limit; a right one is refunded.
- * Returns false for a wrong or replayed code.
+ * Counts an attempt at a second-factor code against the account's TOTP limit; a right one is
+ * refunded, so only failures count.
  */
-export async function acceptCode(
-  deps: AccountsDeps,
-  user: UserRecord,
-  secret: string,
-  code: string,
-  changes?: UserChanges,
-  event?: SealboxEvent,
-): Promise<boolean> {
+async function totpLimited<T>(deps: AccountsDeps, user: UserRecord, check: () => Promise<T>): Promise<T> {
   await deps.limiter.hit('totpAccount', user.id);
-  const step = await stepOfCode(secret, code, deps.clock());
-  if (step === null) return false;
-  const claimed = await deps.users.claimTotpStep(user.id, step, changes, event);
-  if (claimed) await deps.limiter.refund('totpAccount', user.id);
-  return claimed;
+  const accepted = await check();
+  if (accepted) await deps.limiter.refund('totpAccount', user.id);
+  return accepted;
+}
+
+/** A second-factor code to check, and what its acceptance writes in the same transaction. */
+export interface CodeAttempt {
+  user: UserRecord;
+  secret: string;
+  code: string;
+  changes?: UserChanges;
+  event?: SealboxEvent;
+}
+
+/**
+ * Checks an authenticator code and marks its time step used in one atomic write, so a code works
+ * once. Returns false for a wrong or replayed code.
+ */
+export function acceptTotpCode(deps: AccountsDeps, { user, secret, code, changes, event }: CodeAttempt): Promise<boolean> {
+  return totpLimited(deps, user, async () => {
+    const step = await stepOfCode(secret, code, deps.clock());
+    return step !== null && (await deps.users.claimTotpStep(user.id, step, changes, event));
+  });
+}
+
+/** Which kind of code was accepted, if any. */
+export type AcceptedCode = 'totp' | 'recovery' | false;
+
+const isTotpShape = (code: string) => /^\d{6}$/.test(code);
+
+/**
+ * Login and turning TOTP off: an authenticator code, or in its place one of the account's
+ * recovery codes (docs/protocol.md "TOTP recovery codes"), used up by this call. Both count
+ * against the same limit.
+ */
+export async function acceptCode(deps: AccountsDeps, attempt: CodeAttempt): Promise<AcceptedCode> {
+  const { user, code, changes, event } = attempt;
+  if (isTotpShape(code) || !isRecoveryCodeShape(code)) return (await acceptTotpCode(deps, attempt)) && 'totp';
+  return (await totpLimited(deps, user, () => consumeRecoveryCode(deps, user.id, code, changes, event))) && 'recovery';
+}
+
+/** The refusal of a code that was not accepted, in the words for its kind. */
+export function wrongCodeText(code: string): string {
+  return !isTotpShape(code) && isRecoveryCodeShape(code) ? INVALID_RECOVERY_CODE_TEXT : INVALID_TOTP;
 }
 
 /** `password` is the login hash, as at login: a session alone (a stolen cookie) cannot add or remove a factor. */
 export type TotpAction =
   | { action: 'setup'; password: string }
   | { action: 'confirm'; code: string }
-  | { action: 'disable'; code: string; password: string };
+  | { action: 'disable'; code: string; password: string }
+  | { action: 'recovery-codes'; password: string };
 
-export type TotpAnswer = { secret: string; uri: string } | { enabled: boolean };
+export type TotpAnswer =
+  | { secret: string; uri: string }
+  | { enabled: true; recoveryCodes: string[] }
+  | { enabled: false }
+  | { recoveryCodes: string[] };
 
 export const WRONG_PASSWORD = 'Wrong password.';
 
@@ -86,16 +126,25 @@ export async function changeTotp(
     case 'confirm': {
       if (user.totpEnabled) throw new DomainError('VALIDATION', 'TOTP is already enabled.');
       if (!user.totpSecret) throw new DomainError('VALIDATION', 'Set up TOTP first.');
-      const ok = await acceptCode(deps, user, user.totpSecret, request.code, { totpEnabled: true }, changed);
-      if (!ok) throw new DomainError('VALIDATION', 'Invalid TOTP code.');
-      return { enabled: true };
+      // Only the app's own code: confirming proves the authenticator works.
+      const attempt = { user, secret: user.totpSecret, code: request.code, changes: { totpEnabled: true }, event: changed };
+      const ok = await acceptTotpCode(deps, attempt);
+      if (!ok) throw new DomainError('VALIDATION', INVALID_TOTP);
+      return { enabled: true, recoveryCodes: await makeRecoveryCodes(deps, user.id) };
     }
     case 'disable': {
-      if (!user.totpEnabled || !user.totpSecret) throw new DomainError('VALIDATION', 'TOTP is not enabled.');
+      if (!user.totpEnabled || !user.totpSecret) throw new DomainError('VALIDATION', TOTP_NOT_ENABLED);
       await requirePassword(deps, user, request.password, clientIp);
-      const ok = await acceptCode(deps, user, user.totpSecret, request.code, { totpEnabled: false, totpSecret: null }, changed);
-      if (!ok) throw new DomainError('VALIDATION', 'Invalid TOTP code.');
+      // A lost device: a recovery code turns it off too. Off, the account's codes are deleted.
+      const off = { totpEnabled: false, totpSecret: null };
+      const ok = await acceptCode(deps, { user, secret: user.totpSecret, code: request.code, changes: off, event: changed });
+      if (!ok) throw new DomainError('VALIDATION', wrongCodeText(request.code));
       return { enabled: false };
+    }
+    case 'recovery-codes': {
+      if (!user.totpEnabled) throw new DomainError('VALIDATION', TOTP_NOT_ENABLED);
+      await requirePassword(deps, user, request.password, clientIp);
+      return { recoveryCodes: await makeRecoveryCodes(deps, user.id, changed) };
     }
   }
 }

@@ -7,6 +7,7 @@ import { openRecovery, recoveryStatus, resetWithRecovery, setRecovery } from '..
 import { login } from '../../domain/accounts/login.ts';
 import { register } from '../../domain/accounts/registration.ts';
 import { endSessionByToken, SESSION_LIFETIME_MS, TOTP_PENDING_LIFETIME_MS } from '../../domain/accounts/sessions.ts';
+import { totpStatus } from '../../domain/accounts/recovery-codes.ts';
 import { changeTotp } from '../../domain/accounts/totp.ts';
 import { isAvailable } from '../../domain/accounts/users.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -70,6 +71,7 @@ export function accountRoutes(deps: AccountRoutesDeps) {
       set.headers['set-cookie'] = clearedSessionCookie(cookies);
       set.status = 204;
     })
+    .get('/api/totp', ({ user }) => totpStatus(accounts, user.id), { session: true })
     .put('/api/totp', ({ body, user, clientIp }) => changeTotp(accounts, { user, clientIp }, body), {
       body: TotpBody,
       session: true,

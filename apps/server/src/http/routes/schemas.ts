@@ -75,11 +75,14 @@ export const CheckQuery = t.Object({
 });
 
 const TotpCode = t.String({ pattern: '^[0-9]{6}$' });
+/** A TOTP code or a recovery code, as the login's totpCode: the domain tells them apart. */
+const TotpOrRecoveryCode = t.String({ minLength: 1, maxLength: 16 });
 
 export const TotpBody = t.Union([
   t.Object({ action: t.Literal('setup'), password: LoginPassword }),
   t.Object({ action: t.Literal('confirm'), code: TotpCode }),
-  t.Object({ action: t.Literal('disable'), code: TotpCode, password: LoginPassword }),
+  t.Object({ action: t.Literal('disable'), code: TotpOrRecoveryCode, password: LoginPassword }),
+  t.Object({ action: t.Literal('recovery-codes'), password: LoginPassword }),
 ]);
 
 export const EmailBody = t.Object({ email: t.Union([t.String({ maxLength: 400 }), t.Null()]) });

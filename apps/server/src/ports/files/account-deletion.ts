@@ -31,8 +31,8 @@ export interface AccountDeletionReader {
 export interface AccountDeletionWriter {
   /**
    * Marks the account deleted at `now` and blanks what could open or reach it: login verifier,
-   * sealed keys, email, second factor, avatar; deletes its sessions, key pins, recovery copy and
-   * blocks (both ways). Undefined when there is no such live account (deleted meanwhile).
+   * sealed keys, email, second factor, avatar; deletes its sessions, key pins, recovery copy, TOTP
+   * recovery codes and blocks (both ways). Undefined when there is no such live account (deleted meanwhile).
    */
   endAccount(userId: string, now: number): Promise<EndedAccount | undefined>;
 }

@@ -1,16 +1,25 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
+import { RECOVERY_CODES_FEW } from '@sealbox/rules';
 import { Button, Card, Spinner, dismissToast, toast } from '@sealbox/ui';
 import { RECOVERY_TEXT } from './recovery-text.ts';
 import { warmCrypto } from '../../crypto/client.ts';
 import { LabelledInput, UsernameInput } from '../../lib/LabelledInput.tsx';
 import { postLogout } from './account-api.ts';
-import { LOGIN_MESSAGES, signIn, validateLogin, validateTotpCode, type LoginFailure, type Stage } from './login-flow.ts';
+import {
+  LOGIN_MESSAGES,
+  codeToSend,
+  signIn,
+  validateLogin,
+  validateTotpCode,
+  type LoginFailure,
+  type Stage,
+} from './login-flow.ts';
 import { DEFAULT_AFTER_LOGIN, safeRedirectPath } from './redirect.ts';
 import { startSession } from './session.ts';
 import { ReloadNotice } from './crypto-start.tsx';
-import { TotpCodeInput } from './TotpCodeInput.tsx';
+import { CodeKindToggle, TotpCodeInput } from './TotpCodeInput.tsx';
 import './auth.css';
 
 /**
@@ -41,6 +50,8 @@ export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
   const [showPassword, setShowPassword] = useState(false);
   const [totpCode, setTotpCode] = useState('');
   const [step, setStep] = useState<'credentials' | 'totp'>('credentials');
+  /** The TOTP step takes a recovery code instead (a lost device). */
+  const [recovery, setRecovery] = useState(false);
   const [loginHash, setLoginHash] = useState<string>();
   const [error, setError] = useState<string>();
   const [stage, setStage] = useState<Stage>();
@@ -96,8 +107,10 @@ export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
       }
       if (outcome.kind === 'failed') {
         showFailure(outcome.failure);
-        // A refused code is cleared for the next one, as authenticator prompts do.
-        if (code !== undefined) clearTotp();
+        // A refused code is cleared for the next one, as authenticator prompts do; a recovery
+        // code stays, selected, so a typo is mended without typing it all again.
+        if (code !== undefined && recovery) setTimeout(() => totpInput.current?.select(), 0);
+        else if (code !== undefined) clearTotp();
         return;
       }
       performance.mark(LOGIN_MARKS.unlocked);
@@ -107,9 +120,24 @@ export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
       await router.navigate({ href: safeRedirectPath(redirect) ?? DEFAULT_AFTER_LOGIN, replace: true });
       // "Redirecting..." is done with once the redirect is.
       dismissToast(redirecting);
+      if (outcome.recoveryCodesLeft !== undefined) recoveryCodeUsed(outcome.recoveryCodesLeft);
     } finally {
       setStage(undefined);
     }
+  };
+
+  /** How many recovery codes are left; when few, the way to Profile, where new ones are made. */
+  const recoveryCodeUsed = (left: number) => {
+    const few = left <= RECOVERY_CODES_FEW;
+    toast(LOGIN_MESSAGES.recoveryCodeUsed(left), 'info', {
+      ...(few ? { action: { label: 'Open Profile', run: () => void router.navigate({ to: '/profile' }) } } : {}),
+    });
+  };
+
+  const switchCodeKind = (next: boolean) => {
+    setRecovery(next);
+    setError(undefined);
+    clearTotp();
   };
 
   const clearTotp = () => {
@@ -132,12 +160,12 @@ export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
   const onTotp = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (stage) return;
-    const invalid = validateTotpCode(totpCode);
+    const invalid = validateTotpCode(totpCode, recovery);
     if (invalid) {
       setError(invalid);
       return;
     }
-    void run(totpCode);
+    void run(codeToSend(totpCode, recovery));
   };
 
   const backToCredentials = () => {
@@ -146,6 +174,7 @@ export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
     setStep('credentials');
     setLoginHash(undefined);
     setTotpCode('');
+    setRecovery(false);
     setError(undefined);
   };
 
@@ -206,8 +235,16 @@ export function LoginScreen({ redirect }: { redirect?: string | undefined }) {
         ) : (
           <>
             <h1>Two-factor authentication</h1>
+            {recovery && <p className="muted">{LOGIN_MESSAGES.recoveryHint}</p>}
             <form className="form" onSubmit={onTotp} noValidate aria-busy={busy}>
-              <TotpCodeInput ref={totpInput} label={LOGIN_MESSAGES.totpPrompt} value={totpCode} onChange={setTotpCode} />
+              <TotpCodeInput
+                ref={totpInput}
+                label={recovery ? LOGIN_MESSAGES.recoveryPrompt : LOGIN_MESSAGES.totpPrompt}
+                value={totpCode}
+                onChange={setTotpCode}
+                recovery={recovery}
+              />
+              <CodeKindToggle recovery={recovery} onChange={switchCodeKind} disabled={busy} />
               {errorLine}
               <Button type="submit" size="lg" disabled={busy}>
                 {progress('Verify TOTP')}

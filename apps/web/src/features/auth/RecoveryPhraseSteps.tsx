@@ -4,27 +4,18 @@
  * PUT /api/account/recovery. Used at registration and from Profile.
  */
 import { useMemo, useState, type FormEvent } from 'react';
-import { Button, toast } from '@sealbox/ui';
+import { Button } from '@sealbox/ui';
 import { LabelledInput } from '../../lib/LabelledInput.tsx';
 import { putRecovery } from './account-api.ts';
 import { PHRASE_TEXT, checkWords, pickPositions } from './recovery-text.ts';
 import { FormError } from '../../lib/FormError.tsx';
+import { KeepActions } from './KeepActions.tsx';
 
 export interface RecoverySetupData {
   phrase: string;
   recoveryAuth: string;
   recoverySealed: string;
   recoveryNonce: string;
-}
-
-function printPhrase(): void {
-  // Only the words are printed (auth.css, html[data-print-recovery]).
-  document.documentElement.dataset.printRecovery = '';
-  try {
-    window.print();
-  } finally {
-    delete document.documentElement.dataset.printRecovery;
-  }
 }
 
 export function RecoveryPhraseSteps({
@@ -47,22 +38,6 @@ export function RecoveryPhraseSteps({
   const [typed, setTyped] = useState<string[]>(['', '', '']);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(setup.phrase);
-      toast(PHRASE_TEXT.copied, 'success');
-    } catch {
-      toast(PHRASE_TEXT.copyFailed, 'error');
-    }
-  };
-  const download = () => {
-    const text = `${PHRASE_TEXT.fileHeading(username)}\n\n${words.map((w, i) => `${i + 1}. ${w}`).join('\n')}\n`;
-    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-    const a = Object.assign(document.createElement('a'), { href: url, download: `sealbox-recovery-phrase-${username}.txt` });
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -94,17 +69,12 @@ export function RecoveryPhraseSteps({
             </li>
           ))}
         </ol>
-        <div className="recovery-steps__actions">
-          <Button size="sm" variant="secondary" onClick={() => void copy()}>
-            Copy
-          </Button>
-          <Button size="sm" variant="secondary" onClick={download}>
-            Download
-          </Button>
-          <Button size="sm" variant="secondary" onClick={printPhrase}>
-            Print
-          </Button>
-        </div>
+        <KeepActions
+          copyText={setup.phrase}
+          fileText={`${PHRASE_TEXT.fileHeading(username)}\n\n${words.map((w, i) => `${i + 1}. ${w}`).join('\n')}\n`}
+          fileName={`sealbox-recovery-phrase-${username}.txt`}
+          messages={PHRASE_TEXT}
+        />
         <Button onClick={() => setStep('confirm')}>{PHRASE_TEXT.written}</Button>
       </div>
     );

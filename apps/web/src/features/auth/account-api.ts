@@ -147,12 +147,24 @@ export async function totpSetup(loginHash: string): Promise<Answer<{ secret: str
   return answer(await api.api.totp.put({ action: 'setup', password: loginHash }));
 }
 
-export async function totpConfirm(code: string): Promise<Answer<{ enabled: boolean }>> {
+/** Turns TOTP on; the answer holds the ten recovery codes, the only time they are seen. */
+export async function totpConfirm(code: string): Promise<Answer<{ enabled: true; recoveryCodes: string[] }>> {
   return answer(await api.api.totp.put({ action: 'confirm', code }));
 }
 
-export async function totpDisable(code: string, loginHash: string): Promise<Answer<{ enabled: boolean }>> {
+/** `code`: the app's, or a recovery code (a lost device). */
+export async function totpDisable(code: string, loginHash: string): Promise<Answer<{ enabled: false }>> {
   return answer(await api.api.totp.put({ action: 'disable', code, password: loginHash }));
+}
+
+/** New recovery codes for the password; the old ones stop working. */
+export async function totpRecoveryCodes(loginHash: string): Promise<Answer<{ recoveryCodes: string[] }>> {
+  return answer(await api.api.totp.put({ action: 'recovery-codes', password: loginHash }));
+}
+
+/** GET /api/totp: how many unused recovery codes the account has. */
+export async function getTotpStatus(): Promise<Answer<{ recoveryCodesLeft: number }>> {
+  return answer(await api.api.totp.get());
 }
 
 export async function listSessions(): Promise<Answer<SessionInfo[]>> {

@@ -9,6 +9,7 @@ export {
   deleteAccount,
   endSession,
   getRecoveryStatus,
+  getTotpStatus,
   listSessions,
   postLogout,
   postRegister,
@@ -17,6 +18,7 @@ export {
   putPreferences,
   totpConfirm,
   totpDisable,
+  totpRecoveryCodes,
   totpSetup,
   uploadAvatar,
   type Answer,
@@ -51,11 +53,12 @@ export {
   validateUsername,
 } from './register-validation.ts';
 export { NewPasswordFields } from './NewPasswordFields.tsx';
+export { KeepActions } from './KeepActions.tsx';
 export { RecoverScreen } from './RecoverScreen.tsx';
 export { RecoveryPhraseSteps, type RecoverySetupData } from './RecoveryPhraseSteps.tsx';
 export { RegisterScreen } from './RegisterScreen.tsx';
 export { auth, clearSession, sessionAtom, setSession, signedInAtom, type AuthContext } from './session.ts';
-export { TotpCodeInput } from './TotpCodeInput.tsx';
+export { CODE_KIND_TEXT, CodeKindToggle, TotpCodeInput } from './TotpCodeInput.tsx';
 export { reportSessionEnded, useAuthSync } from './useAuthSync.ts';
 export { useAvailability, type Availability } from './useAvailability.ts';
 export { useLogout } from './useLogout.ts';

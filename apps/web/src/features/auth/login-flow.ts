@@ -4,7 +4,17 @@
  * in. Every outcome maps to docs/product.md "Input rules" and "Messages" exact texts here, so the
  * page only renders.
  */
-import { INVALID_CREDENTIALS_TEXT, TOTP_PROMPT_TEXT, USER_NOT_FOUND_TEXT, USERNAME_LENGTH_TEXT } from '@sealbox/rules';
+import {
+  INVALID_CREDENTIALS_TEXT,
+  INVALID_RECOVERY_CODE_TEXT,
+  RECOVERY_CODE_COUNT,
+  RECOVERY_CODES_FEW,
+  TOTP_PROMPT_TEXT,
+  USER_NOT_FOUND_TEXT,
+  USERNAME_LENGTH_TEXT,
+  isRecoveryCodeShape,
+  normaliseRecoveryCode,
+} from '@sealbox/rules';
 import {
   cryptoWorker,
   describeCryptoError,
@@ -29,6 +39,17 @@ export const LOGIN_MESSAGES = {
   failed: 'Login failed. Please try again.',
   success: 'Login successful! Redirecting...',
   totpPrompt: TOTP_PROMPT_TEXT,
+  recoveryPrompt: 'Enter one of your recovery codes',
+  recoveryHint: 'Lost your authenticator app? Each recovery code you saved when you turned TOTP on signs you in once.',
+  recoveryShape: 'A recovery code has 10 letters and digits, like 7hk2m-q9xzp.',
+  invalidRecoveryCode: INVALID_RECOVERY_CODE_TEXT,
+  /** After a sign-in with a recovery code (docs/web-accounts.md "TOTP recovery codes"). */
+  recoveryCodeUsed: (left: number) =>
+    left === 0
+      ? 'Signed in with your last recovery code. Make new ones on your Profile.'
+      : left <= RECOVERY_CODES_FEW
+        ? `Signed in with a recovery code. Only ${left} of ${RECOVERY_CODE_COUNT} left: make new ones on your Profile.`
+        : `Signed in with a recovery code. ${left} of ${RECOVERY_CODE_COUNT} recovery codes left.`,
   /**
    * docs/product.md "Messages": the password hash needs WebAssembly (argon2id), which this browser
    * lacks.
@@ -51,8 +72,15 @@ export function validateLogin(username: string, password: string): string | unde
   return undefined;
 }
 
-export function validateTotpCode(code: string): string | undefined {
+/** The second step's code: the app's 6 digits, or with `recovery` the shape of a recovery code. */
+export function validateTotpCode(code: string, recovery = false): string | undefined {
+  if (recovery) return isRecoveryCodeShape(code) ? undefined : LOGIN_MESSAGES.recoveryShape;
   return /^\d{6}$/.test(code) ? undefined : LOGIN_MESSAGES.codeShape;
+}
+
+/** The code as sent: a recovery code normalised (docs/protocol.md "TOTP recovery codes"), the app's as it is. */
+export function codeToSend(code: string, recovery: boolean): string {
+  return recovery ? normaliseRecoveryCode(code) : code;
 }
 
 /**
@@ -70,7 +98,13 @@ export type Stage = 'checking' | 'deriving' | 'signing-in' | 'unlocking';
 type Failed = { kind: 'failed'; failure: LoginFailure };
 
 export type LoginOutcome =
-  | { kind: 'signed-in'; profile: Profile; fingerprint: string }
+  | {
+      kind: 'signed-in';
+      profile: Profile;
+      fingerprint: string;
+      /** Only after a recovery code: how many the account has left. */
+      recoveryCodesLeft?: number;
+    }
   | { kind: 'totp'; loginHash: string }
   | Failed;
 
@@ -212,6 +246,9 @@ export interface LoginInput {
   onStage?: (stage: Stage) => void;
 }
 
+const wrongCodeMessage = (code: string) =>
+  !/^\d{6}$/.test(code) && isRecoveryCodeShape(code) ? LOGIN_MESSAGES.invalidRecoveryCode : LOGIN_MESSAGES.invalidCode;
+
 /** Runs the flow; never throws (every failure is a LoginOutcome). */
 export async function signIn(input: LoginInput): Promise<LoginOutcome> {
   const { username, password, totpCode, onStage } = input;
@@ -234,7 +271,7 @@ export async function signIn(input: LoginInput): Promise<LoginOutcome> {
     const answer = await postLogin({ username, password: loginHash, ...(inTotpStep ? { totpCode } : {}) });
     if (!answer.ok) {
       if (answer.status === 307 && !inTotpStep) return { kind: 'totp', loginHash };
-      if (answer.status === 401) return inline(inTotpStep ? LOGIN_MESSAGES.invalidCode : LOGIN_MESSAGES.invalid);
+      if (answer.status === 401) return inline(inTotpStep ? wrongCodeMessage(totpCode) : LOGIN_MESSAGES.invalid);
       if (answer.status === 429) return silent;
       return toasted(loginFailed(answer.message));
     }
@@ -255,7 +292,8 @@ export async function signIn(input: LoginInput): Promise<LoginOutcome> {
       });
       if (!upgrade) await raiseKdfFloor(username, account.kdf.version);
       else if (await sendUpgrade(loginHash, upgrade)) await raiseKdfFloor(username, upgrade.kdf.version);
-      return { kind: 'signed-in', profile, fingerprint };
+      const left = (answer.data as { recoveryCodesLeft?: unknown }).recoveryCodesLeft;
+      return { kind: 'signed-in', profile, fingerprint, ...(typeof left === 'number' ? { recoveryCodesLeft: left } : {}) };
     } catch (error) {
       await postLogout().catch(() => undefined);
       return cryptoFailed(error);

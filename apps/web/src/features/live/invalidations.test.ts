@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { OWN_SCOPE, SHARED_SCOPE } from '../../model/browse-scope.ts';
 import { filesKeys } from '../items/index.ts';
-import { SESSIONS_QUERY_KEY, UNFINISHED_UPLOADS_QUERY_KEY } from '../profile/index.ts';
+import { SESSIONS_QUERY_KEY, TOTP_STATUS_QUERY_KEY, UNFINISHED_UPLOADS_QUERY_KEY } from '../profile/index.ts';
 import { sharingKeys } from '../sharing/index.ts';
 import { COALESCE_MS, createInvalidator, invalidationsFor } from './invalidations.ts';
 
@@ -18,6 +18,7 @@ function seeded() {
   client.setQueryData(filesKeys.tree(OWN_SCOPE), listing([]));
   client.setQueryData(PROFILE_QUERY_KEY, { id: 'me' });
   client.setQueryData(SESSIONS_QUERY_KEY, []);
+  client.setQueryData(TOTP_STATUS_QUERY_KEY, 10);
   client.setQueryData([...UNFINISHED_UPLOADS_QUERY_KEY, 100], { uploads: [], users: {}, total: 0 });
   client.setQueryData(sharingKeys.shared, { items: [], users: {} });
   client.setQueryData(sharingKeys.sharedTree(['a', 'other']), []);
@@ -91,7 +92,7 @@ describe('invalidations', () => {
   test('quota, profile and sessions have their own entries', () => {
     // An upload started or ended: the space, and Profile's list of unfinished uploads.
     expect(apply(seeded(), { kind: 'quota.changed' })).toEqual(['profile', 'unfinished-uploads/100']);
-    expect(apply(seeded(), { kind: 'profile.changed' })).toEqual(['profile']);
+    expect(apply(seeded(), { kind: 'profile.changed' })).toEqual(['profile', 'profile/totp']);
     expect(apply(seeded(), { kind: 'session.ended', sessionId: 's' })).toEqual(['sessions']);
   });
 

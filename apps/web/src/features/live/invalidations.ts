@@ -12,7 +12,7 @@ import { isEventKind, type EventKind } from '@sealbox/rules';
 import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { filesKeys, type FolderListing } from '../items/index.ts';
-import { SESSIONS_QUERY_KEY, UNFINISHED_UPLOADS_QUERY_KEY } from '../profile/index.ts';
+import { SESSIONS_QUERY_KEY, TOTP_STATUS_QUERY_KEY, UNFINISHED_UPLOADS_QUERY_KEY } from '../profile/index.ts';
 import { sharingKeys } from '../sharing/index.ts';
 import type { LiveEvent } from './connection.ts';
 
@@ -80,7 +80,11 @@ const HANDLERS: Record<EventKind, Handler> = {
     { key: PROFILE_QUERY_KEY, exact: true },
     { key: UNFINISHED_UPLOADS_QUERY_KEY, exact: false },
   ],
-  'profile.changed': () => [{ key: PROFILE_QUERY_KEY, exact: true }],
+  // Also TOTP: its recovery codes made again, or gone with it.
+  'profile.changed': () => [
+    { key: PROFILE_QUERY_KEY, exact: true },
+    { key: TOTP_STATUS_QUERY_KEY, exact: true },
+  ],
   'session.ended': () => [{ key: SESSIONS_QUERY_KEY, exact: true }],
   // The user blocked or unblocked an account: its shares leave or come back.
   'blocks.changed': () => [

@@ -5,7 +5,14 @@ import type { Profile } from '../auth/account-api.ts';
 import { TOTP_MESSAGES, TotpSection } from './TotpSection.tsx';
 
 const { overriding } = await vi.hoisted(() => import('../../test/mock-module.ts'));
-const api = vi.hoisted(() => ({ lookupLogin: vi.fn(), totpSetup: vi.fn(), totpConfirm: vi.fn(), totpDisable: vi.fn() }));
+const api = vi.hoisted(() => ({
+  lookupLogin: vi.fn(),
+  totpSetup: vi.fn(),
+  totpConfirm: vi.fn(),
+  totpDisable: vi.fn(),
+  totpRecoveryCodes: vi.fn(),
+  getTotpStatus: vi.fn(),
+}));
 vi.mock('../auth/account-api.ts', overriding(api));
 const call = vi.hoisted(() => vi.fn());
 vi.mock('../../crypto/client.ts', overriding({ cryptoWorker: { call } }));
@@ -24,6 +31,7 @@ beforeEach(() => {
     data: [{ id: 'u1', username: 'alice', passwordSalt: 'salt', kdf: KDF }],
   });
   call.mockResolvedValue('login-hash');
+  api.getTotpStatus.mockResolvedValue({ ok: true, status: 200, data: { recoveryCodesLeft: 8 } });
 });
 
 afterEach(() => {
@@ -113,5 +121,71 @@ describe('TOTP setup helps with the secret and the code', () => {
     const code = screen.getByLabelText('Code from the app') as HTMLInputElement;
     expect(code.value).toBe('');
     await waitFor(() => expect(document.activeElement).toBe(code));
+  });
+});
+
+const CODES = Array.from({ length: 10 }, (_, i) => `abcd${i + 2}-fghj${i + 2}`);
+
+describe('TOTP recovery codes', () => {
+  it('confirming shows the ten codes once; saved, the card says how many are left', async () => {
+    show(PROFILE);
+    await setUpWithPassword();
+    api.totpConfirm.mockResolvedValueOnce({ ok: true, status: 200, data: { enabled: true, recoveryCodes: CODES } });
+    type('Code from the app', '123456');
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    const list = await screen.findByRole('list', { name: 'Your recovery codes' });
+    expect(Array.from(list.querySelectorAll('li'), (li) => li.textContent)).toEqual(CODES);
+    for (const name of ['Copy', 'Download', 'Print']) expect(screen.getByRole('button', { name })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'I have saved them' }));
+    expect(screen.queryByRole('list', { name: 'Your recovery codes' })).toBeNull();
+  });
+
+  it('while on: the count, a warning when few are left, and new ones for the password', async () => {
+    api.getTotpStatus.mockResolvedValueOnce({ ok: true, status: 200, data: { recoveryCodesLeft: 2 } });
+    show({ ...PROFILE, totpEnabled: true });
+    const warning = await screen.findByText(TOTP_MESSAGES.codesLeft(2));
+    expect(warning.className).toContain('auth-card__warning');
+    expect(TOTP_MESSAGES.codesLeft(8)).toBe('8 of 10 recovery codes left.');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Make new recovery codes' }));
+    // Only the password: the form to turn TOTP off is out of the way meanwhile.
+    expect(screen.queryByRole('button', { name: 'Disable TOTP' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Make new recovery codes' }));
+    expect(await screen.findByText(TOTP_MESSAGES.passwordMissing)).toBeTruthy();
+    expect(api.totpRecoveryCodes).not.toHaveBeenCalled();
+    api.totpRecoveryCodes.mockResolvedValueOnce({ ok: false, status: 403, message: 'Wrong password.' });
+    type('Password', 'not mine');
+    fireEvent.click(screen.getByRole('button', { name: 'Make new recovery codes' }));
+    expect(await screen.findByText(TOTP_MESSAGES.wrongPassword)).toBeTruthy();
+
+    api.totpRecoveryCodes.mockResolvedValueOnce({ ok: true, status: 200, data: { recoveryCodes: CODES } });
+    type('Password', 'correct horse');
+    fireEvent.click(screen.getByRole('button', { name: 'Make new recovery codes' }));
+    await screen.findByRole('list', { name: 'Your recovery codes' });
+    expect(api.totpRecoveryCodes).toHaveBeenLastCalledWith('login-hash');
+    fireEvent.click(screen.getByRole('button', { name: 'I have saved them' }));
+    expect(await screen.findByText('10 of 10 recovery codes left.')).toBeTruthy();
+  });
+
+  it('turns TOTP off with a recovery code: its shape checked first, sent normalised, kept when refused', async () => {
+    show({ ...PROFILE, totpEnabled: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Use a recovery code' }));
+    const field = screen.getByLabelText('Recovery code to turn it off') as HTMLInputElement;
+    type('Recovery code to turn it off', 'abc');
+    type('Password', 'correct horse');
+    fireEvent.click(screen.getByRole('button', { name: 'Disable TOTP' }));
+    expect(await screen.findByText(TOTP_MESSAGES.recoveryShape)).toBeTruthy();
+    expect(api.totpDisable).not.toHaveBeenCalled();
+
+    api.totpDisable.mockResolvedValueOnce({ ok: false, status: 400, message: 'no' });
+    type('Recovery code to turn it off', 'ABCDE FGHJK');
+    fireEvent.click(screen.getByRole('button', { name: 'Disable TOTP' }));
+    expect(await screen.findByText(TOTP_MESSAGES.wrongRecoveryCode)).toBeTruthy();
+    expect(api.totpDisable).toHaveBeenLastCalledWith('abcdefghjk', 'login-hash');
+    expect(field.value).toBe('ABCDE FGHJK');
+
+    // Back to the app's code: the field takes digits again.
+    fireEvent.click(screen.getByRole('button', { name: 'Use the authenticator app' }));
+    expect(screen.getByLabelText('Code to turn it off')).toBeTruthy();
   });
 });

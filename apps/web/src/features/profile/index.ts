@@ -10,6 +10,7 @@ export { PreferencesSection } from './PreferencesSection.tsx';
 export {
   SESSIONS_QUERY_KEY,
   sessionsQueryOptions,
+  TOTP_STATUS_QUERY_KEY,
   UNFINISHED_UPLOADS_QUERY_KEY,
   unfinishedUploadsQueryOptions,
 } from './queries.ts';

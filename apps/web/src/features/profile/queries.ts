@@ -1,9 +1,9 @@
 /**
- * The profile feature's server state: the account's sessions and the unfinished uploads in its
- * tree (the profile itself is the auth feature's).
+ * The profile feature's server state: the account's sessions, the unfinished uploads in its
+ * tree and its TOTP recovery codes left (the profile itself is the auth feature's).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { listSessions } from '../auth/index.ts';
+import { getTotpStatus, listSessions } from '../auth/index.ts';
 import { fetchUnfinishedUploads } from './unfinished-api.ts';
 
 export const SESSIONS_QUERY_KEY = ['sessions'] as const;
@@ -36,6 +36,21 @@ export function unfinishedUploadsQueryOptions(limit = UNFINISHED_PAGE) {
     queryKey: [...UNFINISHED_UPLOADS_QUERY_KEY, limit],
     queryFn: () => fetchUnfinishedUploads(limit),
     refetchInterval: (query) => ((query.state.data?.uploads.length ?? 0) > 0 ? 10_000 : false),
+    retry: false,
+  });
+}
+
+/** How many TOTP recovery codes are left; `profile.changed` (codes made or TOTP turned off) makes it stale. */
+export const TOTP_STATUS_QUERY_KEY = ['profile', 'totp'] as const;
+
+export function totpStatusQueryOptions() {
+  return queryOptions({
+    queryKey: TOTP_STATUS_QUERY_KEY,
+    queryFn: async () => {
+      const answer = await getTotpStatus();
+      if (!answer.ok) throw new Error(answer.message ?? 'Could not load your recovery codes.');
+      return answer.data.recoveryCodesLeft;
+    },
     retry: false,
   });
 }

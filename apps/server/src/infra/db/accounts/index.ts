@@ -4,6 +4,7 @@ import { createKeyPinsRepository } from './key-pins-repository.ts';
 import { createRecoveryRepository } from './recovery-repository.ts';
 import { createRateLimitCounter } from './rate-limit-counter.ts';
 import { createSessionRepository } from './session-repository.ts';
+import { createTotpRecoveryCodeRepository } from './totp-recovery-code-repository.ts';
 import { createUserRepository } from './user-repository.ts';
 
 /** The accounts domain's storage over either dialect. */
@@ -14,5 +15,6 @@ export function createAccountRepositories(db: Db): AccountRepositories {
     rateLimits: createRateLimitCounter(db),
     pins: createKeyPinsRepository(db),
     recovery: createRecoveryRepository(db),
+    totpRecoveryCodes: createTotpRecoveryCodeRepository(db),
   };
 }

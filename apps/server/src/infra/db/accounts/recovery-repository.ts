@@ -50,6 +50,8 @@ export function createRecoveryRepository(db: Db): RecoveryRepository {
           })
           .where('id', '=', userId)
           .execute();
+        // TOTP is off: its recovery codes go with it (docs/protocol.md "TOTP recovery codes").
+        await tx.kysely.deleteFrom('totp_recovery_codes').where('user_id', '=', userId).execute();
         const ended = await tx.kysely.deleteFrom('sessions').where('user_id', '=', userId).returning('id').execute();
         for (const { id } of ended) tx.publish(eventOf(id));
         return true;

@@ -10,7 +10,7 @@ import {
   type UserRecord,
   type UserRepository,
 } from '../../../ports/accounts.ts';
-import type { Database, Db } from '../../../ports/db.ts';
+import type { Database, Db, DbTransaction } from '../../../ports/db.ts';
 import type { UsersTable } from '../../../ports/db-schema.ts';
 
 type UserRow = Selectable<UsersTable>;
@@ -117,6 +117,7 @@ export function createUserRepository(db: Db): UserRepository {
             Object.keys(values).length === 0
               ? await tx.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
               : await tx.kysely.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+          if (row) await clearRecoveryCodesIfOff(tx, id, changes);
           if (row && event) tx.publish(event);
           return row && toRecord(row);
         })
@@ -132,6 +133,7 @@ export function createUserRepository(db: Db): UserRepository {
           .where((eb) => eb.or([eb('totp_last_used_step', 'is', null), eb('totp_last_used_step', '<', step)]))
           .executeTakeFirst();
         const claimed = Number(result.numUpdatedRows) === 1;
+        if (claimed) await clearRecoveryCodesIfOff(tx, id, changes);
         if (claimed && event) tx.publish(event);
         return claimed;
       });
@@ -200,7 +202,12 @@ function namedConflict(error: unknown): never {
   throw error;
 }
 
-function toColumns(changes: UserChanges): Updateable<UsersTable> {
+/** Turning TOTP off takes its recovery codes with it, in the same transaction (docs/protocol.md "TOTP recovery codes"). */
+export async function clearRecoveryCodesIfOff(tx: DbTransaction, id: string, changes: UserChanges): Promise<void> {
+  if (changes.totpEnabled === false) await tx.kysely.deleteFrom('totp_recovery_codes').where('user_id', '=', id).execute();
+}
+
+export function toColumns(changes: UserChanges): Updateable<UsersTable> {
   const columns: Updateable<UsersTable> = {};
   if (changes.email !== undefined) {
     columns.email = changes.email;

@@ -76,6 +76,7 @@ export function accountDeletionWriter(k: Kysely<Database>): AccountDeletionWrite
       const sessions = await k.deleteFrom('sessions').where('user_id', '=', userId).returning('id').execute();
       await k.deleteFrom('key_pins').where('user_id', '=', userId).execute();
       await k.deleteFrom('account_recovery').where('user_id', '=', userId).execute();
+      await k.deleteFrom('totp_recovery_codes').where('user_id', '=', userId).execute();
       await k
         .deleteFrom('share_blocks')
         .where((eb) => eb.or([eb('user_id', '=', userId), eb('blocked_id', '=', userId)]))

@@ -13,6 +13,7 @@ import * as uploadSources from './011-upload-sources.ts';
 import * as shareBlocks from './012-share-blocks.ts';
 import * as linkEnded from './013-link-ended.ts';
 import * as accountRecovery from './014-account-recovery.ts';
+import * as totpRecoveryCodes from './015-totp-recovery-codes.ts';
 import * as accountDeleted from './016-account-deleted.ts';
 
 /**
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '012-share-blocks': shareBlocks,
   '013-link-ended': linkEnded,
   '014-account-recovery': accountRecovery,
+  '015-totp-recovery-codes': totpRecoveryCodes,
   '016-account-deleted': accountDeleted,
 };
 

@@ -63,6 +63,8 @@ describe('sqlite adapter', () => {
         '012-share-blocks',
         '013-link-ended',
         '014-account-recovery',
+        '015-totp-recovery-codes',
+        '016-account-deleted',
       ]);
       expect(await second.kysely.selectFrom('users').select('id').execute()).toEqual([{ id: user.id }]);
       await second.close();
