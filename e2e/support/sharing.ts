@@ -33,6 +33,22 @@ export async function publicUser(session: ApiSession, id: string): Promise<Publi
   return ok(await fetch(`${session.baseUrl}/api/user/${id}`, { headers: { cookie: session.cookie } }), 'user');
 }
 
+/** POST /api/share type link (no expiry unless given); answers the link's id. */
+export async function apiCreateLink(
+  session: ApiSession,
+  itemId: string,
+  options: { password?: string | null; edit?: boolean; expires?: number } = {},
+): Promise<string> {
+  const body = {
+    type: 'link',
+    id: itemId,
+    expires: options.expires ?? 0,
+    password: options.password ?? null,
+    edit: !!options.edit,
+  };
+  return ((await ok(await send(session, 'POST', '/api/share', body), 'share link')) as { linkId: string }).linkId;
+}
+
 /** POST /api/share type user; answers the wrapped key it sent. */
 export async function apiShareWithUser(
   session: ApiSession,

@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { toBase64Url } from '@sealbox/crypto';
 import { loginViaUi, submitLogin, waitForKeyCount, type TestUser } from '../../support/accounts.ts';
 import { checkA11y } from '../../support/axe.ts';
-import { ok, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import type { ApiFolder, ApiSession } from '../../support/files.ts';
+import { apiCreateLink } from '../../support/sharing.ts';
 import { apiUserWithNotes, openNotes } from '../../support/recovery.ts';
 import { saveScreenshots } from '../../support/screenshots.ts';
 import { toastText } from '../../support/share-dialog.ts';
@@ -27,15 +28,7 @@ let linkId = '';
 describe.skipIf(skipWithoutBrowser)('change password', () => {
   beforeAll(async () => {
     ({ user, session, folder: trip } = await apiUserWithNotes(suite.server.url));
-    const link = await ok(
-      await fetch(`${session.baseUrl}/api/share`, {
-        method: 'POST',
-        headers: { cookie: session.cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'link', id: trip.id, expires: 0, password: null, edit: false }),
-      }),
-      'share link',
-    );
-    linkId = link.linkId as string;
+    linkId = await apiCreateLink(session, trip.id);
   }, SLOW);
 
   test(

@@ -9,10 +9,10 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { toBase64Url } from '@sealbox/crypto';
 import { createUser, loginViaUi, submitLogin, waitForKeyCount, type TestUser } from '../../support/accounts.ts';
 import { checkA11y } from '../../support/axe.ts';
-import { apiLogin, apiUserWithFolder, ok, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import { apiLogin, apiUserWithFolder, type ApiFolder, type ApiSession } from '../../support/files.ts';
 import { saveScreenshots } from '../../support/screenshots.ts';
 import { toastText } from '../../support/share-dialog.ts';
-import { apiShareWithUser, publicUser } from '../../support/sharing.ts';
+import { apiCreateLink, apiShareWithUser, publicUser } from '../../support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
 const SLOW = 240_000;
@@ -30,15 +30,7 @@ describe.skipIf(skipWithoutBrowser)('delete account', () => {
     bob = await createUser(suite.server.url);
     await apiLogin(suite.server.url, bob);
     await apiShareWithUser(session, holiday, await publicUser(session, bob.id), false);
-    const link = await ok(
-      await fetch(`${session.baseUrl}/api/share`, {
-        method: 'POST',
-        headers: { cookie: session.cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'link', id: holiday.id, expires: 0, password: null, edit: false }),
-      }),
-      'share link',
-    );
-    linkId = link.linkId as string;
+    linkId = await apiCreateLink(session, holiday.id);
   }, SLOW);
 
   test(

@@ -4,6 +4,7 @@
  */
 import { decryptName, unwrapItemKey } from '@sealbox/crypto';
 import type { ApiFolder, ApiSession } from '../../support/files.ts';
+import { apiCreateLink } from '../../support/sharing.ts';
 
 export function randomBytes(length: number): Uint8Array {
   const out = new Uint8Array(length);
@@ -11,14 +12,8 @@ export function randomBytes(length: number): Uint8Array {
   return out;
 }
 
-export async function createLink(session: ApiSession, itemId: string, password: string | null, edit = false): Promise<string> {
-  const response = await fetch(`${session.baseUrl}/api/share`, {
-    method: 'POST',
-    headers: { cookie: session.cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'link', id: itemId, expires: 0, password, edit }),
-  });
-  if (!response.ok) throw new Error(`share link: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { linkId: string }).linkId;
+export function createLink(session: ApiSession, itemId: string, password: string | null, edit = false): Promise<string> {
+  return apiCreateLink(session, itemId, { password, edit });
 }
 
 export const same = (a: Uint8Array | undefined, b: Uint8Array) =>

@@ -48,6 +48,16 @@ async function killAt(pause: string, request: () => Promise<unknown>, whileDown?
 
 const b64 = (n: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(n))).toString('base64');
 
+/** A share of `itemId` with the recipient, of the shapes the server checks (it cannot verify them). */
+const grantTo = (itemId: string) => ({
+  type: 'user',
+  id: itemId,
+  userId: recipient.id,
+  encryptedKey: b64(RSA_WRAPPED_KEY_BYTES),
+  edit: false,
+  signature: b64(SIGNATURE_BYTES),
+});
+
 async function canRead(user: User, id: string): Promise<boolean> {
   const response = await user.browser.request('GET', `/api/file/data/${id}`);
   await response.arrayBuffer();
@@ -121,12 +131,14 @@ function killPoints(name: string, openBackend: () => Promise<Backend>, options: 
         const user = await signUp(server);
         const root = await postFolder(user, null, 'big');
         // Wide and shallow plus one deep branch, and files with blobs and a share right under the
-        // folder: a purge step takes a folder's files before walking into its subfolders, so the
-        // first batch takes them (publishing share.deleted) and leaves most of the tree for later.
+        // folder: a purge step takes a folder's files (and empty subfolders) before walking into
+        // the others, so the first batch takes them (publishing share.deleted) and leaves most of
+        // the tree for later. Each wide folder holds one, so none is taken in that first sweep.
         const made: string[] = [root.id];
-        for (let i = 0; i < PURGE_BATCH + 30; i += 1) {
+        for (let i = 0; i < PURGE_BATCH / 2 + 30; i += 1) {
           const folder = await postFolder(user, root, `f${i}`);
-          made.push(folder.id);
+          const inner = await postFolder(user, folder, 'inner');
+          made.push(folder.id, inner.id);
         }
         let parent = root;
         for (let depth = 0; depth < 4; depth += 1) {
@@ -143,15 +155,7 @@ function killPoints(name: string, openBackend: () => Promise<Backend>, options: 
           await uploadFile(user, file);
           made.push(file.id);
         }
-        const share = {
-          type: 'user',
-          id: files[1]!.id,
-          userId: recipient.id,
-          encryptedKey: b64(RSA_WRAPPED_KEY_BYTES),
-          edit: false,
-          signature: b64(SIGNATURE_BYTES),
-        };
-        expect((await user.browser.post('/api/share', share)).status).toBe(201);
+        expect((await user.browser.post('/api/share', grantTo(files[1]!.id))).status).toBe(201);
         expect(await canRead(recipient, files[1]!.id)).toBe(true);
         const stored = (await backend.consistent(user.id)).used;
         expect(stored).toBeGreaterThan(PART_BYTES);
@@ -191,15 +195,7 @@ function killPoints(name: string, openBackend: () => Promise<Backend>, options: 
       for (let i = 0; i < 30; i += 1) await postFolder(user, folder, `f${i}`);
       const file = await patternFile(folder.key, folder.id, PART_BYTES + 2000, 11);
       await uploadFile(user, file);
-      const share = {
-        type: 'user',
-        id: file.id,
-        userId: recipient.id,
-        encryptedKey: b64(RSA_WRAPPED_KEY_BYTES),
-        edit: false,
-        signature: b64(SIGNATURE_BYTES),
-      };
-      expect((await user.browser.post('/api/share', share)).status).toBe(201);
+      expect((await user.browser.post('/api/share', grantTo(file.id))).status).toBe(201);
       const remove = () => user.browser.post('/api/account/delete', { password: user.password, confirm: user.username });
 
       // Cut inside the one transaction that ends the account: still there, whole.
@@ -222,14 +218,7 @@ function killPoints(name: string, openBackend: () => Promise<Backend>, options: 
     test('share, revocation and link password change: killed before or after commit, answered holds', async () => {
       const file = await patternFile(owner.rootKey, null, 3000, 9);
       await uploadFile(owner, file);
-      const grant = () => ({
-        type: 'user',
-        id: file.id,
-        userId: recipient.id,
-        encryptedKey: b64(RSA_WRAPPED_KEY_BYTES),
-        edit: false,
-        signature: b64(SIGNATURE_BYTES),
-      });
+      const grant = () => grantTo(file.id);
       const revoke = { type: 'user', fileId: file.id, userId: recipient.id };
 
       // A share cut before its commit never happened; after it, it did.

@@ -31,6 +31,27 @@ export function treeLimitTests(suite: FilesSuite) {
   });
   const { unchanged, invariant } = suite;
 
+  /** DELETE /api/file/{id} through an app whose store counts the walk's reads. */
+  async function deleteCountingReads(id: string, cookie: string | undefined): Promise<{ reads: number }> {
+    let reads = 0;
+    const store = h.files.store;
+    const counting = {
+      ...store,
+      someChildren: (parentId: string, limit: number) => {
+        reads++;
+        return store.someChildren(parentId, limit);
+      },
+      foldersWithChildren: (ids: readonly string[]) => {
+        reads++;
+        return store.foldersWithChildren(ids);
+      },
+    };
+    const browser = new Browser(h.makeApp({ files: counting }));
+    browser.cookie = cookie;
+    expect((await browser.delete(`/api/file/${id}`)).status).toBe(204);
+    return { reads };
+  }
+
   describe('limits on one tree (issue 10)', () => {
     const move = (user: User, id: string, parentId: string | null) =>
       user.browser.put(`/api/file/${id}`, { type: 'move', parentId, encryptedKey: b64(48), keyNonce: b64(12) });
@@ -189,18 +210,7 @@ export function treeLimitTests(suite: FilesSuite) {
         Array.from({ length: 1500 }, () => 1),
         1,
       );
-      let reads = 0;
-      const store = h.files.store;
-      const counting = {
-        ...store,
-        someChildren: (id: string, limit: number) => {
-          reads++;
-          return store.someChildren(id, limit);
-        },
-      };
-      const browser = new Browser(h.makeApp({ files: counting }));
-      browser.cookie = user.browser.cookie;
-      expect((await browser.delete(`/api/file/${root.id}`)).status).toBe(204);
+      const { reads } = await deleteCountingReads(root.id, user.browser.cookie);
       // Two reads per folder (on the way down, and back up once it is emptied), not a walk from
       // the top for every batch (about 4,500 here).
       expect(reads).toBeLessThan(2 * chain.ids.length + 20);
@@ -213,22 +223,7 @@ export function treeLimitTests(suite: FilesSuite) {
       const root = await postFolder(user, null, 'many empty');
       const tree = await seedTree(h, user.id, root.id, [2500, 0]);
       expect(tree.ids.length).toBe(2500);
-      let reads = 0;
-      const store = h.files.store;
-      const counting = {
-        ...store,
-        someChildren: (id: string, limit: number) => {
-          reads++;
-          return store.someChildren(id, limit);
-        },
-        foldersWithChildren: (ids: readonly string[]) => {
-          reads++;
-          return store.foldersWithChildren(ids);
-        },
-      };
-      const browser = new Browser(h.makeApp({ files: counting }));
-      browser.cookie = user.browser.cookie;
-      expect((await browser.delete(`/api/file/${root.id}`)).status).toBe(204);
+      const { reads } = await deleteCountingReads(root.id, user.browser.cookie);
       expect(reads).toBeLessThan(30);
       expect(await itemCounts(h, user.id)).toEqual({ rows: 0, kept: 0 });
     }, 60_000);
