@@ -73,6 +73,7 @@ describe.skipIf(skipWithoutBrowser)('recovery phrase', () => {
       // From the top: what scrolled under the translucent header would be read as its background.
       await page.evaluate(() => window.scrollTo(0, 0));
       expect(await checkA11y(page, 'profile recovery section')).toBe('');
+      await saveScreenshots(page, 'profile-recovery-made', { fullPage: false, centre: section });
 
       // Another browser, the password forgotten.
       const lost = await suite.newBrowser({ expectHttpErrors: [{ status: 401, path: '/api/login' }] });

@@ -106,6 +106,15 @@ describe.skipIf(skipWithoutBrowser)('expired links stay listed', () => {
       expect(await active.getByRole('listitem', { name: 'Link 1' }).textContent()).toContain(inTwoWeeks);
       await visitorSees(visitor, renewed, 'folder');
 
+      // An active link's expiry changes in place the same way.
+      await active.getByRole('button', { name: 'Change expiry of Link 1' }).click();
+      const change = dialog.getByRole('form', { name: 'New expiry for Link 1' });
+      await change.getByLabel('Expires after (Link 1)').fill('3');
+      expect(await checkA11y(page, 'change expiry form')).toBe('');
+      await saveScreenshots(page, 'share-change-expiry', { fullPage: false });
+      await change.getByRole('button', { name: 'Save' }).click();
+      await toastText(page, "Link 1's expiry changed").waitFor();
+
       // Delete: it goes from the list, for good.
       await expired.getByRole('button', { name: 'Delete Link 2' }).click();
       await toastText(page, 'Link deleted').waitFor();

@@ -33,7 +33,6 @@ export {
   type RecoveryInput,
   type RecoveryReset,
   type RecoverySetup,
-  RECOVERY_PHRASE_WORDS,
   RECOVERY_WORDS,
   newRecoveryPhrase,
   phraseEntropy,

@@ -8,13 +8,12 @@ import { useState, type FormEvent } from 'react';
 import { Button, toast } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { PasswordInput } from '../../lib/LabelledInput.tsx';
-import { RecoveryPhraseSteps, getRecoveryStatus, type Profile, type RecoverySetupData } from '../auth/index.ts';
+import { RecoveryPhraseSteps, type Profile, type RecoverySetupData } from '../auth/index.ts';
+import { RECOVERY_STATUS_KEY, recoveryStatusQueryOptions } from './queries.ts';
 import { formatDate } from './format.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 import { sealedForPassword } from './sealed-account.ts';
 import { FormError } from '../../lib/FormError.tsx';
-
-export const RECOVERY_STATUS_KEY = ['profile', 'recovery'] as const;
 
 const TEXT = {
   none: 'You have no recovery phrase. If you forget your password, your files cannot be opened by anyone, not even by the server.',
@@ -25,14 +24,7 @@ const TEXT = {
 
 export function RecoverySection({ profile }: { profile: Profile }) {
   const queryClient = useQueryClient();
-  const status = useQuery({
-    queryKey: RECOVERY_STATUS_KEY,
-    queryFn: async () => {
-      const answer = await getRecoveryStatus();
-      if (!answer.ok) throw new Error(answer.message ?? 'recovery status');
-      return answer.data.createdAt;
-    },
-  });
+  const status = useQuery(recoveryStatusQueryOptions());
   const [asking, setAsking] = useState(false);
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();

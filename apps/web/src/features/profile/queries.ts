@@ -1,9 +1,10 @@
 /**
  * The profile feature's server state: the account's sessions, the unfinished uploads in its
- * tree and its TOTP recovery codes left (the profile itself is the auth feature's).
+ * tree, its TOTP recovery codes left and when its recovery phrase was made (the profile itself
+ * is the auth feature's).
  */
 import { queryOptions } from '@tanstack/react-query';
-import { getTotpStatus, listSessions } from '../auth/index.ts';
+import { getRecoveryStatus, getTotpStatus, listSessions } from '../auth/index.ts';
 import { fetchUnfinishedUploads } from './unfinished-api.ts';
 
 export const SESSIONS_QUERY_KEY = ['sessions'] as const;
@@ -50,6 +51,21 @@ export function totpStatusQueryOptions() {
       const answer = await getTotpStatus();
       if (!answer.ok) throw new Error(answer.message ?? 'Could not load your recovery codes.');
       return answer.data.recoveryCodesLeft;
+    },
+    retry: false,
+  });
+}
+
+/** When the account's recovery phrase was made; null for none. */
+export const RECOVERY_STATUS_KEY = ['profile', 'recovery'] as const;
+
+export function recoveryStatusQueryOptions() {
+  return queryOptions({
+    queryKey: RECOVERY_STATUS_KEY,
+    queryFn: async () => {
+      const answer = await getRecoveryStatus();
+      if (!answer.ok) throw new Error(answer.message ?? 'Could not load your recovery phrase status.');
+      return answer.data.createdAt;
     },
     retry: false,
   });
