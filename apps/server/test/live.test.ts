@@ -63,7 +63,13 @@ describe('live updates over /api/ws', () => {
     expect((await upgrade({ cookie }, `/api/ws?linkId=${crypto.randomUUID()}`)).status).toBe(404);
     // A half login (password right, TOTP code still due) gets no socket either.
     const accounts = { sessions: createAccountRepositories(h.db).sessions, clock: () => h.clock.now } as unknown as AccountsDeps;
-    const pending = await startSession(accounts, alice.id, { totpPending: true, userAgent: null });
+    const row = await h.db.kysely
+      .selectFrom('users')
+      .select('login_verifier')
+      .where('id', '=', alice.id)
+      .executeTakeFirstOrThrow();
+    const owner = { id: alice.id, loginVerifier: row.login_verifier };
+    const pending = await startSession(accounts, owner, { totpPending: true, userAgent: null });
     expect((await upgrade({ cookie: `sealbox_session=${pending.token}` })).status).toBe(401);
     expect(hub.size()).toBe(0);
     // Same origin works, as does a client that sends no Origin at all (not a browser).

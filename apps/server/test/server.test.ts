@@ -96,8 +96,9 @@ describe('startServer (in-process)', () => {
         lastSeenAt: at(-31),
         expiresAt,
       });
-      await server.adapters.accounts.sessions.insert(session('a'.repeat(64), at(-1)));
-      await server.adapters.accounts.sessions.insert(session('b'.repeat(64), at(1)));
+      const { loginVerifier } = (await server.adapters.accounts.users.findById(id))!;
+      expect(await server.adapters.accounts.sessions.insert(session('a'.repeat(64), at(-1)), loginVerifier)).toBe(true);
+      expect(await server.adapters.accounts.sessions.insert(session('b'.repeat(64), at(1)), loginVerifier)).toBe(true);
       await server.stop();
       server = await startServer(config, { logger: silentLogger });
       expect(await server.adapters.accounts.sessions.findById('a'.repeat(64))).toBeUndefined();

@@ -94,7 +94,12 @@ export interface SessionRecord {
 }
 
 export interface SessionRepository {
-  insert(session: SessionRecord): Promise<void>;
+  /**
+   * Inserts the session only while the user's login verifier is still `verifier`, in one
+   * statement: a sign-in checked against a password that a change or a recovery replaced
+   * meanwhile gets no session (false), so "every other session ends" holds for it too.
+   */
+  insert(session: SessionRecord, verifier: string): Promise<boolean>;
   findById(id: string): Promise<SessionRecord | undefined>;
   touch(id: string, lastSeenAt: number, expiresAt: number): Promise<void>;
   listForUser(userId: string, now: number): Promise<SessionRecord[]>;

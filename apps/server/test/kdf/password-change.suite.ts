@@ -1,5 +1,7 @@
 import { changeAccountPassword, KDF_V2, type KdfUpgrade, type Registration, unlockAccount } from '@sealbox/crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { INVALID_CREDENTIALS_TEXT } from '@sealbox/rules';
+import { createAccountRepositories } from '../../src/infra/db/accounts/index.ts';
 import { KDF_BELOW_DEFAULT, KDF_CHANGED_MEANWHILE, KDF_ONLY_UPWARDS } from '../../src/domain/accounts/kdf-upgrade.ts';
 import { openHarness, registrationMaterial, signedInUser, uniqueName, type Harness, type MakeDb } from '../accounts/harness.ts';
 
@@ -153,6 +155,23 @@ export function passwordChangeSuite(dialect: string, makeDb: MakeDb): void {
       else expect(answer.message).toMatch(message);
       expect(await userRow(id)).toEqual(before);
     });
+
+    test('a sign-in checked against the old password just before the change lands gets no session', async () => {
+      const { id, username, browser } = await newUser();
+      // The sign-in read the account (and checked the password) before the change committed.
+      const repositories = createAccountRepositories(h.db);
+      const stale = (await repositories.users.findById(id))!;
+      expect((await browser.put('/api/account/password', body(changes[1]!))).status).toBe(200);
+      const sessionsAfter = await sessionIds(id);
+      const racing = h.makeApp({
+        accounts: { ...repositories, users: { ...repositories.users, findByUsername: async () => stale } },
+      });
+      const late = await h
+        .browser({ app: racing, ip: '203.0.113.11' })
+        .post('/api/login', { username, password: material.password });
+      expect({ status: late.status, message: late.body.message }).toEqual({ status: 401, message: INVALID_CREDENTIALS_TEXT });
+      expect(await sessionIds(id)).toEqual(sessionsAfter);
+    }, 60_000);
 
     test('two changes racing from two devices: one wins whole, the other changes nothing', async () => {
       const { id, username, browser } = await newUser();

@@ -44,14 +44,14 @@ export async function login(deps: AccountsDeps, input: LoginInput): Promise<Logi
     if (input.totpCode === undefined || input.totpCode === '') {
       return {
         kind: 'totp-required',
-        issued: await startSession(deps, user.id, { totpPending: true, userAgent: input.userAgent }),
+        issued: await startSession(deps, user, { totpPending: true, userAgent: input.userAgent }),
       };
     }
     accepted = await acceptCode(deps, { user, secret: user.totpSecret, code: input.totpCode });
     if (!accepted) throw new DomainError('UNAUTHORIZED', wrongCodeText(input.totpCode));
   }
   await deps.sessions.deleteExpired(deps.clock());
-  const issued = await startSession(deps, user.id, { totpPending: false, userAgent: input.userAgent });
+  const issued = await startSession(deps, user, { totpPending: false, userAgent: input.userAgent });
   const answer: LoginAnswer = loginAnswer(user);
   if (accepted === 'recovery') answer.recoveryCodesLeft = await deps.totpRecoveryCodes.count(user.id);
   return { kind: 'signed-in', issued, answer };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SessionRecord, UserRecord } from '../../ports/accounts.ts';
 import type { SealboxEvent } from '../../ports/event-bus.ts';
+import { INVALID_CREDENTIALS_TEXT } from '@sealbox/rules';
 import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
 import { describeDevice } from './device.ts';
@@ -32,11 +33,16 @@ export function sessionIdOf(token: string): string | null {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/**
+ * A new session for `user` as the sign-in found it: none (UNAUTHORIZED, as a wrong password) when
+ * its password was changed or reset, or the account deleted, since the password was checked.
+ */
 export async function startSession(
   deps: AccountsDeps,
-  userId: string,
+  user: Pick<UserRecord, 'id' | 'loginVerifier'>,
   options: { totpPending: boolean; userAgent: string | null },
 ): Promise<IssuedSession> {
+  const userId = user.id;
   const token = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
   const now = deps.clock();
   const session: SessionRecord = {
@@ -48,7 +54,9 @@ export async function startSession(
     lastSeenAt: now,
     expiresAt: now + (options.totpPending ? TOTP_PENDING_LIFETIME_MS : SESSION_LIFETIME_MS),
   };
-  await deps.sessions.insert(session);
+  if (!(await deps.sessions.insert(session, user.loginVerifier))) {
+    throw new DomainError('UNAUTHORIZED', INVALID_CREDENTIALS_TEXT);
+  }
   return { token, session };
 }
 

@@ -18,19 +18,29 @@ export function createSessionRepository(db: Db): SessionRepository {
     });
 
   return {
-    async insert(session) {
-      await k
+    async insert(session, verifier) {
+      const result = await k
         .insertInto('sessions')
-        .values({
-          id: session.id,
-          user_id: session.userId,
-          totp_pending: session.totpPending ? 1 : 0,
-          user_agent: session.userAgent,
-          created_at: session.createdAt,
-          last_seen_at: session.lastSeenAt,
-          expires_at: session.expiresAt,
-        })
-        .execute();
+        .columns(['id', 'user_id', 'totp_pending', 'user_agent', 'created_at', 'last_seen_at', 'expires_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('users')
+            .select([
+              eb.val(session.id).as('id'),
+              'users.id as user_id',
+              eb.val(session.totpPending ? 1 : 0).as('totp_pending'),
+              eb.val(session.userAgent).as('user_agent'),
+              eb.val(session.createdAt).as('created_at'),
+              eb.val(session.lastSeenAt).as('last_seen_at'),
+              eb.val(session.expiresAt).as('expires_at'),
+            ])
+            .where('users.id', '=', session.userId)
+            .where('users.login_verifier', '=', verifier)
+            .where('users.deleted_at', 'is', null),
+        )
+        .returning('id')
+        .executeTakeFirst();
+      return result !== undefined;
     },
 
     async findById(id) {
