@@ -1,6 +1,6 @@
 import { openAdapters, type Adapters } from './adapters.ts';
 import type { Config } from './config/config.ts';
-import { createQuota, SHARED_SWEEP_GRACE_MS, sweep, type FilesPorts } from './domain/files/index.ts';
+import { createQuota, finishAccountDeletes, SHARED_SWEEP_GRACE_MS, sweep, type FilesPorts } from './domain/files/index.ts';
 import { createApp, createAppLiveHub, type App } from './http/app.ts';
 import type { LiveHub } from './http/live/hub.ts';
 import { MAX_REQUEST_BODY_BYTES } from './http/plugins/body-limit.ts';
@@ -52,7 +52,7 @@ export async function startServer(
     // commit a part they just stored.
     const shared = config.database.kind === 'postgres';
     const nameGraceMs = config.deletedNameGraceDays * 24 * 60 * 60 * 1000;
-    await sweep(files, { graceMs: shared ? SHARED_SWEEP_GRACE_MS : 0, nameGraceMs });
+    await sweep(files, { graceMs: shared ? SHARED_SWEEP_GRACE_MS : 0, nameGraceMs, skipAccounts: true });
     // Expired sessions also go when presented or at a login; this catches the ones never seen again.
     const sweepSessions = () => adapters.accounts.sessions.deleteExpired(Date.now());
     await sweepSessions();
@@ -78,6 +78,10 @@ export async function startServer(
       live,
     });
     app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: maxBodyBytes });
+    // Deleted accounts a stop cut short: finished while serving (their purge gives way to requests).
+    finishAccountDeletes(files, nameGraceMs).catch((error: unknown) =>
+      logger.error('account deletes could not finish', { error: String(error) }),
+    );
   } catch (error) {
     clearInterval(sweepTimer);
     live.close();

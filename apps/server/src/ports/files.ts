@@ -48,9 +48,11 @@ export interface FilesTransaction
     AccountDeletionWriter {
   /**
    * Locks the user row for the rest of the transaction (SELECT ... FOR UPDATE on PostgreSQL;
-   * SQLite transactions are serialised already).
+   * SQLite transactions are serialised already). NOT_FOUND when the account was deleted, unless
+   * `evenDeleted` (the purge of what it left): a request that was under way when its owner's
+   * account ended adds no share, link or block to it.
    */
-  lockOwner(userId: string): Promise<void>;
+  lockOwner(userId: string, options?: { evenDeleted?: boolean }): Promise<void>;
   /** Queued until commit; dropped on rollback. */
   publish(event: SealboxEvent): void;
   /** Runs after commit (blob deletions); never on rollback. */

@@ -3,6 +3,7 @@ import { makeRecovery } from '@sealbox/crypto';
 import { generate } from 'otplib';
 import { INVALID_CREDENTIALS_TEXT } from '@sealbox/rules';
 import { endAccount } from '../../src/domain/files/account-deletion.ts';
+import { createAccountRepositories } from '../../src/infra/db/accounts/index.ts';
 import { sweep } from '../../src/domain/files/index.ts';
 import { RSA_WRAPPED_KEY_BYTES, SIGNATURE_BYTES } from '../../src/domain/files/validation.ts';
 import { Browser } from '../accounts/harness.ts';
@@ -237,6 +238,14 @@ export function accountDeletionSuite(name: string, makeEnv: MakeFilesEnv) {
         true,
       );
       expect(await endAccount(h.files, alice.id, () => ({ kind: 'session.ended', userIds: [] }))).toBe(false);
+      // A request that was under way when the account ended changes nothing of it: every change of
+      // an owner's tree, shares and links takes the owner's lock, which a deleted owner refuses
+      // (the purge alone takes it anyway), and the account row takes no writes.
+      await expect(h.files.store.transaction((tx) => tx.lockOwner(alice.id))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await h.files.store.transaction((tx) => tx.lockOwner(alice.id, { evenDeleted: true }));
+      const users = createAccountRepositories(h.db).users;
+      expect(await users.update(alice.id, { email: 'back@example.org' })).toBeUndefined();
+      expect((await userRow(alice.id)).email).toBeNull();
       expect((await alice.browser.get('/api/file')).status).toBe(401);
       const [first, second] = await Promise.all([sweep(h.files, { graceMs: 0 }), sweep(h.files, { graceMs: 0 })]);
       expect(first.purgedAccounts + second.purgedAccounts).toBeGreaterThanOrEqual(1);

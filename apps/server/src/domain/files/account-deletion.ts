@@ -30,7 +30,7 @@ export async function endAccount(
   callerSessionId?: string,
 ): Promise<boolean> {
   return deps.store.transaction(async (tx) => {
-    await tx.lockOwner(userId);
+    await tx.lockOwner(userId, { evenDeleted: true });
     const given = await tx.accessesGivenBy(userId);
     const held = await tx.accessesHeldBy(userId);
     const links = await tx.linksOfOwner(userId);
@@ -69,10 +69,21 @@ export async function endAccount(
  * between batches (`restAfter`). Safe to run twice at once (two instances' sweeps): each batch is
  * read again under the owner's lock.
  */
-export async function purgeAccount(deps: FilesPorts, userId: string): Promise<void> {
+export function purgeAccount(deps: FilesPorts, userId: string): Promise<void> {
+  // One purge per account in this process: the route's, a sweep's and the next sweep's meet here.
+  const running = purging.get(userId);
+  if (running) return running;
+  const purge = purgeNow(deps, userId).finally(() => purging.delete(userId));
+  purging.set(userId, purge);
+  return purge;
+}
+
+const purging = new Map<string, Promise<void>>();
+
+async function purgeNow(deps: FilesPorts, userId: string): Promise<void> {
   for (const ownerId of await deps.store.uploadOwnersOf(userId)) {
     await deps.store.transaction(async (tx) => {
-      await tx.lockOwner(ownerId);
+      await tx.lockOwner(ownerId, { evenDeleted: true });
       await endUploadsWithoutAccess(deps, tx, userId, ownerId);
     });
   }
@@ -80,7 +91,7 @@ export async function purgeAccount(deps: FilesPorts, userId: string): Promise<vo
     const started = performance.now();
     const folders: ItemRecord[] = [];
     const found = await deps.store.transaction(async (tx) => {
-      await tx.lockOwner(userId);
+      await tx.lockOwner(userId, { evenDeleted: true });
       const top = await tx.topLevel(userId, { page: { limit: PURGE_BATCH, offset: 0 } });
       for (const folder of top.filter((item) => item.isDirectory)) {
         if (folder.state !== 'deleting') await tx.markDeleting(folder.id, deps.clock());

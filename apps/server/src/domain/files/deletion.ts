@@ -46,7 +46,8 @@ export async function purge(deps: FilesPorts, folder: ItemRecord, options: { bac
     const batch = await walk.next(PURGE_BATCH);
     if (batch.length > 0) {
       await deps.store.transaction(async (tx) => {
-        await tx.lockOwner(folder.ownerId);
+        // A marked folder goes whole, even when its owner's account ended meanwhile.
+        await tx.lockOwner(folder.ownerId, { evenDeleted: true });
         await removeItems(deps, tx, batch);
       });
     }

@@ -17,6 +17,7 @@ export {
   type Relisted,
 } from './listing.ts';
 export { sweep, SHARED_SWEEP_GRACE_MS, type SweepReport } from './sweep.ts';
+export { finishAccountDeletes } from './account-deletion.ts';
 export { abortUpload, completeUpload, partNumber, receivePart, uploadStatus, type UploadStatus } from './uploads.ts';
 export {
   UNFINISHED_MAX_LIMIT,

@@ -38,6 +38,11 @@ export interface SweepOptions {
   graceMs: number;
   /** How long a deleted account's username stays reserved (DELETED_NAME_GRACE_DAYS). */
   nameGraceMs?: number;
+  /**
+   * Leaves deleted accounts' purges out (the start-up sweep, which the server waits for before
+   * it listens: they give way to requests and may take long; `finishAccountDeletes` runs after).
+   */
+  skipAccounts?: boolean;
 }
 
 /**
@@ -49,7 +54,9 @@ export interface SweepOptions {
  * elsewhere is helped along rather than waited for: two purges of one tree are safe.
  */
 export async function sweep(deps: FilesPorts, options: SweepOptions): Promise<SweepReport> {
-  const accounts = await finishAccountDeletes(deps, options.nameGraceMs ?? DEFAULT_DELETED_NAME_GRACE_DAYS * DAY_MS);
+  const accounts = options.skipAccounts
+    ? { purged: 0, freedNames: 0 }
+    : await finishAccountDeletes(deps, options.nameGraceMs ?? DEFAULT_DELETED_NAME_GRACE_DAYS * DAY_MS);
   const finishedDeletes = await finishDeletes(deps);
   const expiredUploads = await expireUploads(deps);
   const orphanBlobs = await sweepOrphanBlobs(deps, options.graceMs);

@@ -1,6 +1,6 @@
 /**
  * Profile -> Danger zone (docs/web-accounts.md "Delete account"): deleting the account takes the
- * password, the TOTP code while TOTP is on, and the username typed again. The server ends the
+ * password, the TOTP code (or a TOTP recovery code) while TOTP is on, and the username typed again. The server ends the
  * account at once (every session, share and link) and removes its files after; this tab then
  * forgets its keys and goes home.
  */
@@ -8,13 +8,25 @@ import { useState, type FormEvent } from 'react';
 import { Button, toast } from '@sealbox/ui';
 import { LabelledInput, PasswordInput } from '../../lib/LabelledInput.tsx';
 import { FormError } from '../../lib/FormError.tsx';
-import { TotpCodeInput, deleteAccount, deriveLoginHash, endingSessionOnPurpose, useLogout, type Profile } from '../auth/index.ts';
+import { isRecoveryCodeShape, normaliseRecoveryCode } from '@sealbox/rules';
+import {
+  CodeKindToggle,
+  LOGIN_MESSAGES,
+  TotpCodeInput,
+  deleteAccount,
+  deriveLoginHash,
+  endingSessionOnPurpose,
+  reportSessionEnded,
+  useLogout,
+  type Profile,
+} from '../auth/index.ts';
 import { ProfileSection } from './ProfileSection.tsx';
 
 export const DELETE_ACCOUNT_MESSAGES = {
   passwordMissing: 'Enter the password you sign in with.',
   wrongPassword: 'Wrong password. Enter the password you sign in with.',
   codeShape: 'Enter the 6-digit code from your authenticator app.',
+  recoveryShape: LOGIN_MESSAGES.recoveryShape,
   nameMismatch: 'Type your username exactly to confirm.',
   failed: 'Could not delete your account. Please try again.',
   deleted: 'Your account was deleted. Everything in it is gone.',
@@ -24,6 +36,7 @@ export function DangerZoneSection({ profile }: { profile: Profile }) {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
+  const [recovery, setRecovery] = useState(false);
   const [typedName, setTypedName] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -31,7 +44,8 @@ export function DangerZoneSection({ profile }: { profile: Profile }) {
 
   const problem = (): string | undefined => {
     if (password === '') return DELETE_ACCOUNT_MESSAGES.passwordMissing;
-    if (profile.totpEnabled && !/^\d{6}$/.test(code)) return DELETE_ACCOUNT_MESSAGES.codeShape;
+    if (profile.totpEnabled && recovery && !isRecoveryCodeShape(code)) return DELETE_ACCOUNT_MESSAGES.recoveryShape;
+    if (profile.totpEnabled && !recovery && !/^\d{6}$/.test(code)) return DELETE_ACCOUNT_MESSAGES.codeShape;
     if (typedName !== profile.username) return DELETE_ACCOUNT_MESSAGES.nameMismatch;
     return undefined;
   };
@@ -39,20 +53,24 @@ export function DangerZoneSection({ profile }: { profile: Profile }) {
   const remove = async () => {
     const derived = await deriveLoginHash(profile.username, password);
     if (derived.kind !== 'hash') return setError(derived.failure.message ?? DELETE_ACCOUNT_MESSAGES.failed);
-    const body = { password: derived.loginHash, confirm: typedName, ...(profile.totpEnabled ? { totpCode: code } : {}) };
+    const totpCode = recovery ? normaliseRecoveryCode(code) : code;
+    const body = { password: derived.loginHash, confirm: typedName, ...(profile.totpEnabled ? { totpCode } : {}) };
     // The server ends this session with the account: this tab leaves by itself, to the home page.
-    await endingSessionOnPurpose(async () => {
-      const answer = await deleteAccount(body);
-      if (!answer.ok) {
-        if (answer.status === 403) return setError(DELETE_ACCOUNT_MESSAGES.wrongPassword);
-        if (answer.status === 400 && answer.message) return setError(answer.message);
-        // 429 and 401 are told by the app's own handlers.
-        if (answer.status !== 429 && answer.status !== 401) setError(DELETE_ACCOUNT_MESSAGES.failed);
-        return;
+    const answer = await endingSessionOnPurpose(async () => {
+      const sent = await deleteAccount(body);
+      if (sent.ok) {
+        await logout();
+        toast(DELETE_ACCOUNT_MESSAGES.deleted, 'success');
       }
-      await logout();
-      toast(DELETE_ACCOUNT_MESSAGES.deleted, 'success');
+      return sent;
     });
+    if (answer.ok) return;
+    if (answer.status === 403) return setError(DELETE_ACCOUNT_MESSAGES.wrongPassword);
+    if (answer.status === 400 && answer.message) return setError(answer.message);
+    // The session had ended before (elsewhere): said as any 401 is, now that the call is over.
+    if (answer.status === 401) return reportSessionEnded();
+    // A 429 is told by the app's own handler.
+    if (answer.status !== 429) setError(DELETE_ACCOUNT_MESSAGES.failed);
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -75,6 +93,7 @@ export function DangerZoneSection({ profile }: { profile: Profile }) {
     setOpen(false);
     setPassword('');
     setCode('');
+    setRecovery(false);
     setTypedName('');
     setError(undefined);
   };
@@ -88,7 +107,24 @@ export function DangerZoneSection({ profile }: { profile: Profile }) {
       {open ? (
         <form className="form danger-form" onSubmit={(e) => void submit(e)} noValidate aria-busy={busy}>
           <PasswordInput label="Password" name="password" purpose="current" value={password} onChange={setPassword} />
-          {profile.totpEnabled && <TotpCodeInput label="TOTP code" value={code} onChange={setCode} />}
+          {profile.totpEnabled && (
+            <>
+              <TotpCodeInput
+                label={recovery ? 'Recovery code' : 'TOTP code'}
+                value={code}
+                onChange={setCode}
+                recovery={recovery}
+              />
+              <CodeKindToggle
+                recovery={recovery}
+                onChange={(next) => {
+                  setRecovery(next);
+                  setCode('');
+                }}
+                disabled={busy}
+              />
+            </>
+          )}
           <LabelledInput
             label={`Type your username (${profile.username}) to confirm`}
             name="confirm-username"

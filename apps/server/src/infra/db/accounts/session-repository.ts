@@ -36,7 +36,10 @@ export function createSessionRepository(db: Db): SessionRepository {
             ])
             .where('users.id', '=', session.userId)
             .where('users.login_verifier', '=', verifier)
-            .where('users.deleted_at', 'is', null),
+            .where('users.deleted_at', 'is', null)
+            // PostgreSQL: waits for a change of the row under way and checks it as committed, so a
+            // password change or a delete committing meanwhile cannot be missed (SQLite has one writer).
+            .$if(db.dialect === 'postgres', (query) => query.forShare()),
         )
         .returning('id')
         .executeTakeFirst();

@@ -16,8 +16,9 @@ import type { UsersTable } from '../../../ports/db-schema.ts';
 type UserRow = Selectable<UsersTable>;
 
 /**
- * A deleted account (migration 016) is found by nobody: not by id, name or search. Its name
- * still counts as taken (usernameTaken) until the sweep frees it.
+ * A deleted account (migration 016) is found by nobody: not by id, name or search, and no write
+ * that was under way when it ended changes it. Its name still counts as taken (usernameTaken)
+ * until the sweep frees it.
  */
 const alive = (eb: ExpressionBuilder<Database, 'users'>) => eb('deleted_at', 'is', null);
 
@@ -115,8 +116,14 @@ export function createUserRepository(db: Db): UserRepository {
         .transaction(async (tx) => {
           const row =
             Object.keys(values).length === 0
-              ? await tx.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
-              : await tx.kysely.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+              ? await tx.kysely.selectFrom('users').selectAll().where('id', '=', id).where(alive).executeTakeFirst()
+              : await tx.kysely
+                  .updateTable('users')
+                  .set(values)
+                  .where('id', '=', id)
+                  .where(alive)
+                  .returningAll()
+                  .executeTakeFirst();
           if (row) await clearRecoveryCodesIfOff(tx, id, changes);
           if (row && event) tx.publish(event);
           return row && toRecord(row);
@@ -130,6 +137,7 @@ export function createUserRepository(db: Db): UserRepository {
           .updateTable('users')
           .set({ ...toColumns(changes), totp_last_used_step: step })
           .where('id', '=', id)
+          .where(alive)
           .where((eb) => eb.or([eb('totp_last_used_step', 'is', null), eb('totp_last_used_step', '<', step)]))
           .executeTakeFirst();
         const claimed = Number(result.numUpdatedRows) === 1;
@@ -144,6 +152,7 @@ export function createUserRepository(db: Db): UserRepository {
         .updateTable('users')
         .set(sealedAccountColumns(changes))
         .where('id', '=', id)
+        .where(alive)
         .where('login_verifier', '=', expectedVerifier)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { DomainError } from '../../../domain/errors.ts';
 import type { Database, Db, DbTransaction, SqlDialect } from '../../../ports/db.ts';
 import type { FilesReader, FilesStore, FilesTransaction } from '../../../ports/files.ts';
 import { accountDeletionReader, accountDeletionSweep, accountDeletionWriter } from './account-deletion-store.ts';
@@ -59,10 +60,11 @@ function transactionOf(tx: DbTransaction, dialect: SqlDialect): FilesTransaction
     ...accountDeletionWriter(k),
     publish: tx.publish,
     afterCommit: tx.afterCommit,
-    async lockOwner(userId) {
-      let query = k.selectFrom('users').select('id').where('id', '=', userId);
+    async lockOwner(userId, options = {}) {
+      let query = k.selectFrom('users').select(['id', 'deleted_at']).where('id', '=', userId);
       if (dialect === 'postgres') query = query.forUpdate();
-      await query.executeTakeFirst();
+      const row = await query.executeTakeFirst();
+      if (row?.deleted_at != null && !options.evenDeleted) throw new DomainError('NOT_FOUND', 'This account was deleted');
     },
   };
   opened.set(files, k);
