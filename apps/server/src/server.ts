@@ -41,6 +41,7 @@ export async function startServer(
     blobs: adapters.blobs,
     logger,
     clock: Date.now,
+    trashRetentionMs: config.trashRetentionDays * 24 * 60 * 60 * 1000,
   };
   let app: App;
   const live = createAppLiveHub({ ...adapters, logger });
@@ -75,6 +76,7 @@ export async function startServer(
       maxFileBytes: config.maxFileBytes,
       maxItemsPerUser: config.maxItemsPerUser,
       maxUnfinishedBytes: { perLink: config.maxUnfinishedBytesPerLink, perUploader: config.maxUnfinishedBytesPerUploader },
+      trashRetentionMs: files.trashRetentionMs,
       live,
     });
     app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: maxBodyBytes });

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       maxUnfinishedBytesPerLink: 2 * 1024 ** 3,
       maxUnfinishedBytesPerUploader: 2 * 1024 ** 3,
       deletedNameGraceDays: 30,
+      trashRetentionDays: 0,
       publicOrigin: undefined,
       trustProxy: false,
       rateLimits: DEFAULT_RATE_LIMITS,

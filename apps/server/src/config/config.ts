@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_RATE_LIMITS, RATE_LIMIT_NAMES, UNLIMITED, type RateLimits } from '../domain/accounts/rate-limits.ts';
 import { DEFAULT_DELETED_NAME_GRACE_DAYS } from '../domain/files/account-deletion.ts';
+import { DEFAULT_TRASH_RETENTION_DAYS } from '../domain/files/trash.ts';
 import { DEFAULT_MAX_ITEMS_PER_USER } from '../domain/files/limits.ts';
 import { parseTestPause, type TestPause } from '../infra/db/test-pause.ts';
 import type { LogLevel } from '../ports/logger.ts';
@@ -38,6 +39,8 @@ export interface Config {
   maxUnfinishedBytesPerUploader: number;
   /** How long a deleted account's username stays reserved (docs/operations.md "Deleted accounts"). */
   deletedNameGraceDays: number;
+  /** Days a deleted item stays in its owner's trash; 0: no trash (docs/operations.md "Trash"). */
+  trashRetentionDays: number;
   /** Origin the browser sees (scheme://host[:port]), used for Origin checks and HSTS. */
   publicOrigin: string | undefined;
   trustProxy: boolean;
@@ -87,6 +90,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     maxUnfinishedBytesPerLink: unfinished('MAX_UNFINISHED_BYTES_PER_LINK'),
     maxUnfinishedBytesPerUploader: unfinished('MAX_UNFINISHED_BYTES_PER_UPLOADER'),
     deletedNameGraceDays: integer('DELETED_NAME_GRACE_DAYS', read('DELETED_NAME_GRACE_DAYS'), DEFAULT_DELETED_NAME_GRACE_DAYS, {
+      min: 0,
+      max: 36_500,
+    }),
+    trashRetentionDays: integer('TRASH_RETENTION_DAYS', read('TRASH_RETENTION_DAYS'), DEFAULT_TRASH_RETENTION_DAYS, {
       min: 0,
       max: 36_500,
     }),

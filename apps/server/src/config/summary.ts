@@ -25,6 +25,7 @@ export function configSummary(config: Config): LogFields {
     maxUnfinishedBytesPerLink: config.maxUnfinishedBytesPerLink,
     maxUnfinishedBytesPerUploader: config.maxUnfinishedBytesPerUploader,
     deletedNameGraceDays: config.deletedNameGraceDays,
+    trashRetentionDays: config.trashRetentionDays,
     webDist: config.webDist,
     logLevel: config.logLevel,
   };

@@ -21,6 +21,7 @@ import { securityHeaders } from './plugins/security-headers.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { staticWeb } from './plugins/static-web.ts';
 import { accountDeletionRoutes } from './routes/account-deletion.ts';
+import { trashRoutes } from './routes/trash.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { blockRoutes } from './routes/blocks.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -65,6 +66,8 @@ export interface AppDeps {
   maxUnfinishedBytes?: { perLink: number; perUploader: number };
   /** Live-update sockets over `events`; the server passes its own so it can close them on stop. */
   live?: LiveHub;
+  /** TRASH_RETENTION_DAYS in ms; 0 or unset: no trash, deletes are for good at once. */
+  trashRetentionMs?: number;
   /** Told when a deleted account's items start going (tests wait for it to finish). */
   onAccountPurge?: (purged: Promise<void>) => void;
 }
@@ -121,6 +124,7 @@ export function createApp(deps: AppDeps) {
     maxItemsPerUser: deps.maxItemsPerUser ?? DEFAULT_MAX_ITEMS_PER_USER,
     maxUnfinishedBytes: deps.maxUnfinishedBytes ?? { perLink: 2 * maxFileBytes, perUploader: 2 * maxFileBytes },
     limiter: accounts.limiter,
+    trashRetentionMs: deps.trashRetentionMs ?? 0,
   };
   const cookies = { secure: https };
   // One instance shared by every routes module, so its hooks run once per request.
@@ -152,6 +156,7 @@ export function createApp(deps: AppDeps) {
     .use(profileRoutes({ accounts, session }))
     .use(sessionRoutes({ accounts, session }))
     .use(fileRoutes({ files, session, listingCache: listingCacheFor(deps) }))
+    .use(trashRoutes({ files, session }))
     .use(uploadRoutes({ files, session }))
     .use(sharingRoutes({ files, session, cookies }))
     .use(blockRoutes({ files, session }))

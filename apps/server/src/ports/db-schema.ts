@@ -88,6 +88,10 @@ export interface ItemsTable {
   modified_at: EpochMs;
   /** Set on the folder of a delete in progress (migration 006); its subtree goes in batches. */
   deleting_since: EpochMs | null;
+  /** Set on the item a delete moved to the owner's trash (migration 017); its subtree goes along. */
+  trashed_at: EpochMs | null;
+  /** Who deleted it (the owner, or an editor of a shared folder); null for an anonymous link holder. */
+  trashed_by: string | null;
 }
 
 /** One item shared with one user (migration 001; sharer_id 007). */

@@ -287,6 +287,7 @@ export function treeLimitTests(suite: FilesSuite) {
         removedLinks: 0,
         purgedAccounts: 0,
         freedNames: 0,
+        expiredTrash: 0,
       });
     }, 60_000);
   });
@@ -307,6 +308,7 @@ export function treeLimitTests(suite: FilesSuite) {
         removedLinks: 0,
         purgedAccounts: 0,
         freedNames: 0,
+        expiredTrash: 0,
       });
       expect(await h.blobs.exists(fresh)).toBe(true);
       expect(await sweep(h.files, { graceMs: 0 })).toEqual({
@@ -317,6 +319,7 @@ export function treeLimitTests(suite: FilesSuite) {
         removedLinks: 0,
         purgedAccounts: 0,
         freedNames: 0,
+        expiredTrash: 0,
       });
       expect(await snapshot(h)).toEqual(before);
       expect(await h.blobs.exists('avatar-keep-me-alone')).toBe(true);

@@ -275,6 +275,7 @@ export function uploadTests(suite: FilesSuite) {
         removedLinks: 0,
         purgedAccounts: 0,
         freedNames: 0,
+        expiredTrash: 0,
       });
       expect(await snapshot(h)).toEqual(before);
       expect((await alice.browser.get(`/api/upload/${uploadId}`)).status).toBe(404);

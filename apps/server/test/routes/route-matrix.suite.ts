@@ -5,6 +5,7 @@ import { stateOf } from './calls.ts';
 import { openRouteMatrix } from './context.ts';
 import { fixtures } from './fixtures.ts';
 import { itemRows } from './item-rows.ts';
+import { trashRows } from './trash-rows.ts';
 import { coverageProblems, missingOf, routeOf, STATUS, type Caller, type Outcome, type Row } from './outcomes.ts';
 
 /**
@@ -19,7 +20,7 @@ export function routeMatrixSuite(name: string, makeEnv: MakeFilesEnv) {
   describe(`route matrix: ${name}`, () => {
     const matrix = openRouteMatrix(makeEnv, (m) => {
       const f = fixtures(m);
-      return [...accountRows(m, f), ...itemRows(m, f), ...sessionEndRows(m)];
+      return [...accountRows(m, f), ...itemRows(m, f), ...trashRows(m), ...sessionEndRows(m)];
     });
     let h: FilesHarness, callers: Caller[], rows: Row[];
     beforeAll(() => {

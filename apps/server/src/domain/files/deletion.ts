@@ -16,8 +16,8 @@ import { uuid } from './validation.ts';
 export const PURGE_BATCH = 500;
 
 /**
- * DELETE /api/file/{id}: the item and, for a folder, everything under it (unfinished uploads
- * included). A file goes in one transaction. A folder is first marked deleting, which hides it
+ * DELETE /api/file/{id} without a trash (trash.ts `deleteOrTrash`): the item and, for a folder,
+ * everything under it (unfinished uploads included). A file goes in one transaction. A folder is first marked deleting, which hides it
  * and its whole subtree at once (access.ts: nothing can be read, added or moved under it), then
  * removed in batches deepest first, each its own transaction freeing its bytes (`purge`). Blobs
  * go after each commit; a crash leaves orphans and a marked folder for the sweep to finish.

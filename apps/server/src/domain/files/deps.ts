@@ -13,6 +13,11 @@ export interface FilesPorts {
   logger: Logger;
   /** Epoch milliseconds; tests move it to expire uploads. */
   clock: () => number;
+  /**
+   * TRASH_RETENTION_DAYS in ms: how long a deleted item stays in its owner's trash (trash.ts).
+   * 0 or unset: no trash, a delete is for good at once.
+   */
+  trashRetentionMs?: number;
 }
 
 /** What every files service gets: ports, a clock and settings. Never the request. */

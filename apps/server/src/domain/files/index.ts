@@ -2,6 +2,16 @@ export { access, canEdit, type Principal, type Role } from './access.ts';
 export { createItem, type CreateResult, type IncomingFile } from './create.ts';
 export { changeItem, type ChangeRequest } from './changes.ts';
 export { deleteItem } from './deletion.ts';
+export {
+  deleteForever,
+  deleteOrTrash,
+  emptyTrash,
+  listTrash,
+  restoreItem,
+  TRASH_PAGE_MAX,
+  type RestoreTarget,
+  type TrashList,
+} from './trash.ts';
 export { openFileData, parseRange, RangeNotSatisfiableError, type FileData } from './data.ts';
 export { UPLOAD_TTL_MS, type FilesDeps, type FilesPorts } from './deps.ts';
 export { createQuota, type Quota } from './quota.ts';

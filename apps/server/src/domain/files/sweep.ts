@@ -3,6 +3,7 @@ import { PART_KEY_PREFIX, partKeyTime } from './blob-keys.ts';
 import { finishDeletes } from './deletion.ts';
 import type { FilesPorts } from './deps.ts';
 import { expireLinks } from './links.ts';
+import { expireTrash } from './trash.ts';
 import { deleteBlobs } from './storage.ts';
 import { expireUploads, PART_COMMIT_DEADLINE_MS } from './uploads.ts';
 
@@ -31,6 +32,8 @@ export interface SweepReport {
   purgedAccounts: number;
   /** Usernames of deleted accounts freed after their grace period. */
   freedNames: number;
+  /** Items deleted for good after TRASH_RETENTION_DAYS in the trash. */
+  expiredTrash: number;
 }
 
 export interface SweepOptions {
@@ -57,6 +60,7 @@ export async function sweep(deps: FilesPorts, options: SweepOptions): Promise<Sw
   const accounts = options.skipAccounts
     ? { purged: 0, freedNames: 0 }
     : await finishAccountDeletes(deps, options.nameGraceMs ?? DEFAULT_DELETED_NAME_GRACE_DAYS * DAY_MS);
+  const expiredTrash = await expireTrash(deps, deps.trashRetentionMs ?? 0);
   const finishedDeletes = await finishDeletes(deps);
   const expiredUploads = await expireUploads(deps);
   const orphanBlobs = await sweepOrphanBlobs(deps, options.graceMs);
@@ -69,6 +73,7 @@ export async function sweep(deps: FilesPorts, options: SweepOptions): Promise<Sw
     removedLinks: links.removed,
     purgedAccounts: accounts.purged,
     freedNames: accounts.freedNames,
+    expiredTrash,
   };
   if (Object.values(report).some((count) => count > 0)) deps.logger.info('files sweep', report);
   return report;

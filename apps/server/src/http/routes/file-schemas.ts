@@ -1,5 +1,5 @@
 import { t } from 'elysia';
-import { MAX_DEPTH, MAX_LIMIT, UNFINISHED_MAX_LIMIT } from '../../domain/files/index.ts';
+import { MAX_DEPTH, MAX_LIMIT, TRASH_PAGE_MAX, UNFINISHED_MAX_LIMIT } from '../../domain/files/index.ts';
 
 /**
  * Shapes of the files and uploads calls (docs/protocol.md "Files and uploads"). Lengths here
@@ -46,3 +46,15 @@ export const UploadBody = t.Object({
 });
 
 export const CreatedItem = t.Object({ id: t.String(), size: t.Number(), link: t.String() });
+
+/** GET /api/trash (domain/files/trash.ts). */
+export const TrashQuery = t.Object({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: TRASH_PAGE_MAX })),
+  offset: t.Optional(t.Integer({ minimum: 0 })),
+});
+
+/** POST /api/trash/{id}/restore: `to` only where its folder is gone (the top level, re-wrapped). */
+export const RestoreBody = t.Object(
+  { to: t.Optional(t.Object({ encryptedKey: text(128), keyNonce: text(64) }, { additionalProperties: false })) },
+  { additionalProperties: false },
+);

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import {
   changeItem,
-  deleteItem,
+  deleteOrTrash,
   listFiles,
   openFileData,
   RangeNotSatisfiableError,
@@ -60,7 +60,7 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
     .delete(
       '/api/file/:id',
       async ({ params, principal, set }) => {
-        await deleteItem(files, principal, params.id);
+        await deleteOrTrash(files, principal, params.id);
         set.status = 204;
       },
       { params: ItemParams, query: LinkOnlyQuery, principal: true },

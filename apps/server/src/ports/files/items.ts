@@ -3,8 +3,12 @@
  * of the files store live beside the port that holds them; ports/files.ts puts the ports together.
  */
 
-/** 'deleting': a folder whose delete is in progress; it and its subtree go in batches. */
-export type ItemState = 'uploading' | 'ready' | 'deleting';
+/**
+ * 'deleting': a folder whose delete is in progress; it and its subtree go in batches.
+ * 'trashed': an item a delete moved to its owner's trash; it and its subtree are hidden until
+ * restored or deleted for good (a purge marks it 'deleting', which wins).
+ */
+export type ItemState = 'uploading' | 'ready' | 'deleting' | 'trashed';
 
 export interface ItemRecord {
   id: string;
@@ -25,10 +29,13 @@ export interface ItemRecord {
   state: ItemState;
   createdAt: number;
   modifiedAt: number;
+  /** When a delete moved it to the trash, and who; null when it is not a trashed item itself. */
+  trashedAt?: number | null;
+  trashedBy?: string | null;
 }
 
-/** An item as it is created; a delete begins later, with `markDeleting`. */
-export type NewItem = ItemRecord & { state: Exclude<ItemState, 'deleting'> };
+/** An item as it is created; a delete begins later, with `markDeleting` or `markTrashed`. */
+export type NewItem = ItemRecord & { state: Exclude<ItemState, 'deleting' | 'trashed'> };
 
 export type ItemChanges = Partial<
   Pick<NewItem, 'parentId' | 'encryptedFileName' | 'nameNonce' | 'encryptedKey' | 'keyNonce' | 'state' | 'modifiedAt'>
@@ -75,6 +82,8 @@ export interface ItemsReader {
   topLevel(ownerId: string, options?: { state?: ItemState; page?: Page }): Promise<ItemRecord[]>;
   /** Up to `limit` children of one folder, any state, in no particular order (a delete's walk). */
   someChildren(parentId: string, limit: number): Promise<ItemRecord[]>;
+  /** The owner's trash: the items a delete moved there (not what is under them), latest first. */
+  trashOf(ownerId: string, page: Page): Promise<ItemRecord[]>;
   /** Which of these folders have at least one child (a delete's walk takes the empty ones at once). */
   foldersWithChildren(folderIds: readonly string[]): Promise<Set<string>>;
   /** Parent first, up to the top-level item. Stops at a missing parent. */
@@ -93,6 +102,10 @@ export interface ItemsWriter {
   /** CONFLICT when the id exists. Counts the item in its owner's itemCount. */
   insertItem(item: NewItem): Promise<void>;
   updateItem(id: string, changes: ItemChanges): Promise<void>;
+  /** The item goes to its owner's trash (state 'trashed'), with its subtree; `by` deleted it. */
+  markTrashed(id: string, at: number, by: string | null): Promise<void>;
+  /** The item leaves the trash (state 'ready' again, or 'uploading' never: only ready items go there). */
+  clearTrashed(id: string): Promise<void>;
   /** The folder's state becomes 'deleting' (since `at`) until its rows are gone. */
   markDeleting(id: string, at: number): Promise<void>;
   /**
@@ -106,4 +119,6 @@ export interface ItemsWriter {
 export interface ItemsSweep {
   /** Items in state 'deleting' (deletes a crash may have cut short), oldest first. */
   deletesInProgress(limit: number): Promise<ItemRecord[]>;
+  /** Items moved to the trash at or before `before` (not being deleted yet), oldest first. */
+  trashedBefore(before: number, limit: number): Promise<ItemRecord[]>;
 }

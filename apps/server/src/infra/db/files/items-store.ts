@@ -33,26 +33,31 @@ const ITEM_COLUMNS = [
   'created_at',
   'modified_at',
   'deleting_since',
+  'trashed_at',
+  'trashed_by',
 ] as const;
 
 type ItemColumn = (typeof ITEM_COLUMNS)[number];
 type ItemRow = Pick<Selectable<ItemsTable>, ItemColumn>;
 
 /** What a one-folder listing with a state filter reads: it knows the other three already. */
-type ListedColumn = Exclude<ItemColumn, 'parent_id' | 'state' | 'deleting_since'>;
+type ListedColumn = Exclude<ItemColumn, 'parent_id' | 'state' | 'deleting_since' | 'trashed_at' | 'trashed_by'>;
 const LISTED_COLUMNS = ITEM_COLUMNS.filter(
-  (c): c is ListedColumn => c !== 'parent_id' && c !== 'state' && c !== 'deleting_since',
+  (c): c is ListedColumn =>
+    c !== 'parent_id' && c !== 'state' && c !== 'deleting_since' && c !== 'trashed_at' && c !== 'trashed_by',
 );
 
 /**
- * 'deleting' is stored as deleting_since (items.state keeps its two values: SQLite cannot change
- * a CHECK in place), so the other states also ask for deleting_since to be unset.
+ * 'deleting' and 'trashed' are stored as deleting_since and trashed_at (items.state keeps its two
+ * values: SQLite cannot change a CHECK in place); deleting wins over trashed, and the stored
+ * states also ask for both to be unset.
  */
 function inState(state: ItemState) {
-  return (eb: ExpressionBuilder<Database, 'items'>) =>
-    state === 'deleting'
-      ? eb('deleting_since', 'is not', null)
-      : eb.and([eb('state', '=', state), eb('deleting_since', 'is', null)]);
+  return (eb: ExpressionBuilder<Database, 'items'>) => {
+    if (state === 'deleting') return eb('deleting_since', 'is not', null);
+    if (state === 'trashed') return eb.and([eb('trashed_at', 'is not', null), eb('deleting_since', 'is', null)]);
+    return eb.and([eb('state', '=', state), eb('deleting_since', 'is', null), eb('trashed_at', 'is', null)]);
+  };
 }
 
 export function itemsReader(k: Kysely<Database>): ItemsReader {
@@ -103,6 +108,19 @@ export function itemsReader(k: Kysely<Database>): ItemsReader {
         k.selectFrom('items').select('parent_id').distinct().where('parent_id', 'in', chunk).execute(),
       );
       return new Set(rows.map((row) => row.parent_id!));
+    },
+    async trashOf(ownerId, page) {
+      const rows = await k
+        .selectFrom('items')
+        .select(ITEM_COLUMNS)
+        .where('owner_id', '=', ownerId)
+        .where(inState('trashed'))
+        .orderBy('trashed_at', 'desc')
+        .orderBy('id')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return rows.map(toItem);
     },
     async someChildren(parentId, limit) {
       const rows = await k.selectFrom('items').select(ITEM_COLUMNS).where('parent_id', '=', parentId).limit(limit).execute();
@@ -199,6 +217,12 @@ export function itemsWriter(k: Kysely<Database>): ItemsWriter {
       if (Object.keys(values).length === 0) return;
       await k.updateTable('items').set(values).where('id', '=', id).execute();
     },
+    async markTrashed(id, at, by) {
+      await k.updateTable('items').set({ trashed_at: at, trashed_by: by }).where('id', '=', id).execute();
+    },
+    async clearTrashed(id) {
+      await k.updateTable('items').set({ trashed_at: null, trashed_by: null }).where('id', '=', id).execute();
+    },
     async markDeleting(id, at) {
       await k.updateTable('items').set({ deleting_since: at }).where('id', '=', id).execute();
     },
@@ -237,11 +261,24 @@ export function itemsSweep(k: Kysely<Database>): ItemsSweep {
         .execute();
       return rows.map(toItem);
     },
+    async trashedBefore(before, limit) {
+      const rows = await k
+        .selectFrom('items')
+        .select(ITEM_COLUMNS)
+        .where('trashed_at', '<=', before)
+        .where('deleting_since', 'is', null)
+        .orderBy('trashed_at')
+        .limit(limit)
+        .execute();
+      return rows.map(toItem);
+    },
   };
 }
 
 function toItem(row: ItemRow): ItemRecord {
-  return toItemIn(row, row.parent_id, row.deleting_since === null ? row.state : 'deleting');
+  const state = row.deleting_since !== null ? 'deleting' : row.trashed_at !== null ? 'trashed' : row.state;
+  const item = toItemIn(row, row.parent_id, state);
+  return row.trashed_at === null ? item : { ...item, trashedAt: Number(row.trashed_at), trashedBy: row.trashed_by };
 }
 
 function toItemIn(row: Pick<Selectable<ItemsTable>, ListedColumn>, parentId: string | null, state: ItemState): ItemRecord {

@@ -15,6 +15,7 @@ import * as linkEnded from './013-link-ended.ts';
 import * as accountRecovery from './014-account-recovery.ts';
 import * as totpRecoveryCodes from './015-totp-recovery-codes.ts';
 import * as accountDeleted from './016-account-deleted.ts';
+import * as trash from './017-trash.ts';
 
 /**
  * Expand, then contract (docs/operations.md "Upgrades"): a release runs beside the previous one on
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '014-account-recovery': accountRecovery,
   '015-totp-recovery-codes': totpRecoveryCodes,
   '016-account-deleted': accountDeleted,
+  '017-trash': trash,
 };
 
 export const migrationProvider: MigrationProvider = {

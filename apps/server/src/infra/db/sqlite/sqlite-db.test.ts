@@ -65,6 +65,7 @@ describe('sqlite adapter', () => {
         '014-account-recovery',
         '015-totp-recovery-codes',
         '016-account-deleted',
+        '017-trash',
       ]);
       expect(await second.kysely.selectFrom('users').select('id').execute()).toEqual([{ id: user.id }]);
       await second.close();
