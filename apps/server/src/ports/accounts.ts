@@ -73,7 +73,14 @@ export interface UserRepository {
    * Records a TOTP time step as used, only if it is later than the last one used: true when
    * this call claimed it. Atomic, so two requests racing with one code cannot both win.
    */
-  claimTotpStep(id: string, step: number, changes?: UserChanges, event?: SealboxEvent): Promise<boolean>;
+  claimTotpStep(
+    id: string,
+    step: number,
+    changes?: UserChanges,
+    event?: SealboxEvent,
+    /** Stored in the same transaction, replacing any (TOTP's confirm: on, and its codes, together). */
+    recoveryCodes?: { hashes: readonly string[]; now: number },
+  ): Promise<boolean>;
   /**
    * Replaces the login verifier and the sealed account in one statement, only if the stored
    * verifier is still `expectedVerifier`: true when this call replaced them. Two devices

@@ -51,18 +51,35 @@ export function recoveryCodeTests(suite: AccountsSuite) {
       await expectError(h.browser().get('/api/totp'), 401, 'UNAUTHORIZED');
     });
 
+    test('a refused confirm stores no codes: TOTP on and its codes come in one write', async () => {
+      const user = await signedInUser(h);
+      const { secret } = (await user.browser.put('/api/totp', { action: 'setup', password: user.password })).body;
+      const right = await codeAt(secret, h.clock.now);
+      const wrong = right === '000000' ? '111111' : '000000';
+      expect((await user.browser.put('/api/totp', { action: 'confirm', code: wrong })).status).toBe(400);
+      expect(await codeRows(user.id)).toEqual([]);
+      expect((await userRow(user.id)).totp_enabled).toBe(0);
+      expect((await user.browser.put('/api/totp', { action: 'confirm', code: right })).status).toBe(200);
+      expect((await codeRows(user.id)).length).toBe(RECOVERY_CODE_COUNT);
+    });
+
     test('a code signs in once, typed in any case with or without its hyphen; again it is 401', async () => {
       const user = await withTotp();
       const [first, second] = user.codes as [string, string];
+      const told = eventsOf(user.id, 'profile.changed').length;
       const signedIn = await login(user, first.replace('-', ' ').toUpperCase());
       expect(signedIn.status).toBe(200);
+      // The account's open tabs hear of it: Profile's count of codes left changed.
+      expect(eventsOf(user.id, 'profile.changed').length).toBe(told + 1);
       expect(signedIn.body.recoveryCodesLeft).toBe(RECOVERY_CODE_COUNT - 1);
       expect(signedIn.body.user.totpEnabled).toBe(true);
       await expectError(login(user, first), 401, 'UNAUTHORIZED', INVALID_RECOVERY_CODE_TEXT);
       expect(await left(user.browser)).toBe(RECOVERY_CODE_COUNT - 1);
       // A sign-in with the app's code says nothing of the recovery codes.
+      const beforeApp = eventsOf(user.id, 'profile.changed').length;
       const byApp = await login(user, await codeAt(user.secret, h.clock.now + 30_000));
       expect(byApp.status).toBe(200);
+      expect(eventsOf(user.id, 'profile.changed').length).toBe(beforeApp);
       expect(byApp.body).not.toHaveProperty('recoveryCodesLeft');
       expect((await login(user, second)).body.recoveryCodesLeft).toBe(RECOVERY_CODE_COUNT - 2);
       // Another account's code is no code of this one.

@@ -47,7 +47,9 @@ export async function login(deps: AccountsDeps, input: LoginInput): Promise<Logi
         issued: await startSession(deps, user, { totpPending: true, userAgent: input.userAgent }),
       };
     }
-    accepted = await acceptCode(deps, { user, secret: user.totpSecret, code: input.totpCode });
+    // A recovery code used: the account's other tabs hear of it (Profile's count of codes left).
+    const recoveryEvent = { kind: 'profile.changed' as const, userIds: [user.id] };
+    accepted = await acceptCode(deps, { user, secret: user.totpSecret, code: input.totpCode, recoveryEvent });
     if (!accepted) throw new DomainError('UNAUTHORIZED', wrongCodeText(input.totpCode));
   }
   await deps.sessions.deleteExpired(deps.clock());

@@ -3,7 +3,7 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import { DomainError } from '../errors.ts';
 import type { AccountsDeps } from './deps.ts';
 import { passwordMatches } from './password.ts';
-import { consumeRecoveryCode, makeRecoveryCodes } from './recovery-codes.ts';
+import { consumeRecoveryCode, makeRecoveryCodes, newRecoveryCodes, recoveryCodeHash } from './recovery-codes.ts';
 import type { UserChanges, UserRecord } from '../../ports/accounts.ts';
 import type { SealboxEvent } from '../../ports/event-bus.ts';
 
@@ -51,16 +51,22 @@ export interface CodeAttempt {
   code: string;
   changes?: UserChanges;
   event?: SealboxEvent;
+  /** Published instead of `event` when a recovery code was used (the count left changed). */
+  recoveryEvent?: SealboxEvent;
+  /** Recovery codes (their hashes) stored with an accepted app code, in the same write. */
+  newRecoveryHashes?: readonly string[];
 }
 
 /**
  * Checks an authenticator code and marks its time step used in one atomic write, so a code works
  * once. Returns false for a wrong or replayed code.
  */
-export function acceptTotpCode(deps: AccountsDeps, { user, secret, code, changes, event }: CodeAttempt): Promise<boolean> {
+export function acceptTotpCode(deps: AccountsDeps, attempt: CodeAttempt): Promise<boolean> {
+  const { user, secret, code, changes, event, newRecoveryHashes } = attempt;
+  const codes = newRecoveryHashes && { hashes: newRecoveryHashes, now: deps.clock() };
   return totpLimited(deps, user, async () => {
     const step = await stepOfCode(secret, code, deps.clock());
-    return step !== null && (await deps.users.claimTotpStep(user.id, step, changes, event));
+    return step !== null && (await deps.users.claimTotpStep(user.id, step, changes, event, codes));
   });
 }
 
@@ -75,8 +81,9 @@ const isTotpShape = (code: string) => /^\d{6}$/.test(code);
  * against the same limit.
  */
 export async function acceptCode(deps: AccountsDeps, attempt: CodeAttempt): Promise<AcceptedCode> {
-  const { user, code, changes, event } = attempt;
+  const { user, code, changes } = attempt;
   if (isTotpShape(code) || !isRecoveryCodeShape(code)) return (await acceptTotpCode(deps, attempt)) && 'totp';
+  const event = attempt.recoveryEvent ?? attempt.event;
   return (await totpLimited(deps, user, () => consumeRecoveryCode(deps, user.id, code, changes, event))) && 'recovery';
 }
 
@@ -127,10 +134,13 @@ export async function changeTotp(
       if (user.totpEnabled) throw new DomainError('VALIDATION', 'TOTP is already enabled.');
       if (!user.totpSecret) throw new DomainError('VALIDATION', 'Set up TOTP first.');
       // Only the app's own code: confirming proves the authenticator works.
+      // On, and its recovery codes stored, in one write: never on without codes.
+      const recoveryCodes = newRecoveryCodes();
+      const newRecoveryHashes = recoveryCodes.map((made) => recoveryCodeHash(user.id, made));
       const attempt = { user, secret: user.totpSecret, code: request.code, changes: { totpEnabled: true }, event: changed };
-      const ok = await acceptTotpCode(deps, attempt);
+      const ok = await acceptTotpCode(deps, { ...attempt, newRecoveryHashes });
       if (!ok) throw new DomainError('VALIDATION', INVALID_TOTP);
-      return { enabled: true, recoveryCodes: await makeRecoveryCodes(deps, user.id) };
+      return { enabled: true, recoveryCodes };
     }
     case 'disable': {
       if (!user.totpEnabled || !user.totpSecret) throw new DomainError('VALIDATION', TOTP_NOT_ENABLED);

@@ -1,6 +1,6 @@
 import type { TotpRecoveryCodeRepository } from '../../../ports/accounts.ts';
 import type { Db } from '../../../ports/db.ts';
-import { clearRecoveryCodesIfOff, toColumns } from './user-repository.ts';
+import { clearRecoveryCodesIfOff, replaceRecoveryCodes, toColumns } from './user-repository.ts';
 
 /** The accounts' TOTP recovery codes, as hashes (table totp_recovery_codes, migration 015), on either dialect. */
 export function createTotpRecoveryCodeRepository(db: Db): TotpRecoveryCodeRepository {
@@ -9,13 +9,7 @@ export function createTotpRecoveryCodeRepository(db: Db): TotpRecoveryCodeReposi
   return {
     replace: (userId, hashes, now, event) =>
       db.transaction(async (tx) => {
-        await tx.kysely.deleteFrom('totp_recovery_codes').where('user_id', '=', userId).execute();
-        if (hashes.length > 0) {
-          await tx.kysely
-            .insertInto('totp_recovery_codes')
-            .values(hashes.map((code_hash) => ({ user_id: userId, code_hash, created_at: now })))
-            .execute();
-        }
+        await replaceRecoveryCodes(tx, userId, hashes, now);
         if (event) tx.publish(event);
       }),
 

@@ -131,7 +131,7 @@ export function createUserRepository(db: Db): UserRepository {
         .catch(namedConflict);
     },
 
-    async claimTotpStep(id, step, changes = {}, event) {
+    async claimTotpStep(id, step, changes = {}, event, recoveryCodes) {
       return db.transaction(async (tx) => {
         const result = await tx.kysely
           .updateTable('users')
@@ -142,6 +142,7 @@ export function createUserRepository(db: Db): UserRepository {
           .executeTakeFirst();
         const claimed = Number(result.numUpdatedRows) === 1;
         if (claimed) await clearRecoveryCodesIfOff(tx, id, changes);
+        if (claimed && recoveryCodes) await replaceRecoveryCodes(tx, id, recoveryCodes.hashes, recoveryCodes.now);
         if (claimed && event) tx.publish(event);
         return claimed;
       });
@@ -209,6 +210,21 @@ function namedConflict(error: unknown): never {
     throw new DomainError('CONFLICT', error.message, { cause: error, ...(detail ? { detail } : {}) });
   }
   throw error;
+}
+
+/** The account's TOTP recovery codes become these hashes, inside `tx` (making new ones, TOTP's confirm). */
+export async function replaceRecoveryCodes(
+  tx: DbTransaction,
+  userId: string,
+  hashes: readonly string[],
+  now: number,
+): Promise<void> {
+  await tx.kysely.deleteFrom('totp_recovery_codes').where('user_id', '=', userId).execute();
+  if (hashes.length === 0) return;
+  await tx.kysely
+    .insertInto('totp_recovery_codes')
+    .values(hashes.map((code_hash) => ({ user_id: userId, code_hash, created_at: now })))
+    .execute();
 }
 
 /** Turning TOTP off takes its recovery codes with it, in the same transaction (docs/protocol.md "TOTP recovery codes"). */
