@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { makeRecovery } from '@sealbox/crypto';
+import { makeRecovery, PART_BYTES } from '@sealbox/crypto';
 import { generate } from 'otplib';
 import { INVALID_CREDENTIALS_TEXT } from '@sealbox/rules';
 import { endAccount } from '../../src/domain/files/account-deletion.ts';
@@ -11,7 +11,9 @@ import {
   openFilesHarness,
   patternFile,
   postFolder,
+  postUpload,
   seedTree,
+  space,
   storedBytes,
   uploadFile,
   type FilesHarness,
@@ -128,6 +130,10 @@ export function accountDeletionSuite(name: string, makeEnv: MakeFilesEnv) {
       await shareWith(bob, B, alice.id, true);
       const given = await patternFile(B.key, B.id, 2_000, 5);
       await uploadFile(alice, given);
+      // And starts one there she will never finish: it holds bob's space until it ends.
+      const unfinished = await patternFile(B.key, B.id, PART_BYTES + 10, 6);
+      expect((await postUpload(alice.browser, unfinished.meta)).status).toBe(201);
+      expect((await space(h, bob.id)).reserved).toBeGreaterThan(0);
       expect((await bob.browser.get('/api/shared')).body.files.map((f: { id: string }) => f.id)).toEqual([F.id]);
       expect((await anonymous(h).get(`/api/shared/${linkId}`)).status).toBe(200);
       const aliceBlobs = (await blobKeys()).length;
@@ -157,8 +163,10 @@ export function accountDeletionSuite(name: string, makeEnv: MakeFilesEnv) {
       expect(blobs.length).toBeLessThan(aliceBlobs);
       const named = await h.db.kysely.selectFrom('item_parts').select('blob_key').execute();
       expect(blobs.filter((key) => key.startsWith('part-')).sort()).toEqual(named.map((r) => r.blob_key).sort());
-      // What alice uploaded into bob's folder is bob's and stays.
+      // What alice uploaded into bob's folder is bob's and stays; what she had not finished is gone.
       expect((await bob.browser.request('GET', `/api/file/data/${given.id}`)).status).toBe(200);
+      expect(await h.db.kysely.selectFrom('items').select('id').where('id', '=', unfinished.id).execute()).toEqual([]);
+      expect((await space(h, bob.id)).reserved).toBe(0);
 
       const k = h.db.kysely;
       const row = await userRow(alice.id);

@@ -6,7 +6,6 @@ import type { FilesPorts } from './deps.ts';
 import { restAfter } from './event-loop.ts';
 import { linkEvent, shareEvent } from './events.ts';
 import { deleteBlobs } from './storage.ts';
-import { endUploadsWithoutAccess } from './unfinished.ts';
 
 /**
  * Deleting an account (docs/protocol.md "Deleting an account") in two steps. `endAccount` is one
@@ -43,27 +42,22 @@ export async function endAccount(
     if (!ended) return false;
     const sessions = [...ended.sessionIds].sort((a, b) => Number(b === callerSessionId) - Number(a === callerSessionId));
     for (const id of sessions) tx.publish(sessionEnded(id));
-    for (const entry of given) {
-      await tx.deleteAccess(entry.itemId, entry.userId);
-      tx.publish(shareEvent('share.deleted', { id: entry.itemId, ownerId: userId }, entry, blockers));
-    }
+    await tx.deleteAccesses([...given, ...held]);
+    await tx.deleteLinks(links.map((link) => link.id));
+    for (const entry of given) tx.publish(shareEvent('share.deleted', { id: entry.itemId, ownerId: userId }, entry, blockers));
     const heldItems = new Map((await tx.items(held.map((entry) => entry.itemId))).map((item) => [item.id, item]));
     for (const entry of held) {
-      await tx.deleteAccess(entry.itemId, entry.userId);
       const item = heldItems.get(entry.itemId);
       if (item) tx.publish(shareEvent('share.deleted', item, entry));
     }
-    for (const link of links) {
-      await tx.deleteLink(link.id);
-      tx.publish(linkEvent('link.deleted', { id: link.itemId, ownerId: userId }, link));
-    }
-    if (ended.avatarExtension !== null) tx.afterCommit(() => deleteBlobs(deps, [avatarBlobKey(userId)]));
+    for (const link of links) tx.publish(linkEvent('link.deleted', { id: link.itemId, ownerId: userId }, link));
     return true;
   });
 }
 
 /**
- * Removes everything an ended account still holds: its unfinished uploads in others' trees, then
+ * Removes everything an ended account still holds: its avatar, its unfinished uploads in others'
+ * trees (through links too), then
  * its own items, top level first, a batch per transaction (folders through the folder delete's
  * `purge`), freeing their blobs. Nobody waits for it, so it gives way to other users' requests
  * between batches (`restAfter`). Safe to run twice at once (two instances' sweeps): each batch is
@@ -81,10 +75,16 @@ export function purgeAccount(deps: FilesPorts, userId: string): Promise<void> {
 const purging = new Map<string, Promise<void>>();
 
 async function purgeNow(deps: FilesPorts, userId: string): Promise<void> {
-  for (const ownerId of await deps.store.uploadOwnersOf(userId)) {
+  // The avatar here, not after endAccount's commit: a crash between the two must not keep it.
+  await deleteBlobs(deps, [avatarBlobKey(userId)]);
+  const uploads = await deps.store.uploadsInOthersTrees(userId);
+  for (const ownerId of new Set(uploads.map((upload) => upload.ownerId))) {
     await deps.store.transaction(async (tx) => {
       await tx.lockOwner(ownerId, { evenDeleted: true });
-      await endUploadsWithoutAccess(deps, tx, userId, ownerId);
+      const ids = uploads.filter((upload) => upload.ownerId === ownerId).map((upload) => upload.itemId);
+      // Read again under the lock: one that finished or went meanwhile is left alone.
+      const still = (await tx.items(ids)).filter((item) => item.state === 'uploading');
+      if (still.length > 0) await removeItems(deps, tx, still);
     });
   }
   for (;;) {

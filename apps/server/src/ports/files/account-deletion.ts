@@ -23,12 +23,19 @@ export interface AccountDeletionReader {
   accessesHeldBy(userId: string): Promise<AccessRecord[]>;
   /** Every link on items the user owns. */
   linksOfOwner(ownerId: string): Promise<LinkRecord[]>;
-  /** The owners in whose trees the user has unfinished uploads of their own (not through a link). */
-  uploadOwnersOf(uploaderId: string): Promise<string[]>;
+  /**
+   * The user's unfinished uploads in others' trees (through a link or not), with each one's
+   * owner: an ended account can finish none of them.
+   */
+  uploadsInOthersTrees(uploaderId: string): Promise<Array<{ itemId: string; ownerId: string }>>;
 }
 
 /** Changes inside a files transaction. */
 export interface AccountDeletionWriter {
+  /** Deletes these access entries (item, user) in a few statements; the caller announced them. */
+  deleteAccesses(entries: ReadonlyArray<Pick<AccessRecord, 'itemId' | 'userId'>>): Promise<void>;
+  /** Deletes these links in a few statements; the caller announced them. */
+  deleteLinks(ids: readonly string[]): Promise<void>;
   /**
    * Marks the account deleted at `now` and blanks what could open or reach it: login verifier,
    * sealed keys, email, second factor, avatar; deletes its sessions, key pins, recovery copy, TOTP

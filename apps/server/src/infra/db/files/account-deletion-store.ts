@@ -5,6 +5,7 @@ import type {
   AccountDeletionSweep,
   AccountDeletionWriter,
 } from '../../../ports/files/account-deletion.ts';
+import { chunks } from './in-chunks.ts';
 import { toLink } from './links-store.ts';
 import { toAccess } from './sharing-store.ts';
 
@@ -33,23 +34,34 @@ export function accountDeletionReader(k: Kysely<Database>): AccountDeletionReade
         .execute();
       return rows.map(toLink);
     },
-    async uploadOwnersOf(uploaderId) {
+    async uploadsInOthersTrees(uploaderId) {
       const rows = await k
         .selectFrom('uploads')
         .innerJoin('items', 'items.id', 'uploads.item_id')
-        .select('items.owner_id')
-        .distinct()
+        .select(['items.id', 'items.owner_id'])
         .where('uploads.user_id', '=', uploaderId)
-        .where('uploads.link_id', 'is', null)
         .where('items.owner_id', '!=', uploaderId)
         .execute();
-      return rows.map((row) => row.owner_id);
+      return rows.map((row) => ({ itemId: row.id, ownerId: row.owner_id }));
     },
   };
 }
 
 export function accountDeletionWriter(k: Kysely<Database>): AccountDeletionWriter {
   return {
+    async deleteAccesses(entries) {
+      // By user, then their items in chunks: an account's shares go in a few statements.
+      const byUser = new Map<string, string[]>();
+      for (const entry of entries) byUser.set(entry.userId, [...(byUser.get(entry.userId) ?? []), entry.itemId]);
+      for (const [userId, itemIds] of byUser) {
+        for (const chunk of chunks(itemIds)) {
+          await k.deleteFrom('accesses').where('user_id', '=', userId).where('item_id', 'in', chunk).execute();
+        }
+      }
+    },
+    async deleteLinks(ids) {
+      for (const chunk of chunks(ids)) await k.deleteFrom('links').where('id', 'in', chunk).execute();
+    },
     async endAccount(userId, now) {
       const before = await k.selectFrom('users').select('avatar_extension').where('id', '=', userId).executeTakeFirst();
       const ended = await k
