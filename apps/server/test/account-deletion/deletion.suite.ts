@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { makeRecovery, PART_BYTES } from '@sealbox/crypto';
 import { generate } from 'otplib';
-import { INVALID_CREDENTIALS_TEXT } from '@sealbox/rules';
+import { deletedAccountName, INVALID_CREDENTIALS_TEXT } from '@sealbox/rules';
 import { endAccount } from '../../src/domain/files/account-deletion.ts';
 import { createAccountRepositories } from '../../src/infra/db/accounts/index.ts';
 import { sweep } from '../../src/domain/files/index.ts';
@@ -165,6 +165,9 @@ export function accountDeletionSuite(name: string, makeEnv: MakeFilesEnv) {
       expect(blobs.filter((key) => key.startsWith('part-')).sort()).toEqual(named.map((r) => r.blob_key).sort());
       // What alice uploaded into bob's folder is bob's and stays; what she had not finished is gone.
       expect((await bob.browser.request('GET', `/api/file/data/${given.id}`)).status).toBe(200);
+      // Named as a deleted account, not by the name it had (reserved for a while yet).
+      const inB = await bob.browser.get(`/api/file?id=${B.id}`);
+      expect(inB.body.users).toContainEqual({ id: alice.id, username: deletedAccountName(alice.id), avatarExtension: null });
       expect(await h.db.kysely.selectFrom('items').select('id').where('id', '=', unfinished.id).execute()).toEqual([]);
       expect((await space(h, bob.id)).reserved).toBe(0);
 

@@ -2,6 +2,8 @@
  * What an item is called where its name is unknown (docs/product.md "Screens": it did not decrypt,
  * or is empty): one wording everywhere.
  */
+import { DELETED_ACCOUNT_TEXT, isDeletedAccountName } from '@sealbox/rules';
+
 export const ENCRYPTED_DIRECTORY = 'Encrypted directory';
 export const ENCRYPTED_FILE = 'Encrypted File';
 
@@ -18,6 +20,11 @@ const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
  */
 export function visibleText(text: string): string {
   return text.replace(BIDI_CONTROLS, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+}
+
+/** A username from the server as shown: "Deleted account" for one that is gone (@sealbox/rules). */
+export function shownUsername(username: string): string {
+  return isDeletedAccountName(username) ? DELETED_ACCOUNT_TEXT : visibleText(username);
 }
 
 /** An item's name as shown, or the wording for an unknown one (rows, crumbs, dialogs, download names). */

@@ -8,7 +8,7 @@ import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { transfer } from '../../lib/worker-rpc.ts';
 import { type BrowseScope, SHARED_SCOPE, scopeQuery } from '../../model/browse-scope.ts';
-import { visibleText } from '../../model/item-names.ts';
+import { shownUsername } from '../../model/item-names.ts';
 import type { ItemView } from '../../model/items.ts';
 
 export type { ItemView } from '../../model/items.ts';
@@ -59,7 +59,7 @@ async function fetchListing(
   const opened = await cryptoWorker.call('openListing', scope, transfer(body, [body]));
   const users: Record<string, string> = {};
   // Usernames come from the server: their bidi controls are written out before any is shown.
-  for (const user of opened.users) users[user.id] = visibleText(user.username);
+  for (const user of opened.users) users[user.id] = shownUsername(user.username);
   const listing = { folder: opened.root, items: opened.files, ancestors: opened.ancestors, users };
   return { listing, decryptMs: performance.now() - fetched };
 }

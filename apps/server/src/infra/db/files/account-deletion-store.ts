@@ -1,3 +1,4 @@
+import { deletedAccountName } from '@sealbox/rules';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../ports/db.ts';
 import type {
@@ -126,12 +127,12 @@ export function accountDeletionSweep(k: Kysely<Database>): AccountDeletionSweep 
         .selectFrom('users')
         .select('id')
         .where('deleted_at', '<=', before)
-        .where('username', 'not like', 'deleted:%')
+        .where('username', 'not like', `${deletedAccountName('')}%`)
         .limit(limit)
         .execute();
       for (const { id } of rows) {
         // Longer than any username may be and unique by the id: it can never be asked for.
-        const name = `deleted:${id}`;
+        const name = deletedAccountName(id);
         await k.updateTable('users').set({ username: name, username_key: name }).where('id', '=', id).execute();
       }
       return rows.length;

@@ -1,3 +1,4 @@
+import { deletedAccountName } from '@sealbox/rules';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../ports/db.ts';
 import type { PeopleReader } from '../../../ports/files/people.ts';
@@ -7,9 +8,14 @@ export function peopleReader(k: Kysely<Database>): PeopleReader {
   return {
     async userSummaries(ids) {
       const rows = await inChunks(ids, (chunk) =>
-        k.selectFrom('users').select(['id', 'username', 'avatar_extension']).where('id', 'in', chunk).execute(),
+        k.selectFrom('users').select(['id', 'username', 'avatar_extension', 'deleted_at']).where('id', 'in', chunk).execute(),
       );
-      return rows.map((r) => ({ id: r.id, username: r.username, avatarExtension: r.avatar_extension }));
+      // A deleted account is named as such at once, not by the name it had (reserved a while yet).
+      return rows.map((r) => ({
+        id: r.id,
+        username: r.deleted_at === null ? r.username : deletedAccountName(r.id),
+        avatarExtension: r.avatar_extension,
+      }));
     },
     async publicUsers(ids) {
       const rows = await inChunks(ids, (chunk) =>

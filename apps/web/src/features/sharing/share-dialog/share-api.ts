@@ -6,7 +6,7 @@
  */
 import type { LinkView, PublicUser } from '@sealbox/rules';
 import { api, errorMessageOf } from '../../../lib/api.ts';
-import { visibleText } from '../../../model/item-names.ts';
+import { shownUsername } from '../../../model/item-names.ts';
 import { HttpStatusError } from '../../../lib/http-status-error.ts';
 import { SEARCH_LIMIT } from './share-logic.ts';
 
@@ -50,7 +50,7 @@ export async function searchUsers(name: string): Promise<PublicUser[]> {
 
 /** A user as the dialogs show them: a username's bidi controls written out (model/item-names.ts). */
 function shownUser<U extends { username: string }>(user: U): U {
-  return { ...user, username: visibleText(user.username) };
+  return { ...user, username: shownUsername(user.username) };
 }
 
 /** GET /api/shared/{fileId}/users: who has access, with their public keys. */

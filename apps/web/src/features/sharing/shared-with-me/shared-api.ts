@@ -4,7 +4,7 @@
  * unwraps its key there (workers/sharing.ts); the page gets views back, never keys.
  */
 import { api, apiBytes } from '../../../lib/api.ts';
-import { visibleText } from '../../../model/item-names.ts';
+import { shownUsername } from '../../../model/item-names.ts';
 import { HttpStatusError } from '../../../lib/http-status-error.ts';
 import { cryptoWorker } from '../../../crypto/client.ts';
 import { transfer } from '../../../lib/worker-rpc.ts';
@@ -39,7 +39,7 @@ export async function fetchShared(): Promise<SharedListing> {
     const opened = await cryptoWorker.call('openShared', transfer(body, [body]));
     items.push(...opened.files);
     for (const user of opened.users as Array<{ id?: unknown; username?: unknown }>)
-      if (typeof user.id === 'string' && typeof user.username === 'string') users[user.id] = visibleText(user.username);
+      if (typeof user.id === 'string' && typeof user.username === 'string') users[user.id] = shownUsername(user.username);
     // Only forward: a server that points back cannot keep the page fetching for good.
     if (!Number.isSafeInteger(next) || next <= offset) return { items, users };
     offset = next;
