@@ -75,6 +75,7 @@ export function trashSuite(name: string, makeEnv: MakeFilesEnv) {
       expect(listedTrash.files.map((f: { id: string }) => f.id)).toEqual([trip.id]);
       expect(listedTrash.files[0]).toMatchObject({ id: trip.id, parentId: null, trashedAt: h.clock.now, trashedBy: alice.id });
       expect(listedTrash.nextOffset).toBeNull();
+      expect(listedTrash.bytes).toBe(await storedBytes(h, alice.id));
       expect((await trash(bob)).files).toEqual([]);
       // Nobody else can restore it or delete it for good.
       expect((await bob.browser.post(`/api/trash/${trip.id}/restore`, {})).status).toBe(404);
@@ -140,6 +141,8 @@ export function trashSuite(name: string, makeEnv: MakeFilesEnv) {
       for (const file of [a, b, c]) await uploadFile(carol, file);
       for (const id of [a.id, b.id, folder.id]) expect((await carol.browser.delete(`/api/file/${id}`)).status).toBe(204);
       expect(await owned(carol.id)).toBe(4);
+      // Each stored byte once, though the folder's file sits inside a trashed item.
+      expect((await trash(carol)).bytes).toBe(await storedBytes(h, carol.id));
 
       expect((await carol.browser.delete(`/api/trash/${a.id}`)).status).toBe(204);
       expect(await owned(carol.id)).toBe(3);

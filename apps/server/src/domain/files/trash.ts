@@ -34,6 +34,8 @@ export interface TrashedView extends ItemView {
 
 export interface TrashList {
   files: TrashedView[];
+  /** The bytes the whole trash holds, counted on the owner's quota (the storage meter shows them). */
+  bytes: number;
   /** The folders above the trashed items (to name where each was), each once. */
   ancestors: ItemView[];
   nextOffset: number | null;
@@ -66,6 +68,7 @@ export async function listTrash(deps: FilesPorts, ownerId: string, page: { limit
       trashedBy: item.trashedBy ?? null,
     })),
     ancestors: above.map((folder) => toItemView(folder, 'owner')),
+    bytes: await deps.store.trashBytes(ownerId),
     nextOffset: items.length > limit ? page.offset + limit : null,
   };
 }

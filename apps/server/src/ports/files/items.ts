@@ -84,6 +84,8 @@ export interface ItemsReader {
   someChildren(parentId: string, limit: number): Promise<ItemRecord[]>;
   /** The owner's trash: the items a delete moved there (not what is under them), latest first. */
   trashOf(ownerId: string, page: Page): Promise<ItemRecord[]>;
+  /** The bytes stored for everything in the owner's trash (the trashed items and all under them). */
+  trashBytes(ownerId: string): Promise<number>;
   /** Which of these folders have at least one child (a delete's walk takes the empty ones at once). */
   foldersWithChildren(folderIds: readonly string[]): Promise<Set<string>>;
   /** Parent first, up to the top-level item. Stops at a missing parent. */

@@ -122,6 +122,17 @@ export function itemsReader(k: Kysely<Database>): ItemsReader {
         .execute();
       return rows.map(toItem);
     },
+    async trashBytes(ownerId) {
+      // `union`, not `union all`: a trashed item inside a trashed folder is counted once.
+      const { rows } = await sql<{ bytes: number | string | null }>`
+        with recursive trashed(id) as (
+          select id from items where owner_id = ${ownerId} and trashed_at is not null and deleting_since is null
+          union
+          select items.id from items join trashed on items.parent_id = trashed.id
+        )
+        select sum(item_parts.size) as bytes from item_parts join trashed on item_parts.item_id = trashed.id`.execute(k);
+      return Number(rows[0]?.bytes ?? 0);
+    },
     async someChildren(parentId, limit) {
       const rows = await k.selectFrom('items').select(ITEM_COLUMNS).where('parent_id', '=', parentId).limit(limit).execute();
       return rows.map(toItem);
