@@ -1,6 +1,8 @@
 /** Command-line numbers, percentiles, live-socket listeners and a tab's view of new rows, shared by the benchmarks. */
 import type { Page } from 'playwright-core';
+import { createUser } from '../e2e/support/accounts.ts';
 import { launchBrowser } from '../e2e/support/browser.ts';
+import { apiCreateFolder, apiCreateFolders, apiLogin } from '../e2e/support/files.ts';
 import { startServer, type RunningServer } from '../e2e/support/server.ts';
 import { buildWeb } from '../scripts/build-web.ts';
 
@@ -78,4 +80,31 @@ export async function withAppInChromium(run: (page: Page, server: RunningServer)
     await context.close();
     await server.stop();
   }
+}
+
+/**
+ * Another user going about their work while a bench loads the server: a folder of 100 items of
+ * their own, listed whole one call at a time. Answers the call, timed from request to the last
+ * byte (warmed up already), for the bystander's p50/p95 idle and during.
+ */
+export async function bystanderListing(baseUrl: string, username: string): Promise<() => Promise<number>> {
+  const bystander = await apiLogin(baseUrl, await createUser(baseUrl, { username }));
+  const folder = await apiCreateFolder(bystander, null, 'Work');
+  await apiCreateFolders(
+    bystander,
+    folder,
+    Array.from({ length: 100 }, (_, i) => `doc ${i}`),
+    16,
+  );
+  const list = async () => {
+    const t0 = performance.now();
+    const response = await fetch(`${baseUrl}/api/file?id=${folder.id}&depth=1&limit=2147483648&offset=0`, {
+      headers: { cookie: bystander.cookie },
+    });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`listing: ${response.status}`);
+    return performance.now() - t0;
+  };
+  for (let i = 0; i < 20; i++) await list();
+  return list;
 }

@@ -17,7 +17,7 @@ import { deriveLoginPassword, type KdfParams } from '@sealbox/crypto';
 import { createUser } from '../../e2e/support/accounts.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin, apiUploadFile, ok, type ApiSession } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
-import { numberArg, percentile } from '../support.ts';
+import { bystanderListing, numberArg, percentile } from '../support.ts';
 
 const RUNS = numberArg('runs', 3);
 const FOLDERS = numberArg('folders', 100);
@@ -60,24 +60,7 @@ async function main() {
   const db = new Database(join(server.dataDir, 'sealbox.db'), { readonly: true });
   const ownedBy = db.query<{ n: number }, [string]>('select count(*) as n from items where owner_id = ?');
   try {
-    const bystander = await apiLogin(server.url, await createUser(server.url, { username: 'bystander' }));
-    const folder = await apiCreateFolder(bystander, null, 'Work');
-    await apiCreateFolders(
-      bystander,
-      folder,
-      Array.from({ length: 100 }, (_, i) => `doc ${i}`),
-      16,
-    );
-    const list = async () => {
-      const t0 = performance.now();
-      const response = await fetch(`${server.url}/api/file?id=${folder.id}&depth=1&limit=2147483648&offset=0`, {
-        headers: { cookie: bystander.cookie },
-      });
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`listing: ${response.status}`);
-      return performance.now() - t0;
-    };
-    for (let i = 0; i < 20; i++) await list();
+    const list = await bystanderListing(server.url, 'bystander');
 
     const rows: string[] = [];
     const ratios: number[] = [];

@@ -12,7 +12,7 @@
 import { createUser } from '../../e2e/support/accounts.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin, apiUploadFile } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
-import { numberArg, percentile } from '../support.ts';
+import { bystanderListing, numberArg, percentile } from '../support.ts';
 
 const RUNS = numberArg('runs', 200);
 const FOLDERS = numberArg('folders', 100);
@@ -49,24 +49,7 @@ async function main() {
     const items = 1 + FOLDERS * (1 + PER_FOLDER) + FILES;
     console.log(`setup: ${items} items made through the API in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-    const bystander = await apiLogin(server.url, await createUser(server.url, { username: 'trashbystander' }));
-    const work = await apiCreateFolder(bystander, null, 'Work');
-    await apiCreateFolders(
-      bystander,
-      work,
-      Array.from({ length: 100 }, (_, i) => `doc ${i}`),
-      16,
-    );
-    const list = async () => {
-      const t0 = performance.now();
-      const response = await fetch(`${server.url}/api/file?id=${work.id}&depth=1&limit=2147483648&offset=0`, {
-        headers: { cookie: bystander.cookie },
-      });
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`listing: ${response.status}`);
-      return performance.now() - t0;
-    };
-    for (let i = 0; i < 20; i++) await list();
+    const list = await bystanderListing(server.url, 'trashbystander');
     const idle: number[] = [];
     for (let i = 0; i < 400; i++) idle.push(await list());
 
