@@ -143,6 +143,19 @@ export async function waitForKeyCount(page: Page, expected: number, timeoutMs = 
   }
 }
 
+/**
+ * Logs out through the navbar and waits until it is done: the page reaches /home before the
+ * session ends on the server, so a reload in that window would still hold the marker and meet
+ * the 401 of the session being ended. Done means the Logout button is gone and the keys forgotten.
+ */
+export async function logoutViaNavbar(page: Page): Promise<void> {
+  const banner = page.getByRole('banner');
+  await banner.getByRole('button', { name: 'Logout' }).click();
+  await page.waitForURL((url) => url.pathname === '/home');
+  await banner.getByRole('button', { name: 'Logout' }).waitFor({ state: 'detached', timeout: 30_000 });
+  await waitForKeyCount(page, 0);
+}
+
 /** Fills /register with `username` and `password` (twice) and clicks Register. */
 export async function submitRegistration(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
   await page.goto(`${baseUrl}/register`);

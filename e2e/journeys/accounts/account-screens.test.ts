@@ -5,7 +5,7 @@
  * 1280 px, light and dark.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { createUser, submitLogin, type TestUser } from '../../support/accounts.ts';
+import { createUser, logoutViaNavbar, submitLogin, type TestUser } from '../../support/accounts.ts';
 import { saveScreenshot } from '../../support/screenshots.ts';
 import { startServer, type RunningServer } from '../../support/server.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
@@ -110,8 +110,7 @@ describe.skipIf(skipWithoutBrowser)('account screenshots', () => {
             await page.getByRole('banner').getByRole('button', { name: 'Logout' }).waitFor();
             await saveScreenshot(page, `menu-signed-in-${width}-${colorScheme}`, { fullPage: false });
           }
-          await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
-          await page.waitForURL((url) => url.pathname === '/home');
+          await logoutViaNavbar(page);
         },
         SLOW,
       );

@@ -6,11 +6,11 @@
  * account-screens.test.ts.
  */
 import { describe, expect, test } from 'bun:test';
-import type { Page } from 'playwright-core';
 import {
   createUser,
   freshCode,
   loginViaUi,
+  logoutViaNavbar,
   storedKeyCount,
   submitLogin,
   uniqueName,
@@ -28,11 +28,6 @@ const suite = browserSuite({ timeoutMs: SLOW });
 const { newBrowser } = suite;
 
 const at = (path: string) => `${suite.server.url}${path}`;
-
-async function logoutViaNavbar(page: Page) {
-  await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
-  await page.waitForURL((url) => url.pathname === '/home');
-}
 
 describe.skipIf(skipWithoutBrowser)('accounts', () => {
   test(
@@ -76,8 +71,7 @@ describe.skipIf(skipWithoutBrowser)('accounts', () => {
       await toast(page, 'Registration successful! You are signed in.').waitFor({ timeout: 30_000 });
       await page.waitForURL((url) => url.pathname === '/files');
       await page.getByRole('heading', { name: 'My Files' }).waitFor();
-      await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
-      await page.waitForURL((url) => url.pathname === '/home' || url.pathname === '/');
+      await logoutViaNavbar(page);
 
       // The email is now in use too.
       await page.goto(at('/register'));

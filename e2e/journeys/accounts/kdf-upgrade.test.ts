@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import {
   createUser,
   loginViaUi,
+  logoutViaNavbar,
   submitLogin,
   uniqueName,
   waitForKeyCount,
@@ -57,11 +58,6 @@ async function expectFiles(page: Page): Promise<void> {
   await page.getByText('notes before the upgrade.txt', { exact: true }).first().waitFor({ timeout: 30_000 });
 }
 
-async function signOut(page: Page): Promise<void> {
-  await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
-  await page.waitForURL((url) => url.pathname === '/home');
-}
-
 describe.skipIf(skipWithoutBrowser)('password keys by version', () => {
   test(
     'a version-1 account signs in through the page, comes out on version 2, keeps its files and signs in again',
@@ -82,7 +78,7 @@ describe.skipIf(skipWithoutBrowser)('password keys by version', () => {
       await expectFiles(page);
 
       // Again, in the same browser, with the same password.
-      await signOut(page);
+      await logoutViaNavbar(page);
       await waitForKeyCount(page, 0);
       await loginViaUi(page, suite.server.url, user);
       await expectFiles(page);
@@ -155,8 +151,7 @@ describe.skipIf(skipWithoutBrowser)('password keys by version', () => {
 
       // The browser that signed in on version 2 remembers it: offered version 1 later, it refuses
       // before deriving or sending anything (no cheap version-1 login password for the server).
-      await first.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
-      await first.waitForURL((url) => url.pathname === '/home');
+      await logoutViaNavbar(first);
       let sentByFirst = 0;
       await first.route('**/api/users/search/**', async (route) => {
         const response = await route.fetch();

@@ -9,7 +9,7 @@
 import { deriveLoginPassword, type KdfParams } from '@sealbox/crypto';
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { freshCode, submitLogin, type TestUser } from '../../support/accounts.ts';
+import { freshCode, logoutViaNavbar, submitLogin, type TestUser } from '../../support/accounts.ts';
 import { checkA11y } from '../../support/axe.ts';
 import { apiUserWithNotes, openNotes } from '../../support/recovery.ts';
 import { saveScreenshots } from '../../support/screenshots.ts';
@@ -38,11 +38,6 @@ async function readCodes(page: Page): Promise<string[]> {
 /** Toasts gone, so they cover nothing in a screenshot. */
 const noToasts = (page: Page) =>
   page.waitForFunction(() => document.querySelectorAll('.sb-toast').length === 0, undefined, { timeout: 15_000 });
-
-async function logout(page: Page) {
-  await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click();
-  await page.waitForURL((url) => url.pathname === '/home');
-}
 
 /** Signs in up to the TOTP step and switches it to a recovery code. */
 async function toRecoveryStep(page: Page) {
@@ -99,7 +94,7 @@ describe.skipIf(skipWithoutBrowser)('TOTP recovery codes', () => {
       await saveScreenshots(page, 'totp-recovery-codes', { fullPage: false, centre: card });
       await card.getByRole('button', { name: 'I have saved them' }).click();
       await card.getByText('10 of 10 recovery codes left.').waitFor();
-      await logout(page);
+      await logoutViaNavbar(page);
 
       // The phone is gone: a recovery code instead. A wrong one is said so, and kept to be mended.
       const field = await toRecoveryStep(page);
@@ -130,7 +125,7 @@ describe.skipIf(skipWithoutBrowser)('TOTP recovery codes', () => {
       expect(fresh.filter((code) => codes.includes(code))).toEqual([]);
       await card.getByRole('button', { name: 'I have saved them' }).click();
       await card.getByText('10 of 10 recovery codes left.').waitFor();
-      await logout(page);
+      await logoutViaNavbar(page);
 
       // An old code is void; a new one signs in.
       const again = await toRecoveryStep(page);
