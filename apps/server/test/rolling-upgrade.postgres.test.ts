@@ -61,7 +61,15 @@ function rollingUpgrade({ name, commit, sharing }: (typeof RELEASES)[number]): v
       // One blob directory for both, as one bucket would be; a stand-in page for the web build.
       const webDist = join(dataDir, 'web');
       await Bun.write(join(webDist, 'index.html'), '<!doctype html>');
-      env = isolatedEnv(dataDir, { DATA_DIR: dataDir, WEB_DIST: webDist, LOG_LEVEL: 'info', DATABASE_URL: database.url });
+      // The releases before the trash would still list what this one moves there: docs/operations.md
+      // "Trash" has the trash off until every instance runs this release, as here.
+      env = isolatedEnv(dataDir, {
+        DATA_DIR: dataDir,
+        WEB_DIST: webDist,
+        LOG_LEVEL: 'info',
+        DATABASE_URL: database.url,
+        TRASH_RETENTION_DAYS: '0',
+      });
       // The old release first, as before the upgrade; then this tree's, which migrates beside it.
       old = await spawnMain(env, { argv: build.argv, cwd: build.root });
       started.push(old);

@@ -17,6 +17,7 @@ import { rootRoute } from './routes/root.tsx';
 import { shareRoute } from './routes/share.tsx';
 import { sharedRoute } from './routes/shared.tsx';
 import { testRoute } from './routes/test.tsx';
+import { trashRoute } from './routes/trash.tsx';
 
 /** Every screen of docs/product.md "Screens"; anything else falls to the root's not-found page. */
 export const routeTree = rootRoute.addChildren([
@@ -28,6 +29,7 @@ export const routeTree = rootRoute.addChildren([
   recoverRoute,
   filesRoute,
   sharedRoute,
+  trashRoute,
   profileRoute,
   shareRoute,
   previewRoute,

@@ -119,7 +119,7 @@ describe.skipIf(skipWithoutBrowser)('selection and keyboard', () => {
       ]);
       await confirm.getByRole('button', { name: 'Delete 3 items' }).click();
       await confirm.waitFor({ state: 'detached' });
-      await toast(page, 'Deleted 3 items');
+      await toast(page, 'Moved 3 items to the trash');
       await body(page).getByText('No files found', { exact: true }).waitFor();
       expect(await childIds(session, work)).toEqual([]);
     },
@@ -153,7 +153,7 @@ describe.skipIf(skipWithoutBrowser)('selection and keyboard', () => {
       });
       expect(response.ok).toBe(true);
       await confirm.getByRole('button', { name: 'Delete 2 items' }).click();
-      await toast(page, 'Deleted 1 of 2 items. Failed: q.txt');
+      await toast(page, 'Moved 1 of 2 items to the trash. Failed: q.txt');
       expect(await childIds(session, folder)).toEqual([]);
     },
     SLOW,
@@ -362,7 +362,7 @@ describe.skipIf(skipWithoutBrowser)('selection and keyboard', () => {
       await confirm.waitFor();
       await tabTo(page, 'Delete');
       await kb.press('Enter');
-      await toast(page, 'Deleted renamed.txt');
+      await toast(page, 'Moved renamed.txt to the trash');
       await body(page).getByText('No files found', { exact: true }).waitFor();
       expect(await childIds(session, target)).toEqual([]);
 

@@ -27,9 +27,15 @@ export type LinkEventKind = (typeof LINK_EVENT_KINDS)[number];
 
 /**
  * About the account alone: space used or reserved, the profile, one session ended (`sessionId`),
- * the accounts the user blocks. They name no item.
+ * the accounts the user blocks, what is in the user's trash. They name no item.
  */
-export const ACCOUNT_EVENT_KINDS = ['quota.changed', 'profile.changed', 'session.ended', 'blocks.changed'] as const;
+export const ACCOUNT_EVENT_KINDS = [
+  'quota.changed',
+  'profile.changed',
+  'session.ended',
+  'blocks.changed',
+  'trash.changed',
+] as const;
 export type AccountEventKind = (typeof ACCOUNT_EVENT_KINDS)[number];
 
 export const EVENT_KINDS = [...ITEM_EVENT_KINDS, ...SHARE_EVENT_KINDS, ...LINK_EVENT_KINDS, ...ACCOUNT_EVENT_KINDS] as const;

@@ -31,7 +31,7 @@ describe('loadConfig', () => {
       maxUnfinishedBytesPerLink: 2 * 1024 ** 3,
       maxUnfinishedBytesPerUploader: 2 * 1024 ** 3,
       deletedNameGraceDays: 30,
-      trashRetentionDays: 0,
+      trashRetentionDays: 30,
       publicOrigin: undefined,
       trustProxy: false,
       rateLimits: DEFAULT_RATE_LIMITS,

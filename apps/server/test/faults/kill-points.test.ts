@@ -127,7 +127,7 @@ function killPoints(name: string, openBackend: () => Promise<Backend>, options: 
 
     // PostgreSQL + S3 leaves this to files.crash.postgres-s3 (orphans there wait out the sweep's grace).
     if (options.tree)
-      test(`delete of a tree of over ${PURGE_BATCH} items, killed before the first commit and after a purge batch`, async () => {
+      test(`delete of a tree of over ${PURGE_BATCH} items to the trash, then for good: killed before the first commit and after a purge batch`, async () => {
         const user = await signUp(server);
         const root = await postFolder(user, null, 'big');
         // Wide and shallow plus one deep branch, and files with blobs and a share right under the
@@ -168,11 +168,17 @@ function killPoints(name: string, openBackend: () => Promise<Backend>, options: 
         expect(await listedIds(user)).toContain(root.id);
         expect(await canRead(recipient, files[1]!.id)).toBe(true);
 
-        // Killed after the first purge batch committed, before its blobs were deleted: the start-up
-        // sweep finishes the delete and takes the orphans.
+        // In the trash: hidden from everyone, every byte still counted.
+        expect((await user.browser.delete(`/api/file/${root.id}`)).status).toBe(204);
+        expect((await backend.consistent(user.id)).used).toBe(stored);
+        expect(await listedIds(user)).not.toContain(root.id);
+        expect(await canRead(recipient, files[1]!.id)).toBe(false);
+
+        // Deleted for good, killed after the first purge batch committed, before its blobs were
+        // deleted: the start-up sweep finishes the delete and takes the orphans.
         await killAt(
           'after-commit:share.deleted',
-          () => user.browser.delete(`/api/file/${root.id}`),
+          () => user.browser.delete(`/api/trash/${root.id}`),
           async () => {
             // Down: one batch gone, the rest (and the folder, marked) still there, the batch's blobs orphaned.
             const cut = await diskTruth(server.dataDir, user.id);

@@ -220,7 +220,7 @@ export function crashScenarios(name: string, openBackend: (dataDir: string) => P
         await checkInvariants(user.id);
       }, 90_000);
 
-      test('kill -9 while deleting a folder: all of it or none of it, and no orphans', async () => {
+      test('kill -9 while deleting a folder for good from the trash: all of it or none of it, and no orphans', async () => {
         const user = await signUp();
         for (const delayMs of [0, 1, 3, 8, 20]) {
           const folder = await postFolder(user, null);
@@ -229,25 +229,25 @@ export function crashScenarios(name: string, openBackend: (dataDir: string) => P
             await patternFile(folder.key, folder.id, 70_000, delayMs + 2),
           ];
           for (const f of files) await uploadFile(user, f);
-          const request = user.browser.request('DELETE', `/api/file/${folder.id}`).catch((error: unknown) => error);
+          // To the trash first (hidden, still counted), then deleted for good, cut by the kill.
+          expect((await user.browser.delete(`/api/file/${folder.id}`)).status).toBe(204);
+          const request = user.browser.request('DELETE', `/api/trash/${folder.id}`).catch((error: unknown) => error);
           await Bun.sleep(delayMs);
           await restart();
           await request;
           const truth = await checkInvariants(user.id);
-          const listing = await user.browser.get('/api/file?depth=2');
-          const ids = listing.body.files.map((f: { id: string }) => f.id);
-          if (ids.includes(folder.id)) {
-            // The delete never committed: everything is still there and readable.
-            for (const f of files) {
-              expect(ids).toContain(f.id);
-              const got = new Uint8Array(await (await user.browser.request('GET', `/api/file/data/${f.id}`)).arrayBuffer());
-              expect(got).toEqual(f.cipher);
-            }
-            expect((await user.browser.delete(`/api/file/${folder.id}`)).status).toBe(204);
+          const trash = await user.browser.get('/api/trash');
+          const trashed = trash.body.files.map((f: { id: string }) => f.id);
+          const kept = [folder.id, ...files.map((f) => f.id)];
+          if (trashed.includes(folder.id)) {
+            // The delete never committed: all of it is still in the trash, counted.
+            for (const id of kept) expect(truth.items.some((i) => i.id === id)).toBe(true);
+            expect(trash.body.bytes).toBe(truth.used);
+            expect((await user.browser.delete(`/api/trash/${folder.id}`)).status).toBe(204);
           } else {
-            for (const f of files) expect(ids).not.toContain(f.id);
-            expect(truth.items.some((i) => [folder.id, ...files.map((f) => f.id)].includes(i.id))).toBe(false);
+            expect(truth.items.some((i) => kept.includes(i.id))).toBe(false);
           }
+          expect((await user.browser.get('/api/file?depth=2')).body.files).toEqual([]);
           const after = await checkInvariants(user.id);
           expect(after.used).toBe(0);
         }

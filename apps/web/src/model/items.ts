@@ -35,6 +35,18 @@ export interface ItemView {
   untrusted?: true;
   /** One of the user's own items that is shared with someone or by a live link (the server says so in their listings only). */
   shared?: true;
+  /** In the owner's trash (docs/web-files.md "Trash"): when, by whom, and the path it was deleted from. */
+  trashed?: TrashedFacts;
+}
+
+export interface TrashedFacts {
+  at: number;
+  /** Who deleted it (null: an anonymous link holder). */
+  by: string | null;
+  /** Where it was, decrypted: "My Files / Photos". */
+  from: string;
+  /** That folder (or one above it) is itself in the trash: a restore goes to the top of My Files. */
+  folderGone: boolean;
 }
 
 /** Folder creation metadata for POST /api/upload (docs/protocol.md). */

@@ -25,7 +25,8 @@ export { thumbnailKind, videoType as videoTypeOf, type ThumbnailKind } from '@se
 
 /** Whether a card should ask for a thumbnail at all. */
 export function wantsThumbnail(item: ItemView): boolean {
-  if (!item.decrypted || item.size <= 0) return false;
+  // An item in the trash is hidden by the server until restored: its bytes cannot be read.
+  if (!item.decrypted || item.size <= 0 || item.trashed) return false;
   const kind = thumbnailKind(item);
   if (kind === 'image') return item.size <= IMAGE_MAX_BYTES;
   return kind === 'video';

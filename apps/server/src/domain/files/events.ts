@@ -82,6 +82,11 @@ export function blocksChanged(userId: string): SealboxEvent {
   return { kind: 'blocks.changed', userIds: [userId] };
 }
 
+/** Something entered or left the owner's trash (deleted, restored, deleted for good, expired). */
+export function trashChanged(ownerId: string): SealboxEvent {
+  return { kind: 'trash.changed', userIds: [ownerId] };
+}
+
 export function quotaChanged(userId: string): SealboxEvent {
   return { kind: 'quota.changed', userIds: [userId] };
 }

@@ -4,8 +4,9 @@ import { accessPath, notFound, type Principal } from './access.ts';
 import { deleteItem, purge, removeItems } from './deletion.ts';
 import type { FilesDeps, FilesPorts } from './deps.ts';
 import { lockedItem } from './editable.ts';
-import { audienceOf, itemEvent } from './events.ts';
+import { audienceOf, itemEvent, trashChanged } from './events.ts';
 import { nonce, uuid, wrappedKey } from './validation.ts';
+import type { UserSummary } from '../../ports/files.ts';
 import { toItemView, type ItemView } from './view.ts';
 
 /**
@@ -17,11 +18,10 @@ import { toItemView, type ItemView } from './view.ts';
  * or deletes it for good; the sweep deletes what has been there longer than the retention.
  */
 
-/**
- * Until the web app shows the trash, a server keeps deleting at once unless TRASH_RETENTION_DAYS
- * says otherwise (docs/operations.md "Trash").
- */
-export const DEFAULT_TRASH_RETENTION_DAYS = 0;
+/** Days a deleted item stays in its owner's trash unless TRASH_RETENTION_DAYS says otherwise (docs/operations.md "Trash"). */
+export const DEFAULT_TRASH_RETENTION_DAYS = 30;
+
+const DAY_MS = 86_400_000;
 
 /** The trash list's page. */
 export const TRASH_PAGE_MAX = 1000;
@@ -38,6 +38,10 @@ export interface TrashList {
   bytes: number;
   /** The folders above the trashed items (to name where each was), each once. */
   ancestors: ItemView[];
+  /** Who deleted them (and the owner): names by id, as a listing gives them. */
+  users: UserSummary[];
+  /** How many days an item stays before the sweep deletes it for good (0: a delete is for good). */
+  retentionDays: number;
   nextOffset: number | null;
 }
 
@@ -52,6 +56,7 @@ export async function trashItem(deps: FilesDeps, principal: Principal, id: strin
   await deps.store.transaction(async (tx) => {
     const { item, ancestors } = await lockedItem(tx, principal, id, 'delete');
     tx.publish(itemEvent('item.deleted', item, await audienceOf(tx, item, ancestors)));
+    tx.publish(trashChanged(item.ownerId));
     await tx.markTrashed(item.id, deps.clock(), principal.userId);
   });
 }
@@ -61,6 +66,7 @@ export async function listTrash(deps: FilesPorts, ownerId: string, page: { limit
   const items = await deps.store.trashOf(ownerId, { limit: limit + 1, offset: page.offset });
   const shown = items.slice(0, limit);
   const above = await deps.store.ancestorsOf(shown);
+  const people = new Set([ownerId, ...shown.flatMap((item) => (item.trashedBy ? [item.trashedBy] : []))]);
   return {
     files: shown.map((item) => ({
       ...toItemView(item, 'owner'),
@@ -68,6 +74,8 @@ export async function listTrash(deps: FilesPorts, ownerId: string, page: { limit
       trashedBy: item.trashedBy ?? null,
     })),
     ancestors: above.map((folder) => toItemView(folder, 'owner')),
+    users: await deps.store.userSummaries([...people]),
+    retentionDays: Math.round((deps.trashRetentionMs ?? 0) / DAY_MS),
     bytes: await deps.store.trashBytes(ownerId),
     nextOffset: items.length > limit ? page.offset + limit : null,
   };
@@ -117,6 +125,7 @@ export async function restoreItem(deps: FilesDeps, ownerId: string, id: string, 
       restored = { ...restored, ...changes };
     }
     tx.publish(itemEvent('item.created', restored, await audienceOf(tx, restored)));
+    tx.publish(trashChanged(ownerId));
     return toItemView(restored, 'owner');
   });
 }
@@ -125,6 +134,7 @@ export async function restoreItem(deps: FilesDeps, ownerId: string, id: string, 
 export async function deleteForever(deps: FilesPorts, ownerId: string, id: string): Promise<void> {
   const folder = await deps.store.transaction(async (tx) => {
     const item = await ownTrashed(tx, ownerId, id);
+    tx.publish(trashChanged(ownerId));
     if (!item.isDirectory) {
       await removeItems(deps, tx, [item]);
       return null;

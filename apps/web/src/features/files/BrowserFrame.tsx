@@ -2,15 +2,15 @@
  * The frame every browser screen shares (docs/product.md "Screens"): the sidebar (an overlay under
  * the mobile breakpoint) beside the main column. Routes fill it with the parts they show.
  */
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useAtom, useAtomValue } from 'jotai';
-import { Button, TooltipProvider, cx } from '@sealbox/ui';
+import { Button, Dialog, Tooltip, TooltipProvider, cx } from '@sealbox/ui';
 import { Icon } from './icons.tsx';
 import { PendingChanges } from './PendingChanges.tsx';
 import { Sidebar, sidebarCollapsedAtom, sidebarOpenAtom, type SidebarProps } from './Sidebar.tsx';
 import { MOBILE_BREAKPOINT, useViewportWidth } from './useViewportWidth.ts';
 import type { ItemView } from '../../model/items.ts';
-import type { PlaceAbout } from './browser-mode.ts';
+import type { PlaceAbout, PlaceAction } from './browser-mode.ts';
 import type { ViewMode } from './browser-search.ts';
 import './browser-frame.css';
 
@@ -86,7 +86,7 @@ export function PlaceFacts({ about, onDownload }: { about: PlaceAbout; onDownloa
   const { download } = about;
   return (
     <div className="browser__about">
-      <ul className="browser__facts" aria-label="About this link">
+      <ul className="browser__facts" aria-label={about.label ?? 'About this link'}>
         {about.facts.map((fact) => (
           <li key={fact}>{fact}</li>
         ))}
@@ -112,6 +112,47 @@ export function UploadButton({ blocked, onClick }: { blocked: string | undefined
       {Icon.upload(18)}
       Upload File
     </Button>
+  );
+}
+
+/** A mode's own action in the header (the trash's Empty trash), asked about first: it cannot be undone. */
+export function PlaceActionButton({ action }: { action: PlaceAction }) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    try {
+      await action.run();
+      setOpen(false);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Tooltip content={action.blocked}>
+        <Button variant="danger" onClick={() => setOpen(true)} disabled={action.blocked !== undefined}>
+          {Icon.trash(18)}
+          {action.label}
+        </Button>
+      </Tooltip>
+      <Dialog
+        open={open}
+        onOpenChange={(next) => !next && !busy && setOpen(false)}
+        title={action.confirm.title}
+        description={action.confirm.description}
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setOpen(false)} disabled={busy} data-autofocus>
+              Cancel
+            </Button>
+            <Button variant="danger" onClick={() => void run()} disabled={busy}>
+              {action.confirm.confirmLabel}
+            </Button>
+          </>
+        }
+      />
+    </>
   );
 }
 

@@ -12,7 +12,15 @@ import { DOWNLOAD_BLOCKED, FileDropZone, UploadOverlay } from '../transfers/inde
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { filesKeys } from '../items/index.ts';
 import type { BrowserMode } from './browser-mode.ts';
-import { BrowserFrame, BrowserHeader, BrowserMain, NewFolderButton, PlaceFacts, UploadButton } from './BrowserFrame.tsx';
+import {
+  BrowserFrame,
+  BrowserHeader,
+  BrowserMain,
+  NewFolderButton,
+  PlaceActionButton,
+  PlaceFacts,
+  UploadButton,
+} from './BrowserFrame.tsx';
 import type { BrowserSearch } from './browser-search.ts';
 import { useBrowserView, usePages, useSortedItems, useTreeSearch } from './browser-state.ts';
 import { BrowserControls, BrowserPath, BrowserToolbar } from './BrowserToolbar.tsx';
@@ -57,6 +65,7 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
     scope: mode.scope,
     onRemoveShare: place.onRemoveShare,
     onBlockSharer: place.onBlockSharer,
+    onRestore: place.onRestore,
   });
   const users = listing.data?.users ?? {};
 
@@ -79,7 +88,11 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
               {place.sidebar === false && (
                 <NewFolderButton blocked={rights.newFolderBlocked} onClick={() => openDialog({ kind: 'create' })} />
               )}
-              <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
+              {place.action ? (
+                <PlaceActionButton action={place.action} />
+              ) : (
+                <UploadButton blocked={rights.uploadBlocked} onClick={() => openDialog({ kind: 'upload' })} />
+              )}
             </BrowserHeader>
             <BrowserToolbar>
               <BrowserPath

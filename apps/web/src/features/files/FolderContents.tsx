@@ -7,7 +7,7 @@ import { Button, Spinner } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';
 import type { SortKey, ViewMode } from './browser-search.ts';
 import { Icon } from './icons.tsx';
-import type { BulkAction } from './item-rules.ts';
+import { useItemRules, type BulkAction } from './item-rules.ts';
 import type { ItemAction } from './ItemMenu.tsx';
 import { FileGrid, FileTable, SelectAllBox } from './ItemViews.tsx';
 import { SelectionBar } from './SelectionBar.tsx';
@@ -75,6 +75,7 @@ export function FolderContents({
   ...items
 }: FolderContentsProps) {
   const width = useViewportWidth();
+  const { trashed } = useItemRules();
   const columns = view === 'grid' ? gridColumns(width) : 1;
   const listing = useSelectionKeyboard({ ...items, columns, onSelection });
   const shortcuts = <ShortcutsDialog open={listing.shortcuts.open} onClose={listing.shortcuts.onClose} />;
@@ -139,7 +140,7 @@ export function FolderContents({
       {view === 'grid' ? (
         <FileGrid {...items} control={listing.control} columns={columns} />
       ) : (
-        <FileTable {...items} control={listing.control} columns={visibleColumns(width)} sort={sort} onSort={onSort} />
+        <FileTable {...items} control={listing.control} columns={visibleColumns(width, trashed)} sort={sort} onSort={onSort} />
       )}
       {shortcuts}
     </div>

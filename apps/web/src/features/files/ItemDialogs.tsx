@@ -5,7 +5,8 @@
 import { useState } from 'react';
 import { onlineManager } from '@tanstack/react-query';
 import type { ItemView } from '../../model/items.ts';
-import { CreateFolderDialog, DeleteDialog, InfoDialog, MoveDialog, RenameDialog } from './dialogs.tsx';
+import { useTrash } from '../trash/index.ts';
+import { CreateFolderDialog, DeleteDialog, InfoDialog, MoveDialog, RenameDialog, deleteFate } from './dialogs.tsx';
 import { useCreateFolder, useDeleteItem, useDeleteItems, useMoveItem, useMoveItems, useRenameItem } from './mutations.ts';
 import { DeleteSelectionDialog } from './SelectionDialogs.tsx';
 import { useBrowseScope } from './scope-context.ts';
@@ -64,6 +65,10 @@ export function ItemDialogs({
   const deleteItem = useDeleteItem(scope);
   const moveItems = useMoveItems(scope);
   const deleteItems = useDeleteItems(scope);
+  // Whether a delete goes to a trash, and for how long: the server's retention, with the trash
+  // list (a visitor without an account is told the plain, worst case: deleted for good).
+  const retentionDays = useTrash({ enabled: myUserId !== undefined }).data?.retentionDays;
+  const fateOf = (items: readonly ItemView[]) => deleteFate(items, myUserId, retentionDays);
   // Offline the change waits for the network (listed by PendingChanges): the dialog closes now
   // rather than sit busy, so the user sees the change is queued.
   const closeIfQueued = () => {
@@ -102,6 +107,7 @@ export function ItemDialogs({
         <DeleteDialog
           open
           item={dialog.item}
+          fate={fateOf([dialog.item])}
           onClose={onClose}
           busy={deleteItem.isPending && !deleteItem.isPaused}
           onDelete={() => {
@@ -145,6 +151,7 @@ export function ItemDialogs({
         <DeleteSelectionDialog
           open
           items={dialog.items}
+          fate={fateOf(dialog.items)}
           onClose={onClose}
           busy={deleteItems.isPending && !deleteItems.isPaused}
           onDelete={() => {

@@ -8,7 +8,18 @@ import './buttons.css';
 
 export { NO_EDIT_TEXT, NO_KEY_TEXT, NOT_OWNER_SHARE_TEXT } from './item-rules.ts';
 
-export type ItemAction = 'open' | 'preview' | 'rename' | 'delete' | 'move' | 'info' | 'download' | 'share' | 'unshare' | 'block';
+export type ItemAction =
+  | 'open'
+  | 'preview'
+  | 'rename'
+  | 'delete'
+  | 'move'
+  | 'info'
+  | 'download'
+  | 'share'
+  | 'unshare'
+  | 'block'
+  | 'restore';
 
 export interface ItemMenuProps {
   item: ItemView;
@@ -37,39 +48,42 @@ export function ItemMenu({ item, myUserId, onAction, downloadBlocked, tabIndex }
         {label}
       </MenuItem>
     );
-  const groups = [
-    [
-      item.isDirectory ? (
-        <MenuItem key="open" icon={Icon.open(16)} onSelect={() => onAction('open', item)}>
-          Open
-        </MenuItem>
-      ) : (
-        action('preview', Icon.eye(16), 'Preview')
-      ),
-      action('download', Icon.download(16), 'Download'),
-      action('share', Icon.share(16), 'Share'),
-    ],
-    [
-      action('rename', Icon.pencil(16), 'Rename'),
-      action('move', Icon.move(16), 'Move'),
-      <MenuItem key="info" icon={Icon.info(16)} onSelect={() => onAction('info', item)}>
-        Info
-      </MenuItem>,
-    ],
-    [
-      rules.removable?.(item) && (
-        <MenuItem key="unshare" icon={Icon.close(16)} onSelect={() => onAction('unshare', item)}>
-          Remove from my list
-        </MenuItem>
-      ),
-      rules.blockable?.(item) && (
-        <MenuItem key="block" icon={Icon.block(16)} onSelect={() => onAction('block', item)}>
-          Block sharer
-        </MenuItem>
-      ),
-      action('delete', Icon.trash(16), 'Delete', true),
-    ],
-  ]
+  const info = (
+    <MenuItem key="info" icon={Icon.info(16)} onSelect={() => onAction('info', item)}>
+      Info
+    </MenuItem>
+  );
+  const groups = (
+    rules.trashed
+      ? [[action('restore', Icon.restore(16), 'Restore'), info], [action('delete', Icon.trash(16), 'Delete forever', true)]]
+      : [
+          [
+            item.isDirectory ? (
+              <MenuItem key="open" icon={Icon.open(16)} onSelect={() => onAction('open', item)}>
+                Open
+              </MenuItem>
+            ) : (
+              action('preview', Icon.eye(16), 'Preview')
+            ),
+            action('download', Icon.download(16), 'Download'),
+            action('share', Icon.share(16), 'Share'),
+          ],
+          [action('rename', Icon.pencil(16), 'Rename'), action('move', Icon.move(16), 'Move'), info],
+          [
+            rules.removable?.(item) && (
+              <MenuItem key="unshare" icon={Icon.close(16)} onSelect={() => onAction('unshare', item)}>
+                Remove from my list
+              </MenuItem>
+            ),
+            rules.blockable?.(item) && (
+              <MenuItem key="block" icon={Icon.block(16)} onSelect={() => onAction('block', item)}>
+                Block sharer
+              </MenuItem>
+            ),
+            action('delete', Icon.trash(16), 'Delete', true),
+          ],
+        ]
+  )
     .map((group) => group.filter(Boolean))
     .filter((group) => group.length > 0);
   return (

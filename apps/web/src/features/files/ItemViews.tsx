@@ -5,6 +5,7 @@ import type { ItemView } from '../../model/items.ts';
 import type { SortKey } from './browser-search.ts';
 import { displayName, formatBytes, formatDate, kindOf, rowTitle, type ItemKind } from './format.ts';
 import { KindIcon, Icon } from './icons.tsx';
+import { opensAt } from './item-rules.ts';
 import { ItemMenu, type ItemAction } from './ItemMenu.tsx';
 import { COLUMN_LABELS, type ListColumn, type Sort } from './sorting.ts';
 import { onItem, type ListingControl } from './useSelectionKeyboard.ts';
@@ -76,7 +77,7 @@ function withModifier(event: MouseEvent): boolean {
  */
 function ItemName({ item, onOpen, tabIndex }: { item: ItemView; onOpen: (item: ItemView) => void; tabIndex: number }) {
   const name = displayName(item);
-  const openable = item.isDirectory || item.decrypted;
+  const openable = opensAt(item);
   return (
     <button
       type="button"
@@ -85,6 +86,7 @@ function ItemName({ item, onOpen, tabIndex }: { item: ItemView; onOpen: (item: I
         openable && 'item-name--link',
         !item.isDirectory && item.decrypted && 'item-name--file',
         !item.decrypted && 'item-name--encrypted',
+        item.trashed && 'item-name--trashed',
       )}
       onClick={(event) => openable && !withModifier(event) && onOpen(item)}
       aria-disabled={openable ? undefined : true}
@@ -113,8 +115,7 @@ function itemParts(item: ItemView, control: ListingControl, onOpen: (item: ItemV
     selected,
     handlers: {
       onClick: (event: MouseEvent) => control.onItemClick(event, item),
-      onDoubleClick: (event: MouseEvent) =>
-        onItem(event) && !withModifier(event) && (item.isDirectory || item.decrypted) && onOpen(item),
+      onDoubleClick: (event: MouseEvent) => onItem(event) && !withModifier(event) && opensAt(item) && onOpen(item),
       onFocus: (event: FocusEvent) => control.onItemFocus(event, item),
       'data-item-id': item.id,
       'data-selected': selected || undefined,
@@ -202,7 +203,8 @@ export function FileTable({
                     </span>
                   </button>
                 ) : (
-                  <span className="sb-visually-hidden">{COLUMN_LABELS[column]}</span>
+                  // Only the menu's column goes without a visible heading.
+                  <span className={column === 'actions' ? 'sb-visually-hidden' : undefined}>{COLUMN_LABELS[column]}</span>
                 )}
               </th>
             );
@@ -225,6 +227,12 @@ export function FileTable({
                   {item.shared && <SharedMark />}
                 </div>
               </td>
+              {has('location') && (
+                <td className="file-table__location" title={item.trashed?.from}>
+                  {item.trashed?.from}
+                </td>
+              )}
+              {has('deleted') && <td className="file-table__deleted">{item.trashed ? formatDate(item.trashed.at) : ''}</td>}
               {has('extension') && <td className="file-table__extension">{item.extension || '—'}</td>}
               {has('size') && <td className="file-table__size">{item.isDirectory ? '—' : formatBytes(item.size)}</td>}
               {has('created') && <td className="file-table__created">{formatDate(item.createdAt)}</td>}

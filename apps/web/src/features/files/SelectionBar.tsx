@@ -24,10 +24,18 @@ export interface SelectionBarProps {
   withSelectAll: boolean;
 }
 
-const ACTIONS: ReadonlyArray<{ action: BulkAction; label: string; icon: keyof typeof Icon }> = [
+type BarAction = { action: BulkAction; label: string; icon: keyof typeof Icon };
+
+const ACTIONS: readonly BarAction[] = [
   { action: 'move', label: 'Move', icon: 'move' },
   { action: 'download', label: 'Download', icon: 'download' },
   { action: 'delete', label: 'Delete', icon: 'trash' },
+];
+
+/** In the trash: put back, or delete for good. */
+const TRASH_ACTIONS: readonly BarAction[] = [
+  { action: 'restore', label: 'Restore', icon: 'restore' },
+  { action: 'delete', label: 'Delete forever', icon: 'trash' },
 ];
 
 export function SelectionBar({
@@ -47,7 +55,7 @@ export function SelectionBar({
         <span role="status">{selected.length} selected</span>
       </span>
       <div className="selection-bar__actions">
-        {ACTIONS.map(({ action, label, icon }) => {
+        {(rules.trashed ? TRASH_ACTIONS : ACTIONS).map(({ action, label, icon }) => {
           const blocked = selectionBlocked(selected, action, rules, myUserId, downloadBlocked);
           return (
             <Tooltip key={action} content={blocked}>

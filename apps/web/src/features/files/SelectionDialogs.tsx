@@ -1,6 +1,7 @@
 /** The dialogs of the listing's selection and keyboard (issue 14): delete a selection, the '?' list of shortcuts. */
 import { Button, CloseDialog, Dialog } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';
+import { deleteFateText, type DeleteFate } from './dialogs.tsx';
 import { displayName } from './format.ts';
 
 /** How many names the delete confirmation lists before 'and N more'. */
@@ -12,28 +13,31 @@ export function DeleteSelectionDialog({
   onClose,
   busy,
   onDelete,
+  fate = { kind: 'forever' },
 }: {
   items: readonly ItemView[];
   open: boolean;
   onClose: () => void;
   busy: boolean;
   onDelete: () => void;
+  fate?: DeleteFate;
 }) {
   const folders = items.some((item) => item.isDirectory);
   const rest = items.length - NAMES_SHOWN;
+  const forever = items.some((item) => item.trashed);
   return (
     <Dialog
       open={open}
       onOpenChange={(next) => !next && onClose()}
-      title={`Delete ${items.length} items?`}
-      description={`These items will be deleted permanently${folders ? ', folders with everything inside them' : ''}. This cannot be undone.`}
+      title={forever ? `Delete ${items.length} items forever?` : `Delete ${items.length} items?`}
+      description={`These items${deleteFateText(fate, true, folders)}`}
       footer={
         <>
           <Button variant="secondary" onClick={onClose} data-autofocus>
             Cancel
           </Button>
           <Button variant="danger" onClick={onDelete} disabled={busy}>
-            Delete {items.length} items
+            {forever ? `Delete ${items.length} items forever` : `Delete ${items.length} items`}
           </Button>
         </>
       }

@@ -4,6 +4,7 @@ import { atom, useAtom, useSetAtom } from 'jotai';
 import { DRAWER_ID, drawerOpenAtom, drawerSlotAtom } from '../../lib/drawer.ts';
 import { Menu, MenuItem, MenuSeparator, Tooltip, UsageBar, cx } from '@sealbox/ui';
 import { useAvatarUrl, useLogout, useProfile } from '../auth/index.ts';
+import { useTrash } from '../trash/index.ts';
 import { formatBytes, reservedPercent, storagePercent } from './format.ts';
 import { Icon } from './icons.tsx';
 import './buttons.css';
@@ -45,11 +46,12 @@ export const sidebarOpenAtom = drawerOpenAtom;
 const PLACES = [
   { page: 'files', to: '/files', text: 'My Files', icon: Icon.home },
   { page: 'shared', to: '/shared', text: 'Shared with me', icon: Icon.users },
+  { page: 'trash', to: '/trash', text: 'Trash', icon: Icon.trash },
 ] as const;
 
 export interface SidebarProps {
   /** 'link': the browser in link mode (/share), where a signed-in visitor keeps their own places. */
-  active: 'files' | 'shared' | 'link';
+  active: 'files' | 'shared' | 'link' | 'trash';
   mobile: boolean;
   onNewFolder: () => void;
   /** Why New Folder is disabled here (docs/product.md "Roles"), or undefined when it is allowed. */
@@ -166,6 +168,7 @@ export function storageLevel(percent: number) {
 /** Storage meter and account menu of a signed-in user. */
 function AccountArea({ collapsed }: { collapsed: boolean }) {
   const profile = useProfile();
+  const trashBytes = useTrash({ enabled: profile !== undefined }).data?.bytes ?? 0;
   const avatar = useAvatarUrl(profile);
   const { logout: onLogout } = useLogout();
   const navigate = useNavigate();
@@ -176,6 +179,7 @@ function AccountArea({ collapsed }: { collapsed: boolean }) {
   const said = [
     `${percent}% used`,
     ...(reserved > 0 ? [`${formatBytes(reserved)} reserved by unfinished uploads`] : []),
+    ...(trashBytes > 0 ? [`${formatBytes(trashBytes)} in the trash`] : []),
     ...(level ? [level.text.toLowerCase()] : []),
   ].join(', ');
   return (
@@ -200,6 +204,11 @@ function AccountArea({ collapsed }: { collapsed: boolean }) {
             <div className="storage__sizes">
               {formatBytes(profile.usedSpace)} of {formatBytes(profile.totalSpace)}
             </div>
+          )}
+          {!collapsed && trashBytes > 0 && (
+            <Link to="/trash" className="storage__reserved" title="Counted until the trash is emptied">
+              {formatBytes(trashBytes)} in the trash
+            </Link>
           )}
           {!collapsed && reserved > 0 && (
             <Link to="/profile" hash="unfinished-title" className="storage__reserved" title="Held by unfinished uploads">

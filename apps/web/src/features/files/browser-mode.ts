@@ -24,8 +24,20 @@ export interface PlaceListing {
 
 /** Facts under the heading (a link: view only or can edit, until when) and the download of the whole place. */
 export interface PlaceAbout {
+  /** What the facts are about, for a screen reader ("About this link"). */
+  label?: string | undefined;
   facts: string[];
   download?: { item: ItemView; label: string } | undefined;
+}
+
+/** A mode's own action in the header (the trash's Empty trash), confirmed in a dialog first. */
+export interface PlaceAction {
+  label: string;
+  /** Why it is unavailable (nothing to do), if it is. */
+  blocked?: string | undefined;
+  confirm: { title: string; description: string; confirmLabel: string };
+  /** Does it; its own toasts say how it went. */
+  run: () => Promise<void>;
 }
 
 /** What a mode reads for the folder shown. */
@@ -64,6 +76,10 @@ export interface BrowserPlace {
    * the search tree's when undefined.
    */
   knownItems?: readonly ItemView[] | undefined;
+  /** In the header instead of Upload File (the trash: Empty trash). */
+  action?: PlaceAction | undefined;
+  /** /trash: puts items back where they were. */
+  onRestore?: ((items: ItemView[]) => void) | undefined;
   /** Whether the item menu's Share opens the share dialog here. */
   share: boolean;
   onRemoveShare?: ((item: ItemView) => void) | undefined;
@@ -81,7 +97,7 @@ export interface PlaceContext {
 export interface BrowserMode {
   title: string;
   /** The sidebar place this mode stands for. */
-  active: 'files' | 'shared' | 'link';
+  active: 'files' | 'shared' | 'link' | 'trash';
   scope: BrowseScope;
   /** The way back from a folder refused (a share revoked): the button's text. */
   homeLabel?: string | undefined;

@@ -131,28 +131,58 @@ export function RenameDialog({
   );
 }
 
+/**
+ * What a delete does, as its confirmation says it (docs/web-files.md "Trash"): for good (from the
+ * trash, or where the server keeps none), into the user's own trash, or into the trash of the
+ * owner (an editor's delete in a shared folder).
+ */
+export type DeleteFate = { kind: 'forever' } | { kind: 'trash' | 'owner-trash'; days: number };
+
+export function deleteFate(
+  items: readonly ItemView[],
+  myUserId: string | undefined,
+  retentionDays: number | undefined,
+): DeleteFate {
+  if (!retentionDays || items.some((item) => item.trashed)) return { kind: 'forever' };
+  const mine = myUserId !== undefined && items.every((item) => item.ownerId === myUserId);
+  return { kind: mine ? 'trash' : 'owner-trash', days: retentionDays };
+}
+
+/** The rest of the sentence after the name(s): "will be … ." */
+export function deleteFateText(fate: DeleteFate, many: boolean, folders: boolean): string {
+  const inside = folders ? (many ? ', folders with everything inside them' : ', with everything inside it') : '';
+  const them = many ? 'them' : 'it';
+  if (fate.kind === 'forever') return ` will be deleted permanently${inside}. This cannot be undone.`;
+  if (fate.kind === 'trash')
+    return ` will be moved to the trash${inside}. You can restore ${them} from there for ${fate.days} days.`;
+  return ` will be deleted${inside}. ${many ? 'Their owner' : 'Its owner'} can restore ${them} from their trash for ${fate.days} days.`;
+}
+
 export function DeleteDialog({
   item,
   open,
   onClose,
   busy,
   onDelete,
+  fate = { kind: 'forever' },
 }: {
   item: ItemView;
   open: boolean;
   onClose: () => void;
   busy: boolean;
   onDelete: () => void;
+  fate?: DeleteFate;
 }) {
+  const kind = item.isDirectory ? 'folder' : 'file';
   return (
     <Dialog
       open={open}
       onOpenChange={(next) => !next && onClose()}
-      title={`Delete ${item.isDirectory ? 'folder' : 'file'}?`}
+      title={item.trashed ? `Delete ${kind} forever?` : `Delete ${kind}?`}
       description={
         <>
-          <strong className="dialog-name">{displayName(item)}</strong> will be deleted permanently
-          {item.isDirectory ? ', with everything inside it' : ''}. This cannot be undone.
+          <strong className="dialog-name">{displayName(item)}</strong>
+          {deleteFateText(fate, false, item.isDirectory)}
         </>
       }
       footer={
@@ -161,7 +191,7 @@ export function DeleteDialog({
             Cancel
           </Button>
           <Button variant="danger" onClick={onDelete} disabled={busy}>
-            Delete
+            {item.trashed ? 'Delete forever' : 'Delete'}
           </Button>
         </>
       }
@@ -328,7 +358,13 @@ export function InfoDialog({
           ['Size', `${formatBytes(item.size)} (${item.size.toLocaleString()} bytes)`],
           ['Stored size', `${formatBytes(item.cipherSize)} encrypted`],
         ] as Array<[string, string]>)),
-    ['Location', location],
+    [item.trashed ? 'Deleted from' : 'Location', location],
+    ...(item.trashed
+      ? ([
+          ['Deleted', formatDate(item.trashed.at)],
+          ['Deleted by', who(item.trashed.by)],
+        ] as Array<[string, string]>)
+      : []),
     ['Created', formatDate(item.createdAt)],
     ['Modified', formatDate(item.modifiedAt)],
     ['Owner', who(item.ownerId)],

@@ -234,6 +234,12 @@ export const Icon = {
       <path d="M9 13h6M13 10.5l2.5 2.5-2.5 2.5" />
     </Svg>
   ),
+  restore: (s?: number) => (
+    <Svg size={s}>
+      <path d="M4 12a8 8 0 1 0 2.3-5.7L4 8.6" />
+      <path d="M4 4v4.6h4.6M12 8v4l3 2" />
+    </Svg>
+  ),
   info: (s?: number) => (
     <Svg size={s}>
       <circle cx="12" cy="12" r="9" />

@@ -16,4 +16,5 @@ export { FileBrowser } from './FileBrowser.tsx';
 export { linkMode } from './modes/link.ts';
 export { ownMode } from './modes/own.ts';
 export { sharedMode } from './modes/shared.ts';
+export { trashMode } from './modes/trash.ts';
 export { BrowseScopeContext, useBrowseScope } from './scope-context.ts';

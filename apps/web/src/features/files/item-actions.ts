@@ -11,7 +11,7 @@ import { usePreviewer } from '../preview/index.ts';
 import { downloadItems } from '../transfers/index.ts';
 import type { DialogState } from './ItemDialogs.tsx';
 import type { ItemAction } from './ItemMenu.tsx';
-import type { BulkAction } from './item-rules.ts';
+import { opensAt, type BulkAction } from './item-rules.ts';
 
 export const DOWNLOAD_FAILED_TEXT = 'Error downloading file/folder. Please try again.';
 
@@ -22,6 +22,7 @@ export function useItemActions({
   scope,
   onRemoveShare,
   onBlockSharer,
+  onRestore,
 }: {
   /** The folder's items in the order shown (what the previewer cycles over). */
   shown: readonly ItemView[];
@@ -34,9 +35,13 @@ export function useItemActions({
   onRemoveShare?: ((item: ItemView) => void) | undefined;
   /** /shared: 'Block sharer'. */
   onBlockSharer?: ((item: ItemView) => void) | undefined;
+  /** /trash: put items back. */
+  onRestore?: ((items: ItemView[]) => void) | undefined;
 }) {
   const preview = usePreviewer(shown, scope);
   const openItem = (item: ItemView) => {
+    // In the trash nothing opens: it is hidden everywhere until restored.
+    if (!opensAt(item)) return;
     if (item.isDirectory) go(item.id);
     else preview.open(item);
   };
@@ -46,11 +51,13 @@ export function useItemActions({
     else if (action === 'download') void download([item]);
     else if (action === 'unshare') onRemoveShare?.(item);
     else if (action === 'block') onBlockSharer?.(item);
+    else if (action === 'restore') onRestore?.([item]);
     else openDialog({ kind: action, item });
   };
   /** A selection: one zip of them all (streamed by the download service worker), or one dialog. */
   const onSelection = (action: BulkAction, items: ItemView[]) => {
     if (action === 'download') void download(items);
+    else if (action === 'restore') onRestore?.(items);
     else if (items.length === 1) onAction(action, items[0]!);
     else openDialog({ kind: action === 'move' ? 'move-many' : 'delete-many', items });
   };

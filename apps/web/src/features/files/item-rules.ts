@@ -25,6 +25,11 @@ export interface ItemRules {
   /** Whether the menu offers 'Block sharer' for `item`: hides every share of its owner (docs/protocol.md "Blocked accounts"). */
   blockable?: (item: ItemView) => boolean;
   /**
+   * /trash: an item there is restored or deleted for good, nothing else (it opens nowhere, since
+   * it is hidden from every listing, share and link until restored).
+   */
+  trashed?: boolean;
+  /**
    * A link's page: actions its rights refuse are left out of the menu rather than greyed (a
    * visitor cannot gain them, and a phone's menu has no room for them).
    */
@@ -40,6 +45,8 @@ export function useItemRules(): ItemRules {
 /** docs/product.md "Roles" tooltips, in the server's words (@sealbox/rules). */
 export { NO_EDIT_TEXT, NOT_OWNER_SHARE_TEXT } from '@sealbox/rules';
 export const NO_KEY_TEXT = 'This item could not be decrypted';
+/** Why nothing but Restore and Delete forever works on an item in the trash. */
+export const TRASHED_TEXT = 'Restore it from the trash first';
 
 /** Why each action is unavailable for one item (undefined: it is available). */
 export interface ItemBlocks {
@@ -49,6 +56,7 @@ export interface ItemBlocks {
   download: string | undefined;
   share: string | undefined;
   preview: string | undefined;
+  restore: string | undefined;
 }
 
 export function itemBlocks(
@@ -63,6 +71,17 @@ export function itemBlocks(
     return refusal && CHANGE_REFUSAL_TEXT[refusal];
   };
   const noKey = item.decrypted ? undefined : NO_KEY_TEXT;
+  if (rules.trashed) {
+    return {
+      rename: TRASHED_TEXT,
+      move: TRASHED_TEXT,
+      delete: undefined,
+      download: TRASHED_TEXT,
+      share: TRASHED_TEXT,
+      preview: TRASHED_TEXT,
+      restore: undefined,
+    };
+  }
   return {
     rename: refused('rename') ?? noKey,
     move: refused('move') ?? noKey ?? rules.moveBlocked?.(item),
@@ -71,7 +90,14 @@ export function itemBlocks(
     // docs/product.md "Roles": only the owner shares, and only an item whose key this browser holds.
     share: myUserId === undefined || item.ownerId !== myUserId ? NOT_OWNER_SHARE_TEXT : noKey,
     preview: noKey,
+    // Only in the trash (above).
+    restore: 'Only items in the trash are restored',
   };
+}
+
+/** Whether `item` opens (a folder, or a file whose key opened) where it is listed: never from the trash. */
+export function opensAt(item: ItemView): boolean {
+  return !item.trashed && (item.isDirectory || item.decrypted);
 }
 
 /** Whether the menu leaves out an action refused for `reason` (an undecryptable item still says why). */
@@ -79,7 +105,8 @@ export function leftOut(rules: ItemRules, reason: string | undefined): boolean {
   return rules.hideRefused === true && reason !== undefined && reason !== NO_KEY_TEXT;
 }
 
-export type BulkAction = 'move' | 'delete' | 'download';
+/** What a selection can do; in the trash, 'delete' deletes for good and 'restore' puts back. */
+export type BulkAction = 'move' | 'delete' | 'download' | 'restore';
 
 /**
  * Why `action` is unavailable for the selection `items`: the first refusal among them, naming

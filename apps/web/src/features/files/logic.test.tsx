@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { ItemView } from '../../model/items.ts';
 import { displayName, formatBytes, kindOf, reservedPercent, storagePercent } from './format.ts';
 import { canBrowseInto, moveProblem, selectionMoveProblem } from '@sealbox/rules';
-import { NO_EDIT_TEXT, NO_KEY_TEXT, NOT_OWNER_SHARE_TEXT, itemBlocks, selectionBlocked } from './item-rules.ts';
+import {
+  NO_EDIT_TEXT,
+  NO_KEY_TEXT,
+  NOT_OWNER_SHARE_TEXT,
+  TRASHED_TEXT,
+  itemBlocks,
+  opensAt,
+  selectionBlocked,
+} from './item-rules.ts';
 import { effectiveSort, gridColumns, nextSort, paginate, searchItems, sortItems, visibleColumns } from './sorting.ts';
 
 const ME = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
@@ -160,6 +168,9 @@ describe('responsive layout', () => {
     expect(visibleColumns(999)).toEqual(['name', 'extension', 'size', 'modified', 'actions']);
     expect(visibleColumns(799)).toEqual(['name', 'size', 'actions']);
     expect(visibleColumns(320)).toEqual(['name', 'size', 'actions']);
+    expect(visibleColumns(1280, true)).toEqual(['name', 'location', 'deleted', 'size', 'actions']);
+    expect(visibleColumns(999, true)).toEqual(['name', 'deleted', 'size', 'actions']);
+    expect(visibleColumns(375, true)).toEqual(['name', 'size', 'actions']);
   });
   it('uses 2, 3, 4 or 6 grid columns', () => {
     expect([375, 599, 600, 899, 900, 1099, 1100, 1920].map(gridColumns)).toEqual([2, 2, 3, 3, 4, 4, 6, 6]);
@@ -260,6 +271,7 @@ describe('item rules', () => {
       download: undefined,
       share: undefined,
       preview: undefined,
+      restore: 'Only items in the trash are restored',
     });
     const viewer = itemBlocks(item({ editPermission: false, ownerId: OTHER }), {}, ME, undefined);
     expect([viewer.rename, viewer.move, viewer.delete, viewer.share]).toEqual([
@@ -272,6 +284,25 @@ describe('item rules', () => {
     expect(itemBlocks(item({ decrypted: false }), {}, ME, undefined).download).toBe(NO_KEY_TEXT);
     expect(itemBlocks(item(), { moveBlocked: () => 'stays put' }, ME, undefined).move).toBe('stays put');
     expect(itemBlocks(item(), {}, ME, 'no downloads').download).toBe('no downloads');
+  });
+
+  it('in the trash: only Restore and Delete forever, for a selection too', () => {
+    const trashed = item({ trashed: { at: 1, by: ME, from: 'My Files', folderGone: false } });
+    const blocks = itemBlocks(trashed, { trashed: true }, ME, undefined);
+    expect(blocks).toEqual({
+      rename: TRASHED_TEXT,
+      move: TRASHED_TEXT,
+      delete: undefined,
+      download: TRASHED_TEXT,
+      share: TRASHED_TEXT,
+      preview: TRASHED_TEXT,
+      restore: undefined,
+    });
+    expect(selectionBlocked([trashed, trashed], 'restore', { trashed: true }, ME, undefined)).toBeUndefined();
+    expect(selectionBlocked([trashed], 'download', { trashed: true }, ME, undefined)).toBe(TRASHED_TEXT);
+    expect(selectionBlocked([item()], 'restore', {}, ME, undefined)).toBe('Only items in the trash are restored');
+    // Nothing in the trash opens; elsewhere folders and decrypted files do.
+    expect([opensAt(trashed), opensAt(item()), opensAt(item({ decrypted: false }))]).toEqual([false, true, false]);
   });
 
   it('a selection is refused what any of its items is refused, naming the first such item', () => {

@@ -22,6 +22,7 @@ import type { ItemView } from '../../model/items.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { displayName } from './format.ts';
 import { createFolder, deleteItem, filesKeys, moveItem, renameItem } from '../items/index.ts';
+import { deleteForever, restoreFromTrash, trashKeys, type TrashListing } from '../trash/index.ts';
 
 /** The mutation keys of the browser's changes. */
 export const FILES_CHANGE_KEY = ['files-change'] as const;
@@ -203,13 +204,41 @@ export function useMoveItem(scope: BrowseScope) {
   });
 }
 
+/** A delete: for good from the trash; elsewhere to its owner's trash (or for good where the server keeps none). */
+function removeItem(scope: BrowseScope, item: ItemView): Promise<void> {
+  return item.trashed ? deleteForever(item.id) : deleteItem(scope, item.id);
+}
+
+/**
+ * Whether `items` went to the caller's own trash: then the toast says so and offers Undo (only
+ * the owner restores). The server's retention comes with the trash list (fetched by the meter).
+ */
+function intoOwnTrash(queryClient: QueryClient, scope: BrowseScope, items: readonly ItemView[]): boolean {
+  const retentionDays = queryClient.getQueryData<TrashListing>(trashKeys.all)?.retentionDays ?? 0;
+  return scope.kind === 'own' && retentionDays > 0 && items.every((item) => !item.trashed);
+}
+
+/** The toast of a delete that went through for `done` (all of them, or `failed` left). */
+function reportDelete(queryClient: QueryClient, scope: BrowseScope, outcome: BulkOutcome): void {
+  const forever = outcome.done.some((item) => item.trashed);
+  if (!intoOwnTrash(queryClient, scope, outcome.done)) {
+    reportBulk(outcome, 'Deleted', forever ? ' forever' : '');
+    return;
+  }
+  reportBulk(outcome, 'Moved', ' to the trash', {
+    undo: () => eachItem(outcome.done, (item) => restoreFromTrash(item.id, false)),
+    after: () => refreshAfterChange(queryClient, scope, [...outcome.done.map((item) => item.parentId), null]),
+    undone: `Restored ${itemsPhrase(outcome.done)}`,
+  });
+}
+
 export function useDeleteItem(scope: BrowseScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: changeKeys.delete,
-    mutationFn: (item: ItemView) => deleteItem(scope, item.id),
+    mutationFn: (item: ItemView) => removeItem(scope, item),
     onSuccess: (_r, item) => {
-      toast(`Deleted ${displayName(item)}`, 'success');
+      reportDelete(queryClient, scope, { done: [item], failed: [] });
       return refreshAfterDelete(queryClient, scope, [item]);
     },
     onError: (error) => toast(messageOf(error, 'Error deleting file'), 'error'),
@@ -236,8 +265,9 @@ async function refreshAfterDelete(queryClient: QueryClient, scope: BrowseScope, 
       scope,
       deleted.map((item) => item.parentId),
     ),
-    // The quota shown in the sidebar (usedSpace) went down.
+    // The quota shown in the sidebar (usedSpace) went down, or the trash holds more.
     queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY }),
+    queryClient.invalidateQueries({ queryKey: trashKeys.all }),
   ]);
 }
 
@@ -258,8 +288,8 @@ async function eachItem(items: readonly ItemView[], act: (item: ItemView) => Pro
 
 /**
  * A success toast with Undo (docs/web-files.md "Phone and browser conventions"): `undo` puts the
- * change back, `after` refreshes what it touched, `undone` says it was put back. Until the trash
- * exists, moves and renames have it; a delete does not.
+ * change back, `after` refreshes what it touched, `undone` says it was put back. Moves and
+ * renames have it, and a delete into the user's own trash.
  */
 function offerUndo(message: string, undo: () => Promise<unknown>, after: () => Promise<unknown>, undone: string): void {
   const run = async () => {
@@ -341,9 +371,9 @@ export function useDeleteItems(scope: BrowseScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: changeKeys.deleteMany,
-    mutationFn: ({ items }: { items: ItemView[] }) => eachItem(items, (item) => deleteItem(scope, item.id)),
+    mutationFn: ({ items }: { items: ItemView[] }) => eachItem(items, (item) => removeItem(scope, item)),
     onSuccess: (outcome) => {
-      reportBulk(outcome, 'Deleted');
+      reportDelete(queryClient, scope, outcome);
       return refreshAfterDelete(queryClient, scope, outcome.done);
     },
     onError: (error) => toast(messageOf(error, 'Error deleting file'), 'error'),

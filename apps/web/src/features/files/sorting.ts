@@ -99,7 +99,9 @@ export function paginate<T>(items: readonly T[], pageSize: PageSize, page: numbe
 }
 
 export const LIST_COLUMNS = ['name', 'extension', 'size', 'created', 'modified', 'uploader', 'owner', 'actions'] as const;
-export type ListColumn = (typeof LIST_COLUMNS)[number];
+/** The trash's list (docs/web-files.md "Trash"): where each item was and when it was deleted. */
+export const TRASH_COLUMNS = ['name', 'location', 'deleted', 'size', 'actions'] as const;
+export type ListColumn = (typeof LIST_COLUMNS)[number] | (typeof TRASH_COLUMNS)[number];
 
 export const COLUMN_LABELS: Record<ListColumn, string> = {
   name: 'Name',
@@ -110,14 +112,22 @@ export const COLUMN_LABELS: Record<ListColumn, string> = {
   uploader: 'Uploader',
   owner: 'Owner',
   actions: 'Actions',
+  location: 'Deleted from',
+  deleted: 'Deleted',
 };
 
 /**
  * Columns shown at a viewport width (docs/product.md "Screens": hidden progressively below 800,
  * 1000, 1200 and 1400 px). Name, Size and Actions always stay.
  */
-export function visibleColumns(width: number): ListColumn[] {
+export function visibleColumns(width: number, trash = false): ListColumn[] {
   const hidden = new Set<ListColumn>();
+  if (trash) {
+    // Name, Size and Actions always stay, as in every listing; the place, then the date go first.
+    if (width < 1000) hidden.add('location');
+    if (width < 600) hidden.add('deleted');
+    return TRASH_COLUMNS.filter((c) => !hidden.has(c));
+  }
   if (width < 1400) hidden.add('uploader');
   if (width < 1200) hidden.add('created');
   if (width < 1000) hidden.add('owner');

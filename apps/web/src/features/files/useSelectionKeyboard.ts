@@ -22,7 +22,7 @@ import { toast } from '@sealbox/ui';
 import type { ItemView } from '../../model/items.ts';
 import type { ItemAction } from './ItemMenu.tsx';
 import { useAfterMove } from './mutations.ts';
-import { itemBlocks, selectionBlocked, useItemRules, type BulkAction } from './item-rules.ts';
+import { itemBlocks, opensAt, selectionBlocked, useItemRules, type BulkAction } from './item-rules.ts';
 import {
   EMPTY_SELECTION,
   clickSelect,
@@ -113,8 +113,6 @@ export function useSelectionKeyboard({
     area.current?.querySelector<HTMLElement>(`[data-item-id="${CSS.escape(id)}"] ${FOCUS_TARGET}`)?.focus();
   };
 
-  const openable = (item: ItemView) => item.isDirectory || item.decrypted;
-
   /** Delete, Move or Download of the selection, or of the focused item when nothing is selected. */
   const act = (action: BulkAction | 'rename', focusedItem: ItemView | undefined) => {
     const targets =
@@ -163,7 +161,7 @@ export function useSelectionKeyboard({
       setSelection(selectAll(order));
     } else if (event.key === 'Enter' && current && onAnItem && !inControl(target)) {
       event.preventDefault();
-      if (openable(current)) onOpen(current);
+      if (opensAt(current)) onOpen(current);
     } else if (event.key === 'F2') {
       event.preventDefault();
       act('rename', current);

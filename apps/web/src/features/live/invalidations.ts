@@ -14,6 +14,7 @@ import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { filesKeys, type FolderListing } from '../items/index.ts';
 import { SESSIONS_QUERY_KEY, TOTP_STATUS_QUERY_KEY, UNFINISHED_UPLOADS_QUERY_KEY } from '../profile/index.ts';
 import { sharingKeys } from '../sharing/index.ts';
+import { trashKeys } from '../trash/index.ts';
 import type { LiveEvent } from './connection.ts';
 
 export type Invalidation =
@@ -87,6 +88,11 @@ const HANDLERS: Record<EventKind, Handler> = {
   ],
   'session.ended': () => [{ key: SESSIONS_QUERY_KEY, exact: true }],
   // The user blocked or unblocked an account: its shares leave or come back.
+  // Something entered or left the trash: its list, and the space it holds (the meter).
+  'trash.changed': () => [
+    { key: trashKeys.all, exact: true },
+    { key: PROFILE_QUERY_KEY, exact: true },
+  ],
   'blocks.changed': () => [
     { key: sharingKeys.blocks, exact: true },
     { key: sharingKeys.shared, exact: true },

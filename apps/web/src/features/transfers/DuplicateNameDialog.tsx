@@ -66,6 +66,7 @@ export function DuplicateNameDialog() {
     setAll(false);
   };
   const kind = question?.isDirectory ? 'A folder' : 'A file';
+  const restoring = question?.action === 'restore';
   return (
     <Dialog
       open={question !== undefined}
@@ -94,14 +95,18 @@ export function DuplicateNameDialog() {
             {kind} named <strong className="duplicate-dialog__name">{question.name}</strong> is already in this folder.
           </p>
           <p className="duplicate-dialog__hint">
-            {question.canReplace
-              ? 'Keep both uploads the new file under a numbered name. Replace deletes the old file, with its shares and links, once the new one is stored.'
-              : 'Keep both uploads the new file under a numbered name.'}
+            {restoring
+              ? 'Keep both restores it under a numbered name. Skip leaves it in the trash.'
+              : question.canReplace
+                ? 'Keep both uploads the new file under a numbered name. Replace deletes the old file, with its shares and links, once the new one is stored.'
+                : 'Keep both uploads the new file under a numbered name.'}
           </p>
           {question.remaining > 1 && (
             <label className="duplicate-dialog__all" htmlFor={checkId}>
               <input id={checkId} type="checkbox" checked={all} onChange={(e) => setAll(e.currentTarget.checked)} />
-              Apply to all {question.remaining} files with names already used
+              {restoring
+                ? `Apply to every name already used among the ${question.remaining} items left to restore`
+                : `Apply to all ${question.remaining} files with names already used`}
             </label>
           )}
         </div>

@@ -10,6 +10,7 @@
 export { UploadOverlay, type UploadOverlayProps } from './UploadOverlay.tsx';
 export { FileDropZone, type FileDropZoneProps } from './FileDropZone.tsx';
 export { TransfersHost } from './TransfersPanel.tsx';
+export { askDuplicate } from './DuplicateNameDialog.tsx';
 export { DOWNLOAD_BLOCKED, downloadItems, registerDownloadWorker } from './download.ts';
 export { isPreviewStreamUrl, previewStreamAlive, previewStreamUrl, releasePreviewStream } from './preview-stream.ts';
 export { MAX_FILE_SIZE_LABEL } from '../../model/transfer-plan.ts';

@@ -29,6 +29,8 @@ export interface ClashQuestion {
   isDirectory: boolean;
   /** Clashes still to decide, this one included ("apply to all" is offered from 2 up). */
   remaining: number;
+  /** What brings the item in: an upload (the default) or a restore from the trash. */
+  action?: 'upload' | 'restore';
 }
 
 export interface ClashAnswer {
