@@ -6,6 +6,7 @@ import { beginUpload, checkRoom, uploadSize, writableParent, type CreateResult, 
 import type { FilesDeps } from './deps.ts';
 import { audienceOf, itemEvent } from './events.ts';
 import { countCreation } from './limits.ts';
+import { checkQuota } from './quota.ts';
 import { deleteBlobs, storeExactly } from './storage.ts';
 import { checkUnfinishedRoom } from './unfinished.ts';
 import type { VersionMetadata } from './validation.ts';
@@ -28,7 +29,9 @@ export async function uploadVersion(
   await countCreation(deps, principal);
   const { item: target } = await writableFile(deps.store, principal, meta.versionOf);
   const { size, parts } = uploadSize(deps, meta.size, file);
-  checkRoom(deps, await deps.quota.read(target.ownerId), size);
+  // In parts, the parts wait under an item of their own, which must fit the item count too.
+  if (file) checkQuota(await deps.quota.read(target.ownerId), size);
+  else checkRoom(deps, await deps.quota.read(target.ownerId), size);
   await checkFreshNonce(deps.store, target, meta.fileNonce);
   const now = deps.clock();
   const content: ItemContent = {
@@ -60,7 +63,8 @@ export async function uploadVersion(
   await storeExactly(deps, blobKey, file.stream(), size);
   try {
     await deps.store.transaction(async (tx) => {
-      checkRoom(deps, await deps.quota.lockOwner(tx, target.ownerId), size);
+      // No new item: only the bytes must fit.
+      checkQuota(await deps.quota.lockOwner(tx, target.ownerId), size);
       const { item, ancestors } = await writableFile(tx, principal, target.id);
       await checkFreshNonce(tx, item, meta.fileNonce);
       await archiveContent(tx, item, now);

@@ -167,7 +167,8 @@ export async function expireVersions(deps: FilesPorts): Promise<number> {
         if (!item) return false;
         await tx.lockOwner(item.ownerId, { evenDeleted: true });
         if (!(await freeVersions(deps, tx, item.ownerId, [version.id]))) return false;
-        tx.publish(itemEvent('item.versions', item, await audienceOf(tx, item)));
+        // An item in the trash or being deleted is seen by nobody: nothing to tell.
+        if (item.state === 'ready') tx.publish(itemEvent('item.versions', item, await audienceOf(tx, item)));
         return true;
       });
       if (removed) count++;
