@@ -205,6 +205,8 @@ export function versionsSuite(name: string, makeEnv: MakeFilesEnv) {
       ];
       for (const meta of badMeta) expect((await postUpload(alice.browser, meta, fresh.cipher)).status).toBe(400);
       expect((await alice.browser.get(`/api/file/${folder.id}/versions`)).status).toBe(400);
+      expect((await alice.browser.post(`/api/file/${folder.id}/versions/${kept!.id}/restore`, {})).status).toBe(400);
+      expect((await alice.browser.delete(`/api/file/${folder.id}/versions/${kept!.id}`)).status).toBe(400);
       expect((await alice.browser.get('/api/file/nope/versions')).status).toBe(400);
       // Another file's version, and a version id that names nothing.
       expect((await versionData(alice.browser, file.id, otherVersion!.id)).status).toBe(404);

@@ -49,6 +49,18 @@ export async function writableFile(
   return found;
 }
 
+/** `lockedItem` (the owner locked, the change allowed) of a file (400 for a folder). */
+async function lockedFile(
+  tx: FilesTransaction,
+  principal: Principal,
+  id: string,
+  change: 'rename' | 'delete',
+): Promise<{ item: ItemRecord } & AccessPath> {
+  const found = await lockedItem(tx, principal, id, change);
+  if (found.item.isDirectory) throw invalid('A folder has no versions');
+  return found;
+}
+
 /** Never a (K, fileNonce) pair twice: the nonce must be new to the file's content and every kept version. */
 export async function checkFreshNonce(reader: FilesReader, item: ItemRecord, fileNonce: string): Promise<void> {
   const used = item.fileNonce === fileNonce || (await reader.versions(item.id)).some((v) => v.fileNonce === fileNonce);
@@ -86,8 +98,7 @@ export async function restoreVersion(deps: FilesDeps, principal: Principal, id: 
   uuid(versionId, 'versionId');
   return deps.store.transaction(async (tx) => {
     // Restoring edits the item in place, as a rename does (a link editor may, on the linked item too).
-    const { item, role, ancestors } = await lockedItem(tx, principal, id, 'rename');
-    await writableFile(tx, principal, id);
+    const { item, role, ancestors } = await lockedFile(tx, principal, id, 'rename');
     const version = await versionOf(tx, item, versionId);
     const parts = await tx.deleteVersions([version.id]);
     const now = deps.clock();
@@ -106,7 +117,7 @@ export async function deleteVersion(deps: FilesDeps, principal: Principal, id: s
   uuid(id, 'id');
   uuid(versionId, 'versionId');
   await deps.store.transaction(async (tx) => {
-    const { item, role, ancestors } = await lockedItem(tx, principal, id, 'delete');
+    const { item, role, ancestors } = await lockedFile(tx, principal, id, 'delete');
     if (role !== 'owner' || principal.kind !== 'user') throw new DomainError('FORBIDDEN', 'Only the owner may delete a version');
     const version = await versionOf(tx, item, versionId);
     await freeVersions(deps, tx, item.ownerId, [version.id]);
