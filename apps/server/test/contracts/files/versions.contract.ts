@@ -1,19 +1,12 @@
 import { describe, expect, test } from 'bun:test';
 import type { VersionRecord } from '../../../src/ports/files.ts';
 import type { MakeDb } from '../db.contract.ts';
-import { filesFixture, inserted, newItem, newUser, NOW } from './fixture.ts';
+import { filesFixture, inserted, newItem, newPart, newUser, NOW } from './fixture.ts';
 
 /** The versions port (ports/files/versions.ts), with the parts and items writers it works beside, over one adapter. */
 export function versionsContract(name: string, makeDb: MakeDb): void {
   describe(`versions port: ${name}`, () => {
     const f = filesFixture(makeDb);
-    const part = (itemId: string, n: number, size = 1000) => ({
-      itemId,
-      n,
-      size,
-      blobKey: `p-${crypto.randomUUID()}`,
-      createdAt: NOW + n,
-    });
     const version = (itemId: string, overrides: Partial<VersionRecord> = {}): VersionRecord => ({
       id: crypto.randomUUID(),
       itemId,
@@ -32,7 +25,7 @@ export function versionsContract(name: string, makeDb: MakeDb): void {
       const [file] = await inserted(f, newItem(owner));
       const older = version(file!.id, { createdAt: NOW - 5, size: 5 * 2 ** 32, uploaderId: owner });
       const newer = version(file!.id, { encryptedMimeType: 'bWltZQ==', mimeTypeNonce: 'BBBBBBBBBBBBBBBB' });
-      const parts = [part(file!.id, 1, 7), part(file!.id, 0)];
+      const parts = [newPart(file!.id, 1, 7), newPart(file!.id, 0)];
       await f.store.transaction(async (tx) => {
         await tx.insertVersion(older, parts);
         await tx.insertVersion(newer, []);
@@ -49,7 +42,7 @@ export function versionsContract(name: string, makeDb: MakeDb): void {
       const owner = await newUser(f);
       const [a, b] = await inserted(f, newItem(owner), newItem(owner));
       const [va, vb1, vb2] = [version(a!.id), version(b!.id), version(b!.id, { createdAt: NOW + 1 })];
-      const [pa, pb1, pb2] = [part(a!.id, 0), part(b!.id, 0), part(b!.id, 0)];
+      const [pa, pb1, pb2] = [newPart(a!.id, 0), newPart(b!.id, 0), newPart(b!.id, 0)];
       await f.store.transaction(async (tx) => {
         await tx.insertVersion(va, [pa]);
         await tx.insertVersion(vb1, [pb1]);
@@ -79,7 +72,7 @@ export function versionsContract(name: string, makeDb: MakeDb): void {
     test("moveParts and replaceContent: a file's parts and content change in place", async () => {
       const owner = await newUser(f);
       const [file, waiting] = await inserted(f, newItem(owner), newItem(owner, { state: 'uploading' }));
-      const [p0, p1] = [part(waiting!.id, 0), part(waiting!.id, 1)];
+      const [p0, p1] = [newPart(waiting!.id, 0), newPart(waiting!.id, 1)];
       const content = {
         size: 2000,
         fileNonce: 'CCCCCCCCCCCCCCCC',
