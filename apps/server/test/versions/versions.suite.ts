@@ -3,6 +3,7 @@ import { newFileNonce, PART_BYTES, partCount, toBase64 } from '@sealbox/crypto';
 import { endAccount } from '../../src/domain/files/account-deletion.ts';
 import { sweep } from '../../src/domain/files/index.ts';
 import {
+  Browser,
   decrypt,
   download,
   openFilesHarness,
@@ -336,6 +337,15 @@ export function versionsSuite(name: string, makeEnv: MakeFilesEnv) {
       }
       const kept = await versions(carol, file.id);
       expect(kept.map((v) => v.fileNonce)).toEqual([contents[3]!, contents[2]!].map((c) => toBase64(c.fileNonce)));
+      await blobsMatchRows();
+      // 0: an upload over a file keeps nothing of what it replaces (and lowering the limit trims at once).
+      const none = { ...carol, browser: new Browser(h.makeApp({ maxVersions: 0 }), { ip: '203.0.113.1' }) };
+      none.browser.cookie = carol.browser.cookie;
+      const last = await newContent(file, patternBytes(1_000, 49));
+      await uploadFile(none, last);
+      expect(await versions(none, file.id)).toEqual([]);
+      expect(await newest(none.browser, last)).toEqual(last.plain);
+      await quotaExact(carol);
       await blobsMatchRows();
     }, 120_000);
 
