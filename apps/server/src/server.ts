@@ -42,6 +42,8 @@ export async function startServer(
     logger,
     clock: Date.now,
     trashRetentionMs: config.trashRetentionDays * 24 * 60 * 60 * 1000,
+    maxVersions: config.maxVersions,
+    versionRetentionMs: config.versionRetentionDays * 24 * 60 * 60 * 1000,
   };
   let app: App;
   const live = createAppLiveHub({ ...adapters, logger });
@@ -77,6 +79,8 @@ export async function startServer(
       maxItemsPerUser: config.maxItemsPerUser,
       maxUnfinishedBytes: { perLink: config.maxUnfinishedBytesPerLink, perUploader: config.maxUnfinishedBytesPerUploader },
       trashRetentionMs: files.trashRetentionMs,
+      maxVersions: files.maxVersions,
+      versionRetentionMs: files.versionRetentionMs,
       live,
     });
     app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: maxBodyBytes });

@@ -7,7 +7,9 @@
  */
 
 /** Events about one item; `itemId` is the item, `parentId` the folder whose listing changed. */
-export const ITEM_EVENT_KINDS = ['item.created', 'upload.completed', 'item.renamed', 'item.moved', 'item.deleted'] as const;
+const ITEM_TREE_KINDS = ['item.created', 'upload.completed', 'item.renamed', 'item.moved', 'item.deleted'] as const;
+/** And `item.versions`: a file's content or its versions changed (docs/protocol.md "Versions"). */
+export const ITEM_EVENT_KINDS = [...ITEM_TREE_KINDS, 'item.versions'] as const;
 export type ItemEventKind = (typeof ITEM_EVENT_KINDS)[number];
 
 /**

@@ -32,6 +32,8 @@ describe('loadConfig', () => {
       maxUnfinishedBytesPerUploader: 2 * 1024 ** 3,
       deletedNameGraceDays: 30,
       trashRetentionDays: 30,
+      maxVersions: 10,
+      versionRetentionDays: 30,
       publicOrigin: undefined,
       trustProxy: false,
       rateLimits: DEFAULT_RATE_LIMITS,

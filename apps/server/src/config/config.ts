@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_RATE_LIMITS, RATE_LIMIT_NAMES, UNLIMITED, type RateLimits } from '../domain/accounts/rate-limits.ts';
 import { DEFAULT_DELETED_NAME_GRACE_DAYS } from '../domain/files/account-deletion.ts';
 import { DEFAULT_TRASH_RETENTION_DAYS } from '../domain/files/trash.ts';
+import { DEFAULT_MAX_VERSIONS, DEFAULT_VERSION_RETENTION_DAYS } from '../domain/files/versions.ts';
 import { DEFAULT_MAX_ITEMS_PER_USER } from '../domain/files/limits.ts';
 import { parseTestPause, type TestPause } from '../infra/db/test-pause.ts';
 import type { LogLevel } from '../ports/logger.ts';
@@ -41,6 +42,10 @@ export interface Config {
   deletedNameGraceDays: number;
   /** Days a deleted item stays in its owner's trash; 0: no trash (docs/operations.md "Trash"). */
   trashRetentionDays: number;
+  /** Earlier versions kept per file (docs/operations.md "Versions"). */
+  maxVersions: number;
+  /** Days a version is kept after it stopped being the newest; 0: until MAX_VERSIONS pushes it out. */
+  versionRetentionDays: number;
   /** Origin the browser sees (scheme://host[:port]), used for Origin checks and HSTS. */
   publicOrigin: string | undefined;
   trustProxy: boolean;
@@ -94,6 +99,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
       max: 36_500,
     }),
     trashRetentionDays: integer('TRASH_RETENTION_DAYS', read('TRASH_RETENTION_DAYS'), DEFAULT_TRASH_RETENTION_DAYS, {
+      min: 0,
+      max: 36_500,
+    }),
+    maxVersions: integer('MAX_VERSIONS', read('MAX_VERSIONS'), DEFAULT_MAX_VERSIONS, { min: 0, max: 1000 }),
+    versionRetentionDays: integer('VERSION_RETENTION_DAYS', read('VERSION_RETENTION_DAYS'), DEFAULT_VERSION_RETENTION_DAYS, {
       min: 0,
       max: 36_500,
     }),

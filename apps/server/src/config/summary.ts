@@ -26,6 +26,8 @@ export function configSummary(config: Config): LogFields {
     maxUnfinishedBytesPerUploader: config.maxUnfinishedBytesPerUploader,
     deletedNameGraceDays: config.deletedNameGraceDays,
     trashRetentionDays: config.trashRetentionDays,
+    maxVersions: config.maxVersions,
+    versionRetentionDays: config.versionRetentionDays,
     webDist: config.webDist,
     logLevel: config.logLevel,
   };

@@ -22,6 +22,7 @@ import { sessionPlugin } from './plugins/session.ts';
 import { staticWeb } from './plugins/static-web.ts';
 import { accountDeletionRoutes } from './routes/account-deletion.ts';
 import { trashRoutes } from './routes/trash.ts';
+import { versionRoutes } from './routes/versions.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { blockRoutes } from './routes/blocks.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -68,6 +69,9 @@ export interface AppDeps {
   live?: LiveHub;
   /** TRASH_RETENTION_DAYS in ms; 0 or unset: no trash, deletes are for good at once. */
   trashRetentionMs?: number;
+  /** MAX_VERSIONS and VERSION_RETENTION_DAYS in ms; unset: their defaults (domain/files/versions.ts). */
+  maxVersions?: number | undefined;
+  versionRetentionMs?: number | undefined;
   /** Told when a deleted account's items start going (tests wait for it to finish). */
   onAccountPurge?: (purged: Promise<void>) => void;
 }
@@ -125,6 +129,8 @@ export function createApp(deps: AppDeps) {
     maxUnfinishedBytes: deps.maxUnfinishedBytes ?? { perLink: 2 * maxFileBytes, perUploader: 2 * maxFileBytes },
     limiter: accounts.limiter,
     trashRetentionMs: deps.trashRetentionMs ?? 0,
+    ...(deps.maxVersions === undefined ? {} : { maxVersions: deps.maxVersions }),
+    ...(deps.versionRetentionMs === undefined ? {} : { versionRetentionMs: deps.versionRetentionMs }),
   };
   const cookies = { secure: https };
   // One instance shared by every routes module, so its hooks run once per request.
@@ -157,6 +163,7 @@ export function createApp(deps: AppDeps) {
     .use(sessionRoutes({ accounts, session }))
     .use(fileRoutes({ files, session, listingCache: listingCacheFor(deps) }))
     .use(trashRoutes({ files, session }))
+    .use(versionRoutes({ files, session }))
     .use(uploadRoutes({ files, session }))
     .use(sharingRoutes({ files, session, cookies }))
     .use(blockRoutes({ files, session }))

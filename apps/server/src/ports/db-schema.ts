@@ -145,11 +145,38 @@ export interface UploadsTable {
   created_at: EpochMs;
   last_activity_at: EpochMs;
   expires_at: EpochMs;
+  /** The item this upload becomes a new version of when it completes (migration 018); null otherwise. */
+  version_of?: string | null;
 }
 
 /** One stored part of a file's ciphertext (docs/protocol.md "Part protocol"), one blob each. */
 export interface ItemPartsTable {
   item_id: string;
+  n: number;
+  size: number;
+  blob_key: string;
+  created_at: EpochMs;
+}
+
+/** Earlier content of a file (migration 018, docs/protocol.md "Versions"). */
+export interface ItemVersionsTable {
+  id: string;
+  item_id: string;
+  size: number;
+  file_nonce: string;
+  encrypted_mime_type: string | null;
+  mime_type_nonce: string | null;
+  /** Who uploaded that content; null for an anonymous link holder. */
+  uploader_id: string | null;
+  /** When that content was uploaded. */
+  created_at: EpochMs;
+  /** When it stopped being the file's newest content (retention counts from here). */
+  replaced_at: EpochMs;
+}
+
+/** One stored part of a version's ciphertext, as item_parts is of a file's. */
+export interface ItemVersionPartsTable {
+  version_id: string;
   n: number;
   size: number;
   blob_key: string;
@@ -194,6 +221,8 @@ export interface Database {
   links: LinksTable;
   uploads: UploadsTable;
   item_parts: ItemPartsTable;
+  item_versions: ItemVersionsTable;
+  item_version_parts: ItemVersionPartsTable;
   rate_limits: RateLimitsTable;
   key_pins: KeyPinsTable;
   share_blocks: ShareBlocksTable;

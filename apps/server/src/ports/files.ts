@@ -7,10 +7,11 @@ import type { PartsReader, PartsSweep, PartsWriter } from './files/parts.ts';
 import type { PeopleReader } from './files/people.ts';
 import type { SharingReader, SharingWriter } from './files/sharing.ts';
 import type { UploadsReader, UploadsSweep, UploadsWriter } from './files/uploads.ts';
+import type { VersionsReader, VersionsSweep, VersionsWriter } from './files/versions.ts';
 
 /**
  * Storage the files domain needs, in its own terms (no SQL, no column names), one port per
- * what it holds (ports/files/): items, parts, uploads, sharing (access entries), blocks, links,
+ * what it holds (ports/files/): items, parts, versions, uploads, sharing (access entries), blocks, links,
  * people and the ending of accounts, put together here into the one store every files service gets. The quota port
  * (files/quota.ts) is not part of it: only domain/files/quota.ts receives that. One adapter
  * per port over Kysely serves both dialects (infra/db/files/). Every change runs inside
@@ -20,12 +21,13 @@ import type { UploadsReader, UploadsSweep, UploadsWriter } from './files/uploads
 
 export type { BlockRecord } from './files/blocks.ts';
 export { ancestorChain, byListingOrder } from './files/items.ts';
-export type { ItemChanges, ItemRecord, ItemState, NewItem, Page } from './files/items.ts';
+export type { ItemChanges, ItemContent, ItemRecord, ItemState, NewItem, Page } from './files/items.ts';
 export type { LinkChanges, LinkRecord } from './files/links.ts';
 export type { PartRecord } from './files/parts.ts';
 export type { PublicUser, UserSummary } from './files/people.ts';
 export type { AccessChanges, AccessRecord } from './files/sharing.ts';
 export type { UploadChanges, UploadRecord } from './files/uploads.ts';
+export type { VersionRecord } from './files/versions.ts';
 
 export interface FilesReader
   extends ItemsReader,
@@ -35,7 +37,8 @@ export interface FilesReader
     BlocksReader,
     LinksReader,
     PeopleReader,
-    AccountDeletionReader {}
+    AccountDeletionReader,
+    VersionsReader {}
 
 export interface FilesTransaction
   extends FilesReader,
@@ -45,7 +48,8 @@ export interface FilesTransaction
     SharingWriter,
     BlocksWriter,
     LinksWriter,
-    AccountDeletionWriter {
+    AccountDeletionWriter,
+    VersionsWriter {
   /**
    * Locks the user row for the rest of the transaction (SELECT ... FOR UPDATE on PostgreSQL;
    * SQLite transactions are serialised already). NOT_FOUND when the account was deleted, unless
@@ -59,6 +63,13 @@ export interface FilesTransaction
   afterCommit(fn: () => void | Promise<void>): void;
 }
 
-export interface FilesStore extends FilesReader, ItemsSweep, PartsSweep, UploadsSweep, LinksSweep, AccountDeletionSweep {
+export interface FilesStore
+  extends FilesReader,
+    ItemsSweep,
+    PartsSweep,
+    UploadsSweep,
+    LinksSweep,
+    AccountDeletionSweep,
+    VersionsSweep {
   transaction<T>(fn: (tx: FilesTransaction) => Promise<T>): Promise<T>;
 }

@@ -1,11 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import postgres from 'postgres';
-import { PART_BYTES } from '@sealbox/crypto';
+import { newFileNonce, PART_BYTES, toBase64 } from '@sealbox/crypto';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
 import { PURGE_BATCH } from '../../src/domain/files/deletion.ts';
 import { RSA_WRAPPED_KEY_BYTES, SIGNATURE_BYTES } from '../../src/domain/files/validation.ts';
 import { Browser } from '../accounts/harness.ts';
-import { patternFile, postFolder, postUpload, sendPart, uploadFile, type User } from '../files/harness.ts';
+import {
+  patternBytes,
+  patternFile,
+  postFolder,
+  postUpload,
+  sealContent,
+  sendPart,
+  uploadFile,
+  type User,
+} from '../files/harness.ts';
 import { s3Env, startLocalS3 } from '../support/s3rver.ts';
 import { postgresAvailability, reportUnavailable, throwawayDatabase } from '../support/services.ts';
 import { localS3Client, postgresTruth, s3Blobs } from '../support/storage-truth.ts';
@@ -121,6 +130,33 @@ function killPoints(name: string, openBackend: () => Promise<Backend>, options: 
         expect(await listedIds(owner)).toContain(file.id);
         const bytes = new Uint8Array(await (await owner.browser.request('GET', `/api/file/data/${file.id}`)).arrayBuffer());
         expect(bytes).toEqual(file.cipher);
+        await backend.consistent(owner.id);
+      }, 30_000);
+    }
+
+    for (const when of ['before-commit', 'after-commit'] as const) {
+      test(`complete of a new version, ${when}: the old content or the new, whole, quota exact`, async () => {
+        const file = await patternFile(owner.rootKey, null, 4000, 7);
+        await uploadFile(owner, file);
+        const nonce = newFileNonce();
+        const plain = patternBytes(PART_BYTES + 3000, 8);
+        const cipher = await sealContent(file.key, nonce, plain);
+        const meta = { versionOf: file.id, fileNonce: toBase64(nonce), size: cipher.byteLength };
+        const created = await postUpload(owner.browser, meta);
+        expect(created.status).toBe(201);
+        const { uploadId } = created.body;
+        for (const n of [0, 1]) expect((await sendPart(owner.browser, uploadId, { cipher }, n)).status).toBe(204);
+        await killAt(`${when}:item.versions`, () => owner.browser.post(`/api/upload/${uploadId}/complete`));
+        await backend.consistent(owner.id);
+        const served = async () =>
+          new Uint8Array(await (await owner.browser.request('GET', `/api/file/data/${file.id}`)).arrayBuffer());
+        if (when === 'before-commit') {
+          expect(await served()).toEqual(file.cipher);
+          expect((await owner.browser.post(`/api/upload/${uploadId}/complete`)).status).toBe(200);
+        }
+        expect(await served()).toEqual(cipher);
+        const versions = (await owner.browser.get(`/api/file/${file.id}/versions`)).body.versions;
+        expect(versions.map((v: { fileNonce: string }) => v.fileNonce)).toEqual([toBase64(file.fileNonce)]);
         await backend.consistent(owner.id);
       }, 30_000);
     }

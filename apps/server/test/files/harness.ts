@@ -98,9 +98,7 @@ export async function fileMeta(
   const id = newItemId();
   const key = newItemKey();
   const fileNonce = newFileNonce();
-  const cipher = new Uint8Array(
-    await new Response(new Blob([plain]).stream().pipeThrough(createEncryptStream(key, fileNonce))).arrayBuffer(),
-  );
+  const cipher = await sealContent(key, fileNonce, plain);
   return {
     id,
     key,
@@ -116,6 +114,13 @@ export async function fileMeta(
       size: cipher.byteLength,
     },
   };
+}
+
+/** The blob of `plain` under K and fileNonce (docs/protocol.md "Contents"), as the browser makes it. */
+export async function sealContent(key: Uint8Array, fileNonce: Uint8Array, plain: Bytes): Promise<Bytes> {
+  return new Uint8Array(
+    await new Response(new Blob([plain]).stream().pipeThrough(createEncryptStream(key, fileNonce))).arrayBuffer(),
+  );
 }
 
 /** A file whose plaintext is `patternBytes(length, seed)`: the content most tests need, reproducible by seed. */
@@ -240,19 +245,30 @@ export async function snapshot(h: FilesHarness) {
   return {
     items: await k.selectFrom('items').selectAll().orderBy('id').execute(),
     parts: await k.selectFrom('item_parts').selectAll().orderBy('blob_key').execute(),
+    versions: await k.selectFrom('item_versions').selectAll().orderBy('id').execute(),
+    versionParts: await k.selectFrom('item_version_parts').selectAll().orderBy('blob_key').execute(),
     uploads: await k.selectFrom('uploads').selectAll().orderBy('id').execute(),
     users: await k.selectFrom('users').select(['id', 'used_space', 'reserved_space', 'total_space']).orderBy('id').execute(),
     blobs: blobs.sort(),
   };
 }
 
-/** used_space must equal the bytes of the parts stored for the user's items. */
+/** used_space must equal the bytes of the parts stored for the user's items and their versions. */
 export async function storedBytes(h: FilesHarness, userId: string): Promise<number> {
-  const rows = await h.db.kysely
+  const k = h.db.kysely;
+  const rows = await k
     .selectFrom('item_parts')
     .innerJoin('items', 'items.id', 'item_parts.item_id')
     .select('item_parts.size')
     .where('items.owner_id', '=', userId)
+    .unionAll(
+      k
+        .selectFrom('item_version_parts')
+        .innerJoin('item_versions', 'item_versions.id', 'item_version_parts.version_id')
+        .innerJoin('items', 'items.id', 'item_versions.item_id')
+        .select('item_version_parts.size')
+        .where('items.owner_id', '=', userId),
+    )
     .execute();
   return rows.reduce((sum, r) => sum + Number(r.size), 0);
 }

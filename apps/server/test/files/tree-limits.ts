@@ -288,6 +288,7 @@ export function treeLimitTests(suite: FilesSuite) {
         purgedAccounts: 0,
         freedNames: 0,
         expiredTrash: 0,
+        expiredVersions: 0,
       });
     }, 60_000);
   });
@@ -309,6 +310,7 @@ export function treeLimitTests(suite: FilesSuite) {
         purgedAccounts: 0,
         freedNames: 0,
         expiredTrash: 0,
+        expiredVersions: 0,
       });
       expect(await h.blobs.exists(fresh)).toBe(true);
       expect(await sweep(h.files, { graceMs: 0 })).toEqual({
@@ -320,6 +322,7 @@ export function treeLimitTests(suite: FilesSuite) {
         purgedAccounts: 0,
         freedNames: 0,
         expiredTrash: 0,
+        expiredVersions: 0,
       });
       expect(await snapshot(h)).toEqual(before);
       expect(await h.blobs.exists('avatar-keep-me-alone')).toBe(true);

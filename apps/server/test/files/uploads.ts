@@ -276,6 +276,7 @@ export function uploadTests(suite: FilesSuite) {
         purgedAccounts: 0,
         freedNames: 0,
         expiredTrash: 0,
+        expiredVersions: 0,
       });
       expect(await snapshot(h)).toEqual(before);
       expect((await alice.browser.get(`/api/upload/${uploadId}`)).status).toBe(404);

@@ -6,6 +6,7 @@ import { openRouteMatrix } from './context.ts';
 import { fixtures } from './fixtures.ts';
 import { itemRows } from './item-rows.ts';
 import { trashRows } from './trash-rows.ts';
+import { versionRows } from './version-rows.ts';
 import { coverageProblems, missingOf, routeOf, STATUS, type Caller, type Outcome, type Row } from './outcomes.ts';
 
 /**
@@ -20,7 +21,7 @@ export function routeMatrixSuite(name: string, makeEnv: MakeFilesEnv) {
   describe(`route matrix: ${name}`, () => {
     const matrix = openRouteMatrix(makeEnv, (m) => {
       const f = fixtures(m);
-      return [...accountRows(m, f), ...itemRows(m, f), ...trashRows(m), ...sessionEndRows(m)];
+      return [...accountRows(m, f), ...itemRows(m, f), ...trashRows(m), ...versionRows(m), ...sessionEndRows(m)];
     });
     let h: FilesHarness, callers: Caller[], rows: Row[];
     beforeAll(() => {

@@ -13,10 +13,10 @@ import type { LocalS3 } from './s3rver.ts';
 export interface DbTruth {
   used: number;
   reserved: number;
-  /** Sum of the sizes of the user's stored parts. */
+  /** Sum of the sizes of the user's stored parts, their versions' included. */
   stored: number;
   reservedByUploads: number;
-  /** Every blob key a part row names (all users), sorted. */
+  /** Every blob key a part row of an item or a version names (all users), sorted. */
   named: string[];
   /** The user's items, or every item with `allItems`. */
   items: Array<{ id: string; state: string }>;
@@ -29,7 +29,14 @@ export interface BlobTruth {
   temp: string[];
 }
 
-const STORED = 'select coalesce(sum(p.size), 0) as total from item_parts p join items i on i.id = p.item_id where i.owner_id = ?';
+/** The user's stored parts: of their items, and of those items' versions (migration 018). */
+const STORED = `select coalesce(sum(size), 0) as total from (
+  select p.size from item_parts p join items i on i.id = p.item_id where i.owner_id = ?
+  union all
+  select vp.size from item_version_parts vp join item_versions v on v.id = vp.version_id
+    join items i on i.id = v.item_id where i.owner_id = ?) stored`;
+/** Every blob a row names: a part of an item or of a version. */
+const NAMED = 'select blob_key from item_parts union all select blob_key from item_version_parts';
 const RESERVED =
   'select coalesce(sum(u.reserved_remaining), 0) as total from uploads u join items i on i.id = u.item_id where i.owner_id = ?';
 
@@ -41,8 +48,17 @@ export function sqliteTruth(dataDir: string, userId: string, { allItems = false 
       used_space: number;
       reserved_space: number;
     };
-    const total = (query: string) => (db.query(query).get(userId) as { total: number }).total;
-    const named = (db.query('select blob_key from item_parts').all() as Array<{ blob_key: string }>).map((r) => r.blob_key);
+    // One parameter per `?`, each the user.
+    const total = (query: string) =>
+      (
+        db.query(query).get(
+          ...query
+            .split('?')
+            .slice(1)
+            .map(() => userId),
+        ) as { total: number }
+      ).total;
+    const named = (db.query(NAMED).all() as Array<{ blob_key: string }>).map((r) => r.blob_key);
     const items = (
       allItems
         ? db.query('select id, state from items').all()
@@ -75,9 +91,9 @@ export async function diskBlobs(dataDir: string): Promise<BlobTruth> {
 /** PostgreSQL through postgres.js (BIGINT and sum() come back as strings). */
 export async function postgresTruth(sql: postgres.Sql, userId: string, { allItems = false } = {}): Promise<DbTruth> {
   const [user] = await sql`select used_space, reserved_space from users where id = ${userId}`;
-  const [stored] = await sql.unsafe(STORED.replace('?', '$1'), [userId]);
+  const [stored] = await sql.unsafe(STORED.replaceAll('?', '$1'), [userId]);
   const [reserved] = await sql.unsafe(RESERVED.replace('?', '$1'), [userId]);
-  const named = (await sql<Array<{ blob_key: string }>>`select blob_key from item_parts`).map((r) => r.blob_key);
+  const named = (await sql.unsafe<Array<{ blob_key: string }>>(NAMED)).map((r) => r.blob_key);
   const items = allItems
     ? await sql<Array<{ id: string; state: string }>>`select id, state from items`
     : await sql<Array<{ id: string; state: string }>>`select id, state from items where owner_id = ${userId}`;

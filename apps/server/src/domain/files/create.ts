@@ -1,5 +1,5 @@
 import { PART_BYTES } from '@sealbox/crypto';
-import type { FilesReader, ItemRecord, NewItem } from '../../ports/files.ts';
+import type { FilesReader, FilesTransaction, ItemRecord, NewItem } from '../../ports/files.ts';
 import { DomainError, isDomainError } from '../errors.ts';
 import {
   accessPath,
@@ -79,40 +79,18 @@ export async function createItem(
     return { id: base.id, size: 0, link: dataLink(base.id) };
   }
 
-  if (meta.size === null && !file) throw invalid('size is required for a file sent in parts');
-  // Without `size` the length of `file` is the claim, and it is checked like one.
-  const size = meta.size ?? cipherSize(file!.size, "the file's length");
-  if (file && file.size !== size) throw invalid('size does not match the file sent');
-  const parts = partsOf(size);
-  if (file && parts !== 1) throw invalid(`a file larger than ${PART_BYTES} bytes is sent in parts`);
-  checkFileLimit(deps, size);
+  const { size, parts } = uploadSize(deps, meta.size, file);
   checkRoom(deps, await deps.quota.read(ownerId), size);
   if (!file) await checkUnfinishedRoom(deps, deps.store, principal, ownerId, size);
   if (await deps.store.item(meta.id)) throw new DomainError('CONFLICT', 'An item with this id exists');
   const item: NewItem = { ...base, size };
 
   if (!file) {
-    const uploadId = crypto.randomUUID();
-    await deps.store.transaction(async (tx) => {
+    const uploadId = await deps.store.transaction(async (tx) => {
       checkRoom(deps, await deps.quota.lockOwner(tx, ownerId), size);
       await writableParent(tx, principal, meta.parentId);
       await checkUnfinishedRoom(deps, tx, principal, ownerId, size);
-      await tx.insertItem({ ...item, state: 'uploading' });
-      await tx.insertUpload({
-        id: uploadId,
-        itemId: item.id,
-        // Older builds know an anonymous holder's upload by the owner's id (and `anonymous`).
-        userId: uploaderId ?? ownerId,
-        linkId: uploadLinkOf(principal),
-        anonymous: startedAnonymously(principal),
-        size,
-        parts,
-        reservedRemaining: size,
-        createdAt: now,
-        lastActivityAt: now,
-        expiresAt: now + UPLOAD_TTL_MS,
-      });
-      await deps.quota.reserveUpload(tx, ownerId, size);
+      return beginUpload(deps, tx, principal, item, parts);
     });
     return { id: item.id, size, uploadId, partBytes: PART_BYTES, parts };
   }
@@ -138,11 +116,61 @@ export async function createItem(
   return { id: item.id, size, link: dataLink(item.id) };
 }
 
+/** The ciphertext size a file's upload claims, and its parts; checked against `file` when sent whole. */
+export function uploadSize(
+  deps: FilesDeps,
+  claimed: number | null,
+  file: IncomingFile | undefined,
+): { size: number; parts: number } {
+  if (claimed === null && !file) throw invalid('size is required for a file sent in parts');
+  // Without `size` the length of `file` is the claim, and it is checked like one.
+  const size = claimed ?? cipherSize(file!.size, "the file's length");
+  if (file && file.size !== size) throw invalid('size does not match the file sent');
+  const parts = partsOf(size);
+  if (file && parts !== 1) throw invalid(`a file larger than ${PART_BYTES} bytes is sent in parts`);
+  checkFileLimit(deps, size);
+  return { size, parts };
+}
+
+/**
+ * A file sent in parts: its item, invisible until complete, and its upload, whose size is reserved
+ * on the owner's space. `versionOf`: the file it becomes a new version of (versions.ts). The
+ * caller holds the owner's lock and has checked the room. Returns the upload's id.
+ */
+export async function beginUpload(
+  deps: FilesDeps,
+  tx: FilesTransaction,
+  principal: Principal,
+  item: NewItem,
+  parts: number,
+  versionOf: string | null = null,
+): Promise<string> {
+  const uploadId = crypto.randomUUID();
+  await tx.insertItem({ ...item, state: 'uploading' });
+  await tx.insertUpload({
+    id: uploadId,
+    itemId: item.id,
+    // Older builds know an anonymous holder's upload by the owner's id (and `anonymous`).
+    userId: item.uploaderId ?? item.ownerId,
+    linkId: uploadLinkOf(principal),
+    anonymous: startedAnonymously(principal),
+    size: item.size,
+    parts,
+    reservedRemaining: item.size,
+    createdAt: item.createdAt,
+    lastActivityAt: item.createdAt,
+    expiresAt: item.createdAt + UPLOAD_TTL_MS,
+    ...(versionOf === null ? {} : { versionOf }),
+  });
+  await deps.quota.reserveUpload(tx, item.ownerId, item.size);
+  return uploadId;
+}
+
 /**
  * Room for one more item of `bytes`; a folder (0 bytes) fits even in a full quota. Checked once
  * early and again on the quota read under the owner's lock, so racing creates cannot pass either limit.
  */
-function checkRoom(deps: FilesDeps, quota: QuotaRecord | undefined, bytes: number): void {
+export function checkRoom(deps: FilesDeps, quota: QuotaRecord | undefined, bytes: number): void {
   checkItemCount(deps, bytes === 0 ? existingQuota(quota) : checkQuota(quota, bytes));
 }
 

@@ -80,14 +80,18 @@ export async function openFileData(
   uuid(id, 'id');
   const { item } = await visibleItem(deps.store, principal, id);
   if (item.isDirectory) throw invalid('A folder has no data');
-  const parts = await deps.store.parts(item.id);
-  if (parts.length !== partCount(item.size) || parts.reduce((sum, p) => sum + p.size, 0) !== item.size) {
+  return contentData(deps.blobs, item.size, await deps.store.parts(item.id), rangeHeader);
+}
+
+/** Content of `size` bytes stored as `parts` (a file's newest, or a version's), whole or one range. */
+export function contentData(blobs: BlobStore, size: number, parts: readonly PartRecord[], rangeHeader: string | null): FileData {
+  if (parts.length !== partCount(size) || parts.reduce((sum, p) => sum + p.size, 0) !== size) {
     throw new DomainError('INTERNAL', 'Stored parts do not match the file');
   }
-  const range = parseRange(rangeHeader, item.size);
+  const range = parseRange(rangeHeader, size);
   const start = range?.start ?? 0;
-  const end = range?.end ?? item.size - 1;
-  return { size: item.size, range, length: end - start + 1, stream: streamParts(deps.blobs, parts, start, end) };
+  const end = range?.end ?? size - 1;
+  return { size, range, length: end - start + 1, stream: streamParts(blobs, parts, start, end) };
 }
 
 interface Segment {

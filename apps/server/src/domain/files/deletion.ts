@@ -80,7 +80,7 @@ export async function finishDeletes(deps: FilesPorts): Promise<number> {
 }
 
 /**
- * Deletes these items (children before parents) with their parts and uploads, and frees their
+ * Deletes these items (children before parents) with their parts, versions and uploads, and frees their
  * owners' bytes; their blobs go after the commit. The caller holds the owner's lock.
  */
 export async function removeItems(deps: FilesPorts, tx: FilesTransaction, items: readonly ItemRecord[]): Promise<void> {
@@ -100,7 +100,8 @@ export async function removeItems(deps: FilesPorts, tx: FilesTransaction, items:
     tx.publish(shareEvent('share.deleted', item, entry, blockers.get(item.ownerId)));
   }
   for (const link of await tx.linksOn(ids)) tx.publish(linkEvent('link.deleted', byId.get(link.itemId)!, link));
-  const parts = await tx.deleteParts(ids);
+  // Their earlier versions go too: their blobs and bytes are freed like the newest content's.
+  const parts = [...(await tx.deleteParts(ids)), ...(await tx.deleteVersionsOf(ids))];
   const uploads = await tx.deleteUploads(ids);
   await tx.deleteItems(ids);
   const ownerOf = new Map(items.map((item) => [item.id, item.ownerId]));

@@ -18,6 +18,13 @@ export interface FilesPorts {
    * 0 or unset: no trash, a delete is for good at once.
    */
   trashRetentionMs?: number;
+  /** MAX_VERSIONS: earlier versions kept per file (versions.ts); unset: DEFAULT_MAX_VERSIONS. */
+  maxVersions?: number;
+  /**
+   * VERSION_RETENTION_DAYS in ms: how long a version is kept after it stopped being the newest
+   * (versions.ts); unset: DEFAULT_VERSION_RETENTION_DAYS. 0: kept until MAX_VERSIONS pushes it out.
+   */
+  versionRetentionMs?: number;
 }
 
 /** What every files service gets: ports, a clock and settings. Never the request. */

@@ -35,7 +35,18 @@ export {
   type UnfinishedUploads,
   type UnfinishedUploadView,
 } from './unfinished-list.ts';
-export { parseUploadMetadata, type UploadMetadata } from './validation.ts';
+export { parseUploadMetadata, type UploadMetadata, type VersionMetadata } from './validation.ts';
+export { uploadVersion } from './version-uploads.ts';
+export {
+  DEFAULT_MAX_VERSIONS,
+  DEFAULT_VERSION_RETENTION_DAYS,
+  deleteVersion,
+  listVersions,
+  openVersionData,
+  restoreVersion,
+  type VersionList,
+  type VersionView,
+} from './versions.ts';
 export type { ItemView } from './view.ts';
 export { linkAdmits, type LinkPrincipal, type UserPrincipal } from './access.ts';
 export {

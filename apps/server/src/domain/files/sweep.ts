@@ -6,6 +6,7 @@ import { expireLinks } from './links.ts';
 import { expireTrash } from './trash.ts';
 import { deleteBlobs } from './storage.ts';
 import { expireUploads, PART_COMMIT_DEADLINE_MS } from './uploads.ts';
+import { expireVersions } from './versions.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -34,6 +35,8 @@ export interface SweepReport {
   freedNames: number;
   /** Items deleted for good after TRASH_RETENTION_DAYS in the trash. */
   expiredTrash: number;
+  /** Versions deleted VERSION_RETENTION_DAYS after they stopped being the newest. */
+  expiredVersions: number;
 }
 
 export interface SweepOptions {
@@ -61,6 +64,7 @@ export async function sweep(deps: FilesPorts, options: SweepOptions): Promise<Sw
     ? { purged: 0, freedNames: 0 }
     : await finishAccountDeletes(deps, options.nameGraceMs ?? DEFAULT_DELETED_NAME_GRACE_DAYS * DAY_MS);
   const expiredTrash = await expireTrash(deps, deps.trashRetentionMs ?? 0);
+  const expiredVersions = await expireVersions(deps);
   const finishedDeletes = await finishDeletes(deps);
   const expiredUploads = await expireUploads(deps);
   const orphanBlobs = await sweepOrphanBlobs(deps, options.graceMs);
@@ -74,6 +78,7 @@ export async function sweep(deps: FilesPorts, options: SweepOptions): Promise<Sw
     purgedAccounts: accounts.purged,
     freedNames: accounts.freedNames,
     expiredTrash,
+    expiredVersions,
   };
   if (Object.values(report).some((count) => count > 0)) deps.logger.info('files sweep', report);
   return report;

@@ -72,7 +72,8 @@ export async function unfinishedUploads(
 function viewOf(upload: UploadRecord, item: ItemRecord): UnfinishedUploadView {
   return {
     uploadId: upload.id,
-    item: toItemView(item, 'owner'),
+    // A new version's parts wait under an item of their own, named and keyed as its file: shown as the file.
+    item: { ...toItemView(item, 'owner'), id: upload.versionOf ?? item.id },
     // Each part moves its bytes out of the reserve once (quota.ts), so what is no longer reserved arrived.
     received: upload.size - upload.reservedRemaining,
     linkId: upload.linkId,

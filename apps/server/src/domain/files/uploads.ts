@@ -3,13 +3,13 @@ import type { FilesReader, FilesTransaction, ItemRecord, UploadRecord } from '..
 import { DomainError } from '../errors.ts';
 import { ownsUpload, type Principal } from './access.ts';
 import { newPartKey, partKeyTime } from './blob-keys.ts';
-import { writableParent } from './create.ts';
 import { removeItems } from './deletion.ts';
 import { UPLOAD_TTL_MS, type FilesDeps, type FilesPorts } from './deps.ts';
 import { audienceOf, itemEvent } from './events.ts';
 import { checkFileLimit, checkQuota, type QuotaRecord } from './quota.ts';
 import { deleteBlobs, storeExactly } from './storage.ts';
 import { invalid, uuid } from './validation.ts';
+import { completeVersion, uploadDestination } from './version-uploads.ts';
 import { dataLink } from './view.ts';
 
 /**
@@ -123,7 +123,7 @@ export async function receivePart(
   if (!item) throw uploadNotFound();
   // Bytes go into the owner's quota only while the uploader may still write there (a revoked
   // editor, a link switched to viewer or moved out of reach: 404 or 403 before any byte).
-  await writableParent(deps.store, principal, item.parentId);
+  await uploadDestination(deps.store, principal, upload, item);
   checkQuota(await deps.quota.read(item.ownerId), 0);
 
   const started = deps.clock();
@@ -158,7 +158,8 @@ export async function uploadStatus(deps: FilesDeps, principal: Principal, upload
   const upload = await liveUpload(deps, principal, uploadId);
   const parts = await deps.store.parts(upload.itemId);
   return {
-    id: upload.itemId,
+    // A new version's parts wait under an item of their own; the caller knows the file.
+    id: upload.versionOf ?? upload.itemId,
     uploadId: upload.id,
     size: upload.size,
     partBytes: PART_BYTES,
@@ -179,10 +180,11 @@ export async function completeUpload(
     const upload = checkLive(deps, principal, locked?.upload);
     const item = locked!.item;
     // The uploader must still be allowed to write where the file goes.
-    const ancestors = await writableParent(tx, principal, item.parentId);
+    const ancestors = await uploadDestination(tx, principal, upload, item);
     const parts = await tx.parts(item.id);
     const missing = parts.length !== upload.parts || parts.some((p) => p.size !== expectedPartLength(p.n, upload.size));
     if (missing) throw new DomainError('CONFLICT', `${upload.parts - parts.length} of ${upload.parts} parts are missing`);
+    if (upload.versionOf) return completeVersion(deps, tx, principal, { ...upload, versionOf: upload.versionOf }, item);
     const now = deps.clock();
     await tx.updateItem(item.id, { state: 'ready', modifiedAt: now });
     await tx.deleteUploads([item.id]);

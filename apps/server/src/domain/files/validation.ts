@@ -125,9 +125,10 @@ export const MAX_METADATA_CHARS = 32 * 1024;
 /**
  * Parses the multipart `metadata` field strictly: JSON object, no unknown keys, every field of
  * its type and exact length. Optional fields may be absent or null. A folder carries no file
- * fields; a file needs fileNonce and both or neither of the mime fields.
+ * fields; a file needs fileNonce and both or neither of the mime fields. With `versionOf`, the
+ * metadata of a new version of that file (`parseVersionMetadata`).
  */
-export function parseUploadMetadata(text: string): UploadMetadata {
+export function parseUploadMetadata(text: string): UploadMetadata | VersionMetadata {
   if (text.length > MAX_METADATA_CHARS) throw invalid('metadata is too long');
   let raw: unknown;
   try {
@@ -137,6 +138,7 @@ export function parseUploadMetadata(text: string): UploadMetadata {
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid('metadata must be a JSON object');
   const fields = raw as Record<string, unknown>;
+  if (fields.versionOf !== undefined) return parseVersionMetadata(fields);
   for (const key of Object.keys(fields))
     if (!METADATA_FIELDS.has(key)) throw invalid(`metadata has an unknown field ${key.slice(0, 40)}`);
   const present = (key: string) => fields[key] !== undefined && fields[key] !== null;
@@ -175,4 +177,36 @@ export function parseUploadMetadata(text: string): UploadMetadata {
   meta.fileNonce = nonce(fields.fileNonce, 'fileNonce');
   if (present('size')) meta.size = cipherSize(fields.size);
   return meta;
+}
+
+/**
+ * The upload metadata of a new version of a file (docs/protocol.md "Versions"): the file's id and
+ * the new content's fields, sealed under the file's K. Name and key stay the file's; without the
+ * mime fields the file keeps its sealed mime type.
+ */
+export interface VersionMetadata {
+  versionOf: string;
+  fileNonce: string;
+  encryptedMimeType: string | null;
+  mimeTypeNonce: string | null;
+  size: number | null;
+}
+
+const VERSION_FIELDS = new Set(['versionOf', 'fileNonce', 'encryptedMimeType', 'mimeTypeNonce', 'size']);
+
+function parseVersionMetadata(fields: Record<string, unknown>): VersionMetadata {
+  for (const key of Object.keys(fields))
+    if (!VERSION_FIELDS.has(key)) throw invalid(`the metadata of a new version has no field ${key.slice(0, 40)}`);
+  const present = (key: string) => fields[key] !== undefined && fields[key] !== null;
+  if (present('encryptedMimeType') !== present('mimeTypeNonce')) {
+    throw invalid('encryptedMimeType and mimeTypeNonce go together');
+  }
+  const sealed = present('encryptedMimeType');
+  return {
+    versionOf: uuid(fields.versionOf, 'versionOf'),
+    fileNonce: nonce(fields.fileNonce, 'fileNonce'),
+    encryptedMimeType: sealed ? sealedMime(fields.encryptedMimeType, 'encryptedMimeType') : null,
+    mimeTypeNonce: sealed ? nonce(fields.mimeTypeNonce, 'mimeTypeNonce') : null,
+    size: present('size') ? cipherSize(fields.size) : null,
+  };
 }

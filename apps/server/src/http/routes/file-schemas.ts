@@ -28,6 +28,7 @@ export const UnfinishedQuery = t.Object({
 });
 
 export const ItemParams = t.Object({ id: text(64) });
+export const VersionParams = t.Object({ id: text(64), versionId: text(64) });
 export const UploadParams = t.Object({ uploadId: text(64) });
 export const PartParams = t.Object({ uploadId: text(64), n: text(16) });
 

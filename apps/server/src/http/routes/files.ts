@@ -5,11 +5,33 @@ import {
   listFiles,
   openFileData,
   RangeNotSatisfiableError,
+  type FileData,
   type FilesDeps,
 } from '../../domain/files/index.ts';
 import type { ListingCache } from '../listing-cache/listing-cache.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
 import { ChangeBody, ItemParams, LinkOnlyQuery, ListQuery } from './file-schemas.ts';
+
+/**
+ * The answer to a GET of ciphertext (a file's, a version's): 200 whole or 206 one range, 416 with
+ * the size for a range past the end.
+ */
+export async function dataResponse(opening: Promise<FileData>, set: { headers: Record<string, unknown> }): Promise<Response> {
+  const data = await opening.catch((error: unknown) => {
+    if (error instanceof RangeNotSatisfiableError) set.headers['content-range'] = `bytes */${error.size}`;
+    throw error;
+  });
+  const headers: Record<string, string> = {
+    'content-type': 'application/octet-stream',
+    // Never rendered as a page, whatever a browser guesses (docs/protocol.md "Threat table").
+    'content-disposition': 'attachment',
+    'accept-ranges': 'bytes',
+    'content-length': String(data.length),
+  };
+  if (data.range) headers['content-range'] = `bytes ${data.range.start}-${data.range.end}/${data.size}`;
+  Object.assign(set.headers, headers);
+  return new Response(data.stream, { status: data.range ? 206 : 200, headers });
+}
 
 /** Listing, download, rename/move and delete of items (docs/protocol.md "Files and uploads"). */
 export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; listingCache?: ListingCache }) {
@@ -33,22 +55,8 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
     )
     .get(
       '/api/file/data/:id',
-      async ({ params, request, principal, set }) => {
-        const data = await openFileData(files, principal, params.id, request.headers.get('range')).catch((error: unknown) => {
-          if (error instanceof RangeNotSatisfiableError) set.headers['content-range'] = `bytes */${error.size}`;
-          throw error;
-        });
-        const headers: Record<string, string> = {
-          'content-type': 'application/octet-stream',
-          // Never rendered as a page, whatever a browser guesses (docs/protocol.md "Threat table").
-          'content-disposition': 'attachment',
-          'accept-ranges': 'bytes',
-          'content-length': String(data.length),
-        };
-        if (data.range) headers['content-range'] = `bytes ${data.range.start}-${data.range.end}/${data.size}`;
-        Object.assign(set.headers, headers);
-        return new Response(data.stream, { status: data.range ? 206 : 200, headers });
-      },
+      ({ params, request, principal, set }) =>
+        dataResponse(openFileData(files, principal, params.id, request.headers.get('range')), set),
       { params: ItemParams, query: LinkOnlyQuery, principal: true },
     )
     .put('/api/file/:id', ({ params, body, principal }) => changeItem(files, principal, params.id, body), {

@@ -9,6 +9,7 @@ import {
   receivePart,
   unfinishedUploads,
   uploadStatus,
+  uploadVersion,
   type FilesDeps,
 } from '../../domain/files/index.ts';
 import { MAX_REQUEST_BODY_BYTES } from '../plugins/body-limit.ts';
@@ -29,7 +30,10 @@ export function uploadRoutes(deps: { files: FilesDeps; session: SessionPlugin })
       '/api/upload',
       async ({ body, principal, set }) => {
         const metadata = parseUploadMetadata(body.metadata);
-        const created = await createItem(files, principal, metadata, body.file);
+        const created =
+          'versionOf' in metadata
+            ? await uploadVersion(files, principal, metadata, body.file)
+            : await createItem(files, principal, metadata, body.file);
         set.status = 201;
         return created;
       },

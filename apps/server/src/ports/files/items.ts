@@ -41,6 +41,12 @@ export type ItemChanges = Partial<
   Pick<NewItem, 'parentId' | 'encryptedFileName' | 'nameNonce' | 'encryptedKey' | 'keyNonce' | 'state' | 'modifiedAt'>
 >;
 
+/** What a file's newest content is: replaced by a new version or a restored one (versions.ts). */
+export type ItemContent = Pick<
+  ItemRecord,
+  'size' | 'fileNonce' | 'encryptedMimeType' | 'mimeTypeNonce' | 'uploaderId' | 'modifiedAt'
+>;
+
 /** A window of an ordered listing, applied by the database. */
 export interface Page {
   limit: number;
@@ -84,7 +90,7 @@ export interface ItemsReader {
   someChildren(parentId: string, limit: number): Promise<ItemRecord[]>;
   /** The owner's trash: the items a delete moved there (not what is under them), latest first. */
   trashOf(ownerId: string, page: Page): Promise<ItemRecord[]>;
-  /** The bytes stored for everything in the owner's trash (the trashed items and all under them). */
+  /** The bytes stored for everything in the owner's trash (the trashed items and all under them, with their versions). */
   trashBytes(ownerId: string): Promise<number>;
   /** Which of these folders have at least one child (a delete's walk takes the empty ones at once). */
   foldersWithChildren(folderIds: readonly string[]): Promise<Set<string>>;
@@ -104,6 +110,8 @@ export interface ItemsWriter {
   /** CONFLICT when the id exists. Counts the item in its owner's itemCount. */
   insertItem(item: NewItem): Promise<void>;
   updateItem(id: string, changes: ItemChanges): Promise<void>;
+  /** The file's content becomes `content` (its parts are changed apart, with PartsWriter). */
+  replaceContent(item: Pick<ItemRecord, 'id' | 'ownerId'>, content: ItemContent): Promise<void>;
   /** The item goes to its owner's trash (state 'trashed'), with its subtree; `by` deleted it. */
   markTrashed(id: string, at: number, by: string | null): Promise<void>;
   /** The item leaves the trash (state 'ready' again, or 'uploading' never: only ready items go there). */

@@ -19,10 +19,12 @@ export interface PartsWriter {
   putPart(part: PartRecord): Promise<PartRecord | undefined>;
   /** Deletes every part of these items and returns them. */
   deleteParts(itemIds: readonly string[]): Promise<PartRecord[]>;
+  /** Every part of one item becomes the same part of another (a finished upload's, a new version). */
+  moveParts(fromItemId: string, toItemId: string): Promise<void>;
 }
 
 /** What the sweep asks outside any transaction. */
 export interface PartsSweep {
-  /** Which of these blob keys a part row names. */
+  /** Which of these blob keys a part row (of an item or of a version) names. */
   namedBlobKeys(keys: readonly string[]): Promise<Set<string>>;
 }

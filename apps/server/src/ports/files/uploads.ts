@@ -21,6 +21,11 @@ export interface UploadRecord {
   createdAt: number;
   lastActivityAt: number;
   expiresAt: number;
+  /**
+   * The file this upload becomes a new version of when it completes (docs/protocol.md
+   * "Versions"); its item is then only where the parts wait. Absent or null: a new item.
+   */
+  versionOf?: string | null;
 }
 
 export type UploadChanges = Partial<Pick<UploadRecord, 'reservedRemaining' | 'lastActivityAt' | 'expiresAt'>>;

@@ -77,6 +77,15 @@ export function newItem(ownerId: string, overrides: Partial<NewItem> = {}): NewI
 export const newFolder = (ownerId: string, overrides: Partial<NewItem> = {}) =>
   newItem(ownerId, { isDirectory: true, size: 0, ...overrides });
 
+/** Part n of an item, under a blob key of its own (made at NOW + n). */
+export const newPart = (itemId: string, n: number, size = 1000) => ({
+  itemId,
+  n,
+  size,
+  blobKey: `p-${crypto.randomUUID()}`,
+  createdAt: NOW + n,
+});
+
 /** Inserts these items in one transaction, in order (parents first); returns them. */
 export async function inserted(f: FilesFixture, ...items: NewItem[]): Promise<NewItem[]> {
   await f.store.transaction(async (tx) => {

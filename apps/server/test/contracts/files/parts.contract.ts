@@ -1,23 +1,21 @@
 import { describe, expect, test } from 'bun:test';
 import type { MakeDb } from '../db.contract.ts';
-import { filesFixture, inserted, newItem, newUser, NOW } from './fixture.ts';
+import { filesFixture, inserted, newItem, newPart, newUser } from './fixture.ts';
 
 /** The parts port (ports/files/parts.ts) over one adapter. */
 export function partsContract(name: string, makeDb: MakeDb): void {
   describe(`parts port: ${name}`, () => {
     const f = filesFixture(makeDb);
-    const part = (itemId: string, n: number, size = 1000) => ({
-      itemId,
-      n,
-      size,
-      blobKey: `p-${crypto.randomUUID()}`,
-      createdAt: NOW + n,
-    });
 
     test('parts in order of their number; putting part n again replaces it and returns the old one', async () => {
       const owner = await newUser(f);
       const [file] = await inserted(f, newItem(owner, { state: 'uploading' }));
-      const [p0, p1, p2, again] = [part(file!.id, 0), part(file!.id, 1, 5 * 2 ** 32), part(file!.id, 2, 7), part(file!.id, 1, 9)];
+      const [p0, p1, p2, again] = [
+        newPart(file!.id, 0),
+        newPart(file!.id, 1, 5 * 2 ** 32),
+        newPart(file!.id, 2, 7),
+        newPart(file!.id, 1, 9),
+      ];
       const replaced = await f.store.transaction(async (tx) => {
         for (const p of [p2, p0, p1]) expect(await tx.putPart(p!)).toBeUndefined();
         return tx.putPart(again!);
@@ -30,7 +28,7 @@ export function partsContract(name: string, makeDb: MakeDb): void {
     test('deleteParts returns what it deleted; namedBlobKeys tells which keys a part names', async () => {
       const owner = await newUser(f);
       const [a, b] = await inserted(f, newItem(owner), newItem(owner));
-      const parts = [part(a!.id, 0), part(a!.id, 1), part(b!.id, 0)];
+      const parts = [newPart(a!.id, 0), newPart(a!.id, 1), newPart(b!.id, 0)];
       await f.store.transaction(async (tx) => {
         for (const p of parts) await tx.putPart(p);
       });

@@ -65,6 +65,7 @@ const linkChanged: Handler = (event) =>
 const HANDLERS: Record<EventKind, Handler> = {
   'item.created': itemAdded,
   'upload.completed': itemAdded,
+  'item.versions': itemAdded,
   'item.renamed': itemChanged,
   'item.moved': itemChanged,
   'item.deleted': itemChanged,

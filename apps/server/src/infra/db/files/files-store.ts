@@ -10,6 +10,7 @@ import { partsReader, partsSweep, partsWriter } from './parts-store.ts';
 import { peopleReader } from './people-store.ts';
 import { sharingReader, sharingWriter } from './sharing-store.ts';
 import { uploadsReader, uploadsSweep, uploadsWriter } from './uploads-store.ts';
+import { versionsReader, versionsSweep, versionsWriter } from './versions-store.ts';
 
 /**
  * The files domain's storage over either dialect: the store of each table (beside this file)
@@ -25,6 +26,7 @@ export function createFilesStore(db: Db): FilesStore {
     ...uploadsSweep(k),
     ...linksSweep(k),
     ...accountDeletionSweep(k),
+    ...versionsSweep(k),
     transaction(fn) {
       return db.transaction((tx) => fn(transactionOf(tx, db.dialect)));
     },
@@ -41,6 +43,7 @@ function filesReader(k: Kysely<Database>): FilesReader {
     ...linksReader(k),
     ...peopleReader(k),
     ...accountDeletionReader(k),
+    ...versionsReader(k),
   };
 }
 
@@ -58,6 +61,7 @@ function transactionOf(tx: DbTransaction, dialect: SqlDialect): FilesTransaction
     ...blocksWriter(k),
     ...linksWriter(k),
     ...accountDeletionWriter(k),
+    ...versionsWriter(k),
     publish: tx.publish,
     afterCommit: tx.afterCommit,
     async lockOwner(userId, options = {}) {

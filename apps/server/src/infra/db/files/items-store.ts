@@ -130,7 +130,12 @@ export function itemsReader(k: Kysely<Database>): ItemsReader {
           union
           select items.id from items join trashed on items.parent_id = trashed.id
         )
-        select sum(item_parts.size) as bytes from item_parts join trashed on item_parts.item_id = trashed.id`.execute(k);
+        select
+          (select coalesce(sum(item_parts.size), 0) from item_parts join trashed on item_parts.item_id = trashed.id)
+          -- Their earlier versions too (migration 018): stored, and counted, as long as they are.
+          + (select coalesce(sum(item_version_parts.size), 0) from item_version_parts
+              join item_versions on item_versions.id = item_version_parts.version_id
+              join trashed on item_versions.item_id = trashed.id) as bytes`.execute(k);
       return Number(rows[0]?.bytes ?? 0);
     },
     async someChildren(parentId, limit) {
@@ -227,6 +232,22 @@ export function itemsWriter(k: Kysely<Database>): ItemsWriter {
       if (changes.modifiedAt !== undefined) values.modified_at = changes.modifiedAt;
       if (Object.keys(values).length === 0) return;
       await k.updateTable('items').set(values).where('id', '=', id).execute();
+    },
+    async replaceContent(item, content) {
+      await k
+        .updateTable('items')
+        .set({
+          size: content.size,
+          file_nonce: content.fileNonce,
+          encrypted_mime_type: content.encryptedMimeType,
+          mime_type_nonce: content.mimeTypeNonce,
+          // As insertItem writes them: older builds read uploader_id as a user.
+          uploader_id: content.uploaderId ?? item.ownerId,
+          uploader_anonymous: content.uploaderId === null ? 1 : 0,
+          modified_at: content.modifiedAt,
+        })
+        .where('id', '=', item.id)
+        .execute();
     },
     async markTrashed(id, at, by) {
       await k.updateTable('items').set({ trashed_at: at, trashed_by: by }).where('id', '=', id).execute();

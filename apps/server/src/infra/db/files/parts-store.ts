@@ -43,14 +43,23 @@ export function partsWriter(k: Kysely<Database>): PartsWriter {
       );
       return rows.map(toPart);
     },
+    async moveParts(fromItemId, toItemId) {
+      await k.updateTable('item_parts').set({ item_id: toItemId }).where('item_id', '=', fromItemId).execute();
+    },
   };
 }
 
 export function partsSweep(k: Kysely<Database>): PartsSweep {
   return {
     async namedBlobKeys(keys) {
+      // A version's blobs are as much in use as a file's (versions-store.ts).
       const rows = await inChunks(keys, (chunk) =>
-        k.selectFrom('item_parts').select('blob_key').where('blob_key', 'in', chunk).execute(),
+        k
+          .selectFrom('item_parts')
+          .select('blob_key')
+          .where('blob_key', 'in', chunk)
+          .unionAll(k.selectFrom('item_version_parts').select('blob_key').where('blob_key', 'in', chunk))
+          .execute(),
       );
       return new Set(rows.map((row) => row.blob_key));
     },

@@ -87,6 +87,7 @@ export function uploadsWriter(k: Kysely<Database>, dialect: SqlDialect): Uploads
           created_at: upload.createdAt,
           last_activity_at: upload.lastActivityAt,
           expires_at: upload.expiresAt,
+          version_of: upload.versionOf ?? null,
         })
         .execute();
     },
@@ -135,5 +136,7 @@ function toUpload(row: Selectable<UploadsTable>): UploadRecord {
     createdAt: Number(row.created_at),
     lastActivityAt: Number(row.last_activity_at),
     expiresAt: Number(row.expires_at),
+    // Absent on an upload of a new item, as it was inserted (the record's shape before migration 018).
+    ...(row.version_of ? { versionOf: row.version_of } : {}),
   };
 }

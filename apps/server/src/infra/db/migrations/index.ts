@@ -16,6 +16,7 @@ import * as accountRecovery from './014-account-recovery.ts';
 import * as totpRecoveryCodes from './015-totp-recovery-codes.ts';
 import * as accountDeleted from './016-account-deleted.ts';
 import * as trash from './017-trash.ts';
+import * as versions from './018-versions.ts';
 
 /**
  * Expand, then contract (docs/operations.md "Upgrades"): a release runs beside the previous one on
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '015-totp-recovery-codes': totpRecoveryCodes,
   '016-account-deleted': accountDeleted,
   '017-trash': trash,
+  '018-versions': versions,
 };
 
 export const migrationProvider: MigrationProvider = {
