@@ -1,30 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { ME, itemView } from '../../test/item-view.ts';
 import type { ItemView } from '../../model/items.ts';
 import { deleteFate, deleteFateText } from '../files/dialogs.tsx';
 import { restoreText } from '../files/modes/trash.ts';
 import { inTrashedFolder, pathAbove } from './api.ts';
 
-const ME = 'me';
-
-function item(over: Partial<ItemView> = {}): ItemView {
-  return {
-    id: crypto.randomUUID(),
-    name: 'a.txt',
-    mimeType: 'text/plain',
-    extension: 'txt',
-    isDirectory: false,
-    parentId: null,
-    size: 1,
-    cipherSize: 17,
-    createdAt: 0,
-    modifiedAt: 0,
-    ownerId: ME,
-    uploaderId: ME,
-    editPermission: true,
-    decrypted: true,
-    ...over,
-  };
-}
+/** A file of ME's with its own id (the cases below hold several). */
+const item = (over: Partial<ItemView> = {}): ItemView => itemView({ id: crypto.randomUUID(), ...over });
 
 describe('where a trashed item was', () => {
   it('names the decrypted path from My Files down, and stops at a gap or a loop', () => {
