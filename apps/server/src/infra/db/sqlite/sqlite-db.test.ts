@@ -66,7 +66,7 @@ describe('sqlite adapter', () => {
         '015-totp-recovery-codes',
         '016-account-deleted',
         '017-trash',
-      '018-versions',
+        '018-versions',
       ]);
       expect(await second.kysely.selectFrom('users').select('id').execute()).toEqual([{ id: user.id }]);
       await second.close();
