@@ -1,4 +1,6 @@
 import { connect } from 'node:net';
+import type { BatchResult } from '../../src/domain/files/index.ts';
+import { STATUS_BY_CODE } from '../../src/http/plugins/error-mapping.ts';
 import type { FilesHarness } from '../files/harness.ts';
 import { snapshot as sharingSnapshot, withLink } from '../sharing/harness.ts';
 import type { Caller, Spec } from './outcomes.ts';
@@ -13,6 +15,10 @@ export function callsTo(matrix: { h: FilesHarness }) {
   const send = async (caller: Caller, spec: Spec, method: string) => {
     if (method === 'WS') return upgrade(caller, spec);
     const response = await matrix.h.app.handle(caller.browser.prepare(method, withLink(spec.path, caller.linkId), spec));
+    if (spec.batch && response.status === 200) {
+      const [only] = ((await response.json()) as { results: BatchResult[] }).results;
+      return !only || only.ok ? 200 : STATUS_BY_CODE[only.error];
+    }
     await response.arrayBuffer();
     return response.status;
   };

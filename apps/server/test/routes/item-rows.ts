@@ -39,6 +39,24 @@ export function itemRows({ alice, erin, editorUser, W, inner, doc }: RouteMatrix
       }),
     },
     {
+      route: 'POST /api/file/batch/move',
+      expect: ITEM_WRITE,
+      changes: true,
+      target: reusable(freshFile),
+      build: (_c, id) => ({
+        path: '/api/file/batch/move',
+        json: { parentId: inner.id, items: [{ id, encryptedKey: b64(48), keyNonce: b64(12) }] },
+        batch: true,
+      }),
+    },
+    {
+      route: 'POST /api/file/batch/delete',
+      expect: ITEM_WRITE,
+      changes: true,
+      target: reusable(freshFile),
+      build: (_c, id) => ({ path: '/api/file/batch/delete', json: { ids: [id] }, batch: true }),
+    },
+    {
       route: 'PUT /api/file/:id',
       label: 'rename',
       expect: ITEM_WRITE,

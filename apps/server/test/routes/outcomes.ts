@@ -87,6 +87,11 @@ export interface Spec {
   json?: unknown;
   body?: BodyInit;
   headers?: Record<string, string>;
+  /**
+   * A batch call of one item (docs/protocol.md "Batch changes"): it answers 200 with that item's
+   * result, so its refusal's status stands for the answer.
+   */
+  batch?: boolean;
 }
 
 export interface Caller {

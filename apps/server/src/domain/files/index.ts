@@ -1,6 +1,7 @@
 export { access, canEdit, type Principal, type Role } from './access.ts';
 export { createItem, type CreateResult, type IncomingFile } from './create.ts';
 export { changeItem, type ChangeRequest } from './changes.ts';
+export { BATCH_MAX, deleteBatch, moveBatch, type BatchMove, type BatchResult } from './batch.ts';
 export { deleteItem } from './deletion.ts';
 export {
   deleteForever,

@@ -1,5 +1,5 @@
 import { t } from 'elysia';
-import { MAX_DEPTH, MAX_LIMIT, TRASH_PAGE_MAX, UNFINISHED_MAX_LIMIT } from '../../domain/files/index.ts';
+import { BATCH_MAX, MAX_DEPTH, MAX_LIMIT, TRASH_PAGE_MAX, UNFINISHED_MAX_LIMIT } from '../../domain/files/index.ts';
 
 /**
  * Shapes of the files and uploads calls (docs/protocol.md "Files and uploads"). Lengths here
@@ -39,6 +39,20 @@ export const ChangeBody = t.Union([
     { additionalProperties: false },
   ),
 ]);
+
+/** POST /api/file/batch/delete: the items, each once (the domain checks the count and repeats). */
+export const BatchDeleteBody = t.Object({ ids: t.Array(text(64), { maxItems: BATCH_MAX }) }, { additionalProperties: false });
+
+/** POST /api/file/batch/move: where to, and each item's K wrapped for it. */
+export const BatchMoveBody = t.Object(
+  {
+    parentId: t.Union([text(64), t.Null()]),
+    items: t.Array(t.Object({ id: text(64), encryptedKey: text(128), keyNonce: text(64) }, { additionalProperties: false }), {
+      maxItems: BATCH_MAX,
+    }),
+  },
+  { additionalProperties: false },
+);
 
 /** `metadata` is JSON text (the domain parses it strictly); `file` the whole ciphertext. */
 export const UploadBody = t.Object({

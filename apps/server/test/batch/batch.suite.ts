@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { BATCH_MAX } from '../../src/domain/files/index.ts';
+import {
+  openFilesHarness,
+  patternFile,
+  postFolder,
+  space,
+  storedBytes,
+  uploadFile,
+  type FilesHarness,
+  type MakeFilesEnv,
+} from '../files/harness.ts';
+import { b64 } from '../sharing/context.ts';
+import { anonymous, keyedUser, makeLink, shareWith, snapshot, type KeyedUser } from '../sharing/harness.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * Batch changes (docs/protocol.md "Batch changes"): many items moved or deleted in one call, each
+ * through the one access check and in its own transaction, each answered in order; a refused
+ * item changes nothing and leaves the others changed; a malformed call changes nothing at all.
+ */
+export function batchSuite(name: string, makeEnv: MakeFilesEnv) {
+  describe(`batch changes: ${name}`, () => {
+    let h: FilesHarness;
+    let app: FilesHarness['app'];
+    let alice: KeyedUser;
+    let bob: KeyedUser;
+
+    beforeAll(async () => {
+      h = await openFilesHarness(makeEnv);
+      app = h.makeApp({ trashRetentionMs: 30 * DAY });
+      [alice, bob] = [await keyedUser(h, app), await keyedUser(h, app)];
+    });
+    afterAll(async () => {
+      await h?.cleanup();
+    });
+
+    const childIds = async (user: KeyedUser, id: string) =>
+      ((await user.browser.get(`/api/file?id=${id}&depth=1`)).body.files as Array<{ id: string }>).map((f) => f.id).sort();
+    const moveEntry = (id: string) => ({ id, encryptedKey: b64(48), keyNonce: b64(12) });
+    const sorted = (ids: string[]) => [...ids].sort();
+
+    test('moves and deletes many items in one call, each answered in order; refused ones change nothing', async () => {
+      const from = await postFolder(alice, null, 'From');
+      const to = await postFolder(alice, null, 'To');
+      const folders = await Promise.all(Array.from({ length: 40 }, (_, i) => postFolder(alice, from, `f${i}`)));
+      const file = await patternFile(from.key, from.id, 30_000, 4);
+      await uploadFile(alice, file);
+      const bobs = await postFolder(bob, null, 'Bobs');
+      const moved = [...folders.map((f) => f.id), file.id];
+
+      h.delivered.length = 0;
+      const answer = await alice.browser.post('/api/file/batch/move', {
+        parentId: to.id,
+        items: [...moved.map(moveEntry), moveEntry(bobs.id), moveEntry(crypto.randomUUID()), moveEntry(to.id)],
+      });
+      expect(answer.status).toBe(200);
+      const results = answer.body.results as Array<{ id: string; ok: boolean; error?: string }>;
+      expect(results.map((r) => r.id)).toEqual([...moved, bobs.id, expect.any(String), to.id]);
+      expect(results.slice(0, moved.length).every((r) => r.ok)).toBe(true);
+      expect(results.slice(moved.length).map((r) => [r.ok, r.error])).toEqual([
+        [false, 'NOT_FOUND'],
+        [false, 'NOT_FOUND'],
+        [false, 'VALIDATION'],
+      ]);
+      expect(await childIds(alice, to.id)).toEqual(sorted(moved));
+      expect(await childIds(alice, from.id)).toEqual([]);
+      expect(await childIds(bob, bobs.id)).toEqual([]);
+      expect(h.delivered.filter((e) => e.kind === 'item.moved').length).toBeGreaterThanOrEqual(moved.length);
+
+      // Deleted in one call: to the owner's trash, every byte still counted; bob's item untouched.
+      const used = (await space(h, alice.id)).used;
+      const deleted = await alice.browser.post('/api/file/batch/delete', { ids: [...moved, bobs.id] });
+      expect(deleted.status).toBe(200);
+      expect(deleted.body.results.map((r: { ok: boolean }) => r.ok)).toEqual([...moved.map(() => true), false]);
+      expect(await childIds(alice, to.id)).toEqual([]);
+      expect((await alice.browser.get('/api/trash?limit=1000')).body.files.length).toBe(moved.length);
+      expect((await space(h, alice.id)).used).toBe(used);
+      expect(await storedBytes(h, alice.id)).toBe(used);
+      expect((await bob.browser.get(`/api/file?id=${bobs.id}&depth=1`)).status).toBe(200);
+    }, 60_000);
+
+    test('others see only their rights: a stranger gets 404s, a viewer 403s, an editor link changes what it reaches', async () => {
+      const shared = await postFolder(alice, null, 'Shared');
+      const inside = await Promise.all(Array.from({ length: 5 }, (_, i) => postFolder(alice, shared, `s${i}`)));
+      const ids = inside.map((f) => f.id);
+      const stranger = await bob.browser.post('/api/file/batch/delete', { ids });
+      expect(stranger.body.results.map((r: { error: string }) => r.error)).toEqual(ids.map(() => 'NOT_FOUND'));
+      await shareWith(alice, shared, bob.id, false);
+      const viewLink = await makeLink(alice, shared);
+      const before = await snapshot(h);
+      const viewer = await bob.browser.post('/api/file/batch/move', { parentId: shared.id, items: ids.map(moveEntry) });
+      expect(viewer.body.results.map((r: { error: string }) => r.error)).toEqual(ids.map(() => 'FORBIDDEN'));
+      const anon = await anonymous(h).post(`/api/file/batch/delete?linkId=${viewLink}`, { ids });
+      expect(anon.body.results.map((r: { error: string }) => r.error)).toEqual(ids.map(() => 'FORBIDDEN'));
+      expect(await snapshot(h)).toEqual(before);
+
+      const editLink = await makeLink(alice, shared, { edit: true });
+      const editor = await anonymous(h).post(`/api/file/batch/delete?linkId=${editLink}`, { ids: ids.slice(0, 3) });
+      expect(editor.status).toBe(200);
+      expect(editor.body.results.every((r: { ok: boolean }) => r.ok)).toBe(true);
+      expect(await childIds(alice, shared.id)).toEqual(sorted(ids.slice(3)));
+      // The linked folder itself is never deleted through its link.
+      const itself = await anonymous(h).post(`/api/file/batch/delete?linkId=${editLink}`, { ids: [shared.id] });
+      expect(itself.body.results[0]).toMatchObject({ id: shared.id, ok: false });
+      expect(await childIds(alice, shared.id)).toEqual(sorted(ids.slice(3)));
+    }, 60_000);
+
+    test('a malformed call changes nothing: none, repeats, too many, bad shapes, no session', async () => {
+      const folder = await postFolder(alice, null, 'Kept');
+      const before = await snapshot(h);
+      const refused = [
+        await alice.browser.post('/api/file/batch/delete', { ids: [] }),
+        await alice.browser.post('/api/file/batch/delete', { ids: [folder.id, folder.id] }),
+        await alice.browser.post('/api/file/batch/delete', { ids: Array.from({ length: BATCH_MAX + 1 }, () => folder.id) }),
+        await alice.browser.post('/api/file/batch/delete', { ids: 'all' }),
+        await alice.browser.post('/api/file/batch/move', { parentId: null, items: [{ id: folder.id }] }),
+        await alice.browser.post('/api/file/batch/move', { items: [moveEntry(folder.id)] }),
+      ];
+      expect(refused.map((r) => r.status)).toEqual([400, 400, 400, 400, 400, 400]);
+      expect((await anonymous(h).post('/api/file/batch/delete', { ids: [folder.id] })).status).toBe(401);
+      expect(await snapshot(h)).toEqual(before);
+      // A malformed id is that item's answer; the others go on.
+      const mixed = await alice.browser.post('/api/file/batch/delete', { ids: ['nope', folder.id] });
+      expect(mixed.body.results.map((r: { ok: boolean; error?: string }) => [r.ok, r.error])).toEqual([
+        [false, 'VALIDATION'],
+        [true, undefined],
+      ]);
+    }, 60_000);
+  });
+}
