@@ -107,6 +107,18 @@ export function batchSuite(name: string, makeEnv: MakeFilesEnv) {
       expect(await childIds(alice, shared.id)).toEqual(sorted(ids.slice(3)));
     }, 60_000);
 
+    test('without a trash each item is deleted for good, its bytes freed', async () => {
+      const carol = await keyedUser(h); // on the harness's app, without TRASH_RETENTION_DAYS
+      const folder = await postFolder(carol, null, 'Gone');
+      const file = await patternFile(folder.key, folder.id, 40_000, 9);
+      await uploadFile(carol, file);
+      const answer = await carol.browser.post('/api/file/batch/delete', { ids: [file.id, folder.id, crypto.randomUUID()] });
+      expect(answer.body.results.map((r: { ok: boolean }) => r.ok)).toEqual([true, true, false]);
+      expect((await carol.browser.get('/api/file?depth=2')).body.files).toEqual([]);
+      expect((await space(h, carol.id)).used).toBe(0);
+      expect(await storedBytes(h, carol.id)).toBe(0);
+    }, 60_000);
+
     test('a malformed call changes nothing: none, repeats, too many, bad shapes, no session', async () => {
       const folder = await postFolder(alice, null, 'Kept');
       const before = await snapshot(h);

@@ -1,14 +1,18 @@
+import type { FilesTransaction } from '../../ports/files.ts';
 import { DomainError, type DomainErrorCode } from '../errors.ts';
 import type { Principal } from './access.ts';
-import { changeItem } from './changes.ts';
+import { checkMove } from './changes.ts';
 import type { FilesDeps } from './deps.ts';
-import { deleteOrTrash } from './trash.ts';
+import { moveIn } from './move.ts';
+import { deleteOrTrash, trashIn } from './trash.ts';
+import { uuid } from './validation.ts';
 
 /**
  * Changes to many items in one call (docs/protocol.md "Batch changes"): a selection of thousands
- * is one request instead of one per item. Each item goes through the very call a single change
- * makes (the one access check, its own transaction, its own events), so an item is changed
- * whole or not at all, and one refused item leaves the others changed; the answer says which.
+ * is one request instead of one per item. Each item goes through the code a single change runs
+ * (the one access check, every check before its one write, its own events), so an item is
+ * changed whole or not at all, and one refused item leaves the others changed; the answer says
+ * which. Items share a transaction by the hundred: a commit per item would be most of the time.
  */
 
 /**
@@ -16,6 +20,9 @@ import { deleteOrTrash } from './trash.ts';
  * JSON, so 5,000 stay under the 1 MiB body limit; larger selections go in several calls.
  */
 export const BATCH_MAX = 5000;
+
+/** Items per transaction: long enough to spare the commits, short enough that others' writes wait little. */
+const CHUNK = 100;
 
 export type BatchResult = { id: string; ok: true } | { id: string; ok: false; error: DomainErrorCode; message: string };
 
@@ -25,6 +32,12 @@ export interface BatchMove {
   keyNonce: string;
 }
 
+/**
+ * Refusals our own checks make before any write. Others (a conflict the database reports) may
+ * come from a statement that failed, which spoils the transaction it ran in.
+ */
+const CHECKED: ReadonlySet<DomainErrorCode> = new Set(['VALIDATION', 'FORBIDDEN', 'NOT_FOUND', 'QUOTA_EXCEEDED', 'TOO_LARGE']);
+
 /** Each entry once, at most BATCH_MAX: a repeat is a mistake of the caller, refused as a whole. */
 function checkEntries(ids: readonly string[]): void {
   if (ids.length === 0) throw new DomainError('VALIDATION', 'Name at least one item');
@@ -32,34 +45,83 @@ function checkEntries(ids: readonly string[]): void {
   if (new Set(ids).size !== ids.length) throw new DomainError('VALIDATION', 'Each item at most once in one call');
 }
 
+const refused = (id: string, error: DomainError): BatchResult => ({ id, ok: false, error: error.code, message: error.message });
+
+/** A chunk's transaction given up for one item's unchecked refusal: the chunk runs again item by item. */
+class ChunkSpoiled extends Error {}
+
 /**
- * Runs `act` for each entry in order, one at a time (the owner's lock is taken per item, so
- * other users' calls interleave). A refusal is that item's answer; anything else (the database
- * gone) ends the call, with the items before it changed as the answer would have said.
+ * Runs `act` for each entry in order, CHUNK at a time in one transaction. A checked refusal is
+ * that item's answer; an unchecked one undoes the chunk, which then runs one transaction per
+ * item (`single`); anything else (the database gone) ends the call, with the chunks before it
+ * changed as the answer would have said.
  */
-async function eachEntry<T extends { id: string }>(
+async function inChunks<T extends { id: string }>(
+  deps: FilesDeps,
   entries: readonly T[],
-  act: (entry: T) => Promise<unknown>,
+  act: (tx: FilesTransaction, entry: T) => Promise<unknown>,
+  single: (entry: T) => Promise<unknown>,
 ): Promise<BatchResult[]> {
   checkEntries(entries.map((entry) => entry.id));
   const results: BatchResult[] = [];
-  for (const entry of entries) {
+  for (let i = 0; i < entries.length; i += CHUNK) {
+    const chunk = entries.slice(i, i + CHUNK);
     try {
-      await act(entry);
-      results.push({ id: entry.id, ok: true });
+      results.push(
+        ...(await deps.store.transaction(async (tx) => {
+          const done: BatchResult[] = [];
+          for (const entry of chunk) {
+            try {
+              await act(tx, entry);
+              done.push({ id: entry.id, ok: true });
+            } catch (error) {
+              if (!(error instanceof DomainError)) throw error;
+              if (!CHECKED.has(error.code)) throw new ChunkSpoiled();
+              done.push(refused(entry.id, error));
+            }
+          }
+          return done;
+        })),
+      );
     } catch (error) {
-      if (!(error instanceof DomainError) || error.code === 'INTERNAL' || error.code === 'UNAVAILABLE') throw error;
-      results.push({ id: entry.id, ok: false, error: error.code, message: error.message });
+      if (!(error instanceof ChunkSpoiled)) throw error;
+      for (const entry of chunk) results.push(await alone(entry, single));
     }
   }
   return results;
 }
 
+async function oneByOne<T extends { id: string }>(entries: readonly T[], single: (entry: T) => Promise<unknown>) {
+  checkEntries(entries.map((entry) => entry.id));
+  const results: BatchResult[] = [];
+  for (const entry of entries) results.push(await alone(entry, single));
+  return results;
+}
+
+async function alone<T extends { id: string }>(entry: T, single: (entry: T) => Promise<unknown>): Promise<BatchResult> {
+  try {
+    await single(entry);
+    return { id: entry.id, ok: true };
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code === 'INTERNAL' || error.code === 'UNAVAILABLE') throw error;
+    return refused(entry.id, error);
+  }
+}
+
 /** POST /api/file/batch/delete: each item as DELETE /api/file/{id} (to its owner's trash, or for good). */
 export function deleteBatch(deps: FilesDeps, principal: Principal, ids: readonly string[]): Promise<BatchResult[]> {
-  return eachEntry(
-    ids.map((id) => ({ id })),
-    ({ id }) => deleteOrTrash(deps, principal, id),
+  const entries = ids.map((id) => ({ id }));
+  const single = ({ id }: { id: string }) => deleteOrTrash(deps, principal, id);
+  // Without a trash a delete purges after its commit (deletion.ts): one transaction each.
+  if ((deps.trashRetentionMs ?? 0) <= 0) return oneByOne(entries, single);
+  return inChunks(
+    deps,
+    entries,
+    (tx, { id }) => {
+      uuid(id, 'id');
+      return trashIn(tx, deps, principal, id);
+    },
+    single,
   );
 }
 
@@ -70,7 +132,9 @@ export function moveBatch(
   parentId: string | null,
   items: readonly BatchMove[],
 ): Promise<BatchResult[]> {
-  return eachEntry(items, (item) =>
-    changeItem(deps, principal, item.id, { type: 'move', parentId, encryptedKey: item.encryptedKey, keyNonce: item.keyNonce }),
-  );
+  const move = (tx: FilesTransaction, item: BatchMove) => {
+    checkMove(item.id, { parentId, ...item });
+    return moveIn(tx, deps, principal, item.id, parentId, item.encryptedKey, item.keyNonce);
+  };
+  return inChunks(deps, items, move, (item) => deps.store.transaction((tx) => move(tx, item)));
 }

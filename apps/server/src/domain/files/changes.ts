@@ -17,8 +17,14 @@ export async function changeItem(deps: FilesDeps, principal: Principal, id: stri
     nonce(change.nameNonce, 'nameNonce');
     return renameItem(deps, principal, id, change.encryptedName, change.nameNonce);
   }
+  checkMove(id, change);
+  return moveItem(deps, principal, id, change.parentId, change.encryptedKey, change.keyNonce);
+}
+
+/** The shape of a move of item `id` (400 for a malformed one), before anything is read. */
+export function checkMove(id: string, change: { parentId: string | null; encryptedKey: string; keyNonce: string }): void {
+  uuid(id, 'id');
   if (change.parentId !== null) uuid(change.parentId, 'parentId');
   wrappedKey(change.encryptedKey, 'encryptedKey');
   nonce(change.keyNonce, 'keyNonce');
-  return moveItem(deps, principal, id, change.parentId, change.encryptedKey, change.keyNonce);
 }

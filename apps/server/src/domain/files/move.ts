@@ -1,5 +1,5 @@
 import { MOVE_FORBIDDEN, MOVE_PROBLEM_TEXT, moveProblem, moveProblemByIds, type MoveProblem } from '@sealbox/rules';
-import type { ItemRecord } from '../../ports/files.ts';
+import type { FilesTransaction, ItemRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
 import { accessPath, canEdit, notFound, type Principal } from './access.ts';
 import type { FilesDeps } from './deps.ts';
@@ -16,7 +16,7 @@ import { toItemView, type ItemView } from './view.ts';
  * owner. Here also the moved subtree must still end within MAX_TREE_DEPTH. The client re-wrapped
  * the item's key for the new parent; the new encryptedKey and keyNonce replace the old.
  */
-export async function moveItem(
+export function moveItem(
   deps: FilesDeps,
   principal: Principal,
   id: string,
@@ -24,32 +24,46 @@ export async function moveItem(
   encryptedKey: string,
   keyNonce: string,
 ): Promise<ItemView> {
-  return deps.store.transaction(async (tx) => {
-    const { item, role, ancestors } = await lockedItem(tx, principal, id, 'move');
-    // Only a signed-in user acting as themself can be the owner (a link holder never is).
-    const mover = principal.kind === 'user' ? principal.userId : null;
-    refuse(moveProblemByIds(item, parentId, mover));
-    let newAncestors: ItemRecord[] = [];
-    if (parentId !== null) {
-      const target = await tx.item(parentId);
-      const path = target ? await accessPath(tx, principal, target) : null;
-      if (!target || path === null) throw notFound('Target folder');
-      const folder = { ...target, editPermission: canEdit(path.role) };
-      refuse(moveProblem(item, { folder, path: [...path.ancestors.map((a) => a.id).reverse(), target.id] }, mover));
-      // The item lands one level below the target, and its subtree's deepest item with it.
-      const targetLevel = path.ancestors.length + 1;
-      checkDepth(targetLevel + 1);
-      if (item.isDirectory) checkDepth(targetLevel + (await tx.subtreeHeight(item.id, MAX_TREE_DEPTH - targetLevel)));
-      newAncestors = [target, ...path.ancestors];
-    }
-    const moved: ItemRecord = { ...item, parentId, encryptedKey, keyNonce, modifiedAt: deps.clock() };
-    await tx.updateItem(id, { parentId, encryptedKey, keyNonce, modifiedAt: moved.modifiedAt });
-    // Both folders' listings changed; whoever could see it before or can now hears of both.
-    const audience = mergeAudiences(await audienceOf(tx, item, ancestors), await audienceOf(tx, moved, newAncestors));
-    tx.publish(itemEvent('item.moved', moved, audience, item.parentId));
-    tx.publish(itemEvent('item.moved', moved, audience, parentId));
-    return toItemView(moved, role);
-  });
+  return deps.store.transaction((tx) => moveIn(tx, deps, principal, id, parentId, encryptedKey, keyNonce));
+}
+
+/**
+ * The move inside `tx`, which a batch shares between many items: every check comes before the
+ * one write, so a refused item leaves nothing behind in it.
+ */
+export async function moveIn(
+  tx: FilesTransaction,
+  deps: Pick<FilesDeps, 'clock'>,
+  principal: Principal,
+  id: string,
+  parentId: string | null,
+  encryptedKey: string,
+  keyNonce: string,
+): Promise<ItemView> {
+  const { item, role, ancestors } = await lockedItem(tx, principal, id, 'move');
+  // Only a signed-in user acting as themself can be the owner (a link holder never is).
+  const mover = principal.kind === 'user' ? principal.userId : null;
+  refuse(moveProblemByIds(item, parentId, mover));
+  let newAncestors: ItemRecord[] = [];
+  if (parentId !== null) {
+    const target = await tx.item(parentId);
+    const path = target ? await accessPath(tx, principal, target) : null;
+    if (!target || path === null) throw notFound('Target folder');
+    const folder = { ...target, editPermission: canEdit(path.role) };
+    refuse(moveProblem(item, { folder, path: [...path.ancestors.map((a) => a.id).reverse(), target.id] }, mover));
+    // The item lands one level below the target, and its subtree's deepest item with it.
+    const targetLevel = path.ancestors.length + 1;
+    checkDepth(targetLevel + 1);
+    if (item.isDirectory) checkDepth(targetLevel + (await tx.subtreeHeight(item.id, MAX_TREE_DEPTH - targetLevel)));
+    newAncestors = [target, ...path.ancestors];
+  }
+  const moved: ItemRecord = { ...item, parentId, encryptedKey, keyNonce, modifiedAt: deps.clock() };
+  await tx.updateItem(id, { parentId, encryptedKey, keyNonce, modifiedAt: moved.modifiedAt });
+  // Both folders' listings changed; whoever could see it before or can now hears of both.
+  const audience = mergeAudiences(await audienceOf(tx, item, ancestors), await audienceOf(tx, moved, newAncestors));
+  tx.publish(itemEvent('item.moved', moved, audience, item.parentId));
+  tx.publish(itemEvent('item.moved', moved, audience, parentId));
+  return toItemView(moved, role);
 }
 
 /** A move the rule refuses: 403 for a missing right, 400 for a move that cannot be. */

@@ -1,4 +1,4 @@
-import type { ItemRecord } from '../../ports/files.ts';
+import type { FilesTransaction, ItemRecord, UserSummary } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
 import { accessPath, notFound, type Principal } from './access.ts';
 import { deleteItem, purge, removeItems } from './deletion.ts';
@@ -6,7 +6,6 @@ import type { FilesDeps, FilesPorts } from './deps.ts';
 import { lockedItem } from './editable.ts';
 import { audienceOf, itemEvent, trashChanged } from './events.ts';
 import { nonce, uuid, wrappedKey } from './validation.ts';
-import type { UserSummary } from '../../ports/files.ts';
 import { toItemView, type ItemView } from './view.ts';
 
 /**
@@ -53,12 +52,20 @@ export function deleteOrTrash(deps: FilesDeps, principal: Principal, id: string)
 /** The item and its subtree leave every view, for its owner's trash. */
 export async function trashItem(deps: FilesDeps, principal: Principal, id: string): Promise<void> {
   uuid(id, 'id');
-  await deps.store.transaction(async (tx) => {
-    const { item, ancestors } = await lockedItem(tx, principal, id, 'delete');
-    tx.publish(itemEvent('item.deleted', item, await audienceOf(tx, item, ancestors)));
-    tx.publish(trashChanged(item.ownerId));
-    await tx.markTrashed(item.id, deps.clock(), principal.userId);
-  });
+  await deps.store.transaction((tx) => trashIn(tx, deps, principal, id));
+}
+
+/** The move to the trash inside `tx`, which a batch shares between many items: checks, then the one write. */
+export async function trashIn(
+  tx: FilesTransaction,
+  deps: Pick<FilesDeps, 'clock'>,
+  principal: Principal,
+  id: string,
+): Promise<void> {
+  const { item, ancestors } = await lockedItem(tx, principal, id, 'delete');
+  tx.publish(itemEvent('item.deleted', item, await audienceOf(tx, item, ancestors)));
+  tx.publish(trashChanged(item.ownerId));
+  await tx.markTrashed(item.id, deps.clock(), principal.userId);
 }
 
 export async function listTrash(deps: FilesPorts, ownerId: string, page: { limit: number; offset: number }): Promise<TrashList> {
@@ -90,11 +97,7 @@ export interface RestoreTarget {
 export const ORIGINAL_FOLDER_GONE = 'The folder this was in is gone or in the trash: restore it to My Files.';
 
 /** A trashed item of the caller's, read under their lock; NOT_FOUND for anything else. */
-async function ownTrashed(
-  tx: Parameters<Parameters<FilesDeps['store']['transaction']>[0]>[0],
-  ownerId: string,
-  id: string,
-): Promise<ItemRecord> {
+async function ownTrashed(tx: FilesTransaction, ownerId: string, id: string): Promise<ItemRecord> {
   uuid(id, 'id');
   await tx.lockOwner(ownerId);
   const item = await tx.item(id);
