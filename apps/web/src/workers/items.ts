@@ -225,6 +225,26 @@ async function moveItem(
 }
 
 /**
+ * moveItem for a selection, in one call from the page: each id's K wrapped for `newParentId`, or
+ * null where it cannot be (no key here, or the folder itself), which the page reports as failed.
+ */
+async function moveItems(
+  scope: BrowseScope,
+  ids: readonly string[],
+  newParentId: string | null,
+): Promise<Array<{ id: string; encryptedKey: string; keyNonce: string } | null>> {
+  return Promise.all(
+    ids.map(async (id) => {
+      try {
+        return { id, ...(await moveItem(scope, id, newParentId)) };
+      } catch {
+        return null;
+      }
+    }),
+  );
+}
+
+/**
  * Parses a GET /api/file answer here rather than on the UI thread (a folder of 10,000 items is
  * megabytes of JSON; the bytes arrive transferred, not copied) and opens every item in it in
  * `scope`'s ring.
@@ -255,5 +275,6 @@ export const itemMethods = {
   newFolder,
   renameItem,
   moveItem,
+  moveItems,
   forgetItems,
 };

@@ -21,7 +21,16 @@ import { type BrowseScope, OWN_SCOPE } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { displayName } from './format.ts';
-import { createFolder, deleteItem, filesKeys, moveItem, renameItem } from '../items/index.ts';
+import {
+  createFolder,
+  deleteItem,
+  deleteItems,
+  filesKeys,
+  moveItem,
+  moveItems,
+  renameItem,
+  type BatchIds,
+} from '../items/index.ts';
 import { deleteForever, restoreFromTrash, trashKeys, type TrashListing } from '../trash/index.ts';
 
 /** The mutation keys of the browser's changes. */
@@ -277,6 +286,12 @@ export interface BulkOutcome {
   failed: ItemView[];
 }
 
+/** A selection changed in one batch call (docs/protocol.md "Batch changes"), its answer as the selection's items. */
+async function inOneCall(items: readonly ItemView[], send: (ids: string[]) => Promise<BatchIds>): Promise<BulkOutcome> {
+  const ok = new Set((await send(items.map((item) => item.id))).done);
+  return { done: items.filter((item) => ok.has(item.id)), failed: items.filter((item) => !ok.has(item.id)) };
+}
+
 /** Requests of a bulk change in flight at once: a large selection goes faster, the server stays calm. */
 const BULK_PARALLEL = 4;
 
@@ -342,14 +357,14 @@ export function useMoveItems(scope: BrowseScope) {
     mutationKey: changeKeys.moveMany,
     mutationFn: async ({ items, parentId }: { items: ItemView[]; parentId: string | null; label: string }) => {
       refuseIfDeleted(queryClient, targetsOf('move-many', { items, parentId }), `Move of ${itemsPhrase(items)}`);
-      return eachItem(items, (item) => moveItem(scope, item.id, parentId));
+      return inOneCall(items, (ids) => moveItems(scope, ids, parentId));
     },
     onSuccess: (outcome, { parentId, label }) => {
       const { done } = outcome;
       // A selection comes from one folder: Undo takes back what went, to where it was.
       const from = done[0]?.parentId ?? null;
       reportBulk(outcome, 'Moved', ` to ${label}`, {
-        undo: () => eachItem(done, (item) => moveItem(scope, item.id, from)),
+        undo: () => inOneCall(done, (ids) => moveItems(scope, ids, from)),
         after: () =>
           refreshAfterMove(
             queryClient,
@@ -371,7 +386,11 @@ export function useDeleteItems(scope: BrowseScope) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: changeKeys.deleteMany,
-    mutationFn: ({ items }: { items: ItemView[] }) => eachItem(items, (item) => removeItem(scope, item)),
+    // The trash has no batch call: its items go one by one.
+    mutationFn: ({ items }: { items: ItemView[] }) =>
+      items.some((item) => item.trashed)
+        ? eachItem(items, (item) => removeItem(scope, item))
+        : inOneCall(items, (ids) => deleteItems(scope, ids)),
     onSuccess: (outcome) => {
       reportDelete(queryClient, scope, outcome);
       return refreshAfterDelete(queryClient, scope, outcome.done);

@@ -121,6 +121,57 @@ export async function moveItem(scope: BrowseScope, id: string, parentId: string 
   if (error) throw new HttpStatusError(status, 'Error moving file.');
 }
 
+/** docs/protocol.md "Batch changes": the most items one batch call names. */
+const BATCH_MAX = 5000;
+
+/** Which items of a batch the server changed and which it refused (or that never went). */
+export interface BatchIds {
+  done: string[];
+  failed: string[];
+}
+
+/** Sends `ids` BATCH_MAX at a time; a call that fails as a whole fails its items. */
+async function inBatches(ids: readonly string[], send: (chunk: string[]) => Promise<Array<{ id: string; ok: boolean }>>) {
+  const out: BatchIds = { done: [], failed: [] };
+  for (let i = 0; i < ids.length; i += BATCH_MAX) {
+    const chunk = ids.slice(i, i + BATCH_MAX);
+    const results = await send(chunk);
+    const ok = new Set(results.filter((result) => result.ok).map((result) => result.id));
+    for (const id of chunk) (ok.has(id) ? out.done : out.failed).push(id);
+  }
+  return out;
+}
+
+/** POST /api/file/batch/move: a selection into `parentId`, each K wrapped for it in the worker. */
+export async function moveItems(scope: BrowseScope, ids: readonly string[], parentId: string | null): Promise<BatchIds> {
+  const wrapped = await cryptoWorker.call('moveItems', scope, [...ids], parentId);
+  const items = wrapped.filter((entry) => entry !== null);
+  const unwrapped = ids.filter((_, i) => wrapped[i] === null);
+  const sent =
+    items.length === 0
+      ? { done: [], failed: [] }
+      : await inBatches(
+          items.map((item) => item.id),
+          async (chunk) => {
+            const wanted = new Set(chunk);
+            const body = { parentId, items: items.filter((item) => wanted.has(item.id)) };
+            const { data, error, status } = await api.api.file.batch.move.post(body, changeQuery(scope));
+            if (error) throw new HttpStatusError(status, 'Error moving file.');
+            return data.results;
+          },
+        );
+  return { done: sent.done, failed: [...sent.failed, ...unwrapped] };
+}
+
+/** POST /api/file/batch/delete: a selection, each to its owner's trash (or for good). */
+export function deleteItems(scope: BrowseScope, ids: readonly string[]): Promise<BatchIds> {
+  return inBatches(ids, async (chunk) => {
+    const { data, error, status } = await api.api.file.batch.delete.post({ ids: chunk }, changeQuery(scope));
+    if (error) throw new HttpStatusError(status, 'Error deleting file');
+    return data.results;
+  });
+}
+
 export async function deleteItem(scope: BrowseScope, id: string): Promise<void> {
   const { error, status } = await api.api.file({ id }).delete(undefined, changeQuery(scope));
   if (error) throw new HttpStatusError(status, 'Error deleting file');
