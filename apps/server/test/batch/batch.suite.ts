@@ -107,6 +107,26 @@ export function batchSuite(name: string, makeEnv: MakeFilesEnv) {
       expect(await childIds(alice, shared.id)).toEqual(sorted(ids.slice(3)));
     }, 60_000);
 
+    test("an editor's batch spans two owners: each item lands in its own owner's trash", async () => {
+      const theirs = await postFolder(alice, null, 'Team');
+      const aliceItems = await Promise.all(Array.from({ length: 3 }, (_, i) => postFolder(alice, theirs, `t${i}`)));
+      await shareWith(alice, theirs, bob.id, true);
+      const bobsOwn = await Promise.all(Array.from({ length: 3 }, (_, i) => postFolder(bob, null, `own${i}`)));
+      const ids = [aliceItems[0]!, bobsOwn[0]!, aliceItems[1]!, bobsOwn[1]!, aliceItems[2]!, bobsOwn[2]!].map((f) => f.id);
+      const answer = await bob.browser.post('/api/file/batch/delete', { ids });
+      expect(answer.body.results.every((r: { ok: boolean }) => r.ok)).toBe(true);
+      const trashIds = async (user: KeyedUser) =>
+        sorted((await user.browser.get('/api/trash?limit=1000')).body.files.map((f: { id: string }) => f.id));
+      expect(await trashIds(bob)).toEqual(expect.arrayContaining(sorted(bobsOwn.map((f) => f.id))));
+      expect(await trashIds(alice)).toEqual(expect.arrayContaining(sorted(aliceItems.map((f) => f.id))));
+      expect(
+        (await alice.browser.get('/api/trash?limit=1000')).body.files.find((f: { id: string }) => f.id === aliceItems[0]!.id),
+      ).toMatchObject({
+        trashedBy: bob.id,
+      });
+      for (const user of [alice, bob]) expect((await space(h, user.id)).used).toBe(await storedBytes(h, user.id));
+    }, 60_000);
+
     test('without a trash each item is deleted for good, its bytes freed', async () => {
       const carol = await keyedUser(h); // on the harness's app, without TRASH_RETENTION_DAYS
       const folder = await postFolder(carol, null, 'Gone');

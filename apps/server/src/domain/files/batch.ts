@@ -3,7 +3,7 @@ import { DomainError, type DomainErrorCode } from '../errors.ts';
 import type { Principal } from './access.ts';
 import { checkMove } from './changes.ts';
 import type { FilesDeps } from './deps.ts';
-import { moveIn } from './move.ts';
+import { moveIn, newMoveMemo, type MoveMemo } from './move.ts';
 import { deleteOrTrash, trashIn } from './trash.ts';
 import { uuid } from './validation.ts';
 
@@ -56,10 +56,11 @@ class ChunkSpoiled extends Error {}
  * item (`single`); anything else (the database gone) ends the call, with the chunks before it
  * changed as the answer would have said.
  */
-async function inChunks<T extends { id: string }>(
+async function inChunks<T extends { id: string }, M>(
   deps: FilesDeps,
   entries: readonly T[],
-  act: (tx: FilesTransaction, entry: T) => Promise<unknown>,
+  newMemo: () => M,
+  act: (tx: FilesTransaction, entry: T, memo: M) => Promise<unknown>,
   single: (entry: T) => Promise<unknown>,
 ): Promise<BatchResult[]> {
   checkEntries(entries.map((entry) => entry.id));
@@ -69,10 +70,12 @@ async function inChunks<T extends { id: string }>(
     try {
       results.push(
         ...(await deps.store.transaction(async (tx) => {
+          // What this transaction read and locked: valid only inside it.
+          const memo = newMemo();
           const done: BatchResult[] = [];
           for (const entry of chunk) {
             try {
-              await act(tx, entry);
+              await act(tx, entry, memo);
               done.push({ id: entry.id, ok: true });
             } catch (error) {
               if (!(error instanceof DomainError)) throw error;
@@ -117,9 +120,10 @@ export function deleteBatch(deps: FilesDeps, principal: Principal, ids: readonly
   return inChunks(
     deps,
     entries,
-    (tx, { id }) => {
+    () => new Set<string>(),
+    (tx, { id }, held) => {
       uuid(id, 'id');
-      return trashIn(tx, deps, principal, id);
+      return trashIn(tx, deps, principal, id, held);
     },
     single,
   );
@@ -132,9 +136,9 @@ export function moveBatch(
   parentId: string | null,
   items: readonly BatchMove[],
 ): Promise<BatchResult[]> {
-  const move = (tx: FilesTransaction, item: BatchMove) => {
+  const move = (tx: FilesTransaction, item: BatchMove, memo?: MoveMemo) => {
     checkMove(item.id, { parentId, ...item });
-    return moveIn(tx, deps, principal, item.id, parentId, item.encryptedKey, item.keyNonce);
+    return moveIn(tx, deps, principal, item.id, parentId, item.encryptedKey, item.keyNonce, memo);
   };
-  return inChunks(deps, items, move, (item) => deps.store.transaction((tx) => move(tx, item)));
+  return inChunks(deps, items, newMoveMemo, move, (item) => deps.store.transaction((tx) => move(tx, item)));
 }

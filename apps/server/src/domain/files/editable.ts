@@ -14,10 +14,17 @@ export async function lockedItem(
   principal: Principal,
   id: string,
   change: ItemChange,
+  held?: Set<string>,
 ): Promise<{ item: ItemRecord } & AccessPath> {
   const first = await visibleItem(tx, principal, id);
-  await tx.lockOwner(first.item.ownerId);
-  const found = await visibleItem(tx, principal, id);
+  let found = first;
+  // `held`: owners this transaction (a batch's) locked already; their trees cannot change under
+  // it, so what was just read was read under the lock.
+  if (!held?.has(first.item.ownerId)) {
+    await tx.lockOwner(first.item.ownerId);
+    held?.add(first.item.ownerId);
+    found = await visibleItem(tx, principal, id);
+  }
   // A link holder sees the linked item and below it, so the linked item is the one whose parent they do not see.
   const linkedItem = principal.kind === 'link' && (found.ancestorRoles[0] ?? null) === null;
   const refusal = changeRefusal(change, { canEdit: canEdit(found.role), linkedItem });

@@ -1,7 +1,7 @@
 import { MOVE_FORBIDDEN, MOVE_PROBLEM_TEXT, moveProblem, moveProblemByIds, type MoveProblem } from '@sealbox/rules';
 import type { FilesTransaction, ItemRecord } from '../../ports/files.ts';
 import { DomainError } from '../errors.ts';
-import { accessPath, canEdit, notFound, type Principal } from './access.ts';
+import { accessPath, canEdit, notFound, type AccessPath, type Principal } from './access.ts';
 import type { FilesDeps } from './deps.ts';
 import { lockedItem } from './editable.ts';
 import { audienceOf, itemEvent, mergeAudiences } from './events.ts';
@@ -28,8 +28,29 @@ export function moveItem(
 }
 
 /**
- * The move inside `tx`, which a batch shares between many items: every check comes before the
- * one write, so a refused item leaves nothing behind in it.
+ * What a batch's transaction has read and locked for the moves before: the owners it holds, and
+ * the target folder with its path, read under its owner's lock (the same for every item).
+ */
+export interface MoveMemo {
+  held: Set<string>;
+  targets: Map<string, { target: ItemRecord; path: AccessPath | null }>;
+}
+
+export const newMoveMemo = (): MoveMemo => ({ held: new Set(), targets: new Map() });
+
+/** The target folder and the principal's path to it, from the memo when it was read under its owner's lock. */
+async function targetOf(tx: FilesTransaction, principal: Principal, parentId: string, memo?: MoveMemo) {
+  const kept = memo?.targets.get(parentId);
+  if (kept) return kept;
+  const target = await tx.item(parentId);
+  const path = target ? await accessPath(tx, principal, target) : null;
+  if (target && memo?.held.has(target.ownerId)) memo.targets.set(parentId, { target, path });
+  return { target, path };
+}
+
+/**
+ * The move inside `tx`, which a batch shares between many items (with its `memo`): every check
+ * comes before the one write, so a refused item leaves nothing behind in it.
  */
 export async function moveIn(
   tx: FilesTransaction,
@@ -39,15 +60,15 @@ export async function moveIn(
   parentId: string | null,
   encryptedKey: string,
   keyNonce: string,
+  memo?: MoveMemo,
 ): Promise<ItemView> {
-  const { item, role, ancestors } = await lockedItem(tx, principal, id, 'move');
+  const { item, role, ancestors } = await lockedItem(tx, principal, id, 'move', memo?.held);
   // Only a signed-in user acting as themself can be the owner (a link holder never is).
   const mover = principal.kind === 'user' ? principal.userId : null;
   refuse(moveProblemByIds(item, parentId, mover));
   let newAncestors: ItemRecord[] = [];
   if (parentId !== null) {
-    const target = await tx.item(parentId);
-    const path = target ? await accessPath(tx, principal, target) : null;
+    const { target, path } = await targetOf(tx, principal, parentId, memo);
     if (!target || path === null) throw notFound('Target folder');
     const folder = { ...target, editPermission: canEdit(path.role) };
     refuse(moveProblem(item, { folder, path: [...path.ancestors.map((a) => a.id).reverse(), target.id] }, mover));

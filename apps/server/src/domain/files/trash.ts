@@ -61,8 +61,9 @@ export async function trashIn(
   deps: Pick<FilesDeps, 'clock'>,
   principal: Principal,
   id: string,
+  held?: Set<string>,
 ): Promise<void> {
-  const { item, ancestors } = await lockedItem(tx, principal, id, 'delete');
+  const { item, ancestors } = await lockedItem(tx, principal, id, 'delete', held);
   tx.publish(itemEvent('item.deleted', item, await audienceOf(tx, item, ancestors)));
   tx.publish(trashChanged(item.ownerId));
   await tx.markTrashed(item.id, deps.clock(), principal.userId);
