@@ -12,7 +12,7 @@ import type { ItemView } from '../../model/items.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { deleteVersion, filesKeys, restoreVersion, versionsKeys, versionsQueryOptions } from '../items/index.ts';
 import { downloadVersion, downloadItems } from '../transfers/index.ts';
-import { displayName, formatBytes, formatDate } from './format.ts';
+import { displayName, formatBytes, formatMoment } from './format.ts';
 import { useBrowseScope } from './scope-context.ts';
 import { deletesVersions, versionEntries, type VersionEntry } from './version-list.ts';
 
@@ -51,7 +51,9 @@ export function VersionsSection({
     onSuccess: async (_, { kind, entry }) => {
       setConfirm(undefined);
       toast(
-        kind === 'restore' ? `Restored the version of ${formatDate(entry.at)}` : `Deleted the version of ${formatDate(entry.at)}`,
+        kind === 'restore'
+          ? `Restored the version of ${formatMoment(entry.at)}`
+          : `Deleted the version of ${formatMoment(entry.at)}`,
         'success',
       );
       await refresh();
@@ -95,7 +97,7 @@ export function VersionsSection({
                 <li key={entry.versionId ?? 'current'} className="versions__entry">
                   <div className="versions__facts">
                     <span className="versions__when">
-                      {formatDate(entry.at)}
+                      {formatMoment(entry.at)}
                       {!earlier && <span className="versions__current">Current</span>}
                     </span>
                     <span className="versions__meta">
@@ -149,8 +151,8 @@ export function VersionsSection({
         {confirm && (
           <p>
             {confirm.kind === 'delete'
-              ? `The version of ${formatDate(confirm.entry.at)} (${formatBytes(confirm.entry.size)}) of ${displayName(item)} will be deleted permanently. This cannot be undone.`
-              : `The version of ${formatDate(confirm.entry.at)} becomes the current content of ${displayName(item)}. What is current now is kept as an earlier version.`}
+              ? `The version of ${formatMoment(confirm.entry.at)} (${formatBytes(confirm.entry.size)}) of ${displayName(item)} will be deleted permanently. This cannot be undone.`
+              : `The version of ${formatMoment(confirm.entry.at)} becomes the current content of ${displayName(item)}. What is current now is kept as an earlier version.`}
           </p>
         )}
       </Dialog>
