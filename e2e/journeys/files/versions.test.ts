@@ -14,7 +14,16 @@ import { createDecryptStream, fromBase64, unwrapItemKey } from '@sealbox/crypto'
 import type { Locator, Page } from 'playwright-core';
 import { createUser, type TestUser } from '../../support/accounts.ts';
 import { checkA11y } from '../../support/axe.ts';
-import { apiLogin, apiUserWithFolder, folderLink, ok, type ApiFolder, type ApiSession } from '../../support/files.ts';
+import {
+  apiCreateFolder,
+  apiLogin,
+  apiUploadFile,
+  apiUserWithFolder,
+  folderLink,
+  ok,
+  type ApiFolder,
+  type ApiSession,
+} from '../../support/files.ts';
 import { saveScreenshots } from '../../support/screenshots.ts';
 import { apiCreateLink, apiShareWithUser, publicUser } from '../../support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
@@ -95,9 +104,9 @@ async function expectShareAndLinkServe(bytes: Uint8Array): Promise<void> {
   expect(sameBytes(await openedThrough(undefined, `&linkId=${linkId}`), bytes)).toBe(true);
 }
 
-async function menuAction(page: Page, action: string) {
+async function menuAction(page: Page, action: string, name = NAME) {
   await page
-    .getByRole('button', { name: `Actions for ${NAME}` })
+    .getByRole('button', { name: `Actions for ${name}` })
     .first()
     .click();
   await page.getByRole('menuitem', { name: action }).click();
@@ -123,8 +132,8 @@ async function uploaded(page: Page) {
   await closeTransfers(page);
 }
 
-async function openInfo(page: Page): Promise<{ info: Locator; entries: Locator }> {
-  await menuAction(page, 'Info');
+async function openInfo(page: Page, name = NAME): Promise<{ info: Locator; entries: Locator }> {
+  await menuAction(page, 'Info', name);
   const info = page.getByRole('dialog', { name: 'File info' });
   const entries = info.getByRole('list', { name: 'Versions' }).getByRole('listitem');
   return { info, entries };
@@ -226,6 +235,49 @@ describe.skipIf(skipWithoutBrowser)('versions', () => {
       expect(await expectQuotaExact()).toBe(used - freed);
       await info.getByRole('button', { name: 'Close' }).first().click();
       await info.waitFor({ state: 'detached' });
+    },
+    SLOW,
+  );
+
+  test(
+    "an editor's new version shows live in the owner's open Info, named; only the owner deletes",
+    async () => {
+      const team = await apiCreateFolder(session, null, 'Team');
+      await apiUploadFile(session, team, 'plan.txt', new TextEncoder().encode('the plan, first draft'));
+      const carolUser = await createUser(suite.server.url);
+      const carol = await apiLogin(suite.server.url, carolUser);
+      await apiShareWithUser(session, team, await publicUser(session, carol.userId), true);
+
+      const owner = await suite.signedIn(alice, { expectHttpErrors: [] });
+      await folderLink(owner, 'Team').click();
+      const { entries } = await openInfo(owner, 'plan.txt');
+      await entries.first().waitFor();
+      expect(await entries.count()).toBe(1);
+
+      const editor = await suite.signedIn(carolUser, { expectHttpErrors: [] });
+      await editor.locator('#files-sidebar').getByRole('link', { name: 'Shared with me' }).click();
+      await folderLink(editor, 'Team').click();
+      const chooser = editor.waitForEvent('filechooser');
+      await menuAction(editor, 'Upload new version', 'plan.txt');
+      await (await chooser).setFiles({
+        name: 'draft-2.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('the plan, second draft'),
+      });
+      await uploaded(editor);
+
+      // The owner's open list follows live (item.versions), the new content named by its uploader.
+      await entries.nth(1).waitFor({ timeout: 15_000 });
+      await entries.first().getByText(carolUser.username, { exact: true }).waitFor();
+      await entries.nth(1).getByText(`${alice.username} (you)`, { exact: true }).waitFor();
+      await entries.nth(1).getByRole('button', { name: 'Delete' }).waitFor();
+      await expectQuotaExact();
+
+      // The editor restores and downloads but does not delete.
+      const { entries: theirs } = await openInfo(editor, 'plan.txt');
+      await theirs.nth(1).getByRole('button', { name: 'Restore' }).waitFor();
+      expect(await theirs.nth(1).getByRole('button', { name: 'Delete' }).count()).toBe(0);
+      expect(new TextDecoder().decode(await downloadEntry(editor, theirs, 1))).toBe('the plan, first draft');
     },
     SLOW,
   );

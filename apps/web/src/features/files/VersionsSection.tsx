@@ -5,7 +5,9 @@
  * for the owner, Delete. A live `item.versions` refreshes the open list (features/live).
  */
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../lib/api.ts';
+import { shownUsername } from '../../model/item-names.ts';
 import { Button, Dialog, Spinner, toast } from '@sealbox/ui';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import type { ItemView } from '../../model/items.ts';
@@ -16,6 +18,28 @@ import { displayName, formatBytes, formatMoment } from './format.ts';
 import { useBrowseScope } from './scope-context.ts';
 import { deletesVersions, versionEntries, type VersionEntry } from './version-list.ts';
 
+/**
+ * Names of uploaders the listing does not name (an editor whose content is no longer current):
+ * GET /api/user/{id}, signed in only (a link visitor keeps "Unknown").
+ */
+function useUploaderNames(ids: ReadonlyArray<string | null>, known: (id: string) => boolean, signedIn: boolean) {
+  const missing = [...new Set(ids.filter((id): id is string => id !== null && !known(id)))];
+  const answers = useQueries({
+    queries: missing.map((id) => ({
+      queryKey: ['user', id] as const,
+      queryFn: async () => {
+        const { data, error } = await api.api.user({ id }).get();
+        if (error) throw error;
+        return shownUsername(data.username);
+      },
+      enabled: signedIn,
+      staleTime: Number.POSITIVE_INFINITY,
+      retry: false,
+    })),
+  });
+  return new Map(missing.flatMap((id, i) => (answers[i]?.data ? [[id, answers[i].data] as const] : [])));
+}
+
 type Confirm = { kind: 'restore' | 'delete'; entry: VersionEntry & { versionId: string } } | undefined;
 
 const DOWNLOAD_FAILED = 'Error downloading file/folder. Please try again.';
@@ -24,11 +48,14 @@ export function VersionsSection({
   item,
   myUserId,
   who,
+  knows,
 }: {
   item: ItemView;
   myUserId: string | undefined;
   /** A user's name as Info says it ('alice (you)', 'Anonymous (via link)'). */
   who: (id: string | null) => string;
+  /** Whether `who` has a name for this user (the listing named them). */
+  knows: (id: string) => boolean;
 }) {
   const scope = useBrowseScope();
   const queryClient = useQueryClient();
@@ -74,6 +101,15 @@ export function VersionsSection({
   };
   const canDelete = deletesVersions(item, myUserId);
   const entries = versionEntries(item, versions.data ?? []);
+  const fetchedNames = useUploaderNames(
+    entries.map((entry) => entry.uploaderId),
+    knows,
+    myUserId !== undefined,
+  );
+  const uploader = (id: string | null) => {
+    const name = id === null ? undefined : fetchedNames.get(id);
+    return name === undefined ? who(id) : `${name}${id === myUserId ? ' (you)' : ''}`;
+  };
 
   return (
     <section className="versions" aria-labelledby="versions-heading">
@@ -101,7 +137,7 @@ export function VersionsSection({
                       {!earlier && <span className="versions__current">Current</span>}
                     </span>
                     <span className="versions__meta">
-                      {formatBytes(entry.size)} · <span className="versions__who">{who(entry.uploaderId)}</span>
+                      {formatBytes(entry.size)} · <span className="versions__who">{uploader(entry.uploaderId)}</span>
                     </span>
                   </div>
                   <div className="versions__actions">

@@ -390,7 +390,9 @@ export function InfoDialog({
           </div>
         ))}
       </dl>
-      {showsVersions(item) && <VersionsSection item={item} myUserId={myUserId} who={who} />}
+      {showsVersions(item) && (
+        <VersionsSection item={item} myUserId={myUserId} who={who} knows={(id) => users[id] !== undefined} />
+      )}
     </CloseDialog>
   );
 }
