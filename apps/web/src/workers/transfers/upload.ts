@@ -320,7 +320,8 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
     if (error instanceof TypeError) throw new TransferError('NETWORK', 'Network error while uploading. Please try again.');
     throw error;
   } finally {
-    running.delete(id!);
+    // Two uploads of one file (new versions) share its id: each forgets only its own entry.
+    if (running.get(id!) === controller) running.delete(id!);
     port?.close();
   }
 }
