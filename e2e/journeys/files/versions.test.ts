@@ -7,6 +7,8 @@
  * every step the account's usedSpace equals what it stores (tree, trash and versions:
  * docs/protocol.md "Quota"), and a share and a link made before the first replace serve the
  * newest content. Screenshots of the list at 375 and 1280 px, light and dark, with the axe check.
+ * An editor's new version reaches the owner's open list live, and only the owner may delete one;
+ * a new version in parts that failed part-way resumes with only the missing parts.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { readFile } from 'node:fs/promises';
@@ -278,6 +280,46 @@ describe.skipIf(skipWithoutBrowser)('versions', () => {
       await theirs.nth(1).getByRole('button', { name: 'Restore' }).waitFor();
       expect(await theirs.nth(1).getByRole('button', { name: 'Delete' }).count()).toBe(0);
       expect(new TextDecoder().decode(await downloadEntry(editor, theirs, 1))).toBe('the plan, first draft');
+    },
+    SLOW,
+  );
+
+  test(
+    'a new version in parts that failed part-way resumes: only the missing parts, and it stays a version',
+    async () => {
+      const big = await apiCreateFolder(session, null, 'Big');
+      await apiUploadFile(session, big, 'big.bin', CONTENTS[0]!);
+      const content = pseudoRandom(20 * 1024 * 1024, 5);
+      const page = await suite.signedIn(alice, { expectHttpErrors: [{ status: 503, path: /\/api\/upload\/[^/]+\/part\/1$/ }] });
+      await folderLink(page, 'Big').click();
+
+      // Part 1 fails every time (a server error outlasts the worker's retries) until let through.
+      let failing = true;
+      const sent: number[] = [];
+      await page.route('**/api/upload/*/part/*', async (route) => {
+        const n = Number(route.request().url().split('/part/')[1]?.split('?')[0]);
+        if (failing && n === 1) return route.fulfill({ status: 503, body: 'down' });
+        if (!failing) sent.push(n);
+        await route.continue();
+      });
+      const chooser = page.waitForEvent('filechooser');
+      await menuAction(page, 'Upload new version', 'big.bin');
+      await (await chooser).setFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(content) });
+      await waitForSummary(page, '1 file failed to upload. Check errors below.', 120_000);
+
+      failing = false;
+      await page.getByRole('button', { name: 'Retry big.bin' }).click();
+      await waitForSummary(page, UPLOADED_ONE, 120_000);
+      await page.getByRole('region', { name: 'Transfers' }).getByText('Uploaded (resumed)').waitFor();
+      expect(sent).toEqual([1]);
+      await closeTransfers(page);
+      await expectQuotaExact();
+
+      const { entries } = await openInfo(page, 'big.bin');
+      await entries.nth(1).waitFor();
+      expect(await entries.count()).toBe(2);
+      expect(sameBytes(await downloadEntry(page, entries, 0), content)).toBe(true);
+      expect(sameBytes(await downloadEntry(page, entries, 1), CONTENTS[0]!)).toBe(true);
     },
     SLOW,
   );
