@@ -142,7 +142,7 @@ describe.skipIf(skipWithoutBrowser)('transfers panel', () => {
       await dragFiles(page, [{ name: 'dup.txt', bytes: text('third version') }]);
       await question.getByRole('button', { name: 'Replace' }).click();
       await waitForSummary(page, 'All 3 files uploaded successfully!');
-      // The old dup.txt goes once the new one is stored: one dup.txt, with the new content.
+      // The new content becomes a version of the old dup.txt: still one dup.txt.
       await page.waitForFunction(
         () =>
           [...document.querySelectorAll('.browser__body .item-name__text')].filter((n) => n.textContent?.trim() === 'dup.txt')

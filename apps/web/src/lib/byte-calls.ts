@@ -18,11 +18,14 @@ export interface ByteCalls {
   listing(query: ListingQuery): Promise<Response>;
   /** GET /api/shared: what was shared with the caller, unparsed (the crypto worker opens it). */
   shared(query: { limit: number; offset: number }): Promise<Response>;
-  /** GET /api/file/data/{id} in `scope`: the ciphertext, or its bytes [start, end) with a Range header. */
+  /**
+   * GET /api/file/data/{id} in `scope`: the ciphertext, or its bytes [start, end) with a Range
+   * header; with `versionId`, that earlier version's (GET /api/file/{id}/versions/{versionId}/data).
+   */
   fileData(
     scope: BrowseScope,
     id: string,
-    options?: { range?: { start: number; end: number }; cache?: RequestCache; signal?: AbortSignal },
+    options?: { range?: { start: number; end: number }; cache?: RequestCache; signal?: AbortSignal; versionId?: string },
   ): Promise<Response>;
   /** PUT /api/upload/{uploadId}/part/{n} in `scope`: one part's ciphertext. */
   putPart(
@@ -50,9 +53,12 @@ export function byteCalls(fetcher: ApiFetcher): ByteCalls {
     shared({ limit, offset }) {
       return fetcher(`/api/shared?${new URLSearchParams({ limit: String(limit), offset: String(offset) })}`);
     },
-    fileData(scope, id, { range, cache, signal } = {}) {
+    fileData(scope, id, { range, cache, signal, versionId } = {}) {
       const query = linkQueryString(scope);
-      return fetcher(`/api/file/data/${encodeURIComponent(id)}${query}`, {
+      const path = versionId
+        ? `/api/file/${encodeURIComponent(id)}/versions/${encodeURIComponent(versionId)}/data`
+        : `/api/file/data/${encodeURIComponent(id)}`;
+      return fetcher(`${path}${query}`, {
         ...(range ? { headers: { range: `bytes=${range.start}-${range.end - 1}` } } : {}),
         ...(cache ? { cache } : {}),
         ...(signal ? { signal } : {}),

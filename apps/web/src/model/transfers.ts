@@ -14,6 +14,11 @@ export interface UploadRequest {
    * editor link) every call carries `?linkId=`.
    */
   scope: BrowseScope;
+  /**
+   * Upload as a new version of this existing file (docs/protocol.md "Versions"): sealed under
+   * its K from `scope`'s ring with a fresh fileNonce; its id, name, shares and links stay.
+   */
+  versionOf?: string;
 }
 
 export interface UploadResult {
@@ -57,12 +62,24 @@ export interface DownloadTarget {
   id: string;
   name: string;
   isDirectory: boolean;
+  /** An earlier version of the file `id` rather than its newest content (docs/protocol.md "Versions"). */
+  versionId?: string;
 }
 
 /** One entry of a download, as the service worker receives it from the crypto worker. */
 export type DownloadEntry =
   | { kind: 'dir'; path: string }
-  | { kind: 'file'; path: string; id: string; key: Uint8Array; fileNonce: Uint8Array /** plaintext */; size: number };
+  | {
+      kind: 'file';
+      path: string;
+      id: string;
+      /** Fetched from that version's data URL instead of the file's. */
+      versionId?: string;
+      key: Uint8Array;
+      fileNonce: Uint8Array;
+      /** Plaintext. */
+      size: number;
+    };
 
 export interface DownloadJob {
   kind: 'file' | 'zip';

@@ -138,8 +138,16 @@ function cancelDownload(token: string): void {
 }
 
 /** Ciphertext of one file from the server, as a stream (session cookie rides along). */
-async function fetchCipher(scope: BrowseScope, id: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-  const response = await bytes.fileData(checkedScope(scope), id, { cache: 'no-store', ...(signal ? { signal } : {}) });
+async function fetchCipher(
+  scope: BrowseScope,
+  entry: Pick<DownloadEntry & { kind: 'file' }, 'id' | 'versionId'>,
+  signal?: AbortSignal,
+): Promise<ReadableStream<Uint8Array>> {
+  const response = await bytes.fileData(checkedScope(scope), entry.id, {
+    cache: 'no-store',
+    ...(signal ? { signal } : {}),
+    ...(entry.versionId ? { versionId: entry.versionId } : {}),
+  });
   if (!response.ok || !response.body) {
     await response.body?.cancel().catch(() => {});
     throw Object.assign(new Error(`data ${response.status}`), { code: 'FETCH_FAILED' });
@@ -224,7 +232,7 @@ async function serve(token: string, job: DownloadJob): Promise<Response> {
       if (entry?.kind !== 'file') throw Object.assign(new Error('empty job'), { code: 'BAD_JOB' });
       key = new Uint8Array(entry.key);
       wipe(job);
-      cipher = await fetchCipher(job.scope, entry.id, stop.signal);
+      cipher = await fetchCipher(job.scope, entry, stop.signal);
       // The decrypted length must be the recorded size (a zip checks each entry in zip.ts).
       const body = cipher.pipeThrough(createDecryptStream(key, entry.fileNonce)).pipeThrough(exactLength(entry.size));
       wipeLater(key);
@@ -263,7 +271,7 @@ function zipOf(job: DownloadJob): { stream: ReadableStream<Uint8Array>; length: 
   const stop = new AbortController();
   const open = async (index: number) => {
     const entry = job.entries[index] as Extract<DownloadEntry, { kind: 'file' }>;
-    return decrypted(entry, await fetchCipher(job.scope, entry.id, stop.signal));
+    return decrypted(entry, await fetchCipher(job.scope, entry, stop.signal));
   };
   const finish = () => {
     wipe(job);

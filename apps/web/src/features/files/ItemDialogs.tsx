@@ -164,7 +164,8 @@ export function ItemDialogs({
       return (
         <InfoDialog
           open
-          item={dialog.item}
+          // The listing's copy: new content or a restored version changes its size and dates.
+          item={openItems.find((item) => item.id === dialog.item.id) ?? dialog.item}
           users={users}
           myUserId={myUserId}
           location={locationOf(dialog.item)}

@@ -19,7 +19,8 @@ export type ItemAction =
   | 'share'
   | 'unshare'
   | 'block'
-  | 'restore';
+  | 'restore'
+  | 'new-version';
 
 export interface ItemMenuProps {
   item: ItemView;
@@ -35,7 +36,7 @@ export function ItemMenu({ item, myUserId, onAction, downloadBlocked, tabIndex }
   const rules = useItemRules();
   const blocked = itemBlocks(item, rules, myUserId, downloadBlocked);
   /** One action, greyed with its reason when refused, or left out where the rules say so. */
-  const action = (name: keyof typeof blocked & ItemAction, icon: ReactNode, label: string, danger = false) =>
+  const action = (name: keyof typeof blocked, icon: ReactNode, label: string, danger = false) =>
     leftOut(rules, blocked[name]) ? null : (
       <MenuItem
         key={name}
@@ -43,7 +44,7 @@ export function ItemMenu({ item, myUserId, onAction, downloadBlocked, tabIndex }
         danger={danger}
         disabled={!!blocked[name]}
         hint={blocked[name]}
-        onSelect={() => onAction(name, item)}
+        onSelect={() => onAction(name === 'newVersion' ? 'new-version' : name, item)}
       >
         {label}
       </MenuItem>
@@ -68,7 +69,12 @@ export function ItemMenu({ item, myUserId, onAction, downloadBlocked, tabIndex }
             action('download', Icon.download(16), 'Download'),
             action('share', Icon.share(16), 'Share'),
           ],
-          [action('rename', Icon.pencil(16), 'Rename'), action('move', Icon.move(16), 'Move'), info],
+          [
+            action('rename', Icon.pencil(16), 'Rename'),
+            action('move', Icon.move(16), 'Move'),
+            !item.isDirectory && action('newVersion', Icon.upload(16), 'Upload new version'),
+            info,
+          ],
           [
             rules.removable?.(item) && (
               <MenuItem key="unshare" icon={Icon.close(16)} onSelect={() => onAction('unshare', item)}>

@@ -9,6 +9,8 @@ import { Icon } from './icons.tsx';
 import { NAME_TEXT, findNamed, nameProblem, nameTakenText, useFolder } from '../items/index.ts';
 import { useBrowseScope } from './scope-context.ts';
 import { sortItems } from './sorting.ts';
+import { showsVersions } from './version-list.ts';
+import { VersionsSection } from './VersionsSection.tsx';
 import './buttons.css';
 import './dialogs.css';
 
@@ -374,7 +376,12 @@ export function InfoDialog({
     ['Id', item.id],
   ];
   return (
-    <CloseDialog open={open} onClose={onClose} title={`${item.isDirectory ? 'Folder' : 'File'} info`}>
+    <CloseDialog
+      open={open}
+      onClose={onClose}
+      title={`${item.isDirectory ? 'Folder' : 'File'} info`}
+      size={showsVersions(item) ? 'lg' : 'md'}
+    >
       <dl className="info-list">
         {rows.map(([term, value]) => (
           <div key={term} className="info-list__row">
@@ -383,6 +390,9 @@ export function InfoDialog({
           </div>
         ))}
       </dl>
+      {showsVersions(item) && (
+        <VersionsSection item={item} myUserId={myUserId} who={who} knows={(id) => users[id] !== undefined} />
+      )}
     </CloseDialog>
   );
 }

@@ -23,6 +23,13 @@ export function formatDate(ms: number): string {
   return dateTime.format(new Date(ms));
 }
 
+const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+/** To the second: versions uploaded within one minute must still read apart. */
+export function formatMoment(ms: number): string {
+  return dateTimeSeconds.format(new Date(ms));
+}
+
 /**
  * The tooltip of a row that did not open (docs/product.md "Screens" shows 'Encrypted File'): why.
  * Its key did not unwrap under its parent's key, or its name did not decrypt under its own key, so

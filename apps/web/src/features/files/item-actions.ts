@@ -8,7 +8,8 @@ import { toast } from '@sealbox/ui';
 import type { BrowseScope } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
 import { usePreviewer } from '../preview/index.ts';
-import { downloadItems } from '../transfers/index.ts';
+import { chooseFile, downloadItems, uploadNewVersion } from '../transfers/index.ts';
+import { displayName } from './format.ts';
 import type { DialogState } from './ItemDialogs.tsx';
 import type { ItemAction } from './ItemMenu.tsx';
 import { opensAt, type BulkAction } from './item-rules.ts';
@@ -52,6 +53,9 @@ export function useItemActions({
     else if (action === 'unshare') onRemoveShare?.(item);
     else if (action === 'block') onBlockSharer?.(item);
     else if (action === 'restore') onRestore?.([item]);
+    // Its progress shows in the transfers panel like any upload's.
+    else if (action === 'new-version')
+      chooseFile((file) => uploadNewVersion(file, { id: item.id, name: displayName(item), parentId: item.parentId }, scope));
     else openDialog({ kind: action, item });
   };
   /** A selection: one zip of them all (streamed by the download service worker), or one dialog. */

@@ -57,6 +57,8 @@ export interface ItemBlocks {
   share: string | undefined;
   preview: string | undefined;
   restore: string | undefined;
+  /** "Upload new version" (files only): an edit right on the file, as the server's check. */
+  newVersion: string | undefined;
 }
 
 export function itemBlocks(
@@ -80,6 +82,7 @@ export function itemBlocks(
       share: TRASHED_TEXT,
       preview: TRASHED_TEXT,
       restore: undefined,
+      newVersion: TRASHED_TEXT,
     };
   }
   return {
@@ -92,6 +95,8 @@ export function itemBlocks(
     preview: noKey,
     // Only in the trash (above).
     restore: 'Only items in the trash are restored',
+    // New content edits the file in place, as a rename does: an editor link may, on its linked file too.
+    newVersion: refused('rename') ?? noKey,
   };
 }
 

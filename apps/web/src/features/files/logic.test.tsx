@@ -281,6 +281,12 @@ describe('item rules', () => {
       NOT_OWNER_SHARE_TEXT,
     ]);
     expect(viewer.download).toBeUndefined();
+    // Upload new version: an edit right, as a rename; an editor link's own file too (it is edited in place).
+    expect(viewer.newVersion).toBe(NO_EDIT_TEXT);
+    expect(itemBlocks(item({ editPermission: true, ownerId: OTHER }), { linkedItem: () => true }, ME, undefined).newVersion).toBe(
+      undefined,
+    );
+    expect(itemBlocks(item({ decrypted: false }), {}, ME, undefined).newVersion).toBe(NO_KEY_TEXT);
     expect(itemBlocks(item({ decrypted: false }), {}, ME, undefined).download).toBe(NO_KEY_TEXT);
     expect(itemBlocks(item(), { moveBlocked: () => 'stays put' }, ME, undefined).move).toBe('stays put');
     expect(itemBlocks(item(), {}, ME, 'no downloads').download).toBe('no downloads');
@@ -297,6 +303,7 @@ describe('item rules', () => {
       share: TRASHED_TEXT,
       preview: TRASHED_TEXT,
       restore: undefined,
+      newVersion: TRASHED_TEXT,
     });
     expect(selectionBlocked([trashed, trashed], 'restore', { trashed: true }, ME, undefined)).toBeUndefined();
     expect(selectionBlocked([trashed], 'download', { trashed: true }, ME, undefined)).toBe(TRASHED_TEXT);

@@ -25,3 +25,11 @@ export { NAME_TEXT, findNamed, freeName, isNameTaken, nameKey, nameProblem, name
 export { SORT_KEYS, SORT_LABELS, SORT_ORDERS, type SortKey, type SortOrder } from './sort-keys.ts';
 export { REFRESH_MS, filesKeys, folderQueryOptions, treeQueryOptions, useFolder } from './queries.ts';
 export type { ItemView } from '../../model/items.ts';
+export {
+  deleteVersion,
+  fetchVersions,
+  restoreVersion,
+  versionsKeys,
+  versionsQueryOptions,
+  type FileVersion,
+} from './versions.ts';

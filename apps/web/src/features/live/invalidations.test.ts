@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { OWN_SCOPE, SHARED_SCOPE } from '../../model/browse-scope.ts';
-import { filesKeys } from '../items/index.ts';
+import { filesKeys, versionsKeys } from '../items/index.ts';
 import { SESSIONS_QUERY_KEY, TOTP_STATUS_QUERY_KEY, UNFINISHED_UPLOADS_QUERY_KEY } from '../profile/index.ts';
 import { sharingKeys } from '../sharing/index.ts';
 import { COALESCE_MS, createInvalidator, invalidationsFor } from './invalidations.ts';
@@ -59,6 +59,20 @@ describe('invalidations', () => {
       'files/folder/root/own',
       'files/tree',
       'sharing/shared/tree/a/other',
+    ]);
+  });
+
+  test("new content or a version restored or deleted: the file's folder and its open versions lists, no other file's", () => {
+    const client = seeded();
+    client.setQueryData(versionsKeys.list(OWN_SCOPE, 'x'), []);
+    client.setQueryData(versionsKeys.list(SHARED_SCOPE, 'x'), []);
+    client.setQueryData(versionsKeys.list(OWN_SCOPE, 'y'), []);
+    expect(apply(client, { kind: 'item.versions', itemId: 'x', parentId: 'a' })).toEqual([
+      'files/folder/a/own',
+      'files/tree',
+      'sharing/shared/tree/a/other',
+      'versions/x/own',
+      'versions/x/shared',
     ]);
   });
 

@@ -11,7 +11,7 @@ import type { Query, QueryClient } from '@tanstack/react-query';
 import { isEventKind, type EventKind } from '@sealbox/rules';
 import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
-import { filesKeys, type FolderListing } from '../items/index.ts';
+import { filesKeys, versionsKeys, type FolderListing } from '../items/index.ts';
 import { SESSIONS_QUERY_KEY, TOTP_STATUS_QUERY_KEY, UNFINISHED_UPLOADS_QUERY_KEY } from '../profile/index.ts';
 import { sharingKeys } from '../sharing/index.ts';
 import { trashKeys } from '../trash/index.ts';
@@ -58,6 +58,13 @@ const shareChanged: Handler = (event) => {
   return [...shared, { key: sharingKeys.users(event.itemId), exact: true }, { below: event.itemId }, { holding: event.itemId }];
 };
 
+/** New content, a restore or a deleted version: the listing (size, date) and an open list of versions. */
+const versionsChanged: Handler = (event) => {
+  const out = itemAdded(event);
+  if (event.itemId) out.push({ key: versionsKeys.of(event.itemId), exact: false });
+  return out;
+};
+
 /** That item's links, and the listings that show it (its shared mark). */
 const linkChanged: Handler = (event) =>
   event.itemId ? [{ key: sharingKeys.links(event.itemId), exact: true }, { holding: event.itemId }] : [];
@@ -65,7 +72,7 @@ const linkChanged: Handler = (event) =>
 const HANDLERS: Record<EventKind, Handler> = {
   'item.created': itemAdded,
   'upload.completed': itemAdded,
-  'item.versions': itemAdded,
+  'item.versions': versionsChanged,
   'item.renamed': itemChanged,
   'item.moved': itemChanged,
   'item.deleted': itemChanged,

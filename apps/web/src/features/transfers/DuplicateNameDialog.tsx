@@ -1,6 +1,6 @@
 /**
  * The question of upload-names.ts, asked in a dialog: a picked or dropped file's name is taken
- * in the folder. Keep both, Replace (files only) or Skip, with "apply to all" for several.
+ * in the folder. Keep both, Replace (files only: a new version of the old file) or Skip, with "apply to all" for several.
  * Mounted once (TransfersHost); `askDuplicate` puts a question up and resolves with the answer.
  */
 import { useId, useState, useSyncExternalStore } from 'react';
@@ -98,7 +98,7 @@ export function DuplicateNameDialog() {
             {restoring
               ? 'Keep both restores it under a numbered name. Skip leaves it in the trash.'
               : question.canReplace
-                ? 'Keep both uploads the new file under a numbered name. Replace deletes the old file, with its shares and links, once the new one is stored.'
+                ? 'Keep both uploads the new file under a numbered name. Replace keeps the old file as an earlier version, with its shares and links.'
                 : 'Keep both uploads the new file under a numbered name.'}
           </p>
           {question.remaining > 1 && (

@@ -186,6 +186,16 @@ export async function downloadItems(
   return runDownload(addDownloadRow(targets, downloadName(views), scope), targets, scope);
 }
 
+/** One earlier version of a file (Info's Versions), decrypted as the file is, under the file's name. */
+export async function downloadVersion(
+  view: Pick<ItemView, 'id' | 'name' | 'isDirectory'>,
+  versionId: string,
+  scope: BrowseScope,
+): Promise<boolean> {
+  const target = { ...targetOf(view), versionId };
+  return runDownload(addDownloadRow([target], downloadName([view]), scope), [target], scope);
+}
+
 /** The panel's Retry of a download: the same row, started again. */
 export function retryDownload(row: DownloadRow): void {
   updateRow(row.key, { status: 'preparing', fraction: 0, speed: 0, error: undefined });

@@ -7,12 +7,6 @@ vi.mock('../../crypto/client.ts', async (importOriginal) => ({
   cryptoWorker: { call },
 }));
 
-const deleteItem = vi.hoisted(() => vi.fn());
-vi.mock('../items/index.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../items/index.ts')>()),
-  deleteItem,
-}));
-
 const store = await import('./transfer-store.ts');
 const { uploadInto } = await import('./upload-names.ts');
 
@@ -29,7 +23,6 @@ afterEach(async () => {
   await settled();
   store.resetTransfers();
   call.mockReset();
-  deleteItem.mockReset();
 });
 
 // Long enough for a MessagePort message to arrive.
@@ -98,24 +91,39 @@ describe('transfer store', () => {
 
   it('Retry of a cancelled upload takes a free name when another upload took its name meanwhile', async () => {
     call.mockImplementation(hang);
-    store.startUploads([{ file: new File(['a'], 'a.txt'), replaceId: 'old-a' }], 'folder', OWN_SCOPE);
+    store.startUploads([{ file: new File(['a'], 'a.txt') }], 'folder', OWN_SCOPE);
     store.cancelTransfer(only().key);
     store.startUploads([{ file: new File(['b'], 'A.txt') }], 'folder', OWN_SCOPE);
     store.retryTransfer(only().key, () => {});
     expect(only()).toMatchObject({ name: 'a (1).txt', status: 'queued' });
-    // Renamed, it replaces nothing.
-    expect(only()).not.toHaveProperty('replaceId');
   });
 
-  it('Replace deletes the old file only once the new one is stored: never when the upload fails', async () => {
-    call.mockRejectedValueOnce(new Error('Network error while uploading. Please try again.'));
-    store.startUploads([{ file: new File(['new'], 'a.txt'), replaceId: 'old-a' }], 'folder', OWN_SCOPE);
+  it('Replace asks the worker for a new version of the old file, and a retry still does', async () => {
+    const requests: Array<{ versionOf?: string; name?: string }> = [];
+    call.mockImplementation(async (method: string, request: { versionOf?: string; name?: string }) => {
+      if (method !== 'uploadFile') return undefined;
+      requests.push(request);
+      if (requests.length === 1) throw new Error('Network error while uploading. Please try again.');
+      return { id: 'old-a', size: 19, resumed: false, partsSent: 1 };
+    });
+    store.startUploads([{ file: new File(['new'], 'picked.txt'), name: 'a.txt', versionOf: 'old-a' }], 'folder', OWN_SCOPE);
     await vi.waitFor(() => expect(only().status).toBe('error'));
-    expect(deleteItem).not.toHaveBeenCalled();
-
-    call.mockResolvedValueOnce({ id: 'new-a', size: 3, resumed: false, partsSent: 1 });
     store.retryTransfer(only().key, () => {});
     await vi.waitFor(() => expect(only().status).toBe('done'));
-    expect(deleteItem).toHaveBeenCalledWith(OWN_SCOPE, 'old-a');
+    expect(requests.map((r) => [r.versionOf, r.name])).toEqual([
+      ['old-a', 'a.txt'],
+      ['old-a', 'a.txt'],
+    ]);
+    // Nothing is deleted: the old content stays as an earlier version on the server.
+    expect(call.mock.calls.map((c) => c[0])).toEqual(['uploadFile', 'uploadFile']);
+  });
+
+  it('a cancelled new version, retried, stays a version of its file under its name', async () => {
+    call.mockImplementation(hang);
+    store.uploadNewVersion(new File(['v2'], 'other.txt'), { id: 'old-a', name: 'a.txt', parentId: 'folder' }, OWN_SCOPE);
+    store.cancelTransfer(only().key);
+    store.startUploads([{ file: new File(['b'], 'a.txt') }], 'folder', OWN_SCOPE);
+    store.retryTransfer(store.getState().rows[0]!.key, () => {});
+    expect(only()).toMatchObject({ name: 'a.txt', versionOf: 'old-a', status: 'queued' });
   });
 });

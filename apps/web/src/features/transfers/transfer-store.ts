@@ -9,7 +9,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { PROFILE_QUERY_KEY, profileQuery } from '../auth/index.ts';
-import { deleteItem, filesKeys, freeName } from '../items/index.ts';
+import { filesKeys, freeName, versionsKeys } from '../items/index.ts';
 import { MSG_NO_SPACE, MSG_TOO_LARGE, SpeedMeter, fractionOf, noSpaceText, summaryText } from '../../model/transfer-plan.ts';
 import type { DownloadTarget, UploadEvent } from '../../model/transfers.ts';
 import type { BrowseScope } from '../../model/browse-scope.ts';
@@ -40,8 +40,11 @@ export interface UploadRow extends RowBase {
   scope: BrowseScope;
   /** Continues this unfinished upload (after a reload, or a retry after a network failure). */
   resumeUploadId?: string;
-  /** "Replace": this old file is deleted once the new one is stored, never before. */
-  replaceId?: string;
+  /**
+   * A new version of this file ("Replace", "Upload new version"): its id, name, shares and links
+   * stay, and the content it had is kept as an earlier version (docs/protocol.md "Versions").
+   */
+  versionOf?: string;
   uploadId?: string;
   itemId?: string;
   resumed?: boolean;
@@ -112,7 +115,8 @@ export interface UploadPlan {
   file: File;
   /** Stored under this name (a free one for "keep both"); the file's own otherwise. */
   name?: string;
-  replaceId?: string;
+  /** Upload it as a new version of this file (stored under that file's name, `name`). */
+  versionOf?: string;
   resumeUploadId?: string;
 }
 
@@ -129,11 +133,23 @@ export function startUploads(plans: ReadonlyArray<UploadPlan>, parentId: string 
     fraction: 0,
     speed: 0,
     scope,
-    ...(plan.replaceId ? { replaceId: plan.replaceId } : {}),
+    ...(plan.versionOf ? { versionOf: plan.versionOf } : {}),
     ...(plan.resumeUploadId ? { resumeUploadId: plan.resumeUploadId } : {}),
   }));
   emit({ rows: [...state.rows, ...added] });
   void pump();
+}
+
+/**
+ * "Upload new version" of `item` (its menu): `file` becomes its newest content, shown in the
+ * panel under the item's name like any upload.
+ */
+export function uploadNewVersion(
+  file: File,
+  item: { id: string; name: string; parentId: string | null },
+  scope: BrowseScope,
+): void {
+  startUploads([{ file, name: item.name, versionOf: item.id }], item.parentId, scope);
 }
 
 /** Adds a download row (download.ts drives it). */
@@ -201,24 +217,15 @@ export function retryTransfer(key: string, retryDownload: (row: DownloadRow) => 
     return;
   }
   const resume = row.status === 'error' ? (row.uploadId ?? row.resumeUploadId) : undefined;
-  const {
-    error: _error,
-    noRetry: _noRetry,
-    uploadId: _uploadId,
-    itemId: _itemId,
-    resumeUploadId: _resume,
-    replaceId,
-    ...rest
-  } = row;
-  // A cancelled row held no name: another upload may have taken it meanwhile (then keep both,
-  // and a renamed file replaces nothing). A failed one part-way keeps its name, since its
-  // unfinished upload continues under it.
-  const name = resume ? row.name : freeName(row.name, namesTakenByUploads(row.parentId, key));
-  const replace = replaceId && name === row.name ? { replaceId } : {};
+  const { error: _error, noRetry: _noRetry, uploadId: _uploadId, itemId: _itemId, resumeUploadId: _resume, ...rest } = row;
+  // A cancelled row held no name: another upload may have taken it meanwhile (then keep both).
+  // A failed one part-way keeps its name, since its unfinished upload continues under it, and a
+  // new version always has its file's name (it makes no new item).
+  const name = resume || row.versionOf ? row.name : freeName(row.name, namesTakenByUploads(row.parentId, key));
   emit({
     rows: state.rows.map((r) =>
       r.key === key
-        ? { ...rest, ...replace, name, status: 'queued', fraction: 0, speed: 0, ...(resume ? { resumeUploadId: resume } : {}) }
+        ? { ...rest, name, status: 'queued', fraction: 0, speed: 0, ...(resume ? { resumeUploadId: resume } : {}) }
         : r,
     ),
   });
@@ -326,11 +333,12 @@ async function runUpload(row: UploadRow): Promise<void> {
         parentId: row.parentId,
         ...(row.name !== row.file.name ? { name: row.name } : {}),
         ...(row.resumeUploadId ? { resumeUploadId: row.resumeUploadId } : {}),
+        ...(row.versionOf ? { versionOf: row.versionOf } : {}),
         scope: row.scope,
       },
       channel.port2,
     );
-    if (row.replaceId) await replaceOld(row.replaceId, row.scope);
+    if (row.versionOf) void queryClient?.invalidateQueries({ queryKey: versionsKeys.of(row.versionOf) });
     // Done once the listing shows it: until then its name must still count as taken for the
     // next drop (namesBeingUploaded), and the summary should not run ahead of the listing.
     await refreshAfterUpload(row.parentId, row.scope).catch(() => undefined);
@@ -355,18 +363,6 @@ async function runUpload(row: UploadRow): Promise<void> {
   } finally {
     ports.delete(row.key);
     channel.port1.close();
-  }
-}
-
-/**
- * "Replace": the new file is stored, so the old one can go (docs/product.md "Messages" text if that
- * fails).
- */
-async function replaceOld(oldId: string, scope: BrowseScope): Promise<void> {
-  try {
-    await deleteItem(scope, oldId);
-  } catch {
-    toast('Error deleting file', 'error');
   }
 }
 

@@ -37,10 +37,10 @@ describe('duplicate names on upload', () => {
     expect(shown(plans)).toEqual(['A (2).txt', 'a (3).txt', 'notes (1)', '.env (1)']);
   });
 
-  it('replace names the old file to delete after the upload; a folder is never replaced', async () => {
+  it('replace makes the file a new version of the old one; a folder is never replaced', async () => {
     const { asked, ask } = answering({ choice: 'replace', all: false });
     const plans = await planUploads([file('a.txt'), file('Photos')], existing, [], ask);
-    expect(plans.map((p) => [p.name ?? p.file.name, p.replaceId])).toEqual([
+    expect(plans.map((p) => [p.name ?? p.file.name, p.versionOf])).toEqual([
       ['a.txt', 'old-a'],
       ['Photos (1)', undefined],
     ]);
@@ -69,6 +69,12 @@ describe('duplicate names on upload', () => {
     const theirs = [{ id: 'theirs', name: 'shared.txt', isDirectory: false, editPermission: false }];
     const plans = await planUploads([file('shared.txt')], theirs, [], ask);
     expect(asked[0]?.canReplace).toBe(false);
-    expect(plans.map((p) => [p.name ?? p.file.name, p.replaceId])).toEqual([['shared (1).txt', undefined]]);
+    expect(plans.map((p) => [p.name ?? p.file.name, p.versionOf])).toEqual([['shared (1).txt', undefined]]);
+  });
+
+  it('a replace picked under another case keeps the old name: a version makes no new name', async () => {
+    const { ask } = answering({ choice: 'replace', all: false });
+    const plans = await planUploads([file('A.TXT')], existing, [], ask);
+    expect(plans.map((p) => [p.name, p.versionOf])).toEqual([['a.txt', 'old-a']]);
   });
 });

@@ -2,9 +2,9 @@
  * Duplicate names on upload (issue 14): only the client can read names, so before files go up
  * they are compared with the decrypted names of the open folder (every page of it) and with the
  * uploads already heading there. On a clash the user chooses, per file or for all: keep both
- * (the new file takes the next free "name (1).ext"), replace (the old file is deleted once the
- * new one is stored, its shares and links with it; only offered with edit permission on it) or
- * skip. A folder is never replaced: keep both or skip.
+ * (the new file takes the next free "name (1).ext"), replace (the file becomes a new version of the
+ * old one: same id, shares and links, the old content kept as an earlier version; only offered
+ * with edit permission on it) or skip. A folder is never replaced: keep both or skip.
  */
 import { freeName, nameKey } from '../items/index.ts';
 import { signInGeneration } from './sign-in-generation.ts';
@@ -18,7 +18,7 @@ export interface ExistingItem {
   id: string;
   name: string | null;
   isDirectory: boolean;
-  /** Whether this user may change the item: Replace deletes it, so it needs this. */
+  /** Whether this user may change the item: Replace uploads a new version of it, so it needs this. */
   editPermission: boolean;
 }
 
@@ -69,7 +69,7 @@ export async function planUploads(
     }
     const old = byName.get(key);
     // Only a file listed in the folder, that this user may change, can be replaced (not a
-    // folder, nor an upload under way): Replace deletes it, with its shares and links.
+    // folder, nor an upload under way): Replace uploads a new version of it.
     const canReplace = old !== undefined && !old.isDirectory && old.editPermission;
     let choice = always;
     if (!choice) {
@@ -85,7 +85,8 @@ export async function planUploads(
     }
     if (choice === 'skip') continue;
     if (choice === 'replace' && canReplace && old) {
-      plans.push({ file, replaceId: old.id });
+      // Under the old file's own name (the pick may differ in case): a version makes no new name.
+      plans.push({ file, name: old.name ?? file.name, versionOf: old.id });
       // Replaced once: a second file of this name in the same pick keeps both.
       byName.delete(key);
       continue;

@@ -14,6 +14,7 @@ import { openItems } from '../items.ts';
 import { itemKey } from '../key-rings.ts';
 import { getListing } from '../listing-fetch.ts';
 import { TransferError, transferError } from './errors.ts';
+import { versionContent } from './versions.ts';
 
 /** docs/product.md "Limits": a folder download gathers descendants to depth 20, 1000 per request. */
 export const FOLDER_DEPTH = 20;
@@ -92,10 +93,28 @@ async function openedFile(scope: BrowseScope, target: DownloadTarget, path: stri
   return fileEntry(scope, root, path, new Set(view?.decrypted ? [root.id] : []));
 }
 
+/**
+ * An earlier version of a file: the file opened in the current listing (its K), and the
+ * version's own fileNonce and size as the server lists them, fetched from the version's data URL.
+ */
+async function openedVersion(scope: BrowseScope, target: DownloadTarget & { versionId: string }, path: string) {
+  const file = await openedFile(scope, target, path);
+  if (file.kind !== 'file') throw new TransferError('BAD_ITEM', 'Not a file');
+  try {
+    const version = await versionContent(scope, target.id, target.versionId);
+    return { ...file, versionId: target.versionId, fileNonce: version.fileNonce, size: version.size };
+  } catch (error) {
+    file.key.fill(0);
+    throw error;
+  }
+}
+
 async function buildJob(targets: DownloadTarget[], scope: BrowseScope): Promise<DownloadJob> {
   if (targets.length === 1 && !targets[0]!.isDirectory) {
     const target = targets[0]!;
-    const entry = await openedFile(scope, target, downloadName([target]));
+    const path = downloadName([target]);
+    const { versionId } = target;
+    const entry = versionId ? await openedVersion(scope, { ...target, versionId }, path) : await openedFile(scope, target, path);
     return { kind: 'file', name: entry.path, entries: [entry], scope };
   }
   const entries: DownloadEntry[] = [];

@@ -20,7 +20,7 @@ import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { PARTS_IN_FLIGHT, cipherLengthOfPart, planParts, type PartGeometry } from '../../model/transfer-plan.ts';
 import { type BrowseScope, checkedScope, linkIdOf } from '../../model/browse-scope.ts';
 import type { UploadEvent, UploadRequest, UploadResult } from '../../model/transfers.ts';
-import { wrappingKeyFor } from '../key-rings.ts';
+import { itemKey, wrappingKeyFor } from '../key-rings.ts';
 import { openPartFiles, type PartSlot } from '../part-files.ts';
 import { deleteRecord, putRecord, recordPartHash, recordScope, type UploadRecord } from '../upload-records.ts';
 import { TransferError } from './errors.ts';
@@ -75,6 +75,39 @@ async function sealMetadata(
     wrapItemKey(wrapping, id, key),
   ]);
   return { ...sealedName, ...sealedMime, ...wrapped };
+}
+
+/**
+ * What POST /api/upload is sent for new content, with the item's id and K: a new item (a new
+ * K, its name and mime sealed and K wrapped under the folder's key), or a new version of the file
+ * `versionOf` (docs/protocol.md "Versions": the file's own K from the scope's ring, a copy, since
+ * the record's is wiped; the mime sealed under it for that id; nothing else changes).
+ * Either way under a fresh fileNonce: a (K, fileNonce) pair is never used twice.
+ */
+async function newContent(
+  request: UploadRequest,
+  scope: BrowseScope,
+  parentId: string | null,
+  name: string,
+  type: string,
+  cipherSize: number,
+) {
+  const fileNonce = newFileNonce();
+  if (request.versionOf) {
+    const id = request.versionOf;
+    const key = new Uint8Array(itemKey(scope, id));
+    const sealedMime = await encryptMime(key, id, type);
+    return { id, key, fileNonce, metadata: { versionOf: id, fileNonce: toBase64(fileNonce), size: cipherSize, ...sealedMime } };
+  }
+  const id = newItemId();
+  const key = newItemKey();
+  const sealed = await sealMetadata(scope, id, parentId, key, name, type);
+  return {
+    id,
+    key,
+    fileNonce,
+    metadata: { id, parentId, isDirectory: false, ...sealed, fileNonce: toBase64(fileNonce), size: cipherSize },
+  };
 }
 
 /**
@@ -217,12 +250,10 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
   let id: string;
   try {
     if (!prepared) {
-      id = newItemId();
-      const key = newItemKey();
-      const fileNonce = newFileNonce();
       const type = file.type || 'application/octet-stream';
-      const sealed = await sealMetadata(scope, id, parentId, key, name, type);
-      const metadata = { id, parentId, isDirectory: false, ...sealed, fileNonce: toBase64(fileNonce), size: g.cipherSize };
+      const content = await newContent(request, scope, parentId, name, type, g.cipherSize);
+      const { key, fileNonce, metadata } = content;
+      id = content.id;
       running.set(id, controller);
 
       if (planParts(g, [], CHUNK).kind === 'single') {
@@ -230,6 +261,7 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
         const blob = await new Response(file.stream().pipeThrough(createEncryptStream(key, fileNonce), { signal })).blob();
         report(progressOf(g, 'uploading', g.plainSize, 0), true);
         await postUpload(scope, metadata, blob, signal);
+        key.fill(0);
         report(progressOf(g, 'uploading', g.plainSize, g.cipherSize), true);
         await rememberUploaded(id);
         return { id, size: g.cipherSize, resumed: false, partsSent: 1 };
@@ -288,7 +320,8 @@ export async function uploadFile(request: UploadRequest, port: MessagePort | und
     if (error instanceof TypeError) throw new TransferError('NETWORK', 'Network error while uploading. Please try again.');
     throw error;
   } finally {
-    running.delete(id!);
+    // Two uploads of one file (new versions) share its id: each forgets only its own entry.
+    if (running.get(id!) === controller) running.delete(id!);
     port?.close();
   }
 }
