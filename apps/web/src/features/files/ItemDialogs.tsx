@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { onlineManager } from '@tanstack/react-query';
 import type { ItemView } from '../../model/items.ts';
-import { useTrash } from '../trash/index.ts';
+import { useTrashSummary } from '../trash/index.ts';
 import { CreateFolderDialog, DeleteDialog, InfoDialog, MoveDialog, RenameDialog, deleteFate } from './dialogs.tsx';
 import { useCreateFolder, useDeleteItem, useDeleteItems, useMoveItem, useMoveItems, useRenameItem } from './mutations.ts';
 import { DeleteSelectionDialog } from './SelectionDialogs.tsx';
@@ -67,7 +67,7 @@ export function ItemDialogs({
   const deleteItems = useDeleteItems(scope);
   // Whether a delete goes to a trash, and for how long: the server's retention, with the trash
   // list (a visitor without an account is told the plain, worst case: deleted for good).
-  const retentionDays = useTrash({ enabled: myUserId !== undefined }).data?.retentionDays;
+  const retentionDays = useTrashSummary({ enabled: myUserId !== undefined }).data?.retentionDays;
   const fateOf = (items: readonly ItemView[]) => deleteFate(items, myUserId, retentionDays);
   // Offline the change waits for the network (listed by PendingChanges): the dialog closes now
   // rather than sit busy, so the user sees the change is queued.

@@ -4,7 +4,7 @@ import { atom, useAtom, useSetAtom } from 'jotai';
 import { DRAWER_ID, drawerOpenAtom, drawerSlotAtom } from '../../lib/drawer.ts';
 import { Menu, MenuItem, MenuSeparator, Tooltip, UsageBar, cx } from '@sealbox/ui';
 import { useAvatarUrl, useLogout, useProfile } from '../auth/index.ts';
-import { useTrash } from '../trash/index.ts';
+import { useTrashSummary } from '../trash/index.ts';
 import { formatBytes, reservedPercent, storagePercent } from './format.ts';
 import { Icon } from './icons.tsx';
 import './buttons.css';
@@ -168,7 +168,7 @@ export function storageLevel(percent: number) {
 /** Storage meter and account menu of a signed-in user. */
 function AccountArea({ collapsed }: { collapsed: boolean }) {
   const profile = useProfile();
-  const trashBytes = useTrash({ enabled: profile !== undefined }).data?.bytes ?? 0;
+  const trashBytes = useTrashSummary({ enabled: profile !== undefined }).data?.bytes ?? 0;
   const avatar = useAvatarUrl(profile);
   const { logout: onLogout } = useLogout();
   const navigate = useNavigate();

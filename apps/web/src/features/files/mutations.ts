@@ -31,7 +31,7 @@ import {
   renameItem,
   type BatchIds,
 } from '../items/index.ts';
-import { deleteForever, restoreFromTrash, trashKeys, type TrashListing } from '../trash/index.ts';
+import { deleteForever, restoreFromTrash, trashKeys, type TrashSummary } from '../trash/index.ts';
 
 /** The mutation keys of the browser's changes. */
 export const FILES_CHANGE_KEY = ['files-change'] as const;
@@ -223,7 +223,7 @@ function removeItem(scope: BrowseScope, item: ItemView): Promise<void> {
  * the owner restores). The server's retention comes with the trash list (fetched by the meter).
  */
 function intoOwnTrash(queryClient: QueryClient, scope: BrowseScope, items: readonly ItemView[]): boolean {
-  const retentionDays = queryClient.getQueryData<TrashListing>(trashKeys.all)?.retentionDays ?? 0;
+  const retentionDays = queryClient.getQueryData<TrashSummary>(trashKeys.summary)?.retentionDays ?? 0;
   return scope.kind === 'own' && retentionDays > 0 && items.every((item) => !item.trashed);
 }
 

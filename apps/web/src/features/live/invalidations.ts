@@ -98,7 +98,7 @@ const HANDLERS: Record<EventKind, Handler> = {
   // The user blocked or unblocked an account: its shares leave or come back.
   // Something entered or left the trash: its list, and the space it holds (the meter).
   'trash.changed': () => [
-    { key: trashKeys.all, exact: true },
+    { key: trashKeys.all, exact: false },
     { key: PROFILE_QUERY_KEY, exact: true },
   ],
   'blocks.changed': () => [

@@ -30,31 +30,43 @@ export interface TrashListing {
   users: Record<string, string>;
 }
 
-/** "My Files / Photos / 2024": the decrypted path above an item, from the folders the list gave. */
-export function pathAbove(item: ItemView, folders: ReadonlyMap<string, ItemView>): string {
-  const names: string[] = [];
+/**
+ * The ids above `item`, nearest first, with each folder the list gave (undefined past the last
+ * it gave). Bounded: a hostile answer could make the folders a loop.
+ */
+function* above(item: ItemView, folders: ReadonlyMap<string, ItemView>): Generator<[string, ItemView | undefined]> {
   let parentId = item.parentId;
-  // A bound on the walk: a hostile answer could make the folders a loop.
   for (let depth = 0; parentId !== null && depth < 64; depth++) {
     const folder = folders.get(parentId);
-    if (!folder) {
-      names.unshift('…');
-      break;
-    }
-    names.unshift(folder.name ?? 'Encrypted folder');
+    yield [parentId, folder];
+    if (!folder) return;
     parentId = folder.parentId;
   }
-  return [MY_FILES_LABEL, ...names].join(' / ');
+}
+
+/** "My Files / Photos / 2024": the decrypted path above an item, from the folders the list gave. */
+export function pathAbove(item: ItemView, folders: ReadonlyMap<string, ItemView>): string {
+  const names = [...above(item, folders)].map(([, folder]) => (folder ? (folder.name ?? 'Encrypted folder') : '…'));
+  return [MY_FILES_LABEL, ...names.reverse()].join(' / ');
 }
 
 /** Whether a folder above `item` is itself in the trash (then its place cannot take it back). */
 export function inTrashedFolder(item: ItemView, folders: ReadonlyMap<string, ItemView>, trashed: ReadonlySet<string>): boolean {
-  let parentId = item.parentId;
-  for (let depth = 0; parentId !== null && depth < 64; depth++) {
-    if (trashed.has(parentId)) return true;
-    parentId = folders.get(parentId)?.parentId ?? null;
-  }
+  for (const [id] of above(item, folders)) if (trashed.has(id)) return true;
   return false;
+}
+
+/** What the meter and the delete dialogs need: the trash's bytes and the retention, nothing opened. */
+export interface TrashSummary {
+  bytes: number;
+  retentionDays: number;
+}
+
+/** GET /api/trash?limit=1: the summary alone (the list is opened only on /trash). */
+export async function fetchTrashSummary(): Promise<TrashSummary> {
+  const answer = await api.api.trash.get({ query: { limit: 1, offset: 0 } });
+  if (answer.error) throw new HttpStatusError(answer.status, TRASH_FETCH_ERROR_TEXT);
+  return { bytes: answer.data.bytes, retentionDays: answer.data.retentionDays };
 }
 
 /** GET /api/trash, every page, opened: what the trash holds and where each item was. */

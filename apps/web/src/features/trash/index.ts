@@ -13,6 +13,7 @@ export {
   pathAbove,
   restoreFromTrash,
   type TrashListing,
+  type TrashSummary,
 } from './api.ts';
-export { trashKeys, trashQueryOptions, useTrash } from './queries.ts';
+export { trashKeys, trashQueryOptions, useTrash, useTrashSummary } from './queries.ts';
 export { restoreItems, type RestoreOutcome } from './restore.ts';
