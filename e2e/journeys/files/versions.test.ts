@@ -8,6 +8,7 @@
  * docs/protocol.md "Quota"), and a share and a link made before the first replace serve the
  * newest content. Screenshots of the list at 375 and 1280 px, light and dark, with the axe check.
  * An editor's new version reaches the owner's open list live, and only the owner may delete one;
+ * each entry previews its own content;
  * a new version in parts that failed part-way resumes with only the missing parts.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
@@ -274,12 +275,40 @@ describe.skipIf(skipWithoutBrowser)('versions', () => {
       await entries.nth(1).getByText(`${alice.username} (you)`, { exact: true }).waitFor();
       await entries.nth(1).getByRole('button', { name: 'Delete' }).waitFor();
       await expectQuotaExact();
+      // A text file's entries offer Preview as well: all four buttons fit or wrap under the facts.
+      await entries.nth(1).getByRole('button', { name: 'Preview' }).waitFor();
+      await saveScreenshots(owner, 'file-versions-preview', {
+        fullPage: false,
+        centre: owner.getByRole('dialog', { name: 'File info' }).locator('.versions'),
+      });
 
       // The editor restores and downloads but does not delete.
       const { entries: theirs } = await openInfo(editor, 'plan.txt');
       await theirs.nth(1).getByRole('button', { name: 'Restore' }).waitFor();
       expect(await theirs.nth(1).getByRole('button', { name: 'Delete' }).count()).toBe(0);
       expect(new TextDecoder().decode(await downloadEntry(editor, theirs, 1))).toBe('the plan, first draft');
+
+      // Each entry previews its own content, the earlier one said to be a version.
+      const preview = editor.locator('dialog.preview');
+      await theirs.nth(1).getByRole('button', { name: 'Preview' }).click();
+      await preview.getByText('the plan, first draft').waitFor();
+      await preview.getByText(/^Version of /).waitFor();
+      expect(await checkA11y(editor, 'preview of an earlier version')).toBe('');
+      await saveScreenshots(editor, 'version-preview', { fullPage: false });
+      await preview.getByRole('button', { name: 'Close preview' }).click();
+      await preview.waitFor({ state: 'detached' });
+      await theirs.first().getByRole('button', { name: 'Preview' }).click();
+      await preview.getByText('the plan, second draft').waitFor();
+      await preview.getByText('Current version', { exact: true }).waitFor();
+      await editor.keyboard.press('Escape');
+      await preview.waitFor({ state: 'detached' });
+      // Escape closed the previewer only: Info stays, its Preview button focused again.
+      expect(
+        await theirs
+          .first()
+          .getByRole('button', { name: 'Preview' })
+          .evaluate((b) => b === document.activeElement),
+      ).toBe(true);
     },
     SLOW,
   );

@@ -69,11 +69,17 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
       className={cx('sb-dialog', `sb-dialog--${size}`, className)}
       aria-labelledby={titleId}
       aria-describedby={description ? descriptionId : undefined}
+      // React passes cancel and close on to the dialogs around this one (a confirmation opened
+      // from Info): only this one is dismissed, and only its own opener gets the focus back.
       onCancel={(event) => {
         event.preventDefault();
+        event.stopPropagation();
         onOpenChange(false);
       }}
-      onClose={restoreFocus}
+      onClose={(event) => {
+        event.stopPropagation();
+        restoreFocus();
+      }}
       onMouseDown={(event) => {
         // A press on the backdrop (the dialog element itself, outside its panel) dismisses.
         if (event.target === ref.current) onOpenChange(false);

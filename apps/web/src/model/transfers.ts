@@ -137,6 +137,8 @@ export interface PreviewJob {
   mime: string;
   /** Where the item is reached: a link's data calls carry its id. */
   scope: BrowseScope;
+  /** An earlier version of the item: its bytes come from that version's data URL. */
+  versionId?: string;
 }
 
 /**

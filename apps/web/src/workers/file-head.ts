@@ -18,6 +18,8 @@ export interface HeadTarget {
   plainSize: number;
   /** Where it is reached (a link's data call carries its id). */
   scope: BrowseScope;
+  /** An earlier version of the file: its own data URL. */
+  versionId?: string | undefined;
 }
 
 /**
@@ -34,7 +36,10 @@ export async function decryptHead(
   const { plainSize } = target;
   const { lastChunk, end } = cipherRangeForPlain(0, Math.ceil(Math.min(limit, plainSize)), plainSize);
   const chunks = lastChunk + 1;
-  const response = await bytes.fileData(target.scope, target.id, { range: { start: 0, end } });
+  const response = await bytes.fileData(target.scope, target.id, {
+    range: { start: 0, end },
+    ...(target.versionId ? { versionId: target.versionId } : {}),
+  });
   if (!response.ok) throw error(`HTTP_${response.status}`, `Download failed (${response.status})`);
   let cipher = new Uint8Array(await response.arrayBuffer());
   // A 200 (no range support in between) carries the whole blob: keep what was asked for.

@@ -9,6 +9,9 @@
  * truncated blob rejects with DECRYPT_FAILED or TRUNCATED, and the length decrypted must equal
  * the size recorded. Errors carry a code the page maps to docs/product.md "Messages" texts:
  * NO_KEY, NO_NONCE, NOT_FOUND, HTTP_<status>, DECRYPT_FAILED, TRUNCATED, SIZE_MISMATCH.
+ *
+ * With a `versionId` the bytes are those of an earlier version (Info's Versions): the same K, the
+ * version's own nonce and size (docs/protocol.md "Versions"), fetched from its own data URL.
  */
 import { createDecryptStream, fromBase64, plaintextSize } from '@sealbox/crypto';
 import { bytes } from './api.ts';
@@ -17,14 +20,20 @@ import { decryptHead } from './file-head.ts';
 import type { BrowseScope } from '../model/browse-scope.ts';
 import { itemKey } from './key-rings.ts';
 import { getListing } from './listing-fetch.ts';
+import { versionContent } from './transfers/versions.ts';
 
 const previewError = (code: string, message: string) => new CodedError('PreviewError', code, message);
 
-/** The item as the server records it now: its file nonce and plaintext size. */
-async function fileFacts(scope: BrowseScope, itemId: string): Promise<{ fileNonce: Uint8Array; size: number }> {
+/** The item (or its version `versionId`) as the server records it now: its file nonce and plaintext size. */
+async function fileFacts(
+  scope: BrowseScope,
+  itemId: string,
+  versionId: string | undefined,
+): Promise<{ fileNonce: Uint8Array; size: number }> {
   const { root } = await getListing(scope, itemId, 1, 1, 0, previewError);
   if (!root || root.id !== itemId || root.isDirectory) throw previewError('NOT_FOUND', 'File not found');
   if (!root.fileNonce) throw previewError('NO_NONCE', 'File nonce not found');
+  if (versionId) return versionContent(scope, itemId, versionId);
   let size: number;
   try {
     size = plaintextSize(root.size);
@@ -47,11 +56,11 @@ function keyCopy(scope: BrowseScope, itemId: string): Uint8Array {
  * The decrypted contents of file `itemId` (its key opened in `scope`'s ring by an earlier
  * listing), typed `type` (the decrypted mime type the page knows, or none).
  */
-async function decryptItem(scope: BrowseScope, itemId: string, type?: string): Promise<Blob> {
+async function decryptItem(scope: BrowseScope, itemId: string, type?: string, versionId?: string): Promise<Blob> {
   const raw = keyCopy(scope, itemId);
   try {
-    const { fileNonce, size } = await fileFacts(scope, itemId);
-    const response = await bytes.fileData(scope, itemId);
+    const { fileNonce, size } = await fileFacts(scope, itemId, versionId);
+    const response = await bytes.fileData(scope, itemId, versionId ? { versionId } : {});
     if (!response.ok || !response.body) throw previewError(`HTTP_${response.status}`, `Download failed (${response.status})`);
     const parts: Uint8Array[] = [];
     let length = 0;
@@ -77,13 +86,20 @@ async function decryptItem(scope: BrowseScope, itemId: string, type?: string): P
  * The decrypted first `limit` bytes of file `itemId` (or the whole file when it is smaller): only
  * the chunks that cover them are fetched (file-head.ts). For a view that shows a file's beginning.
  */
-async function decryptItemHead(scope: BrowseScope, itemId: string, limit: number, type?: string): Promise<Blob> {
+async function decryptItemHead(
+  scope: BrowseScope,
+  itemId: string,
+  limit: number,
+  type?: string,
+  versionId?: string,
+): Promise<Blob> {
   const raw = keyCopy(scope, itemId);
   try {
-    const { fileNonce, size } = await fileFacts(scope, itemId);
+    const { fileNonce, size } = await fileFacts(scope, itemId, versionId);
     const options = type ? { type } : {};
     if (size === 0 || limit <= 0) return new Blob([], options);
-    const head = await decryptHead({ id: itemId, key: raw, fileNonce, plainSize: size, scope }, limit, previewError);
+    const target = { id: itemId, key: raw, fileNonce, plainSize: size, scope, versionId };
+    const head = await decryptHead(target, limit, previewError);
     return new Blob([head.subarray(0, Math.min(head.length, Math.ceil(limit)))], options);
   } finally {
     raw.fill(0);

@@ -1,6 +1,7 @@
 /**
  * Info's Versions section (issue 25, docs/web-files.md "Versions"): the current content and every
- * earlier version, each with its date, size and uploader; Download (decrypted in the download
+ * earlier version, each with its date, size and uploader; Preview (the previewer, fed that
+ * version's bytes), Download (decrypted in the download
  * service worker with the version's own nonce), Restore (it becomes current, the others stay) and,
  * for the owner, Delete. A live `item.versions` refreshes the open list (features/live).
  */
@@ -12,6 +13,7 @@ import { Button, Dialog, Spinner, toast } from '@sealbox/ui';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import type { ItemView } from '../../model/items.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
+import { Previewer, detectKind } from '../preview/index.ts';
 import { deleteVersion, filesKeys, restoreVersion, versionsKeys, versionsQueryOptions } from '../items/index.ts';
 import { downloadVersion, downloadItems } from '../transfers/index.ts';
 import { displayName, formatBytes, formatMoment } from './format.ts';
@@ -61,6 +63,8 @@ export function VersionsSection({
   const queryClient = useQueryClient();
   const versions = useQuery(versionsQueryOptions(scope, item.id));
   const [confirm, setConfirm] = useState<Confirm>();
+  const [previewing, setPreviewing] = useState<VersionEntry>();
+  const previewable = detectKind(item) !== 'unsupported';
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: versionsKeys.of(item.id) }),
@@ -141,6 +145,11 @@ export function VersionsSection({
                     </span>
                   </div>
                   <div className="versions__actions">
+                    {previewable && (
+                      <Button size="sm" variant="secondary" onClick={() => setPreviewing(entry)}>
+                        Preview
+                      </Button>
+                    )}
                     <Button size="sm" variant="secondary" onClick={() => download(entry)}>
                       Download
                     </Button>
@@ -163,6 +172,19 @@ export function VersionsSection({
             <p className="versions__note">No earlier versions. Replace or Upload new version keeps the old content here.</p>
           )}
         </>
+      )}
+      {previewing && (
+        <Previewer
+          source={{
+            kind: 'item',
+            // The version's own size: the views check it against their limits.
+            item: { ...item, size: previewing.size },
+            scope,
+            ...(previewing.versionId ? { versionId: previewing.versionId } : {}),
+          }}
+          subtitle={previewing.versionId ? `Version of ${formatMoment(previewing.at)}` : 'Current version'}
+          onClose={() => setPreviewing(undefined)}
+        />
       )}
       <Dialog
         open={confirm !== undefined}

@@ -10,7 +10,7 @@
 import { Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Button, Spinner, StrokeIcon, cx, toast } from '@sealbox/ui';
 import { OFFLINE_TEXT } from '../../model/failure.ts';
-import { downloadItems } from '../transfers/index.ts';
+import { downloadItems, downloadVersion } from '../transfers/index.ts';
 import { ENCRYPTED_FILE } from '../../model/item-names.ts';
 import { PreviewCache } from './cache.ts';
 import { canCycle } from './cycle.ts';
@@ -52,6 +52,8 @@ export interface PreviewerProps {
   fromSearch?: boolean | undefined;
   /** Moves to the previous (-1) or next (1) file of the list. */
   onCycle?: ((step: 1 | -1) => void) | undefined;
+  /** A line under the title: which earlier version is shown (Info's Versions). */
+  subtitle?: string | undefined;
 }
 
 const svg = (path: ReactNode) => <StrokeIcon>{path}</StrokeIcon>;
@@ -108,7 +110,7 @@ function LocalDownload({ file }: { file: File }) {
   );
 }
 
-export function Previewer({ source, onClose, index, count = 0, fromSearch = false, onCycle }: PreviewerProps) {
+export function Previewer({ source, onClose, index, count = 0, fromSearch = false, onCycle, subtitle }: PreviewerProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [cache] = useState(() => new PreviewCache());
@@ -237,10 +239,10 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
 
   const download = () => {
     if (source.kind !== 'item') return;
-    const { item, scope } = source;
-    downloadItems([{ id: item.id, name: item.name, isDirectory: false }], scope).catch(() =>
-      toast('Error downloading file/folder. Please try again.', 'error'),
-    );
+    const { item, scope, versionId } = source;
+    const target = { id: item.id, name: item.name, isDirectory: false };
+    const started = versionId ? downloadVersion(target, versionId, scope) : downloadItems([target], scope);
+    started.catch(() => toast('Error downloading file/folder. Please try again.', 'error'));
   };
 
   return (
@@ -249,15 +251,20 @@ export function Previewer({ source, onClose, index, count = 0, fromSearch = fals
       className="preview"
       aria-labelledby={titleId}
       data-kind={kind}
+      // React passes cancel and close on to a dialog around this one (Info, for a version's
+      // preview): Escape closes the previewer only.
       onCancel={(event) => {
         event.preventDefault();
+        event.stopPropagation();
         onClose();
       }}
+      onClose={(event) => event.stopPropagation()}
       onKeyDown={onKeyDown}
     >
       <header className="preview__bar">
         <h2 id={titleId} className="preview__title" title={title}>
           {title}
+          {subtitle && <span className="preview__subtitle">{subtitle}</span>}
         </h2>
         <div className="preview__actions">
           {((shown.available && !shown.error) || (shown.passing && source.kind === 'item')) &&

@@ -15,14 +15,18 @@ export type PreviewItem = Pick<ItemView, 'id' | 'name' | 'mimeType' | 'extension
 
 export type PreviewSource =
   | { kind: 'local'; file: File }
-  /** The item is reached in `scope` (its key already in that ring of the crypto worker). */
-  | { kind: 'item'; item: PreviewItem; scope: BrowseScope };
+  /**
+   * The item is reached in `scope` (its key already in that ring of the crypto worker); with
+   * `versionId`, an earlier version of it (Info's Versions), whose size `item.size` then is.
+   */
+  | { kind: 'item'; item: PreviewItem; scope: BrowseScope; versionId?: string };
 
 const localIds = new WeakMap<File, string>();
 
 /** A stable key of the source (the cache's key). */
 export function sourceKey(source: PreviewSource): string {
-  if (source.kind === 'item') return `item:${scopeName(source.scope)}:${source.item.id}`;
+  if (source.kind === 'item')
+    return `item:${scopeName(source.scope)}:${source.item.id}${source.versionId ? `@${source.versionId}` : ''}`;
   let id = localIds.get(source.file);
   if (!id) {
     id = `local:${crypto.randomUUID()}`;
@@ -94,12 +98,17 @@ export function previewFailure(error: unknown, scope: BrowseScope, online = navi
   return new PreviewFailure(failureText(kind, error) ?? PREVIEW_ERRORS.decrypt, passes(kind));
 }
 
+/** The worker calls' last argument for an earlier version; none for the current content. */
+const versionArgs = (source: PreviewSource & { kind: 'item' }): [] | [string] =>
+  source.versionId ? [source.versionId] : [];
+
 /** Loads the whole decrypted file of `source`. Rejects with a PreviewFailure. */
 export async function loadBlob(source: PreviewSource, kind: PreviewKind): Promise<Blob> {
   if (source.kind === 'local') return source.file;
   if (!source.item.decrypted) throw new PreviewFailure(PREVIEW_ERRORS.noKey, false);
   try {
-    return await cryptoWorker.call('decryptItem', source.scope, source.item.id, blobTypeFor(kind, previewFileOf(source)));
+    const type = blobTypeFor(kind, previewFileOf(source));
+    return await cryptoWorker.call('decryptItem', source.scope, source.item.id, type, ...versionArgs(source));
   } catch (error) {
     throw previewFailure(error, source.scope);
   }
@@ -116,6 +125,7 @@ export async function loadHead(source: PreviewSource, kind: PreviewKind, bytes: 
       source.item.id,
       bytes,
       blobTypeFor(kind, previewFileOf(source)),
+      ...versionArgs(source),
     );
   } catch (error) {
     throw previewFailure(error, source.scope);

@@ -10,10 +10,10 @@ import { PREVIEW_ERRORS, type PreviewKind } from './types.ts';
 
 export function streamUrlFor(source: PreviewSource, kind: PreviewKind): (() => Promise<string>) | undefined {
   if (source.kind !== 'item' || (kind !== 'audio' && kind !== 'video')) return undefined;
-  const { item, scope } = source;
+  const { item, scope, versionId } = source;
   // A stream that could not be made for want of the network or the server says so, as a whole file would.
   return () =>
-    previewStreamUrl(item, scope).catch((error: unknown) => {
+    previewStreamUrl(item, scope, versionId).catch((error: unknown) => {
       const cause = error instanceof Error && error.message === PREVIEW_ERRORS.decrypt ? error.cause : undefined;
       throw cause === undefined ? error : previewFailure(cause, scope);
     });

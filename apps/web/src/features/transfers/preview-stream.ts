@@ -79,6 +79,7 @@ function keepAlive(): void {
 export async function previewStreamUrl(
   item: Pick<ItemView, 'id' | 'mimeType' | 'extension'>,
   scope: BrowseScope,
+  versionId?: string,
 ): Promise<string> {
   if (!previewMediaType(item.mimeType, item.extension)) throw new Error(STREAM_FAILED);
   const token = crypto.randomUUID();
@@ -89,7 +90,7 @@ export async function previewStreamUrl(
     await cryptoWorker.call(
       'preparePreviewStream',
       scope,
-      { id: item.id, mimeType: item.mimeType, extension: item.extension },
+      { id: item.id, mimeType: item.mimeType, extension: item.extension, ...(versionId ? { versionId } : {}) },
       channel.port1,
     );
   } catch (error) {

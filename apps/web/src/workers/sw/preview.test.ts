@@ -33,6 +33,8 @@ let fileNonce: Uint8Array;
 let asked: Array<{ start: number; end: number }> = [];
 /** Byte of the ciphertext to flip in answers (-1: none). */
 let flip = -1;
+/** The data URL the fake server expects. */
+let dataPath = '/api/file/data/item-1';
 
 beforeAll(async () => {
   vi.stubGlobal('self', {
@@ -47,8 +49,9 @@ beforeAll(async () => {
 beforeEach(() => {
   asked = [];
   flip = -1;
+  dataPath = '/api/file/data/item-1';
   vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
-    expect(input).toBe('/api/file/data/item-1');
+    expect(input).toBe(dataPath);
     const header = new Headers(init.headers).get('range') ?? '';
     const [, a, b] = /^bytes=(\d+)-(\d+)$/.exec(header) ?? [];
     const start = Number(a);
@@ -173,6 +176,16 @@ describe('a preview stream', () => {
     const fetched = asked.reduce((sum, r) => sum + r.end - r.start, 0);
     expect(fetched).toBeLessThanOrEqual(2 * preview.WINDOW_CHUNKS * CIPHER_CHUNK);
     await reader.cancel();
+  });
+
+  it("streams an earlier version from that version's own data URL, and refuses a version id that is not a string", async () => {
+    dataPath = '/api/file/item-1/versions/version-7/data';
+    expect(await register(TOKEN, { versionId: 'version-7' })).toBe('ready');
+    const response = await request(TOKEN, { range: `bytes=${CHUNK}-${CHUNK + 99}` });
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(plain.slice(CHUNK, CHUNK + 100));
+    expect(asked.length).toBeGreaterThan(0);
+    const other = '3b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
+    expect(await register(other, { versionId: 7 as unknown as string })).toBe('refused');
   });
 
   it('errors a range that needs a tampered chunk, and serves ranges that do not', async () => {

@@ -35,6 +35,7 @@ export const WINDOW_CHUNKS = 4;
 
 interface HeldStream {
   itemId: string;
+  versionId: string | undefined;
   /** Non-extractable: the raw bytes were wiped once imported. */
   key: CryptoKey;
   fileNonce: Uint8Array;
@@ -74,6 +75,7 @@ async function accept(token: string, job: PreviewJob): Promise<boolean> {
   try {
     const valid =
       typeof job.itemId === 'string' &&
+      (job.versionId === undefined || typeof job.versionId === 'string') &&
       job.fileNonce instanceof Uint8Array &&
       job.fileNonce.length === 12 &&
       Number.isSafeInteger(job.size) &&
@@ -87,6 +89,7 @@ async function accept(token: string, job: PreviewJob): Promise<boolean> {
     drop(token);
     streams.set(token, {
       itemId: job.itemId,
+      versionId: job.versionId,
       key,
       fileNonce: new Uint8Array(job.fileNonce),
       size: job.size,
@@ -231,6 +234,7 @@ function plainStream(held: HeldStream, from: number, to: number): ReadableStream
       range: { start, end },
       cache: 'no-store',
       signal: stop.signal,
+      ...(held.versionId ? { versionId: held.versionId } : {}),
     });
     if (response.status !== 206 && !(response.status === 200 && start === 0)) {
       await response.body?.cancel().catch(() => {});

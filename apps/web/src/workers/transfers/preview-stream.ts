@@ -10,12 +10,15 @@ import { previewMediaType, type PreviewJob } from '../../model/transfers.ts';
 import { itemKey } from '../key-rings.ts';
 import { getListing } from '../listing-fetch.ts';
 import { TransferError, transferError } from './errors.ts';
+import { versionContent } from './versions.ts';
 
 /** What the page names for a preview stream (no keys). */
 export interface PreviewTarget {
   id: string;
   mimeType: string | null;
   extension: string;
+  /** An earlier version of the file rather than its newest content. */
+  versionId?: string;
 }
 
 /**
@@ -35,13 +38,17 @@ export async function preparePreviewStream(
     const { root } = await getListing(scope, target.id, 1, 1, 0, transferError);
     if (!root || root.isDirectory) throw new TransferError('NOT_FOUND', 'File not found');
     if (root.fileNonce === null) throw new TransferError('BAD_ITEM', 'File nonce not found');
+    // An earlier version has its own nonce and size under the same K (docs/protocol.md "Versions").
+    const content = target.versionId
+      ? await versionContent(scope, root.id, target.versionId)
+      : { fileNonce: fromBase64(root.fileNonce, 'fileNonce'), size: plaintextSize(root.size) };
     job = {
       itemId: root.id,
       key: new Uint8Array(itemKey(scope, root.id)),
-      fileNonce: fromBase64(root.fileNonce, 'fileNonce'),
-      size: plaintextSize(root.size),
+      ...content,
       mime,
       scope,
+      ...(target.versionId ? { versionId: target.versionId } : {}),
     };
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new TransferError('SW_TIMEOUT', 'The preview helper did not answer')), 10_000);
