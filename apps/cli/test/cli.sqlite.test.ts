@@ -1,0 +1,3 @@
+import { cliSuite } from './cli.suite.ts';
+
+cliSuite('sqlite + disk', async () => ({ env: {}, stop: async () => {} }));
