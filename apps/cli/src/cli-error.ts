@@ -26,6 +26,8 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: ExitCode = EXIT.failed,
+    /** Worth another try: the network failed, or the server answered 5xx. */
+    readonly retryable = exitCode === EXIT.network,
   ) {
     super(message);
     this.name = 'CliError';

@@ -49,7 +49,7 @@ export function refusal(status: number, value: unknown, response?: Response): Cl
     const after = response?.headers.get('retry-after');
     return new CliError(`Too many requests: try again${after ? ` in ${after} s` : ' later'}.`, EXIT.failed);
   }
-  return new CliError(text ?? `The server answered ${status}.`, EXIT.failed);
+  return new CliError(text ?? `The server answered ${status}.`, EXIT.failed, status >= 500);
 }
 
 /**

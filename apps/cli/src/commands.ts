@@ -9,6 +9,7 @@ import { answer, connect } from './client.ts';
 import { forgetSession, loadSession, saveSession, type StoredSession } from './config.ts';
 import { type Folder, type RemoteItem, RemoteTree, isFolder, pathSegments, showPath } from './remote-tree.ts';
 import type { SecretOptions } from './secrets.ts';
+import { humanSize } from './format.ts';
 
 export interface Output {
   json: boolean;
@@ -22,17 +23,17 @@ export interface Context extends SecretOptions {
   out: Output;
 }
 
-async function signedIn(): Promise<StoredSession> {
+export async function signedIn(): Promise<StoredSession> {
   const session = await loadSession();
   if (!session) throw new CliError('Not signed in: run `sealbox login <server> <username>`.', EXIT.auth);
   return session;
 }
 
 /** The tree of the signed-in account, its keys unlocked for this command. */
-async function openTree(ctx: Context): Promise<RemoteTree> {
-  const session = await signedIn();
-  const keys = await unlock(session, ctx);
-  return new RemoteTree(connect(session.server, session.token), keys.rootKey);
+export async function openTree(ctx: Context, session?: StoredSession): Promise<RemoteTree> {
+  const signed = session ?? (await signedIn());
+  const keys = await unlock(signed, ctx);
+  return new RemoteTree(connect(signed.server, signed.token), keys.rootKey);
 }
 
 export async function loginCommand(ctx: Context, server: string, username: string): Promise<void> {
@@ -79,18 +80,6 @@ function jsonItem(item: RemoteItem, path: string | undefined) {
     modifiedAt: new Date(item.modifiedAt).toISOString(),
     decrypted: item.name !== null,
   };
-}
-
-const KIB = 1024;
-export function humanSize(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= KIB && unit < units.length - 1) {
-    value /= KIB;
-    unit++;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
 function longRow(item: RemoteItem): string {

@@ -16,6 +16,7 @@ import {
   treeCommand,
   whoamiCommand,
 } from './commands.ts';
+import { getCommand, putCommand } from './transfer-commands.ts';
 
 const USAGE = `Usage: sealbox <command> [options]
 
@@ -26,6 +27,10 @@ Commands:
   ls [-l] [path]                  list a folder (names as you see them in the web app)
   tree [path]                     list a folder and everything under it
   mkdir [-p] <path>...            make folders (-p: with missing parents, no error if there)
+  put <local>... <remote>         upload files and folders (a name already used by a file: a new version);
+                                  a put stopped half-way continues where it stopped when run again
+  get [-f] <remote>... <local>    download files and folders (-f: overwrite local files);
+                                  a get stopped half-way continues when run again
 
 Options:
   --json             answer one JSON document (errors too), for scripts
@@ -60,6 +65,7 @@ export async function run(argv: string[]): Promise<number> {
         'password-stdin': { type: 'boolean' },
         long: { type: 'boolean', short: 'l' },
         parents: { type: 'boolean', short: 'p' },
+        force: { type: 'boolean', short: 'f' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -89,6 +95,14 @@ export async function run(argv: string[]): Promise<number> {
       case 'mkdir':
         needs(rest, 1, 'mkdir [-p] <path>...');
         await mkdirCommand(ctx, rest, values.parents ?? false);
+        break;
+      case 'put':
+        needs(rest, 2, 'put <local>... <remote>');
+        await putCommand(ctx, rest.slice(0, -1), rest.at(-1)!);
+        break;
+      case 'get':
+        needs(rest, 2, 'get [-f] <remote>... <local>');
+        await getCommand(ctx, rest.slice(0, -1), rest.at(-1)!, values.force ?? false);
         break;
       default:
         throw new CliError(`Unknown command "${command}". Run sealbox --help.`, EXIT.usage);

@@ -26,6 +26,8 @@ export interface RemoteItem {
   modifiedAt: number;
   /** K, for opening what is inside (null when it did not open). */
   key: Uint8Array | null;
+  /** A file's content nonce, as the server lists it. */
+  fileNonce: string | null;
 }
 
 /** A folder to list: the top level (R wraps its items) or an opened folder. */
@@ -46,7 +48,7 @@ export const showPath = (segments: readonly string[]) => `/${segments.join('/')}
 
 export class RemoteTree {
   constructor(
-    private readonly conn: Connection,
+    readonly conn: Connection,
     private readonly rootKey: CryptoKey,
   ) {}
 
@@ -75,6 +77,7 @@ export class RemoteTree {
       size: item.isDirectory ? 0 : sizeOf(item.size),
       createdAt: item.createdAt,
       modifiedAt: item.modifiedAt,
+      fileNonce: item.fileNonce,
     };
     // Only the folder asked for may wrap its children: another parent claimed is not opened.
     if (item.parentId !== folder.id || item.keyNonce === null) return { ...base, name: null, key: null };
@@ -144,7 +147,7 @@ export class RemoteTree {
     const metadata = { id, parentId: parent.id, isDirectory: true, ...sealedName, ...wrapped };
     await postForm(this.conn, '/api/upload', { metadata: JSON.stringify(metadata) });
     const now = Date.now();
-    return { id, parentId: parent.id, isDirectory: true, name, size: 0, createdAt: now, modifiedAt: now, key };
+    return { id, parentId: parent.id, isDirectory: true, name, size: 0, createdAt: now, modifiedAt: now, key, fileNonce: null };
   }
 }
 

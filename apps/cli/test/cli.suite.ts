@@ -6,13 +6,14 @@
  * (exit 4), a session ended elsewhere, and --json answers and errors.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { stat, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decryptName, unwrapItemKey } from '@sealbox/crypto';
+import { ciphertextSize, decryptName, partCount, unwrapItemKey } from '@sealbox/crypto';
 import { createUser, freshCode, type TestUser } from '../../../e2e/support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, type ApiSession } from '../../../e2e/support/files.ts';
 import { startServer, type RunningServer } from '../../../e2e/support/server.ts';
-import { type Cli, makeCli } from './support.ts';
+import { type Cli, makeCli, spawnCli, startProxy } from './support.ts';
 
 const SLOW = 120_000;
 
@@ -163,6 +164,115 @@ export function cliSuite(label: string, environment: () => Promise<{ env: Record
     );
 
     test(
+      'put and get a tree: names in several scripts, an empty file, one in parts; byte for byte',
+      async () => {
+        const base = await mkdtemp(join(tmpdir(), 'sealbox-cli-tree-'));
+        const files: Record<string, Uint8Array<ArrayBuffer>> = {
+          'Trip 2026/Fotos été/日本/写真 1.bin': random(300_000),
+          'Trip 2026/Привет мир.txt': new TextEncoder().encode('привет'),
+          'Trip 2026/empty': new Uint8Array(0),
+          'Trip 2026/big one.bin': random(20 * 1024 * 1024 + 123),
+        };
+        for (const [path, bytes] of Object.entries(files)) {
+          await mkdir(join(base, 'up', path, '..'), { recursive: true });
+          await writeFile(join(base, 'up', path), bytes);
+        }
+        const put = await cli.json(['put', join(base, 'up', 'Trip 2026'), '/']);
+        expect(put.code).toBe(0);
+        expect(put.value.uploaded.map((row: { path: string }) => row.path).sort()).toEqual(
+          Object.keys(files)
+            .map((path) => `/${path}`)
+            .sort(),
+        );
+        const down = join(base, 'down');
+        await mkdir(down);
+        const got = await cli.json(['get', '/Trip 2026', down]);
+        expect(got.code).toBe(0);
+        for (const [path, bytes] of Object.entries(files)) {
+          expect(new Uint8Array(await readFile(join(down, path)))).toEqual(bytes);
+        }
+        expect((await readdir(join(down, 'Trip 2026'))).sort()).toEqual(['Fotos été', 'big one.bin', 'empty', 'Привет мир.txt']);
+        // A get that would overwrite refuses unless told; a put over a file's name is a new version.
+        expect((await cli.run(['get', '/Trip 2026/empty', join(down, 'Trip 2026')])).code).toBe(5);
+        await writeFile(join(base, 'empty'), 'no longer empty');
+        expect((await cli.run(['put', join(base, 'empty'), '/Trip 2026/empty'])).code).toBe(0);
+        expect((await cli.run(['get', '-f', '/Trip 2026/empty', join(down, 'Trip 2026')])).code).toBe(0);
+        expect(await readFile(join(down, 'Trip 2026', 'empty'), 'utf8')).toBe('no longer empty');
+        const session = await apiLogin(server.url, user);
+        const trip = await folderNamed(session, null, 'Trip 2026');
+        const emptyId = (await folderNamed(session, trip, 'empty')).id;
+        const versions = await (
+          await fetch(`${server.url}/api/file/${emptyId}/versions`, { headers: { cookie: session.cookie } })
+        ).json();
+        expect(versions.versions.length).toBe(1);
+      },
+      SLOW,
+    );
+
+    test(
+      'a put killed with -9 half-way sends only the missing parts again; a get resumes; tampered data is exit 7',
+      async () => {
+        const proxy = startProxy(server.url);
+        try {
+          const base = await mkdtemp(join(tmpdir(), 'sealbox-cli-kill-'));
+          const content = random(40 * 1024 * 1024 + 7);
+          await writeFile(join(base, 'movie.bin'), content);
+          const viaProxy = await makeCli(user.password);
+          expect((await viaProxy.run(['login', proxy.url, user.username])).code).toBe(0);
+
+          // Part 2 hangs: parts 0 and 1 are in when the put is killed.
+          proxy.stallParts.add(2);
+          const child = spawnCli(viaProxy, user.password, ['put', join(base, 'movie.bin'), '/']);
+          while (!proxy.partsSeen.includes(2)) await Bun.sleep(20);
+          child.kill('SIGKILL');
+          await child.exited;
+          const journal = JSON.parse(await readFile(join(viaProxy.dir, 'uploads.json'), 'utf8'));
+          expect(Object.keys(journal).length).toBe(1);
+          expect(JSON.stringify(journal)).not.toContain(user.password);
+
+          proxy.stallParts.clear();
+          proxy.partsSeen = [];
+          const rerun = await viaProxy.run(['put', join(base, 'movie.bin'), '/']);
+          expect(rerun.stderr).toBe('');
+          expect(rerun.code).toBe(0);
+          const parts = partCount(ciphertextSize(content.length));
+          expect(parts).toBeGreaterThan(4);
+          expect(proxy.partsSeen).toEqual(Array.from({ length: parts - 2 }, (_, i) => i + 2));
+          expect(JSON.parse(await readFile(join(viaProxy.dir, 'uploads.json'), 'utf8'))).toEqual({});
+
+          // A get hanging after 3 MiB is killed; run again it asks only for the rest.
+          proxy.cutDataAfter = 3 * 1024 * 1024;
+          const dest = join(base, 'movie-back.bin');
+          const getting = spawnCli(viaProxy, user.password, ['get', '/movie.bin', dest]);
+          for (;;) {
+            const size = (await stat(`${dest}.sealbox-part`).catch(() => undefined))?.size ?? 0;
+            if (size >= 2 * 1024 * 1024) break;
+            await Bun.sleep(20);
+          }
+          getting.kill('SIGKILL');
+          await getting.exited;
+          proxy.cutDataAfter = -1;
+          proxy.dataRanges = [];
+          const resumed = await viaProxy.run(['get', '/movie.bin', dest]);
+          expect(resumed.code).toBe(0);
+          expect(proxy.dataRanges.length).toBe(1);
+          expect(Number(/^bytes=(\d+)-$/.exec(proxy.dataRanges[0]!)?.[1])).toBeGreaterThan(0);
+          expect(new Uint8Array(await readFile(dest))).toEqual(content);
+
+          // A flipped byte anywhere fails the integrity check: exit 7, no file left in place.
+          proxy.flipDataByte = 5 * 1024 * 1024;
+          const tampered = await viaProxy.run(['get', '/movie.bin', join(base, 'tampered.bin')]);
+          expect(tampered.code).toBe(7);
+          expect(tampered.stderr).toContain('integrity');
+          expect(await stat(join(base, 'tampered.bin')).catch(() => 'absent')).toBe('absent');
+        } finally {
+          proxy.stop();
+        }
+      },
+      SLOW,
+    );
+
+    test(
       'a session ended elsewhere is exit 3; logout ends it on the server and forgets it',
       async () => {
         const second = await makeCli(user.password);
@@ -193,4 +303,11 @@ async function folderNamed(session: ApiSession, parent: { id: string; key: Uint8
     if ((await decryptName(key, item.id!, item.encryptedFileName!, item.nameNonce!)) === name) return { id: item.id!, key };
   }
   throw new Error(`no folder ${name}`);
+}
+
+function random(length: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(length);
+  for (let at = 0; at < length; at += 65_536)
+    bytes.set(crypto.getRandomValues(new Uint8Array(Math.min(65_536, length - at))), at);
+  return bytes;
 }

@@ -47,3 +47,78 @@ export async function makeCli(password: string): Promise<Cli> {
     },
   };
 }
+
+/**
+ * A proxy in front of the server that can misbehave: hold one upload part unanswered for good (a
+ * connection that hangs, so the CLI can be killed mid-put), and flip a byte of file data (a hostile
+ * server or a broken disk). It counts the parts it saw.
+ */
+export interface Proxy {
+  url: string;
+  /** Part numbers whose PUT never gets an answer while set. */
+  stallParts: Set<number>;
+  /** Flip this byte of every file-data answer (-1: none). */
+  flipDataByte: number;
+  /** Send this many bytes of a file-data answer, then hang (-1: all). */
+  cutDataAfter: number;
+  /** The Range header of every file-data request ('' for none). */
+  dataRanges: string[];
+  /** Every PUT .../part/{n} that reached the proxy, in order. */
+  partsSeen: number[];
+  stop(): void;
+}
+
+export function startProxy(target: string): Proxy {
+  const proxy: Proxy = {
+    url: '',
+    stallParts: new Set(),
+    flipDataByte: -1,
+    cutDataAfter: -1,
+    dataRanges: [],
+    partsSeen: [],
+    stop: () => server.stop(true),
+  };
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    async fetch(request) {
+      const url = new URL(request.url);
+      const part = /\/part\/(\d+)$/.exec(url.pathname);
+      if (part && request.method === 'PUT') {
+        const n = Number(part[1]);
+        proxy.partsSeen.push(n);
+        if (proxy.stallParts.has(n)) return new Promise<Response>(() => {});
+      }
+      const isData = url.pathname.startsWith('/api/file/data/');
+      if (isData) proxy.dataRanges.push(request.headers.get('range') ?? '');
+      const headers = new Headers(request.headers);
+      headers.delete('host');
+      const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+      const answer = await fetch(`${target}${url.pathname}${url.search}`, {
+        method: request.method,
+        headers,
+        body,
+        redirect: 'manual',
+      });
+      if (!isData || !answer.ok || (proxy.flipDataByte < 0 && proxy.cutDataAfter < 0)) return answer;
+      const bytes = new Uint8Array(await answer.arrayBuffer());
+      if (proxy.flipDataByte >= 0 && proxy.flipDataByte < bytes.length) bytes[proxy.flipDataByte]! ^= 1;
+      if (proxy.cutDataAfter < 0) return new Response(bytes, { status: answer.status, headers: answer.headers });
+      const head = bytes.slice(0, proxy.cutDataAfter);
+      const hanging = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(head) });
+      return new Response(hanging, { status: answer.status, headers: answer.headers });
+    },
+  });
+  proxy.url = `http://127.0.0.1:${server.port}`;
+  return proxy;
+}
+
+/** Starts the CLI without waiting for it (to kill it half-way). */
+export function spawnCli(cli: Cli, password: string, args: string[]) {
+  return Bun.spawn([process.execPath, MAIN, ...args], {
+    env: { ...process.env, SEALBOX_CONFIG_DIR: cli.dir, SEALBOX_PASSWORD: password },
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+}

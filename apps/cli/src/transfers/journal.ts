@@ -1,0 +1,65 @@
+/**
+ * Unfinished uploads, so that a `put` killed half-way continues on the next run (docs/cli.md
+ * "Resuming"). Kept in `uploads.json` beside the session (0600). It holds no key: the item's K is
+ * kept wrapped under its folder's key, as the server keeps it, and opened again from the tree;
+ * the file nonce is no secret (the server stores it in clear).
+ */
+import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { configDir } from '../config.ts';
+
+export interface JournalEntry {
+  uploadId: string;
+  itemId: string;
+  /** The folder it goes into (null: the top level). */
+  parentId: string | null;
+  /** A new version of this file rather than a new item. */
+  versionOf: string | null;
+  fileNonce: string;
+  /** K wrapped under the folder's key (new items only). */
+  encryptedKey: string | null;
+  keyNonce: string | null;
+  /** The local file as it was when the upload began: a file changed since starts over. */
+  size: number;
+  mtimeMs: number;
+}
+
+type Journal = Record<string, JournalEntry>;
+
+const path = () => join(configDir(), 'uploads.json');
+
+async function read(): Promise<Journal> {
+  try {
+    const value = JSON.parse(await readFile(path(), 'utf8')) as unknown;
+    return typeof value === 'object' && value !== null ? (value as Journal) : {};
+  } catch {
+    return {};
+  }
+}
+
+async function write(journal: Journal): Promise<void> {
+  await writeFile(path(), `${JSON.stringify(journal, null, 2)}\n`, { mode: 0o600 });
+  await chmod(path(), 0o600);
+}
+
+/** Which upload a local file going to a remote folder under a name is. */
+export function journalKey(parts: { server: string; userId: string; parentId: string | null; name: string; localPath: string }) {
+  return JSON.stringify([parts.server, parts.userId, parts.parentId, parts.name, parts.localPath]);
+}
+
+export async function findUpload(key: string): Promise<JournalEntry | undefined> {
+  return (await read())[key];
+}
+
+export async function rememberUpload(key: string, entry: JournalEntry): Promise<void> {
+  const journal = await read();
+  journal[key] = entry;
+  await write(journal);
+}
+
+export async function forgetUpload(key: string): Promise<void> {
+  const journal = await read();
+  if (!(key in journal)) return;
+  delete journal[key];
+  await write(journal);
+}
