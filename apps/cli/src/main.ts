@@ -16,6 +16,7 @@ import {
   treeCommand,
   whoamiCommand,
 } from './commands.ts';
+import { mvCommand, rmCommand } from './change-commands.ts';
 import { getCommand, putCommand } from './transfer-commands.ts';
 
 const USAGE = `Usage: sealbox <command> [options]
@@ -31,6 +32,8 @@ Commands:
                                   a put stopped half-way continues where it stopped when run again
   get [-f] <remote>... <local>    download files and folders (-f: overwrite local files);
                                   a get stopped half-way continues when run again
+  mv <remote>... <remote>         move into a folder, or (one item) move and rename
+  rm [-r] <remote>...             delete (to the trash, when the server keeps one; -r: folders)
 
 Options:
   --json             answer one JSON document (errors too), for scripts
@@ -66,6 +69,7 @@ export async function run(argv: string[]): Promise<number> {
         long: { type: 'boolean', short: 'l' },
         parents: { type: 'boolean', short: 'p' },
         force: { type: 'boolean', short: 'f' },
+        recursive: { type: 'boolean', short: 'r' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -103,6 +107,14 @@ export async function run(argv: string[]): Promise<number> {
       case 'get':
         needs(rest, 2, 'get [-f] <remote>... <local>');
         await getCommand(ctx, rest.slice(0, -1), rest.at(-1)!, values.force ?? false);
+        break;
+      case 'mv':
+        needs(rest, 2, 'mv <remote>... <remote>');
+        await mvCommand(ctx, rest.slice(0, -1), rest.at(-1)!);
+        break;
+      case 'rm':
+        needs(rest, 1, 'rm [-r] <remote>...');
+        await rmCommand(ctx, rest, values.recursive ?? false);
         break;
       default:
         throw new CliError(`Unknown command "${command}". Run sealbox --help.`, EXIT.usage);

@@ -273,6 +273,67 @@ export function cliSuite(label: string, environment: () => Promise<{ env: Record
     );
 
     test(
+      'mv moves into folders and renames (keys re-wrapped, names re-sealed); rm goes to the trash, folders only with -r',
+      async () => {
+        expect((await cli.run(['mkdir', '-p', 'Move/From', 'Move/To', 'Move/Other'])).code).toBe(0);
+        const base = await mkdtemp(join(tmpdir(), 'sealbox-cli-mv-'));
+        await writeFile(join(base, 'one.txt'), 'one');
+        await writeFile(join(base, 'two.txt'), 'two');
+        expect((await cli.run(['put', join(base, 'one.txt'), join(base, 'two.txt'), '/Move/From'])).code).toBe(0);
+
+        // Two files into a folder, then one renamed in place, then a folder moved and renamed at once.
+        const moved = await cli.json(['mv', '/Move/From/one.txt', '/Move/From/two.txt', '/Move/To']);
+        expect(moved.value).toEqual({
+          moved: [
+            { from: '/Move/From/one.txt', to: '/Move/To/one.txt' },
+            { from: '/Move/From/two.txt', to: '/Move/To/two.txt' },
+          ],
+        });
+        expect((await cli.run(['mv', '/Move/To/one.txt', '/Move/To/uno.txt'])).code).toBe(0);
+        expect((await cli.run(['mv', '/Move/Other', '/Move/To/Renamed'])).code).toBe(0);
+        expect((await cli.run(['tree', '/Move'])).stdout).toBe(
+          [
+            '/Move',
+            '├── From/',
+            '└── To/',
+            '    ├── Renamed/',
+            '    ├── two.txt',
+            '    └── uno.txt',
+            '',
+            '3 folders, 2 files',
+            '',
+          ].join('\n'),
+        );
+        // What moved opens with the web app's crypto under its new folder's key, under its new name.
+        const session = await apiLogin(server.url, user);
+        const to = await folderNamed(session, await folderNamed(session, null, 'Move'), 'To');
+        expect((await folderNamed(session, to, 'uno.txt')).id).toMatch(/^[0-9a-f-]{36}$/);
+        const back = join(base, 'uno-back.txt');
+        expect((await cli.run(['get', '/Move/To/uno.txt', back])).code).toBe(0);
+        expect(await readFile(back, 'utf8')).toBe('one');
+
+        // A name already there is refused before anything moves; a folder into itself is refused.
+        const clash = await cli.run(['mv', '/Move/To/two.txt', '/Move/To/uno.txt']);
+        expect(clash.code).toBe(5);
+        expect((await cli.run(['mv', '/Move/To', '/Move/To/Renamed'])).code).not.toBe(0);
+        expect((await cli.run(['ls', '/Move/To/Renamed'])).code).toBe(0);
+
+        // rm: a folder needs -r; what is deleted goes to the trash and can be restored.
+        const folder = await cli.run(['rm', '/Move/To']);
+        expect(folder.code).toBe(2);
+        const removed = await cli.json(['rm', '-r', '/Move/To', '/Move/From']);
+        expect(removed.code).toBe(0);
+        expect(removed.value).toEqual({ deleted: ['/Move/To', '/Move/From'], retentionDays: 30 });
+        expect((await cli.run(['ls', '/Move'])).stdout).toBe('');
+        const trash = await (
+          await fetch(`${server.url}/api/trash?limit=10&offset=0`, { headers: { cookie: session.cookie } })
+        ).json();
+        expect(trash.files.map((item: { id: string }) => item.id)).toContain(to.id);
+      },
+      SLOW,
+    );
+
+    test(
       'a session ended elsewhere is exit 3; logout ends it on the server and forgets it',
       async () => {
         const second = await makeCli(user.password);
