@@ -16,7 +16,7 @@ import {
 } from '@sealbox/crypto';
 import { INVALID_CREDENTIALS_TEXT, USER_NOT_FOUND_TEXT } from '@sealbox/rules';
 import { CliError, EXIT } from './cli-error.ts';
-import { type Api, SESSION_COOKIE, answer, apiClient, refusal } from './client.ts';
+import { type Api, SESSION_COOKIE, answer, apiClient, connect, refusal } from './client.ts';
 import type { StoredSession } from './config.ts';
 import { readPassword, readTotpCode, type SecretOptions } from './secrets.ts';
 
@@ -107,7 +107,7 @@ export async function login(input: LoginInput): Promise<StoredSession> {
  * (403 for a wrong one) and opened here.
  */
 export async function unlock(session: StoredSession, options: SecretOptions = {}): Promise<AccountKeys> {
-  const api = apiClient(session.server, session.token);
+  const { api } = connect(session.server, session.token);
   const password = await readPassword(options);
   const secrets = await passwordSecrets(session.server, api, session.username, password);
   const result = await api.api.account.sealed.post({ currentPassword: secrets.loginPassword });
@@ -118,7 +118,7 @@ export async function unlock(session: StoredSession, options: SecretOptions = {}
 
 /** Ends the session on the server (already ended is fine). */
 export async function logout(session: StoredSession): Promise<void> {
-  const api = apiClient(session.server, session.token);
+  const { api } = connect(session.server, session.token);
   const result = await api.api.logout.post();
   if (result.response === undefined) throw new CliError(`Cannot reach ${session.server}.`, EXIT.network);
 }

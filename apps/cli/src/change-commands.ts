@@ -29,18 +29,11 @@ function refusedOnes(results: BatchResult[], pathOf: Map<string, string>, verb: 
   throw new CliError(`could not ${verb} ${refused.length} of ${results.length}:\n  ${lines.join('\n  ')}`, EXIT.failed);
 }
 
-/** The item at `path`: never the top level itself. */
-async function itemAt(tree: RemoteTree, path: string): Promise<RemoteItem> {
-  const at = await tree.resolve(path);
-  if (at.id === null) throw new CliError('That is the whole drive: name an item in it.', EXIT.usage);
-  return at as RemoteItem;
-}
-
 export async function rmCommand(ctx: Context, paths: string[], recursive: boolean): Promise<void> {
   const tree = await openTree(ctx);
   const pathOf = new Map<string, string>();
   for (const path of paths) {
-    const item = await itemAt(tree, path);
+    const item = await tree.item(path);
     if (item.isDirectory && !recursive) throw new CliError(`${showPath(pathSegments(path))} is a folder: use rm -r.`, EXIT.usage);
     pathOf.set(item.id, showPath(pathSegments(path)));
   }
@@ -84,7 +77,7 @@ export async function mvCommand(ctx: Context, sources: string[], destination: st
   const items: RemoteItem[] = [];
   const pathOf = new Map<string, string>();
   for (const source of sources) {
-    const item = await itemAt(tree, source);
+    const item = await tree.item(source);
     if (!item.key || item.name === null) throw new CliError(`${source}: its key did not open.`, EXIT.integrity);
     items.push(item);
     pathOf.set(item.id, showPath(pathSegments(source)));

@@ -9,22 +9,32 @@ import { CliError, EXIT } from './cli-error.ts';
 
 export const SESSION_COOKIE = 'sealbox_session';
 
-export function apiClient(server: string, token?: string) {
-  return treaty<App>(server, token ? { headers: { cookie: `${SESSION_COOKIE}=${token}` } } : {});
+/** The client, sending `cookie` (a session, a link's access proof) with every call. */
+export function apiClient(server: string, cookie?: string) {
+  return treaty<App>(server, cookie ? { headers: { cookie } } : {});
 }
 
 export type Api = ReturnType<typeof apiClient>;
 
-/** A signed-in connection: the typed client and what a multipart call needs besides. */
+/**
+ * A connection: the typed client, and what byte calls need besides. Signed in (`cookie` holds the
+ * session), or a link holder's (`linkId` goes with every files call; `cookie` holds the link's
+ * access proof, if it has a password).
+ */
 export interface Connection {
   server: string;
-  token: string;
+  cookie: string;
+  linkId?: string;
   api: Api;
 }
 
 export function connect(server: string, token: string): Connection {
-  return { server, token, api: apiClient(server, token) };
+  const cookie = `${SESSION_COOKIE}=${token}`;
+  return { server, cookie, api: apiClient(server, cookie) };
 }
+
+/** `?linkId=…` for a link holder's byte calls, '' otherwise. */
+export const linkQuery = (conn: Connection) => (conn.linkId ? `?linkId=${encodeURIComponent(conn.linkId)}` : '');
 
 interface EdenResult {
   data: unknown;
@@ -74,7 +84,7 @@ export async function postForm(conn: Connection, path: string, fields: Record<st
   try {
     response = await fetch(`${conn.server}${path}`, {
       method: 'POST',
-      headers: { cookie: `${SESSION_COOKIE}=${conn.token}` },
+      headers: { cookie: conn.cookie },
       body,
     });
   } catch {

@@ -30,10 +30,15 @@ export async function signedIn(): Promise<StoredSession> {
 }
 
 /** The tree of the signed-in account, its keys unlocked for this command. */
-export async function openTree(ctx: Context, session?: StoredSession): Promise<RemoteTree> {
+/** The signed-in account with its keys unlocked for this command, and its own tree. */
+export async function openAccount(ctx: Context, session?: StoredSession) {
   const signed = session ?? (await signedIn());
   const keys = await unlock(signed, ctx);
-  return new RemoteTree(connect(signed.server, signed.token), keys.rootKey);
+  return { session: signed, keys, tree: new RemoteTree(connect(signed.server, signed.token), { id: null, key: keys.rootKey }) };
+}
+
+export async function openTree(ctx: Context, session?: StoredSession): Promise<RemoteTree> {
+  return (await openAccount(ctx, session)).tree;
 }
 
 export async function loginCommand(ctx: Context, server: string, username: string): Promise<void> {

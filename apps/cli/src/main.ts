@@ -17,6 +17,7 @@ import {
   whoamiCommand,
 } from './commands.ts';
 import { mvCommand, rmCommand } from './change-commands.ts';
+import { linkCommand, shareCommand } from './share-commands.ts';
 import { getCommand, putCommand } from './transfer-commands.ts';
 
 const USAGE = `Usage: sealbox <command> [options]
@@ -32,6 +33,11 @@ Commands:
                                   a put stopped half-way continues where it stopped when run again
   get [-f] <remote>... <local>    download files and folders (-f: overwrite local files);
                                   a get stopped half-way continues when run again
+  get <link-url> <local>          download what a share link opens (no account needed)
+  share <remote> --with <user> [--edit]
+                                  share with a user (their keys pinned on first use)
+  link <remote> [--expires 7d|never] [--password] [--edit]
+                                  make a share link and print its URL (--password: asked for)
   mv <remote>... <remote>         move into a folder, or (one item) move and rename
   rm [-r] <remote>...             delete (to the trash, when the server keeps one; -r: folders)
 
@@ -70,6 +76,10 @@ export async function run(argv: string[]): Promise<number> {
         parents: { type: 'boolean', short: 'p' },
         force: { type: 'boolean', short: 'f' },
         recursive: { type: 'boolean', short: 'r' },
+        with: { type: 'string' },
+        edit: { type: 'boolean' },
+        expires: { type: 'string' },
+        password: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -115,6 +125,19 @@ export async function run(argv: string[]): Promise<number> {
       case 'rm':
         needs(rest, 1, 'rm [-r] <remote>...');
         await rmCommand(ctx, rest, values.recursive ?? false);
+        break;
+      case 'share':
+        needs(rest, 1, 'share <remote> --with <user> [--edit]');
+        if (!values.with) throw new CliError('Usage: sealbox share <remote> --with <user> [--edit]', EXIT.usage);
+        await shareCommand(ctx, rest[0]!, values.with, values.edit ?? false);
+        break;
+      case 'link':
+        needs(rest, 1, 'link <remote> [--expires 7d|never] [--password] [--edit]');
+        await linkCommand(ctx, rest[0]!, {
+          expires: values.expires ?? 'never',
+          password: values.password ?? false,
+          edit: values.edit ?? false,
+        });
         break;
       default:
         throw new CliError(`Unknown command "${command}". Run sealbox --help.`, EXIT.usage);

@@ -32,7 +32,7 @@ function fakeConnection(folders: Record<string, Row[]>): Connection {
     response: new Response('{}'),
     status: 200,
   });
-  return { server: 'http://server.test', token: 't', api: { api: { file: { get } } } } as unknown as Connection;
+  return { server: 'http://server.test', cookie: '', api: { api: { file: { get } } } } as unknown as Connection;
 }
 
 describe('the CLI under a hostile server', () => {
@@ -54,7 +54,7 @@ describe('the CLI under a hostile server', () => {
         top: [good.row, claimed.row, foreign.row, spliced.row],
         [good.row.id as string]: [misfiled.row, inside.row],
       }),
-      root,
+      { id: null, key: root },
     );
 
     const top = await tree.children(tree.top);

@@ -47,20 +47,26 @@ export function pathSegments(path: string): string[] {
 export const showPath = (segments: readonly string[]) => `/${segments.join('/')}`;
 
 export class RemoteTree {
+  /**
+   * `top`: where paths start: the own tree's top level (R), or the folder a link opens (its K from
+   * the link's fragment).
+   */
   constructor(
     readonly conn: Connection,
-    private readonly rootKey: CryptoKey,
+    readonly top: Folder,
   ) {}
-
-  get top(): Folder {
-    return { id: null, key: this.rootKey };
-  }
 
   /** Every item directly in `folder`, opened, in the server's order. */
   async children(folder: Folder): Promise<RemoteItem[]> {
     const items: RemoteItem[] = [];
     for (let offset = 0; ; offset += PAGE) {
-      const query = { depth: 1, limit: PAGE, offset, ...(folder.id ? { id: folder.id } : {}) };
+      const query = {
+        depth: 1,
+        limit: PAGE,
+        offset,
+        ...(folder.id ? { id: folder.id } : {}),
+        ...(this.conn.linkId ? { linkId: this.conn.linkId } : {}),
+      };
       const page = await answer(this.conn.api.api.file.get({ query }), this.conn.server);
       if (page instanceof Response) throw new CliError('The server answered a listing that is not JSON.', EXIT.failed);
       const { files } = page;
@@ -70,15 +76,7 @@ export class RemoteTree {
   }
 
   private async open(item: ItemView, folder: Folder): Promise<RemoteItem> {
-    const base = {
-      id: item.id,
-      parentId: item.parentId,
-      isDirectory: item.isDirectory,
-      size: item.isDirectory ? 0 : sizeOf(item.size),
-      createdAt: item.createdAt,
-      modifiedAt: item.modifiedAt,
-      fileNonce: item.fileNonce,
-    };
+    const base = factsOf(item);
     // Only the folder asked for may wrap its children: another parent claimed is not opened.
     if (item.parentId !== folder.id || item.keyNonce === null) return { ...base, name: null, key: null };
     try {
@@ -118,6 +116,13 @@ export class RemoteTree {
     return at;
   }
 
+  /** The item at `path`: never the top level itself. */
+  async item(path: string): Promise<RemoteItem> {
+    const at = await this.resolve(path);
+    if (at.id === null) throw new CliError('That is the whole drive: name an item in it.', EXIT.usage);
+    return at as RemoteItem;
+  }
+
   /** The folder at `path`, made with every missing folder on the way (`mkdir -p`). */
   async makeFolders(path: string): Promise<{ folder: Folder; made: string[] }> {
     const segments = pathSegments(path);
@@ -148,6 +153,32 @@ export class RemoteTree {
     await postForm(this.conn, '/api/upload', { metadata: JSON.stringify(metadata) });
     const now = Date.now();
     return { id, parentId: parent.id, isDirectory: true, name, size: 0, createdAt: now, modifiedAt: now, key, fileNonce: null };
+  }
+}
+
+/** What a listed item is, before its key and name are opened. */
+function factsOf(item: ItemView) {
+  return {
+    id: item.id,
+    parentId: item.parentId,
+    isDirectory: item.isDirectory,
+    size: item.isDirectory ? 0 : sizeOf(item.size),
+    createdAt: item.createdAt,
+    modifiedAt: item.modifiedAt,
+    fileNonce: item.fileNonce,
+  };
+}
+
+/**
+ * A link's item, whose K is the link's key (docs/protocol.md "Share links"): taken as the link's
+ * only when its name opens under that key for its id; otherwise undecryptable.
+ */
+export async function openLinkRoot(item: ItemView, key: Uint8Array): Promise<RemoteItem> {
+  const base = factsOf(item);
+  try {
+    return { ...base, key, name: await decryptName(key, item.id, item.encryptedFileName, item.nameNonce) };
+  } catch {
+    return { ...base, key: null, name: null };
   }
 }
 

@@ -63,3 +63,10 @@ export async function readTotpCode(): Promise<string> {
   if (fromEnv) return fromEnv;
   return promptHidden('TOTP code (or a recovery code): ');
 }
+
+/** A link's password: `SEALBOX_LINK_PASSWORD`, or a prompt that does not echo it. */
+export async function readLinkPassword(): Promise<string> {
+  const fromEnv = process.env.SEALBOX_LINK_PASSWORD;
+  if (fromEnv) return fromEnv;
+  return promptHidden('Link password: ');
+}

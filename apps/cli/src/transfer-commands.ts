@@ -7,7 +7,9 @@ import { lstat, mkdir, readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { nameProblem } from '@sealbox/rules';
 import { CliError, EXIT } from './cli-error.ts';
+import type { Connection } from './client.ts';
 import { type Context, openTree, signedIn } from './commands.ts';
+import { isLinkUrl, openLink } from './link.ts';
 import { type Folder, type RemoteItem, type RemoteTree, isFolder, pathSegments, showPath } from './remote-tree.ts';
 import { downloadFile } from './transfers/download.ts';
 import { progress } from './transfers/progress.ts';
@@ -88,34 +90,44 @@ async function localTarget(local: string, name: string, sources: number): Promis
 }
 
 export async function getCommand(ctx: Context, sources: string[], local: string, force: boolean): Promise<void> {
-  const tree = await openTree(ctx);
   const done: Done[] = [];
+  let own: RemoteTree | undefined;
 
-  const getOne = async (item: RemoteItem, path: string, dest: string): Promise<void> => {
+  // `tree` lists a folder's children; a link to a file has none.
+  const getOne = async (conn: Connection, tree: RemoteTree | undefined, item: RemoteItem, path: string, dest: string) => {
     if (item.name === null) {
       warn(`skipped ${path}: its name or key did not open`);
       return;
     }
-    if (isFolder(item)) {
+    if (isFolder(item) && tree) {
       await mkdir(dest, { recursive: true });
       for (const child of await tree.children(item)) {
         if (child.name === null) warn(`skipped an item in ${path}: its name or key did not open`);
-        else await getOne(child, `${path}/${child.name}`, join(dest, safeLocalName(child.name)));
+        else await getOne(conn, tree, child, `${path}/${child.name}`, join(dest, safeLocalName(child.name)));
       }
       return;
     }
     if (!force && (await stat(dest).catch(() => undefined))) {
       throw new CliError(`${dest} already exists: use --force to overwrite it.`, EXIT.conflict);
     }
-    const size = await downloadFile(tree.conn, item, dest, progress(path, item.size, 0, !ctx.out.json));
+    const size = await downloadFile(conn, item, dest, progress(path, item.size, 0, !ctx.out.json));
     done.push({ local: dest, path, id: item.id, size });
   };
 
   for (const source of sources) {
-    const item = await tree.resolve(source);
+    if (isLinkUrl(source)) {
+      // Anyone holding the link: no account, no session.
+      const { conn, root, tree } = await openLink(source);
+      const name = safeLocalName(root.name!);
+      await getOne(conn, tree, root, `/${root.name}`, await localTarget(local, name, sources.length));
+      continue;
+    }
+    own ??= await openTree(ctx);
+    const item = await own.resolve(source);
     if (item.id === null) throw new CliError('get of the whole drive: name a folder.', EXIT.usage);
     const path = showPath(pathSegments(source));
-    await getOne(item as RemoteItem, path, await localTarget(local, safeLocalName(item.name ?? item.id), sources.length));
+    const target = await localTarget(local, safeLocalName(item.name ?? item.id), sources.length);
+    await getOne(own.conn, own, item as RemoteItem, path, target);
   }
   if (ctx.out.json) ctx.out.data({ downloaded: done });
   else ctx.out.text(`Downloaded ${done.length} ${done.length === 1 ? 'file' : 'files'} to ${local}`);

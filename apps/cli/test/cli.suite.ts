@@ -9,7 +9,17 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdir, mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ciphertextSize, decryptName, partCount, unwrapItemKey } from '@sealbox/crypto';
+import {
+  ciphertextSize,
+  decryptName,
+  fingerprint,
+  openPins,
+  partCount,
+  sealPins,
+  unwrapItemKey,
+  unwrapKeyFromUser,
+  verifyGrant,
+} from '@sealbox/crypto';
 import { createUser, freshCode, type TestUser } from '../../../e2e/support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, type ApiSession } from '../../../e2e/support/files.ts';
 import { startServer, type RunningServer } from '../../../e2e/support/server.ts';
@@ -329,6 +339,107 @@ export function cliSuite(label: string, environment: () => Promise<{ env: Record
           await fetch(`${server.url}/api/trash?limit=10&offset=0`, { headers: { cookie: session.cookie } })
         ).json();
         expect(trash.files.map((item: { id: string }) => item.id)).toContain(to.id);
+      },
+      SLOW,
+    );
+
+    test(
+      'share: K wrapped to the pinned key and the grant signed; pins shared with the web app; a changed key is refused',
+      async () => {
+        const bobUser = await createUser(server.url);
+        const bob = await apiLogin(server.url, bobUser);
+        expect((await cli.run(['mkdir', 'For Bob'])).code).toBe(0);
+        const shared = await cli.json(['share', '/For Bob', '--with', bobUser.username.toUpperCase(), '--edit']);
+        expect(shared.code).toBe(0);
+        expect(shared.value).toMatchObject({ path: '/For Bob', user: bobUser.username, edit: true, pinnedNow: true });
+
+        // Bob's list holds it; the grant verifies under the CLI user's signing key and opens to the folder's K.
+        const session = await apiLogin(server.url, user);
+        const folder = await folderNamed(session, null, 'For Bob');
+        const list = await (await fetch(`${server.url}/api/shared`, { headers: { cookie: bob.cookie } })).json();
+        const entry = list.files.find((row: { id: string }) => row.id === folder.id);
+        const me = await (await fetch(`${server.url}/api/user/${user.id}`, { headers: { cookie: bob.cookie } })).json();
+        const grant = {
+          sharerId: user.id,
+          recipientId: bob.userId,
+          itemId: folder.id,
+          encryptedKey: entry.grant.encryptedKey,
+          edit: true,
+        };
+        await verifyGrant(me.signingPublicKey, grant, entry.grant.signature);
+        expect(await unwrapKeyFromUser(bob.keys.encryptionPrivateKey, entry.grant.encryptedKey)).toEqual(folder.key);
+
+        // The pin went into the account's pins, which the web app reads too.
+        const stored = await (await fetch(`${server.url}/api/profile/pins`, { headers: { cookie: session.cookie } })).json();
+        const pins = await openPins(session.rootKey, user.id, stored.sealed, stored.nonce);
+        const them = await (await fetch(`${server.url}/api/user/${bob.userId}`, { headers: { cookie: session.cookie } })).json();
+        expect(pins[bob.userId]).toBe(await fingerprint(them.publicKey, them.signingPublicKey));
+        expect((await cli.run(['share', '/For Bob', '--with', bobUser.username])).code).toBe(5);
+
+        // Another recipient pinned (by another device) to other keys: refused, nothing shared.
+        const carolUser = await createUser(server.url);
+        const carol = await apiLogin(server.url, carolUser);
+        const resealed = await sealPins(session.rootKey, user.id, { ...pins, [carol.userId]: 'ab'.repeat(32) });
+        const put = await fetch(`${server.url}/api/profile/pins`, {
+          method: 'PUT',
+          headers: { cookie: session.cookie, 'content-type': 'application/json' },
+          body: JSON.stringify({ ...resealed, version: stored.version }),
+        });
+        expect(put.status).toBe(200);
+        const refused = await cli.run(['share', '/For Bob', '--with', carolUser.username]);
+        expect(refused.code).toBe(7);
+        expect(refused.stderr).toContain('keys changed');
+        const carolList = await (await fetch(`${server.url}/api/shared`, { headers: { cookie: carol.cookie } })).json();
+        expect(carolList.files).toEqual([]);
+        expect((await cli.run(['share', '/For Bob', '--with', user.username])).code).toBe(2);
+      },
+      SLOW,
+    );
+
+    test(
+      'link: the URL opens for anyone with get, without an account; a password link, a damaged or foreign key',
+      async () => {
+        const base = await mkdtemp(join(tmpdir(), 'sealbox-cli-link-'));
+        await mkdir(join(base, 'Album', 'inner'), { recursive: true });
+        await writeFile(join(base, 'Album', 'a.bin'), random(700_000));
+        await writeFile(join(base, 'Album', 'inner', 'b.txt'), 'inside');
+        expect((await cli.run(['put', join(base, 'Album'), '/'])).code).toBe(0);
+        const made = await cli.json(['link', '/Album', '--expires', '7d']);
+        expect(made.code).toBe(0);
+        const url = made.value.url as string;
+        expect(url).toStartWith(`${server.url}/share?linkId=`);
+        expect(made.value.expiresAt - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+
+        const stranger = await makeCli('unused');
+        const down = join(base, 'down');
+        const got = await stranger.json(['get', url, down]);
+        expect(got.code).toBe(0);
+        expect(new Uint8Array(await readFile(join(down, 'a.bin')))).toEqual(
+          new Uint8Array(await readFile(join(base, 'Album', 'a.bin'))),
+        );
+        expect(await readFile(join(down, 'inner', 'b.txt'), 'utf8')).toBe('inside');
+
+        // A file link with a password: asked for (here from the environment), a wrong one is exit 3.
+        const file = await cli.json(['link', '/Album/inner/b.txt', '--password'], {
+          env: { SEALBOX_LINK_PASSWORD: 'open sesame' },
+        });
+        expect(file.value.passwordProtected).toBe(true);
+        const wrong = await stranger.run(['get', file.value.url, join(base, 'x.txt')], {
+          env: { SEALBOX_LINK_PASSWORD: 'wrong' },
+        });
+        expect(wrong.code).toBe(3);
+        const right = await stranger.run(['get', file.value.url, join(base, 'b.txt')], {
+          env: { SEALBOX_LINK_PASSWORD: 'open sesame' },
+        });
+        expect(right.code).toBe(0);
+        expect(await readFile(join(base, 'b.txt'), 'utf8')).toBe('inside');
+
+        // The fragment damaged, or the key of another item: nothing is fetched as if it were the link's.
+        const damaged = await stranger.run(['get', `${url.split('#')[0]}#not-a-key`, join(base, 'y')]);
+        expect(damaged.code).toBe(2);
+        const foreign = await stranger.run(['get', `${url.split('#')[0]}#${file.value.url.split('#')[1]}`, join(base, 'z')]);
+        expect(foreign.code).toBe(7);
+        expect(foreign.stderr).toBe('sealbox: This link could not be verified.\n');
       },
       SLOW,
     );

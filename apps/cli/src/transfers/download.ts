@@ -10,7 +10,7 @@
 import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { CHUNK, chunkCipherRange, createDecryptStream, fromBase64, isCryptoError } from '@sealbox/crypto';
 import { CliError, EXIT } from '../cli-error.ts';
-import { type Connection, SESSION_COOKIE, refusal } from '../client.ts';
+import { type Connection, linkQuery, refusal } from '../client.ts';
 import type { RemoteItem } from '../remote-tree.ts';
 import type { Progress } from './progress.ts';
 
@@ -44,8 +44,8 @@ async function keptBytes(partPath: string, sidecarPath: string, content: Sidecar
 async function fetchCipher(conn: Connection, id: string, from: number): Promise<ReadableStream<Uint8Array>> {
   let response: Response;
   try {
-    response = await fetch(`${conn.server}/api/file/data/${encodeURIComponent(id)}`, {
-      headers: { cookie: `${SESSION_COOKIE}=${conn.token}`, ...(from > 0 ? { range: `bytes=${from}-` } : {}) },
+    response = await fetch(`${conn.server}/api/file/data/${encodeURIComponent(id)}${linkQuery(conn)}`, {
+      headers: { cookie: conn.cookie, ...(from > 0 ? { range: `bytes=${from}-` } : {}) },
     });
   } catch {
     throw new CliError(`Cannot reach ${conn.server}.`, EXIT.network);

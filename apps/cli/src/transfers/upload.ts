@@ -26,7 +26,7 @@ import {
 } from '@sealbox/crypto';
 import { bareMime } from '@sealbox/rules';
 import { CliError, EXIT } from '../cli-error.ts';
-import { type Connection, SESSION_COOKIE, answer, postForm, refusal } from '../client.ts';
+import { type Connection, answer, postForm, refusal } from '../client.ts';
 import type { Folder, RemoteItem } from '../remote-tree.ts';
 import { type JournalEntry, findUpload, forgetUpload, journalKey, rememberUpload } from './journal.ts';
 import type { Progress } from './progress.ts';
@@ -65,7 +65,7 @@ async function putPart(conn: Connection, uploadId: string, n: number, bytes: Uin
     try {
       response = await fetch(`${conn.server}/api/upload/${encodeURIComponent(uploadId)}/part/${n}`, {
         method: 'PUT',
-        headers: { cookie: `${SESSION_COOKIE}=${conn.token}`, 'content-type': 'application/octet-stream' },
+        headers: { cookie: conn.cookie, 'content-type': 'application/octet-stream' },
         body: bytes as Uint8Array<ArrayBuffer>,
       });
     } catch {
