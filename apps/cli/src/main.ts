@@ -19,6 +19,7 @@ import {
 import { mvCommand, rmCommand } from './change-commands.ts';
 import { linkCommand, shareCommand } from './share-commands.ts';
 import { getCommand, putCommand } from './transfer-commands.ts';
+import { webdavCommand } from './webdav/command.ts';
 
 const USAGE = `Usage: sealbox <command> [options]
 
@@ -38,6 +39,7 @@ Commands:
                                   share with a user (their keys pinned on first use)
   link <remote> [--expires 7d|never] [--password] [--edit]
                                   make a share link and print its URL (--password: asked for)
+  webdav [--port N]               serve the drive over WebDAV on 127.0.0.1 (rclone, file managers)
   mv <remote>... <remote>         move into a folder, or (one item) move and rename
   rm [-r] <remote>...             delete (to the trash, when the server keeps one; -r: folders)
 
@@ -80,6 +82,7 @@ export async function run(argv: string[]): Promise<number> {
         edit: { type: 'boolean' },
         expires: { type: 'string' },
         password: { type: 'boolean' },
+        port: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -138,6 +141,9 @@ export async function run(argv: string[]): Promise<number> {
           password: values.password ?? false,
           edit: values.edit ?? false,
         });
+        break;
+      case 'webdav':
+        await webdavCommand(ctx, values.port);
         break;
       default:
         throw new CliError(`Unknown command "${command}". Run sealbox --help.`, EXIT.usage);

@@ -159,8 +159,17 @@ async function resumable(conn: Connection, key: string, target: UploadTarget, si
   return undefined;
 }
 
-/** Uploads `localPath` as `target`; answers the item's id. */
-export async function uploadFile(target: UploadTarget, localPath: string, progressFor: (total: number) => Progress) {
+/**
+ * Uploads `localPath` as `target`; answers the item's id. Not `resumable` (the WebDAV bridge,
+ * whose source is a spooled request body): no journal, and a failure ends the upload on the
+ * server at once, so nothing is left behind.
+ */
+export async function uploadFile(
+  target: UploadTarget,
+  localPath: string,
+  progressFor: (total: number) => Progress,
+  { resumable: keep = true }: { resumable?: boolean } = {},
+) {
   const { conn } = target;
   if (target.existing && (target.existing.isDirectory || !target.existing.key)) {
     throw new CliError(`A folder named "${target.name}" is already there.`, EXIT.conflict);
@@ -175,7 +184,7 @@ export async function uploadFile(target: UploadTarget, localPath: string, progre
     name: target.name,
     localPath,
   });
-  const resumed = await resumable(conn, key, target, facts.size, facts.mtimeMs);
+  const resumed = keep ? await resumable(conn, key, target, facts.size, facts.mtimeMs) : undefined;
   if (resumed) {
     const { entry } = resumed;
     const itemKey = entry.versionOf
@@ -214,10 +223,15 @@ export async function uploadFile(target: UploadTarget, localPath: string, progre
     size: facts.size,
     mtimeMs: facts.mtimeMs,
   };
-  await rememberUpload(key, entry);
-  await sendParts(conn, localPath, entry, content.key, new Set(), progress);
-  await complete(conn, entry.uploadId);
-  await forgetUpload(key);
+  if (keep) await rememberUpload(key, entry);
+  try {
+    await sendParts(conn, localPath, entry, content.key, new Set(), progress);
+    await complete(conn, entry.uploadId);
+  } catch (error) {
+    if (!keep) await conn.api.api.upload({ uploadId: entry.uploadId }).delete();
+    throw error;
+  }
+  if (keep) await forgetUpload(key);
   progress.done();
   return content.id;
 }

@@ -1,0 +1,141 @@
+/**
+ * What the WebDAV bridge does to the drive, on the CLI's own tree (remote-tree.ts): paths looked
+ * up through a short-lived cache of folder listings (cleared for a folder whenever the bridge
+ * changes it, and by live events: live.ts), and every change made as `put`, `mv` and `rm` make
+ * them. Copies are made by downloading and uploading again: each copy gets its own K.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encryptName, wrapItemKey } from '@sealbox/crypto';
+import { nameKey } from '@sealbox/rules';
+import { CliError, EXIT } from '../cli-error.ts';
+import { answer } from '../client.ts';
+import { type Folder, type RemoteItem, type RemoteTree, isFolder } from '../remote-tree.ts';
+import { downloadFile } from '../transfers/download.ts';
+import type { Progress } from '../transfers/progress.ts';
+import { uploadFile } from '../transfers/upload.ts';
+
+const QUIET: Progress = { add() {}, done() {} };
+
+/** How long a listing is reused without a live event saying it changed. */
+const LISTING_TTL_MS = 30_000;
+
+export type Resource = Folder | RemoteItem;
+
+export class Drive {
+  private readonly listings = new Map<string, { items: RemoteItem[]; at: number }>();
+
+  constructor(
+    readonly tree: RemoteTree,
+    private readonly userId: string,
+  ) {}
+
+  private keyOf(folder: Folder | string | null): string {
+    const id = typeof folder === 'object' && folder !== null ? folder.id : folder;
+    return id ?? 'top';
+  }
+
+  /** A folder's listing changed (here or, by a live event, elsewhere). */
+  forget(folderId: string | null): void {
+    this.listings.delete(folderId ?? 'top');
+  }
+
+  forgetAll(): void {
+    this.listings.clear();
+  }
+
+  async children(folder: Folder): Promise<RemoteItem[]> {
+    const cached = this.listings.get(this.keyOf(folder));
+    if (cached && Date.now() - cached.at < LISTING_TTL_MS) return cached.items;
+    const items = await this.tree.children(folder);
+    this.listings.set(this.keyOf(folder), { items, at: Date.now() });
+    return items;
+  }
+
+  /** The child named `name` (as the web app compares names); two of that name is a conflict. */
+  async child(folder: Folder, name: string): Promise<RemoteItem | undefined> {
+    const key = nameKey(name);
+    const found = (await this.children(folder)).filter((item) => item.name !== null && nameKey(item.name) === key);
+    if (found.length > 1) throw new CliError(`"${name}" names ${found.length} items here.`, EXIT.conflict);
+    return found[0];
+  }
+
+  /** The resource at `segments`, or undefined (a missing one, or one below a file). */
+  async lookup(segments: readonly string[]): Promise<Resource | undefined> {
+    let at: Resource = this.tree.top;
+    for (const name of segments) {
+      if (!isFolder(at)) return undefined;
+      const next: RemoteItem | undefined = await this.child(at, name);
+      if (!next) return undefined;
+      at = next;
+    }
+    return at;
+  }
+
+  async makeFolder(parent: Folder, name: string): Promise<Folder> {
+    const made = await this.tree.makeFolder(parent, name);
+    this.forget(parent.id);
+    return made;
+  }
+
+  /** `localPath` as the file `name` in `parent` (a new version of a file of that name). */
+  async putFile(parent: Folder, name: string, localPath: string): Promise<void> {
+    const existing = await this.child(parent, name);
+    const target = { conn: this.tree.conn, userId: this.userId, parent, name, existing };
+    try {
+      await uploadFile(target, localPath, () => QUIET, { resumable: false });
+    } finally {
+      this.forget(parent.id);
+    }
+  }
+
+  /** To the trash (or for good where the server keeps none). */
+  async remove(item: RemoteItem): Promise<void> {
+    const { api, server } = this.tree.conn;
+    const { results } = await answer(api.api.file.batch.delete.post({ ids: [item.id] }), server);
+    this.forget(item.parentId);
+    if (item.isDirectory) this.forget(item.id);
+    const refused = results.find((result) => !result.ok);
+    if (refused) throw new CliError(refused.ok ? 'refused' : refused.message, EXIT.failed);
+  }
+
+  /** Moves `item` into `parent` under `name` (K re-wrapped, the name re-sealed). */
+  async move(item: RemoteItem, parent: Folder, name: string): Promise<void> {
+    if (!item.key) throw new CliError('Its key did not open.', EXIT.integrity);
+    const { api, server } = this.tree.conn;
+    try {
+      if (parent.id !== item.parentId) {
+        const wrapped = await wrapItemKey(parent.key, item.id, item.key);
+        const { results } = await answer(api.api.file.batch.move.post({ parentId: parent.id, items: [{ id: item.id, ...wrapped }] }), server);
+        const refused = results.find((result) => !result.ok);
+        if (refused) throw new CliError(refused.ok ? 'refused' : refused.message, EXIT.conflict);
+      }
+      if (name !== item.name) {
+        const sealed = await encryptName(item.key, item.id, name);
+        await answer(api.api.file({ id: item.id }).put({ type: 'rename', encryptedName: sealed.encryptedFileName, nameNonce: sealed.nameNonce }), server);
+      }
+    } finally {
+      this.forget(item.parentId);
+      this.forget(parent.id);
+    }
+  }
+
+  /** A copy of `item` (a folder: with everything under it, unless `shallow`) as `name` in `parent`. */
+  async copy(item: RemoteItem, parent: Folder, name: string, shallow = false): Promise<void> {
+    if (isFolder(item)) {
+      const made = await this.makeFolder(parent, name);
+      if (shallow) return;
+      for (const child of await this.children(item)) if (child.name !== null) await this.copy(child, made, child.name);
+      return;
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'sealbox-dav-'));
+    try {
+      const local = join(dir, 'copy');
+      await downloadFile(this.tree.conn, item, local, QUIET);
+      await this.putFile(parent, name, local);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}
