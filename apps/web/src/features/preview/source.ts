@@ -99,8 +99,7 @@ export function previewFailure(error: unknown, scope: BrowseScope, online = navi
 }
 
 /** The worker calls' last argument for an earlier version; none for the current content. */
-const versionArgs = (source: PreviewSource & { kind: 'item' }): [] | [string] =>
-  source.versionId ? [source.versionId] : [];
+const versionArgs = (source: PreviewSource & { kind: 'item' }): [] | [string] => (source.versionId ? [source.versionId] : []);
 
 /** Loads the whole decrypted file of `source`. Rejects with a PreviewFailure. */
 export async function loadBlob(source: PreviewSource, kind: PreviewKind): Promise<Blob> {
