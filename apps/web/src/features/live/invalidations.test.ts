@@ -215,6 +215,20 @@ describe('invalidations', () => {
     invalidator.dispose();
   });
 
+  test('held rounds wait, their invalidations kept, and go once released', () => {
+    const client = seeded();
+    const spy = vi.spyOn(client, 'invalidateQueries');
+    let held = true;
+    const invalidator = createInvalidator(client, Date.now, () => held);
+    invalidator.add(invalidationsFor({ kind: 'items.changed', itemIds: ['x'], parentIds: ['a'] }));
+    vi.advanceTimersByTime(COALESCE_MS * 10);
+    expect(spy).not.toHaveBeenCalled();
+    held = false;
+    vi.advanceTimersByTime(COALESCE_MS);
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(staleKeys(client)).toContain('files/folder/a/own');
+  });
+
   test('catching up marks only what was fetched before the given time', () => {
     vi.setSystemTime(1_000);
     const client = seeded();

@@ -168,12 +168,20 @@ export function staleIn(round: readonly Invalidation[]): (query: Query) => boole
 /** Leading edge at once, then at most one round of refetches per window while changes keep coming. */
 export const COALESCE_MS = 50;
 
-export function createInvalidator(queryClient: QueryClient, now: () => number = Date.now) {
+/**
+ * `held`: while it says so, rounds wait (their invalidations kept): a change this tab is making in
+ * several calls refreshes what it touched when it ends, and a refresh between its calls only slows it.
+ */
+export function createInvalidator(queryClient: QueryClient, now: () => number = Date.now, held: () => boolean = () => false) {
   const pending = new Map<string, Invalidation>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastFlush = Number.NEGATIVE_INFINITY;
 
   const flush = () => {
+    if (held()) {
+      timer = setTimeout(flush, COALESCE_MS);
+      return;
+    }
     timer = undefined;
     lastFlush = now();
     const round = [...pending.values()];
