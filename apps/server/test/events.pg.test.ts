@@ -19,6 +19,22 @@ describe('pg-notify payloads', () => {
     const received = payloads.flatMap((p) => (JSON.parse(p) as { e: SealboxEvent }).e.userIds);
     expect(received.sort()).toEqual([...userIds].sort());
   });
+
+  test("a batch's one event is split along its ids, each part to the whole audience, folders once", () => {
+    const itemIds = Array.from({ length: 5000 }, () => crypto.randomUUID());
+    const parentIds = [null, crypto.randomUUID()];
+    const event: SealboxEvent = { kind: 'items.changed', itemIds, parentIds, userIds: ['u1', 'u2'], linkIds: ['l1'] };
+    const parts = envelopes('instance', event).map((p) => {
+      expect(new TextEncoder().encode(p).length).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
+      return (JSON.parse(p) as { e: SealboxEvent }).e;
+    });
+    // About 190 ids a notification: 5,000 in a few dozen, never one per item.
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.length).toBeLessThanOrEqual(40);
+    for (const part of parts) expect([part.userIds, part.linkIds]).toEqual([['u1', 'u2'], ['l1']]);
+    expect(parts.flatMap((part) => part.itemIds ?? []).sort()).toEqual([...itemIds].sort());
+    expect(parts.flatMap((part) => part.parentIds ?? [])).toEqual(parentIds);
+  });
 });
 
 if (availability.available) {
@@ -56,20 +72,30 @@ if (availability.available) {
       }
     });
 
-    test('a large audience arrives whole at the other instance', async () => {
+    /** Publishes `event` on one instance; the other must see every id `read` takes from what it gets. */
+    async function arrivesWhole(event: SealboxEvent, read: (e: SealboxEvent) => string[] | undefined, ids: string[]) {
       const [a, b] = await twoInstances();
       try {
-        const userIds = Array.from({ length: 600 }, () => crypto.randomUUID());
         const atB = new Set<string>();
         b.subscribe((e) => {
-          for (const id of e.userIds) atB.add(id);
+          for (const id of read(e) ?? []) atB.add(id);
         });
-        await a.publish({ kind: 'item.renamed', itemId: 'x', userIds });
-        await waitFor(() => atB.size === userIds.length, 30_000, 'all user ids');
+        await a.publish(event);
+        await waitFor(() => atB.size === ids.length, 30_000, 'all ids');
       } finally {
         await a.close();
         await b.close();
       }
+    }
+
+    test('a large audience arrives whole at the other instance', async () => {
+      const userIds = Array.from({ length: 600 }, () => crypto.randomUUID());
+      await arrivesWhole({ kind: 'item.renamed', itemId: 'x', userIds }, (e) => e.userIds, userIds);
+    });
+
+    test("a batch's event with 5,000 items arrives whole at the other instance", async () => {
+      const itemIds = Array.from({ length: 5000 }, () => crypto.randomUUID());
+      await arrivesWhole({ kind: 'items.changed', itemIds, parentIds: [null], userIds: ['u1'] }, (e) => e.itemIds, itemIds);
     });
 
     test('the listener re-subscribes after its connection is killed', async () => {

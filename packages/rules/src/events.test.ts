@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { readFile } from 'node:fs/promises';
 import {
   ACCOUNT_EVENT_KINDS,
+  BATCH_EVENT_KINDS,
   EVENT_KINDS,
   ITEM_EVENT_KINDS,
   LINK_EVENT_KINDS,
@@ -10,8 +11,14 @@ import {
 } from './events.ts';
 
 describe('event kinds', () => {
-  test('are the four groups, each kind once', () => {
-    expect(EVENT_KINDS).toEqual([...ITEM_EVENT_KINDS, ...SHARE_EVENT_KINDS, ...LINK_EVENT_KINDS, ...ACCOUNT_EVENT_KINDS]);
+  test('are the five groups, each kind once', () => {
+    expect(EVENT_KINDS).toEqual([
+      ...ITEM_EVENT_KINDS,
+      ...BATCH_EVENT_KINDS,
+      ...SHARE_EVENT_KINDS,
+      ...LINK_EVENT_KINDS,
+      ...ACCOUNT_EVENT_KINDS,
+    ]);
     expect(new Set(EVENT_KINDS).size).toBe(EVENT_KINDS.length);
   });
 

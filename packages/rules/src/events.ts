@@ -40,7 +40,21 @@ export const ACCOUNT_EVENT_KINDS = [
 ] as const;
 export type AccountEventKind = (typeof ACCOUNT_EVENT_KINDS)[number];
 
-export const EVENT_KINDS = [...ITEM_EVENT_KINDS, ...SHARE_EVENT_KINDS, ...LINK_EVENT_KINDS, ...ACCOUNT_EVENT_KINDS] as const;
+/**
+ * Many items changed in one call (docs/protocol.md "Batch changes"): one event per socket instead
+ * of one per item. `parentIds` are the folders whose listings changed (null: the top level),
+ * `itemIds` the items themselves, only those the socket may see.
+ */
+export const BATCH_EVENT_KINDS = ['items.changed'] as const;
+export type BatchEventKind = (typeof BATCH_EVENT_KINDS)[number];
+
+export const EVENT_KINDS = [
+  ...ITEM_EVENT_KINDS,
+  ...BATCH_EVENT_KINDS,
+  ...SHARE_EVENT_KINDS,
+  ...LINK_EVENT_KINDS,
+  ...ACCOUNT_EVENT_KINDS,
+] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 const KNOWN: ReadonlySet<string> = new Set(EVENT_KINDS);
@@ -59,6 +73,9 @@ export interface LiveEvent<K extends string = EventKind> {
   kind: K;
   itemId?: string;
   parentId?: string | null;
+  /** items.changed: the items and the folders whose listings changed (null: the top level). */
+  itemIds?: string[];
+  parentIds?: Array<string | null>;
   /** session.ended: the ended session's id as `GET /api/sessions` lists it. */
   sessionId?: string;
 }

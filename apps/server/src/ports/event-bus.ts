@@ -12,6 +12,9 @@ export interface SealboxEvent {
   kind: EventKind | typeof RESYNC_EVENT_KIND;
   itemId?: string;
   parentId?: string | null;
+  /** items.changed (one event for a batch call's items): the items and their folders, null the top level. */
+  itemIds?: string[];
+  parentIds?: Array<string | null>;
   userIds: string[];
   linkIds?: string[];
   /** session.ended: which session (its id, the SHA-256 of the cookie token, never the token). */

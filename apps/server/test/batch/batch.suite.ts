@@ -4,6 +4,7 @@ import {
   openFilesHarness,
   patternFile,
   postFolder,
+  seedTree,
   space,
   storedBytes,
   uploadFile,
@@ -11,6 +12,7 @@ import {
   type MakeFilesEnv,
 } from '../files/harness.ts';
 import { b64 } from '../sharing/context.ts';
+import { LiveClient, serveWithLiveHub, type LiveMessage } from '../support/live-client.ts';
 import { anonymous, keyedUser, makeLink, shareWith, snapshot, type KeyedUser } from '../sharing/harness.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -24,15 +26,18 @@ export function batchSuite(name: string, makeEnv: MakeFilesEnv) {
   describe(`batch changes: ${name}`, () => {
     let h: FilesHarness;
     let app: FilesHarness['app'];
+    let base: string;
     let alice: KeyedUser;
     let bob: KeyedUser;
 
     beforeAll(async () => {
       h = await openFilesHarness(makeEnv);
-      app = h.makeApp({ trashRetentionMs: 30 * DAY });
+      // Listening, with a live hub: the live tests watch sockets as tabs do.
+      ({ app, base } = serveWithLiveHub(h, { trashRetentionMs: 30 * DAY }));
       [alice, bob] = [await keyedUser(h, app), await keyedUser(h, app)];
     });
     afterAll(async () => {
+      await app?.stop(true);
       await h?.cleanup();
     });
 
@@ -67,7 +72,12 @@ export function batchSuite(name: string, makeEnv: MakeFilesEnv) {
       expect(await childIds(alice, to.id)).toEqual(sorted(moved));
       expect(await childIds(alice, from.id)).toEqual([]);
       expect(await childIds(bob, bobs.id)).toEqual([]);
-      expect(h.delivered.filter((e) => e.kind === 'item.moved').length).toBeGreaterThanOrEqual(moved.length);
+      // One event for the call (event-batch.ts), naming the items that moved, not one per item.
+      expect(h.delivered.filter((e) => e.kind === 'item.moved')).toEqual([]);
+      const told = h.delivered.filter((e) => e.kind === 'items.changed');
+      expect(told.map((e) => e.userIds)).toEqual([[alice.id]]);
+      expect(told[0]!.itemIds).toEqual(sorted(moved));
+      expect(told[0]!.parentIds).toEqual(sorted([from.id, to.id]));
 
       // Deleted in one call: to the owner's trash, every byte still counted; bob's item untouched.
       const used = (await space(h, alice.id)).used;
@@ -138,6 +148,75 @@ export function batchSuite(name: string, makeEnv: MakeFilesEnv) {
       expect((await space(h, carol.id)).used).toBe(0);
       expect(await storedBytes(h, carol.id)).toBe(0);
     }, 60_000);
+
+    /** The items.changed frames a socket got, and how many event frames in all. */
+    const batchFrames = (socket: LiveClient, after: number) => {
+      const frames = socket.messages.slice(after).filter((m: LiveMessage) => m.type === 'event');
+      return { frames, changed: frames.filter((m) => m.event?.kind === 'items.changed').map((m) => m.event!) };
+    };
+    const union = (events: Array<{ itemIds?: string[] }>) => sorted(events.flatMap((e) => e.itemIds ?? []));
+
+    test('10,000 items moved in two calls reach a watching tab as one event per call; others hear only what they may see', async () => {
+      const carol = await keyedUser(h, app);
+      const shared = await postFolder(alice, null, 'Shared source');
+      const own = await postFolder(alice, null, 'Own source');
+      const to = await postFolder(alice, null, 'Target');
+      await shareWith(alice, shared, bob.id, false);
+      // Written straight to the database: 10,000 through HTTP would take a minute.
+      const seen = (await seedTree(h, alice.id, shared.id, [3000])).ids;
+      const unseen = (await seedTree(h, alice.id, own.id, [7000])).ids;
+      const sockets = await Promise.all([alice, bob, carol].map((user) => LiveClient.open(base, user.browser.cookie!)));
+      const [a, b, c] = sockets as [LiveClient, LiveClient, LiveClient];
+      const start = [a, b, c].map((socket) => socket.messages.length);
+
+      const all = [...seen, ...unseen];
+      for (let i = 0; i < all.length; i += BATCH_MAX) {
+        const answer = await alice.browser.post('/api/file/batch/move', {
+          parentId: to.id,
+          items: all.slice(i, i + BATCH_MAX).map(moveEntry),
+        });
+        expect(answer.body.results.every((r: { ok: boolean }) => r.ok)).toBe(true);
+      }
+      await a.next(() => batchFrames(a, start[0]!).changed.length === 2);
+      // A change carol hears of, made after the moves: what she would have heard of them came before it.
+      const mark = await postFolder(carol, null, 'After');
+      await c.event('item.created', mark.id);
+      await b.next((m) => m.event?.kind === 'items.changed');
+
+      const owner = batchFrames(a, start[0]!);
+      expect(owner.frames.length).toBe(2);
+      expect(owner.changed.length).toBe(2);
+      expect(union(owner.changed)).toEqual(sorted(all));
+      expect(owner.changed[0]!.parentIds).toEqual(sorted([shared.id, own.id, to.id]));
+      expect(owner.changed[1]!.parentIds).toEqual(sorted([own.id, to.id]));
+      // Bob sees the shared folder only: its items, and the folders they left and joined, as before.
+      const viewer = batchFrames(b, start[1]!);
+      expect(viewer.changed.length).toBe(1);
+      expect(union(viewer.changed)).toEqual(sorted(seen));
+      expect(viewer.changed[0]!.parentIds).toEqual(sorted([shared.id, to.id]));
+      expect(batchFrames(c, start[2]!).changed).toEqual([]);
+      expect(batchFrames(c, start[2]!).frames.map((m) => m.event?.kind)).toEqual(['item.created']);
+
+      // Deleted in two calls: per call one items.changed and one trash.changed.
+      const before = a.messages.length;
+      for (let i = 0; i < all.length; i += BATCH_MAX) {
+        const answer = await alice.browser.post('/api/file/batch/delete', { ids: all.slice(i, i + BATCH_MAX) });
+        expect(answer.body.results.every((r: { ok: boolean }) => r.ok)).toBe(true);
+      }
+      await a.next(() => batchFrames(a, before).frames.length === 4);
+      const deleted = batchFrames(a, before);
+      expect(deleted.frames.map((m) => m.event!.kind)).toEqual([
+        'items.changed',
+        'trash.changed',
+        'items.changed',
+        'trash.changed',
+      ]);
+      expect(union(deleted.changed)).toEqual(sorted(all));
+      expect(deleted.changed.map((e) => e.parentIds)).toEqual([[to.id], [to.id]]);
+      // Bob no longer sees them (they left the shared folder): he hears nothing of the deletes.
+      expect(batchFrames(b, start[1]!).changed.length).toBe(1);
+      for (const socket of sockets) socket.close();
+    }, 120_000);
 
     test('a malformed call changes nothing: none, repeats, too many, bad shapes, no session', async () => {
       const folder = await postFolder(alice, null, 'Kept');

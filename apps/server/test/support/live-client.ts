@@ -5,7 +5,14 @@ import type { FilesHarness } from '../files/harness.ts';
 /** A live-updates client as a test sees it: every frame kept, waits with deadlines. */
 export interface LiveMessage {
   type: string;
-  event?: { kind: string; itemId?: string; parentId?: string | null; sessionId?: string };
+  event?: {
+    kind: string;
+    itemId?: string;
+    parentId?: string | null;
+    itemIds?: string[];
+    parentIds?: Array<string | null>;
+    sessionId?: string;
+  };
   [field: string]: unknown;
 }
 
@@ -121,7 +128,7 @@ export function upgradeRequest(baseUrl: string, path: string, headers: Record<st
  * The harness's app listening on 127.0.0.1 with a live hub of its own (over the harness's event
  * bus, sessions and files), as one instance serves /api/ws.
  */
-export function serveWithLiveHub(h: FilesHarness) {
+export function serveWithLiveHub(h: FilesHarness, overrides: Parameters<FilesHarness['makeApp']>[0] = {}) {
   const hub = createAppLiveHub({
     events: h.events,
     accounts: createAccountRepositories(h.db),
@@ -129,7 +136,7 @@ export function serveWithLiveHub(h: FilesHarness) {
     logger: silentLogger,
     clock: () => h.clock.now,
   });
-  const app = h.makeApp({ live: hub });
+  const app = h.makeApp({ ...overrides, live: hub });
   app.listen({ hostname: '127.0.0.1', port: 0 });
   return { hub, app, base: `http://127.0.0.1:${app.server!.port}` };
 }

@@ -3,6 +3,7 @@ import { DomainError, type DomainErrorCode } from '../errors.ts';
 import type { Principal } from './access.ts';
 import { checkMove } from './changes.ts';
 import type { FilesDeps } from './deps.ts';
+import { inOneEventBatch } from './event-batch.ts';
 import { moveIn, newMoveMemo, type MoveMemo } from './move.ts';
 import { deleteOrTrash, trashIn } from './trash.ts';
 import { uuid } from './validation.ts';
@@ -10,9 +11,10 @@ import { uuid } from './validation.ts';
 /**
  * Changes to many items in one call (docs/protocol.md "Batch changes"): a selection of thousands
  * is one request instead of one per item. Each item goes through the code a single change runs
- * (the one access check, every check before its one write, its own events), so an item is
- * changed whole or not at all, and one refused item leaves the others changed; the answer says
- * which. Items share a transaction by the hundred: a commit per item would be most of the time.
+ * (the one access check, every check before its one write), so an item is changed whole or not
+ * at all, and one refused item leaves the others changed; the answer says which. Items share a
+ * transaction by the hundred: a commit per item would be most of the time. Their live events go
+ * out as one batch when the call is done (event-batch.ts), not one per item.
  */
 
 /**
@@ -113,20 +115,22 @@ async function alone<T extends { id: string }>(entry: T, single: (entry: T) => P
 
 /** POST /api/file/batch/delete: each item as DELETE /api/file/{id} (to its owner's trash, or for good). */
 export function deleteBatch(deps: FilesDeps, principal: Principal, ids: readonly string[]): Promise<BatchResult[]> {
-  const entries = ids.map((id) => ({ id }));
-  const single = ({ id }: { id: string }) => deleteOrTrash(deps, principal, id);
-  // Without a trash a delete purges after its commit (deletion.ts): one transaction each.
-  if ((deps.trashRetentionMs ?? 0) <= 0) return oneByOne(entries, single);
-  return inChunks(
-    deps,
-    entries,
-    () => new Set<string>(),
-    (tx, { id }, held) => {
-      uuid(id, 'id');
-      return trashIn(tx, deps, principal, id, held);
-    },
-    single,
-  );
+  return inOneEventBatch(deps, (deps) => {
+    const entries = ids.map((id) => ({ id }));
+    const single = ({ id }: { id: string }) => deleteOrTrash(deps, principal, id);
+    // Without a trash a delete purges after its commit (deletion.ts): one transaction each.
+    if ((deps.trashRetentionMs ?? 0) <= 0) return oneByOne(entries, single);
+    return inChunks(
+      deps,
+      entries,
+      () => new Set<string>(),
+      (tx, { id }, held) => {
+        uuid(id, 'id');
+        return trashIn(tx, deps, principal, id, held);
+      },
+      single,
+    );
+  });
 }
 
 /** POST /api/file/batch/move: each item into `parentId` as PUT /api/file/{id} type move, K wrapped for it. */
@@ -136,9 +140,11 @@ export function moveBatch(
   parentId: string | null,
   items: readonly BatchMove[],
 ): Promise<BatchResult[]> {
-  const move = (tx: FilesTransaction, item: BatchMove, memo?: MoveMemo) => {
-    checkMove(item.id, { parentId, ...item });
-    return moveIn(tx, deps, principal, item.id, parentId, item.encryptedKey, item.keyNonce, memo);
-  };
-  return inChunks(deps, items, newMoveMemo, move, (item) => deps.store.transaction((tx) => move(tx, item)));
+  return inOneEventBatch(deps, (deps) => {
+    const move = (tx: FilesTransaction, item: BatchMove, memo?: MoveMemo) => {
+      checkMove(item.id, { parentId, ...item });
+      return moveIn(tx, deps, principal, item.id, parentId, item.encryptedKey, item.keyNonce, memo);
+    };
+    return inChunks(deps, items, newMoveMemo, move, (item) => deps.store.transaction((tx) => move(tx, item)));
+  });
 }

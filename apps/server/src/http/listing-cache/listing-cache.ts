@@ -49,8 +49,13 @@ function dependencies(listing: Listing, principal: UserPrincipal, options: ListO
 function eventKeys(event: SealboxEvent): string[] {
   const keys: string[] = [];
   if (event.itemId !== undefined) keys.push(`item:${event.itemId}`);
-  if (event.parentId) keys.push(`item:${event.parentId}`);
-  else if (event.parentId === null) for (const userId of event.userIds) keys.push(`top:${userId}`);
+  for (const itemId of event.itemIds ?? []) keys.push(`item:${itemId}`);
+  // A batch's items.changed names many folders; any other event one at most.
+  const parents = event.parentIds ?? (event.parentId === undefined ? [] : [event.parentId]);
+  for (const parentId of parents) {
+    if (parentId !== null) keys.push(`item:${parentId}`);
+    else for (const userId of event.userIds) keys.push(`top:${userId}`);
+  }
   if (event.kind === 'profile.changed') for (const userId of event.userIds) keys.push(`user:${userId}`);
   if (SHARE_EVENTS.has(event.kind) || LINK_EVENTS.has(event.kind))
     for (const userId of event.userIds) keys.push(`caller:${userId}`);

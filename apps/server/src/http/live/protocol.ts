@@ -50,6 +50,8 @@ export function toClientEvent(event: SealboxEvent): ClientEvent {
   const out: ClientEvent = { kind: event.kind };
   if (event.itemId !== undefined) out.itemId = event.itemId;
   if (event.parentId !== undefined) out.parentId = event.parentId;
+  if (event.itemIds !== undefined) out.itemIds = event.itemIds;
+  if (event.parentIds !== undefined) out.parentIds = event.parentIds;
   if (event.sessionId !== undefined) out.sessionId = event.sessionId;
   return out;
 }

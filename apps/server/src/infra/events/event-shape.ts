@@ -31,6 +31,13 @@ export function toWireEvent(event: SealboxEvent): SealboxEvent {
     if (event.parentId !== null) single(event.parentId, 'parentId');
     wire.parentId = event.parentId;
   }
+  if (event.itemIds !== undefined) wire.itemIds = ids(event.itemIds, 'itemIds');
+  if (event.parentIds !== undefined) {
+    // The top level is null, as a single event's parentId.
+    const list = Array.isArray(event.parentIds) ? event.parentIds : [undefined];
+    for (const id of list) if (id !== null) single(id, 'parentIds');
+    wire.parentIds = [...new Set(list as Array<string | null>)];
+  }
   if (event.linkIds !== undefined) wire.linkIds = ids(event.linkIds, 'linkIds');
   if (event.sessionId !== undefined) {
     single(event.sessionId, 'sessionId');

@@ -73,19 +73,31 @@ export async function createPgNotifyEventBus(options: { url: string; logger: Log
   };
 }
 
-/** Splits the audience of a large event over several notifications, each under the limit. */
+/**
+ * The lists a large event is halved along, in this order: a batch's items and folders first (each
+ * part still reaches the whole audience, so there are fewer parts), then the audience. `once` goes
+ * with the first half only, so its readers get it once (a link's sockets, a folder's refresh).
+ */
+const SPLITS = [
+  { field: 'itemIds', once: 'parentIds' },
+  { field: 'parentIds' },
+  { field: 'userIds', once: 'linkIds' },
+  { field: 'linkIds' },
+] as const satisfies ReadonlyArray<{ field: keyof SealboxEvent; once?: keyof SealboxEvent }>;
+
+/** Splits a large event (its audience, or a batch's ids) over several notifications, each under the limit. */
 export function envelopes(instance: string, event: SealboxEvent): string[] {
   const payload = JSON.stringify({ o: instance, e: event } satisfies Envelope);
   if (new TextEncoder().encode(payload).length <= MAX_PAYLOAD_BYTES) return [payload];
-  const split = (list: string[]) => [list.slice(0, list.length >> 1), list.slice(list.length >> 1)] as const;
-  if (event.userIds.length > 1) {
-    // The links go with the first half only, so their sockets get the event once.
-    return split(event.userIds).flatMap((userIds, half) =>
-      envelopes(instance, half === 0 || !event.linkIds ? { ...event, userIds } : { ...event, userIds, linkIds: [] }),
-    );
-  }
-  if (event.linkIds && event.linkIds.length > 1) {
-    return split(event.linkIds).flatMap((linkIds) => envelopes(instance, { ...event, linkIds }));
+  for (const split of SPLITS) {
+    const list = event[split.field] as unknown[] | undefined;
+    if (!list || list.length < 2) continue;
+    const halves = [list.slice(0, list.length >> 1), list.slice(list.length >> 1)];
+    return halves.flatMap((half, i) => {
+      const part: SealboxEvent = { ...event, [split.field]: half };
+      if ('once' in split && i > 0 && event[split.once] !== undefined) Object.assign(part, { [split.once]: [] });
+      return envelopes(instance, part);
+    });
   }
   throw new Error('Event too large to publish');
 }

@@ -3,7 +3,8 @@
  * them back; this bar says so and lists them until they are sent.
  */
 import { useMutationState, useQueryClient } from '@tanstack/react-query';
-import { describeChange, FILES_CHANGE_KEY } from './mutations.ts';
+import { FILES_CHANGE_KEY } from '../items/index.ts';
+import { describeChange } from './mutations.ts';
 import './browser-frame.css';
 
 export const WAITING_FOR_NETWORK_TEXT = 'Waiting for the network…';

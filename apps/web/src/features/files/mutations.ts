@@ -29,20 +29,11 @@ import {
   moveItem,
   moveItems,
   renameItem,
+  changeKeys,
+  FILES_CHANGE_KEY,
   type BatchIds,
 } from '../items/index.ts';
 import { deleteForever, restoreFromTrash, trashKeys, type TrashSummary } from '../trash/index.ts';
-
-/** The mutation keys of the browser's changes. */
-export const FILES_CHANGE_KEY = ['files-change'] as const;
-export const changeKeys = {
-  create: [...FILES_CHANGE_KEY, 'create'] as const,
-  rename: [...FILES_CHANGE_KEY, 'rename'] as const,
-  move: [...FILES_CHANGE_KEY, 'move'] as const,
-  delete: [...FILES_CHANGE_KEY, 'delete'] as const,
-  moveMany: [...FILES_CHANGE_KEY, 'move-many'] as const,
-  deleteMany: [...FILES_CHANGE_KEY, 'delete-many'] as const,
-};
 
 const MOVES: readonly string[] = [changeKeys.move[1], changeKeys.moveMany[1]];
 

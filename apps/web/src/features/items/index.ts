@@ -23,7 +23,15 @@ export {
 // The rules a name must meet are the ones every client shares (@sealbox/rules).
 export { NAME_TEXT, findNamed, freeName, isNameTaken, nameKey, nameProblem, nameTakenText } from '@sealbox/rules';
 export { SORT_KEYS, SORT_LABELS, SORT_ORDERS, type SortKey, type SortOrder } from './sort-keys.ts';
-export { REFRESH_MS, filesKeys, folderQueryOptions, treeQueryOptions, useFolder } from './queries.ts';
+export {
+  changeKeys,
+  FILES_CHANGE_KEY,
+  REFRESH_MS,
+  filesKeys,
+  folderQueryOptions,
+  treeQueryOptions,
+  useFolder,
+} from './queries.ts';
 export type { ItemView } from '../../model/items.ts';
 export {
   deleteVersion,

@@ -73,3 +73,17 @@ export function useFolder(
     placeholderData: shown ? keepPreviousData : undefined,
   });
 }
+
+/**
+ * The mutation keys of the browser's changes (features/files runs them; the live updates hold
+ * their refreshes while a bulk one is under way).
+ */
+export const FILES_CHANGE_KEY = ['files-change'] as const;
+export const changeKeys = {
+  create: [...FILES_CHANGE_KEY, 'create'] as const,
+  rename: [...FILES_CHANGE_KEY, 'rename'] as const,
+  move: [...FILES_CHANGE_KEY, 'move'] as const,
+  delete: [...FILES_CHANGE_KEY, 'delete'] as const,
+  moveMany: [...FILES_CHANGE_KEY, 'move-many'] as const,
+  deleteMany: [...FILES_CHANGE_KEY, 'delete-many'] as const,
+};

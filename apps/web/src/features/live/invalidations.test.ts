@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
 import { OWN_SCOPE, SHARED_SCOPE } from '../../model/browse-scope.ts';
@@ -164,10 +164,69 @@ describe('invalidations', () => {
     const invalidator = createInvalidator(client);
     invalidator.add(invalidationsFor({ kind: 'item.created', itemId: 'x0', parentId: 'a' }));
     vi.advanceTimersByTime(0);
-    expect(spy).toHaveBeenCalledTimes(3);
+    expect(spy).toHaveBeenCalledTimes(1);
     for (let i = 1; i <= 500; i++) invalidator.add(invalidationsFor({ kind: 'item.created', itemId: `x${i}`, parentId: 'a' }));
     vi.advanceTimersByTime(COALESCE_MS);
-    expect(spy).toHaveBeenCalledTimes(6);
+    expect(spy).toHaveBeenCalledTimes(2);
+  });
+
+  test("a batch's one event: its folders, every listing below its items, the search trees; nothing else", () => {
+    const itemIds = [...Array.from({ length: 5000 }, (_, i) => `moved${i}`), 'b'];
+    expect(apply(seeded(), { kind: 'items.changed', itemIds, parentIds: [null, 'other'] })).toEqual([
+      'files/folder/b/own',
+      'files/folder/other/own',
+      'files/folder/root/own',
+      'files/tree',
+      'sharing/shared/tree/a/other',
+    ]);
+  });
+
+  test('a batch of 5,000 items refreshes each query it touches once, in one round', async () => {
+    vi.useRealTimers();
+    const client = seeded();
+    const fetches = new Map<string, number>();
+    // Observed queries are the ones a tab shows: invalidating them refetches them.
+    const keys = [filesKeys.folder(OWN_SCOPE, 'a'), filesKeys.folder(OWN_SCOPE, 'b'), filesKeys.folder(OWN_SCOPE, 'other')];
+    const observers = keys.map((queryKey) => {
+      const observer = new QueryObserver(client, {
+        queryKey,
+        queryFn: () => {
+          const name = queryKey.join('/');
+          fetches.set(name, (fetches.get(name) ?? 0) + 1);
+          return listing(name.includes('/b/') ? ['a', 'b'] : []);
+        },
+        staleTime: Number.POSITIVE_INFINITY,
+      });
+      return observer.subscribe(() => {});
+    });
+    const spy = vi.spyOn(client, 'invalidateQueries');
+    const moved = Array.from({ length: 5000 }, (_, i) => `moved${i}`);
+    const invalidator = createInvalidator(client);
+    invalidator.add(invalidationsFor({ kind: 'items.changed', itemIds: moved, parentIds: ['a', 'other'] }));
+    // The same items as one event each (an older server's way) join the same round.
+    for (const itemId of moved) invalidator.add(invalidationsFor({ kind: 'item.moved', itemId, parentId: 'a' }));
+    await vi.waitFor(() => expect(spy).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(client.isFetching()).toBe(0));
+    await new Promise((resolve) => setTimeout(resolve, COALESCE_MS * 2));
+    expect(spy).toHaveBeenCalledTimes(1);
+    // 'b' lies under 'a' but none of the items: its breadcrumbs are unchanged.
+    expect(Object.fromEntries(fetches)).toEqual({ 'files/folder/a/own': 1, 'files/folder/other/own': 1 });
+    for (const unsubscribe of observers) unsubscribe();
+    invalidator.dispose();
+  });
+
+  test('held rounds wait, their invalidations kept, and go once released', () => {
+    const client = seeded();
+    const spy = vi.spyOn(client, 'invalidateQueries');
+    let held = true;
+    const invalidator = createInvalidator(client, Date.now, () => held);
+    invalidator.add(invalidationsFor({ kind: 'items.changed', itemIds: ['x'], parentIds: ['a'] }));
+    vi.advanceTimersByTime(COALESCE_MS * 10);
+    expect(spy).not.toHaveBeenCalled();
+    held = false;
+    vi.advanceTimersByTime(COALESCE_MS);
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(staleKeys(client)).toContain('files/folder/a/own');
   });
 
   test('catching up marks only what was fetched before the given time', () => {

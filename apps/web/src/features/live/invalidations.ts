@@ -7,7 +7,7 @@
  * share (@sealbox/rules `EventKind`): a kind added there fails typecheck here until it says what
  * it makes stale (invalidations.types.test.ts proves it; docs/protocol.md "Live updates").
  */
-import type { Query, QueryClient } from '@tanstack/react-query';
+import { matchQuery, type Query, type QueryClient } from '@tanstack/react-query';
 import { isEventKind, type EventKind } from '@sealbox/rules';
 import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
@@ -26,17 +26,17 @@ export type Invalidation =
 
 type Handler = (event: LiveEvent) => Invalidation[];
 
+/** The search trees: My Files', and the subtrees of what is shared with the user (/shared). */
+const SEARCH_TREES: Invalidation[] = [
+  { key: filesKeys.tree(OWN_SCOPE), exact: true },
+  { key: sharingKeys.sharedTrees, exact: false },
+];
+
+/** A folder's listing in My Files and in /shared alike (one key per browse scope). */
+const listingOf = (parentId: string | null): Invalidation => ({ key: filesKeys.folderInAnyScope(parentId), exact: false });
+
 /** A new item: its folder's listing, and the search trees it may now be found in. */
-const itemAdded: Handler = (event) => {
-  // The search trees: My Files', and the subtrees of what is shared with the user (/shared).
-  const out: Invalidation[] = [
-    { key: filesKeys.tree(OWN_SCOPE), exact: true },
-    { key: sharingKeys.sharedTrees, exact: false },
-  ];
-  // The folder's listing in My Files and in /shared alike (one key per browse scope).
-  if (event.parentId !== undefined) out.push({ key: filesKeys.folderInAnyScope(event.parentId), exact: false });
-  return out;
-};
+const itemAdded: Handler = (event) => [...SEARCH_TREES, ...(event.parentId === undefined ? [] : [listingOf(event.parentId)])];
 
 /** A renamed, moved or deleted item: as a new one, and a folder changes every path under it. */
 const itemChanged: Handler = (event) => {
@@ -44,6 +44,16 @@ const itemChanged: Handler = (event) => {
   if (event.itemId) out.push({ below: event.itemId });
   return out;
 };
+
+/**
+ * A batch call's items, moved or deleted (docs/protocol.md "Batch changes"): what each of them
+ * would have made stale, in one event. The invalidator refreshes each query once for all of it.
+ */
+const itemsChanged: Handler = (event) => [
+  ...SEARCH_TREES,
+  ...(event.parentIds ?? []).map(listingOf),
+  ...(event.itemIds ?? []).map((itemId) => ({ below: itemId })),
+];
 
 /**
  * The recipient's /shared list and its search's subtrees and, for a switch or a revoke, what
@@ -76,6 +86,7 @@ const HANDLERS: Record<EventKind, Handler> = {
   'item.renamed': itemChanged,
   'item.moved': itemChanged,
   'item.deleted': itemChanged,
+  'items.changed': itemsChanged,
   'share.created': shareChanged,
   'share.changed': shareChanged,
   'share.deleted': shareChanged,
@@ -117,43 +128,65 @@ export function invalidationsFor(event: LiveEvent): Invalidation[] {
   ];
 }
 
-function isListingHolding(query: Query, itemId: string): boolean {
-  const [root, kind] = query.queryKey;
-  if (root !== filesKeys.folders[0] || kind !== filesKeys.folders[1]) return false;
-  const listing = query.state.data as FolderListing | undefined;
-  return listing?.items.some((item) => item.id === itemId) ?? false;
+/** A folder listing's query (own tree or /shared), with its cached answer. */
+function listingIn(query: Query): { id: unknown; listing: FolderListing | undefined } | undefined {
+  const [root, kind, id] = query.queryKey;
+  if (root !== filesKeys.folders[0] || kind !== filesKeys.folders[1]) return undefined;
+  return { id, listing: query.state.data as FolderListing | undefined };
 }
 
-function isListingBelow(query: Query, folderId: string): boolean {
-  const [root, kind, id] = query.queryKey;
-  if (root !== filesKeys.folders[0] || kind !== filesKeys.folders[1]) return false;
-  if (id === folderId) return true;
-  const listing = query.state.data as FolderListing | undefined;
-  return listing?.ancestors.some((ancestor) => ancestor.id === folderId) ?? false;
+function isListingHolding(query: Query, itemIds: ReadonlySet<string>): boolean {
+  return listingIn(query)?.listing?.items.some((item) => itemIds.has(item.id)) ?? false;
+}
+
+function isListingBelow(query: Query, folderIds: ReadonlySet<string>): boolean {
+  const found = listingIn(query);
+  if (!found) return false;
+  if (typeof found.id === 'string' && folderIds.has(found.id)) return true;
+  return found.listing?.ancestors.some((ancestor) => folderIds.has(ancestor.id)) ?? false;
+}
+
+/**
+ * One filter for a round of invalidations: a query any of them names is refreshed once, however
+ * many name it (a batch of 5,000 items names a listing thousands of times over).
+ */
+export function staleIn(round: readonly Invalidation[]): (query: Query) => boolean {
+  const below = new Set<string>();
+  const holding = new Set<string>();
+  const keys: Array<{ queryKey: readonly unknown[]; exact: boolean }> = [];
+  for (const item of round) {
+    if ('below' in item) below.add(item.below);
+    else if ('holding' in item) holding.add(item.holding);
+    else keys.push({ queryKey: item.key, exact: item.exact });
+  }
+  return (query) =>
+    keys.some((filter) => matchQuery(filter, query)) ||
+    (below.size > 0 && isListingBelow(query, below)) ||
+    (holding.size > 0 && isListingHolding(query, holding));
 }
 
 /** Leading edge at once, then at most one round of refetches per window while changes keep coming. */
 export const COALESCE_MS = 50;
 
-export function createInvalidator(queryClient: QueryClient, now: () => number = Date.now) {
+/**
+ * `held`: while it says so, rounds wait (their invalidations kept): a change this tab is making in
+ * several calls refreshes what it touched when it ends, and a refresh between its calls only slows it.
+ */
+export function createInvalidator(queryClient: QueryClient, now: () => number = Date.now, held: () => boolean = () => false) {
   const pending = new Map<string, Invalidation>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastFlush = Number.NEGATIVE_INFINITY;
 
   const flush = () => {
+    if (held()) {
+      timer = setTimeout(flush, COALESCE_MS);
+      return;
+    }
     timer = undefined;
     lastFlush = now();
-    const batch = [...pending.values()];
+    const round = [...pending.values()];
     pending.clear();
-    for (const item of batch) {
-      const filter =
-        'below' in item
-          ? { predicate: (q: Query) => isListingBelow(q, item.below) }
-          : 'holding' in item
-            ? { predicate: (q: Query) => isListingHolding(q, item.holding) }
-            : { queryKey: item.key, exact: item.exact };
-      void queryClient.invalidateQueries(filter);
-    }
+    if (round.length > 0) void queryClient.invalidateQueries({ predicate: staleIn(round) });
   };
 
   return {

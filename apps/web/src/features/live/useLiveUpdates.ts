@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { reportSessionEnded, signedInAtom } from '../auth/index.ts';
-import { filesKeys } from '../items/index.ts';
+import { changeKeys, filesKeys } from '../items/index.ts';
 import { startLiveConnection, type LiveStatus } from './connection.ts';
 import { createInvalidator, invalidationsFor } from './invalidations.ts';
 import { liveStatusAtom } from './status.ts';
@@ -12,6 +12,8 @@ function socketUrl(linkId?: string): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws${query}`;
 }
 
+const BULK_CHANGES = [changeKeys.moveMany, changeKeys.deleteMany];
+
 /** Mounted once in the root layout: while signed in, keeps the live socket and applies its events. */
 export function useLiveUpdates(): void {
   const signedIn = useAtomValue(signedInAtom);
@@ -20,7 +22,11 @@ export function useLiveUpdates(): void {
 
   useEffect(() => {
     if (!signedIn) return;
-    const invalidator = createInvalidator(queryClient);
+    // A selection moved or deleted in several batch calls: refreshing the listing it is emptying
+    // between calls (a fetch, thousands of names opened, a render) held the next call up for over
+    // a second (bench/batch); the change refreshes what it touched when it ends.
+    const bulkChange = () => BULK_CHANGES.some((mutationKey) => queryClient.isMutating({ mutationKey }) > 0);
+    const invalidator = createInvalidator(queryClient, Date.now, bulkChange);
     const connection = startLiveConnection({
       url: socketUrl(),
       onEvent: (event) => invalidator.add(invalidationsFor(event)),
