@@ -9,7 +9,12 @@ import { CliError, EXIT } from '../cli-error.ts';
 import { type Connection, linkQuery, refusal } from '../client.ts';
 import type { RemoteItem } from '../remote-tree.ts';
 
-export async function decryptedRange(conn: Connection, item: RemoteItem, from: number, to: number): Promise<ReadableStream<Uint8Array>> {
+export async function decryptedRange(
+  conn: Connection,
+  item: RemoteItem,
+  from: number,
+  to: number,
+): Promise<ReadableStream<Uint8Array>> {
   if (!item.key || !item.fileNonce) throw new CliError('Its key did not open.', EXIT.integrity);
   if (to <= from) return new ReadableStream({ start: (controller) => controller.close() });
   const range = cipherRangeForPlain(from, to, item.size);
@@ -18,7 +23,8 @@ export async function decryptedRange(conn: Connection, item: RemoteItem, from: n
   }).catch(() => {
     throw new CliError(`Cannot reach ${conn.server}.`, EXIT.network);
   });
-  if (response.status !== 206 || !response.body) throw refusal(response.status, await response.json().catch(() => undefined), response);
+  if (response.status !== 206 || !response.body)
+    throw refusal(response.status, await response.json().catch(() => undefined), response);
   const key = await crypto.subtle.importKey('raw', new Uint8Array(item.key), 'AES-GCM', false, ['decrypt']);
   const nonce = fromBase64(item.fileNonce, 'fileNonce');
   const reader = response.body.getReader();

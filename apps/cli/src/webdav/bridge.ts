@@ -13,7 +13,17 @@ import { type Folder, type RemoteItem, isFolder } from '../remote-tree.ts';
 import { decryptedRange } from '../transfers/range.ts';
 import type { Drive, Resource } from './drive.ts';
 import { type Lock, LockTable, timeoutOf, tokensIn } from './locks.ts';
-import { BadXml, DAV, type PropName, escapeXml, multistatus, parseLockInfo, parsePropfind, parseProppatch, propXml } from './xml.ts';
+import {
+  BadXml,
+  DAV,
+  type PropName,
+  escapeXml,
+  multistatus,
+  parseLockInfo,
+  parsePropfind,
+  parseProppatch,
+  propXml,
+} from './xml.ts';
 
 export interface BridgeOptions {
   drive: Drive;
@@ -46,7 +56,8 @@ const hrefOf = (segments: readonly string[], folder: boolean) =>
 /** The canonical form locks are kept under (names compare as the drive compares them). */
 const lockPath = (segments: readonly string[]) => `/${segments.map(nameKey).join('/')}`;
 
-const etagOf = (resource: Resource) => (resource.id === null ? '"top"' : `"${resource.id}-${resource.modifiedAt}-${resource.size}"`);
+const etagOf = (resource: Resource) =>
+  resource.id === null ? '"top"' : `"${resource.id}-${resource.modifiedAt}-${resource.size}"`;
 const typeOf = (name: string) => bareMime(Bun.file(name).type) || 'application/octet-stream';
 
 function constantTimeEqual(a: string, b: string): boolean {
@@ -131,8 +142,10 @@ export function startBridge({ drive, port, password }: BridgeOptions) {
   function propResponse(resource: Resource, segments: readonly string[], request: ReturnType<typeof parsePropfind>) {
     const href = hrefOf(segments, isFolder(resource));
     const props = liveProps(resource, segments);
-    if (request.kind === 'propname') return { href, propstats: [{ status: 200, props: [...props.keys()].map((name) => propXml({ ns: DAV, name }, '')) }] };
-    if (request.kind === 'allprop') return { href, propstats: [{ status: 200, props: [...props].map(([name, value]) => propXml({ ns: DAV, name }, value)) }] };
+    if (request.kind === 'propname')
+      return { href, propstats: [{ status: 200, props: [...props.keys()].map((name) => propXml({ ns: DAV, name }, '')) }] };
+    if (request.kind === 'allprop')
+      return { href, propstats: [{ status: 200, props: [...props].map(([name, value]) => propXml({ ns: DAV, name }, value)) }] };
     const found: string[] = [];
     const missing: string[] = [];
     for (const wanted of request.props) {
@@ -140,7 +153,13 @@ export function startBridge({ drive, port, password }: BridgeOptions) {
       if (value === undefined) missing.push(propXml(wanted, ''));
       else found.push(propXml(wanted, value));
     }
-    return { href, propstats: [{ status: 200, props: found }, { status: 404, props: missing }] };
+    return {
+      href,
+      propstats: [
+        { status: 200, props: found },
+        { status: 404, props: missing },
+      ],
+    };
   }
 
   async function need(segments: readonly string[]): Promise<Resource> {
@@ -182,7 +201,8 @@ export function startBridge({ drive, port, password }: BridgeOptions) {
 
   async function get(request: Request, segments: string[], head: boolean): Promise<Response> {
     const resource = await need(segments);
-    if (isFolder(resource) || resource.id === null) return text(405, 'A folder has no content: list it with PROPFIND', { allow: ALLOW });
+    if (isFolder(resource) || resource.id === null)
+      return text(405, 'A folder has no content: list it with PROPFIND', { allow: ALLOW });
     const item = resource as RemoteItem;
     const headers: Record<string, string> = {
       'content-type': typeOf(item.name ?? ''),
@@ -345,8 +365,11 @@ export function startBridge({ drive, port, password }: BridgeOptions) {
       const host = request.headers.get('host') ?? '';
       if (![`127.0.0.1:${server.port}`, `localhost:${server.port}`].includes(host)) return text(403, 'Unknown host');
       const auth = request.headers.get('authorization') ?? '';
-      const given = auth.startsWith('Basic ') ? Buffer.from(auth.slice(6), 'base64').toString('utf8').split(':').slice(1).join(':') : '';
-      if (!constantTimeEqual(given, password)) return text(401, 'Password needed', { 'www-authenticate': 'Basic realm="Sealbox", charset="UTF-8"' });
+      const given = auth.startsWith('Basic ')
+        ? Buffer.from(auth.slice(6), 'base64').toString('utf8').split(':').slice(1).join(':')
+        : '';
+      if (!constantTimeEqual(given, password))
+        return text(401, 'Password needed', { 'www-authenticate': 'Basic realm="Sealbox", charset="UTF-8"' });
       const segments = segmentsOf(url.pathname);
       if (!segments) return text(400, 'Bad path');
       try {
@@ -378,7 +401,8 @@ export function startBridge({ drive, port, password }: BridgeOptions) {
         }
       } catch (error) {
         const status = statusOf(error);
-        if (status >= 500) process.stderr.write(`sealbox webdav: ${request.method} ${url.pathname}: ${(error as Error)?.message}\n`);
+        if (status >= 500)
+          process.stderr.write(`sealbox webdav: ${request.method} ${url.pathname}: ${(error as Error)?.message}\n`);
         return text(status, (error as Error)?.message ?? 'Failed');
       }
     },

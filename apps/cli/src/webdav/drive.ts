@@ -107,13 +107,21 @@ export class Drive {
     try {
       if (parent.id !== item.parentId) {
         const wrapped = await wrapItemKey(parent.key, item.id, item.key);
-        const { results } = await answer(api.api.file.batch.move.post({ parentId: parent.id, items: [{ id: item.id, ...wrapped }] }), server);
+        const { results } = await answer(
+          api.api.file.batch.move.post({ parentId: parent.id, items: [{ id: item.id, ...wrapped }] }),
+          server,
+        );
         const refused = results.find((result) => !result.ok);
         if (refused) throw new CliError(refused.ok ? 'refused' : refused.message, EXIT.conflict);
       }
       if (name !== item.name) {
         const sealed = await encryptName(item.key, item.id, name);
-        await answer(api.api.file({ id: item.id }).put({ type: 'rename', encryptedName: sealed.encryptedFileName, nameNonce: sealed.nameNonce }), server);
+        await answer(
+          api.api
+            .file({ id: item.id })
+            .put({ type: 'rename', encryptedName: sealed.encryptedFileName, nameNonce: sealed.nameNonce }),
+          server,
+        );
       }
     } finally {
       this.forget(item.parentId);

@@ -19,7 +19,10 @@ type XmlNode = Record<string, unknown>;
 const parser = new XMLParser({ ignoreAttributes: false, processEntities: true, parseTagValue: false, trimValues: true });
 
 /** The element children of `node` with their namespaces resolved, given the prefixes in scope. */
-function children(node: unknown, scope: Map<string, string>): Array<{ ns: string; name: string; node: unknown; scope: Map<string, string> }> {
+function children(
+  node: unknown,
+  scope: Map<string, string>,
+): Array<{ ns: string; name: string; node: unknown; scope: Map<string, string> }> {
   if (typeof node !== 'object' || node === null) return [];
   const out: Array<{ ns: string; name: string; node: unknown; scope: Map<string, string> }> = [];
   for (const [key, value] of Object.entries(node as XmlNode)) {
@@ -61,7 +64,8 @@ export function parsePropfind(body: string): PropfindRequest {
     if (element.ns !== DAV) continue;
     if (element.name === 'allprop') return { kind: 'allprop' };
     if (element.name === 'propname') return { kind: 'propname' };
-    if (element.name === 'prop') return { kind: 'prop', props: children(element.node, element.scope).map(({ ns, name }) => ({ ns, name })) };
+    if (element.name === 'prop')
+      return { kind: 'prop', props: children(element.node, element.scope).map(({ ns, name }) => ({ ns, name })) };
   }
   throw new BadXml('propfind names nothing');
 }
@@ -74,7 +78,8 @@ export function parseProppatch(body: string): PropName[] {
   for (const change of children(root.node, root.scope)) {
     if (change.ns !== DAV || (change.name !== 'set' && change.name !== 'remove')) continue;
     for (const prop of children(change.node, change.scope)) {
-      if (prop.ns === DAV && prop.name === 'prop') names.push(...children(prop.node, prop.scope).map(({ ns, name }) => ({ ns, name })));
+      if (prop.ns === DAV && prop.name === 'prop')
+        names.push(...children(prop.node, prop.scope).map(({ ns, name }) => ({ ns, name })));
     }
   }
   return names;
@@ -88,7 +93,8 @@ export function parseLockInfo(body: string): { exclusive: boolean; owner: string
   let owner = '';
   for (const element of children(root.node, root.scope)) {
     if (element.ns !== DAV) continue;
-    if (element.name === 'lockscope') exclusive = children(element.node, element.scope).some((scope) => scope.name === 'exclusive');
+    if (element.name === 'lockscope')
+      exclusive = children(element.node, element.scope).some((scope) => scope.name === 'exclusive');
     if (element.name === 'owner') owner = ownerText(element.node);
   }
   return { exclusive, owner };
@@ -99,7 +105,8 @@ function ownerText(node: unknown): string {
   if (typeof node !== 'object' || node === null) return '';
   const record = node as XmlNode;
   if (typeof record['#text'] === 'string') return record['#text'];
-  for (const [key, value] of Object.entries(record)) if (!key.startsWith('@_')) return ownerText(Array.isArray(value) ? value[0] : value);
+  for (const [key, value] of Object.entries(record))
+    if (!key.startsWith('@_')) return ownerText(Array.isArray(value) ? value[0] : value);
   return '';
 }
 
@@ -128,7 +135,10 @@ export function multistatus(responses: Array<{ href: string; propstats?: Propsta
     const inner = propstats
       ? propstats
           .filter((stat) => stat.props.length > 0)
-          .map((stat) => `<D:propstat><D:prop>${stat.props.join('')}</D:prop><D:status>HTTP/1.1 ${stat.status} ${REASONS[stat.status] ?? ''}</D:status></D:propstat>`)
+          .map(
+            (stat) =>
+              `<D:propstat><D:prop>${stat.props.join('')}</D:prop><D:status>HTTP/1.1 ${stat.status} ${REASONS[stat.status] ?? ''}</D:status></D:propstat>`,
+          )
           .join('')
       : `<D:status>HTTP/1.1 ${status} ${REASONS[status ?? 200] ?? ''}</D:status>`;
     return `<D:response><D:href>${escapeXml(href)}</D:href>${inner}</D:response>`;
