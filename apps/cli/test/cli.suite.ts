@@ -23,7 +23,7 @@ import {
 import { createUser, freshCode, type TestUser } from '../../../e2e/support/accounts.ts';
 import { apiCreateFolder, apiLogin, apiUploadFile, type ApiSession } from '../../../e2e/support/files.ts';
 import { startServer, type RunningServer } from '../../../e2e/support/server.ts';
-import { type Cli, makeCli, spawnCli, startProxy } from './support.ts';
+import { type Cli, makeCli, random, spawnCli, startProxy } from './support.ts';
 
 const SLOW = 120_000;
 
@@ -475,11 +475,4 @@ async function folderNamed(session: ApiSession, parent: { id: string; key: Uint8
     if ((await decryptName(key, item.id!, item.encryptedFileName!, item.nameNonce!)) === name) return { id: item.id!, key };
   }
   throw new Error(`no folder ${name}`);
-}
-
-function random(length: number): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(length);
-  for (let at = 0; at < length; at += 65_536)
-    bytes.set(crypto.getRandomValues(new Uint8Array(Math.min(65_536, length - at))), at);
-  return bytes;
 }

@@ -114,11 +114,19 @@ export function startProxy(target: string): Proxy {
 }
 
 /** Starts the CLI without waiting for it (to kill it half-way). */
-export function spawnCli(cli: Cli, password: string, args: string[]) {
+export function spawnCli(cli: Cli, password: string, args: string[], env: Record<string, string> = {}) {
   return Bun.spawn([process.execPath, MAIN, ...args], {
-    env: { ...process.env, SEALBOX_CONFIG_DIR: cli.dir, SEALBOX_PASSWORD: password },
+    env: { ...process.env, SEALBOX_CONFIG_DIR: cli.dir, SEALBOX_PASSWORD: password, ...env },
     stdin: 'ignore',
     stdout: 'pipe',
     stderr: 'pipe',
   });
+}
+
+/** `length` random bytes (getRandomValues fills at most 64 KiB a call). */
+export function random(length: number): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(length);
+  for (let at = 0; at < length; at += 65_536)
+    bytes.set(crypto.getRandomValues(new Uint8Array(Math.min(65_536, length - at))), at);
+  return bytes;
 }

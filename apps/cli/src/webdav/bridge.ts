@@ -11,6 +11,7 @@ import { bareMime, nameKey, nameProblem } from '@sealbox/rules';
 import { CliError, EXIT } from '../cli-error.ts';
 import { type Folder, type RemoteItem, isFolder } from '../remote-tree.ts';
 import { decryptedRange } from '../transfers/range.ts';
+import { ifHolds, parseIf } from './conditions.ts';
 import type { Drive, Resource } from './drive.ts';
 import { type Lock, LockTable, timeoutOf, tokensIn } from './locks.ts';
 import {
@@ -183,6 +184,28 @@ export function startBridge({ drive, port, password }: BridgeOptions) {
     if (!locks.mayWrite(lockPath(segments), tokensIn(request.headers.get('if')), deep)) throw new HttpError(423, 'Locked');
   }
 
+  /** 412 unless the request's If header holds (RFC 4918 10.4). */
+  async function checkIf(request: Request, pathname: string): Promise<void> {
+    const header = request.headers.get('if');
+    if (header === null) return;
+    const lists = parseIf(header);
+    if (!lists) throw new HttpError(400, 'The If header cannot be read');
+    const holds = await ifHolds(
+      lists,
+      pathname,
+      (path, token) => {
+        const at = segmentsOf(path);
+        return at !== undefined && locks.covering(lockPath(at)).some((lock) => lock.token === token);
+      },
+      async (path) => {
+        const at = segmentsOf(path);
+        const resource = at && (await drive.lookup(at));
+        return resource ? etagOf(resource) : undefined;
+      },
+    );
+    if (!holds) throw new HttpError(412, 'Precondition failed');
+  }
+
   async function propfind(request: Request, segments: string[]): Promise<Response> {
     const depth = request.headers.get('depth') ?? 'infinity';
     if (depth !== '0' && depth !== '1') {
@@ -287,7 +310,9 @@ export function startBridge({ drive, port, password }: BridgeOptions) {
     const overwrite = (request.headers.get('overwrite') ?? 'T').toUpperCase() !== 'F';
     if (there && !overwrite) return text(412, 'The destination exists');
     if (move) checkLocks(request, segments, true);
-    checkLocks(request, there ? target : target.slice(0, -1), true);
+    // Replacing what is there changes all under it; adding a member changes only its folder.
+    if (there) checkLocks(request, target, true);
+    else checkLocks(request, target.slice(0, -1));
     if (there) {
       await drive.remove(there);
       locks.drop(to);
@@ -373,6 +398,7 @@ export function startBridge({ drive, port, password }: BridgeOptions) {
       const segments = segmentsOf(url.pathname);
       if (!segments) return text(400, 'Bad path');
       try {
+        if (request.method !== 'OPTIONS') await checkIf(request, url.pathname);
         switch (request.method) {
           case 'OPTIONS':
             return text(200, '', { dav: '1, 2', allow: ALLOW, 'ms-author-via': 'DAV' });

@@ -4,6 +4,7 @@ import { CliError, EXIT } from '../cli-error.ts';
 import { type Context, openAccount } from '../commands.ts';
 import { startBridge } from './bridge.ts';
 import { Drive } from './drive.ts';
+import { followLiveEvents } from './live.ts';
 
 export async function webdavCommand(ctx: Context, portText: string | undefined): Promise<void> {
   const port = portText === undefined ? 0 : Number(portText);
@@ -17,6 +18,7 @@ export async function webdavCommand(ctx: Context, portText: string | undefined):
   } catch (error) {
     throw new CliError(`Cannot listen on 127.0.0.1:${port}: ${(error as Error).message}`, EXIT.failed);
   }
+  const live = followLiveEvents(tree.conn, drive);
   const facts = { url: bridge.url, username: 'sealbox', password, server: session.server, user: session.username };
   if (ctx.out.json) ctx.out.data(facts);
   else {
@@ -26,6 +28,7 @@ export async function webdavCommand(ctx: Context, portText: string | undefined):
   }
   await new Promise<void>((resolve) => {
     const stop = () => {
+      live.stop();
       bridge.stop();
       resolve();
     };

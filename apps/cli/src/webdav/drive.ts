@@ -25,6 +25,10 @@ export type Resource = Folder | RemoteItem;
 
 export class Drive {
   private readonly listings = new Map<string, { items: RemoteItem[]; at: number }>();
+  /** Bumped whenever a folder's listing is forgotten: a listing fetched across a bump is not kept. */
+  private readonly generations = new Map<string, number>();
+  /** Changes to one name in one folder, one after the other (two PUTs of a name must not make two files). */
+  private readonly busy = new Map<string, Promise<unknown>>();
 
   constructor(
     readonly tree: RemoteTree,
@@ -38,25 +42,30 @@ export class Drive {
 
   /** A folder's listing changed (here or, by a live event, elsewhere). */
   forget(folderId: string | null): void {
-    this.listings.delete(folderId ?? 'top');
+    const key = folderId ?? 'top';
+    this.listings.delete(key);
+    this.generations.set(key, (this.generations.get(key) ?? 0) + 1);
   }
 
   forgetAll(): void {
-    this.listings.clear();
+    for (const key of [...this.listings.keys()]) this.forget(key === 'top' ? null : key);
   }
 
-  async children(folder: Folder): Promise<RemoteItem[]> {
-    const cached = this.listings.get(this.keyOf(folder));
-    if (cached && Date.now() - cached.at < LISTING_TTL_MS) return cached.items;
+  /** A folder's items; `fresh` asks the server even when a listing is cached (before a change). */
+  async children(folder: Folder, fresh = false): Promise<RemoteItem[]> {
+    const key = this.keyOf(folder);
+    const cached = this.listings.get(key);
+    if (!fresh && cached && Date.now() - cached.at < LISTING_TTL_MS) return cached.items;
+    const generation = this.generations.get(key) ?? 0;
     const items = await this.tree.children(folder);
-    this.listings.set(this.keyOf(folder), { items, at: Date.now() });
+    if ((this.generations.get(key) ?? 0) === generation) this.listings.set(key, { items, at: Date.now() });
     return items;
   }
 
   /** The child named `name` (as the web app compares names); two of that name is a conflict. */
-  async child(folder: Folder, name: string): Promise<RemoteItem | undefined> {
+  async child(folder: Folder, name: string, fresh = false): Promise<RemoteItem | undefined> {
     const key = nameKey(name);
-    const found = (await this.children(folder)).filter((item) => item.name !== null && nameKey(item.name) === key);
+    const found = (await this.children(folder, fresh)).filter((item) => item.name !== null && nameKey(item.name) === key);
     if (found.length > 1) throw new CliError(`"${name}" names ${found.length} items here.`, EXIT.conflict);
     return found[0];
   }
@@ -73,21 +82,47 @@ export class Drive {
     return at;
   }
 
+  /** A new folder, or the one of that name made meanwhile by another request. */
   async makeFolder(parent: Folder, name: string): Promise<Folder> {
-    const made = await this.tree.makeFolder(parent, name);
-    this.forget(parent.id);
-    return made;
+    return this.oneAtATime(parent, name, async () => {
+      const there = await this.child(parent, name, true);
+      if (there && isFolder(there)) return there;
+      if (there) throw new CliError(`A file named "${name}" is already there.`, EXIT.conflict);
+      try {
+        return await this.tree.makeFolder(parent, name);
+      } finally {
+        this.forget(parent.id);
+      }
+    });
   }
 
-  /** `localPath` as the file `name` in `parent` (a new version of a file of that name). */
-  async putFile(parent: Folder, name: string, localPath: string): Promise<void> {
-    const existing = await this.child(parent, name);
-    const target = { conn: this.tree.conn, userId: this.userId, parent, name, existing };
+  /** Runs `change` after every earlier change to `name` in `folder` has ended. */
+  private async oneAtATime<T>(folder: Folder, name: string, change: () => Promise<T>): Promise<T> {
+    const key = `${this.keyOf(folder)}/${nameKey(name)}`;
+    const before = this.busy.get(key) ?? Promise.resolve();
+    const mine = before.catch(() => {}).then(change);
+    this.busy.set(key, mine);
     try {
-      await uploadFile(target, localPath, () => QUIET, { resumable: false });
+      return await mine;
     } finally {
-      this.forget(parent.id);
+      if (this.busy.get(key) === mine) this.busy.delete(key);
     }
+  }
+
+  /**
+   * `localPath` as the file `name` in `parent`: a new version of a file of that name, looked up
+   * afresh (a cached listing could miss one made a moment ago and make a second file).
+   */
+  async putFile(parent: Folder, name: string, localPath: string): Promise<void> {
+    await this.oneAtATime(parent, name, async () => {
+      const existing = await this.child(parent, name, true);
+      const target = { conn: this.tree.conn, userId: this.userId, parent, name, existing };
+      try {
+        await uploadFile(target, localPath, () => QUIET, { resumable: false });
+      } finally {
+        this.forget(parent.id);
+      }
+    });
   }
 
   /** To the trash (or for good where the server keeps none). */

@@ -32,11 +32,17 @@ function children(
       if (typeof one === 'object' && one !== null) {
         for (const [attr, uri] of Object.entries(one as XmlNode)) {
           if (attr === '@_xmlns') inner.set('', String(uri));
-          else if (attr.startsWith('@_xmlns:')) inner.set(attr.slice(8), String(uri));
+          else if (attr.startsWith('@_xmlns:')) {
+            // Namespaces in XML 1.0: a prefix cannot be bound to the empty name.
+            if (String(uri) === '') throw new BadXml(`prefix ${attr.slice(8)} bound to nothing`);
+            inner.set(attr.slice(8), String(uri));
+          }
         }
       }
       const colon = key.indexOf(':');
       const prefix = colon < 0 ? '' : key.slice(0, colon);
+      // A prefix never declared is not well-formed XML with namespaces (RFC 4918 asks for 400).
+      if (prefix !== '' && !inner.has(prefix)) throw new BadXml(`undeclared prefix ${prefix}`);
       out.push({ ns: inner.get(prefix) ?? '', name: colon < 0 ? key : key.slice(colon + 1), node: one, scope: inner });
     }
   }
@@ -48,8 +54,8 @@ export class BadXml extends Error {}
 function parse(body: string): ReturnType<typeof children> {
   try {
     return children(parser.parse(body, true), new Map());
-  } catch {
-    throw new BadXml('malformed XML');
+  } catch (error) {
+    throw error instanceof BadXml ? error : new BadXml('malformed XML');
   }
 }
 
