@@ -33,6 +33,8 @@ import type { Progress } from './progress.ts';
 
 /** Tries of one part (or the completion) before the put fails: network errors and 5xx only. */
 const TRIES = 3;
+/** Parts sent at once by `put` (each one part of memory). */
+const PARTS_IN_FLIGHT = 3;
 
 export interface UploadTarget {
   conn: Connection;
@@ -110,6 +112,7 @@ async function sendParts(
   key: Uint8Array,
   received: ReadonlySet<number>,
   progress: Progress,
+  partsInFlight: number,
 ): Promise<void> {
   const cipherSize = ciphertextSize(entry.size);
   const total = partCount(cipherSize);
@@ -122,6 +125,23 @@ async function sendParts(
   const reader = input
     .pipeThrough(createEncryptStream(key, fromBase64(entry.fileNonce, 'fileNonce'), { startChunk: first * PART_CHUNKS }))
     .getReader();
+  // Parts go out while the next ones are encrypted: at most PARTS_IN_FLIGHT at once. The first
+  // failure (after its retries) fails the put; a rerun resumes from the parts the server has.
+  const inFlight = new Set<Promise<void>>();
+  let failed: unknown;
+  const send = async (n: number, bytes: Uint8Array) => {
+    if (failed) throw failed;
+    const sending = putPart(conn, entry.uploadId, n, bytes).then(
+      () => progress.add(bytes.length),
+      (error: unknown) => {
+        failed ??= error;
+      },
+    );
+    const tracked = sending.finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+    if (inFlight.size >= partsInFlight) await Promise.race(inFlight);
+    if (failed) throw failed;
+  };
   let part = first;
   let buffer = new Uint8Array(Math.min(PART_BYTES, cipherSize - part * PART_BYTES));
   let fill = 0;
@@ -135,13 +155,14 @@ async function sendParts(
       fill += n;
       offset += n;
       if (fill < buffer.length) continue;
-      if (!received.has(part)) await putPart(conn, entry.uploadId, part, buffer);
-      if (!received.has(part)) progress.add(buffer.length);
+      if (!received.has(part)) await send(part, buffer);
       part++;
       fill = 0;
       if (part < total) buffer = new Uint8Array(Math.min(PART_BYTES, cipherSize - part * PART_BYTES));
     }
   }
+  await Promise.all(inFlight);
+  if (failed) throw failed;
   if (part !== total) throw new CliError(`${localPath} changed while it was read: run put again.`, EXIT.failed);
 }
 
@@ -162,13 +183,14 @@ async function resumable(conn: Connection, key: string, target: UploadTarget, si
 /**
  * Uploads `localPath` as `target`; answers the item's id. Not `resumable` (the WebDAV bridge,
  * whose source is a spooled request body): no journal, and a failure ends the upload on the
- * server at once, so nothing is left behind.
+ * server at once, so nothing is left behind. The bridge sends one part at a time per upload: its
+ * clients already upload several files at once, and its memory must stay bounded.
  */
 export async function uploadFile(
   target: UploadTarget,
   localPath: string,
   progressFor: (total: number) => Progress,
-  { resumable: keep = true }: { resumable?: boolean } = {},
+  { resumable: keep = true, partsInFlight = PARTS_IN_FLIGHT }: { resumable?: boolean; partsInFlight?: number } = {},
 ) {
   const { conn } = target;
   if (target.existing && (target.existing.isDirectory || !target.existing.key)) {
@@ -190,7 +212,7 @@ export async function uploadFile(
     const itemKey = entry.versionOf
       ? target.existing!.key!
       : await unwrapItemKey(target.parent.key, entry.itemId, entry.encryptedKey!, entry.keyNonce!);
-    await sendParts(conn, localPath, entry, itemKey, resumed.received, progress);
+    await sendParts(conn, localPath, entry, itemKey, resumed.received, progress, partsInFlight);
     await complete(conn, entry.uploadId);
     await forgetUpload(key);
     progress.done();
@@ -225,7 +247,7 @@ export async function uploadFile(
   };
   if (keep) await rememberUpload(key, entry);
   try {
-    await sendParts(conn, localPath, entry, content.key, new Set(), progress);
+    await sendParts(conn, localPath, entry, content.key, new Set(), progress, partsInFlight);
     await complete(conn, entry.uploadId);
   } catch (error) {
     if (!keep) await conn.api.api.upload({ uploadId: entry.uploadId }).delete();

@@ -118,7 +118,7 @@ export class Drive {
       const existing = await this.child(parent, name, true);
       const target = { conn: this.tree.conn, userId: this.userId, parent, name, existing };
       try {
-        await uploadFile(target, localPath, () => QUIET, { resumable: false });
+        await uploadFile(target, localPath, () => QUIET, { resumable: false, partsInFlight: 1 });
       } finally {
         this.forget(parent.id);
       }

@@ -1,0 +1,204 @@
+/**
+ * bench/cli (issue 26 part 4, docs/benchmarks.md "bench/cli"), side by side in one run against
+ * one server on SQLite + disk:
+ * - `sealbox put` and `sealbox get` of a 1 GiB file against curl moving the same number of bytes
+ *   to and from the server without encryption (the parts of an upload PUT one after another,
+ *   then the blob read back whole): goal, the CLI at least 0.8 of curl's speed;
+ * - the WebDAV bridge's resident memory, sampled every 100 ms while rclone syncs a tree (the
+ *   1 GiB file and 1,000 small files) up and down again: goal at most 300 MiB;
+ * - PROPFIND depth 1 of a folder of 10,000 items through the bridge, cold (a fresh bridge) and
+ *   warm (asked again): goals 2 s and 200 ms.
+ * Run: bun bench/cli/run.ts [--mib=1024] [--items=10000] [--small=1000]
+ */
+import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PART_BYTES, ciphertextSize, partCount } from '@sealbox/crypto';
+import { makeCli, spawnCli } from '../../apps/cli/test/support.ts';
+import { createUser } from '../../e2e/support/accounts.ts';
+import { apiCreateFolder, apiCreateFolders, apiLogin, folderMetadata, postUpload } from '../../e2e/support/files.ts';
+import { startServer } from '../../e2e/support/server.ts';
+import { numberArg } from '../support.ts';
+
+const MIB = 1024 * 1024;
+const SIZE = numberArg('mib', 1024) * MIB;
+const ITEMS = numberArg('items', 10_000);
+const SMALL = numberArg('small', 1000);
+const DAV_PASSWORD = 'bench-bridge';
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const speed = (bytes: number, ms: number) => `${(bytes / MIB / (ms / 1000)).toFixed(0)} MiB/s`;
+
+async function timed(what: string, cmd: string[], env: Record<string, string> = {}): Promise<number> {
+  const started = performance.now();
+  const child = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' });
+  const [out, err, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  if (code !== 0) throw new Error(`${what} failed (${code}): ${out}${err}`);
+  return performance.now() - started;
+}
+
+/** A file of `size` random bytes, written 64 MiB at a time. */
+async function randomFile(path: string, size: number): Promise<void> {
+  const handle = await open(path, 'w');
+  const block = new Uint8Array(64 * MIB);
+  for (let at = 0; at < size; at += block.length) {
+    for (let i = 0; i < block.length; i += 65_536) crypto.getRandomValues(block.subarray(i, i + 65_536));
+    await handle.write(block, 0, Math.min(block.length, size - at));
+  }
+  await handle.close();
+}
+
+async function main() {
+  const server = await startServer({ env: { RATE_LIMITS: 'off', LOG_LEVEL: 'warn', MAX_FILE_BYTES: String(4 * 1024 * MIB) } });
+  const dir = await mkdtemp(join(tmpdir(), 'sealbox-bench-cli-'));
+  try {
+    const user = await createUser(server.url);
+    const session = await apiLogin(server.url, user);
+    const cli = await makeCli(user.password);
+    await cli.run(['login', server.url, user.username]);
+    const big = join(dir, 'big.bin');
+    await randomFile(big, SIZE);
+    console.log(`bench/cli: ${SIZE / MIB} MiB file, ${ITEMS} items, ${SMALL} small files (${new Date().toISOString()})`);
+
+    // 1. put / get against curl, one after the other, on the same bytes.
+    const cliEnv = { SEALBOX_CONFIG_DIR: cli.dir, SEALBOX_PASSWORD: user.password };
+    const main = new URL('../../apps/cli/src/main.ts', import.meta.url).pathname;
+    const put = await timed('sealbox put', [process.execPath, main, 'put', big, '/big.bin'], cliEnv);
+    const cipherSize = ciphertextSize(SIZE);
+    const parts = partCount(cipherSize);
+    // curl's upload: the same part protocol, raw bytes of the ciphertext's size, no encryption.
+    const folder = await apiCreateFolder(session, null, 'curl');
+    const { metadata } = await folderMetadata(folder.key, folder.id, 'raw.bin');
+    const raw = { ...metadata, isDirectory: false, fileNonce: 'AAAAAAAAAAAAAAAA', size: cipherSize };
+    const started = await postUpload(session, raw, 'start raw upload');
+    const partFile = join(dir, 'part');
+    let curlUp = 0;
+    const source = await open(big, 'r');
+    for (let n = 0; n < parts; n++) {
+      const length = Math.min(PART_BYTES, cipherSize - n * PART_BYTES);
+      const bytes = new Uint8Array(length);
+      await source.read(bytes, 0, length, n * PART_BYTES);
+      await writeFile(partFile, bytes);
+      curlUp += await timed('curl put', [
+        'curl',
+        '-sf',
+        '-X',
+        'PUT',
+        '-H',
+        `cookie: ${session.cookie}`,
+        '-H',
+        'content-type: application/octet-stream',
+        '--data-binary',
+        `@${partFile}`,
+        `${server.url}/api/upload/${started.uploadId}/part/${n}`,
+      ]);
+    }
+    await source.close();
+    const completed = await fetch(`${server.url}/api/upload/${started.uploadId}/complete`, {
+      method: 'POST',
+      headers: { cookie: session.cookie },
+    });
+    if (!completed.ok) throw new Error(`complete: ${completed.status}`);
+    const get = await timed('sealbox get', [process.execPath, main, 'get', '/big.bin', join(dir, 'back.bin')], cliEnv);
+    const curlDown = await timed('curl get', [
+      'curl',
+      '-sf',
+      '-H',
+      `cookie: ${session.cookie}`,
+      '-o',
+      join(dir, 'raw-back.bin'),
+      `${server.url}/api/file/data/${started.id}`,
+    ]);
+    console.log(
+      `put:  sealbox ${secs(put)} (${speed(SIZE, put)}), curl ${secs(curlUp)} (${speed(cipherSize, curlUp)}): ratio ${(curlUp / put).toFixed(2)} (goal 0.8)`,
+    );
+    console.log(
+      `get:  sealbox ${secs(get)} (${speed(SIZE, get)}), curl ${secs(curlDown)} (${speed(cipherSize, curlDown)}): ratio ${(curlDown / get).toFixed(2)} (goal 0.8)`,
+    );
+
+    // 2. The bridge's memory while rclone syncs the big file and many small ones up and down.
+    const tree = join(dir, 'tree');
+    await mkdir(join(tree, 'small'), { recursive: true });
+    for (let i = 0; i < SMALL; i++) await writeFile(join(tree, 'small', `f${i}.txt`), `small file ${i}\n`.repeat(20));
+    await rm(join(dir, 'back.bin'));
+    await Bun.write(join(tree, 'big.bin'), Bun.file(big));
+    const bridge = spawnCli(cli, user.password, ['webdav', '--json'], { SEALBOX_WEBDAV_PASSWORD: DAV_PASSWORD });
+    const url = await bridgeUrl(bridge);
+    let peak = 0;
+    const sampler = setInterval(async () => {
+      const status = await Bun.file(`/proc/${bridge.pid}/status`)
+        .text()
+        .catch(() => '');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      peak = Math.max(peak, kb * 1024);
+    }, 100);
+    const obscured = (
+      await new Response(Bun.spawn(['rclone', 'obscure', DAV_PASSWORD], { stdout: 'pipe' }).stdout).text()
+    ).trim();
+    const remote = {
+      RCLONE_CONFIG_SB_TYPE: 'webdav',
+      RCLONE_CONFIG_SB_URL: `${url}/`,
+      RCLONE_CONFIG_SB_VENDOR: 'other',
+      RCLONE_CONFIG_SB_USER: 'sealbox',
+      RCLONE_CONFIG_SB_PASS: obscured,
+      RCLONE_CONFIG_DIR: dir,
+    };
+    const up = await timed('rclone sync up', ['rclone', 'sync', tree, 'sb:Tree', '--transfers', '4'], remote);
+    const down = await timed('rclone sync down', ['rclone', 'sync', 'sb:Tree', join(dir, 'tree-back')], remote);
+    clearInterval(sampler);
+    console.log(
+      `rclone: sync up ${secs(up)}, down ${secs(down)}; bridge peak resident memory ${(peak / MIB).toFixed(0)} MiB (goal 300 MiB)`,
+    );
+    bridge.kill('SIGTERM');
+    await bridge.exited;
+
+    // 3. PROPFIND of a folder of ITEMS items, cold (a new bridge) and warm.
+    const large = await apiCreateFolder(session, null, 'Large');
+    await apiCreateFolders(
+      session,
+      large,
+      Array.from({ length: ITEMS }, (_, i) => `item ${String(i).padStart(5, '0')}`),
+    );
+    const fresh = spawnCli(cli, user.password, ['webdav', '--json'], { SEALBOX_WEBDAV_PASSWORD: DAV_PASSWORD });
+    const freshUrl = await bridgeUrl(fresh);
+    const auth = { authorization: `Basic ${Buffer.from(`sealbox:${DAV_PASSWORD}`).toString('base64')}`, depth: '1' };
+    const propfind = async () => {
+      const t = performance.now();
+      const body = await (await fetch(`${freshUrl}/Large/`, { method: 'PROPFIND', headers: auth })).text();
+      const count = body.split('<D:response>').length - 1;
+      if (count !== ITEMS + 1) throw new Error(`PROPFIND listed ${count}`);
+      return performance.now() - t;
+    };
+    const cold = await propfind();
+    const warm = [await propfind(), await propfind(), await propfind()].sort((a, b) => a - b)[1]!;
+    console.log(`PROPFIND of ${ITEMS} items: cold ${cold.toFixed(0)} ms (goal 2000), warm ${warm.toFixed(0)} ms (goal 200)`);
+    fresh.kill('SIGTERM');
+    await fresh.exited;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+    await server.stop();
+  }
+}
+
+async function bridgeUrl(bridge: ReturnType<typeof spawnCli>): Promise<string> {
+  const reader = bridge.stdout.getReader();
+  let printed = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error('the bridge stopped');
+    printed += new TextDecoder().decode(value);
+    try {
+      const url = JSON.parse(printed).url as string;
+      reader.releaseLock();
+      return url;
+    } catch {
+      // not whole yet
+    }
+  }
+}
+
+await main();
