@@ -261,13 +261,13 @@ export function cliSuite(label: string, environment: () => Promise<{ env: Record
           expect([...proxy.partsSeen].sort((a, b) => a - b)).toEqual(missing);
           expect(JSON.parse(await readFile(join(viaProxy.dir, 'uploads.json'), 'utf8'))).toEqual({});
 
-          // A get hanging after 3 MiB is killed; run again it asks only for the rest.
-          proxy.cutDataAfter = 3 * 1024 * 1024;
+          // A get hanging after 6 MiB (4 MiB written) is killed; run again it asks only for the rest.
+          proxy.cutDataAfter = 6 * 1024 * 1024;
           const dest = join(base, 'movie-back.bin');
           const getting = spawnCli(viaProxy, user.password, ['get', '/movie.bin', dest]);
           for (;;) {
             const size = (await stat(`${dest}.sealbox-part`).catch(() => undefined))?.size ?? 0;
-            if (size >= 2 * 1024 * 1024) break;
+            if (size >= 4 * 1024 * 1024) break;
             await Bun.sleep(20);
           }
           getting.kill('SIGKILL');

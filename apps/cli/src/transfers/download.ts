@@ -14,6 +14,9 @@ import { type Connection, linkQuery, refusal } from '../client.ts';
 import type { RemoteItem } from '../remote-tree.ts';
 import type { Progress } from './progress.ts';
 
+/** Plaintext gathered before one write to disk (a chunk is 256 KiB). */
+const WRITE_BYTES = 4 * 1024 * 1024;
+
 interface Sidecar {
   itemId: string;
   fileNonce: string;
@@ -79,14 +82,24 @@ export async function downloadFile(conn: Connection, item: RemoteItem, dest: str
       const reader = cipher
         .pipeThrough(createDecryptStream(item.key, fromBase64(item.fileNonce, 'fileNonce'), { startChunk }))
         .getReader();
+      // Written 4 MiB at a time: a write per 256 KiB chunk cost a third of the speed.
+      const batch = new Uint8Array(WRITE_BYTES);
+      let fill = 0;
+      const flush = async () => {
+        await handle.write(batch, 0, fill, written - fill);
+        fill = 0;
+      };
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         if (written + value.length > item.size) throw new CliError(`${item.name}: longer than recorded.`, EXIT.integrity);
-        await handle.write(value, 0, value.length, written);
+        if (fill + value.length > batch.length) await flush();
+        batch.set(value, fill);
+        fill += value.length;
         written += value.length;
         progress.add(value.length);
       }
+      await flush();
     }
   } catch (error) {
     if (isCryptoError(error)) {
