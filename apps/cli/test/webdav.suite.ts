@@ -144,6 +144,21 @@ export function webdavSuite() {
           expect(new Uint8Array(await readFile(join(down, path)))).toEqual(new Uint8Array(bytes));
         expect((await readdir(join(down, 'many'))).length).toBe(200);
 
+        // Ranges read only what they ask for, each chunk checked: inside, across chunks, a suffix.
+        const big = files.get('big/one large file.bin')!;
+        const bigUrl = `${url}/Backup/big/${encodeURIComponent('one large file.bin')}`;
+        for (const [range, from, to] of [
+          ['bytes=1000-1999', 1000, 2000],
+          ['bytes=262000-5000000', 262_000, 5_000_001],
+          [`bytes=-${100}`, big.length - 100, big.length],
+        ] as const) {
+          const answer = await fetch(bigUrl, { headers: { ...auth, range } });
+          expect(answer.status).toBe(206);
+          expect(answer.headers.get('content-range')).toBe(`bytes ${from}-${to - 1}/${big.length}`);
+          expect(new Uint8Array(await answer.arrayBuffer())).toEqual(big.slice(from, to));
+        }
+        expect((await fetch(bigUrl, { headers: { ...auth, range: `bytes=${big.length}-` } })).status).toBe(416);
+
         // What rclone put is what the drive holds: the CLI (the web app's crypto) lists it.
         const listed = await cli.json(['ls', '/Backup/Ünïcødé/日本語']);
         expect(listed.value.map((row: { name: string }) => row.name)).toEqual(['файл ✓.txt']);

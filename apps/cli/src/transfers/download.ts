@@ -8,14 +8,12 @@
  * place only when whole.
  */
 import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { CHUNK, chunkCipherRange, createDecryptStream, fromBase64, isCryptoError } from '@sealbox/crypto';
+import { CHUNK, chunkCipherRange, chunkCount, fromBase64, isCryptoError } from '@sealbox/crypto';
 import { CliError, EXIT } from '../cli-error.ts';
 import { type Connection, linkQuery, refusal } from '../client.ts';
 import type { RemoteItem } from '../remote-tree.ts';
+import { decryptedBatches } from './decrypt-batches.ts';
 import type { Progress } from './progress.ts';
-
-/** Plaintext gathered before one write to disk (a chunk is 256 KiB). */
-const WRITE_BYTES = 4 * 1024 * 1024;
 
 interface Sidecar {
   itemId: string;
@@ -79,27 +77,19 @@ export async function downloadFile(conn: Connection, item: RemoteItem, dest: str
     if (written < item.size || item.size === 0) {
       const startChunk = kept / CHUNK;
       const cipher = await fetchCipher(conn, item.id, chunkCipherRange(startChunk, item.size).start);
-      const reader = cipher
-        .pipeThrough(createDecryptStream(item.key, fromBase64(item.fileNonce, 'fileNonce'), { startChunk }))
-        .getReader();
-      // Written 4 MiB at a time: a write per 256 KiB chunk cost a third of the speed.
-      const batch = new Uint8Array(WRITE_BYTES);
-      let fill = 0;
-      const flush = async () => {
-        await handle.write(batch, 0, fill, written - fill);
-        fill = 0;
-      };
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (written + value.length > item.size) throw new CliError(`${item.name}: longer than recorded.`, EXIT.integrity);
-        if (fill + value.length > batch.length) await flush();
-        batch.set(value, fill);
-        fill += value.length;
-        written += value.length;
-        progress.add(value.length);
+      const key = await crypto.subtle.importKey('raw', new Uint8Array(item.key), 'AES-GCM', false, ['decrypt']);
+      const nonce = fromBase64(item.fileNonce, 'fileNonce');
+      for await (const plain of decryptedBatches(
+        cipher,
+        key,
+        nonce,
+        { from: startChunk, to: chunkCount(item.size) },
+        item.size,
+      )) {
+        await handle.write(plain, 0, plain.length, written);
+        written += plain.length;
+        progress.add(plain.length);
       }
-      await flush();
     }
   } catch (error) {
     if (isCryptoError(error)) {
