@@ -13,7 +13,17 @@
 import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PART_BYTES, ciphertextSize, partCount } from '@sealbox/crypto';
+import {
+  PART_BYTES,
+  chunkCount,
+  ciphertextSize,
+  decryptName,
+  fromBase64,
+  partCount,
+  plaintextSize,
+  unwrapItemKey,
+} from '@sealbox/crypto';
+import { decryptedBatches } from '../../apps/cli/src/transfers/decrypt-batches.ts';
 import { makeCli, spawnCli } from '../../apps/cli/test/support.ts';
 import { createUser } from '../../e2e/support/accounts.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin, folderMetadata, postUpload } from '../../e2e/support/files.ts';
@@ -79,7 +89,13 @@ async function main() {
     const cipherSize = ciphertextSize(SIZE);
     const parts = partCount(cipherSize);
     const folder = await apiCreateFolder(session, null, 'curl');
-    const times = { put: [] as number[], curlUp: [] as number[], get: [] as number[], curlDown: [] as number[] };
+    const times = {
+      put: [] as number[],
+      curlUp: [] as number[],
+      get: [] as number[],
+      curlDown: [] as number[],
+      ceiling: [] as number[],
+    };
     for (let round = 0; round < RUNS; round++) {
       times.put.push(await timed('sealbox put', [process.execPath, main, 'put', big, `/big-${round}.bin`], cliEnv));
       // curl's upload: the same part protocol, raw bytes of the ciphertext's size, no encryption.
@@ -105,6 +121,7 @@ async function main() {
         headers: { cookie: session.cookie },
       });
       if (!completed.ok) throw new Error(`complete: ${completed.status}`);
+      times.ceiling.push(await decryptCeiling(session, `big-${round}.bin`));
       const back = join(dir, 'back.bin');
       times.get.push(await timed('sealbox get', [process.execPath, main, 'get', `/big-${round}.bin`, back], cliEnv));
       const rawBack = join(dir, 'raw-back.bin');
@@ -121,6 +138,10 @@ async function main() {
       );
     line('put', times.put, times.curlUp, SIZE, cipherSize);
     line('get', times.get, times.curlDown, SIZE, cipherSize);
+    console.log(
+      `get ceiling (fetch + decrypt in process, nothing else): ${secs(med(times.ceiling))} (${speed(SIZE, med(times.ceiling))}); ` +
+        `curl / ceiling ${(med(times.curlDown) / med(times.ceiling)).toFixed(2)}, sealbox get / ceiling ${(med(times.ceiling) / med(times.get)).toFixed(2)}`,
+    );
 
     // 2. The bridge's memory while rclone syncs the big file and many small ones up and down.
     const tree = join(dir, 'tree');
@@ -183,6 +204,32 @@ async function main() {
     await rm(dir, { recursive: true, force: true });
     await server.stop();
   }
+}
+
+/**
+ * The unavoidable part of a get, timed alone: the file's data fetched and every chunk decrypted
+ * with the CLI's own decryptedBatches, in this process, written nowhere; no process start, no
+ * password, no listing walk.
+ */
+async function decryptCeiling(session: Awaited<ReturnType<typeof apiLogin>>, name: string): Promise<number> {
+  const listing = await (
+    await fetch(`${session.baseUrl}/api/file?depth=1&limit=1000&offset=0`, { headers: { cookie: session.cookie } })
+  ).json();
+  for (const item of listing.files) {
+    const key = await unwrapItemKey(session.rootKey, item.id, item.encryptedKey, item.keyNonce);
+    if ((await decryptName(key, item.id, item.encryptedFileName, item.nameNonce)) !== name) continue;
+    const plainSize = plaintextSize(item.size);
+    const started = performance.now();
+    const cryptoKey = await crypto.subtle.importKey('raw', key, 'AES-GCM', false, ['decrypt']);
+    const response = await fetch(`${session.baseUrl}/api/file/data/${item.id}`, { headers: { cookie: session.cookie } });
+    let bytes = 0;
+    const chunks = { from: 0, to: chunkCount(plainSize) };
+    for await (const plain of decryptedBatches(response.body!, cryptoKey, fromBase64(item.fileNonce), chunks, plainSize))
+      bytes += plain.length;
+    if (bytes !== plainSize) throw new Error('ceiling probe: wrong length');
+    return performance.now() - started;
+  }
+  throw new Error(`ceiling probe: no ${name}`);
 }
 
 async function bridgeUrl(bridge: ReturnType<typeof spawnCli>): Promise<string> {

@@ -5,8 +5,8 @@
 import { CIPHER_CHUNK, chunkCipherRange, decryptChunkAt } from '@sealbox/crypto';
 import { CliError, EXIT } from '../cli-error.ts';
 
-/** Chunks decrypted at once and written in one go (16 x 256 KiB). */
-const BATCH_CHUNKS = 16;
+/** Chunks decrypted at once by default (16 x 256 KiB). */
+export const BATCH_CHUNKS = 16;
 
 /**
  * The plaintext of `cipher`, which holds chunks [chunks.from, chunks.to) of a file of `plainSize`
@@ -22,10 +22,11 @@ export async function* decryptedBatches(
   nonce: Uint8Array,
   chunks: { from: number; to: number },
   plainSize: number,
+  batchChunks = BATCH_CHUNKS,
 ): AsyncGenerator<Uint8Array> {
   const reader = cipher.getReader();
   try {
-    yield* batches(reader, key, nonce, chunks, plainSize);
+    yield* batches(reader, key, nonce, chunks, plainSize, batchChunks);
   } finally {
     // Stopped early (a reader that went away, an error): the rest is not fetched.
     await reader.cancel().catch(() => {});
@@ -38,12 +39,13 @@ async function* batches(
   nonce: Uint8Array,
   chunks: { from: number; to: number },
   plainSize: number,
+  batchChunks: number,
 ): AsyncGenerator<Uint8Array> {
-  const buffer = new Uint8Array(BATCH_CHUNKS * CIPHER_CHUNK);
+  const buffer = new Uint8Array(batchChunks * CIPHER_CHUNK);
   let index = chunks.from;
   let leftover: Uint8Array | undefined;
   while (index < chunks.to) {
-    const count = Math.min(BATCH_CHUNKS, chunks.to - index);
+    const count = Math.min(batchChunks, chunks.to - index);
     const want = chunkCipherRange(index + count - 1, plainSize).end - chunkCipherRange(index, plainSize).start;
     let fill = 0;
     while (fill < want) {

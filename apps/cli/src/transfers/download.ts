@@ -71,6 +71,8 @@ export async function downloadFile(conn: Connection, item: RemoteItem, dest: str
   await writeFile(sidecarPath, JSON.stringify(content), { mode: 0o600 });
   const handle = await open(partPath, kept > 0 ? 'r+' : 'w', 0o600);
   let written = kept;
+  // The write in flight, awaited before the next and before the file is closed, whatever happens.
+  let writing: Promise<unknown> = Promise.resolve();
   try {
     await handle.truncate(kept);
     progress.add(kept);
@@ -79,17 +81,15 @@ export async function downloadFile(conn: Connection, item: RemoteItem, dest: str
       const cipher = await fetchCipher(conn, item.id, chunkCipherRange(startChunk, item.size).start);
       const key = await crypto.subtle.importKey('raw', new Uint8Array(item.key), 'AES-GCM', false, ['decrypt']);
       const nonce = fromBase64(item.fileNonce, 'fileNonce');
-      for await (const plain of decryptedBatches(
-        cipher,
-        key,
-        nonce,
-        { from: startChunk, to: chunkCount(item.size) },
-        item.size,
-      )) {
-        await handle.write(plain, 0, plain.length, written);
+      // Each batch is written while the next is fetched and decrypted (one write in flight).
+      const chunks = { from: startChunk, to: chunkCount(item.size) };
+      for await (const plain of decryptedBatches(cipher, key, nonce, chunks, item.size)) {
+        await writing;
+        writing = handle.write(plain, 0, plain.length, written);
         written += plain.length;
         progress.add(plain.length);
       }
+      await writing;
     }
   } catch (error) {
     if (isCryptoError(error)) {
@@ -97,6 +97,7 @@ export async function downloadFile(conn: Connection, item: RemoteItem, dest: str
     }
     throw error;
   } finally {
+    await writing.catch(() => {});
     await handle.close();
   }
   if (written !== item.size)

@@ -2,7 +2,7 @@
  * Plaintext bytes [from, to) of a remote file as a stream (the WebDAV bridge's GET with Range):
  * only the ciphertext chunks that hold them are fetched, in one Range request, and each is
  * authenticated alone with its index and last flag (decrypt-batches.ts), so a range that ends
- * before the file does still checks every chunk it returns. Memory: one batch at a time.
+ * before the file does still checks every chunk it returns. Memory: one batch of 1 MiB at a time.
  */
 import { CHUNK, cipherRangeForPlain, fromBase64 } from '@sealbox/crypto';
 import { CliError, EXIT } from '../cli-error.ts';
@@ -28,7 +28,8 @@ export async function decryptedRange(
     throw refusal(response.status, await response.json().catch(() => undefined), response);
   const key = await crypto.subtle.importKey('raw', new Uint8Array(item.key), 'AES-GCM', false, ['decrypt']);
   const chunks = { from: range.firstChunk, to: range.lastChunk + 1 };
-  const batches = decryptedBatches(response.body, key, fromBase64(item.fileNonce, 'fileNonce'), chunks, item.size);
+  // Four chunks a batch: the bridge serves several clients at once, and its memory must stay low.
+  const batches = decryptedBatches(response.body, key, fromBase64(item.fileNonce, 'fileNonce'), chunks, item.size, 4);
   // Where the next batch starts in the file's plaintext.
   let at = range.firstChunk * CHUNK;
   return new ReadableStream<Uint8Array>({
