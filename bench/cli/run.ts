@@ -24,7 +24,7 @@ import {
   unwrapItemKey,
 } from '@sealbox/crypto';
 import { decryptedBatches } from '../../apps/cli/src/transfers/decrypt-batches.ts';
-import { makeCli, spawnCli } from '../../apps/cli/test/support.ts';
+import { makeCli, startBridge, rcloneRemote } from '../../apps/cli/test/support.ts';
 import { createUser } from '../../e2e/support/accounts.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin, folderMetadata, postUpload } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
@@ -148,8 +148,7 @@ async function main() {
     await mkdir(join(tree, 'small'), { recursive: true });
     for (let i = 0; i < SMALL; i++) await writeFile(join(tree, 'small', `f${i}.txt`), `small file ${i}\n`.repeat(20));
     await Bun.write(join(tree, 'big.bin'), Bun.file(big));
-    const bridge = spawnCli(cli, user.password, ['webdav', '--json'], { SEALBOX_WEBDAV_PASSWORD: DAV_PASSWORD });
-    const url = await bridgeUrl(bridge);
+    const { child: bridge, url } = await startBridge(cli, user.password, DAV_PASSWORD);
     let peak = 0;
     const sampler = setInterval(async () => {
       const status = await Bun.file(`/proc/${bridge.pid}/status`)
@@ -158,17 +157,7 @@ async function main() {
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
       peak = Math.max(peak, kb * 1024);
     }, 100);
-    const obscured = (
-      await new Response(Bun.spawn(['rclone', 'obscure', DAV_PASSWORD], { stdout: 'pipe' }).stdout).text()
-    ).trim();
-    const remote = {
-      RCLONE_CONFIG_SB_TYPE: 'webdav',
-      RCLONE_CONFIG_SB_URL: `${url}/`,
-      RCLONE_CONFIG_SB_VENDOR: 'other',
-      RCLONE_CONFIG_SB_USER: 'sealbox',
-      RCLONE_CONFIG_SB_PASS: obscured,
-      RCLONE_CONFIG_DIR: dir,
-    };
+    const remote = await rcloneRemote(url, DAV_PASSWORD, dir);
     const up = await timed('rclone sync up', ['rclone', 'sync', tree, 'sb:Tree', '--transfers', '4'], remote);
     const down = await timed('rclone sync down', ['rclone', 'sync', 'sb:Tree', join(dir, 'tree-back')], remote);
     clearInterval(sampler);
@@ -185,8 +174,7 @@ async function main() {
       large,
       Array.from({ length: ITEMS }, (_, i) => `item ${String(i).padStart(5, '0')}`),
     );
-    const fresh = spawnCli(cli, user.password, ['webdav', '--json'], { SEALBOX_WEBDAV_PASSWORD: DAV_PASSWORD });
-    const freshUrl = await bridgeUrl(fresh);
+    const { child: fresh, url: freshUrl } = await startBridge(cli, user.password, DAV_PASSWORD);
     const auth = { authorization: `Basic ${Buffer.from(`sealbox:${DAV_PASSWORD}`).toString('base64')}`, depth: '1' };
     const propfind = async () => {
       const t = performance.now();
@@ -230,23 +218,6 @@ async function decryptCeiling(session: Awaited<ReturnType<typeof apiLogin>>, nam
     return performance.now() - started;
   }
   throw new Error(`ceiling probe: no ${name}`);
-}
-
-async function bridgeUrl(bridge: ReturnType<typeof spawnCli>): Promise<string> {
-  const reader = bridge.stdout.getReader();
-  let printed = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error('the bridge stopped');
-    printed += new TextDecoder().decode(value);
-    try {
-      const url = JSON.parse(printed).url as string;
-      reader.releaseLock();
-      return url;
-    } catch {
-      // not whole yet
-    }
-  }
 }
 
 await main();

@@ -16,7 +16,7 @@ import {
 } from '@sealbox/crypto';
 import { INVALID_CREDENTIALS_TEXT, USER_NOT_FOUND_TEXT } from '@sealbox/rules';
 import { CliError, EXIT } from './cli-error.ts';
-import { type Api, SESSION_COOKIE, answer, apiClient, connect, refusal } from './client.ts';
+import { type Api, SESSION_COOKIE, answer, apiClient, connect, cookieSet, refusal } from './client.ts';
 import type { StoredSession } from './config.ts';
 import { readPassword, readTotpCode, type SecretOptions } from './secrets.ts';
 
@@ -59,15 +59,6 @@ async function openKeys(password: string, sealed: SealedInput, wrappingKey: Cryp
   }
 }
 
-function sessionToken(response: Response): string | undefined {
-  for (const cookie of response.headers.getSetCookie()) {
-    const [pair] = cookie.split(';');
-    const at = pair?.indexOf('=') ?? -1;
-    if (pair && at > 0 && pair.slice(0, at).trim() === SESSION_COOKIE) return pair.slice(at + 1).trim();
-  }
-  return undefined;
-}
-
 export interface LoginInput extends SecretOptions {
   server: string;
   username: string;
@@ -89,7 +80,7 @@ export async function login(input: LoginInput): Promise<StoredSession> {
     throw new CliError(text ?? INVALID_CREDENTIALS_TEXT, EXIT.auth);
   }
   if (result.error || !result.data) throw refusal(result.status, result.error?.value, result.response);
-  const token = sessionToken(result.response);
+  const token = cookieSet(result.response, SESSION_COOKIE);
   if (!token) throw new CliError('The server signed in without a session.', EXIT.failed);
   const signedIn = result.data;
   const session = { server, username: signedIn.user.username, userId: signedIn.user.id, token };

@@ -3,29 +3,25 @@
  * app's do, and go with deletes through the bulk calls (docs/protocol.md "Batch changes"), 5,000
  * items a call, each item answered on its own.
  */
-import { encryptName, wrapItemKey } from '@sealbox/crypto';
 import { nameKey, nameProblem, nameTakenText } from '@sealbox/rules';
 import { CliError, EXIT } from './cli-error.ts';
 import { answer } from './client.ts';
 import { type Context, openTree } from './commands.ts';
-import { type Folder, type RemoteItem, type RemoteTree, isFolder, pathSegments, showPath } from './remote-tree.ts';
-
-const BATCH_MAX = 5000;
-
-type BatchResult = { id: string; ok: boolean; message?: string };
-
-/** Sends `entries` BATCH_MAX at a time; answers every item's result. */
-async function inBatches<T>(entries: readonly T[], send: (chunk: T[]) => Promise<BatchResult[]>): Promise<BatchResult[]> {
-  const results: BatchResult[] = [];
-  for (let i = 0; i < entries.length; i += BATCH_MAX) results.push(...(await send(entries.slice(i, i + BATCH_MAX))));
-  return results;
-}
+import {
+  type BatchResult,
+  type Folder,
+  type RemoteItem,
+  type RemoteTree,
+  isFolder,
+  pathSegments,
+  showPath,
+} from './remote-tree.ts';
 
 /** Throws one error naming every refused item (by its path), after the others were changed. */
-function refusedOnes(results: BatchResult[], pathOf: Map<string, string>, verb: string): void {
+function refusedOnes(results: readonly BatchResult[], pathOf: Map<string, string>, verb: string): void {
   const refused = results.filter((result) => !result.ok);
   if (refused.length === 0) return;
-  const lines = refused.map((result) => `${pathOf.get(result.id) ?? result.id}: ${result.message ?? 'refused'}`);
+  const lines = refused.map((result) => `${pathOf.get(result.id) ?? result.id}: ${result.ok ? '' : result.message}`);
   throw new CliError(`could not ${verb} ${refused.length} of ${results.length}:\n  ${lines.join('\n  ')}`, EXIT.failed);
 }
 
@@ -38,10 +34,7 @@ export async function rmCommand(ctx: Context, paths: string[], recursive: boolea
     pathOf.set(item.id, showPath(pathSegments(path)));
   }
   const { api, server } = tree.conn;
-  const results = await inBatches(
-    [...pathOf.keys()],
-    async (ids) => (await answer(api.api.file.batch.delete.post({ ids }), server)).results,
-  );
+  const results = await tree.remove([...pathOf.keys()]);
   const trash = await answer(api.api.trash.get({ query: { limit: 1, offset: 0 } }), server);
   const done = results.filter((result) => result.ok).map((result) => pathOf.get(result.id)!);
   if (ctx.out.json) ctx.out.data({ deleted: done, retentionDays: trash.retentionDays });
@@ -61,15 +54,7 @@ async function moveInto(tree: RemoteTree, items: RemoteItem[], target: Folder, w
     );
     if (clash) throw new CliError(`${showPath(where)}: ${nameTakenText(item.name!, clash.isDirectory)}`, EXIT.conflict);
   }
-  const entries = await Promise.all(
-    items.map(async (item) => ({ id: item.id, ...(await wrapItemKey(target.key, item.id, item.key!)) })),
-  );
-  const { api, server } = tree.conn;
-  const results = await inBatches(
-    entries,
-    async (chunk) => (await answer(api.api.file.batch.move.post({ parentId: target.id, items: chunk }), server)).results,
-  );
-  refusedOnes(results, pathOf, 'move');
+  refusedOnes(await tree.moveInto(items, target), pathOf, 'move');
 }
 
 export async function mvCommand(ctx: Context, sources: string[], destination: string): Promise<void> {
@@ -108,14 +93,7 @@ export async function mvCommand(ctx: Context, sources: string[], destination: st
   const parent = await tree.resolve(showPath(segments.slice(0, -1)));
   if (!isFolder(parent)) throw new CliError(`${showPath(segments.slice(0, -1))} is a file, not a folder.`, EXIT.notFound);
   if (parent.id !== item.parentId) await moveInto(tree, [{ ...item, name }], parent, segments.slice(0, -1), pathOf);
-  if (name !== item.name) {
-    const sealed = await encryptName(item.key!, item.id, name);
-    const { api, server } = tree.conn;
-    await answer(
-      api.api.file({ id: item.id }).put({ type: 'rename', encryptedName: sealed.encryptedFileName, nameNonce: sealed.nameNonce }),
-      server,
-    );
-  }
+  if (name !== item.name) await tree.rename(item, name);
   report(ctx, [[pathOf.get(item.id)!, showPath(segments)]]);
 }
 

@@ -94,3 +94,13 @@ export async function postForm(conn: Connection, path: string, fields: Record<st
   if (!response.ok) throw refusal(response.status, value, response);
   return value;
 }
+
+/** The value a response sets for cookie `name` (the session, a link's access proof), if any. */
+export function cookieSet(response: Response, name: string): string | undefined {
+  for (const cookie of response.headers.getSetCookie()) {
+    const [pair = ''] = cookie.split(';');
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
+  }
+  return undefined;
+}

@@ -6,7 +6,7 @@
  */
 import { decodeLinkKey } from '@sealbox/crypto';
 import { CliError, EXIT } from './cli-error.ts';
-import { type Connection, answer, apiClient } from './client.ts';
+import { type Connection, answer, apiClient, cookieSet } from './client.ts';
 import { type RemoteItem, RemoteTree, isFolder, openLinkRoot } from './remote-tree.ts';
 import { readLinkPassword } from './secrets.ts';
 
@@ -35,16 +35,6 @@ export function parseLinkUrl(url: string): { server: string; linkId: string; key
   return { server, linkId, key };
 }
 
-/** The cookie a password link answers with (its access proof). */
-function proofCookie(response: Response, linkId: string): string | undefined {
-  const name = `sealbox_link_${linkId}`;
-  for (const cookie of response.headers.getSetCookie()) {
-    const [pair] = cookie.split(';');
-    if (pair?.startsWith(`${name}=`)) return pair;
-  }
-  return undefined;
-}
-
 /** Passes the link's password gate when it has one; answers the cookie to send (or ''). */
 async function passGate(server: string, linkId: string): Promise<string> {
   const api = apiClient(server);
@@ -58,7 +48,9 @@ async function passGate(server: string, linkId: string): Promise<string> {
   const result = await api.api.shared({ id: linkId }).post({ password: await readLinkPassword() });
   if (result.status === 401) throw new CliError('Invalid password!', EXIT.auth);
   await answer(Promise.resolve(result), server);
-  const cookie = proofCookie(result.response!, linkId);
+  const name = `sealbox_link_${linkId}`;
+  const proof = cookieSet(result.response!, name);
+  const cookie = proof === undefined ? undefined : `${name}=${proof}`;
   if (!cookie) throw new CliError('The server let the password through without an access proof.', EXIT.failed);
   return cookie;
 }

@@ -92,15 +92,7 @@ export class RemoteTree {
    * any case), or undefined; two of that name is an error.
    */
   async child(folder: Folder, name: string, where: readonly string[]): Promise<RemoteItem | undefined> {
-    const key = nameKey(name);
-    const found = (await this.children(folder)).filter((item) => item.name !== null && nameKey(item.name) === key);
-    if (found.length > 1) {
-      throw new CliError(
-        `${showPath([...where, name])} names ${found.length} items (ids ${found.map((item) => item.id).join(', ')}): rename one in the web app.`,
-        EXIT.conflict,
-      );
-    }
-    return found[0];
+    return onlyNamed(await this.children(folder), name, showPath([...where, name]));
   }
 
   /** The folder or file at `path`; the top level is a Folder with id null. */
@@ -142,6 +134,35 @@ export class RemoteTree {
     return { folder: at, made };
   }
 
+  /** Moves `items` (their keys opened) into `target`, each K wrapped for it, through the bulk call. */
+  async moveInto(items: readonly RemoteItem[], target: Folder): Promise<BatchResult[]> {
+    const entries = await Promise.all(
+      items.map(async (item) => {
+        if (!item.key) throw new CliError(`${item.name ?? item.id}: its key did not open.`, EXIT.integrity);
+        return { id: item.id, ...(await wrapItemKey(target.key, item.id, item.key)) };
+      }),
+    );
+    const { api, server } = this.conn;
+    return inBatches(
+      entries,
+      async (chunk) => (await answer(api.api.file.batch.move.post({ parentId: target.id, items: chunk }), server)).results,
+    );
+  }
+
+  /** Deletes `ids` through the bulk call: to the owner's trash, or for good where it keeps none. */
+  async remove(ids: readonly string[]): Promise<BatchResult[]> {
+    const { api, server } = this.conn;
+    return inBatches(ids, async (chunk) => (await answer(api.api.file.batch.delete.post({ ids: chunk }), server)).results);
+  }
+
+  /** Renames `item` (its key opened): the new name sealed under K for its id. */
+  async rename(item: RemoteItem, name: string): Promise<void> {
+    if (!item.key) throw new CliError(`${item.name ?? item.id}: its key did not open.`, EXIT.integrity);
+    const sealed = await encryptName(item.key, item.id, name);
+    const body = { type: 'rename' as const, encryptedName: sealed.encryptedFileName, nameNonce: sealed.nameNonce };
+    await answer(this.conn.api.api.file({ id: item.id }).put(body), this.conn.server);
+  }
+
   /** A new folder `name` in `parent`, sealed as the web app's worker seals one (docs/protocol.md "Items"). */
   async makeFolder(parent: Folder, name: string): Promise<Folder> {
     const problem = nameProblem(name);
@@ -180,6 +201,34 @@ export async function openLinkRoot(item: ItemView, key: Uint8Array): Promise<Rem
   } catch {
     return { ...base, key: null, name: null };
   }
+}
+
+/**
+ * The one of `items` named `name`, compared as the web app compares names (trimmed, NFC, any
+ * case), or undefined. The server cannot keep two of one name apart (it cannot read them), so two
+ * is an error naming both ids rather than a guess; `shown` is the path for that error.
+ */
+export function onlyNamed(items: readonly RemoteItem[], name: string, shown: string): RemoteItem | undefined {
+  const key = nameKey(name);
+  const found = items.filter((item) => item.name !== null && nameKey(item.name) === key);
+  if (found.length > 1) {
+    const ids = found.map((item) => item.id).join(', ');
+    throw new CliError(`${shown} names ${found.length} items (ids ${ids}): rename one in the web app.`, EXIT.conflict);
+  }
+  return found[0];
+}
+
+/** Items a bulk call takes at most (docs/protocol.md "Batch changes"). */
+const BATCH_MAX = 5000;
+
+/** One item's answer in a bulk call. */
+export type BatchResult = { id: string; ok: true } | { id: string; ok: false; message: string };
+
+/** Sends `entries` BATCH_MAX at a time; answers every item's result. */
+async function inBatches<T>(entries: readonly T[], send: (chunk: T[]) => Promise<BatchResult[]>): Promise<BatchResult[]> {
+  const results: BatchResult[] = [];
+  for (let i = 0; i < entries.length; i += BATCH_MAX) results.push(...(await send(entries.slice(i, i + BATCH_MAX))));
+  return results;
 }
 
 export function isFolder(item: Folder | RemoteItem): item is Folder {

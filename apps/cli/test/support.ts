@@ -130,3 +130,36 @@ export function random(length: number): Uint8Array<ArrayBuffer> {
     bytes.set(crypto.getRandomValues(new Uint8Array(Math.min(65_536, length - at))), at);
   return bytes;
 }
+
+/** `sealbox webdav` started as `cli`'s user, once it has printed where it listens. */
+export async function startBridge(cli: Cli, password: string, davPassword: string) {
+  const child = spawnCli(cli, password, ['webdav', '--json'], { SEALBOX_WEBDAV_PASSWORD: davPassword });
+  const reader = child.stdout.getReader();
+  let printed = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`the bridge stopped: ${await new Response(child.stderr).text()}`);
+    printed += new TextDecoder().decode(value);
+    try {
+      const url = JSON.parse(printed).url as string;
+      reader.releaseLock();
+      return { child, url };
+    } catch {
+      // not whole yet
+    }
+  }
+}
+
+/** The environment that gives rclone a remote `sb:` on the bridge at `url` (no config file). */
+export async function rcloneRemote(url: string, davPassword: string, configDir: string): Promise<Record<string, string>> {
+  const obscure = Bun.spawn(['rclone', 'obscure', davPassword], { stdout: 'pipe' });
+  const obscured = (await new Response(obscure.stdout).text()).trim();
+  return {
+    RCLONE_CONFIG_SB_TYPE: 'webdav',
+    RCLONE_CONFIG_SB_URL: `${url}/`,
+    RCLONE_CONFIG_SB_VENDOR: 'other',
+    RCLONE_CONFIG_SB_USER: 'sealbox',
+    RCLONE_CONFIG_SB_PASS: obscured,
+    RCLONE_CONFIG_DIR: configDir,
+  };
+}

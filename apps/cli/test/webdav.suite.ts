@@ -14,7 +14,7 @@ import { createUser, type TestUser } from '../../../e2e/support/accounts.ts';
 import { apiLogin, apiUploadFile } from '../../../e2e/support/files.ts';
 import { decryptName, unwrapItemKey } from '@sealbox/crypto';
 import { startServer, type RunningServer } from '../../../e2e/support/server.ts';
-import { type Cli, makeCli, random, spawnCli } from './support.ts';
+import { type Cli, makeCli, random, type spawnCli, startBridge, rcloneRemote } from './support.ts';
 
 const SLOW = 600_000;
 const DAV_PASSWORD = 'bridge-password-for-tests';
@@ -52,21 +52,7 @@ export function webdavSuite() {
       user = await createUser(server.url);
       cli = await makeCli(user.password);
       expect((await cli.run(['login', server.url, user.username])).code).toBe(0);
-      bridge = spawnCli(cli, user.password, ['webdav', '--json'], { SEALBOX_WEBDAV_PASSWORD: DAV_PASSWORD });
-      const reader = bridge.stdout.getReader();
-      let printed = '';
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) throw new Error(`the bridge stopped: ${await new Response(bridge.stderr).text()}`);
-        printed += new TextDecoder().decode(value);
-        try {
-          url = JSON.parse(printed).url;
-          break;
-        } catch {
-          // not whole yet
-        }
-      }
-      reader.releaseLock();
+      ({ child: bridge, url } = await startBridge(cli, user.password, DAV_PASSWORD));
     }, SLOW);
 
     afterAll(async () => {
@@ -123,15 +109,7 @@ export function webdavSuite() {
           await mkdir(join(up, path, '..'), { recursive: true });
           await writeFile(join(up, path), bytes);
         }
-        const obscured = (await run(['rclone', 'obscure', DAV_PASSWORD])).stdout.trim();
-        const remote = {
-          RCLONE_CONFIG_SB_TYPE: 'webdav',
-          RCLONE_CONFIG_SB_URL: `${url}/`,
-          RCLONE_CONFIG_SB_VENDOR: 'other',
-          RCLONE_CONFIG_SB_USER: 'sealbox',
-          RCLONE_CONFIG_SB_PASS: obscured,
-          RCLONE_CONFIG_DIR: base,
-        };
+        const remote = await rcloneRemote(url, DAV_PASSWORD, base);
         const synced = await run(['rclone', 'sync', up, 'sb:Backup', '--transfers', '4'], remote);
         expect(synced.stderr).not.toContain('ERROR');
         expect(synced.code).toBe(0);

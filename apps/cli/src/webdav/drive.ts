@@ -7,11 +7,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encryptName, wrapItemKey } from '@sealbox/crypto';
 import { nameKey } from '@sealbox/rules';
 import { CliError, EXIT } from '../cli-error.ts';
-import { answer } from '../client.ts';
-import { type Folder, type RemoteItem, type RemoteTree, isFolder } from '../remote-tree.ts';
+import { type BatchResult, type Folder, type RemoteItem, type RemoteTree, isFolder, onlyNamed } from '../remote-tree.ts';
 import { downloadFile } from '../transfers/download.ts';
 import type { Progress } from '../transfers/progress.ts';
 import { uploadFile } from '../transfers/upload.ts';
@@ -22,6 +20,12 @@ const QUIET: Progress = { add() {}, done() {} };
 const LISTING_TTL_MS = 30_000;
 
 export type Resource = Folder | RemoteItem;
+
+/** A bulk call's refusal of the one item sent, as an error. */
+function refused(results: readonly BatchResult[], exitCode: (typeof EXIT)[keyof typeof EXIT]): void {
+  const [result] = results;
+  if (result && !result.ok) throw new CliError(result.message, exitCode);
+}
 
 export class Drive {
   private readonly listings = new Map<string, { items: RemoteItem[]; at: number }>();
@@ -64,10 +68,7 @@ export class Drive {
 
   /** The child named `name` (as the web app compares names); two of that name is a conflict. */
   async child(folder: Folder, name: string, fresh = false): Promise<RemoteItem | undefined> {
-    const key = nameKey(name);
-    const found = (await this.children(folder, fresh)).filter((item) => item.name !== null && nameKey(item.name) === key);
-    if (found.length > 1) throw new CliError(`"${name}" names ${found.length} items here.`, EXIT.conflict);
-    return found[0];
+    return onlyNamed(await this.children(folder, fresh), name, `"${name}"`);
   }
 
   /** The resource at `segments`, or undefined (a missing one, or one below a file). */
@@ -127,37 +128,19 @@ export class Drive {
 
   /** To the trash (or for good where the server keeps none). */
   async remove(item: RemoteItem): Promise<void> {
-    const { api, server } = this.tree.conn;
-    const { results } = await answer(api.api.file.batch.delete.post({ ids: [item.id] }), server);
-    this.forget(item.parentId);
-    if (item.isDirectory) this.forget(item.id);
-    const refused = results.find((result) => !result.ok);
-    if (refused) throw new CliError(refused.ok ? 'refused' : refused.message, EXIT.failed);
+    try {
+      refused(await this.tree.remove([item.id]), EXIT.failed);
+    } finally {
+      this.forget(item.parentId);
+      if (item.isDirectory) this.forget(item.id);
+    }
   }
 
   /** Moves `item` into `parent` under `name` (K re-wrapped, the name re-sealed). */
   async move(item: RemoteItem, parent: Folder, name: string): Promise<void> {
-    if (!item.key) throw new CliError('Its key did not open.', EXIT.integrity);
-    const { api, server } = this.tree.conn;
     try {
-      if (parent.id !== item.parentId) {
-        const wrapped = await wrapItemKey(parent.key, item.id, item.key);
-        const { results } = await answer(
-          api.api.file.batch.move.post({ parentId: parent.id, items: [{ id: item.id, ...wrapped }] }),
-          server,
-        );
-        const refused = results.find((result) => !result.ok);
-        if (refused) throw new CliError(refused.ok ? 'refused' : refused.message, EXIT.conflict);
-      }
-      if (name !== item.name) {
-        const sealed = await encryptName(item.key, item.id, name);
-        await answer(
-          api.api
-            .file({ id: item.id })
-            .put({ type: 'rename', encryptedName: sealed.encryptedFileName, nameNonce: sealed.nameNonce }),
-          server,
-        );
-      }
+      if (parent.id !== item.parentId) refused(await this.tree.moveInto([item], parent), EXIT.conflict);
+      if (name !== item.name) await this.tree.rename(item, name);
     } finally {
       this.forget(item.parentId);
       this.forget(parent.id);
