@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { failureReports } from './failure-reports.ts';
+import { exitReport, failureReports } from './failure-reports.ts';
 
 const run = `
 e2e/journeys/x/a.test.ts:
@@ -47,4 +47,41 @@ test('a long block keeps its last lines, and a clean run reports nothing', () =>
   expect(report?.split('\n')).toHaveLength(11);
   expect(report).toStartWith('line 190');
   expect(failureReports('(pass) a > one\n 1 pass\n')).toEqual([]);
+});
+
+test('an error thrown after the last test is reported with its frame, and the tests around it are not', () => {
+  const out = [
+    'd.test.ts:',
+    '(pass) d > one [0.12ms]',
+    '',
+    '# Unhandled error between tests',
+    '-------------------------------',
+    'error: late boom',
+    '      at <anonymous> (d.test.ts:2:73)',
+    '-------------------------------',
+    '',
+    ' 1 pass',
+    ' 0 fail',
+    ' 1 error',
+  ].join('\n');
+  const reports = failureReports(out);
+  expect(reports).toHaveLength(1);
+  expect(reports[0]).toStartWith('# Unhandled error between tests');
+  expect(reports[0]).toContain('error: late boom');
+  expect(reports[0]).toEndWith('-------------------------------');
+  expect(reports[0]).not.toContain('(pass)');
+  expect(reports[0]).not.toContain('1 pass');
+});
+
+test('a runner that failed without naming a test is reported by its code and its last lines', () => {
+  const out = `${Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n')}\n`;
+  const report = exitReport(out, 134, 5);
+  expect(report.split('\n')).toEqual([
+    'exited with code 134 and no failing test named; its last lines:',
+    'line 95',
+    'line 96',
+    'line 97',
+    'line 98',
+    'line 99',
+  ]);
 });

@@ -10,7 +10,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bunfig from '../bunfig.toml';
-import { failureReports } from './failure-reports.ts';
+import { exitReport, failureReports } from './failure-reports.ts';
 import { readTimings, timesTable, type Timings } from './file-times.ts';
 import { bunCrashed, inLanes, testFiles } from './test-files.ts';
 
@@ -65,13 +65,15 @@ async function run(
   // A runner that crashed before counting must still fail the run.
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
   const seconds = (performance.now() - started) / 1000;
-  return { name, ...counts, code, seconds, failures: failureReports(captured), out: captured };
+  const failures = failureReports(captured);
+  if (code !== 0 && failures.length === 0) failures.push(exitReport(captured, code));
+  return { name, ...counts, code, seconds, failures, out: captured };
 }
 
 const num = (out: string, re: RegExp) => Number(out.match(re)?.[1] ?? 0);
 const bunCounts = (out: string) => ({
   passed: num(out, /^\s*(\d+) pass$/m),
-  failed: num(out, /^\s*(\d+) fail$/m),
+  failed: num(out, /^\s*(\d+) fail$/m) + num(out, /^\s*(\d+) errors?$/m),
   skipped: num(out, /^\s*(\d+) skip$/m),
 });
 
@@ -139,18 +141,19 @@ async function main() {
   const outcomes: Outcome[] = [];
   for (const [key, step] of steps) if (only.length === 0 || only.includes(key)) outcomes.push(await step());
 
-  const failures = outcomes.flatMap((o) => o.failures);
-  if (failures.length > 0) {
-    console.log('\n=== failures (repeated from above)');
-    for (const report of failures) console.log(`\n${report}`);
-  }
-
   const measured = await readTimings(timings);
   const e2e = timesTable(measured, 'e2e/');
   if (e2e.length > 0) console.log(`\n=== e2e files by wall time, slowest first\n${e2e.join('\n')}`);
   const others = timesTable(Object.fromEntries(Object.entries(measured).filter(([file]) => !file.startsWith('e2e/'))), '');
   if (others.length > 0)
     console.log(`\n=== other test files, the ten slowest\n${[...others.slice(0, 10), others.at(-1)].join('\n')}`);
+
+  // Last before the summary: CI keeps only the tail of the output.
+  const failures = outcomes.flatMap((o) => o.failures);
+  if (failures.length > 0) {
+    console.log('\n=== failures (repeated from above)');
+    for (const report of failures) console.log(`\n${report}`);
+  }
 
   console.log('\n=== summary');
   for (const o of outcomes) {
