@@ -3,7 +3,8 @@
  * "Account", as the web app takes them): lookup, the argon2id login password, POST /api/login
  * (a second call with the TOTP code when asked), and a check that the sealed keys open before
  * the session is kept. Later commands unlock again with the password: POST /api/account/sealed
- * answers the sealed keys only to the current login password, so the keys never rest on disk.
+ * answers the sealed keys only to the current login password, so the keys never rest on disk
+ * (unless the user saves a keyring under a passphrase: keyring.ts).
  */
 import {
   type AccountKeys,
@@ -18,7 +19,8 @@ import { INVALID_CREDENTIALS_TEXT, USER_NOT_FOUND_TEXT } from '@sealbox/rules';
 import { CliError, EXIT } from './cli-error.ts';
 import { type Api, SESSION_COOKIE, answer, apiClient, connect, cookieSet, refusal } from './client.ts';
 import type { StoredSession } from './config.ts';
-import { readPassword, readTotpCode, type SecretOptions } from './secrets.ts';
+import { loadKeyring, openKeyring } from './keyring.ts';
+import { readPassphrase, readPassword, readTotpCode, type SecretOptions } from './secrets.ts';
 
 /** A server URL as given, checked and without a trailing slash. */
 export function serverUrl(given: string): string {
@@ -94,17 +96,28 @@ export async function login(input: LoginInput): Promise<StoredSession> {
 }
 
 /**
- * The account's keys for one command: the password read again, the sealed keys fetched for it
- * (403 for a wrong one) and opened here.
+ * The sealed keys for one command, fetched with the password read again (403 for a wrong one),
+ * with what opens them.
  */
-export async function unlock(session: StoredSession, options: SecretOptions = {}): Promise<AccountKeys> {
+export async function sealedKeys(session: StoredSession, options: SecretOptions = {}) {
   const { api } = connect(session.server, session.token);
   const password = await readPassword(options);
   const secrets = await passwordSecrets(session.server, api, session.username, password);
   const result = await api.api.account.sealed.post({ currentPassword: secrets.loginPassword });
   if (result.status === 403) throw new CliError('Wrong password.', EXIT.auth);
   const sealed = await answer(Promise.resolve(result), session.server);
-  return openKeys(password, sealed, secrets.wrappingKey);
+  return { password, sealed: { ...sealed, passwordSalt: secrets.passwordSalt }, wrappingKey: secrets.wrappingKey };
+}
+
+/**
+ * The account's keys for one command: from the keyring with its passphrase when the user saved
+ * one (keyring.ts), else the password read again and the server's sealed keys opened here.
+ */
+export async function unlock(session: StoredSession, options: SecretOptions = {}): Promise<AccountKeys> {
+  const keyring = await loadKeyring(session);
+  if (keyring) return openKeyring(keyring, await readPassphrase(options));
+  const { password, sealed, wrappingKey } = await sealedKeys(session, options);
+  return openKeys(password, sealed, wrappingKey);
 }
 
 /** Ends the session on the server (already ended is fine). */

@@ -3,12 +3,13 @@
  * `out` (text for people, one JSON document with --json). Failures are CliErrors (cli-error.ts).
  */
 import { nameTakenText } from '@sealbox/rules';
-import { login, logout, unlock } from './account.ts';
+import { login, logout, sealedKeys, unlock } from './account.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { answer, connect } from './client.ts';
 import { forgetSession, loadSession, saveSession, type StoredSession } from './config.ts';
+import { forgetKeyring, saveKeyring } from './keyring.ts';
 import { type Folder, type RemoteItem, RemoteTree, isFolder, pathSegments, showPath } from './remote-tree.ts';
-import type { SecretOptions } from './secrets.ts';
+import { readPassphrase, type SecretOptions } from './secrets.ts';
 import { humanSize } from './format.ts';
 
 export interface Output {
@@ -29,7 +30,6 @@ export async function signedIn(): Promise<StoredSession> {
   return session;
 }
 
-/** The tree of the signed-in account, its keys unlocked for this command. */
 /** The signed-in account with its keys unlocked for this command, and its own tree. */
 export async function openAccount(ctx: Context, session?: StoredSession) {
   const signed = session ?? (await signedIn());
@@ -46,6 +46,8 @@ export async function loginCommand(ctx: Context, server: string, username: strin
   const session = await login({ server, username, passwordStdin: ctx.passwordStdin });
   // A session this config held before ends with the new one (as a browser's does).
   if (previous && previous.token !== session.token) await logout(previous).catch(() => {});
+  // A keyring belongs to the session it was saved in: a new sign-in starts without one.
+  await forgetKeyring();
   await saveSession(session);
   if (ctx.out.json) ctx.out.data({ server: session.server, username: session.username, userId: session.userId });
   else ctx.out.text(`Signed in to ${session.server} as ${session.username}.`);
@@ -54,9 +56,26 @@ export async function loginCommand(ctx: Context, server: string, username: strin
 export async function logoutCommand(ctx: Context): Promise<void> {
   const session = await loadSession();
   if (session) await logout(session).catch(() => {});
+  await forgetKeyring();
   await forgetSession();
   if (ctx.out.json) ctx.out.data({ signedOut: session !== undefined });
   else ctx.out.text(session ? `Signed out of ${session.server}.` : 'Not signed in.');
+}
+
+/** `keyring save`: the keys sealed under a passphrase for later commands; `keyring forget`. */
+export async function keyringCommand(ctx: Context, action: string | undefined): Promise<void> {
+  const session = await signedIn();
+  if (action === 'save') {
+    // The account password (not an older keyring) opens what is saved.
+    const { password, sealed, wrappingKey } = await sealedKeys(session, ctx);
+    await saveKeyring(session, password, sealed, await readPassphrase({}, true), wrappingKey);
+    if (ctx.out.json) ctx.out.data({ keyring: 'saved' });
+    else ctx.out.text('Keyring saved: commands now ask for its passphrase instead of your password.');
+  } else if (action === 'forget') {
+    const forgotten = await forgetKeyring();
+    if (ctx.out.json) ctx.out.data({ keyring: forgotten ? 'forgotten' : 'none' });
+    else ctx.out.text(forgotten ? 'Keyring forgotten: commands ask for your password again.' : 'There was no keyring.');
+  } else throw new CliError('Usage: sealbox keyring save|forget', EXIT.usage);
 }
 
 export async function whoamiCommand(ctx: Context): Promise<void> {

@@ -9,6 +9,7 @@ import { CliError, EXIT } from './cli-error.ts';
 import {
   type Context,
   type Output,
+  keyringCommand,
   lsCommand,
   loginCommand,
   logoutCommand,
@@ -39,6 +40,8 @@ Commands:
                                   share with a user (their keys pinned on first use)
   link <remote> [--expires 7d|never] [--password] [--edit]
                                   make a share link and print its URL (--password: asked for)
+  keyring save|forget             keep the keys sealed under a passphrase of your own, so commands
+                                  ask for it instead of the password (SEALBOX_KEYRING_PASSPHRASE)
   webdav [--port N]               serve the drive over WebDAV on 127.0.0.1 (rclone, file managers)
   mv <remote>... <remote>         move into a folder, or (one item) move and rename
   rm [-r] <remote>...             delete (to the trash, when the server keeps one; -r: folders)
@@ -141,6 +144,9 @@ export async function run(argv: string[]): Promise<number> {
           password: values.password ?? false,
           edit: values.edit ?? false,
         });
+        break;
+      case 'keyring':
+        await keyringCommand(ctx, rest[0]);
         break;
       case 'webdav':
         await webdavCommand(ctx, values.port);

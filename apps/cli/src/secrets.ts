@@ -70,3 +70,17 @@ export async function readLinkPassword(): Promise<string> {
   if (fromEnv) return fromEnv;
   return promptHidden('Link password: ');
 }
+
+/**
+ * The keyring's passphrase (keyring.ts): `SEALBOX_KEYRING_PASSPHRASE`, stdin with
+ * --password-stdin, or a prompt that does not echo it (twice when a new one is chosen).
+ */
+export async function readPassphrase(options: SecretOptions = {}, choosing = false): Promise<string> {
+  const fromEnv = process.env.SEALBOX_KEYRING_PASSPHRASE;
+  if (fromEnv) return fromEnv;
+  if (options.passwordStdin && !choosing) return readStdin();
+  const passphrase = await promptHidden(choosing ? 'New keyring passphrase: ' : 'Keyring passphrase: ');
+  if (choosing && (await promptHidden('The passphrase again: ')) !== passphrase)
+    throw new CliError('The passphrases do not match.', EXIT.usage);
+  return passphrase;
+}

@@ -456,6 +456,74 @@ export function cliSuite(label: string, environment: () => Promise<{ env: Record
     );
 
     test(
+      'a keyring keeps the keys sealed under a passphrase; wrong, short or changed ones open nothing',
+      async () => {
+        const keyed = await makeCli(user.password);
+        expect((await keyed.run(['login', server.url, user.username])).code).toBe(0);
+        const file = join(keyed.dir, 'keyring.json');
+        const passphrase = 'a passphrase of my own';
+        const short = await keyed.run(['keyring', 'save'], { env: { SEALBOX_KEYRING_PASSPHRASE: 'short' } });
+        expect([short.code, short.stderr]).toEqual([2, 'sealbox: The passphrase must be at least 8 characters long.\n']);
+        const wrongPassword = await keyed.run(['keyring', 'save'], {
+          env: { SEALBOX_PASSWORD: 'not the password', SEALBOX_KEYRING_PASSPHRASE: passphrase },
+        });
+        expect([wrongPassword.code, wrongPassword.stderr]).toEqual([3, 'sealbox: Wrong password.\n']);
+        expect(await Bun.file(file).exists()).toBe(false);
+
+        const byPassword = await keyed.json(['ls', '/'], {});
+        expect(byPassword.code).toBe(0);
+        const saved = await keyed.run(['keyring', 'save'], { env: { SEALBOX_KEYRING_PASSPHRASE: passphrase } });
+        expect(saved.code).toBe(0);
+        expect((await stat(file)).mode & 0o777).toBe(0o600);
+        const text = await readFile(file, 'utf8');
+        for (const secret of [user.password, passphrase]) expect(text).not.toContain(secret);
+        const stored = JSON.parse(text);
+        expect(stored.sealed.kdf.version).toBe(2);
+        // Fresh salts: not the account's own sealed copy under another name.
+        const signed = await apiLogin(server.url, user);
+        const account = await publicFacts(server.url, signed.cookie, user.username, user.id);
+        expect(stored.sealed.passwordSalt).not.toBe(account.passwordSalt);
+        expect(stored.sealed.publicKey).toBe(account.publicKey);
+
+        // The passphrase now opens the keys; the password is not asked for (a wrong one is ignored).
+        const listed = await keyed.json(['ls', '/'], {
+          env: { SEALBOX_PASSWORD: 'not the password', SEALBOX_KEYRING_PASSPHRASE: passphrase },
+        });
+        expect(listed.code).toBe(0);
+        expect(listed.value).toEqual(byPassword.value);
+        const wrong = await keyed.run(['ls', '/'], { env: { SEALBOX_KEYRING_PASSPHRASE: 'another passphrase' } });
+        expect([wrong.code, wrong.stderr]).toEqual([3, 'sealbox: Wrong keyring passphrase.\n']);
+
+        // A keyring changed on disk: its ciphertext (does not open) or its claimed keys (not the bundle's).
+        const flipped = {
+          ...stored,
+          sealed: { ...stored.sealed, encryptedPrivateKey: flipBase64(stored.sealed.encryptedPrivateKey) },
+        };
+        await writeFile(file, JSON.stringify(flipped));
+        expect((await keyed.run(['ls', '/'], { env: { SEALBOX_KEYRING_PASSPHRASE: passphrase } })).code).toBe(3);
+        const stranger = await createUser(server.url);
+        const other = await publicFacts(server.url, signed.cookie, stranger.username, stranger.id);
+        await writeFile(file, JSON.stringify({ ...stored, sealed: { ...stored.sealed, publicKey: other.publicKey } }));
+        const swapped = await keyed.run(['ls', '/'], { env: { SEALBOX_KEYRING_PASSPHRASE: passphrase } });
+        expect(swapped.code).toBe(7);
+        await writeFile(file, text);
+
+        const forgotten = await keyed.run(['keyring', 'forget']);
+        expect([forgotten.code, forgotten.stdout]).toEqual([0, 'Keyring forgotten: commands ask for your password again.\n']);
+        expect(await Bun.file(file).exists()).toBe(false);
+        expect(
+          (await keyed.run(['ls', '/'], { env: { SEALBOX_KEYRING_PASSPHRASE: passphrase, SEALBOX_PASSWORD: 'nope nope' } })).code,
+        ).toBe(3);
+
+        // Logout forgets a keyring with the session.
+        expect((await keyed.run(['keyring', 'save'], { env: { SEALBOX_KEYRING_PASSPHRASE: passphrase } })).code).toBe(0);
+        expect((await keyed.run(['logout'])).code).toBe(0);
+        expect(await Bun.file(file).exists()).toBe(false);
+      },
+      SLOW,
+    );
+
+    test(
       'a session ended elsewhere is exit 3; logout ends it on the server and forgets it',
       async () => {
         const second = await makeCli(user.password);
@@ -475,6 +543,22 @@ export function cliSuite(label: string, environment: () => Promise<{ env: Record
       SLOW,
     );
   });
+}
+
+/** A user's login salt (from the lookup) and public key (from their public profile). */
+async function publicFacts(url: string, cookie: string, name: string, id: string) {
+  const [found] = (await (await fetch(`${url}/api/users/search/${encodeURIComponent(name)}?limit=1`)).json()) as Array<{
+    passwordSalt: string;
+  }>;
+  const profile = (await (await fetch(`${url}/api/user/${id}`, { headers: { cookie } })).json()) as { publicKey: string };
+  return { passwordSalt: found?.passwordSalt, publicKey: profile.publicKey };
+}
+
+/** A base64 text with one byte of what it encodes changed. */
+function flipBase64(text: string): string {
+  const bytes = Buffer.from(text, 'base64');
+  bytes[bytes.length >> 1]! ^= 1;
+  return bytes.toString('base64');
 }
 
 /** The folder called `name` in `parent` (null: the top level), opened with the web app's crypto. */
