@@ -23,7 +23,7 @@ import {
   plaintextSize,
   unwrapItemKey,
 } from '@sealbox/crypto';
-import { decryptedBatches } from '../../apps/cli/src/transfers/decrypt-batches.ts';
+import { batchLength, decryptedBatches } from '../../apps/cli/src/transfers/decrypt-batches.ts';
 import { makeCli, startBridge, rcloneRemote } from '../../apps/cli/test/support.ts';
 import { createUser } from '../../e2e/support/accounts.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin, folderMetadata, postUpload } from '../../e2e/support/files.ts';
@@ -212,8 +212,8 @@ async function decryptCeiling(session: Awaited<ReturnType<typeof apiLogin>>, nam
     const response = await fetch(`${session.baseUrl}/api/file/data/${item.id}`, { headers: { cookie: session.cookie } });
     let bytes = 0;
     const chunks = { from: 0, to: chunkCount(plainSize) };
-    for await (const plain of decryptedBatches(response.body!, cryptoKey, fromBase64(item.fileNonce), chunks, plainSize))
-      bytes += plain.length;
+    for await (const batch of decryptedBatches(response.body!, cryptoKey, fromBase64(item.fileNonce), chunks, plainSize))
+      bytes += batchLength(batch);
     if (bytes !== plainSize) throw new Error('ceiling probe: wrong length');
     return performance.now() - started;
   }

@@ -12,7 +12,7 @@ import { CHUNK, chunkCipherRange, chunkCount, fromBase64, isCryptoError } from '
 import { CliError, EXIT } from '../cli-error.ts';
 import { type Connection, linkQuery, refusal } from '../client.ts';
 import type { RemoteItem } from '../remote-tree.ts';
-import { decryptedBatches } from './decrypt-batches.ts';
+import { batchLength, decryptedBatches } from './decrypt-batches.ts';
 import type { Progress } from './progress.ts';
 
 interface Sidecar {
@@ -69,25 +69,33 @@ export async function downloadFile(conn: Connection, item: RemoteItem, dest: str
   const content: Sidecar = { itemId: item.id, fileNonce: item.fileNonce, size: item.size };
   const kept = await keptBytes(partPath, sidecarPath, content);
   await writeFile(sidecarPath, JSON.stringify(content), { mode: 0o600 });
-  const handle = await open(partPath, kept > 0 ? 'r+' : 'w', 0o600);
+  // Never truncated to zero: ext4 then writes the whole file out when it is closed (its
+  // auto_da_alloc, 0.3-0.4 s a GiB here, docs/benchmarks.md "bench/cli"). A part file kept from
+  // before is cut back to its whole chunks; anything else starts as a new file.
+  if (kept === 0) await rm(partPath, { force: true });
+  const handle = await open(partPath, kept > 0 ? 'r+' : 'wx', 0o600);
   let written = kept;
   // The write in flight, awaited before the next and before the file is closed, whatever happens.
   let writing: Promise<unknown> = Promise.resolve();
   try {
-    await handle.truncate(kept);
+    if (kept > 0) await handle.truncate(kept);
     progress.add(kept);
     if (written < item.size || item.size === 0) {
       const startChunk = kept / CHUNK;
       const cipher = await fetchCipher(conn, item.id, chunkCipherRange(startChunk, item.size).start);
       const key = await crypto.subtle.importKey('raw', new Uint8Array(item.key), 'AES-GCM', false, ['decrypt']);
       const nonce = fromBase64(item.fileNonce, 'fileNonce');
-      // Each batch is written while the next is fetched and decrypted (one write in flight).
+      // Each batch is written (its chunks in one writev) while the next is fetched and decrypted.
       const chunks = { from: startChunk, to: chunkCount(item.size) };
-      for await (const plain of decryptedBatches(cipher, key, nonce, chunks, item.size)) {
+      for await (const batch of decryptedBatches(cipher, key, nonce, chunks, item.size)) {
         await writing;
-        writing = handle.write(plain, 0, plain.length, written);
-        written += plain.length;
-        progress.add(plain.length);
+        const length = batchLength(batch);
+        writing = handle.writev(batch, written).then(({ bytesWritten }) => {
+          if (bytesWritten !== length)
+            throw new CliError(`${dest}: the disk took ${bytesWritten} of ${length} bytes.`, EXIT.failed);
+        });
+        written += length;
+        progress.add(length);
       }
       await writing;
     }

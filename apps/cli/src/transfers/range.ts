@@ -39,10 +39,12 @@ export async function decryptedRange(
         controller.close();
         return;
       }
-      const plain = next.value;
-      // The first and last batches hold more than was asked for.
-      controller.enqueue(plain.subarray(Math.max(0, from - at), Math.min(plain.length, to - at)));
-      at += plain.length;
+      // The first and last chunks hold more than was asked for.
+      for (const plain of next.value) {
+        const piece = plain.subarray(Math.max(0, from - at), Math.max(0, Math.min(plain.length, to - at)));
+        if (piece.length > 0) controller.enqueue(piece);
+        at += plain.length;
+      }
     },
     async cancel() {
       await batches.return(undefined);
