@@ -31,7 +31,9 @@ export interface RemoteItem {
 }
 
 /** A folder to list: the top level (R wraps its items) or an opened folder. */
-export type Folder = { id: null; key: CryptoKey } | (RemoteItem & { isDirectory: true; key: Uint8Array });
+export type Folder = { id: null; key: CryptoKey } | OpenFolder;
+/** A folder item whose key opened. */
+export type OpenFolder = RemoteItem & { isDirectory: true; key: Uint8Array };
 
 /** Path segments of `path` ('' and '/' are the top level; '.' is skipped, '..' goes up). */
 export function pathSegments(path: string): string[] {
@@ -164,7 +166,7 @@ export class RemoteTree {
   }
 
   /** A new folder `name` in `parent`, sealed as the web app's worker seals one (docs/protocol.md "Items"). */
-  async makeFolder(parent: Folder, name: string): Promise<Folder> {
+  async makeFolder(parent: Folder, name: string): Promise<OpenFolder> {
     const problem = nameProblem(name);
     if (problem) throw new CliError(`${name}: ${problem}`, EXIT.usage);
     const id = newItemId();

@@ -10,10 +10,10 @@ import { CliError, EXIT } from './cli-error.ts';
 import type { Connection } from './client.ts';
 import { type Context, openTree, signedIn } from './commands.ts';
 import { isLinkUrl, openLink } from './link.ts';
-import { type Folder, type RemoteItem, type RemoteTree, isFolder, pathSegments, showPath } from './remote-tree.ts';
+import { type Folder, type RemoteItem, type RemoteTree, isFolder, onlyNamed, pathSegments, showPath } from './remote-tree.ts';
 import { downloadFile } from './transfers/download.ts';
 import { progress } from './transfers/progress.ts';
-import { uploadFile } from './transfers/upload.ts';
+import { uploadFile, uploadedItem } from './transfers/upload.ts';
 
 interface Done {
   local: string;
@@ -45,7 +45,11 @@ export async function putCommand(ctx: Context, sources: string[], remote: string
   const destination = await putDestination(tree, remote, sources.length);
   const done: Done[] = [];
 
-  const putOne = async (local: string, folder: Folder, where: string[], name: string): Promise<void> => {
+  /**
+   * `local` as `name` in `folder`, whose items are `siblings`: listed once per folder (a folder of
+   * 10,000 files is not listed again for each of them), and kept current with what is put there.
+   */
+  const putOne = async (local: string, folder: Folder, siblings: RemoteItem[], where: string[], name: string): Promise<void> => {
     const problem = nameProblem(name);
     if (problem) throw new CliError(`${local}: ${problem}`, EXIT.usage);
     const facts = await lstat(local);
@@ -53,29 +57,41 @@ export async function putCommand(ctx: Context, sources: string[], remote: string
       warn(`skipped ${local}: not a file or folder`);
       return;
     }
-    const existing = await tree.child(folder, name, where);
+    const existing = onlyNamed(siblings, name, showPath([...where, name]));
     if (facts.isDirectory()) {
       if (existing && !isFolder(existing))
         throw new CliError(`${showPath([...where, name])} is a file, not a folder.`, EXIT.conflict);
-      const inside = existing && isFolder(existing) ? existing : await tree.makeFolder(folder, name);
-      for (const entry of (await readdir(local)).sort()) await putOne(join(local, entry), inside, [...where, name], entry);
+      let inside: Folder;
+      let within: RemoteItem[];
+      if (existing && isFolder(existing)) [inside, within] = [existing, await tree.children(existing)];
+      else {
+        const made = await tree.makeFolder(folder, name);
+        siblings.push(made);
+        [inside, within] = [made, []];
+      }
+      for (const entry of (await readdir(local)).sort())
+        await putOne(join(local, entry), inside, within, [...where, name], entry);
       return;
     }
     const path = showPath([...where, name]);
-    const id = await uploadFile(
+    const uploaded = await uploadFile(
       { conn: tree.conn, userId: session.userId, parent: folder, name, existing },
       resolve(local),
       (total) => progress(path, total, 0, !ctx.out.json),
     );
-    done.push({ local, path, id, size: facts.size });
+    const item = uploadedItem(folder, name, uploaded, existing);
+    if (existing) siblings.splice(siblings.indexOf(existing), 1, item);
+    else siblings.push(item);
+    done.push({ local, path, id: uploaded.id, size: facts.size });
   };
 
+  const siblings = await tree.children(destination.folder);
   for (const source of sources) {
     await stat(source).catch(() => {
       throw new CliError(`${source}: no such local file or folder.`, EXIT.notFound);
     });
     const name = destination.rename ?? basename(resolve(source));
-    await putOne(source, destination.folder, destination.segments, name);
+    await putOne(source, destination.folder, siblings, destination.segments, name);
   }
   if (ctx.out.json) ctx.out.data({ uploaded: done });
   else ctx.out.text(`Uploaded ${done.length} ${done.length === 1 ? 'file' : 'files'} to ${showPath(destination.segments)}`);

@@ -220,6 +220,48 @@ export function cliSuite(label: string, environment: () => Promise<{ env: Record
     );
 
     test(
+      'put of a folder of 40 files lists each folder once; names the same but for case make a version',
+      async () => {
+        const base = await mkdtemp(join(tmpdir(), 'sealbox-cli-many-'));
+        await mkdir(join(base, 'Many', 'Sub'), { recursive: true });
+        for (let i = 0; i < 38; i++) await writeFile(join(base, 'Many', `file ${i}.txt`), `file ${i}`);
+        await writeFile(join(base, 'Many', 'Same.txt'), 'first');
+        await writeFile(join(base, 'Many', 'same.txt'), 'second');
+        for (let i = 0; i < 5; i++) await writeFile(join(base, 'Many', 'Sub', `inner ${i}.txt`), `inner ${i}`);
+        const proxy = startProxy(server.url);
+        let same: Array<{ id: string; name: string }> = [];
+        try {
+          const counted = await makeCli(user.password);
+          expect((await counted.run(['login', proxy.url, user.username])).code).toBe(0);
+          const before = proxy.listings;
+          const put = await counted.json(['put', join(base, 'Many'), '/']);
+          expect(put.code).toBe(0);
+          expect(put.value.uploaded).toHaveLength(45);
+          expect(proxy.listings - before).toBeLessThan(6);
+          // Again into the folders now there: each listed once more, every file a new version.
+          const second = proxy.listings;
+          expect((await counted.json(['put', join(base, 'Many'), '/'])).code).toBe(0);
+          expect(proxy.listings - second).toBeLessThan(8);
+          const listed = await counted.json(['ls', '/Many']);
+          expect(listed.value).toHaveLength(40);
+          same = listed.value.filter((row: { name: string }) => row.name.toLowerCase() === 'same.txt');
+          expect(same).toHaveLength(1);
+          const down = join(base, 'same-back.txt');
+          expect((await counted.run(['get', `/Many/${same[0]!.name}`, down])).code).toBe(0);
+          expect(await readFile(down, 'utf8')).toBe('second');
+        } finally {
+          proxy.stop();
+        }
+        const session = await apiLogin(server.url, user);
+        const versions = await (
+          await fetch(`${server.url}/api/file/${same[0]!.id}/versions`, { headers: { cookie: session.cookie } })
+        ).json();
+        expect(versions.versions.length).toBe(3);
+      },
+      SLOW,
+    );
+
+    test(
       'a put killed with -9 half-way sends only the missing parts again; a get resumes; tampered data is exit 7',
       async () => {
         const proxy = startProxy(server.url);

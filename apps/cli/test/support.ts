@@ -65,8 +65,21 @@ export interface Proxy {
   dataRanges: string[];
   /** Every PUT .../part/{n} that reached the proxy, in order. */
   partsSeen: number[];
+  /** How many folder listings (GET /api/file) went through. */
+  listings: number;
   stop(): void;
 }
+
+/** A live socket passed through to the server, and what it sent before the server's end opened. */
+interface PassedSocket {
+  url: string;
+  cookie: string;
+  upstream?: WebSocket;
+  early: Array<string | Buffer>;
+}
+
+/** Bun's WebSocket takes headers; the DOM typings in scope do not say so. */
+const SocketWithHeaders = WebSocket as unknown as new (url: string, options: { headers: Record<string, string> }) => WebSocket;
 
 export function startProxy(target: string): Proxy {
   const proxy: Proxy = {
@@ -76,13 +89,39 @@ export function startProxy(target: string): Proxy {
     cutDataAfter: -1,
     dataRanges: [],
     partsSeen: [],
+    listings: 0,
     stop: () => server.stop(true),
   };
-  const server = Bun.serve({
+  const server = Bun.serve<PassedSocket, never>({
     port: 0,
     hostname: '127.0.0.1',
-    async fetch(request) {
+    // The live socket (GET /api/ws) is passed through as it is, so clients behind the proxy follow events.
+    websocket: {
+      open(ws) {
+        const upstream = new SocketWithHeaders(ws.data.url, { headers: { cookie: ws.data.cookie } });
+        ws.data.upstream = upstream;
+        upstream.onopen = () => {
+          for (const message of ws.data.early.splice(0)) upstream.send(message);
+        };
+        upstream.onmessage = (message) => ws.send(message.data as string);
+        upstream.onclose = () => ws.close();
+      },
+      message(ws, message) {
+        const { upstream } = ws.data;
+        if (upstream?.readyState === WebSocket.OPEN) upstream.send(message);
+        else ws.data.early.push(message);
+      },
+      close(ws) {
+        ws.data.upstream?.close();
+      },
+    },
+    async fetch(request, bun) {
       const url = new URL(request.url);
+      if (url.pathname === '/api/ws') {
+        const data = { url: `${target.replace(/^http/, 'ws')}/api/ws`, cookie: request.headers.get('cookie') ?? '', early: [] };
+        return bun.upgrade(request, { data }) ? undefined : new Response('upgrade failed', { status: 400 });
+      }
+      if (url.pathname === '/api/file' && request.method === 'GET') proxy.listings++;
       const part = /\/part\/(\d+)$/.exec(url.pathname);
       if (part && request.method === 'PUT') {
         const n = Number(part[1]);

@@ -14,7 +14,7 @@ import { createUser, type TestUser } from '../../../e2e/support/accounts.ts';
 import { apiLogin, apiUploadFile } from '../../../e2e/support/files.ts';
 import { decryptName, unwrapItemKey } from '@sealbox/crypto';
 import { startServer, type RunningServer } from '../../../e2e/support/server.ts';
-import { type Cli, makeCli, random, type spawnCli, startBridge, rcloneRemote } from './support.ts';
+import { type Cli, makeCli, random, type spawnCli, startBridge, startProxy, rcloneRemote } from './support.ts';
 
 const SLOW = 600_000;
 const DAV_PASSWORD = 'bridge-password-for-tests';
@@ -163,6 +163,50 @@ export function webdavSuite() {
       }
       for (let tries = 0; tries < 50 && (await listing()).length < 2; tries++) await Bun.sleep(100);
       expect(await listing()).toContain('<D:displayname>from the web.txt</D:displayname>');
+    });
+
+    test('60 files PUT into one folder, four at a time: the folder is listed a few times, not once a file', async () => {
+      // A second bridge, through a proxy that counts listings (and passes the live socket on).
+      const proxy = startProxy(server.url);
+      const counted = await makeCli(user.password);
+      expect((await counted.run(['login', proxy.url, user.username])).code).toBe(0);
+      const { child, url: davUrl } = await startBridge(counted, user.password, DAV_PASSWORD);
+      try {
+        expect((await fetch(`${davUrl}/Many`, { method: 'MKCOL', headers: auth })).status).toBe(201);
+        // Its live socket says hello soon after it starts; until then each PUT lists afresh.
+        await Bun.sleep(1000);
+        const before = proxy.listings;
+        const names = Array.from({ length: 60 }, (_, i) => `file ${i}.txt`);
+        for (let i = 0; i < names.length; i += 4) {
+          const four = names.slice(i, i + 4);
+          const statuses = await Promise.all(
+            four.map((name) =>
+              fetch(`${davUrl}/Many/${encodeURIComponent(name)}`, {
+                method: 'PUT',
+                headers: auth,
+                body: `content of ${name}`,
+              }).then((response) => response.status),
+            ),
+          );
+          expect(statuses).toEqual([201, 201, 201, 201]);
+        }
+        expect(proxy.listings - before).toBeLessThan(8);
+        // What it kept is what the server has: a fresh bridge lists the same 60 and each opens.
+        const listed = await fetch(`${url}/Many/`, { method: 'PROPFIND', headers: { ...auth, depth: '1' } }).then((r) =>
+          r.text(),
+        );
+        for (const name of names) expect(listed).toContain(`<D:displayname>${name}</D:displayname>`);
+        expect(await (await fetch(`${davUrl}/Many/file%2059.txt`, { headers: auth })).text()).toBe('content of file 59.txt');
+        // The same name again is a new version of that file, not a second file.
+        expect((await fetch(`${davUrl}/Many/file%200.txt`, { method: 'PUT', headers: auth, body: 'again' })).status).toBe(204);
+        expect(await (await fetch(`${url}/Many/file%200.txt`, { headers: auth })).text()).toBe('again');
+        const again = await fetch(`${url}/Many/`, { method: 'PROPFIND', headers: { ...auth, depth: '1' } }).then((r) => r.text());
+        expect(again.match(/<D:displayname>file 0\.txt<\/D:displayname>/g)).toHaveLength(1);
+      } finally {
+        child.kill('SIGTERM');
+        await child.exited;
+        proxy.stop();
+      }
     });
 
     test('a PUT cut off half-way leaves nothing behind, not even an unfinished upload', async () => {

@@ -43,6 +43,31 @@ export interface UploadTarget {
   name: string;
   /** The file of that name already there (its key opened): the upload is a new version of it. */
   existing: RemoteItem | undefined;
+  /** The new item's id, when the caller needs to know it before the upload ends (the bridge). */
+  id?: string;
+}
+
+/** What an upload made: enough to list the file without asking the server again. */
+export interface Uploaded {
+  id: string;
+  key: Uint8Array;
+  /** Base64, as listings carry it. */
+  fileNonce: string;
+  /** Plaintext bytes. */
+  size: number;
+}
+
+/** The listing entry of a file just uploaded into `parent` (a new one, or a new version of `existing`). */
+export function uploadedItem(parent: Folder, name: string, uploaded: Uploaded, existing: RemoteItem | undefined): RemoteItem {
+  const now = Date.now();
+  return {
+    ...uploaded,
+    parentId: parent.id,
+    isDirectory: false,
+    name,
+    createdAt: existing?.createdAt ?? now,
+    modifiedAt: now,
+  };
 }
 
 /** The local file's type as a browser would give it (Bun's table), without parameters. */
@@ -87,7 +112,7 @@ async function newContent(target: UploadTarget, cipherSize: number, type: string
     const metadata = { versionOf: existing.id, fileNonce: toBase64(fileNonce), size: cipherSize, ...sealedMime };
     return { id: existing.id, key: existing.key, fileNonce, metadata, wrapped: null };
   }
-  const id = newItemId();
+  const id = target.id ?? newItemId();
   const key = newItemKey();
   const sealed = await sealFileMetadata(target.parent.key, id, key, target.name, type);
   const metadata = {
@@ -181,7 +206,7 @@ async function resumable(conn: Connection, key: string, target: UploadTarget, si
 }
 
 /**
- * Uploads `localPath` as `target`; answers the item's id. Not `resumable` (the WebDAV bridge,
+ * Uploads `localPath` as `target`; answers what it made. Not `resumable` (the WebDAV bridge,
  * whose source is a spooled request body): no journal, and a failure ends the upload on the
  * server at once, so nothing is left behind. The bridge sends one part at a time per upload: its
  * clients already upload several files at once, and its memory must stay bounded.
@@ -191,7 +216,7 @@ export async function uploadFile(
   localPath: string,
   progressFor: (total: number) => Progress,
   { resumable: keep = true, partsInFlight = PARTS_IN_FLIGHT }: { resumable?: boolean; partsInFlight?: number } = {},
-) {
+): Promise<Uploaded> {
   const { conn } = target;
   if (target.existing && (target.existing.isDirectory || !target.existing.key)) {
     throw new CliError(`A folder named "${target.name}" is already there.`, EXIT.conflict);
@@ -216,7 +241,7 @@ export async function uploadFile(
     await complete(conn, entry.uploadId);
     await forgetUpload(key);
     progress.done();
-    return entry.itemId;
+    return { id: entry.itemId, key: itemKey, fileNonce: entry.fileNonce, size: facts.size };
   }
 
   const content = await newContent(target, cipherSize, mimeOf(localPath));
@@ -231,7 +256,7 @@ export async function uploadFile(
     await postForm(conn, '/api/upload', { metadata: JSON.stringify(content.metadata), file: new Blob([cipher]) });
     progress.add(cipher.length);
     progress.done();
-    return content.id;
+    return { id: content.id, key: content.key, fileNonce: toBase64(content.fileNonce), size: facts.size };
   }
   const started = (await postForm(conn, '/api/upload', { metadata: JSON.stringify(content.metadata) })) as { uploadId: string };
   const entry: JournalEntry = {
@@ -255,7 +280,7 @@ export async function uploadFile(
   }
   if (keep) await forgetUpload(key);
   progress.done();
-  return content.id;
+  return { id: content.id, key: content.key, fileNonce: entry.fileNonce, size: facts.size };
 }
 
 async function complete(conn: Connection, uploadId: string): Promise<void> {

@@ -2,7 +2,8 @@
  * Keeps the bridge's listing cache fresh (docs/cli.md "WebDAV"): the live socket the web app's tabs
  * use (`GET /api/ws`, docs/protocol.md "Live updates"), authenticated by the CLI's session. An
  * event naming folders forgets those folders' listings; any other event about items, a new socket
- * ("hello": something may have been missed) or a lost one forgets them all. Reconnects with a
+ * ("hello": something may have been missed) or a lost one forgets them all. The event of an
+ * upload the bridge made itself changes nothing: the bridge put the file in its listing already. Reconnects with a
  * growing pause, at most 30 s.
  */
 import type { Connection } from '../client.ts';
@@ -27,7 +28,7 @@ export function followLiveEvents(conn: Connection, drive: Drive): { stop(): void
       let frame: {
         type?: string;
         pingIntervalMs?: number;
-        event?: { kind?: string; parentId?: string | null; parentIds?: Array<string | null> };
+        event?: { kind?: string; itemId?: string; parentId?: string | null; parentIds?: Array<string | null> };
       };
       try {
         frame = JSON.parse(String(message.data));
@@ -36,6 +37,7 @@ export function followLiveEvents(conn: Connection, drive: Drive): { stop(): void
       }
       if (frame.type === 'hello') {
         pause = 1000;
+        drive.following = true;
         drive.forgetAll();
         clearInterval(pinger);
         pinger = setInterval(() => socket?.send('{"type":"ping"}'), frame.pingIntervalMs ?? 25_000);
@@ -43,6 +45,8 @@ export function followLiveEvents(conn: Connection, drive: Drive): { stop(): void
       }
       const event = frame.type === 'event' ? frame.event : undefined;
       if (!event?.kind) return;
+      // The bridge's own upload: already in its cached listing (drive.ts).
+      if (drive.isOwnUpload(event.kind, event.itemId)) return;
       const folders = event.parentIds ?? (event.parentId !== undefined ? [event.parentId] : undefined);
       if (folders) for (const folder of folders) drive.forget(folder);
       else if (event.kind.startsWith('item') || event.kind.startsWith('upload') || event.kind === 'trash.changed')
@@ -50,6 +54,7 @@ export function followLiveEvents(conn: Connection, drive: Drive): { stop(): void
     };
     socket.onclose = () => {
       clearInterval(pinger);
+      drive.following = false;
       drive.forgetAll();
       if (stopped) return;
       setTimeout(connect, pause);
