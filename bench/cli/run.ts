@@ -5,10 +5,12 @@
  *   to and from the server without encryption (the parts of an upload PUT one after another,
  *   then the blob read back whole): goal, the CLI at least 0.8 of curl's speed;
  * - the WebDAV bridge's resident memory, sampled every 100 ms while rclone syncs a tree (the
- *   1 GiB file and 1,000 small files) up and down again: goal at most 300 MiB;
+ *   1 GiB file and a folder of 10,000 small files, names in several scripts and with spaces) up,
+ *   checks it with --download and syncs it down into a fresh folder, compared byte for byte:
+ *   goal at most 300 MiB;
  * - PROPFIND depth 1 of a folder of 10,000 items through the bridge, cold (a fresh bridge) and
  *   warm (asked again): goals 2 s and 200 ms.
- * Run: bun bench/cli/run.ts [--mib=1024] [--items=10000] [--small=1000] [--runs=3]
+ * Run: bun bench/cli/run.ts [--mib=1024] [--items=10000] [--small=10000] [--runs=3]
  */
 import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,7 +35,7 @@ import { numberArg } from '../support.ts';
 const MIB = 1024 * 1024;
 const SIZE = numberArg('mib', 1024) * MIB;
 const ITEMS = numberArg('items', 10_000);
-const SMALL = numberArg('small', 1000);
+const SMALL = numberArg('small', 10_000);
 const RUNS = numberArg('runs', 3);
 const DAV_PASSWORD = 'bench-bridge';
 
@@ -95,6 +97,7 @@ async function main() {
       get: [] as number[],
       curlDown: [] as number[],
       ceiling: [] as number[],
+      bunDown: [] as number[],
     };
     for (let round = 0; round < RUNS; round++) {
       times.put.push(await timed('sealbox put', [process.execPath, main, 'put', big, `/big-${round}.bin`], cliEnv));
@@ -127,6 +130,12 @@ async function main() {
       const rawBack = join(dir, 'raw-back.bin');
       const dataUrl = `${server.url}/api/file/data/${started.id}`;
       times.curlDown.push(await timed('curl get', ['curl', '-sf', '-H', `cookie: ${session.cookie}`, '-o', rawBack, dataUrl]));
+      await rm(rawBack);
+      // The same bytes to the same disk by a fresh Bun process, nothing else: the floor of any Bun client.
+      const bunGet =
+        'await Bun.write(process.env.OUT, await fetch(process.env.URL, { headers: { cookie: process.env.COOKIE } }))';
+      const bunEnv = { OUT: rawBack, URL: dataUrl, COOKIE: session.cookie };
+      times.bunDown.push(await timed('bun get', [process.execPath, '-e', bunGet], bunEnv));
       await rm(back);
       await rm(rawBack);
     }
@@ -142,11 +151,18 @@ async function main() {
       `get ceiling (fetch + decrypt in process, nothing else): ${secs(med(times.ceiling))} (${speed(SIZE, med(times.ceiling))}); ` +
         `curl / ceiling ${(med(times.curlDown) / med(times.ceiling)).toFixed(2)}, sealbox get / ceiling ${(med(times.ceiling) / med(times.get)).toFixed(2)}`,
     );
+    console.log(
+      `a fresh bun process fetching the same bytes to disk, no crypto: ${secs(med(times.bunDown))} (${speed(cipherSize, med(times.bunDown))}); ` +
+        `curl / bun ${(med(times.curlDown) / med(times.bunDown)).toFixed(2)}, bun / sealbox get ${(med(times.bunDown) / med(times.get)).toFixed(2)}; ` +
+        `rounds ${times.bunDown.map(secs).join(', ')}`,
+    );
 
     // 2. The bridge's memory while rclone syncs the big file and many small ones up and down.
     const tree = join(dir, 'tree');
     await mkdir(join(tree, 'small'), { recursive: true });
-    for (let i = 0; i < SMALL; i++) await writeFile(join(tree, 'small', `f${i}.txt`), `small file ${i}\n`.repeat(20));
+    const scripts = ['été', '日本語', 'Привет', 'مرحبا', 'plain'];
+    for (let i = 0; i < SMALL; i++)
+      await writeFile(join(tree, 'small', `f ${i} ${scripts[i % scripts.length]}.txt`), `small file ${i}\n`.repeat(20));
     await Bun.write(join(tree, 'big.bin'), Bun.file(big));
     const { child: bridge, url } = await startBridge(cli, user.password, DAV_PASSWORD);
     let peak = 0;
@@ -159,10 +175,16 @@ async function main() {
     }, 100);
     const remote = await rcloneRemote(url, DAV_PASSWORD, dir);
     const up = await timed('rclone sync up', ['rclone', 'sync', tree, 'sb:Tree', '--transfers', '4'], remote);
-    const down = await timed('rclone sync down', ['rclone', 'sync', 'sb:Tree', join(dir, 'tree-back')], remote);
+    // rclone check exits non-zero on any difference; --download compares the bytes themselves.
+    const check = await timed('rclone check', ['rclone', 'check', tree, 'sb:Tree', '--download'], remote);
+    const back = join(dir, 'tree-back');
+    const down = await timed('rclone sync down', ['rclone', 'sync', 'sb:Tree', back], remote);
     clearInterval(sampler);
+    await timed('diff of the tree and the one synced down', ['diff', '-r', '-q', tree, back]);
     console.log(
-      `rclone: sync up ${secs(up)}, down ${secs(down)}; bridge peak resident memory ${(peak / MIB).toFixed(0)} MiB (goal 300 MiB)`,
+      `rclone (${SIZE / MIB} MiB + ${SMALL} small files): sync up ${secs(up)} (${(up / SMALL).toFixed(1)} ms a file, the big one included), ` +
+        `check --download ${secs(check)} (0 differences), down ${secs(down)}, diff -r: identical; ` +
+        `bridge peak resident memory ${(peak / MIB).toFixed(0)} MiB (goal 300 MiB)`,
     );
     bridge.kill('SIGTERM');
     await bridge.exited;
