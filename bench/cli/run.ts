@@ -98,6 +98,7 @@ async function main() {
       curlDown: [] as number[],
       ceiling: [] as number[],
       bunDown: [] as number[],
+      jsFloor: [] as number[],
     };
     for (let round = 0; round < RUNS; round++) {
       times.put.push(await timed('sealbox put', [process.execPath, main, 'put', big, `/big-${round}.bin`], cliEnv));
@@ -136,6 +137,10 @@ async function main() {
         'await Bun.write(process.env.OUT, await fetch(process.env.URL, { headers: { cookie: process.env.COOKIE } }))';
       const bunEnv = { OUT: rawBack, URL: dataUrl, COOKIE: session.cookie };
       times.bunDown.push(await timed('bun get', [process.execPath, '-e', bunGet], bunEnv));
+      await rm(rawBack);
+      // The same through JavaScript's hands (what decrypting needs), still without decrypting.
+      const floor = new URL('./js-floor.ts', import.meta.url).pathname;
+      times.jsFloor.push(await timed('bun get through js', [process.execPath, floor], bunEnv));
       await rm(back);
       await rm(rawBack);
     }
@@ -155,6 +160,11 @@ async function main() {
       `a fresh bun process fetching the same bytes to disk, no crypto: ${secs(med(times.bunDown))} (${speed(cipherSize, med(times.bunDown))}); ` +
         `curl / bun ${(med(times.curlDown) / med(times.bunDown)).toFixed(2)}, bun / sealbox get ${(med(times.bunDown) / med(times.get)).toFixed(2)}; ` +
         `rounds ${times.bunDown.map(secs).join(', ')}`,
+    );
+    console.log(
+      `the same through a JavaScript reader and writev (js-floor.ts), no crypto: ${secs(med(times.jsFloor))} (${speed(cipherSize, med(times.jsFloor))}); ` +
+        `curl / js floor ${(med(times.curlDown) / med(times.jsFloor)).toFixed(2)}, js floor / sealbox get ${(med(times.jsFloor) / med(times.get)).toFixed(2)}; ` +
+        `rounds ${times.jsFloor.map(secs).join(', ')}`,
     );
 
     // 2. The bridge's memory while rclone syncs the big file and many small ones up and down.

@@ -3,16 +3,18 @@
  * put and shared with a user by `sealbox`, opened in Chromium by the recipient as a verified
  * share; a link made by `sealbox link`, opened by an anonymous visitor in Chromium; and a link
  * made in the web app's Share dialog (copied from it), fetched by `sealbox get` without an
- * account, byte for byte.
+ * account, byte for byte; and a tree rclone synced through `sealbox webdav`, shown by the browser
+ * name for name.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Cli, makeCli, random } from '../../../apps/cli/test/support.ts';
+import { type Cli, makeCli, random, rcloneRemote, startBridge } from '../../../apps/cli/test/support.ts';
 import { createUser, type TestUser } from '../../support/accounts.ts';
 import { folderLink, signInToFiles } from '../../support/files.ts';
 import { openShare, toastText } from '../../support/share-dialog.ts';
+import { saveScreenshot } from '../../support/screenshots.ts';
 import { linkPageHeading } from '../../support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
@@ -88,6 +90,40 @@ describe.skipIf(skipWithoutBrowser)('the CLI and the web app', () => {
       expect(got.code).toBe(0);
       expect(await readFile(join(down, 'notes.txt'), 'utf8')).toBe('written in a terminal');
       expect(new Uint8Array(await readFile(join(down, 'photo.bin')))).toEqual(photo);
+    },
+    SLOW,
+  );
+
+  test(
+    'a tree synced up by rclone through the WebDAV bridge: the browser shows it name for name',
+    async () => {
+      const tree = join(base, 'rclone', 'Synced');
+      await mkdir(join(tree, 'Fotos été'), { recursive: true });
+      const names = ['a b c.txt', 'Привет мир.txt', '日本語のメモ.txt', 'مرحبا.txt', 'plain.txt'];
+      for (const name of names) await writeFile(join(tree, name), `content of ${name}`);
+      await writeFile(join(tree, 'Fotos été', 'photo 1.bin'), photo);
+      const { child: bridge, url } = await startBridge(cli, alice.password, 'bridge-password');
+      try {
+        const env = await rcloneRemote(url, 'bridge-password', join(base, 'rclone'));
+        // Into its own folder: a sync to the top would delete (to the trash) what else is there.
+        const sync = Bun.spawn(['rclone', 'sync', tree, 'sb:Synced'], {
+          env: { ...process.env, ...env },
+          stdout: 'pipe',
+          stderr: 'pipe',
+        });
+        expect(await sync.exited).toBe(0);
+      } finally {
+        bridge.kill('SIGTERM');
+        await bridge.exited;
+      }
+      const page = await suite.newBrowser();
+      await signInToFiles(page, suite.server.url, alice);
+      await folderLink(page, 'Synced').click();
+      const body = page.locator('.browser__body');
+      for (const name of names) await body.getByText(name, { exact: true }).waitFor();
+      await folderLink(page, 'Fotos été').click();
+      await body.getByText('photo 1.bin', { exact: true }).waitFor();
+      await saveScreenshot(page, 'cli-rclone-tree-in-browser');
     },
     SLOW,
   );
