@@ -8,6 +8,7 @@ import { CliError, EXIT } from './cli-error.ts';
 import { answer, connect } from './client.ts';
 import { forgetSession, loadSession, saveSession, type StoredSession } from './config.ts';
 import { forgetKeyring, saveKeyring } from './keyring.ts';
+import { SHARED_PREFIX, type SharedEntry, isSharedPath, resolveShared, sharedWithMe } from './shared.ts';
 import { type Folder, type RemoteItem, RemoteTree, isFolder, pathSegments, showPath } from './remote-tree.ts';
 import { readPassphrase, type SecretOptions } from './secrets.ts';
 import { humanSize } from './format.ts';
@@ -112,9 +113,46 @@ function longRow(item: RemoteItem): string {
   return `${item.isDirectory ? 'd' : '-'}  ${size.padStart(9)}  ${when}  ${shownName(item)}${item.isDirectory ? '/' : ''}`;
 }
 
+/** The shares the user received, opened (for `shared:` paths). */
+export async function openShares(ctx: Context) {
+  const account = await openAccount(ctx);
+  return { ...account, shares: await sharedWithMe(account.tree.conn, { userId: account.session.userId, keys: account.keys }) };
+}
+
+/** What `path` names and the tree to read it through: the own tree, or a share (`shared:...`). */
+async function locate(ctx: Context, path: string) {
+  if (!isSharedPath(path)) {
+    const tree = await openTree(ctx);
+    return { tree, at: await tree.resolve(path), shares: undefined };
+  }
+  const { tree: own, shares } = await openShares(ctx);
+  const found = await resolveShared(own.conn, shares, path);
+  return found.list ? { tree: own, at: undefined, shares } : { tree: found.tree ?? own, at: found.at, shares };
+}
+
+function listShares(ctx: Context, shares: readonly SharedEntry[], long: boolean): void {
+  const rows = [...shares].sort((a, b) => byName(a.item, b.item));
+  if (ctx.out.json) {
+    ctx.out.data(
+      rows.map((share) => ({
+        ...jsonItem(share.item, undefined),
+        owner: share.owner,
+        edit: share.edit,
+        verified: share.verified,
+      })),
+    );
+    return;
+  }
+  for (const share of rows) {
+    const about = `(${share.owner}, ${share.edit ? 'editor' : 'viewer'}${share.verified ? '' : ', unverified'})`;
+    const name = long ? longRow(share.item) : `${shownName(share.item)}${share.item.isDirectory ? '/' : ''}`;
+    ctx.out.text(`${name}  ${about}`);
+  }
+}
+
 export async function lsCommand(ctx: Context, path: string, long: boolean): Promise<void> {
-  const tree = await openTree(ctx);
-  const at = await tree.resolve(path);
+  const { tree, at, shares } = await locate(ctx, path);
+  if (at === undefined) return listShares(ctx, shares ?? [], long);
   const items = isFolder(at) ? (await tree.children(at)).sort(byName) : [at];
   if (ctx.out.json) {
     ctx.out.data(items.map((item) => jsonItem(item, undefined)));
@@ -124,8 +162,8 @@ export async function lsCommand(ctx: Context, path: string, long: boolean): Prom
 }
 
 export async function treeCommand(ctx: Context, path: string): Promise<void> {
-  const tree = await openTree(ctx);
-  const at = await tree.resolve(path);
+  const { tree, at } = await locate(ctx, path);
+  if (at === undefined) throw new CliError('tree needs a folder: name one of the shares (ls shared: lists them).', EXIT.usage);
   if (!isFolder(at)) throw new CliError(`${showPath(pathSegments(path))} is a file, not a folder.`, EXIT.usage);
   const rows: Array<{ item: RemoteItem; path: string; prefix: string }> = [];
   const walk = async (folder: Folder, where: string, prefix: string) => {
@@ -137,7 +175,9 @@ export async function treeCommand(ctx: Context, path: string): Promise<void> {
       if (isFolder(item)) await walk(item, path, `${prefix}${last ? '    ' : '│   '}`);
     }
   };
-  const top = showPath(pathSegments(path));
+  const top = isSharedPath(path)
+    ? `${SHARED_PREFIX}${showPath(pathSegments(path.slice(SHARED_PREFIX.length))).slice(1)}`
+    : showPath(pathSegments(path));
   await walk(at, top === '/' ? '' : top, '');
   if (ctx.out.json) {
     ctx.out.data(rows.map(({ item, path }) => jsonItem(item, path)));

@@ -7,7 +7,7 @@
 import { decodeLinkKey } from '@sealbox/crypto';
 import { CliError, EXIT } from './cli-error.ts';
 import { type Connection, answer, apiClient, cookieSet } from './client.ts';
-import { type RemoteItem, RemoteTree, isFolder, openLinkRoot } from './remote-tree.ts';
+import { type RemoteItem, RemoteTree, isFolder, openOutsideRoot } from './remote-tree.ts';
 import { readLinkPassword } from './secrets.ts';
 
 /** Whether a `get` source is a link URL rather than a remote path. */
@@ -62,7 +62,7 @@ export async function openLink(url: string): Promise<{ conn: Connection; root: R
   const conn: Connection = { server, cookie, linkId, api: apiClient(server, cookie || undefined) };
   const listing = await answer(conn.api.api.file.get({ query: { linkId, depth: 1, limit: 1, offset: 0 } }), server);
   if (listing instanceof Response || !listing.root) throw new CliError('Link not found.', EXIT.notFound);
-  const root = await openLinkRoot(listing.root, key);
+  const root = await openOutsideRoot(listing.root, key);
   if (root.name === null) throw new CliError('This link could not be verified.', EXIT.integrity);
   return { conn, root, tree: isFolder(root) ? new RemoteTree(conn, root) : undefined };
 }

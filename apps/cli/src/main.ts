@@ -28,7 +28,9 @@ Commands:
   login <server-url> <username>   sign in (password prompted, or SEALBOX_PASSWORD, or --password-stdin)
   logout                          end the session and forget it
   whoami                          who is signed in, and where
-  ls [-l] [path]                  list a folder (names as you see them in the web app)
+  ls [-l] [path]                  list a folder (names as you see them in the web app);
+                                  shared: lists what others shared with you, shared:<name>/... goes in
+                                  (ls, tree and get take such paths)
   tree [path]                     list a folder and everything under it
   mkdir [-p] <path>...            make folders (-p: with missing parents, no error if there)
   put <local>... <remote>         upload files and folders (a name already used by a file: a new version);

@@ -193,11 +193,13 @@ function factsOf(item: ItemView) {
 }
 
 /**
- * A link's item, whose K is the link's key (docs/protocol.md "Share links"): taken as the link's
- * only when its name opens under that key for its id; otherwise undecryptable.
+ * An item whose K came from outside the own tree: a link's key (docs/protocol.md "Share links")
+ * or a grant's (shared.ts). Taken as that item's only when its name opens under the key for its
+ * id; otherwise undecryptable.
  */
-export async function openLinkRoot(item: ItemView, key: Uint8Array): Promise<RemoteItem> {
+export async function openOutsideRoot(item: ItemView, key: Uint8Array | null): Promise<RemoteItem> {
   const base = factsOf(item);
+  if (!key) return { ...base, key: null, name: null };
   try {
     return { ...base, key, name: await decryptName(key, item.id, item.encryptedFileName, item.nameNonce) };
   } catch {

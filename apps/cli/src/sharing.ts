@@ -22,7 +22,7 @@ import { SHARE_WITH_SELF_TEXT, USER_NOT_FOUND_TEXT } from '@sealbox/rules';
 import { CliError, EXIT } from './cli-error.ts';
 import { type Connection, answer } from './client.ts';
 
-interface PublicUser {
+export interface PublicUser {
   id: string;
   username: string;
   publicKey: string;
@@ -45,35 +45,42 @@ async function readPins(conn: Connection, me: { userId: string; keys: AccountKey
     return { pins: await openPins(me.keys.rootKey, me.userId, stored.sealed, stored.nonce), version: stored.version };
   } catch {
     // Altered or swapped pins: trust nothing rather than start again from first use.
-    throw new CliError('The key pins stored with the account do not open: refusing to share.', EXIT.integrity);
+    throw new CliError('The key pins stored with the account do not open: refusing to trust any key.', EXIT.integrity);
   }
 }
 
 /**
- * Refuses keys that differ from the pin; pins them on first use (merged into whatever another
- * device wrote meanwhile). Answers the fingerprint and whether it was pinned just now.
+ * `user`'s keys against the account's pins, pinning them on first use (merged into whatever
+ * another device wrote meanwhile): 'known' (as pinned), 'new' (pinned just now) or 'changed'.
  */
-async function checkPinned(conn: Connection, me: { userId: string; keys: AccountKeys }, user: PublicUser) {
-  if (user.id === me.userId) throw new CliError(SHARE_WITH_SELF_TEXT, EXIT.usage);
+export async function pinKeys(conn: Connection, me: { userId: string; keys: AccountKeys }, user: PublicUser) {
   const hex = await fingerprint(user.publicKey, user.signingPublicKey);
   for (let attempt = 0; attempt < 5; attempt++) {
     const { pins, version } = await readPins(conn, me);
     const pinned = pins[user.id];
-    if (pinned === hex) return { fingerprint: formatFingerprint(hex), pinnedNow: false };
-    if (pinned !== undefined) {
-      throw new CliError(
-        `${user.username}'s keys changed since you first shared with them (now ${formatFingerprint(hex)}). Compare fingerprints and accept the new keys in the web app's Share dialog first.`,
-        EXIT.integrity,
-      );
-    }
+    if (pinned === hex) return { fingerprint: formatFingerprint(hex), status: 'known' as const };
+    if (pinned !== undefined) return { fingerprint: formatFingerprint(hex), status: 'changed' as const };
     const sealed = await sealPins(me.keys.rootKey, me.userId, { ...pins, [user.id]: hex });
     const written = await conn.api.api.profile.pins.put({ ...sealed, version });
     if (written.status !== 409) {
       await answer(Promise.resolve(written), conn.server);
-      return { fingerprint: formatFingerprint(hex), pinnedNow: true };
+      return { fingerprint: formatFingerprint(hex), status: 'new' as const };
     }
   }
   throw new CliError('The key pins kept changing on another device: try again.', EXIT.failed);
+}
+
+/** Refuses keys that differ from the pin (pinned on first use); answers the fingerprint and whether it was pinned just now. */
+async function checkPinned(conn: Connection, me: { userId: string; keys: AccountKeys }, user: PublicUser) {
+  if (user.id === me.userId) throw new CliError(SHARE_WITH_SELF_TEXT, EXIT.usage);
+  const pin = await pinKeys(conn, me, user);
+  if (pin.status === 'changed') {
+    throw new CliError(
+      `${user.username}'s keys changed since you first shared with them (now ${pin.fingerprint}). Compare fingerprints and accept the new keys in the web app's Share dialog first.`,
+      EXIT.integrity,
+    );
+  }
+  return { fingerprint: pin.fingerprint, pinnedNow: pin.status === 'new' };
 }
 
 /** POST /api/share type user: K wrapped to the recipient's pinned key and the grant signed. */

@@ -8,7 +8,8 @@ import { basename, join, resolve } from 'node:path';
 import { nameProblem } from '@sealbox/rules';
 import { CliError, EXIT } from './cli-error.ts';
 import type { Connection } from './client.ts';
-import { type Context, openTree, signedIn } from './commands.ts';
+import { type Context, openShares, openTree, signedIn } from './commands.ts';
+import { isSharedPath, resolveShared } from './shared.ts';
 import { isLinkUrl, openLink } from './link.ts';
 import { type Folder, type RemoteItem, type RemoteTree, isFolder, onlyNamed, pathSegments, showPath } from './remote-tree.ts';
 import { downloadFile } from './transfers/download.ts';
@@ -108,6 +109,7 @@ async function localTarget(local: string, name: string, sources: number): Promis
 export async function getCommand(ctx: Context, sources: string[], local: string, force: boolean): Promise<void> {
   const done: Done[] = [];
   let own: RemoteTree | undefined;
+  let shares: Awaited<ReturnType<typeof openShares>> | undefined;
 
   // `tree` lists a folder's children; a link to a file has none.
   const getOne = async (conn: Connection, tree: RemoteTree | undefined, item: RemoteItem, path: string, dest: string) => {
@@ -136,6 +138,15 @@ export async function getCommand(ctx: Context, sources: string[], local: string,
       const { conn, root, tree } = await openLink(source);
       const name = safeLocalName(root.name!);
       await getOne(conn, tree, root, `/${root.name}`, await localTarget(local, name, sources.length));
+      continue;
+    }
+    if (isSharedPath(source)) {
+      shares ??= await openShares(ctx);
+      const found = await resolveShared(shares.tree.conn, shares.shares, source);
+      if (found.list) throw new CliError('get of every share at once: name one (ls shared: lists them).', EXIT.usage);
+      const item = found.at as RemoteItem;
+      const target = await localTarget(local, safeLocalName(item.name ?? item.id), sources.length);
+      await getOne(shares.tree.conn, found.tree, item, source, target);
       continue;
     }
     own ??= await openTree(ctx);

@@ -450,6 +450,63 @@ export function cliSuite(label: string, environment: () => Promise<{ env: Record
     );
 
     test(
+      'shared: lists what others shared, verified; tree and get read inside; a grant or listing the server altered is refused',
+      async () => {
+        const owner = await createUser(server.url);
+        const ownerCli = await makeCli(owner.password);
+        expect((await ownerCli.run(['login', server.url, owner.username])).code).toBe(0);
+        const base = await mkdtemp(join(tmpdir(), 'sealbox-cli-shared-'));
+        await mkdir(join(base, 'Given', 'Inner'), { recursive: true });
+        await writeFile(join(base, 'Given', 'Inner', 'deep.txt'), 'from the owner');
+        const photo = random(400_000);
+        await writeFile(join(base, 'Given', 'photo.bin'), photo);
+        expect((await ownerCli.run(['put', join(base, 'Given'), '/'])).code).toBe(0);
+        expect((await ownerCli.run(['share', '/Given', '--with', user.username, '--edit'])).code).toBe(0);
+
+        const proxy = startProxy(server.url);
+        try {
+          const mine = await makeCli(user.password);
+          expect((await mine.run(['login', proxy.url, user.username])).code).toBe(0);
+          const listed = await mine.json(['ls', 'shared:']);
+          expect(listed.value).toEqual([
+            expect.objectContaining({ name: 'Given', type: 'folder', owner: owner.username, edit: true, verified: true }),
+          ]);
+          expect((await mine.run(['ls', 'shared:'])).stdout).toBe(`Given/  (${owner.username}, editor)\n`);
+          const tree = await mine.run(['tree', 'shared:Given']);
+          expect(tree.stdout).toContain('└── deep.txt');
+          const down = join(base, 'down');
+          await mkdir(down);
+          expect((await mine.run(['get', 'shared:Given/Inner/deep.txt', 'shared:Given/photo.bin', down])).code).toBe(0);
+          expect(await readFile(join(down, 'deep.txt'), 'utf8')).toBe('from the owner');
+          expect(new Uint8Array(await readFile(join(down, 'photo.bin')))).toEqual(photo);
+          expect((await mine.run(['ls', 'shared:Nothing'])).code).toBe(4);
+
+          // The server raises nothing it did not sign: the edit flag flipped, the grant no longer verifies.
+          proxy.rewriteShared = (page) => ({
+            ...page,
+            files: page.files.map((file) => ({ ...file, grant: { ...file.grant, editPermission: !file.grant.editPermission } })),
+          });
+          const altered = await mine.json(['ls', 'shared:']);
+          expect(altered.value).toEqual([expect.objectContaining({ name: 'Given', verified: false })]);
+          const refused = await mine.run(['get', 'shared:Given', join(base, 'refused')]);
+          expect([refused.code, refused.stderr]).toEqual([
+            7,
+            'sealbox: shared:Given: this share could not be verified; nothing is read through it.\n',
+          ]);
+          // One of the user's own folders listed as someone's share: not a share at all.
+          proxy.rewriteShared = (page) => ({
+            ...page,
+            files: page.files.map((file) => ({ ...file, ownerId: user.id, grant: { ...file.grant, sharerId: user.id } })),
+          });
+          expect((await mine.json(['ls', 'shared:'])).value).toEqual([]);
+        } finally {
+          proxy.stop();
+        }
+      },
+      SLOW,
+    );
+
+    test(
       'link: the URL opens for anyone with get, without an account; a password link, a damaged or foreign key',
       async () => {
         const base = await mkdtemp(join(tmpdir(), 'sealbox-cli-link-'));

@@ -67,6 +67,8 @@ export interface Proxy {
   partsSeen: number[];
   /** How many folder listings (GET /api/file) went through. */
   listings: number;
+  /** Changes GET /api/shared answers as a hostile server would (undefined: passed as they are). */
+  rewriteShared: ((page: { files: any[]; users: any[] }) => unknown) | undefined;
   stop(): void;
 }
 
@@ -90,6 +92,7 @@ export function startProxy(target: string): Proxy {
     dataRanges: [],
     partsSeen: [],
     listings: 0,
+    rewriteShared: undefined,
     stop: () => server.stop(true),
   };
   const server = Bun.serve<PassedSocket, never>({
@@ -139,6 +142,10 @@ export function startProxy(target: string): Proxy {
         body,
         redirect: 'manual',
       });
+      if (url.pathname === '/api/shared' && request.method === 'GET' && answer.ok && proxy.rewriteShared) {
+        const changed = proxy.rewriteShared(await answer.json());
+        return Response.json(changed, { status: answer.status });
+      }
       if (!isData || !answer.ok || (proxy.flipDataByte < 0 && proxy.cutDataAfter < 0)) return answer;
       const bytes = new Uint8Array(await answer.arrayBuffer());
       if (proxy.flipDataByte >= 0 && proxy.flipDataByte < bytes.length) bytes[proxy.flipDataByte]! ^= 1;

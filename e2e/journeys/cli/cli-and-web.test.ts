@@ -3,7 +3,8 @@
  * put and shared with a user by `sealbox`, opened in Chromium by the recipient as a verified
  * share; a link made by `sealbox link`, opened by an anonymous visitor in Chromium; and a link
  * made in the web app's Share dialog (copied from it), fetched by `sealbox get` without an
- * account, byte for byte; and a tree rclone synced through `sealbox webdav`, shown by the browser
+ * account, byte for byte; a folder shared with a user in the web app, read by that user's CLI;
+ * and a tree rclone synced through `sealbox webdav`, shown by the browser
  * name for name.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
@@ -90,6 +91,34 @@ describe.skipIf(skipWithoutBrowser)('the CLI and the web app', () => {
       expect(got.code).toBe(0);
       expect(await readFile(join(down, 'notes.txt'), 'utf8')).toBe('written in a terminal');
       expect(new Uint8Array(await readFile(join(down, 'photo.bin')))).toEqual(photo);
+    },
+    SLOW,
+  );
+
+  test(
+    'shared with a user in the web app: the recipient reads it with the CLI as a verified share',
+    async () => {
+      const carol = await createUser(suite.server.url);
+      const page = await suite.newBrowser();
+      await signInToFiles(page, suite.server.url, alice);
+      const dialog = await openShare(page, 'From the CLI');
+      await dialog.getByLabel('Add people').fill(carol.username);
+      await dialog.getByRole('button', { name: `Add ${carol.username} as viewer` }).click();
+      await toastText(page, `Shared with ${carol.username}`).waitFor();
+
+      const carolCli = await makeCli(carol.password);
+      expect((await carolCli.run(['login', suite.server.url, carol.username])).code).toBe(0);
+      const listed = await carolCli.json(['ls', 'shared:']);
+      expect(listed.value).toEqual([
+        expect.objectContaining({ name: 'From the CLI', type: 'folder', owner: alice.username, edit: false, verified: true }),
+      ]);
+      const down = join(base, 'carol');
+      await mkdir(down);
+      const got = await carolCli.run(['get', 'shared:From the CLI', down]);
+      expect(got.stderr).toBe('');
+      expect(got.code).toBe(0);
+      expect(await readFile(join(down, 'From the CLI', 'notes.txt'), 'utf8')).toBe('written in a terminal');
+      expect(new Uint8Array(await readFile(join(down, 'From the CLI', 'photo.bin')))).toEqual(photo);
     },
     SLOW,
   );
