@@ -184,17 +184,26 @@ async function main() {
       peak = Math.max(peak, kb * 1024);
     }, 100);
     const remote = await rcloneRemote(url, DAV_PASSWORD, dir);
-    const up = await timed('rclone sync up', ['rclone', 'sync', tree, 'sb:Tree', '--transfers', '4'], remote);
+    const peaks: Record<string, number> = {};
+    const phase = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+      peak = 0;
+      const result = await work();
+      peaks[name] = peak;
+      return result;
+    };
+    const up = await phase('up', () => timed('rclone sync up', ['rclone', 'sync', tree, 'sb:Tree', '--transfers', '4'], remote));
     // rclone check exits non-zero on any difference; --download compares the bytes themselves.
-    const check = await timed('rclone check', ['rclone', 'check', tree, 'sb:Tree', '--download'], remote);
+    const check = await phase('check', () => timed('rclone check', ['rclone', 'check', tree, 'sb:Tree', '--download'], remote));
     const back = join(dir, 'tree-back');
-    const down = await timed('rclone sync down', ['rclone', 'sync', 'sb:Tree', back], remote);
+    const down = await phase('down', () => timed('rclone sync down', ['rclone', 'sync', 'sb:Tree', back], remote));
     clearInterval(sampler);
+    peak = Math.max(...Object.values(peaks));
     await timed('diff of the tree and the one synced down', ['diff', '-r', '-q', tree, back]);
     console.log(
       `rclone (${SIZE / MIB} MiB + ${SMALL} small files): sync up ${secs(up)} (${(up / SMALL).toFixed(1)} ms a file, the big one included), ` +
         `check --download ${secs(check)} (0 differences), down ${secs(down)}, diff -r: identical; ` +
-        `bridge peak resident memory ${(peak / MIB).toFixed(0)} MiB (goal 300 MiB)`,
+        `bridge peak resident memory ${(peak / MIB).toFixed(0)} MiB (goal 300 MiB; up ${(peaks.up! / MIB).toFixed(0)}, ` +
+        `check ${(peaks.check! / MIB).toFixed(0)}, down ${(peaks.down! / MIB).toFixed(0)})`,
     );
     bridge.kill('SIGTERM');
     await bridge.exited;
