@@ -208,13 +208,28 @@ export async function openOutsideRoot(item: ItemView, key: Uint8Array | null): P
 }
 
 /**
+ * Each item's name as names are compared, worked out once: a folder of 10,000 files put one by
+ * one is searched 10,000 times (put, the WebDAV bridge), and normalising every name each time
+ * made garbage by the million.
+ */
+const nameKeys = new WeakMap<RemoteItem, string>();
+function keyOfName(item: RemoteItem, name: string): string {
+  let key = nameKeys.get(item);
+  if (key === undefined) {
+    key = nameKey(name);
+    nameKeys.set(item, key);
+  }
+  return key;
+}
+
+/**
  * The one of `items` named `name`, compared as the web app compares names (trimmed, NFC, any
  * case), or undefined. The server cannot keep two of one name apart (it cannot read them), so two
  * is an error naming both ids rather than a guess; `shown` is the path for that error.
  */
 export function onlyNamed(items: readonly RemoteItem[], name: string, shown: string): RemoteItem | undefined {
   const key = nameKey(name);
-  const found = items.filter((item) => item.name !== null && nameKey(item.name) === key);
+  const found = items.filter((item) => item.name !== null && keyOfName(item, item.name) === key);
   if (found.length > 1) {
     const ids = found.map((item) => item.id).join(', ');
     throw new CliError(`${shown} names ${found.length} items (ids ${ids}): rename one in the web app.`, EXIT.conflict);

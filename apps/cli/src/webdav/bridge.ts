@@ -4,6 +4,7 @@
  * keys, so it answers only to the loopback address, only to a Host header naming it (a web page
  * cannot reach it through DNS rebinding), and only with its password (HTTP Basic).
  */
+import { HEAVY_BYTES, HEAVY_ITEMS, collectSoon } from './collect.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -219,7 +220,9 @@ export function startBridge({ drive, port, password }: BridgeOptions) {
         if (child.name !== null) responses.push(propResponse(child, [...segments, child.name], wanted));
       }
     }
-    return xml(207, multistatus(responses));
+    const body = multistatus(responses);
+    if (responses.length > HEAVY_ITEMS) collectSoon();
+    return xml(207, body);
   }
 
   async function get(request: Request, segments: string[], head: boolean): Promise<Response> {
@@ -251,7 +254,9 @@ export function startBridge({ drive, port, password }: BridgeOptions) {
     }
     headers['content-length'] = String(to - from);
     if (head) return new Response(null, { status, headers });
-    return new Response(await decryptedRange(drive.tree.conn, item, from, to), { status, headers });
+    const body = await decryptedRange(drive.tree.conn, item, from, to);
+    if (to - from < HEAVY_BYTES) return new Response(body, { status, headers });
+    return new Response(body.pipeThrough(new TransformStream({ flush: collectSoon })), { status, headers });
   }
 
   async function put(request: Request, segments: string[]): Promise<Response> {
@@ -264,8 +269,9 @@ export function startBridge({ drive, port, password }: BridgeOptions) {
     const dir = await mkdtemp(join(tmpdir(), 'sealbox-dav-'));
     try {
       const spooled = join(dir, 'body');
-      await Bun.write(spooled, new Response(request.body));
+      const size = await Bun.write(spooled, new Response(request.body));
       await drive.putFile(parent, name, spooled);
+      if (size >= HEAVY_BYTES) collectSoon();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
