@@ -1,0 +1,26 @@
+/**
+ * The floor for bench/live/sockets.ts: a bare Bun.serve WebSocket server (no Elysia, no hub),
+ * with the same socket options as Sealbox's, that greets each socket once and then holds it
+ * idle. Its resident memory per idle socket is what Bun and uWS cost by themselves.
+ * Run: bun bench/live/bare-server.ts <port>
+ */
+const port = Number(process.argv[2]);
+const server = Bun.serve({
+  hostname: '127.0.0.1',
+  port,
+  fetch(request, srv) {
+    return srv.upgrade(request, { data: undefined }) ? undefined : new Response('upgrade only', { status: 400 });
+  },
+  websocket: {
+    maxPayloadLength: 1024,
+    backpressureLimit: 1024 * 1024,
+    closeOnBackpressureLimit: true,
+    idleTimeout: 120,
+    sendPings: true,
+    open(ws) {
+      ws.send('{"type":"hello","pingIntervalMs":25000}');
+    },
+    message() {},
+  },
+});
+console.log(`listening ${server.port}`);
