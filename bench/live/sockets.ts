@@ -202,6 +202,7 @@ async function main() {
       const t0 = now();
       const response = await fetch(`${a.url}/api/upload`, { method: 'POST', headers: { cookie: session.cookie }, body });
       if (response.status !== 201) throw new Error(`create failed: ${response.status}`);
+      const answered = now() - t0;
       const deadline = Date.now() + 30_000;
       while (tabs.some((t) => t.arrived === 0)) {
         if (Date.now() > deadline)
@@ -213,8 +214,10 @@ async function main() {
       roundP50.push(percentile(delays, 50));
       roundP95.push(percentile(delays, 95));
       all.push(...delays);
+      // Where the time goes: the change's answer, then each instance's first and last socket.
+      const span = (d: number[]) => `${Math.min(...d).toFixed(0)}-${Math.max(...d).toFixed(0)}`;
       console.log(
-        `  round ${round + 1}: p50 ${ms(percentile(delays, 50))}  p95 ${ms(percentile(delays, 95))}  last ${ms(Math.max(...delays))}  (sockets on A p95 ${ms(percentile(onA, 95))}, on B p95 ${ms(percentile(onB, 95))})`,
+        `  round ${round + 1}: p50 ${ms(percentile(delays, 50))}  p95 ${ms(percentile(delays, 95))}  last ${ms(Math.max(...delays))}  (answered ${answered.toFixed(0)} ms; on A first-last ${span(onA)} ms, on B ${span(onB)} ms)`,
       );
       await Bun.sleep(500);
     }
