@@ -124,6 +124,26 @@ async function bareFloor(count: number): Promise<number> {
     console.log(
       `  bare Bun.serve, ${tabs.length} idle sockets: RSS ${(before / 1024).toFixed(1)} → ${(after / 1024).toFixed(1)} MiB, ${perSocket.toFixed(1)} KiB per socket`,
     );
+    // The same process writing one frame to all of them, as an instance's hub does (no database,
+    // no second instance): Bun's own floor for one instance's share of the fan-out.
+    const delays: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const t of tabs) t.arrived = 0;
+      watched.id = crypto.randomUUID();
+      const t0 = now();
+      tabs[0]!.socket.send(watched.id);
+      const deadline = Date.now() + 30_000;
+      while (tabs.some((t) => t.arrived === 0)) {
+        if (Date.now() > deadline) throw new Error('bare fan-out: a socket missed the frame');
+        await Bun.sleep(2);
+      }
+      delays.push(Math.max(...tabs.map((t) => t.arrived - t0)));
+      await Bun.sleep(300);
+    }
+    watched.id = '';
+    console.log(
+      `  bare Bun.serve, one frame to all ${tabs.length} sockets, ${ROUNDS} rounds: last socket median ${ms(percentile(delays, 50))}, max ${ms(Math.max(...delays))}`,
+    );
     await closeTabs(tabs);
     return perSocket;
   } finally {
