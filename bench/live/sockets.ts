@@ -56,6 +56,16 @@ function rssKiB(pid: number): number {
   return Number(line?.split(/\s+/)[1] ?? 0);
 }
 
+/** CPU time (user + system) a process has used, in ms (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 const ms = (value: number) => `${value.toFixed(1).padStart(6)} ms`;
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
@@ -219,6 +229,7 @@ async function main() {
       watched.id = metadata.id;
       const body = new FormData();
       body.set('metadata', JSON.stringify(metadata));
+      const cpu0 = [cpuMs(a.pid), cpuMs(b.pid), ownCpuMs()];
       const t0 = now();
       const response = await fetch(`${a.url}/api/upload`, { method: 'POST', headers: { cookie: session.cookie }, body });
       if (response.status !== 201) throw new Error(`create failed: ${response.status}`);
@@ -229,6 +240,7 @@ async function main() {
           throw new Error(`round ${round}: ${tabs.filter((t) => t.arrived === 0).length} sockets missed the event`);
         await Bun.sleep(5);
       }
+      const cpu = [cpuMs(a.pid), cpuMs(b.pid), ownCpuMs()].map((v, i) => (v - cpu0[i]!).toFixed(0));
       const delays = tabs.map((t) => t.arrived - t0);
       const [onA, onB] = [delays.filter((_, i) => i % 2 === 0), delays.filter((_, i) => i % 2 === 1)];
       roundP50.push(percentile(delays, 50));
@@ -237,7 +249,7 @@ async function main() {
       // Where the time goes: the change's answer, then each instance's first and last socket.
       const span = (d: number[]) => `${Math.min(...d).toFixed(0)}-${Math.max(...d).toFixed(0)}`;
       console.log(
-        `  round ${round + 1}: p50 ${ms(percentile(delays, 50))}  p95 ${ms(percentile(delays, 95))}  last ${ms(Math.max(...delays))}  (answered ${answered.toFixed(0)} ms; on A first-last ${span(onA)} ms, on B ${span(onB)} ms)`,
+        `  round ${round + 1}: p50 ${ms(percentile(delays, 50))}  p95 ${ms(percentile(delays, 95))}  last ${ms(Math.max(...delays))}  (answered ${answered.toFixed(0)} ms; on A first-last ${span(onA)} ms, on B ${span(onB)} ms; CPU ms A ${cpu[0]}, B ${cpu[1]}, clients ${cpu[2]})`,
       );
       await Bun.sleep(500);
     }
