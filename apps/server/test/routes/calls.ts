@@ -13,7 +13,7 @@ import type { Caller, Spec } from './outcomes.ts';
 export function callsTo(matrix: { h: FilesHarness }) {
   /** A request as `caller`'s browser sends it, without touching its cookie jar. */
   const send = async (caller: Caller, spec: Spec, method: string) => {
-    if (method === 'WS') return upgrade(caller, spec);
+    if (spec.upgrade) return upgrade(caller, spec);
     const response = await matrix.h.app.handle(caller.browser.prepare(method, withLink(spec.path, caller.linkId), spec));
     if (spec.batch && response.status === 200) {
       const [only] = ((await response.json()) as { results: BatchResult[] }).results;

@@ -215,6 +215,6 @@ export function itemRows({ alice, erin, editorUser, W, inner, doc }: RouteMatrix
     },
 
     // Live updates: an upgrade over TCP to a listening app (101 when admitted).
-    { route: 'WS /api/ws', expect: OWN_VIEW, build: () => ({ path: '/api/ws' }) },
+    { route: 'GET /api/ws', expect: OWN_VIEW, build: () => ({ path: '/api/ws', upgrade: true }) },
   ];
 }

@@ -92,6 +92,8 @@ export interface Spec {
    * result, so its refusal's status stands for the answer.
    */
   batch?: boolean;
+  /** A WebSocket upgrade (GET /api/ws): sent over TCP to a listening app, 101 when admitted. */
+  upgrade?: boolean;
 }
 
 export interface Caller {
