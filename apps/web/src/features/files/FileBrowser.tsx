@@ -33,6 +33,8 @@ import './browser-frame.css';
 
 const NO_RULES = {};
 
+export const OPENING_BLOCKED_TEXT = 'Opening the rest of this folder…';
+
 export interface FileBrowserProps {
   mode: BrowserMode;
   /** The URL's state (folder, view, sort, page). */
@@ -46,7 +48,16 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
   const parentId = search.parentId ?? null;
   const { view, sort, myUserId } = useBrowserView(search);
   const place = mode.usePlace(parentId, { sort, myUserId });
-  const { listing, rights } = place;
+  const { listing } = place;
+  // docs/web-files.md "Opening a large folder": until the whole folder is in, its names cannot
+  // all be checked, so what adds a name here waits (New Folder, uploads; Rename in ItemDialogs).
+  const opening = listing.data?.partial !== undefined;
+  const rights = opening
+    ? {
+        uploadBlocked: place.rights.uploadBlocked ?? OPENING_BLOCKED_TEXT,
+        newFolderBlocked: place.rights.newFolderBlocked ?? OPENING_BLOCKED_TEXT,
+      }
+    : place.rights;
   const sorted = useSortedItems(listing.data, sort);
   const pages = usePages(sorted, search, onSearchChange);
   const { dialog, open: openDialog, close: closeDialog } = useDialogState();
@@ -153,6 +164,7 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
             dialog={dialog}
             onClose={closeDialog}
             openItems={listing.data?.items}
+            opening={opening}
             knownItems={place.knownItems === undefined ? finder.tree.data?.items : place.knownItems}
             parentId={place.target}
             users={users}

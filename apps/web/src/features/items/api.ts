@@ -33,7 +33,19 @@ export interface FolderListing {
   ancestors: ItemView[];
   /** username by user id (owners and uploaders of everything above). */
   users: Record<string, string>;
+  /**
+   * Set while only the first FIRST_ITEMS + 1 items of a larger folder are in (the server's
+   * order: creation time): the whole folder is on its way (`fetchFolderFirst`). Every item
+   * shown is opened; the order over the folder and its count are not final until it arrives.
+   */
+  partial?: { token: number; shown: number; failed?: true };
 }
+
+/**
+ * docs/web-files.md "Opening a large folder": a folder is first asked for this many items and
+ * one more; when the one more comes, the whole folder is asked for next and replaces it.
+ */
+export const FIRST_ITEMS = 100;
 
 /**
  * GET /api/file. The answer's bytes go to the crypto worker untouched (transferred, not copied):
@@ -42,12 +54,12 @@ export interface FolderListing {
  */
 async function fetchListing(
   scope: BrowseScope,
-  query: { id?: string; depth: number; includeAncestors?: boolean },
+  query: { id?: string; depth: number; includeAncestors?: boolean; limit?: number },
 ): Promise<{ listing: FolderListing; decryptMs: number }> {
   const response = await apiBytes.listing({
     ...scopeQuery(scope),
     depth: query.depth,
-    limit: ALL_ITEMS,
+    limit: query.limit ?? ALL_ITEMS,
     offset: 0,
     ...(query.id ? { id: query.id } : {}),
     ...(query.includeAncestors ? { includeAncestors: true } : {}),
@@ -64,23 +76,55 @@ async function fetchListing(
   return { listing, decryptMs: performance.now() - fetched };
 }
 
+/** GET /api/file for one folder (null: the top level), `limit` items of it, marked for the benches. */
+async function fetchFolderItems(
+  scope: BrowseScope,
+  parentId: string | null,
+  limit: number,
+  mark: string,
+): Promise<FolderListing> {
+  const started = performance.now();
+  const { listing, decryptMs } = await fetchListing(
+    scope,
+    parentId ? { id: parentId, depth: 1, includeAncestors: true, limit } : { depth: 1, limit },
+  );
+  // For bench/listing: how long the server answer and the decryption in the worker took.
+  performance.clearMarks(mark);
+  performance.mark(mark, {
+    detail: { folder: parentId, items: listing.items.length, fetchMs: performance.now() - started - decryptMs, decryptMs },
+  });
+  return listing;
+}
+
 /**
  * One folder (null: the top level), with the path above it, opened in `scope`. In a link's
  * scope, null is the linked item itself (a folder with its contents, or one file) and the path
  * stops at it. The link's key must be in the crypto worker first (`useLinkKey` of the sharing feature).
  */
-export async function fetchFolder(scope: BrowseScope, parentId: string | null): Promise<FolderListing> {
-  const started = performance.now();
-  const { listing, decryptMs } = await fetchListing(
-    scope,
-    parentId ? { id: parentId, depth: 1, includeAncestors: true } : { depth: 1 },
-  );
-  // For bench/listing: how long the server answer and the decryption in the worker took.
-  performance.clearMarks('files:listing');
-  performance.mark('files:listing', {
-    detail: { folder: parentId, items: listing.items.length, fetchMs: performance.now() - started - decryptMs, decryptMs },
-  });
-  return listing;
+export function fetchFolder(scope: BrowseScope, parentId: string | null): Promise<FolderListing> {
+  return fetchFolderItems(scope, parentId, ALL_ITEMS, 'files:listing');
+}
+
+let partialTokens = 0;
+
+/**
+ * docs/web-files.md "Opening a large folder": the folder's first FIRST_ITEMS + 1 items (a small
+ * answer, opened at once), and when there are more, `rest`, which asks for the whole folder (the
+ * caller starts it once the first items are on screen, so it competes with neither their
+ * opening nor their render). The items of `first` are opened in the same key ring as the whole
+ * folder's, so opening the whole one does not open them again. `rest` is null when `first` is
+ * the whole folder.
+ */
+export async function fetchFolderFirst(
+  scope: BrowseScope,
+  parentId: string | null,
+): Promise<{ first: FolderListing; rest: (() => Promise<FolderListing>) | null }> {
+  const first = await fetchFolderItems(scope, parentId, FIRST_ITEMS + 1, 'files:listing');
+  if (first.items.length <= FIRST_ITEMS) return { first, rest: null };
+  return {
+    first: { ...first, partial: { token: ++partialTokens, shown: first.items.length } },
+    rest: () => fetchFolderItems(scope, parentId, ALL_ITEMS, 'files:listing-whole'),
+  };
 }
 
 /** Everything under the top level (or the linked item, in a link's scope), 20 levels deep (search over decrypted names). */
