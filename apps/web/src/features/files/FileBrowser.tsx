@@ -48,16 +48,11 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
   const parentId = search.parentId ?? null;
   const { view, sort, myUserId } = useBrowserView(search);
   const place = mode.usePlace(parentId, { sort, myUserId });
-  const { listing } = place;
+  const { listing, rights } = place;
   // docs/web-files.md "Opening a large folder": until the whole folder is in, its names cannot
-  // all be checked, so what adds a name here waits (New Folder, uploads; Rename in ItemDialogs).
+  // all be checked, so a drop waits and New Folder and Rename keep their button busy (ItemDialogs).
   const opening = listing.data?.partial !== undefined;
-  const rights = opening
-    ? {
-        uploadBlocked: place.rights.uploadBlocked ?? OPENING_BLOCKED_TEXT,
-        newFolderBlocked: place.rights.newFolderBlocked ?? OPENING_BLOCKED_TEXT,
-      }
-    : place.rights;
+  const dropBlocked = rights.uploadBlocked ?? (opening ? OPENING_BLOCKED_TEXT : undefined);
   const sorted = useSortedItems(listing.data, sort);
   const pages = usePages(sorted, search, onSearchChange);
   const { dialog, open: openDialog, close: closeDialog } = useDialogState();
@@ -134,7 +129,7 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
               scope={mode.scope}
               items={sorted}
               folderName={place.folderName}
-              blocked={rights.uploadBlocked}
+              blocked={dropBlocked}
             >
               <FolderView
                 view={view}
