@@ -296,7 +296,7 @@ describe.skipIf(skipWithoutBrowser)('file browser polish (issue 14)', () => {
       const hint = page.locator('.browser__opening');
       await hint.waitFor();
       expect(await hint.textContent()).toBe(
-        'Opening the rest of this folder… its first 101 items are shown, sorted among themselves by name.',
+        'Opening the rest of this folder… Its first 101 items are shown, sorted among themselves by name.',
       );
       expect(await hint.getAttribute('role')).toBe('status');
       const rowNames = () => page.locator('tbody tr[data-item-id] .item-name__text').allTextContents();

@@ -38,7 +38,10 @@ export interface FolderViewProps
 export function openingText(partial: NonNullable<FolderListing['partial']>, sort: Sort | undefined): string {
   if (partial.failed) return `Only the first ${partial.shown} items of this folder could be opened. Refresh to try again.`;
   const order = sort ? `, sorted among themselves by ${SORT_LABELS[sort.sortBy].toLowerCase()}` : '';
-  return `Opening the rest of this folder… its first ${partial.shown} items are shown${order}.`;
+  const at = partial.opening;
+  const share =
+    at && at.total > 0 ? `: ${Math.floor((100 * at.opened) / at.total)} % of ${at.total.toLocaleString('en-US')} names` : '';
+  return `Opening the rest of this folder${share}… Its first ${partial.shown} items are shown${order}.`;
 }
 
 function partialOf(data: unknown): FolderListing['partial'] {

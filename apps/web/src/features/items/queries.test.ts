@@ -52,6 +52,32 @@ describe('folderQueryOptions: first items first', () => {
     expect(held.partial).toBeUndefined();
   });
 
+  test("the worker's progress on the whole folder reaches the first items' hint", async () => {
+    const client = new QueryClient();
+    const whole = later<FolderListing>();
+    let report: ((opened: number, total: number) => void) | undefined;
+    api.fetchFolderFirst.mockResolvedValue({
+      first: listing(101, { token: 4, shown: 101 }),
+      rest: (onProgress: (opened: number, total: number) => void) => {
+        report = onProgress;
+        return whole.promise;
+      },
+    });
+    await client.fetchQuery(folderQueryOptions(OWN_SCOPE, 'f', { firstItems: true }));
+    await flush();
+    report?.(2048, 10_006);
+    expect(client.getQueryData<FolderListing>(key)!.partial).toEqual({
+      token: 4,
+      shown: 101,
+      opening: { opened: 2048, total: 10_006 },
+    });
+    whole.resolve(listing(10_006));
+    await flush();
+    // A late report after the whole folder is in changes nothing.
+    report?.(4096, 10_006);
+    expect(client.getQueryData<FolderListing>(key)!.partial).toBeUndefined();
+  });
+
   test('a newer answer that came first is not overwritten by the late whole folder', async () => {
     const client = new QueryClient();
     const whole = later<FolderListing>();

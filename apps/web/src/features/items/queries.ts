@@ -66,8 +66,12 @@ export function folderQueryOptions(scope: BrowseScope, parentId: string | null, 
       const token = first.partial?.token;
       if (rest) {
         const still = (old: FolderListing | undefined) => old?.partial?.token === token;
+        const progress = (opened: number, total: number) =>
+          client.setQueryData<FolderListing>(queryKey, (old) =>
+            still(old) && old?.partial ? { ...old, partial: { ...old.partial, opening: { opened, total } } } : old,
+          );
         afterPaint()
-          .then(rest)
+          .then(() => rest(progress))
           .then(
             (listing) => client.setQueryData<FolderListing>(queryKey, (old) => (still(old) ? listing : old)),
             // The first items stay, said to be all there is for now (a refresh asks again).
