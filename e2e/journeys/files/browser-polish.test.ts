@@ -268,4 +268,70 @@ describe.skipIf(skipWithoutBrowser)('file browser polish (issue 14)', () => {
     },
     SLOW,
   );
+
+  test(
+    'a large folder shows its first items at once, every name opened, then sorts the whole folder (issue 27)',
+    async () => {
+      const user = await createUser(suite.server.url);
+      const session = await apiLogin(suite.server.url, user);
+      const big = await apiCreateFolder(session, null, 'Big');
+      // Made one at a time from the end, so the server's order (creation) is the reverse of the
+      // name order: the first 101 items are "Item 300" down to "Item 200".
+      const names = Array.from({ length: 300 }, (_, i) => `Item ${String(300 - i).padStart(3, '0')}`);
+      await apiCreateFolders(session, big, names, 1);
+      const page = await signInToFiles(await newBrowser(), suite.server.url, user);
+      // The whole folder's answer is held back, so the first items stay on screen long enough to look at.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(
+        (u) => u.pathname === '/api/file' && u.searchParams.get('id') === big.id && u.searchParams.get('limit') === '2147483648',
+        async (route) => {
+          await held;
+          await route.continue();
+        },
+      );
+      await page.goto(url(`/files?parentId=${big.id}&sortBy=name&sortOrder=asc`));
+      const hint = page.locator('.browser__opening');
+      await hint.waitFor();
+      expect(await hint.textContent()).toBe(
+        'Opening the rest of this folder… Its first 101 items are shown, sorted among themselves by name.',
+      );
+      expect(await hint.getAttribute('role')).toBe('status');
+      const rowNames = () => page.locator('tbody tr[data-item-id] .item-name__text').allTextContents();
+      // Every row shown has its real name: the first 101 made, in name order among themselves.
+      expect(await rowNames()).toEqual(Array.from({ length: 20 }, (_, i) => `Item ${String(200 + i).padStart(3, '0')}`));
+      await page.getByText('1–20 of 101').waitFor();
+      await noToasts(page);
+      await shots(page, 'large-folder-opening', 1280);
+      // Names cannot all be checked yet: New Folder's Create waits ("Item 050" is not among those shown).
+      await page.getByRole('button', { name: 'New Folder' }).first().click();
+      const create = page.getByRole('dialog', { name: 'Create folder' });
+      await create.getByLabel('Folder name').fill('Item 050');
+      expect(await create.getByRole('button', { name: 'Create' }).isDisabled()).toBe(true);
+
+      release();
+      await hint.waitFor({ state: 'detached' });
+      // Now it is checked against the whole folder.
+      await create.getByRole('alert').getByText('A folder named "Item 050" already exists here.', { exact: true }).waitFor();
+      await create.getByLabel('Folder name').fill('Item 301');
+      expect(await create.getByRole('button', { name: 'Create' }).isDisabled()).toBe(false);
+      await create.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByText('1–20 of 300').waitFor();
+      expect(await rowNames()).toEqual(Array.from({ length: 20 }, (_, i) => `Item ${String(1 + i).padStart(3, '0')}`));
+      // The last page ends with the last name: the order is over the whole folder.
+      await page.goto(url(`/files?parentId=${big.id}&sortBy=name&sortOrder=desc`));
+      await page.getByText('1–20 of 300').waitFor();
+      expect((await rowNames())[0]).toBe('Item 300');
+      // Held whole now: a refresh asks for the whole folder again and never shows the hint.
+      await page
+        .getByRole('button', { name: /refresh/i })
+        .first()
+        .click();
+      await page.waitForTimeout(300);
+      expect(await hint.count()).toBe(0);
+    },
+    SLOW,
+  );
 });

@@ -26,6 +26,7 @@ export const filesRoute = createRoute({
   loaderDeps: ({ search }) => ({ parentId: search.parentId ?? null }),
   // The folder's listing before the first paint (a link's preload on intent too); the page reads
   // the same query and shows a refusal or an error in place.
-  loader: ({ context, deps }) => primeQuery(context.queryClient, folderQueryOptions(OWN_SCOPE, deps.parentId)),
+  loader: ({ context, deps }) =>
+    primeQuery(context.queryClient, folderQueryOptions(OWN_SCOPE, deps.parentId, { firstItems: true })),
   ...protectedPage(FilesPage),
 });

@@ -28,7 +28,8 @@ export const sharedRoute = createRoute({
   // The shares first (their grants hold the keys a shared folder opens with), then the folder.
   loader: async ({ context, deps }) => {
     await primeQuery(context.queryClient, sharedQueryOptions());
-    if (deps.parentId !== null) await primeQuery(context.queryClient, folderQueryOptions(SHARED_SCOPE, deps.parentId));
+    if (deps.parentId !== null)
+      await primeQuery(context.queryClient, folderQueryOptions(SHARED_SCOPE, deps.parentId, { firstItems: true }));
   },
   ...protectedPage(SharedPage),
 });

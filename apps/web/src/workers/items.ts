@@ -50,7 +50,11 @@ function plainSize(item: ServerItem): number {
  * key than the one the ring holds for that id, come back with decrypted: false and name null —
  * never throw for one bad item. Keys stay in this worker.
  */
-export async function openItems(scope: BrowseScope, items: ServerItem[]): Promise<ItemView[]> {
+export async function openItems(
+  scope: BrowseScope,
+  items: ServerItem[],
+  onProgress?: (opened: number, total: number) => void,
+): Promise<ItemView[]> {
   const ring = ringOf(scope);
   const own = scope.kind === 'own';
   const byId = new Map(items.map((item) => [item.id, item]));
@@ -182,6 +186,7 @@ export async function openItems(scope: BrowseScope, items: ServerItem[]): Promis
         }),
       );
       for (const v of done) views.set(v.id, v);
+      onProgress?.(views.size, byId.size);
     }
   }
   return items.map((item) => views.get(item.id)!);
@@ -247,9 +252,22 @@ async function moveItems(
 /**
  * Parses a GET /api/file answer here rather than on the UI thread (a folder of 10,000 items is
  * megabytes of JSON; the bytes arrive transferred, not copied) and opens every item in it in
- * `scope`'s ring.
+ * `scope`'s ring. With `progress`, posts `{ opened, total }` there after each slice of BATCH
+ * items (docs/web-files.md "Opening a large folder": the hint's percentage), then closes it.
  */
-async function openListing(scope: BrowseScope, body: ArrayBuffer): Promise<OpenedListing> {
+async function openListing(scope: BrowseScope, body: ArrayBuffer, progress?: MessagePort): Promise<OpenedListing> {
+  try {
+    return await parseAndOpen(scope, body, progress && ((opened, total) => progress.postMessage({ opened, total })));
+  } finally {
+    progress?.close();
+  }
+}
+
+async function parseAndOpen(
+  scope: BrowseScope,
+  body: ArrayBuffer,
+  onProgress: ((opened: number, total: number) => void) | undefined,
+): Promise<OpenedListing> {
   let parsed: { root?: ServerItem | null; files?: ServerItem[]; ancestors?: ServerItem[]; users?: OpenedListing['users'] };
   try {
     parsed = JSON.parse(new TextDecoder().decode(body));
@@ -259,7 +277,10 @@ async function openListing(scope: BrowseScope, body: ArrayBuffer): Promise<Opene
   const ancestors = Array.isArray(parsed.ancestors) ? parsed.ancestors : [];
   const files = Array.isArray(parsed.files) ? parsed.files : [];
   const root = parsed.root ?? null;
-  const views = await openItems(scope, [...ancestors, ...(root ? [root] : []), ...files]);
+  // The hint counts the folder's items: the ancestors and the folder itself are not among them.
+  const extra = ancestors.length + (root ? 1 : 0);
+  const progress = onProgress && ((opened: number, total: number) => onProgress(Math.max(0, opened - extra), total - extra));
+  const views = await openItems(scope, [...ancestors, ...(root ? [root] : []), ...files], progress);
   return {
     ancestors: views.slice(0, ancestors.length),
     root: root ? views[ancestors.length]! : null,

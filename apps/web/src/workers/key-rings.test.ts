@@ -252,4 +252,30 @@ describe('key rings', () => {
     expect(fragment).not.toBe(Buffer.from(forged).toString('base64url'));
     expect(fragment).toBe(Buffer.from(own.key).toString('base64url'));
   });
+
+  it("a folder's first items, then the whole folder: the same views, and progress slice by slice", async () => {
+    const top = await folder(me, null, me.keys.rootKey, 'Big');
+    const children = await Promise.all(
+      Array.from({ length: 1030 }, (_, i) => folder(me, top.item.id, top.key, `item ${String(i).padStart(4, '0')}`)),
+    );
+    const listing = (files: ServerItem[]) =>
+      new TextEncoder().encode(JSON.stringify({ root: top.item, files, users: [] })).buffer;
+    const first = await items.itemMethods.openListing(OWN_SCOPE, listing(children.slice(0, 101).map((c) => c.item)));
+    expect(first.files.map((v) => v.name)).toEqual(children.slice(0, 101).map((_, i) => `item ${String(i).padStart(4, '0')}`));
+    const reports: Array<{ opened: number; total: number }> = [];
+    const channel = new MessageChannel();
+    channel.port1.onmessage = (event) => reports.push(event.data);
+    const whole = await items.itemMethods.openListing(OWN_SCOPE, listing(children.map((c) => c.item)), channel.port2);
+    expect(whole.files.every((v) => v.decrypted)).toBe(true);
+    expect(whole.files.slice(0, 101)).toEqual(first.files);
+    expect(whole.files[1029]!.name).toBe('item 1029');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    channel.port1.close();
+    // Its children only (the folder itself is not one of them), after each slice of 1024.
+    expect(reports).toEqual([
+      { opened: 0, total: 1030 },
+      { opened: 1024, total: 1030 },
+      { opened: 1030, total: 1030 },
+    ]);
+  });
 });

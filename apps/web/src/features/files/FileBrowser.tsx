@@ -33,6 +33,8 @@ import './browser-frame.css';
 
 const NO_RULES = {};
 
+export const OPENING_BLOCKED_TEXT = 'Opening the rest of this folder…';
+
 export interface FileBrowserProps {
   mode: BrowserMode;
   /** The URL's state (folder, view, sort, page). */
@@ -47,6 +49,10 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
   const { view, sort, myUserId } = useBrowserView(search);
   const place = mode.usePlace(parentId, { sort, myUserId });
   const { listing, rights } = place;
+  // docs/web-files.md "Opening a large folder": until the whole folder is in, its names cannot
+  // all be checked, so a drop waits and New Folder and Rename keep their button busy (ItemDialogs).
+  const opening = listing.data?.partial !== undefined;
+  const dropBlocked = rights.uploadBlocked ?? (opening ? OPENING_BLOCKED_TEXT : undefined);
   const sorted = useSortedItems(listing.data, sort);
   const pages = usePages(sorted, search, onSearchChange);
   const { dialog, open: openDialog, close: closeDialog } = useDialogState();
@@ -123,7 +129,7 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
               scope={mode.scope}
               items={sorted}
               folderName={place.folderName}
-              blocked={rights.uploadBlocked}
+              blocked={dropBlocked}
             >
               <FolderView
                 view={view}
@@ -153,6 +159,7 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
             dialog={dialog}
             onClose={closeDialog}
             openItems={listing.data?.items}
+            opening={opening}
             knownItems={place.knownItems === undefined ? finder.tree.data?.items : place.knownItems}
             parentId={place.target}
             users={users}

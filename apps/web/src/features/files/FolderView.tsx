@@ -1,6 +1,7 @@
 import { Button } from '@sealbox/ui';
 import { isNoAccess } from '../../lib/http-status-error.ts';
 import type { ItemView } from '../../model/items.ts';
+import { type FolderListing, SORT_LABELS } from '../items/index.ts';
 import { BrowserBody } from './BrowserFrame.tsx';
 import type { BrowserSearch, ViewMode } from './browser-search.ts';
 import type { usePages, useTreeSearch } from './browser-state.ts';
@@ -28,6 +29,23 @@ export interface FolderViewProps
   onJump: (folderId: string | null) => void;
   /** Opens a file found by search (the previewer, marked as from search). */
   onOpenResult?: ((item: ItemView) => void) | undefined;
+}
+
+/**
+ * docs/web-files.md "Opening a large folder": said while only a large folder's first items are in
+ * (every name shown is opened; the order is over those items until the whole folder is).
+ */
+export function openingText(partial: NonNullable<FolderListing['partial']>, sort: Sort | undefined): string {
+  if (partial.failed) return `Only the first ${partial.shown} items of this folder could be opened. Refresh to try again.`;
+  const order = sort ? `, sorted among themselves by ${SORT_LABELS[sort.sortBy].toLowerCase()}` : '';
+  const at = partial.opening;
+  const share =
+    at && at.total > 0 ? `: ${Math.floor((100 * at.opened) / at.total)} % of ${at.total.toLocaleString('en-US')} names` : '';
+  return `Opening the rest of this folder${share}… Its first ${partial.shown} items are shown${order}.`;
+}
+
+function partialOf(data: unknown): FolderListing['partial'] {
+  return typeof data === 'object' && data !== null && 'partial' in data ? (data as FolderListing).partial : undefined;
 }
 
 export const NO_ACCESS_TEXT = 'You do not have access to this folder.';
@@ -69,8 +87,14 @@ export function FolderView({
       </BrowserBody>
     );
   }
+  const partial = partialOf(listing.data);
   return (
     <>
+      {partial && !finder.searching && (
+        <p className="browser__opening" role={partial.failed ? 'alert' : 'status'}>
+          {openingText(partial, sort)}
+        </p>
+      )}
       <BrowserBody view={view}>
         {finder.searching ? (
           <SearchResults

@@ -35,6 +35,11 @@ export interface ItemDialogsProps {
   parentId: string | null;
   /** The open folder's items, all pages (a new folder's name must differ from theirs). */
   openItems: readonly ItemView[] | undefined;
+  /**
+   * Only the open folder's first items are in (docs/web-files.md "Opening a large folder"): a
+   * name cannot be checked against all of them yet, so New Folder and Rename wait.
+   */
+  opening?: boolean;
   /** Items elsewhere the user may rename (search results), by their parentId: the tree's. */
   knownItems?: readonly ItemView[] | undefined;
   users: Record<string, string>;
@@ -52,6 +57,7 @@ export function ItemDialogs({
   onClose,
   parentId,
   openItems = [],
+  opening = false,
   knownItems = [],
   users,
   myUserId,
@@ -80,7 +86,7 @@ export function ItemDialogs({
         <CreateFolderDialog
           open
           onClose={onClose}
-          busy={createFolder.isPending && !createFolder.isPaused}
+          busy={(createFolder.isPending && !createFolder.isPaused) || opening}
           siblings={openItems}
           onCreate={(name) => {
             createFolder.mutate({ parentId, name }, { onSuccess: onClose });
@@ -94,7 +100,7 @@ export function ItemDialogs({
           open
           item={dialog.item}
           onClose={onClose}
-          busy={renameItem.isPending && !renameItem.isPaused}
+          busy={(renameItem.isPending && !renameItem.isPaused) || opening}
           siblings={[...openItems, ...knownItems]}
           onRename={(name) => {
             renameItem.mutate({ item: dialog.item, name }, { onSuccess: onClose });

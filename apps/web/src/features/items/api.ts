@@ -9,7 +9,7 @@ import { cryptoWorker } from '../../crypto/client.ts';
 import { transfer } from '../../lib/worker-rpc.ts';
 import { type BrowseScope, SHARED_SCOPE, scopeQuery } from '../../model/browse-scope.ts';
 import { shownUsername } from '../../model/item-names.ts';
-import type { ItemView } from '../../model/items.ts';
+import type { ItemView, OpenedListing } from '../../model/items.ts';
 
 export type { ItemView } from '../../model/items.ts';
 
@@ -33,7 +33,25 @@ export interface FolderListing {
   ancestors: ItemView[];
   /** username by user id (owners and uploaders of everything above). */
   users: Record<string, string>;
+  /**
+   * Set while only the first FIRST_ITEMS + 1 items of a larger folder are in (the server's
+   * order: creation time): the whole folder is on its way (`fetchFolderFirst`). Every item
+   * shown is opened; the order over the folder and its count are not final until it arrives.
+   */
+  partial?: {
+    token: number;
+    shown: number;
+    /** Of the whole folder, once its answer is in: how many items the worker has opened so far, of how many. */
+    opening?: { opened: number; total: number };
+    failed?: true;
+  };
 }
+
+/**
+ * docs/web-files.md "Opening a large folder": a folder is first asked for this many items and
+ * one more; when the one more comes, the whole folder is asked for next and replaces it.
+ */
+export const FIRST_ITEMS = 100;
 
 /**
  * GET /api/file. The answer's bytes go to the crypto worker untouched (transferred, not copied):
@@ -42,12 +60,13 @@ export interface FolderListing {
  */
 async function fetchListing(
   scope: BrowseScope,
-  query: { id?: string; depth: number; includeAncestors?: boolean },
+  query: { id?: string; depth: number; includeAncestors?: boolean; limit?: number },
+  onProgress?: OpeningProgress,
 ): Promise<{ listing: FolderListing; decryptMs: number }> {
   const response = await apiBytes.listing({
     ...scopeQuery(scope),
     depth: query.depth,
-    limit: ALL_ITEMS,
+    limit: query.limit ?? ALL_ITEMS,
     offset: 0,
     ...(query.id ? { id: query.id } : {}),
     ...(query.includeAncestors ? { includeAncestors: true } : {}),
@@ -56,7 +75,16 @@ async function fetchListing(
   const body = await response.arrayBuffer();
   const fetched = performance.now();
   // The bytes move to the worker (not copied): they are read nowhere else.
-  const opened = await cryptoWorker.call('openListing', scope, transfer(body, [body]));
+  const channel = onProgress ? new MessageChannel() : undefined;
+  if (channel && onProgress)
+    channel.port1.onmessage = (event: MessageEvent<{ opened: number; total: number }>) =>
+      onProgress(event.data.opened, event.data.total);
+  let opened: OpenedListing;
+  try {
+    opened = await cryptoWorker.call('openListing', scope, transfer(body, [body]), channel?.port2);
+  } finally {
+    channel?.port1.close();
+  }
   const users: Record<string, string> = {};
   // Usernames come from the server: their bidi controls are written out before any is shown.
   for (const user of opened.users) users[user.id] = shownUsername(user.username);
@@ -64,23 +92,61 @@ async function fetchListing(
   return { listing, decryptMs: performance.now() - fetched };
 }
 
+/** How many items of a listing the crypto worker has opened, of how many (after each slice). */
+export type OpeningProgress = (opened: number, total: number) => void;
+
+/** GET /api/file for one folder (null: the top level), `limit` items of it, marked for the benches. */
+async function fetchFolderItems(
+  scope: BrowseScope,
+  parentId: string | null,
+  limit: number,
+  mark: string,
+  onProgress?: OpeningProgress,
+): Promise<FolderListing> {
+  const started = performance.now();
+  const { listing, decryptMs } = await fetchListing(
+    scope,
+    parentId ? { id: parentId, depth: 1, includeAncestors: true, limit } : { depth: 1, limit },
+    onProgress,
+  );
+  // For bench/listing: how long the server answer and the decryption in the worker took (the
+  // last 50 kept, so a bench finds its folder's even when another listing came after it).
+  if (performance.getEntriesByName(mark).length >= 50) performance.clearMarks(mark);
+  performance.mark(mark, {
+    detail: { folder: parentId, items: listing.items.length, fetchMs: performance.now() - started - decryptMs, decryptMs },
+  });
+  return listing;
+}
+
 /**
  * One folder (null: the top level), with the path above it, opened in `scope`. In a link's
  * scope, null is the linked item itself (a folder with its contents, or one file) and the path
  * stops at it. The link's key must be in the crypto worker first (`useLinkKey` of the sharing feature).
  */
-export async function fetchFolder(scope: BrowseScope, parentId: string | null): Promise<FolderListing> {
-  const started = performance.now();
-  const { listing, decryptMs } = await fetchListing(
-    scope,
-    parentId ? { id: parentId, depth: 1, includeAncestors: true } : { depth: 1 },
-  );
-  // For bench/listing: how long the server answer and the decryption in the worker took.
-  performance.clearMarks('files:listing');
-  performance.mark('files:listing', {
-    detail: { folder: parentId, items: listing.items.length, fetchMs: performance.now() - started - decryptMs, decryptMs },
-  });
-  return listing;
+export function fetchFolder(scope: BrowseScope, parentId: string | null): Promise<FolderListing> {
+  return fetchFolderItems(scope, parentId, ALL_ITEMS, 'files:listing');
+}
+
+let partialTokens = 0;
+
+/**
+ * docs/web-files.md "Opening a large folder": the folder's first FIRST_ITEMS + 1 items (a small
+ * answer, opened at once), and when there are more, `rest`, which asks for the whole folder (the
+ * caller starts it once the first items are on screen, so it competes with neither their
+ * opening nor their render). The items of `first` are opened in the same key ring as the whole
+ * folder's, so opening the whole one does not open them again. `rest` is null when `first` is
+ * the whole folder.
+ */
+export async function fetchFolderFirst(
+  scope: BrowseScope,
+  parentId: string | null,
+): Promise<{ first: FolderListing; rest: ((onProgress?: OpeningProgress) => Promise<FolderListing>) | null }> {
+  const first = await fetchFolderItems(scope, parentId, FIRST_ITEMS + 1, 'files:listing');
+  if (first.items.length <= FIRST_ITEMS) return { first, rest: null };
+  return {
+    first: { ...first, partial: { token: ++partialTokens, shown: first.items.length } },
+    rest: (onProgress) => fetchFolderItems(scope, parentId, ALL_ITEMS, 'files:listing-whole', onProgress),
+  };
 }
 
 /** Everything under the top level (or the linked item, in a link's scope), 20 levels deep (search over decrypted names). */

@@ -6,7 +6,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import type { BrowseScope } from '../../model/browse-scope.ts';
-import { fetchFolder, fetchTree } from './api.ts';
+import { type FolderListing, fetchFolder, fetchFolderFirst, fetchTree } from './api.ts';
 
 export const filesKeys = {
   all: ['files'] as const,
@@ -35,11 +35,54 @@ export const filesKeys = {
  */
 export const REFRESH_MS = 5_000;
 
-/** One folder's listing in `scope` (null: its top level), with the path above it. */
-export function folderQueryOptions(scope: BrowseScope, parentId: string | null) {
+/** Once the frame after now is out (at most 100 ms: a hidden tab draws no frames). */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 100);
+    if (typeof requestAnimationFrame !== 'function') return;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
+  });
+}
+
+/**
+ * One folder's listing in `scope` (null: its top level), with the path above it. `firstItems`
+ * (the folder on screen, and the routes' loaders for it): docs/web-files.md "Opening a large
+ * folder": the first FIRST_ITEMS + 1 items of a folder not held yet are the answer at once
+ * (`partial` set), and the whole folder replaces them when it is open, unless a newer answer came
+ * first. A folder already held whole (the 5 s refresh, a change) is asked for whole.
+ */
+export function folderQueryOptions(scope: BrowseScope, parentId: string | null, { firstItems = false } = {}) {
   return queryOptions({
     queryKey: filesKeys.folder(scope, parentId),
-    queryFn: () => fetchFolder(scope, parentId),
+    queryFn: async ({ client, queryKey }): Promise<FolderListing> => {
+      const held = client.getQueryData<FolderListing>(queryKey);
+      if (!firstItems || (held && !held.partial)) return fetchFolder(scope, parentId);
+      const { first, rest } = await fetchFolderFirst(scope, parentId);
+      const token = first.partial?.token;
+      if (rest) {
+        const still = (old: FolderListing | undefined) => old?.partial?.token === token;
+        const progress = (opened: number, total: number) =>
+          client.setQueryData<FolderListing>(queryKey, (old) =>
+            still(old) && old?.partial ? { ...old, partial: { ...old.partial, opening: { opened, total } } } : old,
+          );
+        afterPaint()
+          .then(() => rest(progress))
+          .then(
+            (listing) => client.setQueryData<FolderListing>(queryKey, (old) => (still(old) ? listing : old)),
+            // The first items stay, said to be all there is for now (a refresh asks again).
+            () =>
+              client.setQueryData<FolderListing>(queryKey, (old) =>
+                still(old) && old?.partial ? { ...old, partial: { ...old.partial, failed: true } } : old,
+              ),
+          );
+      }
+      return first;
+    },
     staleTime: REFRESH_MS,
     // A 4xx (gone, not yours) will not change by asking again.
     retry: (count, error) => !(error instanceof HttpStatusError && error.status >= 400 && error.status < 500) && count < 2,
@@ -65,7 +108,8 @@ export function useFolder(
   { shown = false, poll = false, enabled = true }: { shown?: boolean; poll?: boolean; enabled?: boolean } = {},
 ) {
   return useQuery({
-    ...folderQueryOptions(scope, parentId),
+    // The folder on screen shows its first items while the rest are opened.
+    ...folderQueryOptions(scope, parentId, { firstItems: shown }),
     enabled,
     // A refresh is skipped while one is still running (the fetch is shared), so slow answers never pile up.
     refetchInterval: poll ? REFRESH_MS : false,
