@@ -121,7 +121,8 @@ if (availability.available) {
         try {
           // As a restart does: every connection dropped, and none accepted for a while.
           await admin.unsafe(`alter database ${database} allow_connections false`);
-          await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${database}`;
+          // Client connections only: an autovacuum worker there is the superuser's, not ours to end.
+          await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${database} and backend_type = 'client backend' and pid <> pg_backend_pid()`;
           await Bun.sleep(2000);
           await admin.unsafe(`alter database ${database} allow_connections true`);
 

@@ -89,7 +89,8 @@ if (availability.available) {
           const outage = (async () => {
             await Bun.sleep(300);
             await database.admin.unsafe(`alter database ${database.name} allow_connections false`);
-            await database.admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${database.name}`;
+            // Client connections only: an autovacuum worker there is the superuser's, not ours to end.
+            await database.admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${database.name} and backend_type = 'client backend' and pid <> pg_backend_pid()`;
             await Bun.sleep(OUTAGE_MS);
             await database.admin.unsafe(`alter database ${database.name} allow_connections true`);
             outageOver = true;
