@@ -85,7 +85,19 @@ export async function throwawayDatabase(prefix: string, baseUrl = TEST_DATABASE_
     admin,
     async drop() {
       try {
-        await admin.unsafe(`drop database if exists ${name} with (force)`);
+        // Not WITH (FORCE): that fails outright when an autovacuum worker is on the database (it
+        // runs as no role the test's may signal). Our own connections are ended here; a plain
+        // DROP then tells autovacuum to stop and waits up to 5 s for it, tried a few times.
+        for (let attempt = 1; ; attempt++) {
+          await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name} and backend_type = 'client backend' and pid <> pg_backend_pid()`;
+          try {
+            await admin.unsafe(`drop database if exists ${name}`);
+            return;
+          } catch (error) {
+            if ((error as { code?: string }).code !== '55006' || attempt >= 5) throw error;
+            await Bun.sleep(200);
+          }
+        }
       } finally {
         await admin.end({ timeout: 5 });
       }
