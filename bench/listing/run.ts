@@ -16,6 +16,7 @@
  * Run: bun bench/listing/run.ts [--items=10000] [--small=100] [--runs=5] [--calls=50] [--no-build] [--server-only]
  * (--server-only skips the web build and part 2, for iterating on the server.)
  */
+import { apiCreateLink } from '../../e2e/support/sharing.ts';
 import { toBase64Url } from '@sealbox/crypto';
 import { loadavg } from 'node:os';
 import type { Page } from 'playwright-core';
@@ -23,7 +24,7 @@ import { buildWeb } from '../../scripts/build-web.ts';
 import { numberArg, percentile } from '../support.ts';
 import { createUser, loginViaUi } from '../../e2e/support/accounts.ts';
 import { launchBrowser } from '../../e2e/support/browser.ts';
-import { apiCreateFolder, apiCreateFolders, apiLogin, apiRename, type ApiSession } from '../../e2e/support/files.ts';
+import { apiCreateFolder, apiCreateFolders, apiLogin, apiRename } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
 
 const ITEMS = numberArg('items', 10_000);
@@ -101,16 +102,6 @@ function watchRows() {
     marks.whole = performance.now();
   };
   observer.observe(document, { childList: true, subtree: true, characterData: true });
-}
-
-async function createLink(session: ApiSession, itemId: string): Promise<string> {
-  const response = await fetch(`${session.baseUrl}/api/share`, {
-    method: 'POST',
-    headers: { cookie: session.cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'link', id: itemId, expires: 0, password: null, edit: false }),
-  });
-  if (!response.ok) throw new Error(`share link: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { linkId: string }).linkId;
 }
 
 const ms = (v: number) => `${v.toFixed(1).padStart(7)} ms`;
@@ -196,7 +187,7 @@ async function main() {
       Array.from({ length: SMALL }, (_, i) => `item ${String(i).padStart(5, '0')}.txt`),
       32,
     );
-    const links = { small: await createLink(session, small.id), large: await createLink(session, folder.id) };
+    const links = { small: await apiCreateLink(session, small.id), large: await apiCreateLink(session, folder.id) };
     const page = context.pages()[0] ?? (await context.newPage());
     await page.setViewportSize({ width: 1280, height: 800 });
     await loginViaUi(page, server.url, user);

@@ -14,12 +14,13 @@
  * name decrypts (the app's `files:listing` mark), and React's render to the frame.
  * Run: bun bench/sharing/link-open.ts [--items=10000] [--files=1000] [--runs=5] [--no-build]
  */
+import { apiCreateLink } from '../../e2e/support/sharing.ts';
 import { toBase64Url } from '@sealbox/crypto';
 import { loadavg } from 'node:os';
 import { buildWeb } from '../../scripts/build-web.ts';
 import { createUser } from '../../e2e/support/accounts.ts';
 import { launchBrowser } from '../../e2e/support/browser.ts';
-import { apiCreateFolder, apiCreateFolders, apiLogin, apiUploadFile, type ApiSession } from '../../e2e/support/files.ts';
+import { apiCreateFolder, apiCreateFolders, apiLogin, apiUploadFile } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
 import { numberArg, percentile } from '../support.ts';
 
@@ -62,16 +63,6 @@ function watchRows(firstPage: number) {
   observer.observe(document, { childList: true, subtree: true });
 }
 
-async function createLink(session: ApiSession, itemId: string): Promise<string> {
-  const response = await fetch(`${session.baseUrl}/api/share`, {
-    method: 'POST',
-    headers: { cookie: session.cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ type: 'link', id: itemId, expires: 0, password: null, edit: false }),
-  });
-  if (!response.ok) throw new Error(`share link: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { linkId: string }).linkId;
-}
-
 async function main() {
   if (!process.argv.includes('--no-build')) await buildWeb();
   const server = await startServer({ env: { RATE_LIMITS: 'off', LOG_LEVEL: 'warn' } });
@@ -96,7 +87,7 @@ async function main() {
     console.log(
       `setup: ${ITEMS - FILES} folders and ${FILES} files created through POST /api/upload in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
-    const linkId = await createLink(owner, folder.id);
+    const linkId = await apiCreateLink(owner, folder.id);
     const url = `${server.url}/share?linkId=${linkId}#${toBase64Url(folder.key)}`;
 
     const open = async (): Promise<Run> => {
