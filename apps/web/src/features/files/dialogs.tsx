@@ -250,7 +250,9 @@ export function MoveDialog({
     setPathState(next);
   };
   const here = path.at(-1)!;
-  const listing = useFolder(scope, here.id ?? moveRoot?.rootId ?? null, { enabled: open });
+  // Not fetched again while the move runs: the refresh after it would fetch and open the target's
+  // new contents (thousands of names for a large selection) behind a dialog about to close.
+  const listing = useFolder(scope, here.id ?? moveRoot?.rootId ?? null, { enabled: open && !busy });
   // Through a link or a share the top is that folder itself (its listing's root), never My Files.
   const rooted = moveRoot && here.id === null;
   const hereItem = rooted ? (listing.data?.folder ?? null) : here.item;

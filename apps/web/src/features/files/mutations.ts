@@ -31,7 +31,9 @@ import {
   renameItem,
   changeKeys,
   FILES_CHANGE_KEY,
+  isListingBelow,
   type BatchIds,
+  type FolderListing,
 } from '../items/index.ts';
 import { deleteForever, restoreFromTrash, trashKeys, type TrashSummary } from '../trash/index.ts';
 
@@ -245,18 +247,36 @@ export function useDeleteItem(scope: BrowseScope) {
   });
 }
 
+/**
+ * Rows that went (moved away, deleted) leave the listing they were shown in at once: the refetch
+ * that confirms it takes a while for a large folder (bench/batch), and until then the rows would
+ * still be offered for changes that can only fail.
+ */
+function dropFromListings(queryClient: QueryClient, scope: BrowseScope, gone: readonly ItemView[]): void {
+  const ids = new Set(gone.map((item) => item.id));
+  for (const parentId of new Set(gone.map((item) => item.parentId)))
+    queryClient.setQueryData<FolderListing>(filesKeys.folder(scope, parentId), (old) =>
+      old ? { ...old, items: old.items.filter((item) => !ids.has(item.id)) } : old,
+    );
+}
+
 async function refreshAfterMove(
   queryClient: QueryClient,
   scope: BrowseScope,
   moved: readonly ItemView[],
   parentId: string | null,
 ) {
-  await refreshAfterChange(queryClient, scope, [...moved.map((item) => item.parentId), parentId]);
+  dropFromListings(queryClient, scope, moved);
   // Everything under a moved folder has a new path (breadcrumbs) and its K a new wrapping.
-  if (moved.some((item) => item.isDirectory)) await queryClient.invalidateQueries({ queryKey: filesKeys.folders });
+  const folders = new Set(moved.filter((item) => item.isDirectory).map((item) => item.id));
+  await Promise.all([
+    refreshAfterChange(queryClient, scope, [...moved.map((item) => item.parentId), parentId]),
+    folders.size > 0 && queryClient.invalidateQueries({ predicate: (query) => isListingBelow(query, folders) }),
+  ]);
 }
 
 async function refreshAfterDelete(queryClient: QueryClient, scope: BrowseScope, deleted: readonly ItemView[]) {
+  dropFromListings(queryClient, scope, deleted);
   for (const item of deleted)
     if (item.isDirectory) queryClient.removeQueries({ queryKey: filesKeys.folder(scope, item.id), exact: true });
   await Promise.all([

@@ -32,6 +32,7 @@ export {
   treeQueryOptions,
   useFolder,
 } from './queries.ts';
+export { isListingBelow, isListingHolding } from './listing-match.ts';
 export type { ItemView } from '../../model/items.ts';
 export {
   deleteVersion,

@@ -229,6 +229,32 @@ describe('invalidations', () => {
     expect(staleKeys(client)).toContain('files/folder/a/own');
   });
 
+  test('a listing whose fetch began after the event is not asked again; one begun before is', async () => {
+    const client = seeded();
+    let clock = 1_000;
+    let held = true;
+    const invalidator = createInvalidator(
+      client,
+      () => clock,
+      () => held,
+    );
+    // Fetched before the event (its answer may predate the change).
+    clock = 1_001;
+    await client.fetchQuery({ queryKey: filesKeys.folder(OWN_SCOPE, 'other'), queryFn: () => listing(['other']) });
+    clock = 1_010;
+    invalidator.add(invalidationsFor({ kind: 'items.changed', itemIds: ['x'], parentIds: ['a', 'other'] }));
+    // A bulk change's own refresh when its calls are done: begun after the event came.
+    clock = 1_020;
+    await client.fetchQuery({ queryKey: filesKeys.folder(OWN_SCOPE, 'a'), queryFn: () => listing(['a']), staleTime: 0 });
+    held = false;
+    clock = 1_100;
+    vi.advanceTimersByTime(COALESCE_MS * 2);
+    const stale = staleKeys(client);
+    expect(stale).not.toContain('files/folder/a/own');
+    expect(stale).toContain('files/folder/other/own');
+    invalidator.dispose();
+  });
+
   test('catching up marks only what was fetched before the given time', () => {
     vi.setSystemTime(1_000);
     const client = seeded();

@@ -11,7 +11,7 @@ import { matchQuery, type Query, type QueryClient } from '@tanstack/react-query'
 import { isEventKind, type EventKind } from '@sealbox/rules';
 import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
-import { filesKeys, versionsKeys, type FolderListing } from '../items/index.ts';
+import { filesKeys, isListingBelow, isListingHolding, versionsKeys } from '../items/index.ts';
 import { SESSIONS_QUERY_KEY, TOTP_STATUS_QUERY_KEY, UNFINISHED_UPLOADS_QUERY_KEY } from '../profile/index.ts';
 import { sharingKeys } from '../sharing/index.ts';
 import { trashKeys } from '../trash/index.ts';
@@ -128,24 +128,6 @@ export function invalidationsFor(event: LiveEvent): Invalidation[] {
   ];
 }
 
-/** A folder listing's query (own tree or /shared), with its cached answer. */
-function listingIn(query: Query): { id: unknown; listing: FolderListing | undefined } | undefined {
-  const [root, kind, id] = query.queryKey;
-  if (root !== filesKeys.folders[0] || kind !== filesKeys.folders[1]) return undefined;
-  return { id, listing: query.state.data as FolderListing | undefined };
-}
-
-function isListingHolding(query: Query, itemIds: ReadonlySet<string>): boolean {
-  return listingIn(query)?.listing?.items.some((item) => itemIds.has(item.id)) ?? false;
-}
-
-function isListingBelow(query: Query, folderIds: ReadonlySet<string>): boolean {
-  const found = listingIn(query);
-  if (!found) return false;
-  if (typeof found.id === 'string' && folderIds.has(found.id)) return true;
-  return found.listing?.ancestors.some((ancestor) => folderIds.has(ancestor.id)) ?? false;
-}
-
 /**
  * One filter for a round of invalidations: a query any of them names is refreshed once, however
  * many name it (a batch of 5,000 items names a listing thousands of times over).
@@ -176,6 +158,15 @@ export function createInvalidator(queryClient: QueryClient, now: () => number = 
   const pending = new Map<string, Invalidation>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let lastFlush = Number.NEGATIVE_INFINITY;
+  // When the round's newest event came, and when each query's latest fetch began. A fetch begun
+  // after an event already answers with its change (the server sends events once committed); the
+  // refresh a bulk change makes when it ends is such a fetch, and asking again would double it.
+  let newestEvent = Number.NEGATIVE_INFINITY;
+  const fetchedSince = new Map<string, number>();
+  const stopWatching = queryClient.getQueryCache().subscribe((event) => {
+    if (event.type === 'updated' && event.action.type === 'fetch') fetchedSince.set(event.query.queryHash, now());
+    else if (event.type === 'removed') fetchedSince.delete(event.query.queryHash);
+  });
 
   const flush = () => {
     if (held()) {
@@ -185,13 +176,19 @@ export function createInvalidator(queryClient: QueryClient, now: () => number = 
     timer = undefined;
     lastFlush = now();
     const round = [...pending.values()];
+    const since = newestEvent;
     pending.clear();
-    if (round.length > 0) void queryClient.invalidateQueries({ predicate: staleIn(round) });
+    if (round.length === 0) return;
+    const stale = staleIn(round);
+    void queryClient.invalidateQueries({
+      predicate: (query) => stale(query) && !((fetchedSince.get(query.queryHash) ?? Number.NEGATIVE_INFINITY) > since),
+    });
   };
 
   return {
     add(invalidations: Invalidation[]): void {
       for (const item of invalidations) pending.set(JSON.stringify(item), item);
+      newestEvent = now();
       if (timer === undefined) timer = setTimeout(flush, Math.max(0, lastFlush + COALESCE_MS - now()));
     },
     /** After a reconnect: what was fetched before `since` may have missed changes. */
@@ -202,6 +199,7 @@ export function createInvalidator(queryClient: QueryClient, now: () => number = 
     },
     dispose(): void {
       clearTimeout(timer);
+      stopWatching();
       pending.clear();
     },
   };
