@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { DomainError } from '../../../domain/errors.ts';
 import type { Database, Db, DbTransaction, SqlDialect } from '../../../ports/db.ts';
 import type { FilesReader, FilesStore, FilesTransaction } from '../../../ports/files.ts';
+import { rememberAncestors } from './ancestor-cache.ts';
 import { accountDeletionReader, accountDeletionSweep, accountDeletionWriter } from './account-deletion-store.ts';
 import { blocksReader, blocksWriter } from './blocks-store.ts';
 import { itemsReader, itemsSweep, itemsWriter } from './items-store.ts';
@@ -52,8 +53,8 @@ const opened = new WeakMap<FilesTransaction, Transaction<Database>>();
 
 function transactionOf(tx: DbTransaction, dialect: SqlDialect): FilesTransaction {
   const k = tx.kysely;
-  const files: FilesTransaction = {
-    ...filesReader(k),
+  const reader = filesReader(k);
+  const writes = {
     ...itemsWriter(k),
     ...partsWriter(k),
     ...uploadsWriter(k, dialect),
@@ -62,14 +63,18 @@ function transactionOf(tx: DbTransaction, dialect: SqlDialect): FilesTransaction
     ...linksWriter(k),
     ...accountDeletionWriter(k),
     ...versionsWriter(k),
-    publish: tx.publish,
-    afterCommit: tx.afterCommit,
-    async lockOwner(userId, options = {}) {
+    async lockOwner(userId: string, options: { evenDeleted?: boolean } = {}) {
       let query = k.selectFrom('users').select(['id', 'deleted_at']).where('id', '=', userId);
       if (dialect === 'postgres') query = query.forUpdate();
       const row = await query.executeTakeFirst();
       if (row?.deleted_at != null && !options.evenDeleted) throw new DomainError('NOT_FOUND', 'This account was deleted');
     },
+  };
+  const files: FilesTransaction = {
+    ...reader,
+    ...rememberAncestors(reader, writes),
+    publish: tx.publish,
+    afterCommit: tx.afterCommit,
   };
   opened.set(files, k);
   return files;
