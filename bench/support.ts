@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { createUser } from '../e2e/support/accounts.ts';
 import { launchBrowser } from '../e2e/support/browser.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin } from '../e2e/support/files.ts';
-import { startServer, type RunningServer } from '../e2e/support/server.ts';
+import type { RunningServer } from '../e2e/support/server.ts';
 import { buildWeb, ensureWebBuilt } from '../scripts/build-web.ts';
 
 /** Epoch milliseconds with sub-millisecond precision, comparable across processes' clocks. */
@@ -94,6 +94,8 @@ export function rowSeen(page: Page, wanted: string): Promise<number> {
  */
 export async function withAppInChromium(run: (page: Page, server: RunningServer) => Promise<void>): Promise<void> {
   await buildWebForBench();
+  // Loaded here, not above: loading it builds a stale web app, which benches without one (crypto) never need.
+  const { startServer } = await import('../e2e/support/server.ts');
   const server = await startServer();
   const context = await launchBrowser();
   if (!context) throw new Error('Chromium is required for this benchmark');
