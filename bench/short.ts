@@ -184,22 +184,37 @@ async function missing(needs: Need[]): Promise<string[]> {
   return lacks;
 }
 
-/** Runs `bun bench/<entry> --short`; answers its exit code and everything it printed. */
-export async function runShort(entry: string, extraArgs: string[] = []): Promise<{ code: number; output: string }> {
-  const child = Bun.spawn([process.execPath, `bench/${entry}`, '--short', ...extraArgs], {
+/**
+ * Runs `bun bench/<entry> --short`; answers its exit code and everything it printed. The bench
+ * leads a process group of its own (setsid), so that a hung one is stopped with the servers and
+ * Chromium it started, not only itself, and nothing it started outlives it.
+ */
+export async function runShort(entry: string): Promise<{ code: number; output: string }> {
+  const child = Bun.spawn(['setsid', process.execPath, `bench/${entry}`, '--short'], {
     cwd: ROOT,
     stdout: 'pipe',
     stderr: 'pipe',
     env: { ...process.env, NO_COLOR: '1' },
-    timeout: TIMEOUT_MS - 10_000,
-    killSignal: 'SIGKILL',
   });
+  const limitMs = TIMEOUT_MS - 10_000;
+  let hung = false;
+  const timer = setTimeout(() => {
+    hung = true;
+    process.kill(-child.pid, 'SIGKILL');
+  }, limitMs);
   const [out, err, code] = await Promise.all([
     new Response(child.stdout).text(),
     new Response(child.stderr).text(),
     child.exited,
   ]);
-  return { code, output: `${out}${err}` };
+  clearTimeout(timer);
+  // Whatever the bench left running (a server it failed to stop) goes with it.
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // ESRCH: nothing was left.
+  }
+  return { code, output: `${out}${err}${hung ? `\nstopped after ${limitMs / 1000} s` : ''}` };
 }
 
 /** The lines of `output` a failure message shows: the end, where a bench's error is. */
