@@ -10,7 +10,7 @@ function arg(name: string, fallback: number): number {
   return value;
 }
 
-export const MINUTES = arg('minutes', sized(10, 0.2));
+export const MINUTES = arg('minutes', sized(10, 0.1));
 export const USERS = arg('users', sized(50, 4));
 export const THINK_MS = arg('think-ms', 800);
 export const LARGE_PER_USER = 2;
