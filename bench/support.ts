@@ -1,13 +1,38 @@
-/** Command-line numbers, percentiles, live-socket listeners and a tab's view of new rows, shared by the benchmarks. */
+/**
+ * Command-line numbers and the short mode, percentiles, live-socket listeners and a tab's view of
+ * new rows, shared by the benchmarks.
+ */
 import type { Page } from 'playwright-core';
 import { createUser } from '../e2e/support/accounts.ts';
 import { launchBrowser } from '../e2e/support/browser.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin } from '../e2e/support/files.ts';
-import { startServer, type RunningServer } from '../e2e/support/server.ts';
-import { buildWeb } from '../scripts/build-web.ts';
+import type { RunningServer } from '../e2e/support/server.ts';
+import { buildWeb, ensureWebBuilt } from '../scripts/build-web.ts';
 
 /** Epoch milliseconds with sub-millisecond precision, comparable across processes' clocks. */
 export const now = () => performance.timeOrigin + performance.now();
+
+/**
+ * `--short`: small sizes and one run, a few seconds, printing the same figure lines as the full
+ * run. npm test runs every bench so (bench/short.test.ts) to check it still completes; its
+ * figures mean nothing. The full runs are the ones docs/benchmarks.md reports.
+ */
+export const SHORT = process.argv.includes('--short');
+
+/** `full` in a full run, `short` under `--short`. */
+export function sized<T>(full: T, short: T): T {
+  return SHORT ? short : full;
+}
+
+/**
+ * The web app as the bench serves it. A full run builds it anew (unless `--no-build`), so the
+ * figures are of the sources as they are; `--short` builds only when apps/web/dist is missing or
+ * older than its sources (the e2e suites' check), so npm test's benches never rebuild a fresh app.
+ */
+export async function buildWebForBench(): Promise<void> {
+  if (SHORT) await ensureWebBuilt();
+  else if (!process.argv.includes('--no-build')) await buildWeb();
+}
 
 export function numberArg(name: string, fallback: number): number {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -64,11 +89,13 @@ export function rowSeen(page: Page, wanted: string): Promise<number> {
 }
 
 /**
- * The app as a person uses it: the web build (unless `--no-build`), a fresh server and one
+ * The app as a person uses it: the web build (buildWebForBench), a fresh server and one
  * Chromium page at 1280 x 800, all closed after `run`.
  */
 export async function withAppInChromium(run: (page: Page, server: RunningServer) => Promise<void>): Promise<void> {
-  if (!process.argv.includes('--no-build')) await buildWeb();
+  await buildWebForBench();
+  // Loaded here, not above: loading it builds a stale web app, which benches without one (crypto) never need.
+  const { startServer } = await import('../e2e/support/server.ts');
   const server = await startServer();
   const context = await launchBrowser();
   if (!context) throw new Error('Chromium is required for this benchmark');

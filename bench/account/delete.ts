@@ -9,7 +9,7 @@
  * removal, and the bystander's p50/p95 idle and during, with their ratio.
  * Goal (issue 24): other users' calls stay fast: p95 during at most 5x the idle p95 (a call may
  * wait for one batch's transaction, a few milliseconds, where idle it takes one or two).
- * Run: bun bench/account/delete.ts [--runs=3] [--folders=100] [--per-folder=99] [--files=50]
+ * Run: bun bench/account/delete.ts [--runs=3] [--folders=100] [--per-folder=99] [--files=50] [--short]
  */
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
@@ -17,13 +17,13 @@ import { deriveLoginPassword, type KdfParams } from '@sealbox/crypto';
 import { createUser } from '../../e2e/support/accounts.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin, apiUploadFile, ok, type ApiSession } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
-import { bystanderListing, numberArg, percentile } from '../support.ts';
+import { bystanderListing, numberArg, percentile, sized } from '../support.ts';
 
-const RUNS = numberArg('runs', 3);
-const FOLDERS = numberArg('folders', 100);
-const PER_FOLDER = numberArg('per-folder', 99);
-const FILES = numberArg('files', 50);
-const IDLE_CALLS = numberArg('idle-calls', 400);
+const RUNS = numberArg('runs', sized(3, 1));
+const FOLDERS = numberArg('folders', sized(100, 5));
+const PER_FOLDER = numberArg('per-folder', sized(99, 9));
+const FILES = numberArg('files', sized(50, 3));
+const IDLE_CALLS = numberArg('idle-calls', sized(400, 20));
 const GOAL_RATIO = 5;
 
 const fmt = (ms: number) => `${ms.toFixed(1).padStart(7)} ms`;

@@ -8,15 +8,15 @@
  * - recovery: click "Set new password" on /recover → My Files (HKDF of the phrase, the new
  *   password's argon2id, POST /api/recovery/open and /reset, then a whole sign-in).
  * Goal (issue 24): the change and the recovery, less its sign-in, at most 1 s here.
- * Run: bun bench/account/run.ts [--runs=5] [--no-build]
+ * Run: bun bench/account/run.ts [--runs=5] [--no-build] [--short]
  */
 import { deriveLoginPassword, type KdfParams, makeRecovery } from '@sealbox/crypto';
 import type { Page } from 'playwright-core';
 import { createUser, loginViaUi, type TestUser } from '../../e2e/support/accounts.ts';
 import { apiLogin } from '../../e2e/support/files.ts';
-import { numberArg, percentile, withAppInChromium } from '../support.ts';
+import { numberArg, percentile, sized, withAppInChromium } from '../support.ts';
 
-const RUNS = numberArg('runs', 5);
+const RUNS = numberArg('runs', sized(5, 1));
 const TARGET_MS = 1000;
 
 const median = (values: number[]) => percentile(values, 50);

@@ -10,19 +10,18 @@
  * with the list's Select all, moved with the selection bar's Move to the other folder, timed from
  * the click on "Move here" to the toast, and to the folder's listing empty; moved back through the
  * API between runs. Median and p95 of --browser-runs.
- * Run: bun bench/batch/run.ts [--items=10000] [--runs=3] [--browser-runs=5] [--no-build] [--no-browser]
+ * Run: bun bench/batch/run.ts [--items=10000] [--runs=3] [--browser-runs=5] [--no-build] [--no-browser] [--short]
  */
 import { wrapItemKey } from '@sealbox/crypto';
-import { buildWeb } from '../../scripts/build-web.ts';
 import { createUser, loginViaUi, type TestUser } from '../../e2e/support/accounts.ts';
 import { launchBrowser } from '../../e2e/support/browser.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin, type ApiFolder } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
-import { numberArg, percentile } from '../support.ts';
+import { buildWebForBench, numberArg, percentile, sized } from '../support.ts';
 
-const ITEMS = numberArg('items', 10_000);
-const RUNS = numberArg('runs', 3);
-const BROWSER_RUNS = numberArg('browser-runs', 5);
+const ITEMS = numberArg('items', sized(10_000, 200));
+const RUNS = numberArg('runs', sized(3, 1));
+const BROWSER_RUNS = numberArg('browser-runs', sized(5, 1));
 const BROWSER = !process.argv.includes('--no-browser');
 const PER_CALL = 5000;
 const GOAL_MS = 3000;
@@ -30,7 +29,7 @@ const GOAL_MS = 3000;
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 async function main() {
-  if (BROWSER && !process.argv.includes('--no-build')) await buildWeb();
+  if (BROWSER) await buildWebForBench();
   const server = await startServer({ env: { RATE_LIMITS: 'off', LOG_LEVEL: 'warn' } });
   try {
     const user = await createUser(server.url, { username: 'batchowner' });

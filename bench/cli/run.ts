@@ -10,7 +10,7 @@
  *   goal at most 300 MiB;
  * - PROPFIND depth 1 of a folder of 10,000 items through the bridge, cold (a fresh bridge) and
  *   warm (asked again): goals 2 s and 200 ms.
- * Run: bun bench/cli/run.ts [--mib=1024] [--items=10000] [--small=10000] [--runs=3]
+ * Run: bun bench/cli/run.ts [--mib=1024] [--items=10000] [--small=10000] [--runs=3] [--short]
  */
 import { mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,13 +30,13 @@ import { makeCli, startBridge, rcloneRemote } from '../../apps/cli/test/support.
 import { createUser } from '../../e2e/support/accounts.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin, folderMetadata, postUpload } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
-import { numberArg } from '../support.ts';
+import { numberArg, sized } from '../support.ts';
 
 const MIB = 1024 * 1024;
-const SIZE = numberArg('mib', 1024) * MIB;
-const ITEMS = numberArg('items', 10_000);
-const SMALL = numberArg('small', 10_000);
-const RUNS = numberArg('runs', 3);
+const SIZE = numberArg('mib', sized(1024, 8)) * MIB;
+const ITEMS = numberArg('items', sized(10_000, 200));
+const SMALL = numberArg('small', sized(10_000, 50));
+const RUNS = numberArg('runs', sized(3, 1));
 const DAV_PASSWORD = 'bench-bridge';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

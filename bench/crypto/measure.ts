@@ -61,6 +61,8 @@ async function chunkLoop(req: MeasureRequest): Promise<MeasureResult> {
   const { key, nonce, inputs, count } = await once(`chunks ${req.direction} ${req.chunkSize} ${sourceBytes}`, () =>
     chunkInputs(req, sourceBytes),
   );
+  // Fewer bytes than one chunk would make the rounds below endless.
+  if (count === 0) throw new Error(`${req.bytes} bytes is less than one ${req.chunkSize}-byte chunk`);
   const rounds = Math.max(1, Math.round(req.bytes / (count * req.chunkSize)));
   const op = req.direction === 'encrypt' ? 'encrypt' : 'decrypt';
   const depth = req.depth ?? 1;

@@ -3,32 +3,38 @@
  * Workers) and in Bun, per chunk size, beside `openssl speed -evp aes-256-gcm` on one core,
  * measured in the same run; then the real streams against the raw chunk calls at CHUNK, interleaved
  * round by round (medians), the figure of issue 13.
- * Run: bun bench/crypto/run.ts [--bytes=MiB] [--rounds=5] [--streams-only]
+ * Run: bun bench/crypto/run.ts [--bytes=MiB] [--rounds=5] [--streams-only] [--short]
  */
 import { launchBrowser } from '../../e2e/support/browser.ts';
 import { serveWorkerPage } from '../../e2e/support/worker-page.ts';
 import { CHUNK } from '../../packages/crypto/src/index.ts';
 import { PIPELINE_DEPTH } from '../../packages/crypto/src/content.ts';
+import { SHORT, sized } from '../support.ts';
 import { measure, type MeasureRequest, type MeasureResult } from './measure.ts';
 
 const MiB = 1024 * 1024;
 const arg = process.argv.find((a) => a.startsWith('--bytes='));
-const TOTAL = (arg ? Number(arg.slice(8)) : 256) * MiB;
+const TOTAL = (arg ? Number(arg.slice(8)) : sized(256, 8)) * MiB;
+/** Bytes run untimed before a cell, split over two workers: each gets at least a 4 MiB chunk. */
+const WARM_UP = sized(16, 8) * MiB;
 const SIZES = [64 * 1024, 256 * 1024, 1024 * 1024, 4 * 1024 * 1024];
 const TARGET = 0.4;
 /** Issue 13: the real stream against the raw chunk calls at CHUNK, same run, same worker count. */
 const STREAM_TARGET = 0.9;
 const repArg = process.argv.find((a) => a.startsWith('--rounds='));
-const ROUNDS = repArg ? Number(repArg.slice(9)) : 5;
+const ROUNDS = repArg ? Number(repArg.slice(9)) : sized(5, 1);
 const ONLY_STREAMS = process.argv.includes('--streams-only');
 
 const gbps = (r: MeasureResult) => r.bytes / (r.ms / 1000) / 1e9;
 const label = (size: number) => (size >= MiB ? `${size / MiB} MiB` : `${size / 1024} KiB`);
 
 function opensslSpeed(bytes: number): number {
-  const out = Bun.spawnSync(['openssl', 'speed', '-evp', 'aes-256-gcm', '-seconds', '2', '-bytes', String(bytes), '-mr'], {
-    stderr: 'pipe',
-  });
+  const out = Bun.spawnSync(
+    ['openssl', 'speed', '-evp', 'aes-256-gcm', '-seconds', SHORT ? '1' : '2', '-bytes', String(bytes), '-mr'],
+    {
+      stderr: 'pipe',
+    },
+  );
   const line = out.stdout
     .toString()
     .split('\n')
@@ -72,7 +78,7 @@ async function main() {
     const ssl = opensslSpeed(size);
     for (const direction of ['encrypt', 'decrypt'] as const) {
       const req: MeasureRequest = { mode, direction, chunkSize: size, bytes: TOTAL, depth: PIPELINE_DEPTH };
-      await browser(2, { ...req, bytes: 16 * MiB }); // warm both workers
+      await browser(2, { ...req, bytes: WARM_UP }); // warm both workers
       const b1 = await browser(1, req);
       const b2 = await browser(2, req);
       const bun = gbps(await measure(req));
@@ -109,8 +115,8 @@ async function main() {
       const raw: number[] = [];
       const stream: number[] = [];
       const ratios: number[] = [];
-      await browser(2, { ...base, bytes: 16 * MiB });
-      await browser(2, { ...base, mode: 'stream', bytes: 16 * MiB });
+      await browser(2, { ...base, bytes: WARM_UP });
+      await browser(2, { ...base, mode: 'stream', bytes: WARM_UP });
       for (let r = 0; r < ROUNDS; r++) {
         const a = await browser(workers, base);
         const b = await browser(workers, { ...base, mode: 'stream' });

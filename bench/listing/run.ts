@@ -13,30 +13,29 @@
  *    folder's first page ≤ 400 ms and ≤ 1.3x the small one's, same run. The breakdown comes from
  *    the app's `files:listing` (first answer) and `files:listing-whole` marks.
  * Items are folders (the cheapest item), created through the real API with the real crypto.
- * Run: bun bench/listing/run.ts [--items=10000] [--small=100] [--runs=5] [--calls=50] [--no-build] [--server-only]
+ * Run: bun bench/listing/run.ts [--items=10000] [--small=100] [--runs=5] [--calls=50] [--no-build] [--server-only] [--short]
  * (--server-only skips the web build and part 2, for iterating on the server.)
  */
 import { apiCreateLink } from '../../e2e/support/sharing.ts';
 import { toBase64Url } from '@sealbox/crypto';
 import { loadavg } from 'node:os';
 import type { Page } from 'playwright-core';
-import { buildWeb } from '../../scripts/build-web.ts';
-import { numberArg, percentile } from '../support.ts';
+import { buildWebForBench, numberArg, percentile, sized } from '../support.ts';
 import { createUser, loginViaUi } from '../../e2e/support/accounts.ts';
 import { launchBrowser } from '../../e2e/support/browser.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin, apiRename } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
 
-const ITEMS = numberArg('items', 10_000);
-const RUNS = numberArg('runs', 5);
-const CALLS = numberArg('calls', 50);
+const ITEMS = numberArg('items', sized(10_000, 300));
+const RUNS = numberArg('runs', sized(5, 1));
+const CALLS = numberArg('calls', sized(50, 5));
 const SERVER_TARGET_MS = 30;
 /** What the browser asks for on opening a folder: all of it (docs/product.md "Limits"). */
 const WHOLE = 2_147_483_648;
 /** Issue 27 part 1: click → first page of the large folder ≤ 400 ms, and ≤ 1.3x that of a SMALL-item folder. */
 const FIRST_PAGE_TARGET_MS = 400;
 const RATIO_GOAL = 1.3;
-const SMALL = numberArg('small', 100);
+const SMALL = numberArg('small', sized(100, 30));
 
 /** One open of a folder: to its first page rendered, and to the whole folder open (no "Opening…" hint). */
 interface Open {
@@ -109,7 +108,7 @@ const ms = (v: number) => `${v.toFixed(1).padStart(7)} ms`;
 const SERVER_ONLY = process.argv.includes('--server-only');
 
 async function main() {
-  if (!SERVER_ONLY && !process.argv.includes('--no-build')) await buildWeb();
+  if (!SERVER_ONLY) await buildWebForBench();
   const server = await startServer({ env: { RATE_LIMITS: 'off' } });
   const context = SERVER_ONLY ? undefined : await launchBrowser();
   if (!SERVER_ONLY && !context) throw new Error('Chromium is required for this benchmark');

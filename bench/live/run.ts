@@ -11,11 +11,20 @@
  *    the server's resident memory per idle socket.
  * 3. Burst: 1,000 changes from 32 concurrent clients while one socket listens: /api/health answer
  *    times during the burst, and how long until the socket has all 1,000 events.
- * Run: bun bench/live/run.ts [--changes=40] [--sockets=1000] [--rounds=20] [--no-build] [--no-cluster] [--only-burst]
+ * Run: bun bench/live/run.ts [--changes=40] [--sockets=1000] [--rounds=20] [--no-build] [--no-cluster] [--only-burst] [--short]
  */
 import { readFileSync } from 'node:fs';
-import { buildWeb } from '../../scripts/build-web.ts';
-import { type Listener, now, numberArg, openListener, percentile, rowSeen, waitUntil } from '../support.ts';
+import {
+  buildWebForBench,
+  type Listener,
+  now,
+  numberArg,
+  openListener,
+  percentile,
+  rowSeen,
+  sized,
+  waitUntil,
+} from '../support.ts';
 import { createUser, type TestUser } from '../../e2e/support/accounts.ts';
 import { launchBrowser } from '../../e2e/support/browser.ts';
 import { startCluster } from '../../e2e/support/cluster.ts';
@@ -29,10 +38,10 @@ import {
 } from '../../e2e/support/files.ts';
 import { startServer, type RunningServer } from '../../e2e/support/server.ts';
 
-const CHANGES = numberArg('changes', 40);
-const SOCKETS = numberArg('sockets', 1000);
-const ROUNDS = numberArg('rounds', 20);
-const BURST = 1000;
+const CHANGES = numberArg('changes', sized(40, 3));
+const SOCKETS = numberArg('sockets', sized(1000, 20));
+const ROUNDS = numberArg('rounds', sized(20, 2));
+const BURST = sized(1000, 50);
 const BURST_CLIENTS = 32;
 
 const summary = (values: number[]) =>
@@ -190,7 +199,7 @@ async function burst(server: RunningServer, session: ApiSession, parent: ApiFold
 }
 
 async function main() {
-  if (!process.argv.includes('--no-build')) await buildWeb();
+  await buildWebForBench();
   console.log(`bench/live: ${CHANGES} changes per tab measurement, ${SOCKETS} sockets × ${ROUNDS} rounds, burst of ${BURST}`);
   const single = await startServer({ env: { RATE_LIMITS: 'off' } });
   try {

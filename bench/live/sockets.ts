@@ -9,7 +9,7 @@
  * Bun.serve WebSocket server (bare-server.ts) holding as many sockets, Bun's own floor.
  * All the clients are WebSockets in this one Bun process, on the same 2 cores as both servers.
  * The open-file limit is raised here: the bench runs itself again under `ulimit -n` if it is low.
- * Run: bun bench/live/sockets.ts [--sockets=10000] [--rounds=5] [--no-bare]
+ * Run: bun bench/live/sockets.ts [--sockets=10000] [--rounds=5] [--no-bare] [--short]
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,10 +17,10 @@ import { createUser } from '../../e2e/support/accounts.ts';
 import { startCluster } from '../../e2e/support/cluster.ts';
 import { apiLogin, folderMetadata } from '../../e2e/support/files.ts';
 import type { RunningServer } from '../../e2e/support/server.ts';
-import { now, numberArg, percentile } from '../support.ts';
+import { now, numberArg, percentile, sized } from '../support.ts';
 
-const SOCKETS = numberArg('sockets', 10_000);
-const ROUNDS = numberArg('rounds', 5);
+const SOCKETS = numberArg('sockets', sized(10_000, 64));
+const ROUNDS = numberArg('rounds', sized(5, 1));
 const PER_SESSION = 32;
 const TARGET_P95_MS = 100;
 const TARGET_KIB = 16;

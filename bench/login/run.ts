@@ -8,19 +8,15 @@
  * Two cases (docs/protocol.md "Account"): version 2, every sign-in of an account once upgraded
  * (one argon2id 64 MiB x 3, split by HKDF into login password and wrapping key); and the first
  * sign-in of a version-1 account, which also upgrades it (a fresh account per run).
- * Run: bun bench/login/run.ts [--runs=10] [--upgrade-runs=5] [--no-build]
+ * Run: bun bench/login/run.ts [--runs=10] [--upgrade-runs=5] [--no-build] [--short]
  */
 import type { Page } from 'playwright-core';
-import { withAppInChromium } from '../support.ts';
+import { numberArg, sized, withAppInChromium } from '../support.ts';
 import { createUser, submitLogin, type TestUser } from '../../e2e/support/accounts.ts';
 
 const TARGET_MS = 500;
-const arg = (name: string, fallback: number) => {
-  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return found ? Number(found.slice(name.length + 3)) : fallback;
-};
-const RUNS = arg('runs', 10);
-const UPGRADE_RUNS = arg('upgrade-runs', 5);
+const RUNS = numberArg('runs', sized(10, 1));
+const UPGRADE_RUNS = numberArg('upgrade-runs', sized(5, 1));
 
 interface Run {
   total: number;

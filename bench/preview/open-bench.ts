@@ -1,14 +1,14 @@
 /**
  * What both preview benchmarks (run.ts: a video, pdf.ts: a pdf) stand on, so they differ only in
- * the file and what they measure: the web app built (unless --no-build, or SEALBOX_E2E_WEB_DIST
+ * the file and what they measure: the web app built (buildWebForBench, unless SEALBOX_E2E_WEB_DIST
  * names another build), the real server, a user whose folder 'Bench' holds the file, and Chromium
  * at 1280x800 signed in and showing that folder.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { buildWeb } from '../../scripts/build-web.ts';
 import { launchBrowser } from '../../e2e/support/browser.ts';
 import { apiUserWithFolder, signInToFiles, type ApiFolder, type ApiSession } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
+import { buildWebForBench } from '../support.ts';
 
 export interface OpenBench<T> {
   context: BrowserContext;
@@ -26,7 +26,7 @@ export async function withOpenFolder<T>(
   upload: (session: ApiSession, folder: ApiFolder) => Promise<T>,
   measure: (bench: OpenBench<T>) => Promise<void>,
 ): Promise<void> {
-  if (!process.argv.includes('--no-build') && !process.env.SEALBOX_E2E_WEB_DIST) await buildWeb();
+  if (!process.env.SEALBOX_E2E_WEB_DIST) await buildWebForBench();
   const server = await startServer({
     env: {
       RATE_LIMITS: 'off',

@@ -17,20 +17,20 @@
  * the crypto worker, and read into an array), 'preview:pdf-open' (pdf.js's worker started and the
  * document parsed). Target: <= 1 s.
  *
- * Run: bun bench/preview/pdf.ts [--runs=5] [--slowdown=1] [--no-build]   (SEALBOX_E2E_WEB_DIST: another build)
+ * Run: bun bench/preview/pdf.ts [--runs=5] [--slowdown=1] [--no-build] [--short]   (SEALBOX_E2E_WEB_DIST: another build)
  */
 import { deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { apiUploadFile, type ApiFolder, type ApiSession } from '../../e2e/support/files.ts';
-import { numberArg, percentile } from '../support.ts';
+import { numberArg, percentile, sized } from '../support.ts';
 import { withOpenFolder } from './open-bench.ts';
 
-const RUNS = numberArg('runs', 5);
+const RUNS = numberArg('runs', sized(5, 1));
 /** Chromium's CPU throttling rate (DevTools' "4x slowdown"), to see the margin on a slower device. */
 const SLOWDOWN = numberArg('slowdown', 1);
-const PAGES = 100;
+const PAGES = sized(100, 10);
 const TARGET_MS = 1000;
-const NAME = 'report-100-pages.pdf';
+const NAME = `report-${PAGES}-pages.pdf`;
 const MARKS = { bytes: 'preview:pdf-bytes', open: 'preview:pdf-open', firstPage: 'preview:pdf-first-page' } as const;
 
 // ---------------------------------------------------------------- the pdf, made here

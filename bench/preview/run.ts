@@ -17,7 +17,8 @@
  * calls (what it asked the server for; an aborted fetch counts whole), seen by the browser
  * context. Targets: <= 8 MiB and <= 1 s each.
  *
- * Run: bun bench/preview/run.ts [--runs=3] [--no-build]   (SEALBOX_E2E_WEB_DIST: another build)
+ * Run: bun bench/preview/run.ts [--runs=3] [--no-build] [--short]   (SEALBOX_E2E_WEB_DIST: another build)
+ * --short opens the e2e suites' small clip (e2e/fixtures/preview-clip.mp4) once, no ffmpeg needed.
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,12 +26,12 @@ import { join } from 'node:path';
 import { PART_BYTES, ciphertextSize, createEncryptStream } from '@sealbox/crypto';
 import type { Page, Request } from 'playwright-core';
 import { fileMetadata, ok, postUpload, type ApiFolder, type ApiSession } from '../../e2e/support/files.ts';
-import { numberArg } from '../support.ts';
+import { numberArg, SHORT, sized } from '../support.ts';
 import { withOpenFolder } from './open-bench.ts';
 
 const MIB = 1024 * 1024;
 const GIB = 1024 * MIB;
-const RUNS = numberArg('runs', 3);
+const RUNS = numberArg('runs', sized(3, 1));
 const TARGET_BYTES = 8 * MIB;
 const TARGET_MS = 1000;
 const NAME = 'big-video.mp4';
@@ -50,8 +51,12 @@ async function exists(path: string): Promise<number> {
   );
 }
 
-/** The ~1 GiB video (made once, then reused). */
+/** The ~1 GiB video (made once, then reused); under --short the e2e suites' clip. */
 async function makeVideo(): Promise<{ path: string; size: number; made: boolean; seconds: number }> {
+  if (SHORT) {
+    const clip = new URL('../../e2e/fixtures/preview-clip.mp4', import.meta.url).pathname;
+    return { path: clip, size: await exists(clip), made: false, seconds: 0 };
+  }
   await mkdir(work, { recursive: true });
   const path = join(work, 'video-1g.mp4');
   const known = await exists(path);
@@ -136,6 +141,8 @@ interface Open {
   playMs: number;
   seekMs: number;
   seekBytes: number;
+  /** The video's length in seconds, as the previewer's element reads it. */
+  duration: number;
 }
 
 /** Opens the video in the previewer and measures (see the header). */
@@ -183,14 +190,14 @@ async function measureOpen(page: Page, fetched: { bytes: number }): Promise<Open
   fetched.bytes = 0;
   const seek = await page.evaluate(
     () =>
-      new Promise<{ ms: number; at: number }>((resolve, reject) => {
+      new Promise<{ ms: number; at: number; duration: number }>((resolve, reject) => {
         const video = document.querySelector<HTMLVideoElement>('dialog.preview video')!;
         const target = video.duration / 2;
         const start = performance.now();
         const done = () => {
           if (video.currentTime < target - 1) return;
           video.removeEventListener('playing', done);
-          resolve({ ms: performance.now() - start, at: video.currentTime / video.duration });
+          resolve({ ms: performance.now() - start, at: video.currentTime / video.duration, duration: video.duration });
         };
         video.addEventListener('playing', done);
         video.addEventListener('error', () => reject(new Error('video error')), { once: true });
@@ -202,7 +209,7 @@ async function measureOpen(page: Page, fetched: { bytes: number }): Promise<Open
   if (Math.abs(seek.at - 0.5) > 0.01) throw new Error(`played from ${seek.at} instead of 0.5`);
   await page.keyboard.press('Escape');
   await page.locator('dialog.preview[open]').waitFor({ state: 'detached' });
-  return { firstFrameMs: first, firstFrameBytes, playMs, seekMs: seek.ms, seekBytes };
+  return { firstFrameMs: first, firstFrameBytes, playMs, seekMs: seek.ms, seekBytes, duration: seek.duration };
 }
 
 const mib = (bytes: number) => `${(bytes / MIB).toFixed(2)} MiB`;
@@ -225,16 +232,14 @@ async function main() {
       fetched.bytes += match ? Number(match[2]) - Number(match[1]) + 1 : video.size;
     });
 
-    const duration = Number(
-      (await Bun.$`ffprobe -v error -show_entries format=duration -of csv=p=0 ${video.path}`.quiet().text()).trim(),
-    );
     const opens: Open[] = [];
     for (let i = 0; i < RUNS + 1; i++) opens.push(await measureOpen(page, fetched));
     const [cold, ...warm] = opens as [Open, ...Open[]];
+    const kind = SHORT ? 'the e2e clip' : 'H.264 1280x720 8 Mbit/s + AAC';
 
     const lines = [
-      `bench/preview: ${mib(video.size)} mp4 (H.264 1280x720 8 Mbit/s + AAC, ${(duration / 60).toFixed(1)} min), ciphertext ${mib(ciphertextSize(video.size))}; Chromium ${context.browser()?.version() ?? ''}`,
-      `  video ${video.made ? `made in ${video.seconds.toFixed(1)} s` : 'reused'}; encrypted and uploaded in parts from Bun in ${uploaded.seconds.toFixed(1)} s`,
+      `bench/preview: ${mib(video.size)} mp4 (${kind}, ${(cold.duration / 60).toFixed(1)} min), ciphertext ${mib(ciphertextSize(video.size))}; Chromium ${context.browser()?.version() ?? ''}`,
+      `  video ${video.made ? `made in ${video.seconds.toFixed(1)} s` : SHORT ? 'from e2e/fixtures' : 'reused'}; encrypted and uploaded in parts from Bun in ${uploaded.seconds.toFixed(1)} s`,
       `  first open (registers the service worker): first frame ${ms(cold.firstFrameMs)}, fetched ${mib(cold.firstFrameBytes)}; play ${ms(cold.playMs)}; seek to 50 % and play ${ms(cold.seekMs)}, fetched ${mib(cold.seekBytes)}`,
       ...warm.map(
         (o, i) =>

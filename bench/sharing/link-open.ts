@@ -12,21 +12,20 @@
  * The split: the document and the app's scripts (to the link info request), GET /api/shared/ID
  * (the link's info), GET /api/file (server and transfer) and the worker's JSON parse + unwraps +
  * name decrypts (the app's `files:listing` mark), and React's render to the frame.
- * Run: bun bench/sharing/link-open.ts [--items=10000] [--files=1000] [--runs=5] [--no-build]
+ * Run: bun bench/sharing/link-open.ts [--items=10000] [--files=1000] [--runs=5] [--no-build] [--short]
  */
 import { apiCreateLink } from '../../e2e/support/sharing.ts';
 import { toBase64Url } from '@sealbox/crypto';
 import { loadavg } from 'node:os';
-import { buildWeb } from '../../scripts/build-web.ts';
 import { createUser } from '../../e2e/support/accounts.ts';
 import { launchBrowser } from '../../e2e/support/browser.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin, apiUploadFile } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
-import { numberArg, percentile } from '../support.ts';
+import { buildWebForBench, numberArg, percentile, sized } from '../support.ts';
 
-const ITEMS = numberArg('items', 10_000);
-const FILES = Math.min(ITEMS, numberArg('files', 1000));
-const RUNS = numberArg('runs', 5);
+const ITEMS = numberArg('items', sized(10_000, 60));
+const FILES = Math.min(ITEMS, numberArg('files', sized(1000, 10)));
+const RUNS = numberArg('runs', sized(5, 1));
 const TARGET_MS = 1000;
 const FIRST_PAGE = Math.min(20, ITEMS);
 
@@ -64,7 +63,7 @@ function watchRows(firstPage: number) {
 }
 
 async function main() {
-  if (!process.argv.includes('--no-build')) await buildWeb();
+  await buildWebForBench();
   const server = await startServer({ env: { RATE_LIMITS: 'off', LOG_LEVEL: 'warn' } });
   const context = await launchBrowser();
   if (!context) throw new Error('Chromium is required for this benchmark');

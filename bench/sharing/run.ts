@@ -6,15 +6,15 @@
  * The two browser figures of the issue are bench/sharing/link-open.ts (opening a link to a
  * folder of 10,000 items) and bench/sharing/share-to-live.ts (share → the recipient's /shared).
  * GET /api/shared over 10,000 shares, and what it costs other users: bench/sharing/shared-list.ts.
- * Run: bun bench/sharing/run.ts [--users=200] [--rounds=20]
+ * Run: bun bench/sharing/run.ts [--users=200] [--rounds=20] [--short]
  */
 import { createAccount, deriveLoginPassword, signGrant, wrapKeyForUser } from '@sealbox/crypto';
 import { apiLogin, folderMetadata, type ApiSession } from '../../e2e/support/files.ts';
 import { startServer, type RunningServer } from '../../e2e/support/server.ts';
-import { now, numberArg, openListener, percentile, waitUntil, type Listener } from '../support.ts';
+import { now, numberArg, openListener, percentile, sized, waitUntil, type Listener } from '../support.ts';
 
-const USERS = numberArg('users', 200);
-const ROUNDS = numberArg('rounds', 20);
+const USERS = numberArg('users', sized(200, 5));
+const ROUNDS = numberArg('rounds', sized(20, 2));
 
 async function ok(response: Response, what: string): Promise<any> {
   if (!response.ok) throw new Error(`${what}: ${response.status} ${await response.text()}`);

@@ -17,20 +17,19 @@
  *    the server, the live socket and the recipient's side alone.
  * After each share it is revoked through the API and the row left to go, so /shared holds one
  * item each time.
- * Run: bun bench/sharing/share-to-live.ts [--iterations=20] [--no-build]
+ * Run: bun bench/sharing/share-to-live.ts [--iterations=20] [--no-build] [--short]
  */
 import { loadavg } from 'node:os';
 import { signGrant, wrapKeyForUser } from '@sealbox/crypto';
 import type { Page } from 'playwright-core';
-import { buildWeb } from '../../scripts/build-web.ts';
 import { createUser, loginViaUi } from '../../e2e/support/accounts.ts';
 import { launchBrowser } from '../../e2e/support/browser.ts';
 import { apiCreateFolder, apiLogin, signInToFiles, type ApiFolder } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
 import { apiRevokeUser, publicUser } from '../../e2e/support/sharing.ts';
-import { now, numberArg, percentile, rowSeen } from '../support.ts';
+import { buildWebForBench, now, numberArg, percentile, rowSeen, sized } from '../support.ts';
 
-const ITERATIONS = numberArg('iterations', 20);
+const ITERATIONS = numberArg('iterations', sized(20, 2));
 const TARGET_MS = 300;
 
 const ms = (v: number) => `${v.toFixed(1).padStart(7)} ms`;
@@ -56,7 +55,7 @@ function summary(label: string, delays: number[]) {
 }
 
 async function main() {
-  if (!process.argv.includes('--no-build')) await buildWeb();
+  await buildWebForBench();
   const server = await startServer({ env: { RATE_LIMITS: 'off', LOG_LEVEL: 'warn' } });
   const recipientBrowser = await launchBrowser();
   const ownerBrowser = await launchBrowser();

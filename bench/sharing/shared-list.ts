@@ -6,16 +6,19 @@
  * lists a folder of 20 items in a loop, and its latency is compared with the same calls idle.
  * One instance, SQLite + disk, on 127.0.0.1. The test of the same shape
  * (apps/server/test/sharing/listing-limits.suite.ts) asserts only the ratio; the figures are here.
- * Run: bun bench/sharing/shared-list.ts [--rounds=5] [--limit=1000] [--entry=path/to/main.ts]
+ * Run: bun bench/sharing/shared-list.ts [--rounds=5] [--limit=1000] [--entry=path/to/main.ts] [--short]
  */
 import { createAccount } from '@sealbox/crypto';
 import { apiLogin, folderMetadata, type ApiSession } from '../../e2e/support/files.ts';
 import { startServer, type RunningServer } from '../../e2e/support/server.ts';
 import { apiShareWithUser, publicUser } from '../../e2e/support/sharing.ts';
-import { numberArg, percentile } from '../support.ts';
+import { numberArg, percentile, sized } from '../support.ts';
 
-const ROUNDS = numberArg('rounds', 5);
-const LIMIT = numberArg('limit', 1000);
+const ROUNDS = numberArg('rounds', sized(5, 1));
+const LIMIT = numberArg('limit', sized(1000, 5));
+/** Folders under each folder of the level above, four levels under the top one. */
+const WIDTHS = sized([10, 10, 10, 10], [2, 2, 2, 2]);
+const IDLE_CALLS = sized(200, 20);
 const entry = process.argv.find((a) => a.startsWith('--entry='))?.slice('--entry='.length);
 
 async function ok(response: Response, what: string): Promise<any> {
@@ -66,16 +69,18 @@ try {
   let started = performance.now();
   const top = await folder(server, owner, null, 'top');
   let level = [top];
-  for (const width of [10, 10, 10, 10]) {
+  let made = 1;
+  for (const width of WIDTHS) {
     const next: typeof level = [];
     const jobs = level.flatMap((parent) => Array.from({ length: width }, (_, i) => ({ parent, i })));
     await parallel(jobs.length, async (j) => {
       next.push(await folder(server, owner, jobs[j]!.parent, `f${jobs[j]!.i}`));
     });
     level = next;
+    made += next.length;
   }
   console.log(
-    `setup: 11,111 folders (${level.length} of them 5 levels deep) made in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `setup: ${made.toLocaleString('en-US')} folders (${level.length} of them 5 levels deep) made in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   started = performance.now();
   const recipientKeys = await publicUser(owner, recipient.userId);
@@ -92,7 +97,7 @@ try {
     return performance.now() - t0;
   };
   const idle: number[] = [];
-  for (let i = 0; i < 200; i++) idle.push(await otherCall());
+  for (let i = 0; i < IDLE_CALLS; i++) idle.push(await otherCall());
 
   const pages: number[] = [];
   const walks: number[] = [];

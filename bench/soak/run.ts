@@ -14,7 +14,7 @@
  * Prints: 5xx count, lost and corrupted files, p50/p99 latency per route, the server's RSS
  * every 10 s.
  *
- * Run: bun bench/soak/run.ts [--minutes=10] [--users=50] [--think-ms=800]
+ * Run: bun bench/soak/run.ts [--minutes=10] [--users=50] [--think-ms=800] [--short]
  */
 import { readFileSync } from 'node:fs';
 import { createUser } from '../../e2e/support/accounts.ts';

@@ -1,4 +1,5 @@
 /** bench/soak's command line (run.ts lists the flags) and the number of files each user keeps. */
+import { sized } from '../support.ts';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
@@ -9,8 +10,8 @@ function arg(name: string, fallback: number): number {
   return value;
 }
 
-export const MINUTES = arg('minutes', 10);
-export const USERS = arg('users', 50);
+export const MINUTES = arg('minutes', sized(10, 0.1));
+export const USERS = arg('users', sized(50, 4));
 export const THINK_MS = arg('think-ms', 800);
 export const LARGE_PER_USER = 2;
 export const SMALL_PER_USER = 60;

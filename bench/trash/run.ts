@@ -7,17 +7,18 @@
  * its p95 during the runs is set against its idle p95, same run. Last, the tree is deleted for good
  * from the trash, for comparison.
  * Goal (issue 25): each within 2 s on the server; other users' calls unaffected (p95 at most 2x idle).
- * Run: bun bench/trash/run.ts [--runs=200] [--folders=100] [--per-folder=99] [--files=50]
+ * Run: bun bench/trash/run.ts [--runs=200] [--folders=100] [--per-folder=99] [--files=50] [--short]
  */
 import { createUser } from '../../e2e/support/accounts.ts';
 import { apiCreateFolder, apiCreateFolders, apiLogin, apiUploadFile } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
-import { bystanderListing, numberArg, percentile } from '../support.ts';
+import { bystanderListing, numberArg, percentile, sized } from '../support.ts';
 
-const RUNS = numberArg('runs', 200);
-const FOLDERS = numberArg('folders', 100);
-const PER_FOLDER = numberArg('per-folder', 99);
-const FILES = numberArg('files', 50);
+const RUNS = numberArg('runs', sized(200, 2));
+const FOLDERS = numberArg('folders', sized(100, 5));
+const PER_FOLDER = numberArg('per-folder', sized(99, 9));
+const FILES = numberArg('files', sized(50, 3));
+const IDLE_CALLS = sized(400, 20);
 const GOAL_MS = 2000;
 const GOAL_RATIO = 2;
 
@@ -51,7 +52,7 @@ async function main() {
 
     const list = await bystanderListing(server.url, 'trashbystander');
     const idle: number[] = [];
-    for (let i = 0; i < 400; i++) idle.push(await list());
+    for (let i = 0; i < IDLE_CALLS; i++) idle.push(await list());
 
     const call = async (method: string, path: string) => {
       const t0 = performance.now();
