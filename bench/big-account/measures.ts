@@ -66,6 +66,8 @@ export interface SignIn {
   meter: number;
   /** When the server's answer to POST /api/login was in (the password's argon2id is before it). */
   answered: number;
+  /** The API calls made from the click on, "path start+duration" in ms. */
+  calls: string[];
   /** The meter's text as shown ("26.1 MiB of 10.0 GiB"), and its percent ("0% used"). */
   meterSizes: string;
   meterPercent: string;
@@ -84,13 +86,17 @@ export async function signIn(page: Page, baseUrl: string, user: TestUser, topIte
       meter: `(document.querySelector('.storage__sizes')?.textContent ?? '') !== ''`,
     },
   );
-  const answered = await page.evaluate(`(() => {
-    const login = performance.getEntriesByType('resource').findLast((r) => new URL(r.name).pathname === '/api/login');
-    return login ? login.responseEnd - window.__timedFrom : NaN;
-  })()`);
+  // The API calls from the click on, each "path start+duration" (ms from the click): where the time went.
+  const { answered, calls } = (await page.evaluate(`(() => {
+    const t0 = window.__timedFrom;
+    const api = performance.getEntriesByType('resource').filter((r) => r.startTime >= t0 && r.name.includes('/api/'));
+    const login = api.findLast((r) => new URL(r.name).pathname === '/api/login');
+    const calls = api.map((r) => new URL(r.name).pathname + ' ' + (r.startTime - t0).toFixed(0) + '+' + r.duration.toFixed(0));
+    return { answered: login ? login.responseEnd - t0 : NaN, calls };
+  })()`)) as { answered: number; calls: string[] };
   const meterSizes = (await page.locator('.storage__sizes').textContent()) ?? '';
   const meterPercent = (await page.locator('.storage__text span').nth(1).textContent()) ?? '';
-  return { ...times, answered: answered as number, meterSizes, meterPercent };
+  return { ...times, answered, calls, meterSizes, meterPercent };
 }
 
 /** From /files' top: a click on `name` → its first page (20 rows of its own), and → the whole folder open. */

@@ -2,7 +2,7 @@
  * Memory of the app's tab while something runs: the JS heap in use of the page, of its crypto
  * worker and of the download service worker (CDP Runtime.getHeapUsage on each target, through
  * the browser's DevTools session), and the resident memory (PSS) of every Chromium renderer
- * process (where those three run), sampled every SAMPLE_MS; the peaks are kept.
+ * process (where those three run), sampled every SAMPLE_MS; answers the peaks.
  */
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, CDPSession } from 'playwright-core';
@@ -15,9 +15,35 @@ export interface MemoryPeaks {
   heap: Record<string, number>;
   /** The three heaps' peak sum (each sample's sum). */
   heapTotal: number;
+  /**
+   * The service worker's peak in the first and in the second half of the samples: memory that
+   * grows as the bytes stream by shows as a second half above the first.
+   */
+  serviceWorkerHalves: [number, number];
   /** Peak sum of the renderer processes' proportional resident memory (PSS), bytes. */
   rendererPss: number;
   samples: number;
+}
+
+interface Sample {
+  heap: Record<string, number>;
+  total: number;
+  pss: number;
+}
+
+const peakOf = (samples: Sample[], pick: (s: Sample) => number) => samples.reduce((max, s) => Math.max(max, pick(s)), 0);
+
+function peaksOf(samples: Sample[]): MemoryPeaks {
+  const types = new Set(samples.flatMap((s) => Object.keys(s.heap)));
+  const half = Math.ceil(samples.length / 2);
+  const sw = (s: Sample) => s.heap.service_worker ?? 0;
+  return {
+    heap: Object.fromEntries([...types].map((type) => [type, peakOf(samples, (s) => s.heap[type] ?? 0)])),
+    heapTotal: peakOf(samples, (s) => s.total),
+    serviceWorkerHalves: [peakOf(samples.slice(0, half), sw), peakOf(samples.slice(half), sw)],
+    rendererPss: peakOf(samples, (s) => s.pss),
+    samples: samples.length,
+  };
 }
 
 /** Proportional set size: shared pages split among the processes sharing them, so a sum counts each once. */
@@ -69,21 +95,16 @@ export async function sampleMemory(context: BrowserContext): Promise<{ stop: () 
       if (!probes.has(t.targetId)) probes.set(t.targetId, { type: t.type, used: await attach(browser, t.targetId) });
     return live.map((t) => probes.get(t.targetId)!);
   };
-  const peaks: MemoryPeaks = { heap: {}, heapTotal: 0, rendererPss: 0, samples: 0 };
+  const samples: Sample[] = [];
   const sample = async () => {
     const used = await Promise.all((await probesNow()).map(async (p) => ({ type: p.type, bytes: await p.used() })));
-    let total = 0;
-    for (const { type, bytes } of used) {
-      peaks.heap[type] = Math.max(peaks.heap[type] ?? 0, bytes);
-      total += bytes;
-    }
-    peaks.heapTotal = Math.max(peaks.heapTotal, total);
+    const heap: Record<string, number> = {};
+    for (const { type, bytes } of used) heap[type] = (heap[type] ?? 0) + bytes;
     const { processInfo } = (await browser.send('SystemInfo.getProcessInfo')) as {
       processInfo: Array<{ type: string; id: number }>;
     };
     const pss = processInfo.filter((p) => p.type === 'renderer').reduce((sum, p) => sum + pssOf(p.id), 0);
-    peaks.rendererPss = Math.max(peaks.rendererPss, pss);
-    peaks.samples++;
+    samples.push({ heap, total: used.reduce((sum, u) => sum + u.bytes, 0), pss });
   };
   let running = true;
   const loop = (async () => {
@@ -98,7 +119,7 @@ export async function sampleMemory(context: BrowserContext): Promise<{ stop: () 
       await loop;
       await sample();
       await browser.detach();
-      return peaks;
+      return peaksOf(samples);
     },
   };
 }
