@@ -121,16 +121,22 @@ export async function apiCreateFolder(session: ApiSession, parent: ApiFolder | n
 
 /**
  * Uploads one small file (it fits one part) as the browser's worker does: the content encrypted
- * in chunks under K and the file nonce.
+ * in chunks under K and the file nonce. `parent` null: at the top of the account.
  */
 export async function apiUploadFile(
   session: ApiSession,
-  parent: ApiFolder,
+  parent: ApiFolder | null,
   name: string,
   content: Uint8Array,
   mimeType = 'application/octet-stream',
 ): Promise<ApiFolder> {
-  const { metadata, key, fileNonce } = await fileMetadata(parent.key, parent.id, name, mimeType, ciphertextSize(content.length));
+  const { metadata, key, fileNonce } = await fileMetadata(
+    parent ? parent.key : session.rootKey,
+    parent?.id ?? null,
+    name,
+    mimeType,
+    ciphertextSize(content.length),
+  );
   const cipher = new Uint8Array(
     await new Response(
       new Blob([content as Uint8Array<ArrayBuffer>]).stream().pipeThrough(createEncryptStream(key, fileNonce)),

@@ -1,0 +1,171 @@
+/**
+ * What a person does with the account in Chromium, each timed on the page's clock from the click
+ * (or the keystroke) to the frame after what it waited for is in the DOM: sign-in to the first page
+ * of /files and to the storage meter's figure, the largest folder's first page, a search's
+ * results, /shared's list; and the zip of a folder, timed to the download's end (Bun's clock).
+ */
+import { open, rm } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import type { TestUser } from '../../e2e/support/accounts.ts';
+
+/**
+ * Resolves in the page with the time (page clock, ms after `t0`) when `done()` first holds, on
+ * the frame after. Runs in the page: everything it uses is passed in or global.
+ */
+const WAIT_IN_PAGE = `(done, t0) => new Promise((resolve) => {
+  const finish = () => requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+  if (done()) return finish();
+  const observer = new MutationObserver(() => {
+    if (!done()) return;
+    observer.disconnect();
+    finish();
+  });
+  observer.observe(document, { childList: true, subtree: true, characterData: true });
+})`;
+
+/**
+ * Runs `act` in the page at t0 and times each condition from then (expressions over `document`,
+ * written into the script: the app's CSP allows no eval in the page). t0 stays in
+ * `window.__timedFrom`, for resource timings read afterwards.
+ */
+async function timed<K extends string>(page: Page, act: string, conditions: Record<K, string>, timeoutMs = 120_000) {
+  const checks = Object.entries(conditions)
+    .map(([name, check]) => `${JSON.stringify(name)}: () => (${check})`)
+    .join(',\n');
+  const script = `(async () => {
+    const wait = ${WAIT_IN_PAGE};
+    const checks = {${checks}};
+    const t0 = performance.now();
+    window.__timedFrom = t0;
+    const waits = Object.entries(checks).map(([name, done]) => wait(done, t0).then((ms) => [name, ms]));
+    (${act})();
+    return Object.fromEntries(await Promise.all(waits));
+  })()`;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return (await Promise.race([
+      page.evaluate(script),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`timed out after ${timeoutMs} ms: ${Object.values<string>(conditions).join(' / ')}`)),
+          timeoutMs,
+        );
+      }),
+    ])) as Record<K, number>;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const rows = `document.querySelectorAll('.browser__body [data-item-id]')`;
+const buttonNamed = (name: string) =>
+  `() => [...document.querySelectorAll('.browser__body button.item-name')].find((b) => b.textContent === ${JSON.stringify(name)}).click()`;
+
+export interface SignIn {
+  firstPage: number;
+  meter: number;
+  /** When the server's answer to POST /api/login was in (the password's argon2id is before it). */
+  answered: number;
+  /** The API calls made from the click on, "path start+duration" in ms. */
+  calls: string[];
+  /** The meter's text as shown ("26.1 MiB of 10.0 GiB"), and its percent ("0% used"). */
+  meterSizes: string;
+  meterPercent: string;
+}
+
+/** From the click on Sign in: the top of /files (`topItems` rows) rendered, and the storage meter's figure. */
+export async function signIn(page: Page, baseUrl: string, user: TestUser, topItems: number): Promise<SignIn> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  const times = await timed(
+    page,
+    `() => [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Sign in').click()`,
+    {
+      firstPage: `location.pathname === '/files' && ${rows}.length >= ${topItems}`,
+      meter: `(document.querySelector('.storage__sizes')?.textContent ?? '') !== ''`,
+    },
+  );
+  // The API calls from the click on, each "path start+duration" (ms from the click): where the time went.
+  const { answered, calls } = (await page.evaluate(`(() => {
+    const t0 = window.__timedFrom;
+    const api = performance.getEntriesByType('resource').filter((r) => r.startTime >= t0 && r.name.includes('/api/'));
+    const login = api.findLast((r) => new URL(r.name).pathname === '/api/login');
+    const calls = api.map((r) => new URL(r.name).pathname + ' ' + (r.startTime - t0).toFixed(0) + '+' + r.duration.toFixed(0));
+    return { answered: login ? login.responseEnd - t0 : NaN, calls };
+  })()`)) as { answered: number; calls: string[] };
+  const meterSizes = (await page.locator('.storage__sizes').textContent()) ?? '';
+  const meterPercent = (await page.locator('.storage__text span').nth(1).textContent()) ?? '';
+  return { ...times, answered, calls, meterSizes, meterPercent };
+}
+
+/** From /files' top: a click on `name` → its first page (20 rows of its own), and → the whole folder open. */
+export async function openFolder(page: Page, name: string, firstChild: string) {
+  await page.locator('.browser__body').getByRole('button', { name, exact: true }).waitFor({ timeout: 60_000 });
+  const first = `${rows}.length >= 20 && ${rows}[0].querySelector('.item-name__text')?.textContent.startsWith(${JSON.stringify(firstChild)})`;
+  return timed(page, buttonNamed(name), {
+    firstPage: first,
+    whole: `(${first}) && document.querySelector('.browser__opening') === null`,
+  });
+}
+
+/** Typing `query` in the search box at once → the first result shown, and → all `expected` of them. */
+export async function search(page: Page, query: string, expected: number) {
+  const box = page.getByPlaceholder('Search files...');
+  await box.waitFor();
+  const results = `document.querySelectorAll('[aria-label="Search results"] li')`;
+  // React reads the value through the input event, set as the browser's own typing sets it.
+  const type = `() => {
+    const input = document.querySelector('input[type="search"]');
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, ${JSON.stringify(query)});
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }`;
+  const times = await timed(page, type, { first: `${results}.length >= 1`, all: `${results}.length >= ${expected}` });
+  const found = await page.locator('[aria-label="Search results"] li').count();
+  await box.fill('');
+  return { ...times, found };
+}
+
+/** A click on the sidebar's 'Shared with me' → its first page rendered (`firstPage` rows); answers the count it shows. */
+export async function openShared(page: Page, firstPage: number) {
+  const times = await timed(page, `() => document.querySelector('#files-sidebar a[href="/shared"]').click()`, {
+    list: `location.pathname === '/shared' && ${rows}.length >= ${firstPage}`,
+  });
+  await page.locator('.listing__count').waitFor();
+  return { ...times, count: (await page.locator('.listing__count').textContent()) ?? '' };
+}
+
+/** The folder `name` downloaded with its row's Download (a zip): ms to the download's end, and the zip's entry count. */
+export async function downloadZip(page: Page, name: string) {
+  await page
+    .getByRole('button', { name: `Actions for ${name}` })
+    .first()
+    .click();
+  const started = page.waitForEvent('download', { timeout: 60_000 });
+  const t0 = performance.now();
+  await page.getByRole('menuitem', { name: 'Download' }).click();
+  const download = await started;
+  const path = await download.path();
+  const ms = performance.now() - t0;
+  if (await download.failure()) throw new Error(`zip failed: ${await download.failure()}`);
+  const zip = await zipSummary(path);
+  await rm(path, { force: true });
+  return { ms, ...zip };
+}
+
+/** The archive's length and the entry count of its end record (zip64's when the plain one says 0xffff). */
+async function zipSummary(path: string): Promise<{ bytes: number; entries: number }> {
+  const file = await open(path);
+  try {
+    const { size } = await file.stat();
+    const tail = Buffer.alloc(Math.min(size, 22 + 56 + 20));
+    await file.read(tail, 0, tail.length, size - tail.length);
+    const end = tail.length - 22;
+    if (tail.readUInt32LE(end) !== 0x06054b50) throw new Error('the download is not a zip (no end record)');
+    let entries = tail.readUInt16LE(end + 10);
+    if (entries === 0xffff) entries = Number(tail.readBigUInt64LE(end - 20 - 56 + 32));
+    return { bytes: size, entries };
+  } finally {
+    await file.close();
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Memory of the app's tab while something runs: the JS heap in use of the page, of its crypto
+ * worker and of the download service worker (CDP Runtime.getHeapUsage on each target, through
+ * the browser's DevTools session), and the resident memory (PSS) of every Chromium renderer
+ * process (where those three run), sampled every SAMPLE_MS; answers the peaks.
+ */
+import { readFileSync } from 'node:fs';
+import type { BrowserContext, CDPSession } from 'playwright-core';
+
+const SAMPLE_MS = 200;
+const MIB = 1024 * 1024;
+
+export interface MemoryPeaks {
+  /** Peak JS heap used, bytes, by target: page, worker (crypto), service_worker (download). */
+  heap: Record<string, number>;
+  /** The three heaps' peak sum (each sample's sum). */
+  heapTotal: number;
+  /**
+   * The service worker's peak in the first and in the second half of the samples: memory that
+   * grows as the bytes stream by shows as a second half above the first.
+   */
+  serviceWorkerHalves: [number, number];
+  /** Peak sum of the renderer processes' proportional resident memory (PSS), bytes. */
+  rendererPss: number;
+  samples: number;
+}
+
+interface Sample {
+  heap: Record<string, number>;
+  total: number;
+  pss: number;
+}
+
+const peakOf = (samples: Sample[], pick: (s: Sample) => number) => samples.reduce((max, s) => Math.max(max, pick(s)), 0);
+
+function peaksOf(samples: Sample[]): MemoryPeaks {
+  const types = new Set(samples.flatMap((s) => Object.keys(s.heap)));
+  const half = Math.ceil(samples.length / 2);
+  const sw = (s: Sample) => s.heap.service_worker ?? 0;
+  return {
+    heap: Object.fromEntries([...types].map((type) => [type, peakOf(samples, (s) => s.heap[type] ?? 0)])),
+    heapTotal: peakOf(samples, (s) => s.total),
+    serviceWorkerHalves: [peakOf(samples.slice(0, half), sw), peakOf(samples.slice(half), sw)],
+    rendererPss: peakOf(samples, (s) => s.pss),
+    samples: samples.length,
+  };
+}
+
+/** Proportional set size: shared pages split among the processes sharing them, so a sum counts each once. */
+const pssOf = (pid: number) => {
+  try {
+    return Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0; // the process ended between the list and the read
+  }
+};
+
+/** One DevTools target's session through the browser's (flatten: false), for Runtime.getHeapUsage. */
+async function attach(browser: CDPSession, targetId: string) {
+  const { sessionId } = (await browser.send('Target.attachToTarget', { targetId, flatten: false })) as { sessionId: string };
+  let nextId = 1;
+  const waiting = new Map<number, (value: { usedSize: number }) => void>();
+  browser.on('Target.receivedMessageFromTarget', (event: { sessionId: string; message: string }) => {
+    if (event.sessionId !== sessionId) return;
+    const message = JSON.parse(event.message) as { id?: number; result?: { usedSize: number } };
+    if (message.id !== undefined) waiting.get(message.id)?.(message.result ?? { usedSize: Number.NaN });
+    if (message.id !== undefined) waiting.delete(message.id);
+  });
+  return async () => {
+    const id = nextId++;
+    // A target that ends meanwhile never answers: it counts as nothing after a second.
+    const answer = new Promise<{ usedSize: number }>((resolve) => {
+      waiting.set(id, resolve);
+      setTimeout(() => resolve({ usedSize: 0 }), 1000);
+    });
+    await browser.send('Target.sendMessageToTarget', {
+      sessionId,
+      message: JSON.stringify({ id, method: 'Runtime.getHeapUsage' }),
+    });
+    return (await answer).usedSize;
+  };
+}
+
+/** Starts sampling; `stop()` ends it and answers the peaks. */
+export async function sampleMemory(context: BrowserContext): Promise<{ stop: () => Promise<MemoryPeaks> }> {
+  const browser = await context.browser()!.newBrowserCDPSession();
+  // Targets are looked up at each sample: a service worker stopped while idle comes back as a new one.
+  const probes = new Map<string, { type: string; used: () => Promise<number> }>();
+  const probesNow = async () => {
+    const { targetInfos } = (await browser.send('Target.getTargets')) as {
+      targetInfos: Array<{ targetId: string; type: string }>;
+    };
+    const live = targetInfos.filter((t) => ['page', 'worker', 'service_worker'].includes(t.type));
+    for (const t of live)
+      if (!probes.has(t.targetId)) probes.set(t.targetId, { type: t.type, used: await attach(browser, t.targetId) });
+    return live.map((t) => probes.get(t.targetId)!);
+  };
+  const samples: Sample[] = [];
+  const sample = async () => {
+    const used = await Promise.all((await probesNow()).map(async (p) => ({ type: p.type, bytes: await p.used() })));
+    const heap: Record<string, number> = {};
+    for (const { type, bytes } of used) heap[type] = (heap[type] ?? 0) + bytes;
+    const { processInfo } = (await browser.send('SystemInfo.getProcessInfo')) as {
+      processInfo: Array<{ type: string; id: number }>;
+    };
+    const pss = processInfo.filter((p) => p.type === 'renderer').reduce((sum, p) => sum + pssOf(p.id), 0);
+    samples.push({ heap, total: used.reduce((sum, u) => sum + u.bytes, 0), pss });
+  };
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      await sample();
+      await Bun.sleep(SAMPLE_MS);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      await sample();
+      await browser.detach();
+      return peaksOf(samples);
+    },
+  };
+}
+
+export const mib = (bytes: number) => `${(bytes / MIB).toFixed(1)} MiB`;

@@ -1,0 +1,75 @@
+/**
+ * Sizes and goals of bench/big-account (docs/benchmarks.md "bench/big-account"). The big account
+ * and the small one are made with the same shape; each goal is first the ratio of the big one's
+ * figure to the small one's in the same run (machines differ 2x), then an absolute figure.
+ */
+import { numberArg } from '../support.ts';
+
+/** `--short`: small sizes and one run, to check the bench end to end in well under a minute. */
+export const SHORT = process.argv.includes('--short');
+
+/** What one account holds (docs/benchmarks.md "bench/big-account": the shape). */
+export interface AccountSize {
+  label: string;
+  /** Items in the tree, all told (folders and files, the largest and zip folders included). */
+  items: number;
+  /** Items in the largest folder ("Largest"), a fifth of them small files. */
+  largest: number;
+  /** Small files in the folder downloaded as a zip ("Zip me"). */
+  zipFiles: number;
+  /** Items other users share with this account (what /shared lists). */
+  shares: number;
+}
+
+const BIG: AccountSize = SHORT
+  ? { label: 'big', items: 2_000, largest: 500, zipFiles: 100, shares: 20 }
+  : { label: 'big', items: 100_000, largest: 10_000, zipFiles: 10_000, shares: 1_000 };
+
+/**
+ * The small account of the same run. Its zip folder is a tenth of the big one's, not a hundredth:
+ * the zip's goal compares 10,000 files with 1,000, so the whole account is 1,000 items plus those.
+ */
+const SMALL: AccountSize = SHORT
+  ? { label: 'small', items: 200, largest: 50, zipFiles: 10, shares: 2 }
+  : { label: 'small', items: 2_000, largest: 100, zipFiles: 1_000, shares: 10 };
+
+export const SIZES = {
+  big: { ...BIG, items: numberArg('items', BIG.items) },
+  small: { ...SMALL, items: numberArg('small-items', SMALL.items) },
+};
+
+/** Timed runs of each measure (median and p95 over them). */
+export const RUNS = numberArg('runs', SHORT ? 1 : 5);
+
+/** Requests in flight while the accounts are made (the server is one Bun process; 2 cores). */
+export const CONCURRENCY = numberArg('concurrency', 24);
+
+/** Planted across both trees; a search for it must find exactly these. */
+export const NEEDLE = 'budget';
+export const NEEDLES = 10;
+
+/** Each measure's goals: the big/small ratio at the median, and the big account's absolute median. */
+export interface Goal {
+  ratio: number;
+  /** Milliseconds, or (for the zip's memory) bytes; undefined: no absolute goal. */
+  absolute?: number;
+}
+
+export const GOALS = {
+  /** Sign-in click → the first page of /files rendered (the password's argon2id, ~0.3 s, included). */
+  signIn: { ratio: 1.3, absolute: 1500 },
+  /** Click on the largest folder → its first page rendered (issue 27 part 1). */
+  largest: { ratio: 1.3, absolute: 400 },
+  /** Query typed → the first results shown (issue 27 part 2). */
+  search: { ratio: 1.5, absolute: 1000 },
+  /** Time per file of the zip (the zip is linear in its files: the ratio is per file). */
+  zipPerFile: { ratio: 1.3 },
+  /** The zip's whole time for the big account's folder. */
+  zip: { ratio: Number.POSITIVE_INFINITY, absolute: 60_000 },
+  /** Peak memory during the zip: constant, whatever the number of files. */
+  zipMemory: { ratio: 1.5 },
+  /** Sign-in's answer from the server → the storage meter's figure shown. */
+  meter: { ratio: 1.3, absolute: 1000 },
+  /** Click on Files Shared with Me → its list rendered. */
+  shared: { ratio: 1.3, absolute: 1000 },
+} satisfies Record<string, Goal>;
