@@ -121,6 +121,16 @@ export const SHORT_BENCHES = {
       ],
     },
     {
+      entry: 'big-account/run.ts',
+      needs: ['chromium'],
+      figures: [
+        re(String.raw`sign-in click → first page of /files +\| # ms / # ms +\| # ms / # ms +\| #x`),
+        re(String.raw`search "budget" → first results +\| # ms / # ms +\| # ms / # ms +\| #x`),
+        re(String.raw`zip, peak JS heap \(page \+ workers\) +\| # MiB / # MiB +\| # MiB / # MiB +\| #x`),
+        re('# goal[(]s[)] not met'),
+      ],
+    },
+    {
       entry: 'sharing/link-open.ts',
       needs: ['chromium'],
       figures: [re('navigation → first page rendered +median +# ms +p95 +# ms'), re('GET /api/file listing .* median +# ms')],

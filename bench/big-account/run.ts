@@ -14,10 +14,10 @@ import { createUser, type TestUser } from '../../e2e/support/accounts.ts';
 import { launchBrowser } from '../../e2e/support/browser.ts';
 import { apiLogin, ok, type ApiSession } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
-import { buildWeb } from '../../scripts/build-web.ts';
 import { meterProblem } from './meter.ts';
 import { type MemoryPeaks, mib, sampleMemory } from './memory.ts';
 import { downloadZip, openFolder, openShared, search, signIn } from './measures.ts';
+import { buildWebForBench } from '../support.ts';
 import { printTable, type Row } from './report.ts';
 import { GOALS, NEEDLE, NEEDLES, RUNS, SHORT, SIZES, type AccountSize } from './settings.ts';
 import { shareWith } from './shares.ts';
@@ -125,7 +125,7 @@ function describe(label: string, f: Figures): string {
 }
 
 async function main() {
-  if (!process.argv.includes('--no-build')) await buildWeb();
+  await buildWebForBench();
   const server = await startServer({ env: { RATE_LIMITS: 'off', LOG_LEVEL: 'warn' } });
   try {
     console.log(`${SHORT ? 'short run' : 'full run'}; machine load (1-min average, 2 cores) ${loadavg()[0]!.toFixed(2)}`);

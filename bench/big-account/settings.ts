@@ -3,10 +3,9 @@
  * and the small one are made with the same shape; each goal is first the ratio of the big one's
  * figure to the small one's in the same run (machines differ 2x), then an absolute figure.
  */
-import { numberArg } from '../support.ts';
+import { numberArg, SHORT, sized } from '../support.ts';
 
-/** `--short`: small sizes and one run, to check the bench end to end in well under a minute. */
-export const SHORT = process.argv.includes('--short');
+export { SHORT };
 
 /** What one account holds (docs/benchmarks.md "bench/big-account": the shape). */
 export interface AccountSize {
@@ -21,17 +20,19 @@ export interface AccountSize {
   shares: number;
 }
 
-const BIG: AccountSize = SHORT
-  ? { label: 'big', items: 2_000, largest: 500, zipFiles: 100, shares: 20 }
-  : { label: 'big', items: 100_000, largest: 10_000, zipFiles: 10_000, shares: 1_000 };
+const BIG: AccountSize = sized(
+  { label: 'big', items: 100_000, largest: 10_000, zipFiles: 10_000, shares: 1_000 },
+  { label: 'big', items: 2_000, largest: 500, zipFiles: 100, shares: 20 },
+);
 
 /**
  * The small account of the same run. Its zip folder is a tenth of the big one's, not a hundredth:
  * the zip's goal compares 10,000 files with 1,000, so the whole account is 1,000 items plus those.
  */
-const SMALL: AccountSize = SHORT
-  ? { label: 'small', items: 200, largest: 50, zipFiles: 10, shares: 2 }
-  : { label: 'small', items: 2_000, largest: 100, zipFiles: 1_000, shares: 10 };
+const SMALL: AccountSize = sized(
+  { label: 'small', items: 2_000, largest: 100, zipFiles: 1_000, shares: 10 },
+  { label: 'small', items: 200, largest: 50, zipFiles: 10, shares: 2 },
+);
 
 export const SIZES = {
   big: { ...BIG, items: numberArg('items', BIG.items) },
@@ -39,7 +40,7 @@ export const SIZES = {
 };
 
 /** Timed runs of each measure (median and p95 over them). */
-export const RUNS = numberArg('runs', SHORT ? 1 : 5);
+export const RUNS = numberArg('runs', sized(5, 1));
 
 /** Requests in flight while the accounts are made (the server is one Bun process; 2 cores). */
 export const CONCURRENCY = numberArg('concurrency', 24);
