@@ -30,6 +30,7 @@ import {
 import { previewFetch, previewMessage } from './sw/preview.ts';
 import { exactLength } from './transfers/exact-length.ts';
 import { awaitJob, sw, TOKEN } from './sw/scope.ts';
+import { fetchingAhead } from './fetch-ahead.ts';
 import { planZip, zipStream, type ZipEntry } from './zip.ts';
 
 const bytes = byteCalls(sameOriginFetch);
@@ -260,8 +261,8 @@ function wipeLater(key: Uint8Array): void {
 }
 
 /**
- * A folder as a zip (workers/zip.ts), produced on demand: the next file is fetched and decrypted
- * only as the download reads on.
+ * A folder as a zip (workers/zip.ts), produced on demand: files are decrypted only as the download
+ * reads on, and fetched a few ahead (fetch-ahead.ts).
  */
 function zipOf(job: DownloadJob): { stream: ReadableStream<Uint8Array>; length: number } {
   const entries: ZipEntry[] = job.entries.map((entry) =>
@@ -269,10 +270,12 @@ function zipOf(job: DownloadJob): { stream: ReadableStream<Uint8Array>; length: 
   );
   // Cancelling the download also aborts a fetch still waiting for the server.
   const stop = new AbortController();
-  const open = async (index: number) => {
-    const entry = job.entries[index] as Extract<DownloadEntry, { kind: 'file' }>;
-    return decrypted(entry, await fetchCipher(job.scope, entry, stop.signal));
-  };
+  const fileAt = (index: number) => job.entries[index] as Extract<DownloadEntry, { kind: 'file' }>;
+  const cipherOf = fetchingAhead(
+    job.entries.map((entry) => (entry.kind === 'file' ? entry.size : null)),
+    (index) => fetchCipher(job.scope, fileAt(index), stop.signal),
+  );
+  const open = async (index: number) => decrypted(fileAt(index), await cipherOf(index));
   const finish = () => {
     wipe(job);
     stop.abort();
