@@ -284,17 +284,32 @@ function zipOf(job: DownloadJob): { stream: ReadableStream<Uint8Array>; length: 
   return { stream: generatorStream(zipStream(plan, open), finish), length: plan.length };
 }
 
-/** A stream that pulls from a generator; `finish` runs however it ends. */
+/**
+ * Pieces of a zip handed to the download at least this large: a small file is three pieces
+ * (header, data, descriptor), and each piece crosses to the browser's download on its own.
+ */
+const ZIP_PIECE = 64 * 1024;
+
+/** A stream that pulls from a generator, in pieces of at least ZIP_PIECE; `finish` runs however it ends. */
 function generatorStream(generator: AsyncGenerator<Uint8Array>, finish: () => void): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
-          const { done, value } = await generator.next();
-          if (done) {
-            finish();
-            controller.close();
-          } else controller.enqueue(value);
+          const parts: Uint8Array[] = [];
+          let size = 0;
+          while (size < ZIP_PIECE) {
+            const { done, value } = await generator.next();
+            if (done) {
+              if (size > 0) controller.enqueue(joined(parts, size));
+              finish();
+              controller.close();
+              return;
+            }
+            parts.push(value);
+            size += value.length;
+          }
+          controller.enqueue(joined(parts, size));
         } catch (error) {
           finish();
           controller.error(error);
@@ -307,4 +322,15 @@ function generatorStream(generator: AsyncGenerator<Uint8Array>, finish: () => vo
     },
     { highWaterMark: 0 },
   );
+}
+
+function joined(parts: Uint8Array[], size: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
