@@ -67,6 +67,7 @@ describe('sqlite adapter', () => {
         '016-account-deleted',
         '017-trash',
         '018-versions',
+        '019-tree-version',
       ]);
       expect(await second.kysely.selectFrom('users').select('id').execute()).toEqual([{ id: user.id }]);
       await second.close();
