@@ -105,4 +105,6 @@ export interface BrowserMode {
   parentParam?: ((id: string | null) => string | undefined) | undefined;
   /** A hook: the same function on every render of one browser. */
   usePlace: (parentId: string | null, context: PlaceContext) => BrowserPlace;
+  /** Search goes through the sealed local index when it is ready (My Files; docs/web-files.md "Search"). */
+  indexedSearch?: true | undefined;
 }

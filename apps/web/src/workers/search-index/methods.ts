@@ -1,0 +1,189 @@
+/**
+ * The sealed local search index (docs/web-files.md "Search"), held in the crypto worker: built
+ * from the own tree's listing, opened here, sealed under the index key (seal.ts) into IndexedDB
+ * (store.ts), read back once per session, matched in memory (memory.ts), and kept current by
+ * `tree.changed` events and the listings the user opens. The page gets matches, never the key.
+ */
+import { answered } from '../../lib/api-client.ts';
+import { OWN_SCOPE } from '../../model/browse-scope.ts';
+import type { ItemView } from '../../model/items.ts';
+import { ALL_ITEMS, TREE_DEPTH } from '../../model/listing-limits.ts';
+import { api, bytes } from '../api.ts';
+import { CodedError } from '../coded-error.ts';
+import { parseAndOpen } from '../items.ts';
+import { currentAccount } from '../key-rings.ts';
+import { type Found, MemoryIndex } from './memory.ts';
+import { IndexOpenError, openIndex, sealIndex } from './seal.ts';
+import { deleteIndex, readIndex, writeIndex } from './store.ts';
+import { bridge, type TreeChange } from './versions.ts';
+
+/** How long changes wait before the index is sealed and written again (many events, one write). */
+const PERSIST_DELAY_MS = 1000;
+
+export type IndexState = { state: 'unavailable' } | { state: 'none' } | { state: 'ready'; treeVersion: number; names: number };
+
+interface Live {
+  userId: string;
+  key: CryptoKey;
+  treeVersion: number;
+  memory: MemoryIndex;
+}
+
+let live: Live | undefined;
+let building: Promise<IndexState> | undefined;
+let persistTimer: ReturnType<typeof setTimeout> | undefined;
+
+const indexError = (code: string, message: string) => new CodedError('SearchIndexError', code, message);
+
+/** The signed-in account and its index key; undefined for keys stored before the key existed. */
+async function owner(): Promise<{ userId: string; key: CryptoKey } | undefined> {
+  const account = await currentAccount();
+  const key = account?.keys.searchIndexKey;
+  return account && key ? { userId: account.userId, key } : undefined;
+}
+
+function stateOf(index: Live | undefined): IndexState {
+  return index ? { state: 'ready', treeVersion: index.treeVersion, names: index.memory.size } : { state: 'none' };
+}
+
+/** The index in memory for the current account, else read from IndexedDB; 'none' when there is none that opens. */
+async function searchIndexOpen(): Promise<IndexState> {
+  const me = await owner();
+  if (!me) return { state: 'unavailable' };
+  if (live?.userId === me.userId) return stateOf(live);
+  live = undefined;
+  const stored = await readIndex(me.userId).catch(() => undefined);
+  if (!stored) return { state: 'none' };
+  try {
+    const entries = await openIndex(me.key, me.userId, stored.meta, stored.chunks);
+    live = { ...me, treeVersion: stored.meta.treeVersion, memory: new MemoryIndex(me.userId, entries) };
+  } catch (error) {
+    // Tampered with, cut short or not this account's: built again from the server.
+    if (!(error instanceof IndexOpenError)) throw error;
+    return { state: 'none' };
+  }
+  return stateOf(live);
+}
+
+async function serverTreeVersion(): Promise<number> {
+  const { data, status } = await answered(api.api.file['tree-version'].get());
+  if (!data) throw indexError(`HTTP_${status}`, `Tree version failed (${status})`);
+  return data.treeVersion;
+}
+
+/** GET /api/file in the own scope (`id` null: the whole tree), opened here. */
+async function listOwn(id: string | null, depth: number, onProgress?: (opened: number, total: number) => void) {
+  const response = await bytes.listing({ depth, limit: ALL_ITEMS, offset: 0, ...(id ? { id } : {}) });
+  if (!response.ok) throw indexError(`HTTP_${response.status}`, `Listing failed (${response.status})`);
+  return parseAndOpen(OWN_SCOPE, await response.arrayBuffer(), onProgress);
+}
+
+/**
+ * Builds the index from the whole own tree. The version is read before the tree, so the tree is
+ * at least that new; events after it are applied on top (a refetched folder is the same
+ * whatever it held), never missed. `progress` hears `{ opened, total }` as names are opened.
+ */
+function searchIndexBuild(progress?: MessagePort): Promise<IndexState> {
+  building ??= (async () => {
+    try {
+      const me = await owner();
+      if (!me) return { state: 'unavailable' } as const;
+      const treeVersion = await serverTreeVersion();
+      const tree = await listOwn(null, TREE_DEPTH, progress && ((opened, total) => progress.postMessage({ opened, total })));
+      const memory = new MemoryIndex(me.userId);
+      memory.add(tree.files);
+      live = { ...me, treeVersion, memory };
+      await persist();
+      return stateOf(live);
+    } finally {
+      building = undefined;
+      progress?.close();
+    }
+  })();
+  return building;
+}
+
+/** Seals the whole index and writes it (after PERSIST_DELAY_MS when `later`). */
+async function persist(later = false): Promise<void> {
+  clearTimeout(persistTimer);
+  if (later) {
+    persistTimer = setTimeout(() => void persist().catch(() => {}), PERSIST_DELAY_MS);
+    return;
+  }
+  const index = live;
+  if (!index) return;
+  index.memory.prune();
+  const { meta, chunks } = await sealIndex(index.key, index.userId, index.treeVersion, index.memory.entries());
+  // Signed out (or another account) meanwhile: nothing is written for a session that ended.
+  if (live !== index) return;
+  await writeIndex(index.userId, meta, chunks);
+}
+
+/**
+ * The folder's children are now `items`; folders new to the index bring their subtrees (a folder
+ * restored from the trash, which the index may never have held). A folder the index does not hold
+ * is in the trash or being deleted: nothing under it is searched, so it is left alone.
+ */
+async function takeChildren(index: Live, parentId: string | null, items: readonly ItemView[]): Promise<void> {
+  if (parentId !== null && !index.memory.has(parentId)) return;
+  const fresh = index.memory.replaceChildren(parentId, items);
+  for (const folderId of fresh) index.memory.add((await listOwn(folderId, TREE_DEPTH)).files);
+}
+
+async function refreshFolders(index: Live, parentIds: ReadonlyArray<string | null>): Promise<void> {
+  for (const parentId of parentIds) {
+    if (parentId !== null && !index.memory.has(parentId)) continue;
+    await takeChildren(index, parentId, (await listOwn(parentId, 1)).files);
+  }
+}
+
+/**
+ * A `tree.changed` event (versions.ts): applied when it is next in line (the folders it names
+ * refetched). False when the index cannot be brought to it: the caller rebuilds.
+ */
+async function searchIndexApply(event: TreeChange): Promise<boolean> {
+  const index = live;
+  if (!index) return false;
+  const verdict = bridge(index.treeVersion, event);
+  if (verdict !== 'apply') return verdict === 'included';
+  await refreshFolders(index, event.parentIds ?? []);
+  // Rebuilt or signed out meanwhile, or another event got there first.
+  if (live !== index || bridge(index.treeVersion, event) !== 'apply')
+    return live === index && index.treeVersion >= event.treeVersion;
+  index.treeVersion = event.treeVersion;
+  await persist(true);
+  return true;
+}
+
+/** A listing the user opened (own scope, the whole folder): its names are the freshest there are. */
+async function searchIndexNoteListing(parentId: string | null, items: ItemView[]): Promise<void> {
+  const index = live;
+  if (!index) return;
+  await takeChildren(index, parentId, items);
+  await persist(true);
+}
+
+/** The first `max` matches, how many there are, and the folders above them. */
+function searchIndexFind(query: string, max: number): Found {
+  if (!live) throw indexError('NO_INDEX', 'The search index is not open');
+  return live.memory.find(query, max);
+}
+
+/** Logout: the index leaves memory, and every index database this browser holds is deleted. */
+export async function forgetSearchIndex(): Promise<void> {
+  clearTimeout(persistTimer);
+  const userId = live?.userId;
+  live = undefined;
+  const names = new Set<string>(userId ? [userId] : []);
+  const listed = (await indexedDB.databases?.().catch(() => [])) ?? [];
+  for (const db of listed) if (db.name?.startsWith('sealbox-search-')) names.add(db.name.slice('sealbox-search-'.length));
+  await Promise.all([...names].map(deleteIndex));
+}
+
+export const searchIndexMethods = {
+  searchIndexOpen,
+  searchIndexBuild,
+  searchIndexApply,
+  searchIndexNoteListing,
+  searchIndexFind,
+};
