@@ -18,7 +18,7 @@ import { deleteIndex, readIndex, writeIndex } from './store.ts';
 import { bridge, type TreeChange } from './versions.ts';
 
 /** How long changes wait before the index is sealed and written again (many events, one write). */
-const PERSIST_DELAY_MS = 1000;
+const PERSIST_DELAY_MS = 300;
 
 export type IndexState = { state: 'unavailable' } | { state: 'none' } | { state: 'ready'; treeVersion: number; names: number };
 
