@@ -67,9 +67,15 @@ async function build(): Promise<void> {
   channel.port1.onmessage = (event: MessageEvent<{ opened: number; total: number }>) => {
     if (mine === session && !rebuilding) set({ progress: event.data });
   };
+  const started = performance.now();
   try {
     const state = await cryptoWorker.call('searchIndexBuild', channel.port2);
     if (mine !== session) return;
+    // For bench/search: how long the whole build took (tree fetched, opened, sealed, written).
+    if (state.state === 'ready')
+      performance.mark('search:index-built', {
+        detail: { ms: performance.now() - started, names: state.names, rebuilt: rebuilding },
+      });
     if (state.state === 'unavailable') set({ phase: 'unavailable', updating: false });
     else set({ phase: 'ready', updating: false, progress: undefined, generation: snapshot.generation + 1 });
   } catch {
