@@ -127,8 +127,7 @@ export function recheckSearchIndex(): void {
 export function noteOwnListing(parentId: string | null, items: ItemView[]): void {
   if (snapshot.phase !== 'ready') return;
   void enqueue(async () => {
-    await cryptoWorker.call('searchIndexNoteListing', parentId, items);
-    set({ generation: snapshot.generation + 1 });
+    if (await cryptoWorker.call('searchIndexNoteListing', parentId, items)) set({ generation: snapshot.generation + 1 });
   });
 }
 

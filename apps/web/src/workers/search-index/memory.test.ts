@@ -55,8 +55,11 @@ describe('search index in memory', () => {
   test("a folder's new listing replaces its children; what was under a removed folder is unreachable and pruned", () => {
     const index = tree();
     // "Trip" (c) renamed, "Beach.JPG" (b) gone from Photos.
-    const fresh = index.replaceChildren('a', [view('c', 'a', 'Journey', true), view('n', 'a', 'New folder', true)]);
+    const same = index.replaceChildren('c', [view('d', 'c', 'beach notes.txt')]);
+    expect(same).toEqual({ fresh: [], changed: false });
+    const { fresh, changed } = index.replaceChildren('a', [view('c', 'a', 'Journey', true), view('n', 'a', 'New folder', true)]);
     expect(fresh).toEqual(['n']);
+    expect(changed).toBe(true);
     expect(ids(index, 'beach')).toEqual(['d']);
     expect(ids(index, 'journey')).toEqual(['c']);
     // Photos trashed: gone from the top level, and d with it.

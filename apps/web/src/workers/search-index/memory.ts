@@ -58,14 +58,26 @@ export class MemoryIndex {
    * The folder's children are now `items`: what it held before and is not among them left it
    * (deleted, trashed, moved away). What was under those stays, unreachable, until `prune`:
    * a restore brings it back whole. Answers the folders among `items` the index did not hold
-   * (their contents are not in it yet).
+   * (their contents are not in it yet), and whether anything changed.
    */
-  replaceChildren(parentId: string | null, items: readonly ItemView[]): string[] {
+  replaceChildren(parentId: string | null, items: readonly ItemView[]): { fresh: string[]; changed: boolean } {
     const now = new Set(items.map((item) => item.id));
-    for (const [id, entry] of this.byId) if (entry[1] === parentId && !now.has(id)) this.drop(id);
+    let changed = false;
+    for (const [id, entry] of this.byId)
+      if (entry[1] === parentId && !now.has(id)) {
+        this.drop(id);
+        changed = true;
+      }
     const fresh = items.filter((item) => item.isDirectory && !this.byId.has(item.id)).map((item) => item.id);
-    this.add(items.filter((item) => item.parentId === parentId));
-    return fresh;
+    for (const item of items) {
+      if (item.parentId !== parentId) continue;
+      const before = this.byId.get(item.id);
+      this.add([item]);
+      const after = this.byId.get(item.id);
+      if (before === undefined ? after !== undefined : after === undefined || before.some((v, i) => v !== after[i]))
+        changed = true;
+    }
+    return { fresh, changed };
   }
 
   /** Whether the item's folders all lead up to the top level (it is not under something gone). */

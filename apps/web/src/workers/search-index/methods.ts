@@ -31,6 +31,8 @@ interface Live {
 
 let live: Live | undefined;
 let building: Promise<IndexState> | undefined;
+/** Bumped at logout: a build or read under way for the session that ended keeps nothing. */
+let epoch = 0;
 let persistTimer: ReturnType<typeof setTimeout> | undefined;
 
 const indexError = (code: string, message: string) => new CodedError('SearchIndexError', code, message);
@@ -52,10 +54,12 @@ async function searchIndexOpen(): Promise<IndexState> {
   if (!me) return { state: 'unavailable' };
   if (live?.userId === me.userId) return stateOf(live);
   live = undefined;
+  const started = epoch;
   const stored = await readIndex(me.userId).catch(() => undefined);
   if (!stored) return { state: 'none' };
   try {
     const entries = await openIndex(me.key, me.userId, stored.meta, stored.chunks);
+    if (epoch !== started) return { state: 'none' };
     live = { ...me, treeVersion: stored.meta.treeVersion, memory: new MemoryIndex(me.userId, entries) };
   } catch (error) {
     // Tampered with, cut short or not this account's: built again from the server.
@@ -86,10 +90,12 @@ async function listOwn(id: string | null, depth: number, onProgress?: (opened: n
 function searchIndexBuild(progress?: MessagePort): Promise<IndexState> {
   building ??= (async () => {
     try {
+      const started = epoch;
       const me = await owner();
       if (!me) return { state: 'unavailable' } as const;
       const treeVersion = await serverTreeVersion();
       const tree = await listOwn(null, TREE_DEPTH, progress && ((opened, total) => progress.postMessage({ opened, total })));
+      if (epoch !== started) return { state: 'none' } as const;
       const memory = new MemoryIndex(me.userId);
       memory.add(tree.files);
       live = { ...me, treeVersion, memory };
@@ -124,10 +130,11 @@ async function persist(later = false): Promise<void> {
  * restored from the trash, which the index may never have held). A folder the index does not hold
  * is in the trash or being deleted: nothing under it is searched, so it is left alone.
  */
-async function takeChildren(index: Live, parentId: string | null, items: readonly ItemView[]): Promise<void> {
-  if (parentId !== null && !index.memory.has(parentId)) return;
-  const fresh = index.memory.replaceChildren(parentId, items);
+async function takeChildren(index: Live, parentId: string | null, items: readonly ItemView[]): Promise<boolean> {
+  if (parentId !== null && !index.memory.has(parentId)) return false;
+  const { fresh, changed } = index.memory.replaceChildren(parentId, items);
   for (const folderId of fresh) index.memory.add((await listOwn(folderId, TREE_DEPTH)).files);
+  return changed;
 }
 
 async function refreshFolders(index: Live, parentIds: ReadonlyArray<string | null>): Promise<void> {
@@ -155,12 +162,15 @@ async function searchIndexApply(event: TreeChange): Promise<boolean> {
   return true;
 }
 
-/** A listing the user opened (own scope, the whole folder): its names are the freshest there are. */
-async function searchIndexNoteListing(parentId: string | null, items: ItemView[]): Promise<void> {
+/**
+ * A listing the user opened (own scope, the whole folder): its names are the freshest there are.
+ * Answers whether the index changed (an unchanged folder, the 5 s poll's, writes nothing).
+ */
+async function searchIndexNoteListing(parentId: string | null, items: ItemView[]): Promise<boolean> {
   const index = live;
-  if (!index) return;
-  await takeChildren(index, parentId, items);
+  if (!index || !(await takeChildren(index, parentId, items))) return false;
   await persist(true);
+  return true;
 }
 
 /** The first `max` matches, how many there are, and the folders above them. */
@@ -172,6 +182,7 @@ function searchIndexFind(query: string, max: number): Found {
 /** Logout: the index leaves memory, and every index database this browser holds is deleted. */
 export async function forgetSearchIndex(): Promise<void> {
   clearTimeout(persistTimer);
+  epoch++;
   const userId = live?.userId;
   live = undefined;
   const names = new Set<string>(userId ? [userId] : []);
