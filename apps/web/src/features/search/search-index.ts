@@ -74,7 +74,7 @@ async function build(): Promise<void> {
     // For bench/search: how long the whole build took (tree fetched, opened, sealed, written).
     if (state.state === 'ready')
       performance.mark('search:index-built', {
-        detail: { ms: performance.now() - started, names: state.names, rebuilt: rebuilding },
+        detail: { ms: performance.now() - started, names: state.names, rebuilt: rebuilding, phases: state.phases },
       });
     if (state.state === 'unavailable') set({ phase: 'unavailable', updating: false });
     else set({ phase: 'ready', updating: false, progress: undefined, generation: snapshot.generation + 1 });

@@ -20,7 +20,18 @@ import { bridge, type TreeChange } from './versions.ts';
 /** How long changes wait before the index is sealed and written again (many events, one write). */
 const PERSIST_DELAY_MS = 300;
 
-export type IndexState = { state: 'unavailable' } | { state: 'none' } | { state: 'ready'; treeVersion: number; names: number };
+export type IndexState =
+  | { state: 'unavailable' }
+  | { state: 'none' }
+  | { state: 'ready'; treeVersion: number; names: number; phases?: BuildPhases };
+
+/** Where a build's time went, in ms (for bench/search). */
+export interface BuildPhases {
+  fetch: number;
+  open: number;
+  seal: number;
+  write: number;
+}
 
 interface Live {
   userId: string;
@@ -75,11 +86,21 @@ async function serverTreeVersion(): Promise<number> {
   return data.treeVersion;
 }
 
-/** GET /api/file in the own scope (`id` null: the whole tree), opened here. */
-async function listOwn(id: string | null, depth: number, onProgress?: (opened: number, total: number) => void) {
+/** GET /api/file in the own scope (`id` null: the whole tree), opened here; `phases` hears how long each half took. */
+async function listOwn(
+  id: string | null,
+  depth: number,
+  onProgress?: (opened: number, total: number) => void,
+  phases?: Partial<BuildPhases>,
+) {
+  const started = performance.now();
   const response = await bytes.listing({ depth, limit: ALL_ITEMS, offset: 0, ...(id ? { id } : {}) });
   if (!response.ok) throw indexError(`HTTP_${response.status}`, `Listing failed (${response.status})`);
-  return parseAndOpen(OWN_SCOPE, await response.arrayBuffer(), onProgress);
+  const body = await response.arrayBuffer();
+  const fetched = performance.now();
+  const opened = await parseAndOpen(OWN_SCOPE, body, onProgress);
+  if (phases) Object.assign(phases, { fetch: fetched - started, open: performance.now() - fetched });
+  return opened;
 }
 
 /**
@@ -94,13 +115,15 @@ function searchIndexBuild(progress?: MessagePort): Promise<IndexState> {
       const me = await owner();
       if (!me) return { state: 'unavailable' } as const;
       const treeVersion = await serverTreeVersion();
-      const tree = await listOwn(null, TREE_DEPTH, progress && ((opened, total) => progress.postMessage({ opened, total })));
+      const phases: Partial<BuildPhases> = {};
+      const onProgress = progress && ((opened: number, total: number) => progress.postMessage({ opened, total }));
+      const tree = await listOwn(null, TREE_DEPTH, onProgress, phases);
       if (epoch !== started) return { state: 'none' } as const;
       const memory = new MemoryIndex(me.userId);
       memory.add(tree.files);
       live = { ...me, treeVersion, memory };
-      await persist();
-      return stateOf(live);
+      await persist(false, phases);
+      return { ...stateOf(live), phases: phases as BuildPhases };
     } finally {
       building = undefined;
       progress?.close();
@@ -110,7 +133,7 @@ function searchIndexBuild(progress?: MessagePort): Promise<IndexState> {
 }
 
 /** Seals the whole index and writes it (after PERSIST_DELAY_MS when `later`). */
-async function persist(later = false): Promise<void> {
+async function persist(later = false, phases?: Partial<BuildPhases>): Promise<void> {
   clearTimeout(persistTimer);
   if (later) {
     persistTimer = setTimeout(() => void persist().catch(() => {}), PERSIST_DELAY_MS);
@@ -118,11 +141,14 @@ async function persist(later = false): Promise<void> {
   }
   const index = live;
   if (!index) return;
+  const started = performance.now();
   index.memory.prune();
   const { meta, chunks } = await sealIndex(index.key, index.userId, index.treeVersion, index.memory.entries());
   // Signed out (or another account) meanwhile: nothing is written for a session that ended.
   if (live !== index) return;
+  const sealed = performance.now();
   await writeIndex(index.userId, meta, chunks);
+  if (phases) Object.assign(phases, { seal: sealed - started, write: performance.now() - sealed });
 }
 
 /**
