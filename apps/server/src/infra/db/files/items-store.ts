@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database } from '../../../ports/db.ts';
 import type { ItemsTable } from '../../../ports/db-schema.ts';
 import {
@@ -203,6 +203,10 @@ export function itemsWriter(k: Kysely<Database>, tree: TreeChanges): ItemsWriter
       await tree.changed(row.owner_id, alsoUnder === undefined ? [row.parent_id] : [row.parent_id, alsoUnder]);
   };
   const placed = ['owner_id', 'parent_id'] as const;
+  /** One item's state marks set, and `tree` told. */
+  const markOne = async (id: string, marks: Pick<Updateable<ItemsTable>, 'trashed_at' | 'trashed_by' | 'deleting_since'>) => {
+    await k.updateTable('items').set(marks).where('id', '=', id).returning(placed).execute().then(told);
+  };
   return {
     async insertItem(item) {
       await k
@@ -265,27 +269,9 @@ export function itemsWriter(k: Kysely<Database>, tree: TreeChanges): ItemsWriter
         .execute()
         .then(told);
     },
-    async markTrashed(id, at, by) {
-      await k
-        .updateTable('items')
-        .set({ trashed_at: at, trashed_by: by })
-        .where('id', '=', id)
-        .returning(placed)
-        .execute()
-        .then(told);
-    },
-    async clearTrashed(id) {
-      await k
-        .updateTable('items')
-        .set({ trashed_at: null, trashed_by: null })
-        .where('id', '=', id)
-        .returning(placed)
-        .execute()
-        .then(told);
-    },
-    async markDeleting(id, at) {
-      await k.updateTable('items').set({ deleting_since: at }).where('id', '=', id).returning(placed).execute().then(told);
-    },
+    markTrashed: (id, at, by) => markOne(id, { trashed_at: at, trashed_by: by }),
+    clearTrashed: (id) => markOne(id, { trashed_at: null, trashed_by: null }),
+    markDeleting: (id, at) => markOne(id, { deleting_since: at }),
     async deleteItems(ids) {
       const removed = new Map<string, number>();
       const folders = new Map<string, Set<string | null>>();
