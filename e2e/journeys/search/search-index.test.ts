@@ -8,7 +8,16 @@
 import { describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { createUser, logoutViaNavbar } from '../../support/accounts.ts';
-import { apiCreateFolder, apiCreateFolders, apiLogin, apiRename, folderLink, signInToFiles } from '../../support/files.ts';
+import {
+  apiCreateFolder,
+  apiCreateFolders,
+  apiLogin,
+  apiRename,
+  apiUploadFile,
+  folderLink,
+  signInToFiles,
+} from '../../support/files.ts';
+import { apiShareWithUser, publicUser } from '../../support/sharing.ts';
 import { saveScreenshot } from '../../support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 
@@ -37,6 +46,7 @@ const indexContents = (page: Page, name: string) =>
             const records = all.result as Array<{ sealed?: ArrayBuffer }>;
             const chunks = records.filter((r) => r.sealed instanceof ArrayBuffer);
             const text = chunks.map((c) => new TextDecoder('latin1').decode(c.sealed)).join('');
+            // The own tree's meta record (keys sort by section: 'own' before 'shared').
             resolve({
               meta: records.find((r) => !(r.sealed instanceof ArrayBuffer)) as { treeVersion?: number },
               text,
@@ -68,6 +78,7 @@ describe.skipIf(skipWithoutBrowser)('search index', () => {
       const work = await apiCreateFolder(api, null, 'Work');
       const y2024 = await apiCreateFolder(api, work, '2024');
       const report = await apiCreateFolder(api, y2024, 'Quarterly report');
+      await apiUploadFile(api, y2024, 'budget-q3.txt', new TextEncoder().encode('budget: balanced\n'), 'text/plain');
       const bulk = await apiCreateFolder(api, null, 'Bulk');
       await apiCreateFolders(
         api,
@@ -103,7 +114,7 @@ describe.skipIf(skipWithoutBrowser)('search index', () => {
       const databases = await indexDatabases(page);
       expect(databases).toEqual([`sealbox-search-${api.userId}`]);
       const stored = await indexContents(page, databases[0]!);
-      expect(stored.meta).toMatchObject({ names: FOLDERS + 4, chunks: 1 });
+      expect(stored.meta).toMatchObject({ names: FOLDERS + 5, chunks: 1 });
       expect(stored.chunks).toBe(1);
       for (const name of ['Quarterly', 'Work', 'Item 1', 'Bulk']) expect(stored.text).not.toContain(name);
 
@@ -140,12 +151,71 @@ describe.skipIf(skipWithoutBrowser)('search index', () => {
       await folderLink(page, 'Work').waitFor();
       await box.fill('annual');
       await results.getByText('Annual summary', { exact: true }).waitFor();
+      // A file found opens in the previewer, though this tab never listed its folder (its key is opened first).
+      await box.fill('budget');
+      await results.getByRole('button', { name: 'budget-q3.txt' }).click();
+      await page.getByText('budget: balanced').waitFor({ timeout: 30_000 });
+      await page.keyboard.press('Escape');
       expect(fetches.count()).toBe(0);
 
       await logoutViaNavbar(page);
       const deadline = Date.now() + 15_000;
       while ((await indexDatabases(page)).length > 0 && Date.now() < deadline) await page.waitForTimeout(100);
       expect(await indexDatabases(page)).toEqual([]);
+    },
+    SLOW,
+  );
+
+  test(
+    '/shared: opening it puts what is shared in the index; after a reload a search answers before the subtrees come',
+    async () => {
+      const owner = await apiLogin(suite.server.url, await createUser(suite.server.url));
+      const recipient = await createUser(suite.server.url);
+      const recipientApi = await apiLogin(suite.server.url, recipient);
+      const archive = await apiCreateFolder(owner, null, 'Archive');
+      const inner = await apiCreateFolder(owner, archive, 'Inner');
+      await apiUploadFile(owner, inner, 'ledger-zeta.txt', new TextEncoder().encode('zeta ledger: balanced\n'), 'text/plain');
+      await apiCreateFolder(owner, null, 'zeta private');
+      await apiShareWithUser(owner, archive, await publicUser(owner, recipientApi.userId), false);
+
+      const page = await signInToFiles(await suite.newBrowser(), suite.server.url, recipient);
+      const sharedLink = page.locator('#files-sidebar').getByRole('link', { name: 'Shared with me' });
+      await sharedLink.click();
+      await page.getByRole('heading', { name: 'Files Shared with Me' }).waitFor();
+      const db = `sealbox-search-${recipientApi.userId}`;
+      // Written as its own sealed section once /shared's subtrees are in.
+      const until = Date.now() + 30_000;
+      while ((await indexContents(page, db)).chunks < 2 && Date.now() < until) await page.waitForTimeout(100);
+      const stored = await indexContents(page, db);
+      expect(stored.chunks).toBe(2);
+      for (const name of ['ledger', 'Archive', 'Inner']) expect(stored.text).not.toContain(name);
+
+      // Reloaded with the subtrees held back: the search answers from the index all the same.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.context().route(
+        (url) =>
+          url.pathname === '/api/file' && url.searchParams.get('depth') === '20' && url.searchParams.get('id') === archive.id,
+        async (route) => {
+          await held;
+          await route.continue();
+        },
+      );
+      await page.reload();
+      await page.getByRole('heading', { name: 'Files Shared with Me' }).waitFor();
+      const box = page.getByPlaceholder('Search files...');
+      const results = page.getByRole('list', { name: 'Search results' });
+      await box.fill('ZETA');
+      await results.getByText('ledger-zeta.txt', { exact: true }).waitFor({ timeout: 30_000 });
+      await results.getByText('Files Shared with Me / Archive / Inner').waitFor();
+      expect(await results.getByRole('listitem').count()).toBe(1);
+      await results.getByRole('button', { name: 'ledger-zeta.txt' }).click();
+      await page.getByText('zeta ledger: balanced').waitFor({ timeout: 30_000 });
+      await page.keyboard.press('Escape');
+      release();
+      await page.context().unrouteAll({ behavior: 'wait' });
     },
     SLOW,
   );

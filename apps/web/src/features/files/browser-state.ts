@@ -17,7 +17,7 @@ import type { Crumb } from './breadcrumbs.ts';
 import type { BrowserSearch, ViewMode } from './browser-search.ts';
 import { ENCRYPTED_DIRECTORY, displayName } from '../../model/item-names.ts';
 import { type FolderListing, useFolder } from '../items/index.ts';
-import { useIndexedSearch } from '../search/index.ts';
+import { type SearchSection, useIndexedSearch } from '../search/index.ts';
 import { DEFAULT_PAGE_SIZE, effectiveSort, paginate, searchItems, sortItems, type PageSize, type Sort } from './sorting.ts';
 
 export const UPLOAD_BLOCKED_TEXT = 'You do not have permission to upload files here';
@@ -111,13 +111,14 @@ export interface SearchTree {
 
 /**
  * docs/product.md "Screens" search over every decrypted name of the tree. With `indexed` (My
- * Files) and the sealed index ready (docs/web-files.md "Search"), the crypto worker matches the
- * names it holds and no tree is fetched; else the tree is fetched once a query is typed.
+ * Files' own tree, /shared's shared section) and the sealed index holding it (docs/web-files.md
+ * "Search"), the crypto worker matches the names it holds and no tree is fetched; else the tree
+ * is fetched once a query is typed.
  */
 export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends QueryKey = QueryKey>(
   sort: Sort | undefined,
   source: TreeSource<TQueryFnData, TQueryKey>,
-  indexed = false,
+  indexed?: SearchSection,
 ) {
   const [query, setQuery] = useState('');
   const searching = query.trim() !== '';

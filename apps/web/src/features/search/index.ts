@@ -5,10 +5,13 @@
 export {
   applyTreeChange,
   noteOwnListing,
+  noteSharedItems,
+  openKeyOf,
   recheckSearchIndex,
   resetSearchIndex,
   startSearchIndex,
   type IndexSnapshot,
+  type SearchSection,
   type TreeChangedEvent,
 } from './search-index.ts';
 export { SEARCH_RESULTS_MAX, useIndexedSearch, useSearchIndex } from './use-search-index.ts';

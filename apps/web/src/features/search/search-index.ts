@@ -18,7 +18,12 @@ export interface IndexSnapshot {
   updating: boolean;
   /** Changes each time what the index holds may have changed: searches run again. */
   generation: number;
+  /** It holds what is shared with the user (/shared was opened once, in this session or before). */
+  shared: boolean;
 }
+
+/** Where a search looks in the index: the own tree, or what is shared with the user. */
+export type SearchSection = 'own' | 'shared';
 
 export interface TreeChangedEvent {
   treeVersion: number;
@@ -26,7 +31,7 @@ export interface TreeChangedEvent {
   parentIds?: Array<string | null> | undefined;
 }
 
-let snapshot: IndexSnapshot = { phase: 'off', updating: false, generation: 0 };
+let snapshot: IndexSnapshot = { phase: 'off', updating: false, generation: 0, shared: false };
 const listeners = new Set<() => void>();
 /** Events and listings wait here, one at a time, behind an open or a build. */
 let queue: Promise<unknown> = Promise.resolve();
@@ -96,7 +101,7 @@ export function startSearchIndex(): void {
     const state = await cryptoWorker.call('searchIndexOpen');
     if (state.state === 'unavailable') return set({ phase: 'unavailable' });
     if (state.state === 'none') return build();
-    set({ phase: 'ready', generation: snapshot.generation + 1 });
+    set({ phase: 'ready', generation: snapshot.generation + 1, shared: state.shared });
     if ((await serverVersion()) !== state.treeVersion) await build();
   }).then(() => {
     if (snapshot.phase === 'opening') set({ phase: 'failed' });
@@ -131,11 +136,28 @@ export function noteOwnListing(parentId: string | null, items: ItemView[]): void
   });
 }
 
+/** /shared was opened: what is shared with the user, the shared items and their subtrees, replaces what the index held of it. */
+export function noteSharedItems(items: ItemView[]): void {
+  if (snapshot.phase !== 'ready') return;
+  void enqueue(async () => {
+    await cryptoWorker.call('searchIndexSetShared', items);
+    set({ shared: true, generation: snapshot.generation + 1 });
+  });
+}
+
+/**
+ * Before a result of the index is opened: its key, which this tab may never have listed (the
+ * index answered without the tree). A failure is the opener's to report (it finds no key).
+ */
+export async function openKeyOf(section: SearchSection, itemId: string): Promise<void> {
+  await cryptoWorker.call('searchIndexOpenKey', section, itemId).catch(() => undefined);
+}
+
 /** Sign-out: nothing more for this session (the worker deletes the index with the keys). */
 export function resetSearchIndex(): void {
   session++;
   queue = Promise.resolve();
-  set({ phase: 'off', updating: false, progress: undefined });
+  set({ phase: 'off', updating: false, progress: undefined, shared: false });
 }
 
 onSignOut(resetSearchIndex);

@@ -72,6 +72,25 @@ describe('search index in memory', () => {
   });
 });
 
+describe('what is shared, in the index', () => {
+  test("others' items with their owner and rights, every one found, the folders above within the shares", () => {
+    const index = new MemoryIndex('me', [], true);
+    index.add([
+      { ...view('s', 'owners-folder', 'Project', true), ownerId: 'alice', editPermission: false },
+      { ...view('t', 's', 'Project plan.txt'), ownerId: 'alice', editPermission: false, untrusted: true },
+      { ...view('u', 'other', 'Plan B'), ownerId: 'bob' },
+    ]);
+    const found = index.find('plan', 10);
+    expect(found.results.map((r) => [r.id, r.ownerId, r.editPermission, r.untrusted]).sort()).toEqual([
+      ['t', 'alice', false, true],
+      ['u', 'bob', true, undefined],
+    ]);
+    expect(found.folders.map((f) => f.id)).toEqual(['s']);
+    index.prune();
+    expect(index.size).toBe(3);
+  });
+});
+
 describe('tree version bridging', () => {
   test('next in line applies, the past is included, a gap or an unnamed change is stale', () => {
     expect(bridge(5, { treeSince: 5, treeVersion: 6, parentIds: [null] })).toBe('apply');

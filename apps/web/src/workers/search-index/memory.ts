@@ -24,9 +24,15 @@ export class MemoryIndex {
   private readonly byId = new Map<string, IndexEntry>();
   private readonly lower = new Map<string, string>();
 
+  /**
+   * `ownerId`'s own tree (only their items, each reachable from the top level); or, `shared`,
+   * what is shared with them: others' items with their owner and edit right, taken whole each
+   * time /shared is opened, each shared item the top of its own subtree.
+   */
   constructor(
     readonly ownerId: string,
     entries: readonly IndexEntry[] = [],
+    readonly shared = false,
   ) {
     for (const entry of entries) this.put(entry);
   }
@@ -51,7 +57,9 @@ export class MemoryIndex {
 
   /** Adds or replaces these items (undecrypted ones are left out: they have no name to find). */
   add(items: readonly ItemView[]): void {
-    for (const item of items) if (item.decrypted && item.name !== null && item.ownerId === this.ownerId) this.put(entryOf(item));
+    for (const item of items)
+      if (item.decrypted && item.name !== null && (this.shared || item.ownerId === this.ownerId))
+        this.put(entryOf(item, this.shared));
   }
 
   /**
@@ -82,6 +90,8 @@ export class MemoryIndex {
 
   /** Whether the item's folders all lead up to the top level (it is not under something gone). */
   private reachable(entry: IndexEntry, memo: Map<string, boolean>): boolean {
+    // Taken whole from the shared list and its subtrees: nothing in it is left behind.
+    if (this.shared) return true;
     const chain: string[] = [];
     let at: IndexEntry | undefined = entry;
     let verdict = false;
@@ -139,7 +149,21 @@ export class MemoryIndex {
   }
 
   private viewOf(entry: IndexEntry): ItemView {
-    const [id, parentId, name, isDirectory, mimeType, size, cipherSize, createdAt, modifiedAt, uploaderId] = entry;
+    const [
+      id,
+      parentId,
+      name,
+      isDirectory,
+      mimeType,
+      size,
+      cipherSize,
+      createdAt,
+      modifiedAt,
+      uploaderId,
+      ownerId,
+      edit,
+      untrusted,
+    ] = entry;
     return {
       id,
       name,
@@ -151,16 +175,18 @@ export class MemoryIndex {
       cipherSize,
       createdAt,
       modifiedAt,
-      ownerId: this.ownerId,
+      ownerId: ownerId ?? this.ownerId,
       uploaderId,
-      editPermission: true,
+      editPermission: edit ?? true,
       decrypted: true,
+      ...(untrusted ? { untrusted: true as const } : {}),
     };
   }
 }
 
-export function entryOf(item: ItemView): IndexEntry {
-  return [
+/** The item as the index keeps it; `shared` adds whose it is and the rights the user has on it. */
+export function entryOf(item: ItemView, shared = false): IndexEntry {
+  const entry: IndexEntry = [
     item.id,
     item.parentId,
     item.name ?? '',
@@ -172,4 +198,6 @@ export function entryOf(item: ItemView): IndexEntry {
     item.modifiedAt,
     item.uploaderId,
   ];
+  if (shared) entry.push(item.ownerId, item.editPermission, item.untrusted === true);
+  return entry;
 }

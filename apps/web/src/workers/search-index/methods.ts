@@ -5,15 +5,16 @@
  * `tree.changed` events and the listings the user opens. The page gets matches, never the key.
  */
 import { answered } from '../../lib/api-client.ts';
-import { OWN_SCOPE } from '../../model/browse-scope.ts';
+import { OWN_SCOPE, SHARED_SCOPE } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
 import { ALL_ITEMS, TREE_DEPTH } from '../../model/listing-limits.ts';
 import { api, bytes } from '../api.ts';
 import { CodedError } from '../coded-error.ts';
 import { parseAndOpen } from '../items.ts';
+import { keyOnDemand } from '../key-on-demand.ts';
 import { currentAccount } from '../key-rings.ts';
 import { type Found, MemoryIndex } from './memory.ts';
-import { IndexOpenError, openIndex, sealIndex } from './seal.ts';
+import { type IndexSection, IndexOpenError, openIndex, sealIndex } from './seal.ts';
 import { deleteIndex, readIndex, writeIndex } from './store.ts';
 import { bridge, type TreeChange } from './versions.ts';
 
@@ -23,7 +24,7 @@ const PERSIST_DELAY_MS = 300;
 export type IndexState =
   | { state: 'unavailable' }
   | { state: 'none' }
-  | { state: 'ready'; treeVersion: number; names: number; phases?: BuildPhases };
+  | { state: 'ready'; treeVersion: number; names: number; shared: boolean; phases?: BuildPhases };
 
 /** Where a build's time went, in ms (for bench/search). */
 export interface BuildPhases {
@@ -38,6 +39,8 @@ interface Live {
   key: CryptoKey;
   treeVersion: number;
   memory: MemoryIndex;
+  /** What is shared with the user, as /shared last listed it (undefined: never yet). */
+  shared?: MemoryIndex | undefined;
 }
 
 let live: Live | undefined;
@@ -56,7 +59,9 @@ async function owner(): Promise<{ userId: string; key: CryptoKey } | undefined> 
 }
 
 function stateOf(index: Live | undefined): IndexState {
-  return index ? { state: 'ready', treeVersion: index.treeVersion, names: index.memory.size } : { state: 'none' };
+  return index
+    ? { state: 'ready', treeVersion: index.treeVersion, names: index.memory.size, shared: index.shared !== undefined }
+    : { state: 'none' };
 }
 
 /** The index in memory for the current account, else read from IndexedDB; 'none' when there is none that opens. */
@@ -66,18 +71,27 @@ async function searchIndexOpen(): Promise<IndexState> {
   if (live?.userId === me.userId) return stateOf(live);
   live = undefined;
   const started = epoch;
-  const stored = await readIndex(me.userId).catch(() => undefined);
+  const stored = await readIndex(me.userId, 'own').catch(() => undefined);
   if (!stored) return { state: 'none' };
   try {
-    const entries = await openIndex(me.key, me.userId, stored.meta, stored.chunks);
+    const entries = await openIndex(me.key, me.userId, 'own', stored.meta, stored.chunks);
+    const shared = await openShared(me);
     if (epoch !== started) return { state: 'none' };
-    live = { ...me, treeVersion: stored.meta.treeVersion, memory: new MemoryIndex(me.userId, entries) };
+    live = { ...me, treeVersion: stored.meta.treeVersion, memory: new MemoryIndex(me.userId, entries), shared };
   } catch (error) {
     // Tampered with, cut short or not this account's: built again from the server.
     if (!(error instanceof IndexOpenError)) throw error;
     return { state: 'none' };
   }
   return stateOf(live);
+}
+
+/** The stored section of what is shared with the user; undefined when there is none that opens (/shared builds it again). */
+async function openShared(me: { userId: string; key: CryptoKey }): Promise<MemoryIndex | undefined> {
+  const stored = await readIndex(me.userId, 'shared').catch(() => undefined);
+  if (!stored) return undefined;
+  const entries = await openIndex(me.key, me.userId, 'shared', stored.meta, stored.chunks).catch(() => undefined);
+  return entries && new MemoryIndex(me.userId, entries, true);
 }
 
 async function serverTreeVersion(): Promise<number> {
@@ -121,7 +135,8 @@ function searchIndexBuild(progress?: MessagePort): Promise<IndexState> {
       if (epoch !== started) return { state: 'none' } as const;
       const memory = new MemoryIndex(me.userId);
       memory.add(tree.files);
-      live = { ...me, treeVersion, memory };
+      // What is shared with the user does not follow the own tree: it stays as it was.
+      live = { ...me, treeVersion, memory, shared: live?.userId === me.userId ? live.shared : undefined };
       await persist(false, phases);
       return { ...stateOf(live), phases: phases as BuildPhases };
     } finally {
@@ -143,11 +158,11 @@ async function persist(later = false, phases?: Partial<BuildPhases>): Promise<vo
   if (!index) return;
   const started = performance.now();
   index.memory.prune();
-  const { meta, chunks } = await sealIndex(index.key, index.userId, index.treeVersion, index.memory.entries());
+  const { meta, chunks } = await sealIndex(index.key, index.userId, 'own', index.treeVersion, index.memory.entries());
   // Signed out (or another account) meanwhile: nothing is written for a session that ended.
   if (live !== index) return;
   const sealed = performance.now();
-  await writeIndex(index.userId, meta, chunks);
+  await writeIndex(index.userId, 'own', meta, chunks);
   if (phases) Object.assign(phases, { seal: sealed - started, write: performance.now() - sealed });
 }
 
@@ -199,10 +214,35 @@ async function searchIndexNoteListing(parentId: string | null, items: ItemView[]
   return true;
 }
 
-/** The first `max` matches, how many there are, and the folders above them. */
-function searchIndexFind(query: string, max: number): Found {
-  if (!live) throw indexError('NO_INDEX', 'The search index is not open');
-  return live.memory.find(query, max);
+/**
+ * /shared was opened: what is shared with the user is now `items` (the shared items and every
+ * shared folder's subtree, opened with their grants), sealed as its own section.
+ */
+async function searchIndexSetShared(items: ItemView[]): Promise<void> {
+  const index = live;
+  if (!index) return;
+  const shared = new MemoryIndex(index.userId, [], true);
+  shared.add(items);
+  index.shared = shared;
+  const { meta, chunks } = await sealIndex(index.key, index.userId, 'shared', 0, shared.entries());
+  if (live !== index || index.shared !== shared) return;
+  await writeIndex(index.userId, 'shared', meta, chunks);
+}
+
+/** The first `max` matches in the own tree or in what is shared, how many there are, and the folders above them. */
+function searchIndexFind(query: string, max: number, section: IndexSection = 'own'): Found {
+  const memory = section === 'own' ? live?.memory : live?.shared;
+  if (!memory) throw indexError('NO_INDEX', 'The search index is not open');
+  return memory.find(query, max);
+}
+
+/**
+ * Before a result is opened (the previewer, a download): its K, which this tab may never have
+ * listed (the index answered without the tree), opened with the folders above it.
+ */
+async function searchIndexOpenKey(section: IndexSection, itemId: string): Promise<void> {
+  // The ring's own key, not a copy: it stays there for the previewer.
+  await keyOnDemand(section === 'own' ? OWN_SCOPE : SHARED_SCOPE, itemId, indexError);
 }
 
 /** Logout: the index leaves memory, and every index database this browser holds is deleted. */
@@ -222,5 +262,7 @@ export const searchIndexMethods = {
   searchIndexBuild,
   searchIndexApply,
   searchIndexNoteListing,
+  searchIndexSetShared,
   searchIndexFind,
+  searchIndexOpenKey,
 };

@@ -5,7 +5,10 @@
  * missing chunk or another account's key all fail to open. Pure: no IndexedDB here.
  */
 
-/** One name of the index: [id, parentId, name, isDirectory, mimeType, size, cipherSize, createdAt, modifiedAt, uploaderId]. */
+/**
+ * One name of the index: [id, parentId, name, isDirectory, mimeType, size, cipherSize, createdAt,
+ * modifiedAt, uploaderId], and for what is shared with the user [ownerId, editPermission, untrusted].
+ */
 export type IndexEntry = [
   id: string,
   parentId: string | null,
@@ -17,7 +20,13 @@ export type IndexEntry = [
   createdAt: number,
   modifiedAt: number,
   uploaderId: string | null,
+  ownerId?: string,
+  editPermission?: boolean,
+  untrusted?: boolean,
 ];
+
+/** The own tree's names, and those of what is shared with the user (/shared), sealed apart. */
+export type IndexSection = 'own' | 'shared';
 
 export const CHUNK_ENTRIES = 5000;
 const AAD_PREFIX = 'sealbox:v1:search-index';
@@ -38,12 +47,13 @@ export class IndexOpenError extends Error {
   override name = 'IndexOpenError';
 }
 
-const aad = (userId: string, meta: IndexMeta, n: number) =>
-  new TextEncoder().encode(`${AAD_PREFIX}:${userId}:${meta.treeVersion}:${n}/${meta.chunks}`);
+const aad = (userId: string, section: IndexSection, meta: IndexMeta, n: number) =>
+  new TextEncoder().encode(`${AAD_PREFIX}:${userId}:${section}:${meta.treeVersion}:${n}/${meta.chunks}`);
 
 export async function sealIndex(
   key: CryptoKey,
   userId: string,
+  section: IndexSection,
   treeVersion: number,
   entries: readonly IndexEntry[],
 ): Promise<{ meta: IndexMeta; chunks: SealedChunk[] }> {
@@ -52,7 +62,11 @@ export async function sealIndex(
   for (let n = 0; n < meta.chunks; n++) {
     const plain = new TextEncoder().encode(JSON.stringify(entries.slice(n * CHUNK_ENTRIES, (n + 1) * CHUNK_ENTRIES)));
     const nonce = crypto.getRandomValues(new Uint8Array(12));
-    const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce, additionalData: aad(userId, meta, n) }, key, plain);
+    const sealed = await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv: nonce, additionalData: aad(userId, section, meta, n) },
+      key,
+      plain,
+    );
     chunks.push({ nonce, sealed });
   }
   return { meta, chunks };
@@ -62,6 +76,7 @@ export async function sealIndex(
 export async function openIndex(
   key: CryptoKey,
   userId: string,
+  section: IndexSection,
   meta: IndexMeta,
   chunks: readonly SealedChunk[],
 ): Promise<IndexEntry[]> {
@@ -72,7 +87,7 @@ export async function openIndex(
     let plain: ArrayBuffer;
     try {
       plain = await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: chunk.nonce, additionalData: aad(userId, meta, n) },
+        { name: 'AES-GCM', iv: chunk.nonce, additionalData: aad(userId, section, meta, n) },
         key,
         chunk.sealed,
       );

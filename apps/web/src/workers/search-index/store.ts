@@ -1,10 +1,11 @@
 /**
  * The sealed search index in IndexedDB (docs/protocol.md "Tree version and search index"): one
- * database per user, `sealbox-search-{userId}`, store `index` with a `meta` record and the chunks
- * by number. Written whole in one transaction, so a reader never sees half a build.
+ * database per user, `sealbox-search-{userId}`, store `index`; per section a meta record
+ * (`[section, "meta"]`) and its chunks (`[section, n]`). A section is written whole in one
+ * transaction, so a reader never sees half a build.
  */
 import { inTransaction, openDatabase } from '../../lib/idb.ts';
-import type { IndexMeta, SealedChunk } from './seal.ts';
+import type { IndexMeta, IndexSection, SealedChunk } from './seal.ts';
 
 const STORE = 'index';
 export const indexDbName = (userId: string) => `sealbox-search-${userId}`;
@@ -15,12 +16,18 @@ async function open(userId: string): Promise<IDBDatabase> {
   });
 }
 
-export async function readIndex(userId: string): Promise<{ meta: IndexMeta; chunks: SealedChunk[] } | undefined> {
+/** A section's chunks, in order (numbers sort before the string "meta" in a key). */
+const chunkRange = (section: IndexSection) => IDBKeyRange.bound([section, 0], [section, Number.MAX_SAFE_INTEGER]);
+
+export async function readIndex(
+  userId: string,
+  section: IndexSection,
+): Promise<{ meta: IndexMeta; chunks: SealedChunk[] } | undefined> {
   const db = await open(userId);
   try {
     const requests = await inTransaction(db, STORE, 'readonly', (store) => ({
-      meta: store.get('meta') as IDBRequest<IndexMeta | undefined>,
-      chunks: store.getAll(IDBKeyRange.bound(0, Number.MAX_SAFE_INTEGER)) as IDBRequest<SealedChunk[]>,
+      meta: store.get([section, 'meta']) as IDBRequest<IndexMeta | undefined>,
+      chunks: store.getAll(chunkRange(section)) as IDBRequest<SealedChunk[]>,
     }));
     const meta = requests.meta.result;
     return meta ? { meta, chunks: requests.chunks.result } : undefined;
@@ -29,13 +36,18 @@ export async function readIndex(userId: string): Promise<{ meta: IndexMeta; chun
   }
 }
 
-export async function writeIndex(userId: string, meta: IndexMeta, chunks: readonly SealedChunk[]): Promise<void> {
+export async function writeIndex(
+  userId: string,
+  section: IndexSection,
+  meta: IndexMeta,
+  chunks: readonly SealedChunk[],
+): Promise<void> {
   const db = await open(userId);
   try {
     await inTransaction(db, STORE, 'readwrite', (store) => {
-      store.clear();
-      for (const [n, chunk] of chunks.entries()) store.put(chunk, n);
-      store.put(meta, 'meta');
+      store.delete(chunkRange(section));
+      for (const [n, chunk] of chunks.entries()) store.put(chunk, [section, n]);
+      store.put(meta, [section, 'meta']);
     });
   } finally {
     db.close();

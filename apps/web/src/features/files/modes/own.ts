@@ -11,7 +11,7 @@ export const ownMode: BrowserMode = {
   title: 'My Files',
   active: 'files',
   scope: OWN_SCOPE,
-  indexedSearch: true,
+  indexedSearch: 'own',
   usePlace(parentId, { myUserId }) {
     // Polled every 5 s while the live socket is down (features/live).
     const listing = useFolderListing(OWN_SCOPE, parentId, { poll: useLiveStatus() !== 'online' });
