@@ -50,6 +50,7 @@ describe('search index in memory', () => {
     expect(found.results[0]).toMatchObject({ id: 'd', name: 'beach notes.txt', extension: 'txt', ownerId: 'me' });
     expect(index.find('e', 1)).toMatchObject({ total: 3 });
     expect(index.find('e', 1).results).toHaveLength(1);
+    expect([null, 'a', 'c', 'gone'].map((id) => index.depthOf(id))).toEqual([0, 1, 2, 65]);
   });
 
   test("a folder's new listing replaces its children; what was under a removed folder is unreachable and pruned", () => {

@@ -45,6 +45,17 @@ export class MemoryIndex {
     return this.byId.has(id);
   }
 
+  /** How deep the folder is (0: the top level; unknown folders last). */
+  depthOf(id: string | null): number {
+    let depth = 0;
+    for (let at = id; at !== null && depth <= MAX_PATH; depth++) {
+      const entry = this.byId.get(at);
+      if (!entry) return MAX_PATH + 1;
+      at = entry[1];
+    }
+    return depth;
+  }
+
   private put(entry: IndexEntry): void {
     this.byId.set(entry[0], entry);
     this.lower.set(entry[0], entry[2].toLocaleLowerCase());

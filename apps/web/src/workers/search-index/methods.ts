@@ -179,9 +179,19 @@ async function takeChildren(index: Live, parentId: string | null, items: readonl
 }
 
 async function refreshFolders(index: Live, parentIds: ReadonlyArray<string | null>): Promise<void> {
-  for (const parentId of parentIds) {
+  // Folders above first: one that left the tree drops out of the index before its own turn.
+  const ordered = [...parentIds].sort((a, b) => index.memory.depthOf(a) - index.memory.depthOf(b));
+  for (const parentId of ordered) {
     if (parentId !== null && !index.memory.has(parentId)) continue;
-    await takeChildren(index, parentId, (await listOwn(parentId, 1)).files);
+    let items: ItemView[];
+    try {
+      items = (await listOwn(parentId, 1)).files;
+    } catch (error) {
+      // Gone since (deleted for good): nothing is under it any more.
+      if (!(error instanceof CodedError && error.code === 'HTTP_404')) throw error;
+      items = [];
+    }
+    await takeChildren(index, parentId, items);
   }
 }
 
