@@ -86,7 +86,6 @@ export const sharedMode: BrowserMode = {
     sharedNow.current = sharedData;
     const sharedKey = (sharedData?.items.map((item) => item.id) ?? []).sort().join(',');
     // sharedKey stands for the shared items (a refetch of the same list asks nothing again).
-    // biome-ignore lint/correctness/useExhaustiveDependencies: folderIds and sharedData are read through sharedKey and the ref
     useEffect(() => {
       const listed = sharedNow.current;
       if (!listed || !indexReady) return;
