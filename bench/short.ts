@@ -131,6 +131,16 @@ export const SHORT_BENCHES = {
       ],
     },
     {
+      entry: 'search/run.ts',
+      needs: ['chromium'],
+      figures: [
+        re('# items: index built in # (m?s)'),
+        re('# items: first results median # ms, p95 # ms'),
+        re('# items: full rebuild # (m?s)'),
+        re(String.raw`ratio of medians [\d,]+/[\d,]+: #`),
+      ],
+    },
+    {
       entry: 'sharing/link-open.ts',
       needs: ['chromium'],
       figures: [re('navigation → first page rendered +median +# ms +p95 +# ms'), re('GET /api/file listing .* median +# ms')],

@@ -92,11 +92,14 @@ export function rowSeen(page: Page, wanted: string): Promise<number> {
  * The app as a person uses it: the web build (buildWebForBench), a fresh server and one
  * Chromium page at 1280 x 800, all closed after `run`.
  */
-export async function withAppInChromium(run: (page: Page, server: RunningServer) => Promise<void>): Promise<void> {
+export async function withAppInChromium(
+  run: (page: Page, server: RunningServer) => Promise<void>,
+  serverEnv?: Record<string, string>,
+): Promise<void> {
   await buildWebForBench();
   // Loaded here, not above: loading it builds a stale web app, which benches without one (crypto) never need.
   const { startServer } = await import('../e2e/support/server.ts');
-  const server = await startServer();
+  const server = await startServer(serverEnv ? { env: serverEnv } : undefined);
   const context = await launchBrowser();
   if (!context) throw new Error('Chromium is required for this benchmark');
   try {

@@ -88,8 +88,13 @@ describe('live updates over /api/ws', () => {
       // Bob's own change arrives at his socket, and nothing of Alice's came before it.
       const his = await createFolder(bob);
       await b.event('item.created', his.id);
-      expect(b.events().map((e) => e.itemId)).toEqual([his.id]);
+      // His own tree.changed first (docs/protocol.md "Tree version and search index"), then the item.
+      expect(b.events().map((e) => [e.kind, e.itemId])).toEqual([
+        ['tree.changed', undefined],
+        ['item.created', his.id],
+      ]);
       expect(a.events().some((e) => e.itemId === his.id)).toBe(false);
+      expect(a.events().filter((e) => e.kind === 'tree.changed').length).toBe(1);
       for (const message of [...a.messages, ...b.messages]) {
         expect(JSON.stringify(message)).not.toContain('userIds');
         expect(JSON.stringify(message)).not.toContain(alice.id);

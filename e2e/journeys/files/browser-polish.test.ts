@@ -165,8 +165,9 @@ describe.skipIf(skipWithoutBrowser)('file browser polish (issue 14)', () => {
         suite.server.url,
         user,
       );
+      // The folder's own listing, not the search index's tree fetched in the background (depth 20).
       await page.route(
-        (target) => target.pathname === '/api/file',
+        (target) => target.pathname === '/api/file' && target.searchParams.get('depth') !== '20',
         (route) => route.fulfill({ status: 429, headers: { 'Retry-After': '30' }, body: '{"error":"RATE_LIMITED"}' }),
         { times: 1 },
       );

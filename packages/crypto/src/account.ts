@@ -22,6 +22,8 @@ import {
   signingAlgorithmOf,
 } from './keys.ts';
 
+import { deriveSearchIndexKey } from './search-index.ts';
+
 export const ACCOUNT_AAD = 'sealbox:v1:account';
 
 /** An unlocked account: every secret is a non-extractable CryptoKey (safe to keep in IndexedDB). */
@@ -29,6 +31,11 @@ export interface AccountKeys {
   encryptionPrivateKey: CryptoKey;
   signingPrivateKey: CryptoKey;
   rootKey: CryptoKey;
+  /**
+   * Seals the browser's search index (search-index.ts), derived from R at unlock. Absent in keys
+   * stored by a build before it: that session searches without an index until the next sign-in.
+   */
+  searchIndexKey?: CryptoKey;
   /** SPKI, base64: the keys others see and pin. Taken from the sealed bundle, not from the server. */
   publicKey: string;
   signingPublicKey: string;
@@ -321,12 +328,20 @@ async function importBundle(b: Bundle): Promise<AccountKeys> {
   const root: Bytes = fromBase64(b.root, 'root');
   checkLength(root, 32, 'root key');
   try {
-    const [encryptionPrivateKey, signingPrivateKey, rootKey] = await Promise.all([
+    const [encryptionPrivateKey, signingPrivateKey, rootKey, searchIndexKey] = await Promise.all([
       importEncryptionPrivateKey(fromBase64(b.encryption.pkcs8)),
       importSigningPrivateKey(fromBase64(b.signing.pkcs8), b.signing.alg),
       crypto.subtle.importKey('raw', root, 'AES-GCM', false, ['encrypt', 'decrypt']),
+      deriveSearchIndexKey(root),
     ]);
-    return { encryptionPrivateKey, signingPrivateKey, rootKey, publicKey: b.encryption.spki, signingPublicKey: b.signing.spki };
+    return {
+      encryptionPrivateKey,
+      signingPrivateKey,
+      rootKey,
+      searchIndexKey,
+      publicKey: b.encryption.spki,
+      signingPublicKey: b.signing.spki,
+    };
   } catch (error) {
     if (error instanceof CryptoError) throw error;
     return fail('DECRYPT_FAILED', 'account bundle holds unusable keys');

@@ -75,3 +75,4 @@ export {
   createDecryptStream,
   type StreamOptions,
 } from './content.ts';
+export { deriveSearchIndexKey, SEARCH_INDEX_INFO } from './search-index.ts';

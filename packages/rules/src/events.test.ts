@@ -7,14 +7,16 @@ import {
   ITEM_EVENT_KINDS,
   LINK_EVENT_KINDS,
   SHARE_EVENT_KINDS,
+  TREE_EVENT_KINDS,
   isEventKind,
 } from './events.ts';
 
 describe('event kinds', () => {
-  test('are the five groups, each kind once', () => {
+  test('are the six groups, each kind once', () => {
     expect(EVENT_KINDS).toEqual([
       ...ITEM_EVENT_KINDS,
       ...BATCH_EVENT_KINDS,
+      ...TREE_EVENT_KINDS,
       ...SHARE_EVENT_KINDS,
       ...LINK_EVENT_KINDS,
       ...ACCOUNT_EVENT_KINDS,

@@ -48,9 +48,20 @@ export type AccountEventKind = (typeof ACCOUNT_EVENT_KINDS)[number];
 export const BATCH_EVENT_KINDS = ['items.changed'] as const;
 export type BatchEventKind = (typeof BATCH_EVENT_KINDS)[number];
 
+/**
+ * The owner's tree changed (docs/protocol.md "Tree version"): one per transaction that changed
+ * items the user owns, to the owner alone, with `treeVersion` (the counter after it), `treeSince`
+ * (the one before: treeVersion - 1, or lower for a batch call's, folded into one event) and `parentIds`, the folders whose listings changed (left out when
+ * there were more than TREE_EVENT_MAX_PARENTS: refetch everything).
+ */
+export const TREE_EVENT_KINDS = ['tree.changed'] as const;
+export type TreeEventKind = (typeof TREE_EVENT_KINDS)[number];
+export const TREE_EVENT_MAX_PARENTS = 64;
+
 export const EVENT_KINDS = [
   ...ITEM_EVENT_KINDS,
   ...BATCH_EVENT_KINDS,
+  ...TREE_EVENT_KINDS,
   ...SHARE_EVENT_KINDS,
   ...LINK_EVENT_KINDS,
   ...ACCOUNT_EVENT_KINDS,
@@ -78,4 +89,7 @@ export interface LiveEvent<K extends string = EventKind> {
   parentIds?: Array<string | null>;
   /** session.ended: the ended session's id as `GET /api/sessions` lists it. */
   sessionId?: string;
+  /** tree.changed: the owner's tree version after the change, and the one it changed from. */
+  treeVersion?: number;
+  treeSince?: number;
 }

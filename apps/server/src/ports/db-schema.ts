@@ -40,6 +40,8 @@ export interface UsersTable {
   total_space: number;
   /** Items the user owns, kept by the files store with every insert and delete (migration 006). */
   item_count: Generated<number>;
+  /** Bumped with every change to the items the user owns (migration 019, docs/protocol.md "Tree version"). */
+  tree_version: Generated<number>;
   totp_secret: string | null;
   totp_enabled: Generated<Flag>;
   /** Last accepted TOTP time step, so one code cannot be replayed. */

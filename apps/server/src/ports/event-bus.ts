@@ -19,6 +19,9 @@ export interface SealboxEvent {
   linkIds?: string[];
   /** session.ended: which session (its id, the SHA-256 of the cookie token, never the token). */
   sessionId?: string;
+  /** tree.changed: the owner's tree version after the change and before it (docs/protocol.md "Tree version"). */
+  treeVersion?: number;
+  treeSince?: number;
 }
 
 /**

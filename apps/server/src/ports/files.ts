@@ -6,6 +6,7 @@ import type { LinksReader, LinksSweep, LinksWriter } from './files/links.ts';
 import type { PartsReader, PartsSweep, PartsWriter } from './files/parts.ts';
 import type { PeopleReader } from './files/people.ts';
 import type { SharingReader, SharingWriter } from './files/sharing.ts';
+import type { TreeVersionReader } from './files/tree-version.ts';
 import type { UploadsReader, UploadsSweep, UploadsWriter } from './files/uploads.ts';
 import type { VersionsReader, VersionsSweep, VersionsWriter } from './files/versions.ts';
 
@@ -38,7 +39,8 @@ export interface FilesReader
     LinksReader,
     PeopleReader,
     AccountDeletionReader,
-    VersionsReader {}
+    VersionsReader,
+    TreeVersionReader {}
 
 export interface FilesTransaction
   extends FilesReader,

@@ -187,7 +187,8 @@ export function batchSuite(name: string, makeEnv: MakeFilesEnv, { many = 10_000 
       await b.next((m) => m.event?.kind === 'items.changed');
 
       const owner = batchFrames(a, start[0]!);
-      expect(owner.frames.length).toBe(2);
+      // The owner also hears one tree.changed per call (docs/protocol.md "Tree version").
+      expect(owner.frames.map((m) => m.event!.kind)).toEqual(['items.changed', 'tree.changed', 'items.changed', 'tree.changed']);
       expect(owner.changed.length).toBe(2);
       expect(union(owner.changed)).toEqual(sorted(all));
       expect(owner.changed[0]!.parentIds).toEqual(sorted([shared.id, own.id, to.id]));
@@ -198,20 +199,22 @@ export function batchSuite(name: string, makeEnv: MakeFilesEnv, { many = 10_000 
       expect(union(viewer.changed)).toEqual(sorted(seen));
       expect(viewer.changed[0]!.parentIds).toEqual(sorted([shared.id, to.id]));
       expect(batchFrames(c, start[2]!).changed).toEqual([]);
-      expect(batchFrames(c, start[2]!).frames.map((m) => m.event?.kind)).toEqual(['item.created']);
+      expect(batchFrames(c, start[2]!).frames.map((m) => m.event?.kind)).toEqual(['tree.changed', 'item.created']);
 
-      // Deleted in two calls: per call one items.changed and one trash.changed.
+      // Deleted in two calls: per call one items.changed, one tree.changed and one trash.changed.
       const before = a.messages.length;
       for (let i = 0; i < all.length; i += perCall) {
         const answer = await alice.browser.post('/api/file/batch/delete', { ids: all.slice(i, i + perCall) });
         expect(answer.body.results.every((r: { ok: boolean }) => r.ok)).toBe(true);
       }
-      await a.next(() => batchFrames(a, before).frames.length === 4);
+      await a.next(() => batchFrames(a, before).frames.length === 6);
       const deleted = batchFrames(a, before);
       expect(deleted.frames.map((m) => m.event!.kind)).toEqual([
         'items.changed',
+        'tree.changed',
         'trash.changed',
         'items.changed',
+        'tree.changed',
         'trash.changed',
       ]);
       expect(union(deleted.changed)).toEqual(sorted(all));

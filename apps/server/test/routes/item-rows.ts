@@ -21,6 +21,8 @@ export function itemRows({ alice, erin, editorUser, W, inner, doc }: RouteMatrix
       target: async () => W.id,
       build: (_c, id) => ({ path: `/api/file?id=${id}&includeAncestors=true` }),
     },
+    // The caller's own counter (docs/protocol.md "Tree version"): a session's, never a link's.
+    { route: 'GET /api/file/tree-version', expect: SIGNED_IN, build: () => ({ path: '/api/file/tree-version' }) },
     {
       route: 'GET /api/file/data/:id',
       expect: ITEM_READ,

@@ -37,6 +37,7 @@ import { clearAccounts, loadAccount, loadAnyAccount, saveAccount } from './key-s
 import { itemMethods } from './items.ts';
 import { forgetItems, openRoot } from './key-rings.ts';
 import { previewMethods } from './preview.ts';
+import { forgetSearchIndex, searchIndexMethods } from './search-index/methods.ts';
 import { sharingMethods } from './sharing.ts';
 import { thumbnailMethods } from './thumbnails.ts';
 import { transferMethods } from './transfers/index.ts';
@@ -129,6 +130,9 @@ export const cryptoMethods = {
 
   /** The previewer's whole decrypted file (preview.ts). */
   ...previewMethods,
+
+  /** The sealed local search index of the own tree (search-index/). */
+  ...searchIndexMethods,
 
   sha256Hex(bytes: Uint8Array): Promise<string> {
     return sha256Hex(bytes);
@@ -295,12 +299,12 @@ export const cryptoMethods = {
     }
   },
 
-  /** Logout: every account key, item key and unfinished upload leaves memory and IndexedDB. */
+  /** Logout: every account key, item key, unfinished upload and the search index leave memory and IndexedDB. */
   async forgetKeys(): Promise<void> {
     account = undefined;
     pendingV2 = undefined;
     forgetItems();
-    await Promise.all([clearAccounts(), clearRecords()]);
+    await Promise.all([clearAccounts(), clearRecords(), forgetSearchIndex()]);
   },
 
   /** The signed-in user's own fingerprint, from the sealed bundle's public keys; null without keys. */

@@ -263,7 +263,7 @@ async function openListing(scope: BrowseScope, body: ArrayBuffer, progress?: Mes
   }
 }
 
-async function parseAndOpen(
+export async function parseAndOpen(
   scope: BrowseScope,
   body: ArrayBuffer,
   onProgress: ((opened: number, total: number) => void) | undefined,

@@ -27,7 +27,8 @@ import type { ItemView, ServerItem } from '../model/items.ts';
 import { api } from './api.ts';
 import { CodedError } from './coded-error.ts';
 import { openItems } from './items.ts';
-import { currentAccount, dropRoot, heldRoot, itemKey, openRoot } from './key-rings.ts';
+import { keyOnDemand } from './key-on-demand.ts';
+import { currentAccount, dropRoot, heldRoot, openRoot } from './key-rings.ts';
 
 /** The public half of a user, as GET /api/user/{id} and the user search answer it. */
 export interface PublicKeys {
@@ -128,21 +129,11 @@ async function checkedKeys(me: { userId: string; keys: AccountKeys }, user: Publ
 /**
  * K of the signed-in user's own item `itemId`, from the own ring (docs/protocol.md "Key rings"):
  * only an owner shares, and only a key opened from the account root key down is shared, never one
- * a grant or a link handed over. Opened on demand (the item and the folders above it, as the
- * owner) when this tab has not listed it yet, e.g. the owner sharing from their own link's page.
+ * a grant or a link handed over. Opened on demand when this tab has not listed it yet, e.g. the
+ * owner sharing from their own link's page.
  */
-async function ownItemKey(itemId: string): Promise<Uint8Array> {
-  try {
-    return itemKey(OWN_SCOPE, itemId);
-  } catch {
-    const { data, status } = await answered(
-      api.api.file.get({ query: { id: itemId, depth: 1, limit: 1, offset: 0, includeAncestors: true } }),
-    );
-    if (!data) throw sharingError(`HTTP_${status}`, `Opening the item failed (${status})`);
-    const listing = data as Exclude<typeof data, Response> & { ancestors?: ServerItem[] };
-    if (listing.root) await openItems(OWN_SCOPE, [...(listing.ancestors ?? []), listing.root]);
-    return itemKey(OWN_SCOPE, itemId);
-  }
+function ownItemKey(itemId: string): Promise<Uint8Array> {
+  return keyOnDemand(OWN_SCOPE, itemId, sharingError);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { SealboxEvent } from '../../ports/event-bus.ts';
 import type { FilesStore } from '../../ports/files.ts';
 import type { FilesDeps } from './deps.ts';
+import { foldTreeEvents } from './tree-events.ts';
 
 /**
  * One live event batch per batch call (docs/protocol.md "Batch changes"): a move of 5,000 items
@@ -23,13 +24,18 @@ const byId = (a: string | null, b: string | null) => (a === b ? 0 : a === null ?
 /**
  * The gathered events as few: per recipient (a user or a link) the items and folders it was told
  * of, one event for the recipients told of the same; the other kinds (trash, quota, shares and
- * links gone with their items) once each. A recipient learns exactly the ids it would have learned
+ * links gone with their items) once each, the owners' tree.changed one per owner. A recipient learns exactly the ids it would have learned
  * from the events one by one: each event's audience, decided when it was published, still decides.
  */
 export function summarise(events: readonly SealboxEvent[]): SealboxEvent[] {
   const heard = new Map<string, Told>();
   const others = new Map<string, SealboxEvent>();
+  const trees: SealboxEvent[] = [];
   for (const event of events) {
+    if (event.kind === 'tree.changed') {
+      trees.push(event);
+      continue;
+    }
     if (!FOLDED.has(event.kind)) {
       others.set(JSON.stringify(event), event);
       continue;
@@ -53,7 +59,7 @@ export function summarise(events: readonly SealboxEvent[]): SealboxEvent[] {
     (kind === 'user' ? group.event.userIds : group.linkIds).push(id);
   }
   const folded = [...groups.values()].map(({ event, linkIds }) => (linkIds.length > 0 ? { ...event, linkIds } : event));
-  return [...folded, ...others.values()];
+  return [...folded, ...foldTreeEvents(trees), ...others.values()];
 }
 
 /**

@@ -28,6 +28,7 @@ export {
   type Relisted,
 } from './listing.ts';
 export { sweep, SHARED_SWEEP_GRACE_MS, type SweepReport } from './sweep.ts';
+export { treeVersionOf } from './tree-version.ts';
 export { finishAccountDeletes } from './account-deletion.ts';
 export { abortUpload, completeUpload, partNumber, receivePart, uploadStatus, type UploadStatus } from './uploads.ts';
 export {

@@ -53,6 +53,8 @@ export function toClientEvent(event: SealboxEvent): ClientEvent {
   if (event.itemIds !== undefined) out.itemIds = event.itemIds;
   if (event.parentIds !== undefined) out.parentIds = event.parentIds;
   if (event.sessionId !== undefined) out.sessionId = event.sessionId;
+  if (event.treeVersion !== undefined) out.treeVersion = event.treeVersion;
+  if (event.treeSince !== undefined) out.treeSince = event.treeSince;
   return out;
 }
 

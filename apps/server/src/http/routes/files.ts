@@ -6,6 +6,7 @@ import {
   moveBatch,
   listFiles,
   openFileData,
+  treeVersionOf,
   RangeNotSatisfiableError,
   type FileData,
   type FilesDeps,
@@ -56,6 +57,8 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
         },
         { query: ListQuery, principal: true },
       )
+      // The owner's tree version, for the browser's search index (docs/protocol.md "Tree version").
+      .get('/api/file/tree-version', ({ user }) => treeVersionOf(files, user.id), { session: true })
       .get(
         '/api/file/data/:id',
         ({ params, request, principal, set }) =>

@@ -43,6 +43,12 @@ export function toWireEvent(event: SealboxEvent): SealboxEvent {
     single(event.sessionId, 'sessionId');
     wire.sessionId = event.sessionId;
   }
+  for (const field of ['treeVersion', 'treeSince'] as const) {
+    const value = event[field];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value < 0) throw new DomainError('VALIDATION', `Event ${field} must be a whole number`);
+    wire[field] = value;
+  }
   return wire;
 }
 

@@ -23,8 +23,12 @@ export function filesStoreContract(name: string, makeDb: MakeDb): void {
       });
       expect(result).toBe('done');
       expect(await f.store.item(item.id)).toEqual(item);
-      expect(f.delivered.slice(before)).toEqual([{ kind: 'quota.changed', userIds: [owner] }]);
-      expect(order).toEqual(['after commit, 1 delivered']);
+      // The insert's tree.changed (tree-version-store.ts), queued first, then the one published.
+      expect(f.delivered.slice(before)).toEqual([
+        { kind: 'tree.changed', userIds: [owner], treeVersion: 1, treeSince: 0, parentIds: [null] },
+        { kind: 'quota.changed', userIds: [owner] },
+      ]);
+      expect(order).toEqual(['after commit, 2 delivered']);
     });
 
     test('a transaction that throws leaves nothing: no rows, no events, no after-commit work', async () => {

@@ -10,6 +10,7 @@ import { REFRESH_OFFLINE_TEXT } from '../../model/failure.ts';
 import { ShareDialog } from '../sharing/index.ts';
 import { DOWNLOAD_BLOCKED, FileDropZone, UploadOverlay } from '../transfers/index.ts';
 import { PROFILE_QUERY_KEY } from '../auth/index.ts';
+import { openKeyOf, SearchIndexHint } from '../search/index.ts';
 import { filesKeys } from '../items/index.ts';
 import type { BrowserMode } from './browser-mode.ts';
 import {
@@ -56,7 +57,7 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
   const sorted = useSortedItems(listing.data, sort);
   const pages = usePages(sorted, search, onSearchChange);
   const { dialog, open: openDialog, close: closeDialog } = useDialogState();
-  const finder = useTreeSearch(sort, place.tree);
+  const finder = useTreeSearch(sort, place.tree, mode.indexedSearch);
   const locationOf = place.locationOf(finder.tree.data, finder.searching);
 
   const go = (id: string | null) => {
@@ -119,6 +120,7 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
                 onSearchChange={onSearchChange}
               />
             </BrowserToolbar>
+            {mode.indexedSearch && <SearchIndexHint />}
             {place.warning && (
               <p className="browser__warning" role="alert">
                 {place.warning}
@@ -141,7 +143,12 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
                 finder={finder}
                 locationOf={locationOf}
                 onJump={(folderId) => go(place.jumpTarget ? place.jumpTarget(finder.tree.data, folderId) : folderId)}
-                onOpenResult={(item) => preview.open(item, { fromSearch: true })}
+                onOpenResult={(item) => {
+                  // A result of the search index may be one this tab never listed: its key first.
+                  const section = mode.indexedSearch;
+                  if (!section) return preview.open(item, { fromSearch: true });
+                  void openKeyOf(section, item.id).then(() => preview.open(item, { fromSearch: true }));
+                }}
                 users={users}
                 myUserId={myUserId}
                 onOpen={openItem}

@@ -102,6 +102,7 @@ export function FolderView({
             // loads) would otherwise spin for good when what it waits for failed.
             pending={finder.tree.isLoading}
             results={finder.results}
+            total={finder.total}
             locationOf={locationOf}
             onJump={onJump}
             onOpen={onOpenResult}

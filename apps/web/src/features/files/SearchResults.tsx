@@ -21,9 +21,11 @@ export interface SearchResultsProps {
   onJump: (folderId: string | null) => void;
   /** Opens a file of the results (the previewer, without previous/next); folders only jump. */
   onOpen?: ((item: ItemView) => void) | undefined;
+  /** How many matched in all, when more than `results` (the search index brings back the first 1,000). */
+  total?: number | undefined;
 }
 
-export function SearchResults({ pending, results, locationOf, onJump, onOpen }: SearchResultsProps) {
+export function SearchResults({ pending, results, locationOf, onJump, onOpen, total }: SearchResultsProps) {
   if (pending) {
     return (
       <div className="browser__loading">
@@ -32,29 +34,37 @@ export function SearchResults({ pending, results, locationOf, onJump, onOpen }: 
     );
   }
   if (results.length === 0) return <EmptyState title="No files found" />;
+  const more = total !== undefined && total > results.length;
   return (
-    <ul className="sb-boxed-list search-results" aria-label="Search results">
-      {results.map((item) => (
-        <li key={item.id} className="search-result">
-          <span className={cx('item-icon')} aria-hidden="true">
-            {item.isDirectory ? Icon.folder() : Icon.file()}
-          </span>
-          <span className="search-result__text">
-            {onOpen && !item.isDirectory && item.decrypted ? (
-              <button type="button" className="search-result__name link-button" onClick={() => onOpen(item)}>
-                {displayName(item)}
-              </button>
-            ) : (
-              <span className="search-result__name">{displayName(item)}</span>
-            )}
-            <span className="search-result__where">{locationOf(item)}</span>
-          </span>
-          {item.untrusted ? <UnverifiedMark /> : null}
-          <Button size="sm" variant="secondary" onClick={() => onJump(item.parentId)}>
-            Jump to Folder
-          </Button>
-        </li>
-      ))}
-    </ul>
+    <>
+      {more && (
+        <p className="search-results__more" role="status">
+          The first {results.length.toLocaleString('en')} of {total.toLocaleString('en')} matches: type more to narrow it down.
+        </p>
+      )}
+      <ul className="sb-boxed-list search-results" aria-label="Search results">
+        {results.map((item) => (
+          <li key={item.id} className="search-result">
+            <span className={cx('item-icon')} aria-hidden="true">
+              {item.isDirectory ? Icon.folder() : Icon.file()}
+            </span>
+            <span className="search-result__text">
+              {onOpen && !item.isDirectory && item.decrypted ? (
+                <button type="button" className="search-result__name link-button" onClick={() => onOpen(item)}>
+                  {displayName(item)}
+                </button>
+              ) : (
+                <span className="search-result__name">{displayName(item)}</span>
+              )}
+              <span className="search-result__where">{locationOf(item)}</span>
+            </span>
+            {item.untrusted ? <UnverifiedMark /> : null}
+            <Button size="sm" variant="secondary" onClick={() => onJump(item.parentId)}>
+              Jump to Folder
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

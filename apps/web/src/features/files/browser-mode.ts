@@ -8,6 +8,7 @@
 import type { BrowseScope } from '../../model/browse-scope.ts';
 import type { ItemView } from '../../model/items.ts';
 import type { FolderListing } from '../items/index.ts';
+import type { SearchSection } from '../search/index.ts';
 import type { Crumb } from './breadcrumbs.ts';
 import type { TreeSource } from './browser-state.ts';
 import type { ItemRules } from './item-rules.ts';
@@ -105,4 +106,6 @@ export interface BrowserMode {
   parentParam?: ((id: string | null) => string | undefined) | undefined;
   /** A hook: the same function on every render of one browser. */
   usePlace: (parentId: string | null, context: PlaceContext) => BrowserPlace;
+  /** Search goes through this section of the sealed local index when it holds it (docs/web-files.md "Search"). */
+  indexedSearch?: SearchSection | undefined;
 }

@@ -17,6 +17,7 @@ import type { Crumb } from './breadcrumbs.ts';
 import type { BrowserSearch, ViewMode } from './browser-search.ts';
 import { ENCRYPTED_DIRECTORY, displayName } from '../../model/item-names.ts';
 import { type FolderListing, useFolder } from '../items/index.ts';
+import { type SearchSection, useIndexedSearch } from '../search/index.ts';
 import { DEFAULT_PAGE_SIZE, effectiveSort, paginate, searchItems, sortItems, type PageSize, type Sort } from './sorting.ts';
 
 export const UPLOAD_BLOCKED_TEXT = 'You do not have permission to upload files here';
@@ -101,26 +102,49 @@ export function treeSource<TQueryFnData, TQueryKey extends QueryKey>(options: Tr
   return options as unknown as TreeSource;
 }
 
+/** What the search looked through: the tree (or, with the index, its matches and the folders above them). */
+export interface SearchTree {
+  data: FolderListing | undefined;
+  isLoading: boolean;
+  isFetching: boolean;
+}
+
 /**
- * docs/product.md "Screens" search over every decrypted name of the tree (fetched once a query is
- * typed).
+ * docs/product.md "Screens" search over every decrypted name of the tree. With `indexed` (My
+ * Files' own tree, /shared's shared section) and the sealed index holding it (docs/web-files.md
+ * "Search"), the crypto worker matches the names it holds and no tree is fetched; else the tree
+ * is fetched once a query is typed.
  */
 export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends QueryKey = QueryKey>(
   sort: Sort | undefined,
   source: TreeSource<TQueryFnData, TQueryKey>,
+  indexed?: SearchSection,
 ) {
   const [query, setQuery] = useState('');
   const searching = query.trim() !== '';
   const allowed = source.enabled ?? true;
-  const tree = useQuery({
+  const { usable, found } = useIndexedSearch(query, indexed);
+  const fetched = useQuery({
     ...source,
-    enabled: typeof allowed === 'function' ? (q) => searching && allowed(q) : searching && allowed,
+    enabled: typeof allowed === 'function' ? (q) => !usable && searching && allowed(q) : !usable && searching && allowed,
   });
   const stable = useStableSort(sort);
-  const results = useMemo(
-    () => (searching ? sortItems(searchItems(tree.data?.items ?? [], query), stable) : []),
-    [searching, tree.data, query, stable],
+  const indexData = found.data;
+  const tree: SearchTree = useMemo(
+    () =>
+      usable
+        ? {
+            data: indexData && { folder: null, items: [...indexData.results, ...indexData.folders], ancestors: [], users: {} },
+            isLoading: found.isLoading,
+            isFetching: found.isFetching,
+          }
+        : fetched,
+    [usable, indexData, found.isLoading, found.isFetching, fetched],
   );
+  const results = useMemo(() => {
+    if (!searching) return [];
+    return sortItems(usable ? (indexData?.results ?? []) : searchItems(fetched.data?.items ?? [], query), stable);
+  }, [searching, usable, indexData, fetched.data, query, stable]);
   return {
     query,
     setQuery,
@@ -129,8 +153,10 @@ export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends Qu
     searching,
     tree,
     results,
+    /** How many names matched in all (the index brings back at most SEARCH_RESULTS_MAX). */
+    total: usable ? (indexData?.total ?? 0) : results.length,
     refresh: () => {
-      if (searching) void tree.refetch();
+      if (searching && !usable) void fetched.refetch();
     },
   };
 }

@@ -87,6 +87,8 @@ const HANDLERS: Record<EventKind, Handler> = {
   'item.moved': itemChanged,
   'item.deleted': itemChanged,
   'items.changed': itemsChanged,
+  // Only the search index follows it (features/search); the item events beside it name the listings.
+  'tree.changed': () => [],
   'share.created': shareChanged,
   'share.changed': shareChanged,
   'share.deleted': shareChanged,

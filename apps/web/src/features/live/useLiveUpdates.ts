@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { reportSessionEnded, signedInAtom } from '../auth/index.ts';
 import { changeKeys, filesKeys } from '../items/index.ts';
+import { applyTreeChange, recheckSearchIndex } from '../search/index.ts';
 import { startLiveConnection, type LiveStatus } from './connection.ts';
 import { createInvalidator, invalidationsFor } from './invalidations.ts';
 import { liveStatusAtom } from './status.ts';
@@ -29,8 +30,16 @@ export function useLiveUpdates(): void {
     const invalidator = createInvalidator(queryClient, Date.now, bulkChange);
     const connection = startLiveConnection({
       url: socketUrl(),
-      onEvent: (event) => invalidator.add(invalidationsFor(event)),
-      onCatchUp: (since) => invalidator.catchUp(since),
+      onEvent: (event) => {
+        // The search index follows its own events, in version order (features/search).
+        if (event.kind === 'tree.changed' && event.treeVersion !== undefined && event.treeSince !== undefined)
+          applyTreeChange({ treeVersion: event.treeVersion, treeSince: event.treeSince, parentIds: event.parentIds });
+        invalidator.add(invalidationsFor(event));
+      },
+      onCatchUp: (since) => {
+        recheckSearchIndex();
+        invalidator.catchUp(since);
+      },
       onSessionEnded: reportSessionEnded,
       onStatus: setStatus,
     });

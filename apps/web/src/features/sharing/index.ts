@@ -12,7 +12,13 @@ export { LinkPasswordPrompt } from './link-access/LinkPasswordPrompt.tsx';
 export { INVALID_PASSWORD_TEXT, LINK_ERROR_TEXT, PASSWORD_PROMPT_TEXT, type LinkInfo } from './link-access/link-api.ts';
 export { blocksQueryOptions, linkQueryOptions, sharedQueryOptions, sharedTreeQueryOptions, sharingKeys } from './queries.ts';
 export { blockAccount, unblockAccount, type BlockedAccount } from './blocks-api.ts';
-export { mergeSharedTree, sharedFolderIds, sharedJumpTarget, sharedLocationIn } from './shared-with-me/shared-tree.ts';
+export {
+  fetchSharedSubtrees,
+  mergeSharedTree,
+  sharedFolderIds,
+  sharedJumpTarget,
+  sharedLocationIn,
+} from './shared-with-me/shared-tree.ts';
 export {
   SHARED_EMPTY_TEXT,
   UNTRUSTED_FOLDER_TEXT,

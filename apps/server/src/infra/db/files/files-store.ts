@@ -9,6 +9,7 @@ import { itemsReader, itemsSweep, itemsWriter } from './items-store.ts';
 import { linksReader, linksSweep, linksWriter } from './links-store.ts';
 import { partsReader, partsSweep, partsWriter } from './parts-store.ts';
 import { peopleReader } from './people-store.ts';
+import { treeChanges, treeVersionReader } from './tree-version-store.ts';
 import { sharingReader, sharingWriter } from './sharing-store.ts';
 import { uploadsReader, uploadsSweep, uploadsWriter } from './uploads-store.ts';
 import { versionsReader, versionsSweep, versionsWriter } from './versions-store.ts';
@@ -45,6 +46,7 @@ function filesReader(k: Kysely<Database>): FilesReader {
     ...peopleReader(k),
     ...accountDeletionReader(k),
     ...versionsReader(k),
+    ...treeVersionReader(k),
   };
 }
 
@@ -54,8 +56,10 @@ const opened = new WeakMap<FilesTransaction, Transaction<Database>>();
 function transactionOf(tx: DbTransaction, dialect: SqlDialect): FilesTransaction {
   const k = tx.kysely;
   const reader = filesReader(k);
+  // Through `files.publish`, not tx.publish: a batch call swaps it to gather its events (event-batch.ts).
+  const tree = treeChanges(k, (event) => files.publish(event));
   const writes = {
-    ...itemsWriter(k),
+    ...itemsWriter(k, tree),
     ...partsWriter(k),
     ...uploadsWriter(k, dialect),
     ...sharingWriter(k),

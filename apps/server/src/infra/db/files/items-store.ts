@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Database } from '../../../ports/db.ts';
 import type { ItemsTable } from '../../../ports/db-schema.ts';
 import {
@@ -12,6 +12,7 @@ import {
   type ItemsWriter,
 } from '../../../ports/files/items.ts';
 import { chunks, inChunks } from './in-chunks.ts';
+import type { TreeChanges } from './tree-version-store.ts';
 
 /** Everything an ItemRecord holds; blob_key stays in the database (only uploads read it). */
 const ITEM_COLUMNS = [
@@ -192,7 +193,20 @@ function ancestorRows(k: Kysely<Database>, ids: readonly string[]): Promise<Item
     .execute();
 }
 
-export function itemsWriter(k: Kysely<Database>): ItemsWriter {
+/** The owner and folder of one row a write changed (what `tree` is told). */
+type Placed = { owner_id: string; parent_id: string | null };
+
+/** Every write tells `tree` whose items under which folders changed (tree-version-store.ts). */
+export function itemsWriter(k: Kysely<Database>, tree: TreeChanges): ItemsWriter {
+  const told = async (rows: Placed[], alsoUnder?: string | null) => {
+    for (const row of rows)
+      await tree.changed(row.owner_id, alsoUnder === undefined ? [row.parent_id] : [row.parent_id, alsoUnder]);
+  };
+  const placed = ['owner_id', 'parent_id'] as const;
+  /** One item's state marks set, and `tree` told. */
+  const markOne = async (id: string, marks: Pick<Updateable<ItemsTable>, 'trashed_at' | 'trashed_by' | 'deleting_since'>) => {
+    await k.updateTable('items').set(marks).where('id', '=', id).returning(placed).execute().then(told);
+  };
   return {
     async insertItem(item) {
       await k
@@ -220,6 +234,7 @@ export function itemsWriter(k: Kysely<Database>): ItemsWriter {
         })
         .execute();
       await countItems(k, item.ownerId, 1);
+      await tree.changed(item.ownerId, [item.parentId]);
     },
     async updateItem(id, changes: ItemChanges) {
       const values: Record<string, unknown> = {};
@@ -231,7 +246,10 @@ export function itemsWriter(k: Kysely<Database>): ItemsWriter {
       if (changes.state !== undefined) values.state = changes.state;
       if (changes.modifiedAt !== undefined) values.modified_at = changes.modifiedAt;
       if (Object.keys(values).length === 0) return;
+      // The folder it leaves as well as the one it lands in, for a move.
+      const before = await k.selectFrom('items').select(placed).where('id', '=', id).execute();
       await k.updateTable('items').set(values).where('id', '=', id).execute();
+      await told(before, changes.parentId);
     },
     async replaceContent(item, content) {
       await k
@@ -247,24 +265,25 @@ export function itemsWriter(k: Kysely<Database>): ItemsWriter {
           modified_at: content.modifiedAt,
         })
         .where('id', '=', item.id)
-        .execute();
+        .returning(placed)
+        .execute()
+        .then(told);
     },
-    async markTrashed(id, at, by) {
-      await k.updateTable('items').set({ trashed_at: at, trashed_by: by }).where('id', '=', id).execute();
-    },
-    async clearTrashed(id) {
-      await k.updateTable('items').set({ trashed_at: null, trashed_by: null }).where('id', '=', id).execute();
-    },
-    async markDeleting(id, at) {
-      await k.updateTable('items').set({ deleting_since: at }).where('id', '=', id).execute();
-    },
+    markTrashed: (id, at, by) => markOne(id, { trashed_at: at, trashed_by: by }),
+    clearTrashed: (id) => markOne(id, { trashed_at: null, trashed_by: null }),
+    markDeleting: (id, at) => markOne(id, { deleting_since: at }),
     async deleteItems(ids) {
       const removed = new Map<string, number>();
+      const folders = new Map<string, Set<string | null>>();
       for (const chunk of chunks(ids)) {
-        const rows = await k.deleteFrom('items').where('id', 'in', chunk).returning('owner_id').execute();
-        for (const { owner_id } of rows) removed.set(owner_id, (removed.get(owner_id) ?? 0) + 1);
+        const rows = await k.deleteFrom('items').where('id', 'in', chunk).returning(placed).execute();
+        for (const { owner_id, parent_id } of rows) {
+          removed.set(owner_id, (removed.get(owner_id) ?? 0) + 1);
+          folders.set(owner_id, (folders.get(owner_id) ?? new Set()).add(parent_id));
+        }
       }
       for (const [ownerId, count] of removed) await countItems(k, ownerId, -count);
+      for (const [ownerId, parents] of folders) await tree.changed(ownerId, [...parents]);
     },
   };
 }

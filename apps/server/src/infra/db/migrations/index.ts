@@ -17,6 +17,7 @@ import * as totpRecoveryCodes from './015-totp-recovery-codes.ts';
 import * as accountDeleted from './016-account-deleted.ts';
 import * as trash from './017-trash.ts';
 import * as versions from './018-versions.ts';
+import * as treeVersion from './019-tree-version.ts';
 import * as topLevelIndex from './020-top-level-index.ts';
 
 /**
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '016-account-deleted': accountDeleted,
   '017-trash': trash,
   '018-versions': versions,
+  '019-tree-version': treeVersion,
   '020-top-level-index': topLevelIndex,
 };
 

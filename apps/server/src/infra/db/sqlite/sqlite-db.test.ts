@@ -67,6 +67,8 @@ describe('sqlite adapter', () => {
         '016-account-deleted',
         '017-trash',
         '018-versions',
+        '019-tree-version',
+        '020-top-level-index',
       ]);
       expect(await second.kysely.selectFrom('users').select('id').execute()).toEqual([{ id: user.id }]);
       await second.close();

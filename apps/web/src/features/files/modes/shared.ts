@@ -4,7 +4,7 @@
  * shared folders with the caller's role on them (docs/product.md "Roles"). Live events add and
  * remove shares without a reload.
  */
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@sealbox/ui';
 import { SHARED_SCOPE } from '../../../model/browse-scope.ts';
@@ -12,10 +12,12 @@ import type { ItemView } from '../../../model/items.ts';
 import { PROFILE_QUERY_KEY } from '../../auth/index.ts';
 import type { FolderListing } from '../../items/index.ts';
 import { useLiveStatus } from '../../live/index.ts';
+import { noteSharedItems, startSearchIndex, useSearchIndex } from '../../search/index.ts';
 import {
   SHARED_EMPTY_TEXT,
   UNTRUSTED_FOLDER_TEXT,
   blockAccount,
+  fetchSharedSubtrees,
   mergeSharedTree,
   removeFromMyList,
   sharedFolderIds,
@@ -49,6 +51,7 @@ export const sharedMode: BrowserMode = {
   active: 'shared',
   scope: SHARED_SCOPE,
   homeLabel: 'Back to Files Shared with Me',
+  indexedSearch: 'shared',
   usePlace(parentId, { myUserId }) {
     const queryClient = useQueryClient();
     const offline = useLiveStatus() !== 'online';
@@ -74,6 +77,28 @@ export const sharedMode: BrowserMode = {
         }),
       [folderKey, sharedData],
     );
+    // docs/web-files.md "Search": opening /shared, and each change of what is shared, refreshes what
+    // the search index holds of it (the shared items and their subtrees, for the ids the list just
+    // gave); searches answer from the index meanwhile.
+    useEffect(startSearchIndex, []);
+    const indexReady = useSearchIndex().phase === 'ready';
+    const sharedNow = useRef(sharedData);
+    sharedNow.current = sharedData;
+    const sharedKey = (sharedData?.items.map((item) => item.id) ?? []).sort().join(',');
+    // sharedKey stands for the shared items (a refetch of the same list asks nothing again).
+    useEffect(() => {
+      const listed = sharedNow.current;
+      if (!listed || !indexReady) return;
+      let current = true;
+      void fetchSharedSubtrees(folderIds)
+        .then((subtrees) => {
+          if (current) noteSharedItems(mergeSharedTree(listed, subtrees).items);
+        })
+        .catch(() => {});
+      return () => {
+        current = false;
+      };
+    }, [sharedKey, indexReady]);
     const sharedIds = useMemo(() => new Set(sharedData?.items.map((item) => item.id)), [sharedData]);
     useEffect(() => {
       if (parentId === null && shared.isError) toast('Error fetching files.', 'error');

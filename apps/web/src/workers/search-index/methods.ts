@@ -1,0 +1,278 @@
+/**
+ * The sealed local search index (docs/web-files.md "Search"), held in the crypto worker: built
+ * from the own tree's listing, opened here, sealed under the index key (seal.ts) into IndexedDB
+ * (store.ts), read back once per session, matched in memory (memory.ts), and kept current by
+ * `tree.changed` events and the listings the user opens. The page gets matches, never the key.
+ */
+import { answered } from '../../lib/api-client.ts';
+import { OWN_SCOPE, SHARED_SCOPE } from '../../model/browse-scope.ts';
+import type { ItemView } from '../../model/items.ts';
+import { ALL_ITEMS, TREE_DEPTH } from '../../model/listing-limits.ts';
+import { api, bytes } from '../api.ts';
+import { CodedError } from '../coded-error.ts';
+import { parseAndOpen } from '../items.ts';
+import { keyOnDemand } from '../key-on-demand.ts';
+import { currentAccount } from '../key-rings.ts';
+import { type Found, MemoryIndex } from './memory.ts';
+import { type IndexSection, IndexOpenError, openIndex, sealIndex } from './seal.ts';
+import { deleteIndex, readIndex, writeIndex } from './store.ts';
+import { bridge, type TreeChange } from './versions.ts';
+
+/** How long changes wait before the index is sealed and written again (many events, one write). */
+const PERSIST_DELAY_MS = 300;
+
+export type IndexState =
+  | { state: 'unavailable' }
+  | { state: 'none' }
+  | { state: 'ready'; treeVersion: number; names: number; shared: boolean; phases?: BuildPhases };
+
+/** Where a build's time went, in ms (for bench/search). */
+export interface BuildPhases {
+  fetch: number;
+  open: number;
+  seal: number;
+  write: number;
+}
+
+interface Live {
+  userId: string;
+  key: CryptoKey;
+  treeVersion: number;
+  memory: MemoryIndex;
+  /** What is shared with the user, as /shared last listed it (undefined: never yet). */
+  shared?: MemoryIndex | undefined;
+}
+
+let live: Live | undefined;
+let building: Promise<IndexState> | undefined;
+/** Bumped at logout: a build or read under way for the session that ended keeps nothing. */
+let epoch = 0;
+let persistTimer: ReturnType<typeof setTimeout> | undefined;
+
+const indexError = (code: string, message: string) => new CodedError('SearchIndexError', code, message);
+
+/** The signed-in account and its index key; undefined for keys stored before the key existed. */
+async function owner(): Promise<{ userId: string; key: CryptoKey } | undefined> {
+  const account = await currentAccount();
+  const key = account?.keys.searchIndexKey;
+  return account && key ? { userId: account.userId, key } : undefined;
+}
+
+function stateOf(index: Live | undefined): IndexState {
+  return index
+    ? { state: 'ready', treeVersion: index.treeVersion, names: index.memory.size, shared: index.shared !== undefined }
+    : { state: 'none' };
+}
+
+/** The index in memory for the current account, else read from IndexedDB; 'none' when there is none that opens. */
+async function searchIndexOpen(): Promise<IndexState> {
+  const me = await owner();
+  if (!me) return { state: 'unavailable' };
+  if (live?.userId === me.userId) return stateOf(live);
+  live = undefined;
+  const started = epoch;
+  const stored = await readIndex(me.userId, 'own').catch(() => undefined);
+  if (!stored) return { state: 'none' };
+  try {
+    const entries = await openIndex(me.key, me.userId, 'own', stored.meta, stored.chunks);
+    const shared = await openShared(me);
+    if (epoch !== started) return { state: 'none' };
+    live = { ...me, treeVersion: stored.meta.treeVersion, memory: new MemoryIndex(me.userId, entries), shared };
+  } catch (error) {
+    // Tampered with, cut short or not this account's: built again from the server.
+    if (!(error instanceof IndexOpenError)) throw error;
+    return { state: 'none' };
+  }
+  return stateOf(live);
+}
+
+/** The stored section of what is shared with the user; undefined when there is none that opens (/shared builds it again). */
+async function openShared(me: { userId: string; key: CryptoKey }): Promise<MemoryIndex | undefined> {
+  const stored = await readIndex(me.userId, 'shared').catch(() => undefined);
+  if (!stored) return undefined;
+  const entries = await openIndex(me.key, me.userId, 'shared', stored.meta, stored.chunks).catch(() => undefined);
+  return entries && new MemoryIndex(me.userId, entries, true);
+}
+
+async function serverTreeVersion(): Promise<number> {
+  const { data, status } = await answered(api.api.file['tree-version'].get());
+  if (!data) throw indexError(`HTTP_${status}`, `Tree version failed (${status})`);
+  return data.treeVersion;
+}
+
+/** GET /api/file in the own scope (`id` null: the whole tree), opened here; `phases` hears how long each half took. */
+async function listOwn(
+  id: string | null,
+  depth: number,
+  onProgress?: (opened: number, total: number) => void,
+  phases?: Partial<BuildPhases>,
+) {
+  const started = performance.now();
+  const response = await bytes.listing({ depth, limit: ALL_ITEMS, offset: 0, ...(id ? { id } : {}) });
+  if (!response.ok) throw indexError(`HTTP_${response.status}`, `Listing failed (${response.status})`);
+  const body = await response.arrayBuffer();
+  const fetched = performance.now();
+  const opened = await parseAndOpen(OWN_SCOPE, body, onProgress);
+  if (phases) Object.assign(phases, { fetch: fetched - started, open: performance.now() - fetched });
+  return opened;
+}
+
+/**
+ * Builds the index from the whole own tree. The version is read before the tree, so the tree is
+ * at least that new; events after it are applied on top (a refetched folder is the same
+ * whatever it held), never missed. `progress` hears `{ opened, total }` as names are opened.
+ */
+function searchIndexBuild(progress?: MessagePort): Promise<IndexState> {
+  building ??= (async () => {
+    try {
+      const started = epoch;
+      const me = await owner();
+      if (!me) return { state: 'unavailable' } as const;
+      const treeVersion = await serverTreeVersion();
+      const phases: Partial<BuildPhases> = {};
+      const onProgress = progress && ((opened: number, total: number) => progress.postMessage({ opened, total }));
+      const tree = await listOwn(null, TREE_DEPTH, onProgress, phases);
+      if (epoch !== started) return { state: 'none' } as const;
+      const memory = new MemoryIndex(me.userId);
+      memory.add(tree.files);
+      // What is shared with the user does not follow the own tree: it stays as it was.
+      live = { ...me, treeVersion, memory, shared: live?.userId === me.userId ? live.shared : undefined };
+      await persist(false, phases);
+      return { ...stateOf(live), phases: phases as BuildPhases };
+    } finally {
+      building = undefined;
+      progress?.close();
+    }
+  })();
+  return building;
+}
+
+/** Seals the whole index and writes it (after PERSIST_DELAY_MS when `later`). */
+async function persist(later = false, phases?: Partial<BuildPhases>): Promise<void> {
+  clearTimeout(persistTimer);
+  if (later) {
+    persistTimer = setTimeout(() => void persist().catch(() => {}), PERSIST_DELAY_MS);
+    return;
+  }
+  const index = live;
+  if (!index) return;
+  const started = performance.now();
+  index.memory.prune();
+  const { meta, chunks } = await sealIndex(index.key, index.userId, 'own', index.treeVersion, index.memory.entries());
+  // Signed out (or another account) meanwhile: nothing is written for a session that ended.
+  if (live !== index) return;
+  const sealed = performance.now();
+  await writeIndex(index.userId, 'own', meta, chunks);
+  if (phases) Object.assign(phases, { seal: sealed - started, write: performance.now() - sealed });
+}
+
+/**
+ * The folder's children are now `items`; folders new to the index bring their subtrees (a folder
+ * restored from the trash, which the index may never have held). A folder the index does not hold
+ * is in the trash or being deleted: nothing under it is searched, so it is left alone.
+ */
+async function takeChildren(index: Live, parentId: string | null, items: readonly ItemView[]): Promise<boolean> {
+  if (parentId !== null && !index.memory.has(parentId)) return false;
+  const { fresh, changed } = index.memory.replaceChildren(parentId, items);
+  for (const folderId of fresh) index.memory.add((await listOwn(folderId, TREE_DEPTH)).files);
+  return changed;
+}
+
+async function refreshFolders(index: Live, parentIds: ReadonlyArray<string | null>): Promise<void> {
+  // Folders above first: one that left the tree drops out of the index before its own turn.
+  const ordered = [...parentIds].sort((a, b) => index.memory.depthOf(a) - index.memory.depthOf(b));
+  for (const parentId of ordered) {
+    if (parentId !== null && !index.memory.has(parentId)) continue;
+    let items: ItemView[];
+    try {
+      items = (await listOwn(parentId, 1)).files;
+    } catch (error) {
+      // Gone since (deleted for good): nothing is under it any more.
+      if (!(error instanceof CodedError && error.code === 'HTTP_404')) throw error;
+      items = [];
+    }
+    await takeChildren(index, parentId, items);
+  }
+}
+
+/**
+ * A `tree.changed` event (versions.ts): applied when it is next in line (the folders it names
+ * refetched). False when the index cannot be brought to it: the caller rebuilds.
+ */
+async function searchIndexApply(event: TreeChange): Promise<boolean> {
+  const index = live;
+  if (!index) return false;
+  const verdict = bridge(index.treeVersion, event);
+  if (verdict !== 'apply') return verdict === 'included';
+  await refreshFolders(index, event.parentIds ?? []);
+  // Rebuilt or signed out meanwhile, or another event got there first.
+  if (live !== index || bridge(index.treeVersion, event) !== 'apply')
+    return live === index && index.treeVersion >= event.treeVersion;
+  index.treeVersion = event.treeVersion;
+  await persist(true);
+  return true;
+}
+
+/**
+ * A listing the user opened (own scope, the whole folder): its names are the freshest there are.
+ * Answers whether the index changed (an unchanged folder, the 5 s poll's, writes nothing).
+ */
+async function searchIndexNoteListing(parentId: string | null, items: ItemView[]): Promise<boolean> {
+  const index = live;
+  if (!index || !(await takeChildren(index, parentId, items))) return false;
+  await persist(true);
+  return true;
+}
+
+/**
+ * /shared was opened: what is shared with the user is now `items` (the shared items and every
+ * shared folder's subtree, opened with their grants), sealed as its own section.
+ */
+async function searchIndexSetShared(items: ItemView[]): Promise<void> {
+  const index = live;
+  if (!index) return;
+  const shared = new MemoryIndex(index.userId, [], true);
+  shared.add(items);
+  index.shared = shared;
+  const { meta, chunks } = await sealIndex(index.key, index.userId, 'shared', 0, shared.entries());
+  if (live !== index || index.shared !== shared) return;
+  await writeIndex(index.userId, 'shared', meta, chunks);
+}
+
+/** The first `max` matches in the own tree or in what is shared, how many there are, and the folders above them. */
+function searchIndexFind(query: string, max: number, section: IndexSection = 'own'): Found {
+  const memory = section === 'own' ? live?.memory : live?.shared;
+  if (!memory) throw indexError('NO_INDEX', 'The search index is not open');
+  return memory.find(query, max);
+}
+
+/**
+ * Before a result is opened (the previewer, a download): its K, which this tab may never have
+ * listed (the index answered without the tree), opened with the folders above it.
+ */
+async function searchIndexOpenKey(section: IndexSection, itemId: string): Promise<void> {
+  // The ring's own key, not a copy: it stays there for the previewer.
+  await keyOnDemand(section === 'own' ? OWN_SCOPE : SHARED_SCOPE, itemId, indexError);
+}
+
+/** Logout: the index leaves memory, and every index database this browser holds is deleted. */
+export async function forgetSearchIndex(): Promise<void> {
+  clearTimeout(persistTimer);
+  epoch++;
+  const userId = live?.userId;
+  live = undefined;
+  const names = new Set<string>(userId ? [userId] : []);
+  const listed = (await indexedDB.databases?.().catch(() => [])) ?? [];
+  for (const db of listed) if (db.name?.startsWith('sealbox-search-')) names.add(db.name.slice('sealbox-search-'.length));
+  await Promise.all([...names].map(deleteIndex));
+}
+
+export const searchIndexMethods = {
+  searchIndexOpen,
+  searchIndexBuild,
+  searchIndexApply,
+  searchIndexNoteListing,
+  searchIndexSetShared,
+  searchIndexFind,
+  searchIndexOpenKey,
+};

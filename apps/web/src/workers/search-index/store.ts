@@ -1,0 +1,65 @@
+/**
+ * The sealed search index in IndexedDB (docs/protocol.md "Tree version and search index"): one
+ * database per user, `sealbox-search-{userId}`, store `index`; per section a meta record
+ * (`[section, "meta"]`) and its chunks (`[section, n]`). A section is written whole in one
+ * transaction, so a reader never sees half a build.
+ */
+import { inTransaction, openDatabase } from '../../lib/idb.ts';
+import type { IndexMeta, IndexSection, SealedChunk } from './seal.ts';
+
+const STORE = 'index';
+export const indexDbName = (userId: string) => `sealbox-search-${userId}`;
+
+async function open(userId: string): Promise<IDBDatabase> {
+  return openDatabase(indexDbName(userId), 1, (db) => {
+    if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE);
+  });
+}
+
+/** A section's chunks, in order (numbers sort before the string "meta" in a key). */
+const chunkRange = (section: IndexSection) => IDBKeyRange.bound([section, 0], [section, Number.MAX_SAFE_INTEGER]);
+
+export async function readIndex(
+  userId: string,
+  section: IndexSection,
+): Promise<{ meta: IndexMeta; chunks: SealedChunk[] } | undefined> {
+  const db = await open(userId);
+  try {
+    const requests = await inTransaction(db, STORE, 'readonly', (store) => ({
+      meta: store.get([section, 'meta']) as IDBRequest<IndexMeta | undefined>,
+      chunks: store.getAll(chunkRange(section)) as IDBRequest<SealedChunk[]>,
+    }));
+    const meta = requests.meta.result;
+    return meta ? { meta, chunks: requests.chunks.result } : undefined;
+  } finally {
+    db.close();
+  }
+}
+
+export async function writeIndex(
+  userId: string,
+  section: IndexSection,
+  meta: IndexMeta,
+  chunks: readonly SealedChunk[],
+): Promise<void> {
+  const db = await open(userId);
+  try {
+    await inTransaction(db, STORE, 'readwrite', (store) => {
+      store.delete(chunkRange(section));
+      for (const [n, chunk] of chunks.entries()) store.put(chunk, [section, n]);
+      store.put(meta, [section, 'meta']);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/** Deletes the user's index database (logout); resolves even when another tab holds it open (it is deleted once they close). */
+export function deleteIndex(userId: string): Promise<void> {
+  return new Promise((resolve) => {
+    const request = indexedDB.deleteDatabase(indexDbName(userId));
+    request.onsuccess = () => resolve();
+    request.onerror = () => resolve();
+    request.onblocked = () => resolve();
+  });
+}

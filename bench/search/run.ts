@@ -1,0 +1,162 @@
+/**
+ * bench/search: first search results with the sealed local index (docs/benchmarks.md
+ * "bench/search", issue 27 part 2). Two accounts on one server, of SMALL and LARGE items made
+ * through the real API with the real crypto (folders of up to 1,000 names under top-level
+ * folders), each with NEEDLES uniquely named folders deep inside. In Chromium, each account signs
+ * in and its index is built (timed: the page's `search:index-built` mark); then each run types a
+ * needle's name into the search box and times, in the page, from the input event to its result
+ * rendered in the list. Median and p95 of --runs, the ratio large/small (goal <= 1.5) and the
+ * full build at LARGE (goal <= 30 s), with the index database deleted and the page reloaded.
+ * Run: bun bench/search/run.ts [--small=1000] [--large=100000] [--runs=5] [--short] [--no-build]
+ * --short: 1,000 and 5,000 items, 3 runs: a check that it works, well under a minute.
+ */
+import type { Page } from 'playwright-core';
+import { createUser, loginViaUi, type TestUser } from '../../e2e/support/accounts.ts';
+import { apiCreateFolder, apiCreateFolders, apiLogin, type ApiFolder, type ApiSession } from '../../e2e/support/files.ts';
+import type { RunningServer } from '../../e2e/support/server.ts';
+import { numberArg, percentile, sized, withAppInChromium } from '../support.ts';
+
+const SMALL = numberArg('small', 1000);
+const LARGE = numberArg('large', sized(100_000, 5000));
+const RUNS = numberArg('runs', sized(5, 3));
+const NEEDLES = 8;
+const PER_FOLDER = 1000;
+const RATIO_GOAL = 1.5;
+const REBUILD_GOAL_MS = 30_000;
+
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+const median = (values: number[]) => percentile(values, 50);
+
+/** `total` items: top-level folders each holding up to PER_FOLDER folders, and the needles in the last one. */
+async function makeTree(owner: ApiSession, total: number): Promise<void> {
+  const tops = Math.max(1, Math.ceil(total / (PER_FOLDER + 1)));
+  let left = total - NEEDLES;
+  let last: ApiFolder | undefined;
+  for (let t = 0; t < tops && left > 0; t++) {
+    const top = await apiCreateFolder(owner, null, `area ${t}`);
+    left--;
+    const here = Math.min(PER_FOLDER, left);
+    await apiCreateFolders(
+      owner,
+      top,
+      Array.from({ length: here }, (_, i) => `doc ${t}-${i}`),
+      32,
+    );
+    left -= here;
+    last = top;
+  }
+  await apiCreateFolders(
+    owner,
+    last ?? null,
+    Array.from({ length: NEEDLES }, (_, i) => `needle report ${i}`),
+    8,
+  );
+}
+
+interface Built {
+  ms: number;
+  names: number;
+  phases: { fetch: number; open: number; seal: number; write: number };
+}
+
+const phasesText = ({ phases: p }: Built) =>
+  `tree fetched ${ms(p.fetch)}, opened ${ms(p.open)}, sealed ${ms(p.seal)}, written ${ms(p.write)}`;
+
+/** Signed in, with the index built; answers how long the build took in the page. */
+async function signInAndIndex(page: Page, baseUrl: string, user: TestUser): Promise<Built> {
+  await loginViaUi(page, baseUrl, user);
+  await page.getByRole('heading', { name: 'My Files' }).waitFor();
+  return builtMark(page);
+}
+
+function builtMark(page: Page): Promise<Built> {
+  return page.evaluate(
+    () =>
+      new Promise<Built>((resolve) => {
+        const check = () => {
+          const mark = performance.getEntriesByName('search:index-built').at(-1) as PerformanceMark | undefined;
+          if (mark) resolve(mark.detail as Built);
+          else setTimeout(check, 50);
+        };
+        check();
+      }),
+  );
+}
+
+/** Types `query` and answers the page's time from the input event to `expected` shown in the results. */
+async function timeSearch(page: Page, query: string, expected: string): Promise<number> {
+  const box = page.getByPlaceholder('Search files...');
+  await box.fill('');
+  await page.getByRole('list', { name: 'Search results' }).waitFor({ state: 'detached' });
+  const seen = page.evaluate((name) => {
+    const input = document.querySelector<HTMLInputElement>('input[placeholder="Search files..."]')!;
+    return new Promise<number>((resolve) => {
+      let typed = 0;
+      input.addEventListener('input', () => (typed = performance.now()), { capture: true, once: true });
+      const found = () =>
+        [...document.querySelectorAll('[aria-label="Search results"] .search-result__name')].some((n) => n.textContent === name);
+      const observer = new MutationObserver(() => {
+        if (!typed || !found()) return;
+        observer.disconnect();
+        resolve(performance.now() - typed);
+      });
+      observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+  }, expected);
+  await box.fill(query);
+  return seen;
+}
+
+async function main(first: Page, server: RunningServer) {
+  const accounts: Array<{ items: number; user: TestUser }> = [];
+  for (const items of [SMALL, LARGE]) {
+    const user = await createUser(server.url, { username: `search${items}` });
+    const started = performance.now();
+    await makeTree(await apiLogin(server.url, user), items);
+    console.log(`setup: ${items.toLocaleString('en')} items made through the API in ${ms(performance.now() - started)}`);
+    accounts.push({ items, user });
+  }
+
+  const firstResults = new Map<number, number[]>();
+  let rebuildMs = 0;
+  for (const { items, user } of accounts) {
+    const page = await first.context().newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const built = await signInAndIndex(page, server.url, user);
+    const count = items.toLocaleString('en');
+    console.log(
+      `${count} items: index built in ${ms(built.ms)} (${built.names.toLocaleString('en')} names; ${phasesText(built)})`,
+    );
+    // One warm-up search (the first one compiles the code paths), then the timed runs.
+    await timeSearch(page, 'needle report 0', 'needle report 0');
+    const times: number[] = [];
+    for (let run = 1; run <= RUNS; run++) {
+      const needle = `needle report ${run % NEEDLES}`;
+      times.push(await timeSearch(page, needle, needle));
+    }
+    firstResults.set(items, times);
+    const each = times.map((t) => t.toFixed(0)).join(', ');
+    console.log(`${count} items: first results median ${ms(median(times))}, p95 ${ms(percentile(times, 95))} (${each})`);
+    if (items === LARGE) {
+      // The full build from nothing: the database deleted, the page loaded again.
+      await page.evaluate(async () => {
+        for (const db of await indexedDB.databases())
+          if (db.name?.startsWith('sealbox-search-')) indexedDB.deleteDatabase(db.name);
+      });
+      await page.reload();
+      await page.getByRole('heading', { name: 'My Files' }).waitFor();
+      const rebuilt = await builtMark(page);
+      rebuildMs = rebuilt.ms;
+      console.log(`${count} items: full rebuild ${ms(rebuildMs)} (goal <= ${ms(REBUILD_GOAL_MS)}; ${phasesText(rebuilt)})`);
+    }
+    await page.close();
+  }
+  const ratio = median(firstResults.get(LARGE)!) / median(firstResults.get(SMALL)!);
+  const verdict = (met: boolean) => (met ? 'met' : 'not met');
+  console.log(
+    `ratio of medians ${LARGE.toLocaleString('en')}/${SMALL.toLocaleString('en')}: ${ratio.toFixed(2)} (goal <= ${RATIO_GOAL}: ${verdict(ratio <= RATIO_GOAL)})`,
+  );
+  console.log(`full rebuild at ${LARGE.toLocaleString('en')}: ${verdict(rebuildMs <= REBUILD_GOAL_MS)}`);
+}
+
+await withAppInChromium(main, { RATE_LIMITS: 'off', LOG_LEVEL: 'warn' });
