@@ -33,18 +33,20 @@ describe('sealed search index', () => {
     const flipped = chunks.map((c) => ({ ...c, sealed: c.sealed.slice(0) }));
     new Uint8Array(flipped[1]!.sealed)[5]! ^= 1;
     const swapped = [chunks[1]!, chunks[0]!, chunks[2]!];
+    const otherKey = await keyOf(2);
+    // Each made only when awaited: a rejection made earlier would count as unhandled meanwhile.
     const attempts = [
-      openIndex(key, 'user-a', 'own', meta, flipped),
-      openIndex(key, 'user-a', 'own', meta, swapped),
-      openIndex(key, 'user-a', 'own', meta, chunks.slice(0, 2)),
-      openIndex(key, 'user-a', 'own', { ...meta, chunks: 2 }, chunks.slice(0, 2)),
-      openIndex(key, 'user-a', 'own', { ...meta, treeVersion: 13 }, chunks),
-      openIndex(key, 'user-b', 'own', meta, chunks),
-      openIndex(await keyOf(2), 'user-a', 'own', meta, chunks),
+      () => openIndex(key, 'user-a', 'own', meta, flipped),
+      () => openIndex(key, 'user-a', 'own', meta, swapped),
+      () => openIndex(key, 'user-a', 'own', meta, chunks.slice(0, 2)),
+      () => openIndex(key, 'user-a', 'own', { ...meta, chunks: 2 }, chunks.slice(0, 2)),
+      () => openIndex(key, 'user-a', 'own', { ...meta, treeVersion: 13 }, chunks),
+      () => openIndex(key, 'user-b', 'own', meta, chunks),
+      () => openIndex(otherKey, 'user-a', 'own', meta, chunks),
       // The own tree's chunks read as what is shared with the user.
-      openIndex(key, 'user-a', 'shared', meta, chunks),
+      () => openIndex(key, 'user-a', 'shared', meta, chunks),
     ];
-    for (const attempt of attempts) await expect(attempt).rejects.toBeInstanceOf(IndexOpenError);
+    for (const attempt of attempts) await expect(attempt()).rejects.toBeInstanceOf(IndexOpenError);
   });
 
   test("a chunk of another build does not open in this one's place", async () => {
