@@ -22,7 +22,7 @@ export interface AccountSize {
 
 const BIG: AccountSize = sized(
   { label: 'big', items: 100_000, largest: 10_000, zipFiles: 10_000, shares: 1_000 },
-  { label: 'big', items: 2_000, largest: 500, zipFiles: 100, shares: 20 },
+  { label: 'big', items: 800, largest: 200, zipFiles: 40, shares: 8 },
 );
 
 /**
@@ -31,7 +31,7 @@ const BIG: AccountSize = sized(
  */
 const SMALL: AccountSize = sized(
   { label: 'small', items: 2_000, largest: 100, zipFiles: 1_000, shares: 10 },
-  { label: 'small', items: 200, largest: 50, zipFiles: 10, shares: 2 },
+  { label: 'small', items: 100, largest: 20, zipFiles: 4, shares: 2 },
 );
 
 export const SIZES = {
