@@ -44,7 +44,9 @@ export function followLiveEvents(conn: Connection, drive: Drive): { stop(): void
         return;
       }
       const event = frame.type === 'event' ? frame.event : undefined;
-      if (!event?.kind) return;
+      // tree.changed only moves the search index's counter on: the item events beside it say
+      // which folders changed, and forgetting them again made every PUT list its folder.
+      if (!event?.kind || event.kind === 'tree.changed') return;
       // The bridge's own upload: already in its cached listing (drive.ts).
       if (drive.isOwnUpload(event.kind, event.itemId)) return;
       const folders = event.parentIds ?? (event.parentId !== undefined ? [event.parentId] : undefined);
