@@ -67,7 +67,7 @@ export const SHORT_BENCHES = {
       figures: [
         re(String.raw`one instance \(SQLite\) +p50 +# ms +p95 +# ms`),
         re('A → tab on B .* p50 +# ms +p95 +# ms'),
-        re('server RSS: .* # KiB per socket'),
+        re('server RSS: .* -?# KiB per socket'),
         re('one change → # sockets, # rounds: p50 +# ms +p95 +# ms'),
         re('/api/health during the burst: +p50 +# ms'),
       ],
@@ -76,10 +76,10 @@ export const SHORT_BENCHES = {
       entry: 'live/sockets.ts',
       needs: ['postgres'],
       figures: [
-        re('bare Bun.serve, # idle sockets: .* # KiB per socket'),
+        re('bare Bun.serve, # idle sockets: .* -?# KiB per socket'),
         re('round 1: p50 +# ms +p95 +# ms'),
         re('median of rounds p50 +# ms, p95 +# ms'),
-        re('idle socket: A # KiB, B # KiB'),
+        re('idle socket: A -?# KiB, B -?# KiB'),
       ],
     },
     {
