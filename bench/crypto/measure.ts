@@ -1,11 +1,13 @@
 /**
  * Throughput of the chunked content format, the same code in Bun and in a browser worker.
  * 'chunks' runs the format's per-chunk work (nonce_i, AAD, one AES-GCM call) at any chunk size;
- * 'stream' runs the package's real TransformStreams at CHUNK, fed in 64 KiB pieces like file.stream()
- * and a fetched response body.
+ * 'stream' runs the package's real streams at CHUNK as the app uses them (decryptBody reading its
+ * source itself, encryptBody likewise), fed in 64 KiB pieces like file.stream() or in the pieces a
+ * fetched response body arrives in, or (blob) reading a browser byte stream straight into its
+ * chunks.
  */
 import { chunkNonce } from '../../packages/crypto/src/content.ts';
-import { createDecryptStream, createEncryptStream, newFileNonce, newItemKey } from '../../packages/crypto/src/index.ts';
+import { decryptBody, encryptBody, newFileNonce, newItemKey } from '../../packages/crypto/src/index.ts';
 
 export interface MeasureRequest {
   mode: 'chunks' | 'stream';
@@ -19,6 +21,11 @@ export interface MeasureRequest {
    * (NETWORK_PIECES). Default 64 KiB, what file.stream() delivers.
    */
   pieceSize?: number;
+  /**
+   * 'stream', decrypt only: read a Blob's own byte stream instead (the browser copies into the
+   * stream's chunk buffers, as with a fetched body); pieceSize is then the browser's.
+   */
+  blobSource?: boolean;
 }
 
 export interface MeasureResult {
@@ -141,14 +148,14 @@ async function streamLoop(req: MeasureRequest): Promise<MeasureResult> {
     const plain = randomSource(sourceBytes);
     if (req.direction === 'encrypt') return { key, nonce, plain, blob: plain };
     // The real blob of this plaintext, for decrypting.
-    const encrypted = pieces(plain, 65536, 1).pipeThrough(createEncryptStream(key, nonce));
+    const encrypted = encryptBody(pieces(plain, 65536, 1), key, nonce);
     return { key, nonce, plain, blob: new Uint8Array(await new Response(encrypted).arrayBuffer()) };
   });
   const rounds = Math.max(1, Math.round(req.bytes / plain.length));
   const piece = req.pieceSize ?? 65536;
   if (req.direction === 'encrypt') {
     const start = performance.now();
-    await drain(pieces(plain, piece, rounds).pipeThrough(createEncryptStream(key, nonce)));
+    await drain(encryptBody(pieces(plain, piece, rounds), key, nonce));
     return { bytes: rounds * plain.length, ms: performance.now() - start };
   }
   // Decrypt the real blob of as many bytes as the 'chunks' rows use, `rounds` times, each time
@@ -156,7 +163,11 @@ async function streamLoop(req: MeasureRequest): Promise<MeasureResult> {
   // never line up with chunk boundaries.
   let bytes = 0;
   const start = performance.now();
-  for (let r = 0; r < rounds; r++) bytes += await drain(pieces(blob, piece, 1).pipeThrough(createDecryptStream(key, nonce)));
+  const whole = new Blob([blob]);
+  for (let r = 0; r < rounds; r++) {
+    const source = req.blobSource ? whole.stream() : pieces(blob, piece, 1);
+    bytes += await drain(decryptBody(source, key, nonce));
+  }
   return { bytes, ms: performance.now() - start };
 }
 

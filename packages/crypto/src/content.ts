@@ -106,6 +106,32 @@ export async function decryptChunk(
   }
 }
 
+/**
+ * The AES-GCM tags of the chunks whose plaintext `plain` is, from chunk `firstChunk` of a file of
+ * `plainSize` bytes: to check in this browser that a file is the one (K, fileNonce) already
+ * encrypted (a resumed upload, docs/protocol.md "Part protocol"). Only the tags leave this
+ * function, so ciphertext of a changed file under a nonce already used is never sent anywhere.
+ */
+export async function chunkTags(
+  key: AesKey,
+  fileNonce: Uint8Array,
+  plainSize: number,
+  firstChunk: number,
+  plain: Uint8Array,
+): Promise<Bytes> {
+  const count = Math.ceil(plain.length / CHUNK) || 1;
+  const last = chunkCount(plainSize) - 1;
+  if (firstChunk + count - 1 > last) fail('BAD_INPUT', 'the chunks run past the end of the file');
+  const cryptoKey = await importAesKey(key);
+  const tags = new Uint8Array(count * TAG_BYTES);
+  for (let j = 0; j < count; j++) {
+    const index = firstChunk + j;
+    const cipher = await encryptChunk(cryptoKey, fileNonce, index, index === last, plain.subarray(j * CHUNK, (j + 1) * CHUNK));
+    tags.set(cipher.subarray(cipher.length - TAG_BYTES), j * TAG_BYTES);
+  }
+  return tags;
+}
+
 /** Random access: decrypts chunk `index` of a file of `plainSize` bytes, fetched alone by range. */
 export async function decryptChunkAt(
   key: AesKey,
@@ -117,126 +143,6 @@ export async function decryptChunkAt(
   const { start, end } = chunkCipherRange(index, plainSize);
   if (cipher.length !== end - start) fail('DECRYPT_FAILED', `chunk ${index} has the wrong length`);
   return decryptChunk(await importAesKey(key), fileNonce, index, index === chunkCount(plainSize) - 1, cipher);
-}
-
-export interface StreamOptions {
-  /** Resume an interrupted transfer at this chunk; the input must start at that chunk's first byte. */
-  startChunk?: number;
-}
-
-/** AES-GCM calls kept in flight per stream: WebCrypto works off-thread, so one await per chunk idles it. */
-export const PIPELINE_DEPTH = 3;
-
-/**
- * Re-chunks any input into fixed-size pieces. A full piece is held until more input arrives
- * (then it is not last) or the input ends (then it is), so the last flag is always right.
- *
- * Up to PIPELINE_DEPTH pieces are processed at once, and each result is emitted as soon as it and
- * every earlier one are done, in input order. Emission runs on one promise chain: once a piece
- * fails, every later link rejects without emitting, so nothing after a failing chunk ever leaves
- * the stream, and no further piece is started.
- *
- * Copies: a piece lying whole inside one input array, with more input after it, is handed to
- * WebCrypto as a view (which copies it synchronously); only pieces that straddle input arrays, or
- * that might be the last, are gathered in one reused buffer of `pieceSize`.
- */
-function chunkingStream(
-  pieceSize: number,
-  key: AesKey,
-  fileNonce: Uint8Array,
-  options: StreamOptions,
-  process: (key: CryptoKey, fileNonce: Uint8Array, index: number, last: boolean, piece: Uint8Array) => Promise<Bytes>,
-  beforeLast: (fill: number) => void,
-): TransformStream<Uint8Array, Uint8Array> {
-  checkLength(fileNonce, NONCE_BYTES, 'fileNonce');
-  // A copy: the caller may reuse its array while the stream still runs.
-  const nonce = new Uint8Array(fileNonce);
-  let cryptoKey: CryptoKey;
-  let buffer = new Uint8Array(pieceSize);
-  let fill = 0;
-  let index = options.startChunk ?? 0;
-  /** Emissions not yet done, oldest first; each removes itself when it has enqueued. */
-  const waiting: Promise<void>[] = [];
-  let chain: Promise<void> = Promise.resolve();
-  let failure: { error: unknown } | undefined;
-  const start = (controller: TransformStreamDefaultController<Uint8Array>, last: boolean, piece: Uint8Array) => {
-    const result = process(cryptoKey, nonce, index++, last, piece);
-    const emitted = chain.then(async () => {
-      const bytes = await result;
-      void waiting.shift(); // this emission, done: it leaves the window
-      controller.enqueue(bytes);
-    });
-    void emitted.catch((error: unknown) => {
-      failure ??= { error };
-    });
-    result.catch(() => {}); // reported through `emitted`; this only stops an early "unhandled rejection"
-    waiting.push(emitted);
-    chain = emitted;
-  };
-  const room = async () => {
-    if (failure) throw failure.error;
-    if (waiting.length >= PIPELINE_DEPTH) await waiting[0];
-  };
-  const feed = (data: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>): void | Promise<void> => {
-    if (failure) throw failure.error;
-    let offset = 0;
-    while (offset < data.length) {
-      if (fill === pieceSize) {
-        // WebCrypto copies its input synchronously, so the buffer can be reused at once.
-        start(controller, false, buffer);
-        fill = 0;
-      } else if (fill === 0 && data.length - offset > pieceSize) {
-        // A whole piece with input after it: not the last one, and no gathering needed.
-        start(controller, false, data.subarray(offset, offset + pieceSize));
-        offset += pieceSize;
-      } else {
-        const n = Math.min(pieceSize - fill, data.length - offset);
-        buffer.set(data.subarray(offset, offset + n), fill);
-        fill += n;
-        offset += n;
-        continue;
-      }
-      if (waiting.length >= PIPELINE_DEPTH) {
-        const rest = data.subarray(offset);
-        return room().then(() => feed(rest, controller));
-      }
-    }
-  };
-  return new TransformStream({
-    async start() {
-      cryptoKey = await importAesKey(key);
-    },
-    // Synchronous unless the window is full: most input pieces only fill the buffer, and an
-    // async step per piece is a measurable share of the work at 64 KiB pieces.
-    transform: (data, controller) => feed(data, controller),
-    async flush(controller) {
-      if (failure) throw failure.error;
-      beforeLast(fill);
-      start(controller, true, buffer.subarray(0, fill));
-      await chain;
-      buffer = new Uint8Array(0);
-    },
-  });
-}
-
-/** Plaintext in, blob bytes out. Use a fresh `newFileNonce()` for every new upload. */
-export function createEncryptStream(
-  key: AesKey,
-  fileNonce: Uint8Array,
-  options: StreamOptions = {},
-): TransformStream<Uint8Array, Uint8Array> {
-  return chunkingStream(CHUNK, key, fileNonce, options, encryptChunk, () => {});
-}
-
-/** Blob bytes in, plaintext out; errors with DECRYPT_FAILED or TRUNCATED on any tampering. */
-export function createDecryptStream(
-  key: AesKey,
-  fileNonce: Uint8Array,
-  options: StreamOptions = {},
-): TransformStream<Uint8Array, Uint8Array> {
-  return chunkingStream(CIPHER_CHUNK, key, fileNonce, options, decryptChunk, (fill) => {
-    if (fill < TAG_BYTES) fail('TRUNCATED', 'the encrypted stream ended before its last chunk');
-  });
 }
 
 /**

@@ -71,8 +71,8 @@ export {
   partCount,
   partRange,
   decryptChunkAt,
-  createEncryptStream,
-  createDecryptStream,
-  type StreamOptions,
+  chunkTags,
 } from './content.ts';
+export { TAG_BYTES } from './aead.ts';
+export { createEncryptStream, createDecryptStream, decryptBody, encryptBody, type StreamOptions } from './content-streams.ts';
 export { deriveSearchIndexKey, SEARCH_INDEX_INFO } from './search-index.ts';

@@ -16,7 +16,8 @@ import {
   unwrapItemKey,
   wrapItemKey,
 } from '../src/item.ts';
-import { CHUNK, CIPHER_CHUNK, createDecryptStream, createEncryptStream, decryptChunkAt, newFileNonce } from '../src/content.ts';
+import { CHUNK, CIPHER_CHUNK, decryptChunkAt, newFileNonce } from '../src/content.ts';
+import { createDecryptStream, createEncryptStream, decryptBody } from '../src/content-streams.ts';
 import { expectCode, flips } from './tamper-checks.ts';
 import { patternBytes, pipeBytes } from './vector-checks.ts';
 
@@ -87,108 +88,184 @@ describe('key wrapping (unauthenticated key material, folder and file injection)
   });
 });
 
-describe('chunked contents (unauthenticated modes and chunking)', () => {
-  const nonce = newFileNonce();
-  const plain = patternBytes(CHUNK * 3 + 1234);
-  let cipher: Uint8Array;
-  const chunk = (i: number) => cipher.subarray(i * CIPHER_CHUNK, Math.min(cipher.length, (i + 1) * CIPHER_CHUNK));
-  const decrypt = (bytes: Uint8Array, k: Uint8Array = key, n: Uint8Array = nonce) => pipeBytes(bytes, createDecryptStream(k, n));
-  const join = (...parts: Uint8Array[]) => {
-    const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-    let o = 0;
-    for (const p of parts) {
-      out.set(p, o);
-      o += p.length;
-    }
-    return out;
-  };
-
-  beforeAll(async () => {
-    cipher = await pipeBytes(plain, createEncryptStream(key, nonce));
+/** What it is given as a byte stream (as a fetched body is): each piece in a fresh buffer, as the network's are. */
+function asByteStream(source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  return new ReadableStream({
+    type: 'bytes',
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (!done) return controller.enqueue(value.slice());
+      controller.close();
+      controller.byobRequest?.respond(0);
+    },
+    cancel: (reason) => reader.cancel(reason),
   });
+}
 
-  test('round trip', async () => {
-    expect(toBase64(await decrypt(cipher))).toBe(toBase64(plain));
-  });
+/**
+ * The same decryption behind `pipeThrough` (createDecryptStream), reading its source itself
+ * (decryptBody), and reading a byte stream straight into its pieces (decryptBody, BYOB).
+ */
+const decryptVia = {
+  pipe: (k: Uint8Array, n: Uint8Array) => createDecryptStream(k, n),
+  body: (k: Uint8Array, n: Uint8Array) => {
+    const pass = new TransformStream<Uint8Array, Uint8Array>();
+    return { writable: pass.writable, readable: decryptBody(pass.readable, k, n) };
+  },
+  bytes: (k: Uint8Array, n: Uint8Array) => {
+    const pass = new TransformStream<Uint8Array, Uint8Array>();
+    return { writable: pass.writable, readable: decryptBody(asByteStream(pass.readable), k, n) };
+  },
+};
 
-  test('a flipped bit in any chunk, in its tag, or in the file nonce fails', async () => {
-    for (const pos of [0, CIPHER_CHUNK - 1, CIPHER_CHUNK + 5, cipher.length - 17, cipher.length - 1]) {
-      const bad = new Uint8Array(cipher);
-      bad[pos]! ^= 0x80;
-      await expectCode(decrypt(bad), 'DECRYPT_FAILED');
-    }
-    const badNonce = new Uint8Array(nonce);
-    badNonce[11]! ^= 1;
-    await expectCode(decrypt(cipher, key, badNonce), 'DECRYPT_FAILED');
-  });
-
-  test('swapped chunks fail', async () => {
-    await expectCode(decrypt(join(chunk(1), chunk(0), chunk(2), chunk(3))), 'DECRYPT_FAILED');
-  });
-
-  test('a duplicated chunk fails', async () => {
-    await expectCode(decrypt(join(chunk(0), chunk(0), chunk(1), chunk(2), chunk(3))), 'DECRYPT_FAILED');
-  });
-
-  test('a dropped chunk fails', async () => {
-    await expectCode(decrypt(join(chunk(0), chunk(2), chunk(3))), 'DECRYPT_FAILED');
-  });
-
-  test('a chunk spliced from another file fails, even under the same key', async () => {
-    const other = await pipeBytes(plain, createEncryptStream(key, newFileNonce()));
-    await expectCode(
-      decrypt(join(chunk(0), other.subarray(CIPHER_CHUNK, 2 * CIPHER_CHUNK), chunk(2), chunk(3))),
-      'DECRYPT_FAILED',
-    );
-  });
-
-  test('truncated exactly at a chunk boundary fails (the last flag)', async () => {
-    for (const n of [1, 2, 3]) await expectCode(decrypt(cipher.subarray(0, n * CIPHER_CHUNK)), 'DECRYPT_FAILED');
-  });
-
-  test('truncated inside the tag, or empty, fails', async () => {
-    await expectCode(decrypt(cipher.subarray(0, 3 * CIPHER_CHUNK + 10)), 'TRUNCATED');
-    await expectCode(decrypt(new Uint8Array(0)), 'TRUNCATED');
-  });
-
-  test('random access refuses a chunk presented at another index or as the last one', async () => {
-    await expectCode(decryptChunkAt(key, nonce, 1, chunk(0), plain.length), 'DECRYPT_FAILED');
-    const lastOfTwo = await pipeBytes(patternBytes(CHUNK * 2), createEncryptStream(key, nonce));
-    // A full non-last chunk claimed to be the end of a shorter file: its last flag says otherwise.
-    await expectCode(decryptChunkAt(key, nonce, 0, lastOfTwo.subarray(0, CIPHER_CHUNK), CHUNK), 'DECRYPT_FAILED');
-  });
-
-  test('with chunks decrypted in flight together, nothing after a failing chunk is emitted', async () => {
-    const many = patternBytes(CHUNK * 7 + 99);
-    const sealed = await pipeBytes(many, createEncryptStream(key, nonce));
-    for (const bad of [0, 1, 3, 7]) {
-      for (const pieceSize of [sealed.length, 65_536, CIPHER_CHUNK]) {
-        const tampered = new Uint8Array(sealed);
-        tampered[bad * CIPHER_CHUNK + 100]! ^= 1;
-        const source = new ReadableStream<Uint8Array>({
-          start(controller) {
-            for (let o = 0; o < tampered.length; o += pieceSize) controller.enqueue(tampered.subarray(o, o + pieceSize));
-            controller.close();
-          },
-        });
-        const reader = source.pipeThrough(createDecryptStream(key, nonce)).getReader();
-        const out: Uint8Array[] = [];
-        let failure: unknown;
-        try {
-          for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(r.value);
-        } catch (error) {
-          failure = error;
-        }
-        expect((failure as { code?: string } | undefined)?.code).toBe('DECRYPT_FAILED');
-        // Exactly the chunks before the bad one, in order, and not a byte more.
-        expect(out.length).toBe(bad);
-        expect(toBase64(join(...out))).toBe(toBase64(many.subarray(0, bad * CHUNK)));
+describe.each(['pipe', 'body', 'bytes'] as const)(
+  'chunked contents, decrypted by %s (unauthenticated modes and chunking)',
+  (via) => {
+    const nonce = newFileNonce();
+    const plain = patternBytes(CHUNK * 3 + 1234);
+    let cipher: Uint8Array;
+    const chunk = (i: number) => cipher.subarray(i * CIPHER_CHUNK, Math.min(cipher.length, (i + 1) * CIPHER_CHUNK));
+    const decrypt = (bytes: Uint8Array, k: Uint8Array = key, n: Uint8Array = nonce) => pipeBytes(bytes, decryptVia[via](k, n));
+    const join = (...parts: Uint8Array[]) => {
+      const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
+      let o = 0;
+      for (const p of parts) {
+        out.set(p, o);
+        o += p.length;
       }
-    }
-  });
+      return out;
+    };
 
-  test('resuming at a chunk continues the same stream', async () => {
-    const tail = await pipeBytes(plain.subarray(2 * CHUNK), createEncryptStream(key, nonce, { startChunk: 2 }));
-    expect(toBase64(tail)).toBe(toBase64(cipher.subarray(2 * CIPHER_CHUNK)));
-  });
-});
+    beforeAll(async () => {
+      cipher = await pipeBytes(plain, createEncryptStream(key, nonce));
+    });
+
+    test('round trip, whatever the input pieces', async () => {
+      expect(toBase64(await decrypt(cipher))).toBe(toBase64(plain));
+      for (const piece of [1_000, CIPHER_CHUNK - 1, CIPHER_CHUNK, CIPHER_CHUNK + 1, cipher.length]) {
+        expect(toBase64(await pipeBytes(cipher, decryptVia[via](key, nonce), piece))).toBe(toBase64(plain));
+      }
+    });
+
+    test('an empty file and a file of exactly one chunk round-trip', async () => {
+      for (const size of [0, CHUNK, 2 * CHUNK]) {
+        const bytes = patternBytes(size);
+        const sealed = await pipeBytes(bytes, createEncryptStream(key, nonce));
+        expect(toBase64(await decrypt(sealed))).toBe(toBase64(bytes));
+      }
+    });
+
+    test('a flipped bit in any chunk, in its tag, or in the file nonce fails', async () => {
+      for (const pos of [0, CIPHER_CHUNK - 1, CIPHER_CHUNK + 5, cipher.length - 17, cipher.length - 1]) {
+        const bad = new Uint8Array(cipher);
+        bad[pos]! ^= 0x80;
+        await expectCode(decrypt(bad), 'DECRYPT_FAILED');
+      }
+      const badNonce = new Uint8Array(nonce);
+      badNonce[11]! ^= 1;
+      await expectCode(decrypt(cipher, key, badNonce), 'DECRYPT_FAILED');
+    });
+
+    test('swapped chunks fail', async () => {
+      await expectCode(decrypt(join(chunk(1), chunk(0), chunk(2), chunk(3))), 'DECRYPT_FAILED');
+    });
+
+    test('a duplicated chunk fails', async () => {
+      await expectCode(decrypt(join(chunk(0), chunk(0), chunk(1), chunk(2), chunk(3))), 'DECRYPT_FAILED');
+    });
+
+    test('a dropped chunk fails', async () => {
+      await expectCode(decrypt(join(chunk(0), chunk(2), chunk(3))), 'DECRYPT_FAILED');
+    });
+
+    test('a chunk spliced from another file fails, even under the same key', async () => {
+      const other = await pipeBytes(plain, createEncryptStream(key, newFileNonce()));
+      await expectCode(
+        decrypt(join(chunk(0), other.subarray(CIPHER_CHUNK, 2 * CIPHER_CHUNK), chunk(2), chunk(3))),
+        'DECRYPT_FAILED',
+      );
+    });
+
+    test('truncated exactly at a chunk boundary fails (the last flag)', async () => {
+      for (const n of [1, 2, 3]) await expectCode(decrypt(cipher.subarray(0, n * CIPHER_CHUNK)), 'DECRYPT_FAILED');
+    });
+
+    test('truncated inside the tag, or empty, fails', async () => {
+      await expectCode(decrypt(cipher.subarray(0, 3 * CIPHER_CHUNK + 10)), 'TRUNCATED');
+      await expectCode(decrypt(new Uint8Array(0)), 'TRUNCATED');
+    });
+
+    test('random access refuses a chunk presented at another index or as the last one', async () => {
+      await expectCode(decryptChunkAt(key, nonce, 1, chunk(0), plain.length), 'DECRYPT_FAILED');
+      const lastOfTwo = await pipeBytes(patternBytes(CHUNK * 2), createEncryptStream(key, nonce));
+      // A full non-last chunk claimed to be the end of a shorter file: its last flag says otherwise.
+      await expectCode(decryptChunkAt(key, nonce, 0, lastOfTwo.subarray(0, CIPHER_CHUNK), CHUNK), 'DECRYPT_FAILED');
+    });
+
+    test('with chunks decrypted in flight together, nothing after a failing chunk is emitted', async () => {
+      const many = patternBytes(CHUNK * 7 + 99);
+      const sealed = await pipeBytes(many, createEncryptStream(key, nonce));
+      for (const bad of [0, 1, 3, 7]) {
+        for (const pieceSize of [sealed.length, 65_536, CIPHER_CHUNK]) {
+          const tampered = new Uint8Array(sealed);
+          tampered[bad * CIPHER_CHUNK + 100]! ^= 1;
+          let fed = 0;
+          let cancelled = false;
+          const source = new ReadableStream<Uint8Array>({
+            pull(controller) {
+              if (fed >= tampered.length) return controller.close();
+              controller.enqueue(tampered.subarray(fed, fed + pieceSize));
+              fed += pieceSize;
+            },
+            cancel() {
+              cancelled = true;
+            },
+          });
+          const reader = source.pipeThrough(decryptVia[via](key, nonce)).getReader();
+          const out: Uint8Array[] = [];
+          let failure: unknown;
+          try {
+            for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(r.value);
+          } catch (error) {
+            failure = error;
+          }
+          expect((failure as { code?: string } | undefined)?.code).toBe('DECRYPT_FAILED');
+          // Exactly the chunks before the bad one, in order, and not a byte more.
+          expect(out.length).toBe(bad);
+          expect(toBase64(join(...out))).toBe(toBase64(many.subarray(0, bad * CHUNK)));
+          // The rest of the body is not read on: its source is let go (through the pipe, a moment later).
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          if (fed < tampered.length) expect(cancelled).toBe(true);
+        }
+      }
+    });
+
+    test('what is decrypted leaves while the input stalls (a slow network holds nothing back)', async () => {
+      const many = patternBytes(CHUNK * 7 + 99);
+      const sealed = await pipeBytes(many, createEncryptStream(key, nonce));
+      // Three whole chunks and a little of the fourth, then the input stalls for good.
+      const given = sealed.subarray(0, 3 * CIPHER_CHUNK + 100);
+      let fed = 0;
+      const source = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (fed >= given.length) return new Promise<void>(() => {});
+          controller.enqueue(given.slice(fed, fed + 65_536));
+          fed += 65_536;
+        },
+      });
+      const reader = source.pipeThrough(decryptVia[via](key, nonce)).getReader();
+      for (let i = 0; i < 3; i++) {
+        const { done, value } = await reader.read();
+        expect(done).toBe(false);
+        expect(toBase64(value!)).toBe(toBase64(many.subarray(i * CHUNK, (i + 1) * CHUNK)));
+      }
+      await reader.cancel();
+    });
+
+    test('resuming at a chunk continues the same stream', async () => {
+      const tail = await pipeBytes(plain.subarray(2 * CHUNK), createEncryptStream(key, nonce, { startChunk: 2 }));
+      expect(toBase64(tail)).toBe(toBase64(cipher.subarray(2 * CIPHER_CHUNK)));
+    });
+  },
+);

@@ -9,16 +9,8 @@ import { fromBase64, toBase64, utf8 } from '../src/bytes.ts';
 import { seal } from '../src/aead.ts';
 import { deriveLoginPassword, deriveWrappingKeyBits, KDF_V1 } from '../src/kdf.ts';
 import { decryptMime, decryptName, keyAad, mimeAad, nameAad, unwrapItemKey } from '../src/item.ts';
-import {
-  CHUNK,
-  chunkCipherRange,
-  chunkCount,
-  ciphertextSize,
-  createDecryptStream,
-  createEncryptStream,
-  decryptChunkAt,
-  plaintextSize,
-} from '../src/content.ts';
+import { CHUNK, chunkCipherRange, chunkCount, ciphertextSize, decryptChunkAt, plaintextSize } from '../src/content.ts';
+import { createDecryptStream, createEncryptStream } from '../src/content-streams.ts';
 import { decodeLinkKey, encodeLinkKey } from '../src/link.ts';
 import { formatFingerprint, sha256Hex } from '../src/fingerprint.ts';
 import { CryptoError } from '../src/errors.ts';
@@ -64,7 +56,7 @@ export function patternBytes(length: number): Uint8Array<ArrayBuffer> {
 /** Feeds `data` through `transform` in uneven pieces, so re-chunking is exercised too. */
 export async function pipeBytes(
   data: Uint8Array,
-  transform: TransformStream<Uint8Array, Uint8Array>,
+  transform: ReadableWritablePair<Uint8Array, Uint8Array>,
   piece = 100_003,
 ): Promise<Uint8Array> {
   const source = new ReadableStream<Uint8Array>({

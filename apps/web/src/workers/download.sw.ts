@@ -13,7 +13,7 @@
  * It also serves preview streams of audio and video to media elements, with HTTP Range
  * (sw/preview.ts, /__preview/{token}). Every other request passes through untouched.
  */
-import { createDecryptStream } from '@sealbox/crypto';
+import { decryptBody } from '@sealbox/crypto';
 import { byteCalls, sameOriginFetch } from '../lib/byte-calls.ts';
 import { type BrowseScope, checkedScope } from '../model/browse-scope.ts';
 import { contentDisposition } from '../model/transfer-plan.ts';
@@ -160,7 +160,7 @@ function decrypted(
   entry: Extract<DownloadEntry, { kind: 'file' }>,
   cipher: ReadableStream<Uint8Array>,
 ): ReadableStream<Uint8Array> {
-  const stream = cipher.pipeThrough(createDecryptStream(entry.key, entry.fileNonce));
+  const stream = decryptBody(cipher, entry.key, entry.fileNonce);
   entry.key.fill(0); // the stream imported its own CryptoKey at start; wait for that below
   return stream;
 }
@@ -235,7 +235,7 @@ async function serve(token: string, job: DownloadJob): Promise<Response> {
       wipe(job);
       cipher = await fetchCipher(job.scope, entry, stop.signal);
       // The decrypted length must be the recorded size (a zip checks each entry in zip.ts).
-      const body = cipher.pipeThrough(createDecryptStream(key, entry.fileNonce)).pipeThrough(exactLength(entry.size));
+      const body = decryptBody(cipher, key, entry.fileNonce).pipeThrough(exactLength(entry.size));
       wipeLater(key);
       return new Response(watched(token, body, entry.size), { status: 200, headers: attachmentHeaders(job.name, entry.size) });
     }
@@ -255,7 +255,7 @@ async function serve(token: string, job: DownloadJob): Promise<Response> {
   }
 }
 
-/** createDecryptStream imports the key in its start(); the raw copy is wiped once that has run. */
+/** decryptBody imports the key in its start(); the raw copy is wiped once that has run. */
 function wipeLater(key: Uint8Array): void {
   setTimeout(() => key.fill(0), 5_000);
 }

@@ -5,7 +5,7 @@
  *
  * The nonce and size come from a fresh listing of the item (as downloads do), the ciphertext
  * from GET /api/file/data/{id} (with the link id for a link holder), and every chunk is
- * authenticated by createDecryptStream (index, last flag, tag): a tampered, reordered or
+ * authenticated by decryptBody (index, last flag, tag): a tampered, reordered or
  * truncated blob rejects with DECRYPT_FAILED or TRUNCATED, and the length decrypted must equal
  * the size recorded. Errors carry a code the page maps to docs/product.md "Messages" texts:
  * NO_KEY, NO_NONCE, NOT_FOUND, HTTP_<status>, DECRYPT_FAILED, TRUNCATED, SIZE_MISMATCH.
@@ -13,7 +13,7 @@
  * With a `versionId` the bytes are those of an earlier version (Info's Versions): the same K, the
  * version's own nonce and size (docs/protocol.md "Versions"), fetched from its own data URL.
  */
-import { createDecryptStream, fromBase64, plaintextSize } from '@sealbox/crypto';
+import { decryptBody, fromBase64, plaintextSize } from '@sealbox/crypto';
 import { bytes } from './api.ts';
 import { CodedError } from './coded-error.ts';
 import { decryptHead } from './file-head.ts';
@@ -64,7 +64,7 @@ async function decryptItem(scope: BrowseScope, itemId: string, type?: string, ve
     if (!response.ok || !response.body) throw previewError(`HTTP_${response.status}`, `Download failed (${response.status})`);
     const parts: Uint8Array[] = [];
     let length = 0;
-    const reader = response.body.pipeThrough(createDecryptStream(raw, fileNonce)).getReader();
+    const reader = decryptBody(response.body, raw, fileNonce).getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;

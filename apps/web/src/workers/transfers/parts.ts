@@ -1,5 +1,14 @@
-/** Part geometry of a file and the plaintext hashes that prove a re-picked file is the same (resume.ts). */
-import { CHUNK, PART_BYTES, PART_CHUNKS, ciphertextSize, toHex } from '@sealbox/crypto';
+/**
+ * Part geometry of a file, and the part fingerprints that prove a re-picked file is the same
+ * (resume.ts; docs/protocol.md "Part protocol").
+ *
+ * A part's fingerprint is the SHA-256 of the AES-GCM tags of its chunks. Each tag authenticates
+ * its chunk's ciphertext under (K, nonce_i), so under the upload's own key and nonce the same
+ * plaintext gives the same tags and any other plaintext, in practice, other ones. The tags come
+ * out of the encryption the upload does anyway: no second pass over the file (a SHA-256 of the
+ * plaintext cost about 1.5 CPU-seconds per GiB on the upload's critical path).
+ */
+import { CHUNK, PART_BYTES, PART_CHUNKS, TAG_BYTES, chunkCount, chunkTags, ciphertextSize, toHex } from '@sealbox/crypto';
 import { plainRangeOfPart, type PartGeometry } from '../../model/transfer-plan.ts';
 
 const PART_PLAIN_BYTES = PART_CHUNKS * CHUNK;
@@ -8,65 +17,69 @@ export function geometryOf(plainSize: number): PartGeometry {
   return { plainSize, cipherSize: ciphertextSize(plainSize), partBytes: PART_BYTES, partPlainBytes: PART_PLAIN_BYTES };
 }
 
-async function sha256HexOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
+async function fingerprintOf(tags: Uint8Array<ArrayBuffer>): Promise<string> {
+  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', tags)));
 }
 
-/** The picked file's plaintext hash for each part in `parts` (resume check). */
-export async function hashParts(file: File, g: PartGeometry, parts: number[]): Promise<Record<number, string>> {
+/** Chunks in part `n` of a file of `plainSize` bytes. */
+function chunksInPart(plainSize: number, n: number): number {
+  return Math.min(PART_CHUNKS, chunkCount(plainSize) - n * PART_CHUNKS);
+}
+
+/**
+ * The picked file's fingerprint for each part in `parts`, made by encrypting those parts again
+ * under the upload's key and nonce. That ciphertext stays here and is dropped: only the tags'
+ * hash is compared, and a file that changed starts a fresh upload with a new key and nonce, so
+ * the server never sees two ciphertexts under one (K, nonce_i).
+ */
+export async function fingerprintParts(
+  file: File,
+  g: PartGeometry,
+  parts: number[],
+  key: Uint8Array,
+  fileNonce: Uint8Array,
+): Promise<Record<number, string>> {
   const out: Record<number, string> = {};
   for (const n of parts) {
     const { start, end } = plainRangeOfPart(g, n);
     if (start >= g.plainSize && n > 0) continue;
-    out[n] = await sha256HexOf(new Uint8Array(await file.slice(start, end).arrayBuffer()));
+    const plain = new Uint8Array(await file.slice(start, end).arrayBuffer());
+    out[n] = await fingerprintOf(await chunkTags(key, fileNonce, g.plainSize, n * PART_CHUNKS, plain));
   }
   return out;
 }
 
 /**
- * SHA-256 of each part's plaintext as the file streams past, from part `first` on; the hash of
- * a part in `toSend` is handed to `record` (IndexedDB) before that part may be sent, which
- * waits on `recorded(n)`. One buffer of a part's size is reused throughout.
+ * Fingerprints of the parts in `toSend` as the encrypted chunks stream past, from part `first`
+ * on (each push is one whole ciphertext chunk, as encryptBody answers them); a part's
+ * fingerprint is handed to `record` (IndexedDB) before that part may be sent, which waits on
+ * `recorded(n)`.
  */
-export function partHasher(
+export function partFingerprints(
   g: PartGeometry,
   first: number,
-  total: number,
   toSend: ReadonlySet<number>,
-  record: (n: number, hash: string) => Promise<void>,
+  record: (n: number, fingerprint: string) => Promise<void>,
 ) {
   const recorded = new Map<number, Promise<void>>();
   let part = first;
-  let length = plainRangeOfPart(g, part).end - plainRangeOfPart(g, part).start;
-  let buffer = new Uint8Array(length);
-  let fill = 0;
-  const finishPart = () => {
-    const n = part;
-    if (toSend.has(n)) {
-      // digest() copies its input before returning, so the buffer may be reused at once.
-      const hashing = crypto.subtle.digest('SHA-256', buffer.subarray(0, fill));
-      const done = hashing.then((digest) => record(n, toHex(new Uint8Array(digest))));
-      done.catch(() => {});
-      recorded.set(n, done);
-    }
-    part++;
-    if (part < total) {
-      const r = plainRangeOfPart(g, part);
-      length = r.end - r.start;
-      if (buffer.length < length) buffer = new Uint8Array(length);
-    }
-    fill = 0;
-  };
+  let tags = new Uint8Array(PART_CHUNKS * TAG_BYTES);
+  let seen = 0;
   return {
     push(chunk: Uint8Array): void {
-      let offset = 0;
-      while (offset < chunk.length) {
-        const n = Math.min(length - fill, chunk.length - offset);
-        buffer.set(chunk.subarray(offset, offset + n), fill);
-        fill += n;
-        offset += n;
-        if (fill === length) finishPart();
+      if (chunk.length < TAG_BYTES) throw new Error('not a ciphertext chunk');
+      tags.set(chunk.subarray(chunk.length - TAG_BYTES), seen * TAG_BYTES);
+      seen++;
+      if (seen < chunksInPart(g.plainSize, part)) return;
+      if (toSend.has(part)) {
+        const n = part;
+        const done = fingerprintOf(tags.slice(0, seen * TAG_BYTES)).then((fingerprint) => record(n, fingerprint));
+        done.catch(() => {});
+        recorded.set(n, done);
       }
+      part++;
+      seen = 0;
+      tags = new Uint8Array(PART_CHUNKS * TAG_BYTES);
     },
     recorded: (n: number): Promise<void> | undefined => recorded.get(n),
   };

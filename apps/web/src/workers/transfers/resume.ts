@@ -1,7 +1,8 @@
 /**
  * Resuming an upload this browser started (docs/protocol.md "Part protocol"): the record kept in
- * IndexedDB (upload-records.ts) with its key, nonce and the hash of every part begun, checked
- * against the file picked again before the same (K, fileNonce) stream continues.
+ * IndexedDB (upload-records.ts) with its key, nonce and the fingerprint of every part begun
+ * (parts.ts), checked against the file picked again before the same (K, fileNonce) stream
+ * continues.
  */
 import { PART_BYTES } from '@sealbox/crypto';
 import { decideResume } from '../../model/transfer-plan.ts';
@@ -9,7 +10,7 @@ import { type BrowseScope, OWN_SCOPE, linkIdOf } from '../../model/browse-scope.
 import type { PendingUpload } from '../../model/transfers.ts';
 import { loadAnyAccount } from '../key-store.ts';
 import { deleteRecord, getRecord, listRecords, recordScope, type UploadRecord } from '../upload-records.ts';
-import { geometryOf, hashParts } from './parts.ts';
+import { fingerprintParts, geometryOf } from './parts.ts';
 import { abortOnServer, uploadStatus } from './server.ts';
 
 export interface Prepared {
@@ -38,7 +39,9 @@ export async function tryResume(uploadId: string, file: File): Promise<Prepared 
   const decision = decideResume(
     record,
     file,
-    file.size === record.size ? await hashParts(file, g, Object.keys(record.partHashes).map(Number)) : {},
+    file.size === record.size
+      ? await fingerprintParts(file, g, Object.keys(record.partHashes).map(Number), record.key, record.fileNonce)
+      : {},
   );
   const status = decision.resume ? await uploadStatus(recordScope(record), uploadId).catch(() => undefined) : undefined;
   if (!decision.resume || !status) {

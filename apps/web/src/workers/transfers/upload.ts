@@ -1,13 +1,16 @@
 /**
  * Upload, inside the crypto worker (docs/protocol.md "Files and uploads": never on the UI thread):
- * file.stream() -> per-part plaintext hash (recorded before the part is sent) ->
- * createEncryptStream -> cut at PART_BYTES into reusable OPFS part files (part-files.ts: an
+ * file.stream() -> encryptBody (reading the file straight into its chunks) -> per-part
+ * fingerprint of the chunks' tags (parts.ts, recorded before the part is sent) -> cut at
+ * PART_BYTES into reusable OPFS part files (part-files.ts: an
  * ArrayBuffer body would stay in the renderer's memory) -> up to PARTS_IN_FLIGHT PUTs, each
  * retried. A ciphertext of one part goes in POST /api/upload's `file` field instead.
  */
 import {
   CHUNK,
+  TAG_BYTES,
   createEncryptStream,
+  encryptBody,
   encryptMime,
   encryptName,
   newFileNonce,
@@ -24,7 +27,7 @@ import { itemKey, wrappingKeyFor } from '../key-rings.ts';
 import { openPartFiles, type PartSlot } from '../part-files.ts';
 import { deleteRecord, putRecord, recordPartHash, recordScope, type UploadRecord } from '../upload-records.ts';
 import { TransferError } from './errors.ts';
-import { geometryOf, partHasher } from './parts.ts';
+import { geometryOf, partFingerprints } from './parts.ts';
 import { currentUserId, forgetUpload, tryResume } from './resume.ts';
 import { completeUpload, postUpload, sendPart } from './server.ts';
 
@@ -131,22 +134,13 @@ async function sendParts(
   let encrypted = plan.startByte;
   if (toSend.size === 0) return 0;
 
-  // Plaintext tap: SHA-256 of each part's plaintext, recorded before that part is sent.
-  const hashes = partHasher(g, plan.startPart, plan.total, toSend, (n, hash) => recordPartHash(record.uploadId, n, hash));
-  const tap = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      hashes.push(chunk);
-      encrypted += chunk.length;
-      report(progressOf(g, sentBytes > 0 ? 'uploading' : 'encrypting', encrypted, sentBytes));
-      controller.enqueue(chunk);
-    },
-  });
-
+  const fingerprints = partFingerprints(g, plan.startPart, toSend, (n, fingerprint) =>
+    recordPartHash(record.uploadId, n, fingerprint),
+  );
   const source = (plan.startByte === 0 ? file : file.slice(plan.startByte)).stream();
-  const cipher = source
-    .pipeThrough(tap, { signal })
-    .pipeThrough(createEncryptStream(record.key, record.fileNonce, { startChunk: plan.startChunk }));
-  const reader = cipher.getReader();
+  const reader = encryptBody(source, record.key, record.fileNonce, { startChunk: plan.startChunk }).getReader();
+  const stop = () => void reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener('abort', stop, { once: true });
 
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
@@ -154,7 +148,7 @@ async function sendParts(
   const launch = (n: number, slot: PartSlot, body: Blob | Uint8Array<ArrayBuffer>) => {
     const size = body instanceof Blob ? body.size : body.length;
     const task = (async () => {
-      await hashes.recorded(n);
+      await fingerprints.recorded(n);
       await sendPart(recordScope(record), record.uploadId, n, body, signal);
       sentBytes += size;
       partsSent++;
@@ -185,8 +179,12 @@ async function sendParts(
       if (failure) throw failure;
       const { done, value: read } = await reader.read();
       if (done) break;
-      // Fresh WebCrypto output, so backed by a plain ArrayBuffer (the stream's type is wider).
+      // One whole chunk of fresh WebCrypto output, so backed by a plain ArrayBuffer (the
+      // stream's type is wider).
       const value = read as Uint8Array<ArrayBuffer>;
+      fingerprints.push(value);
+      encrypted += value.length - TAG_BYTES;
+      report(progressOf(g, sentBytes > 0 ? 'uploading' : 'encrypting', encrypted, sentBytes));
       let offset = 0;
       while (offset < value.length) {
         if (part >= plan.total) throw new TransferError('SHORT_READ', 'The file changed while it was being read.');
@@ -222,6 +220,7 @@ async function sendParts(
     await Promise.allSettled(inFlight);
     throw error;
   } finally {
+    signal.removeEventListener('abort', stop);
     await files.dispose();
   }
   if (part !== plan.total) throw new TransferError('SHORT_READ', 'The file changed while it was being read.');
