@@ -1,0 +1,74 @@
+/**
+ * The whole own tree for a build of the search index (docs/web-files.md "The search index of My
+ * Files"): GET /api/file/tree a page at a time, each page's keys and names opened while the next
+ * page is on its way, so the network and the crypto overlap instead of following each other.
+ */
+import { answered } from '../../lib/api-client.ts';
+import { OWN_SCOPE } from '../../model/browse-scope.ts';
+import type { ItemView, ServerItem } from '../../model/items.ts';
+import { api } from '../api.ts';
+import { CodedError } from '../coded-error.ts';
+import { openItems } from '../items.ts';
+import { AnchoredPages } from './anchored.ts';
+
+/** Items per page: about 2 MB of JSON, so the first names open early and no page is one giant parse. */
+export const TREE_PAGE = 5000;
+
+/** Where a walk's time went, in ms: waiting for pages no opening hid, and opening. */
+export interface WalkTimes {
+  fetch: number;
+  open: number;
+  pages: number;
+}
+
+interface Page {
+  files: ServerItem[];
+  next: string | null;
+  total?: number | undefined;
+}
+
+async function fetchPage(after: string | null): Promise<Page> {
+  const { data, status } = await answered(
+    api.api.file.tree.get({ query: { limit: TREE_PAGE, ...(after === null ? {} : { after }) } }),
+  );
+  if (!data) throw new CodedError('SearchIndexError', `HTTP_${status}`, `The tree failed (${status})`);
+  return data;
+}
+
+/**
+ * Every own item that reaches the top level, opened (undecrypted ones included, as a listing
+ * gives them); `onProgress` hears the items handled so far of the total the first page gave.
+ */
+export async function walkOwnTree(
+  onProgress?: (handled: number, total: number) => void,
+  times?: Partial<WalkTimes>,
+): Promise<ItemView[]> {
+  const anchored = new AnchoredPages();
+  const out: ItemView[] = [];
+  let fetchMs = 0;
+  let openMs = 0;
+  let pages = 0;
+  let handled = 0;
+  let total = 0;
+  let next: Promise<Page> | undefined = fetchPage(null);
+  while (next) {
+    const waited = performance.now();
+    const page: Page = await next;
+    fetchMs += performance.now() - waited;
+    pages++;
+    total = page.total ?? total;
+    // Asked for before this page is opened: the server and the network work meanwhile.
+    next = page.next === null ? undefined : fetchPage(page.next);
+    // Awaited next time round; should opening throw first, its failure is not an unhandled one.
+    next?.catch(() => undefined);
+    const opening = performance.now();
+    const views = await openItems(OWN_SCOPE, anchored.take(page.files));
+    openMs += performance.now() - opening;
+    anchored.settle(views.filter((view) => view.decrypted).map((view) => view.id));
+    out.push(...views);
+    handled += page.files.length;
+    onProgress?.(Math.min(handled, total), Math.max(total, handled));
+  }
+  if (times) Object.assign(times, { fetch: fetchMs, open: openMs, pages });
+  return out;
+}
