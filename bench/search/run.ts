@@ -61,11 +61,11 @@ async function makeTree(owner: ApiSession, total: number): Promise<void> {
 interface Built {
   ms: number;
   names: number;
-  phases: { fetch: number; open: number; seal: number; write: number; pages: number };
+  phases: { fetch: number; parse: number; open: number; seal: number; write: number; pages: number };
 }
 
 const phasesText = ({ phases: p }: Built) =>
-  `${p.pages} pages; waited for pages ${ms(p.fetch)}, opened ${ms(p.open)}, sealed ${ms(p.seal)}, written ${ms(p.write)}`;
+  `${p.pages} pages; waited for pages ${ms(p.fetch)}, parsed ${ms(p.parse)}, opened ${ms(p.open)}, sealed ${ms(p.seal)}, written ${ms(p.write)}`;
 
 /** One GET from Bun with the session: time to the headers (the server's work), to the last byte, and the bytes. */
 async function timedGet(session: ApiSession, path: string) {
