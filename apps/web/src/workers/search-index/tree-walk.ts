@@ -79,7 +79,8 @@ export async function walkOwnTree(
     // Awaited next time round; should opening throw first, its failure is not an unhandled one.
     next?.catch(() => undefined);
     const opening = performance.now();
-    const views = await openItems(OWN_SCOPE, anchored.take(page.files));
+    const batch = anchored.take(page.files);
+    const views = batch.length > 0 ? await openItems(OWN_SCOPE, batch) : [];
     openMs += performance.now() - opening;
     anchored.settle(views.filter((view) => view.decrypted).map((view) => view.id));
     out.push(...views);
