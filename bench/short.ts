@@ -137,6 +137,7 @@ export const SHORT_BENCHES = {
         re('# items: index built in # (m?s)'),
         re('# items: first results median # ms, p95 # ms'),
         re('# items: full rebuild # (m?s)'),
+        re('# items: full rebuild median # ms, p95 # ms'),
         re(String.raw`ratio of medians [\d,]+/[\d,]+: #`),
       ],
     },

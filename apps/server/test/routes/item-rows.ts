@@ -23,6 +23,8 @@ export function itemRows({ alice, erin, editorUser, W, inner, doc }: RouteMatrix
     },
     // The caller's own counter (docs/protocol.md "Tree version"): a session's, never a link's.
     { route: 'GET /api/file/tree-version', expect: SIGNED_IN, build: () => ({ path: '/api/file/tree-version' }) },
+    // The caller's own tree in pages, for the search index: a session's, never a link's.
+    { route: 'GET /api/file/tree', expect: SIGNED_IN, build: () => ({ path: '/api/file/tree?limit=10' }) },
     {
       route: 'GET /api/file/data/:id',
       expect: ITEM_READ,

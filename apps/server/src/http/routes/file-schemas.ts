@@ -1,5 +1,12 @@
 import { t } from 'elysia';
-import { BATCH_MAX, MAX_DEPTH, MAX_LIMIT, TRASH_PAGE_MAX, UNFINISHED_MAX_LIMIT } from '../../domain/files/index.ts';
+import {
+  BATCH_MAX,
+  MAX_DEPTH,
+  MAX_LIMIT,
+  TRASH_PAGE_MAX,
+  TREE_PAGE_MAX,
+  UNFINISHED_MAX_LIMIT,
+} from '../../domain/files/index.ts';
 
 /**
  * Shapes of the files and uploads calls (docs/protocol.md "Files and uploads"). Lengths here
@@ -20,6 +27,12 @@ export const ListQuery = t.Object({
 });
 
 export const LinkOnlyQuery = t.Object(LinkQuery);
+
+/** GET /api/file/tree: a page of the own tree (the domain checks the cursor precisely). */
+export const TreeQuery = t.Object({
+  after: t.Optional(text(80)),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: TREE_PAGE_MAX })),
+});
 
 /** GET /api/uploads: a page of the caller's unfinished uploads (the domain checks the bounds too). */
 export const UnfinishedQuery = t.Object({

@@ -7,13 +7,14 @@ import {
   listFiles,
   openFileData,
   treeVersionOf,
+  ownTreePage,
   RangeNotSatisfiableError,
   type FileData,
   type FilesDeps,
 } from '../../domain/files/index.ts';
 import type { ListingCache } from '../listing-cache/listing-cache.ts';
 import type { SessionPlugin } from '../plugins/session.ts';
-import { BatchDeleteBody, BatchMoveBody, ChangeBody, ItemParams, LinkOnlyQuery, ListQuery } from './file-schemas.ts';
+import { BatchDeleteBody, BatchMoveBody, ChangeBody, ItemParams, LinkOnlyQuery, ListQuery, TreeQuery } from './file-schemas.ts';
 
 /**
  * The answer to a GET of ciphertext (a file's, a version's): 200 whole or 206 one range, 416 with
@@ -59,6 +60,8 @@ export function fileRoutes(deps: { files: FilesDeps; session: SessionPlugin; lis
       )
       // The owner's tree version, for the browser's search index (docs/protocol.md "Tree version").
       .get('/api/file/tree-version', ({ user }) => treeVersionOf(files, user.id), { session: true })
+      // The own tree a page at a time, for the search index's rebuild (docs/protocol.md "Tree version").
+      .get('/api/file/tree', ({ user, query }) => ownTreePage(files, user.id, query), { session: true, query: TreeQuery })
       .get(
         '/api/file/data/:id',
         ({ params, request, principal, set }) =>

@@ -86,6 +86,13 @@ export interface ItemsReader {
   childIds(parentId: string, options?: { state?: ItemState }): Promise<string[]>;
   /** The owner's top-level items of that state, in `byListingOrder`. */
   topLevel(ownerId: string, options?: { state?: ItemState; page?: Page }): Promise<ItemRecord[]>;
+  /**
+   * Up to `limit` of the owner's ready items (every level, trashed subtrees' items included: only
+   * the trashed item itself is marked), in `byListingOrder`, from just after `after` (keyset).
+   */
+  ownReadyPage(ownerId: string, after: Pick<ItemRecord, 'createdAt' | 'id'> | null, limit: number): Promise<ItemRecord[]>;
+  /** How many items `ownReadyPage` walks through from the start. */
+  ownReadyCount(ownerId: string): Promise<number>;
   /** Up to `limit` children of one folder, any state, in no particular order (a delete's walk). */
   someChildren(parentId: string, limit: number): Promise<ItemRecord[]>;
   /** The owner's trash: the items a delete moved there (not what is under them), latest first. */

@@ -16,6 +16,7 @@ import { currentAccount } from '../key-rings.ts';
 import { type Found, MemoryIndex } from './memory.ts';
 import { type IndexSection, IndexOpenError, openIndex, sealIndex } from './seal.ts';
 import { deleteIndex, readIndex, writeIndex } from './store.ts';
+import { type WalkTimes, walkOwnTree } from './tree-walk.ts';
 import { bridge, type TreeChange } from './versions.ts';
 
 /** How long changes wait before the index is sealed and written again (many events, one write). */
@@ -26,10 +27,8 @@ export type IndexState =
   | { state: 'none' }
   | { state: 'ready'; treeVersion: number; names: number; shared: boolean; phases?: BuildPhases };
 
-/** Where a build's time went, in ms (for bench/search). */
-export interface BuildPhases {
-  fetch: number;
-  open: number;
+/** Where a build's time went, in ms (for bench/search): the tree's walk, then sealing and writing. */
+export interface BuildPhases extends WalkTimes {
   seal: number;
   write: number;
 }
@@ -100,21 +99,11 @@ async function serverTreeVersion(): Promise<number> {
   return data.treeVersion;
 }
 
-/** GET /api/file in the own scope (`id` null: the whole tree), opened here; `phases` hears how long each half took. */
-async function listOwn(
-  id: string | null,
-  depth: number,
-  onProgress?: (opened: number, total: number) => void,
-  phases?: Partial<BuildPhases>,
-) {
-  const started = performance.now();
+/** GET /api/file in the own scope (`id` null: the top level), opened here. */
+async function listOwn(id: string | null, depth: number) {
   const response = await bytes.listing({ depth, limit: ALL_ITEMS, offset: 0, ...(id ? { id } : {}) });
   if (!response.ok) throw indexError(`HTTP_${response.status}`, `Listing failed (${response.status})`);
-  const body = await response.arrayBuffer();
-  const fetched = performance.now();
-  const opened = await parseAndOpen(OWN_SCOPE, body, onProgress);
-  if (phases) Object.assign(phases, { fetch: fetched - started, open: performance.now() - fetched });
-  return opened;
+  return parseAndOpen(OWN_SCOPE, await response.arrayBuffer(), undefined);
 }
 
 /**
@@ -131,10 +120,10 @@ function searchIndexBuild(progress?: MessagePort): Promise<IndexState> {
       const treeVersion = await serverTreeVersion();
       const phases: Partial<BuildPhases> = {};
       const onProgress = progress && ((opened: number, total: number) => progress.postMessage({ opened, total }));
-      const tree = await listOwn(null, TREE_DEPTH, onProgress, phases);
+      const tree = await walkOwnTree(onProgress, phases);
       if (epoch !== started) return { state: 'none' } as const;
       const memory = new MemoryIndex(me.userId);
-      memory.add(tree.files);
+      memory.add(tree);
       // What is shared with the user does not follow the own tree: it stays as it was.
       live = { ...me, treeVersion, memory, shared: live?.userId === me.userId ? live.shared : undefined };
       await persist(false, phases);

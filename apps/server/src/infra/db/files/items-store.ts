@@ -104,6 +104,22 @@ export function itemsReader(k: Kysely<Database>): ItemsReader {
       if (options.page) query = query.limit(options.page.limit).offset(options.page.offset);
       return (await query.execute()).map(toItem);
     },
+    async ownReadyPage(ownerId, after, limit) {
+      // The (owner_id, state, created_at, id) index walks it: each page is one range scan.
+      let query = k.selectFrom('items').select(ITEM_COLUMNS).where('owner_id', '=', ownerId).where(inState('ready'));
+      if (after) query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after.createdAt, after.id)));
+      const rows = await query.orderBy('created_at').orderBy('id').limit(limit).execute();
+      return rows.map((row) => toItemIn(row, row.parent_id, 'ready'));
+    },
+    async ownReadyCount(ownerId) {
+      const row = await k
+        .selectFrom('items')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('owner_id', '=', ownerId)
+        .where(inState('ready'))
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
     async foldersWithChildren(folderIds) {
       const rows = await inChunks(folderIds, (chunk) =>
         k.selectFrom('items').select('parent_id').distinct().where('parent_id', 'in', chunk).execute(),
