@@ -126,10 +126,16 @@ export async function search(page: Page, query: string, expected: number) {
   return { ...times, found };
 }
 
-/** A click on the sidebar's 'Shared with me' → its first page rendered (`firstPage` rows); answers the count it shows. */
+/**
+ * A click on the sidebar's 'Shared with me' → its first page rendered (`firstPage` rows), and →
+ * every share open (docs/web-files.md "Opening a large folder": the hint gone); answers the count
+ * it shows then.
+ */
 export async function openShared(page: Page, firstPage: number) {
+  const list = `location.pathname === '/shared' && ${rows}.length >= ${firstPage}`;
   const times = await timed(page, `() => document.querySelector('#files-sidebar a[href="/shared"]').click()`, {
-    list: `location.pathname === '/shared' && ${rows}.length >= ${firstPage}`,
+    list,
+    whole: `(${list}) && document.querySelector('.browser__opening') === null`,
   });
   await page.locator('.listing__count').waitFor();
   return { ...times, count: (await page.locator('.listing__count').textContent()) ?? '' };
