@@ -62,18 +62,18 @@ describe('fetchSharedFirst', () => {
     shared.mockImplementation(async () => page(ids(0, 10), null));
     call.mockImplementation(opensAll);
     const { first, rest } = await fetchSharedFirst();
-    expect(shared.mock.calls).toEqual([[{ limit: FIRST_SHARES + 1, offset: 0 }]]);
+    expect(shared.mock.calls).toEqual([[{ limit: FIRST_SHARES, offset: 0 }]]);
     expect(first.items).toHaveLength(10);
     expect(first.partial).toBeUndefined();
     expect(rest).toBeNull();
   });
 
   it('when the server says more follow, the first shares are marked and the rest asks for the whole list', async () => {
-    shared.mockImplementationOnce(async () => page(ids(0, FIRST_SHARES + 1), FIRST_SHARES + 1));
+    shared.mockImplementationOnce(async () => page(ids(0, FIRST_SHARES), FIRST_SHARES));
     call.mockImplementation(opensAll);
     const { first, rest } = await fetchSharedFirst();
-    expect(first.items).toHaveLength(FIRST_SHARES + 1);
-    expect(first.partial).toMatchObject({ shown: FIRST_SHARES + 1, of: 'shares' });
+    expect(first.items).toHaveLength(FIRST_SHARES);
+    expect(first.partial).toMatchObject({ shown: FIRST_SHARES, of: 'shares' });
     const pages = [page(ids(0, 1000), 1000), page(ids(1000, 500), null)];
     shared.mockImplementation(async () => pages.shift());
     const reports: Array<[number, number]> = [];

@@ -21,10 +21,11 @@ export const UNTRUSTED_FOLDER_TEXT = 'This share could not be verified, so nothi
 /** The server's page (docs/protocol.md, `GET /api/shared`): more shares are fetched page by page. */
 const PAGE = 1000;
 /**
- * docs/web-files.md "Opening a large folder", for /shared: the shares first asked for, the list's
- * first page at its default size of 20 rows (each grant costs an RSA unwrap, ~5 ms, so a
- * thousand are seconds); when the server says there are more, the whole list is asked for next
- * and replaces them.
+ * docs/web-files.md "The first shares of /shared": the shares first asked for, the list's first
+ * page at its default size of 20 rows (each grant costs an RSA unwrap, ~5 ms, so a thousand are
+ * seconds). More follow when the server names a next offset (it does for a full page, so a list
+ * of exactly 20 asks once more, for the same 20); the whole list is asked for then and replaces
+ * them.
  */
 export const FIRST_SHARES = 20;
 /** Where the server says the next page starts (the body goes to the worker unread); absent after the last. */
@@ -80,16 +81,16 @@ export async function fetchShared(onProgress?: OpeningProgress): Promise<SharedL
 }
 
 /**
- * The first FIRST_SHARES + 1 shares, opened at once, and when the server says more follow,
- * `rest`, which asks for the whole list (its first shares' grants are not opened again: the
- * worker's memo). `rest` is null when `first` is the whole list.
+ * The first FIRST_SHARES shares, opened at once, and when the server says more follow, `rest`,
+ * which asks for the whole list (its first shares' grants are not opened again: the worker's
+ * memo). `rest` is null when `first` is the whole list.
  */
 export async function fetchSharedFirst(): Promise<{
   first: SharedListing;
   rest: ((onProgress?: OpeningProgress) => Promise<SharedListing>) | null;
 }> {
   const first: SharedListing = { items: [], users: {} };
-  const next = await openPage(first, { limit: FIRST_SHARES + 1, offset: 0 });
+  const next = await openPage(first, { limit: FIRST_SHARES, offset: 0 });
   if (next === null) return { first, rest: null };
   return { first: firstPart(first, 'shares'), rest: fetchShared };
 }
