@@ -42,6 +42,8 @@ interface Figures {
   search: number;
   shared: number;
   sharedWhole: number;
+  /** /shared's API calls from the click on, "path start+duration" in ms. */
+  sharedCalls: string[];
   zip: number;
   zipPerFile: number;
   memory: MemoryPeaks;
@@ -125,7 +127,7 @@ const NOT_MEASURED = {
 async function sharedFigures(page: Page, size: AccountSize, wrong: (what: string) => void) {
   const shared = await openShared(page, Math.min(20, size.shares));
   if (shared.count !== `${size.shares} items`) wrong(`/shared says "${shared.count}", expected "${size.shares} items"`);
-  return { shared: shared.list, sharedWhole: shared.whole };
+  return { shared: shared.list, sharedWhole: shared.whole, sharedCalls: shared.calls };
 }
 
 /** One sign-in in the browser, untimed (it upgrades the password keys). */
@@ -187,6 +189,7 @@ async function main() {
         figures[account.size.label as 'small' | 'big'].push(f);
         console.log(`run ${run} ${describe(account.size.label, f)}`);
         console.log(`      sign-in's API calls (ms from the click, start+duration): ${f.signInCalls.join(', ')}`);
+        console.log(`      /shared's API calls (ms from the click, start+duration): ${f.sharedCalls.join(', ')}`);
       }
     }
     const loadAfter = loadavg()[0]!;
