@@ -108,8 +108,10 @@ export function FolderView({
         {finder.searching ? (
           <SearchResults
             // Loading, not merely pending: a search held back (on /shared, until the shared list
-            // loads) would otherwise spin for good when what it waits for failed.
-            pending={finder.tree.isLoading}
+            // loads) would otherwise spin for good when what it waits for failed. While only the
+            // first shares are in, /shared's search waits for the whole list (docs/web-files.md
+            // "The first shares of /shared"), unless the index answers.
+            pending={finder.tree.isLoading || (partial !== undefined && !partial.failed && finder.tree.data === undefined)}
             results={finder.results}
             total={finder.total}
             locationOf={locationOf}
