@@ -83,16 +83,9 @@ async function fetchListing(
   const body = await response.arrayBuffer();
   const fetched = performance.now();
   // The bytes move to the worker (not copied): they are read nowhere else.
-  const channel = onProgress ? new MessageChannel() : undefined;
-  if (channel && onProgress)
-    channel.port1.onmessage = (event: MessageEvent<{ opened: number; total: number }>) =>
-      onProgress(event.data.opened, event.data.total);
-  let opened: OpenedListing;
-  try {
-    opened = await cryptoWorker.call('openListing', scope, transfer(body, [body]), channel?.port2);
-  } finally {
-    channel?.port1.close();
-  }
+  const opened: OpenedListing = await withOpeningProgress(onProgress, (port) =>
+    cryptoWorker.call('openListing', scope, transfer(body, [body]), port),
+  );
   const users: Record<string, string> = {};
   // Usernames come from the server: their bidi controls are written out before any is shown.
   for (const user of opened.users) users[user.id] = shownUsername(user.username);
@@ -102,6 +95,25 @@ async function fetchListing(
 
 /** How many items of a listing the crypto worker has opened, of how many (after each slice). */
 export type OpeningProgress = (opened: number, total: number) => void;
+
+/**
+ * Runs the worker call `call` with a port on which the worker reports `{ opened, total }` to
+ * `onProgress` (no port without it); the page's end is closed once the call has answered.
+ */
+export async function withOpeningProgress<T>(
+  onProgress: OpeningProgress | undefined,
+  call: (port: MessagePort | undefined) => Promise<T>,
+): Promise<T> {
+  if (!onProgress) return call(undefined);
+  const channel = new MessageChannel();
+  channel.port1.onmessage = (event: MessageEvent<{ opened: number; total: number }>) =>
+    onProgress(event.data.opened, event.data.total);
+  try {
+    return await call(channel.port2);
+  } finally {
+    channel.port1.close();
+  }
+}
 
 /** GET /api/file for one folder (null: the top level), `limit` items of it, marked for the benches. */
 async function fetchFolderItems(

@@ -21,6 +21,7 @@ export {
   type FirstPart,
   type FolderListing,
   type OpeningProgress,
+  withOpeningProgress,
   type UserSummary,
 } from './api.ts';
 // The rules a name must meet are the ones every client shares (@sealbox/rules).

@@ -56,8 +56,8 @@ export const sharedMode: BrowserMode = {
     const queryClient = useQueryClient();
     const offline = useLiveStatus() !== 'online';
     // The shares come first even inside a folder: their grants give the keys its listing opens with.
-    // At the top, the first shares show while the rest are opened (docs/web-files.md "Opening a
-    // large folder"); a folder waits for the whole list unless it is one of the shares already open.
+    // At the top, the first shares show while the rest are opened (docs/web-files.md "The first
+    // shares of /shared"); a folder waits for the whole list unless it is one of the shares open.
     const shared = useQuery({
       ...sharedQueryOptions({ firstItems: parentId === null }),
       refetchInterval: offline ? 5_000 : false,

@@ -9,7 +9,7 @@ import { HttpStatusError } from '../../../lib/http-status-error.ts';
 import { cryptoWorker } from '../../../crypto/client.ts';
 import { transfer } from '../../../lib/worker-rpc.ts';
 import type { ItemView } from '../../../model/items.ts';
-import { type FirstPart, type OpeningProgress, firstPart } from '../../items/index.ts';
+import { type FirstPart, type OpeningProgress, firstPart, withOpeningProgress } from '../../items/index.ts';
 
 export const SHARED_EMPTY_TEXT = 'No files have been shared with you yet';
 /**
@@ -52,16 +52,7 @@ async function openPage(
   if (!response.ok) throw new HttpStatusError(response.status, 'Error fetching files.');
   const next = Number(response.headers.get(NEXT_OFFSET_HEADER) ?? Number.NaN);
   const body = await response.arrayBuffer();
-  const channel = onProgress ? new MessageChannel() : undefined;
-  if (channel && onProgress)
-    channel.port1.onmessage = (event: MessageEvent<{ opened: number; total: number }>) =>
-      onProgress(event.data.opened, event.data.total);
-  let opened: { files: ItemView[]; users: unknown[] };
-  try {
-    opened = await cryptoWorker.call('openShared', transfer(body, [body]), channel?.port2);
-  } finally {
-    channel?.port1.close();
-  }
+  const opened = await withOpeningProgress(onProgress, (port) => cryptoWorker.call('openShared', transfer(body, [body]), port));
   into.items.push(...opened.files);
   for (const user of opened.users as Array<{ id?: unknown; username?: unknown }>)
     if (typeof user.id === 'string' && typeof user.username === 'string') into.users[user.id] = shownUsername(user.username);
