@@ -73,6 +73,13 @@ export interface SignIn {
   meterPercent: string;
 }
 
+/** The API calls made since the timed action, "path?query start+duration" in ms from it. */
+const API_CALLS = `(() => {
+  const t0 = window.__timedFrom;
+  return performance.getEntriesByType('resource').filter((r) => r.startTime >= t0 && r.name.includes('/api/'))
+    .map((r) => { const u = new URL(r.name); return u.pathname + u.search + ' ' + (r.startTime - t0).toFixed(0) + '+' + r.duration.toFixed(0); });
+})()`;
+
 /** From the click on Sign in: the top of /files (`topItems` rows) rendered, and the storage meter's figure. */
 export async function signIn(page: Page, baseUrl: string, user: TestUser, topItems: number): Promise<SignIn> {
   await page.goto(`${baseUrl}/login`);
@@ -126,13 +133,20 @@ export async function search(page: Page, query: string, expected: number) {
   return { ...times, found };
 }
 
-/** A click on the sidebar's 'Shared with me' → its first page rendered (`firstPage` rows); answers the count it shows. */
+/**
+ * A click on the sidebar's 'Shared with me' → its first page rendered (`firstPage` rows), and →
+ * every share open (docs/web-files.md "Opening a large folder": the hint gone); answers the count
+ * it shows then.
+ */
 export async function openShared(page: Page, firstPage: number) {
+  const list = `location.pathname === '/shared' && ${rows}.length >= ${firstPage}`;
   const times = await timed(page, `() => document.querySelector('#files-sidebar a[href="/shared"]').click()`, {
-    list: `location.pathname === '/shared' && ${rows}.length >= ${firstPage}`,
+    list,
+    whole: `(${list}) && document.querySelector('.browser__opening') === null`,
   });
   await page.locator('.listing__count').waitFor();
-  return { ...times, count: (await page.locator('.listing__count').textContent()) ?? '' };
+  const calls = (await page.evaluate(API_CALLS)) as string[];
+  return { ...times, calls, count: (await page.locator('.listing__count').textContent()) ?? '' };
 }
 
 /** The folder `name` downloaded with its row's Download (a zip): ms to the download's end, and the zip's entry count. */

@@ -8,8 +8,10 @@
  * zip of the small files (its time and the tab's peak memory) and /shared's list. Each figure is
  * printed as the ratio big/small in the same run, then absolute, against its goal.
  * Run: bun bench/big-account/run.ts [--short] [--runs=5] [--items=100000] [--concurrency=24] [--no-build]
+ *   [--only=shared] (the sign-in and /shared only, on small trees with the full shares)
  */
 import { loadavg } from 'node:os';
+import type { Page } from 'playwright-core';
 import { createUser, type TestUser } from '../../e2e/support/accounts.ts';
 import { launchBrowser } from '../../e2e/support/browser.ts';
 import { apiLogin, ok, type ApiSession } from '../../e2e/support/files.ts';
@@ -19,7 +21,7 @@ import { type MemoryPeaks, mib, sampleMemory } from './memory.ts';
 import { downloadZip, openFolder, openShared, search, signIn } from './measures.ts';
 import { buildWebForBench } from '../support.ts';
 import { printTable, type Row } from './report.ts';
-import { GOALS, NEEDLE, NEEDLES, RUNS, SHORT, SIZES, type AccountSize } from './settings.ts';
+import { GOALS, NEEDLE, NEEDLES, ONLY_SHARED, RUNS, SHORT, SIZES, type AccountSize } from './settings.ts';
 import { shareWith } from './shares.ts';
 import { makeTree, TOP_ITEMS, type MadeAccount } from './tree.ts';
 
@@ -39,6 +41,9 @@ interface Figures {
   largestWhole: number;
   search: number;
   shared: number;
+  sharedWhole: number;
+  /** /shared's API calls from the click on, "path start+duration" in ms. */
+  sharedCalls: string[];
   zip: number;
   zipPerFile: number;
   memory: MemoryPeaks;
@@ -72,6 +77,8 @@ async function measureOnce(baseUrl: string, account: Account, problems: string[]
     const signed = await signIn(page, baseUrl, account.user, TOP_ITEMS);
     const meter = meterProblem(signed.meterSizes, signed.meterPercent, made.usedBytes);
     if (meter) wrong(meter);
+    const signInFigures = { signIn: signed.firstPage, meter: signed.meter - signed.answered, signInCalls: signed.calls };
+    if (ONLY_SHARED) return { ...NOT_MEASURED, ...signInFigures, ...(await sharedFigures(page, size, wrong)) };
 
     // The zip first, on a tab that holds only the top listing, so its memory is the zip's.
     if (context.serviceWorkers().length === 0) await context.waitForEvent('serviceworker', { timeout: 30_000 });
@@ -85,23 +92,42 @@ async function measureOnce(baseUrl: string, account: Account, problems: string[]
     await page.goto(`${baseUrl}/files`);
     const found = await search(page, NEEDLE, NEEDLES);
     if (found.found !== NEEDLES) wrong(`search for "${NEEDLE}" found ${found.found}, expected ${NEEDLES}`);
-    const shared = await openShared(page, Math.min(20, size.shares));
-    if (shared.count !== `${size.shares} items`) wrong(`/shared says "${shared.count}", expected "${size.shares} items"`);
     return {
-      signIn: signed.firstPage,
-      meter: signed.meter - signed.answered,
+      ...signInFigures,
       largest: largest.firstPage,
       largestWhole: largest.whole,
       search: found.first,
-      shared: shared.list,
+      ...(await sharedFigures(page, size, wrong)),
       zip: zip.ms,
       zipPerFile: zip.ms / size.zipFiles,
       memory,
-      signInCalls: signed.calls,
     };
   } finally {
     await context.close();
   }
+}
+
+/** What `--only=shared` does not measure (left out of its table). */
+const NOT_MEASURED = {
+  largest: Number.NaN,
+  largestWhole: Number.NaN,
+  search: Number.NaN,
+  zip: Number.NaN,
+  zipPerFile: Number.NaN,
+  memory: {
+    heap: {},
+    heapTotal: Number.NaN,
+    rendererPss: Number.NaN,
+    serviceWorkerHalves: [0, 0] as [number, number],
+    samples: 0,
+  },
+} satisfies Partial<Figures>;
+
+/** /shared's first page and its whole list, checked for the count of shares it says once whole. */
+async function sharedFigures(page: Page, size: AccountSize, wrong: (what: string) => void) {
+  const shared = await openShared(page, Math.min(20, size.shares));
+  if (shared.count !== `${size.shares} items`) wrong(`/shared says "${shared.count}", expected "${size.shares} items"`);
+  return { shared: shared.list, sharedWhole: shared.whole, sharedCalls: shared.calls };
 }
 
 /** One sign-in in the browser, untimed (it upgrades the password keys). */
@@ -116,9 +142,11 @@ async function upgradeKeys(baseUrl: string, user: TestUser): Promise<void> {
 }
 
 function describe(label: string, f: Figures): string {
+  const signedIn = `${label.padEnd(5)} sign-in ${f.signIn.toFixed(0)} ms, meter ${f.meter.toFixed(0)} ms after the sign-in's answer, `;
+  const shared = `/shared ${f.shared.toFixed(0)} ms (every share open ${f.sharedWhole.toFixed(0)} ms)`;
+  if (ONLY_SHARED) return signedIn + shared;
   return (
-    `${label.padEnd(5)} sign-in ${f.signIn.toFixed(0)} ms, meter ${f.meter.toFixed(0)} ms after the sign-in's answer, largest ${f.largest.toFixed(0)} ms ` +
-    `(whole ${f.largestWhole.toFixed(0)} ms), search ${f.search.toFixed(0)} ms, /shared ${f.shared.toFixed(0)} ms, ` +
+    `${signedIn}largest ${f.largest.toFixed(0)} ms (whole ${f.largestWhole.toFixed(0)} ms), search ${f.search.toFixed(0)} ms, ${shared}, ` +
     `zip ${secs(f.zip)} (peak heap page ${mib(f.memory.heap.page ?? 0)}, crypto worker ${mib(f.memory.heap.worker ?? 0)}, ` +
     `service worker ${mib(f.memory.heap.service_worker ?? 0)} (halves ${f.memory.serviceWorkerHalves.map(mib).join(', ')}); renderers' PSS ${mib(f.memory.rendererPss)}; ${f.memory.samples} samples)`
   );
@@ -161,6 +189,7 @@ async function main() {
         figures[account.size.label as 'small' | 'big'].push(f);
         console.log(`run ${run} ${describe(account.size.label, f)}`);
         console.log(`      sign-in's API calls (ms from the click, start+duration): ${f.signInCalls.join(', ')}`);
+        console.log(`      /shared's API calls (ms from the click, start+duration): ${f.sharedCalls.join(', ')}`);
       }
     }
     const loadAfter = loadavg()[0]!;
@@ -171,18 +200,21 @@ async function main() {
       goal,
       unit,
     });
+    const rows = [
+      row('sign-in click → first page of /files', (f) => f.signIn, GOALS.signIn),
+      row('sign-in answered → storage meter', (f) => f.meter, GOALS.meter),
+      row(`largest folder (${small.size.largest} / ${big.size.largest}) → first page`, (f) => f.largest, GOALS.largest),
+      row(`search "${NEEDLE}" → first results`, (f) => f.search, GOALS.search),
+      row(`/shared (${small.size.shares} / ${big.size.shares} shares) → list`, (f) => f.shared, GOALS.shared),
+      row('/shared → every share open', (f) => f.sharedWhole, GOALS.sharedWhole),
+      row(`zip of ${small.size.zipFiles} / ${big.size.zipFiles} files, whole`, (f) => f.zip, GOALS.zip),
+      row('zip, time per file', (f) => f.zipPerFile, GOALS.zipPerFile),
+      row('zip, peak JS heap (page + workers)', (f) => f.memory.heapTotal, GOALS.zipMemory, 'bytes'),
+      row("zip, peak renderers' PSS", (f) => f.memory.rendererPss, GOALS.zipMemory, 'bytes'),
+    ];
     const missed = printTable(
-      [
-        row('sign-in click → first page of /files', (f) => f.signIn, GOALS.signIn),
-        row('sign-in answered → storage meter', (f) => f.meter, GOALS.meter),
-        row(`largest folder (${small.size.largest} / ${big.size.largest}) → first page`, (f) => f.largest, GOALS.largest),
-        row(`search "${NEEDLE}" → first results`, (f) => f.search, GOALS.search),
-        row(`/shared (${small.size.shares} / ${big.size.shares} shares) → list`, (f) => f.shared, GOALS.shared),
-        row(`zip of ${small.size.zipFiles} / ${big.size.zipFiles} files, whole`, (f) => f.zip, GOALS.zip),
-        row('zip, time per file', (f) => f.zipPerFile, GOALS.zipPerFile),
-        row('zip, peak JS heap (page + workers)', (f) => f.memory.heapTotal, GOALS.zipMemory, 'bytes'),
-        row("zip, peak renderers' PSS", (f) => f.memory.rendererPss, GOALS.zipMemory, 'bytes'),
-      ],
+      // --only=shared measures no folder, search or zip.
+      rows.filter((r) => !r.big.some(Number.isNaN)),
       RUNS,
     );
     console.log(

@@ -335,4 +335,58 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
     },
     SLOW,
   );
+
+  test(
+    'thirty shares: the first ones show at once, said to be the first; the rest follow; an altered grant is unverified wherever it is',
+    async () => {
+      const folders: ApiFolder[] = [];
+      for (let i = 0; i < 30; i++) {
+        const folder = await apiCreateFolder(owner, null, `Bulk ${String(i).padStart(2, '0')}`);
+        await apiShareWithUser(owner, folder, recipientKeys, false);
+        folders.push(folder);
+      }
+      // The server raises the edit flag of one grant among the first shares and of one after them.
+      const altered = new Set([folders[2]!.id, folders[27]!.id]);
+      const asked: string[] = [];
+      // The revokes at the end may meet the search index still fetching the shared subtrees.
+      const page = await suite.newBrowser({ expectHttpErrors: [{ status: 404, path: '/api/file' }] });
+      await page.route('**/api/shared?*', async (route) => {
+        const limit = new URL(route.request().url()).searchParams.get('limit') ?? '';
+        asked.push(limit);
+        const response = await route.fetch();
+        const answer = (await response.json()) as { files: Array<{ id: string; grant: { editPermission: boolean } }> };
+        for (const file of answer.files) if (altered.has(file.id)) file.grant.editPermission = true;
+        // The whole list is held back a moment, so the first shares are seen on their own.
+        if (limit === '1000') await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.fulfill({ response, json: answer });
+      });
+      await openShared(page);
+      const row = (name: string) => body(page).locator('[data-item-id]', { hasText: name });
+      const hint = page.locator('.browser__opening');
+      await hint.getByText(/^Opening the rest of what is shared with you/).waitFor();
+      await row('Bulk 02')
+        .getByRole('img', { name: /Unverified share/ })
+        .waitFor();
+      expect(await page.locator('.listing__count').textContent()).toBe('20 items');
+      await hint.waitFor({ state: 'detached', timeout: 30_000 });
+      await page.getByRole('combobox', { name: 'Items per page' }).selectOption('0');
+      await row('Bulk 29').waitFor();
+      expect(await body(page).locator('[data-item-id]', { hasText: 'Bulk' }).count()).toBe(30);
+      for (const name of ['Bulk 02', 'Bulk 27'])
+        await row(name)
+          .getByRole('img', { name: /Unverified share/ })
+          .waitFor();
+      expect(
+        await body(page)
+          .locator('[data-item-id]', { hasText: 'Bulk' })
+          .getByRole('img', { name: /Unverified share/ })
+          .count(),
+      ).toBe(2);
+      // The first page of the list, then the whole of it (docs/web-files.md "Opening a large folder").
+      expect(asked.slice(0, 2)).toEqual(['20', '1000']);
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      for (const folder of folders) await apiRevokeUser(owner, folder, recipientKeys);
+    },
+    SLOW,
+  );
 });

@@ -26,8 +26,9 @@ export const sharedRoute = createRoute({
   validateSearch: validateBrowserSearch,
   loaderDeps: ({ search }) => ({ parentId: search.parentId ?? null }),
   // The shares first (their grants hold the keys a shared folder opens with), then the folder.
+  // At the top, the first shares are enough to show (docs/web-files.md "Opening a large folder").
   loader: async ({ context, deps }) => {
-    await primeQuery(context.queryClient, sharedQueryOptions());
+    await primeQuery(context.queryClient, sharedQueryOptions({ firstItems: deps.parentId === null }));
     if (deps.parentId !== null)
       await primeQuery(context.queryClient, folderQueryOptions(SHARED_SCOPE, deps.parentId, { firstItems: true }));
   },

@@ -101,8 +101,8 @@ async function folder(
   return { item, key };
 }
 
-/** A GET /api/shared answer naming `item` (re-sealed under `forged`), by a grant `sharer` really signed. */
-async function sharedAnswer(item: ServerItem, forged: Uint8Array, sharer: Person, ownerId: string, name = 'Planted') {
+/** An entry of GET /api/shared naming `item` (re-sealed under `forged`), by a grant `sharer` really signed. */
+async function grantEntry(item: ServerItem, forged: Uint8Array, sharer: Person, ownerId: string, name = 'Planted') {
   const encryptedKey = await wrapKeyForUser(me.keys.publicKey, forged);
   const signature = await signGrant(sharer.keys.signingPrivateKey, {
     sharerId: sharer.id,
@@ -111,13 +111,19 @@ async function sharedAnswer(item: ServerItem, forged: Uint8Array, sharer: Person
     encryptedKey,
     edit: true,
   });
-  const entry = {
+  return {
     ...item,
     ...(await encryptName(forged, item.id, name)),
     ownerId,
     grant: { itemId: item.id, userId: me.id, editPermission: true, encryptedKey, signature, sharerId: sharer.id },
   };
-  return new TextEncoder().encode(JSON.stringify({ files: [entry], users: [] })).buffer as ArrayBuffer;
+}
+
+const sharedBody = (files: unknown[]) => new TextEncoder().encode(JSON.stringify({ files, users: [] })).buffer as ArrayBuffer;
+
+/** A GET /api/shared answer naming `item` (re-sealed under `forged`), by a grant `sharer` really signed. */
+async function sharedAnswer(item: ServerItem, forged: Uint8Array, sharer: Person, ownerId: string, name = 'Planted') {
+  return sharedBody([await grantEntry(item, forged, sharer, ownerId, name)]);
 }
 
 /** Whether a key made by `newFolder` under `parent` in `scope` unwraps under `key`. */
@@ -277,5 +283,38 @@ describe('key rings', () => {
       { opened: 1024, total: 1030 },
       { opened: 1030, total: 1030 },
     ]);
+  });
+
+  it('the first shares, then all of them: a tampered grant is flagged wherever it is, and no grant is unwrapped twice', async () => {
+    const made = await Promise.all(
+      Array.from({ length: 70 }, (_, i) => folder(mallory, null, mallory.keys.rootKey, `share ${String(i).padStart(2, '0')}`)),
+    );
+    const entries = await Promise.all(made.map(({ item, key }, i) => grantEntry(item, key, mallory, mallory.id, `share ${i}`)));
+    // The server flips the edit flag of one grant among the first shares and of one after them.
+    for (const i of [5, 60]) entries[i]!.grant.editPermission = false;
+    const decrypt = vi.spyOn(crypto.subtle, 'decrypt');
+    const rsaCalls = () => decrypt.mock.calls.filter(([algorithm]) => (algorithm as { name: string }).name === 'RSA-OAEP').length;
+
+    const first = await sharingMethods.openShared(sharedBody(entries.slice(0, 21)));
+    expect(first.files.filter((view) => view.untrusted).map((view) => view.id)).toEqual([made[5]!.item.id]);
+    expect(first.files.every((view) => view.decrypted)).toBe(true);
+    expect(rsaCalls()).toBe(21);
+
+    const reports: Array<{ opened: number; total: number }> = [];
+    const channel = new MessageChannel();
+    channel.port1.onmessage = (event) => reports.push(event.data);
+    const whole = await sharingMethods.openShared(sharedBody(entries), channel.port2);
+    expect(whole.files.filter((view) => view.untrusted).map((view) => view.id)).toEqual([made[5]!.item.id, made[60]!.item.id]);
+    expect(whole.files.slice(0, 21)).toEqual(first.files);
+    // The first shares' grants were held from the first answer: only the other 49 were unwrapped.
+    expect(rsaCalls()).toBe(70);
+    decrypt.mockRestore();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    channel.port1.close();
+    expect(reports).toEqual([
+      { opened: 50, total: 70 },
+      { opened: 70, total: 70 },
+    ]);
+    await expect(items.itemMethods.newFolder(SHARED_SCOPE, made[60]!.item.id, 'x')).rejects.toMatchObject({ code: 'UNVERIFIED' });
   });
 });

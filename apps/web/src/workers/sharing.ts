@@ -189,24 +189,63 @@ async function sharerKeys(ids: string[]): Promise<Map<string, PublicKeys>> {
   return found;
 }
 
+/** The progress port is told after every this many grants opened. */
+const GRANT_REPORT = 50;
+
+/** Who is signed in, the sharers' keys and whether each sharer's fingerprint matches the pin. */
+interface GrantContext {
+  me: { userId: string; keys: AccountKeys };
+  keysOf: Map<string, PublicKeys>;
+  prints: Map<string, { hex: string; trusted: boolean }>;
+}
+
 /**
- * Opens GET /api/shared's answer into the shared ring (docs/protocol.md "Key rings"): each grant
- * is checked against the sharer's pinned keys (pinned on first use) and its K unwrapped with this
- * user's RSA key. A grant is honoured only when its signature verifies and its sharer is the
- * item's owner, who is not the signed-in user (only owners share). One that does not verify still
- * opens (so the user sees what it claims to be) but comes back `untrusted`: warned about and
- * never a parent for new keys. One that names the user's own item, or an item some ring already
- * holds under another key, is refused: nothing is held, and the row shows as unverified.
+ * Opens one grant into the shared ring. Answers 'refused' when it must not be held (the user's
+ * own item, or an id a ring holds under another key), else nothing: a grant that does not
+ * verify still opens, untrusted; one not wrapped for this user stays closed.
  */
-async function openShared(body: ArrayBuffer): Promise<{ files: ItemView[]; users: unknown[] }> {
-  const me = await signedIn();
-  let parsed: { files?: SharedEntry[]; users?: unknown[] };
-  try {
-    parsed = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    throw new CryptoError('BAD_INPUT', 'The shared listing is not JSON');
+async function openGrant(entry: SharedEntry, { me, keysOf, prints }: GrantContext): Promise<'refused' | undefined> {
+  const grant = entry.grant;
+  if (!grant || typeof grant.encryptedKey !== 'string') return;
+  // The user's own item is never opened with a key from outside their tree.
+  if (entry.ownerId === me.userId) return 'refused';
+  const sharer = prints.get(grant.sharerId);
+  const memo = `${grant.encryptedKey}|${grant.signature}|${grant.editPermission}|${grant.sharerId}|${entry.ownerId}|${sharer?.hex}`;
+  if (opened.get(entry.id) === memo && heldRoot(SHARED_SCOPE, entry.id)) return;
+  let trusted = false;
+  const keys = keysOf.get(grant.sharerId);
+  if (keys && sharer?.trusted && grant.sharerId === entry.ownerId && grant.userId === me.userId && grant.itemId === entry.id) {
+    trusted = await verifyGrant(
+      keys.signingPublicKey,
+      {
+        sharerId: grant.sharerId,
+        recipientId: me.userId,
+        itemId: entry.id,
+        encryptedKey: grant.encryptedKey,
+        edit: grant.editPermission,
+      },
+      grant.signature,
+    ).then(
+      () => true,
+      () => false,
+    );
   }
-  const entries = Array.isArray(parsed.files) ? parsed.files : [];
+  let raw: Uint8Array;
+  try {
+    raw = await unwrapKeyFromUser(me.keys.encryptionPrivateKey, grant.encryptedKey);
+  } catch {
+    // Not wrapped for this user: the item shows as not decrypted.
+    return;
+  }
+  const held = openRoot(SHARED_SCOPE, entry.id, raw, 'grant', trusted);
+  raw.fill(0);
+  if (!held) return 'refused';
+  opened.set(entry.id, memo);
+}
+
+/** The sharers of `entries`: their keys, fetched, and their fingerprints against the pins (pinned on first use). */
+async function grantContext(entries: readonly SharedEntry[]): Promise<GrantContext> {
+  const me = await signedIn();
   const { pins } = await readPins(me, PINS_FRESH_MS);
   const sharerIds = [...new Set(entries.map((entry) => entry.grant?.sharerId).filter((id) => typeof id === 'string'))];
   const keysOf = await sharerKeys(sharerIds);
@@ -219,63 +258,52 @@ async function openShared(body: ArrayBuffer): Promise<{ files: ItemView[]; users
     if (pinned === undefined) await writePin(me, id, hex).catch(() => undefined);
     prints.set(id, { hex, trusted: pinned === undefined || pinned === hex });
   }
+  return { me, keysOf, prints };
+}
 
-  const refused = new Set<string>();
-  await Promise.all(
-    entries.map(async (entry) => {
-      const grant = entry.grant;
-      if (!grant || typeof grant.encryptedKey !== 'string') return;
-      // The user's own item is never opened with a key from outside their tree.
-      if (entry.ownerId === me.userId) {
-        refused.add(entry.id);
-        return;
-      }
-      const sharer = prints.get(grant.sharerId);
-      const memo = `${grant.encryptedKey}|${grant.signature}|${grant.editPermission}|${grant.sharerId}|${entry.ownerId}|${sharer?.hex}`;
-      if (opened.get(entry.id) === memo && heldRoot(SHARED_SCOPE, entry.id)) return;
-      let trusted = false;
-      const keys = keysOf.get(grant.sharerId);
-      if (
-        keys &&
-        sharer?.trusted &&
-        grant.sharerId === entry.ownerId &&
-        grant.userId === me.userId &&
-        grant.itemId === entry.id
-      ) {
-        trusted = await verifyGrant(
-          keys.signingPublicKey,
-          {
-            sharerId: grant.sharerId,
-            recipientId: me.userId,
-            itemId: entry.id,
-            encryptedKey: grant.encryptedKey,
-            edit: grant.editPermission,
-          },
-          grant.signature,
-        ).then(
-          () => true,
-          () => false,
-        );
-      }
-      let raw: Uint8Array;
-      try {
-        raw = await unwrapKeyFromUser(me.keys.encryptionPrivateKey, grant.encryptedKey);
-      } catch {
-        // Not wrapped for this user: the item shows as not decrypted.
-        return;
-      }
-      if (openRoot(SHARED_SCOPE, entry.id, raw, 'grant', trusted)) opened.set(entry.id, memo);
-      else refused.add(entry.id);
-      raw.fill(0);
-    }),
-  );
-  for (const id of refused) dropRoot(SHARED_SCOPE, id);
-  const views = await openItems(
-    SHARED_SCOPE,
-    entries.map(({ grant: _grant, ...item }) => item as ServerItem),
-  );
-  const files = views.map((view) => (refused.has(view.id) ? { ...view, untrusted: true as const } : view));
-  return { files, users: Array.isArray(parsed.users) ? parsed.users : [] };
+/**
+ * Opens GET /api/shared's answer into the shared ring (docs/protocol.md "Key rings"): each grant
+ * is checked against the sharer's pinned keys (pinned on first use) and its K unwrapped with this
+ * user's RSA key. A grant is honoured only when its signature verifies and its sharer is the
+ * item's owner, who is not the signed-in user (only owners share). One that does not verify still
+ * opens (so the user sees what it claims to be) but comes back `untrusted`: warned about and
+ * never a parent for new keys. One that names the user's own item, or an item some ring already
+ * holds under another key, is refused: nothing is held, and the row shows as unverified.
+ * A grant opened before and unchanged costs no RSA (the memo), so the page can ask for the first
+ * shares, then all of them (docs/web-files.md "Opening a large folder"). With `progress`, posts
+ * `{ opened, total }` there after each slice of grants, then closes it.
+ */
+async function openShared(body: ArrayBuffer, progress?: MessagePort): Promise<{ files: ItemView[]; users: unknown[] }> {
+  try {
+    let parsed: { files?: SharedEntry[]; users?: unknown[] };
+    try {
+      parsed = JSON.parse(new TextDecoder().decode(body));
+    } catch {
+      throw new CryptoError('BAD_INPUT', 'The shared listing is not JSON');
+    }
+    const entries = Array.isArray(parsed.files) ? parsed.files : [];
+    const context = await grantContext(entries);
+    const refused = new Set<string>();
+    let done = 0;
+    // All at once, so the engine's crypto threads never wait (slices of 50, each waiting for its
+    // slowest grant, were slower in bench/big-account); the page is told every GRANT_REPORT.
+    await Promise.all(
+      entries.map(async (entry) => {
+        if ((await openGrant(entry, context)) === 'refused') refused.add(entry.id);
+        done++;
+        if (done % GRANT_REPORT === 0 || done === entries.length) progress?.postMessage({ opened: done, total: entries.length });
+      }),
+    );
+    for (const id of refused) dropRoot(SHARED_SCOPE, id);
+    const views = await openItems(
+      SHARED_SCOPE,
+      entries.map(({ grant: _grant, ...item }) => item as ServerItem),
+    );
+    const files = views.map((view) => (refused.has(view.id) ? { ...view, untrusted: true as const } : view));
+    return { files, users: Array.isArray(parsed.users) ? parsed.users : [] };
+  } finally {
+    progress?.close();
+  }
 }
 
 /** The RPC surface the crypto worker exposes (spread into its methods object). */

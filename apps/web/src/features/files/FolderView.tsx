@@ -33,15 +33,24 @@ export interface FolderViewProps
 
 /**
  * docs/web-files.md "Opening a large folder": said while only a large folder's first items are in
- * (every name shown is opened; the order is over those items until the whole folder is).
+ * (every name shown is opened; the order is over those items until the whole folder is), or only
+ * the first shares of /shared (every grant shown is checked).
  */
 export function openingText(partial: NonNullable<FolderListing['partial']>, sort: Sort | undefined): string {
-  if (partial.failed) return `Only the first ${partial.shown} items of this folder could be opened. Refresh to try again.`;
+  const shares = partial.of === 'shares';
+  if (partial.failed)
+    return shares
+      ? `Only the first ${partial.shown} shared items could be opened. Refresh to try again.`
+      : `Only the first ${partial.shown} items of this folder could be opened. Refresh to try again.`;
   const order = sort ? `, sorted among themselves by ${SORT_LABELS[sort.sortBy].toLowerCase()}` : '';
   const at = partial.opening;
   const share =
-    at && at.total > 0 ? `: ${Math.floor((100 * at.opened) / at.total)} % of ${at.total.toLocaleString('en-US')} names` : '';
-  return `Opening the rest of this folder${share}… Its first ${partial.shown} items are shown${order}.`;
+    at && at.total > 0
+      ? `: ${Math.floor((100 * at.opened) / at.total)} % of ${at.total.toLocaleString('en-US')} ${shares ? 'shares' : 'names'}`
+      : '';
+  return shares
+    ? `Opening the rest of what is shared with you${share}… The first ${partial.shown} items are shown${order}.`
+    : `Opening the rest of this folder${share}… Its first ${partial.shown} items are shown${order}.`;
 }
 
 function partialOf(data: unknown): FolderListing['partial'] {
@@ -99,8 +108,10 @@ export function FolderView({
         {finder.searching ? (
           <SearchResults
             // Loading, not merely pending: a search held back (on /shared, until the shared list
-            // loads) would otherwise spin for good when what it waits for failed.
-            pending={finder.tree.isLoading}
+            // loads) would otherwise spin for good when what it waits for failed. While only the
+            // first shares are in, /shared's search waits for the whole list (docs/web-files.md
+            // "The first shares of /shared"), unless the index answers.
+            pending={finder.tree.isLoading || (partial !== undefined && !partial.failed && finder.tree.data === undefined)}
             results={finder.results}
             total={finder.total}
             locationOf={locationOf}

@@ -24,3 +24,20 @@ describe('openingText (docs/web-files.md "Opening a large folder")', () => {
     );
   });
 });
+
+describe('openingText for the shares of /shared', () => {
+  test('names the shares, and how far their grants are opened', () => {
+    expect(openingText({ token: 1, shown: 21, of: 'shares' }, { sortBy: 'name', sortOrder: 'asc' })).toBe(
+      'Opening the rest of what is shared with you… The first 21 items are shown, sorted among themselves by name.',
+    );
+    expect(openingText({ token: 1, shown: 21, of: 'shares', opening: { opened: 250, total: 1000 } }, undefined)).toBe(
+      'Opening the rest of what is shared with you: 25 % of 1,000 shares… The first 21 items are shown.',
+    );
+  });
+
+  test('says when the rest did not come', () => {
+    expect(openingText({ token: 1, shown: 21, of: 'shares', failed: true }, undefined)).toBe(
+      'Only the first 21 shared items could be opened. Refresh to try again.',
+    );
+  });
+});

@@ -37,13 +37,22 @@ export interface FolderListing {
    * order: creation time): the whole folder is on its way (`fetchFolderFirst`). Every item
    * shown is opened; the order over the folder and its count are not final until it arrives.
    */
-  partial?: {
-    token: number;
-    shown: number;
-    /** Of the whole folder, once its answer is in: how many items the worker has opened so far, of how many. */
-    opening?: { opened: number; total: number };
-    failed?: true;
-  };
+  partial?: FirstPart;
+}
+
+/**
+ * A listing of which only the first items are in (docs/web-files.md "Opening a large folder"; the
+ * shares of /shared likewise): the whole is on its way and replaces it, unless an answer with
+ * another token came first.
+ */
+export interface FirstPart {
+  token: number;
+  shown: number;
+  /** Of the whole, once its answer is in: how many items the worker has opened so far, of how many. */
+  opening?: { opened: number; total: number };
+  failed?: true;
+  /** What is being opened, for the hint: a folder (the default) or the list of shares. */
+  of?: 'shares';
 }
 
 /**
@@ -74,16 +83,9 @@ async function fetchListing(
   const body = await response.arrayBuffer();
   const fetched = performance.now();
   // The bytes move to the worker (not copied): they are read nowhere else.
-  const channel = onProgress ? new MessageChannel() : undefined;
-  if (channel && onProgress)
-    channel.port1.onmessage = (event: MessageEvent<{ opened: number; total: number }>) =>
-      onProgress(event.data.opened, event.data.total);
-  let opened: OpenedListing;
-  try {
-    opened = await cryptoWorker.call('openListing', scope, transfer(body, [body]), channel?.port2);
-  } finally {
-    channel?.port1.close();
-  }
+  const opened: OpenedListing = await withOpeningProgress(onProgress, (port) =>
+    cryptoWorker.call('openListing', scope, transfer(body, [body]), port),
+  );
   const users: Record<string, string> = {};
   // Usernames come from the server: their bidi controls are written out before any is shown.
   for (const user of opened.users) users[user.id] = shownUsername(user.username);
@@ -93,6 +95,25 @@ async function fetchListing(
 
 /** How many items of a listing the crypto worker has opened, of how many (after each slice). */
 export type OpeningProgress = (opened: number, total: number) => void;
+
+/**
+ * Runs the worker call `call` with a port on which the worker reports `{ opened, total }` to
+ * `onProgress` (no port without it); the page's end is closed once the call has answered.
+ */
+export async function withOpeningProgress<T>(
+  onProgress: OpeningProgress | undefined,
+  call: (port: MessagePort | undefined) => Promise<T>,
+): Promise<T> {
+  if (!onProgress) return call(undefined);
+  const channel = new MessageChannel();
+  channel.port1.onmessage = (event: MessageEvent<{ opened: number; total: number }>) =>
+    onProgress(event.data.opened, event.data.total);
+  try {
+    return await call(channel.port2);
+  } finally {
+    channel.port1.close();
+  }
+}
 
 /** GET /api/file for one folder (null: the top level), `limit` items of it, marked for the benches. */
 async function fetchFolderItems(
@@ -128,6 +149,11 @@ export function fetchFolder(scope: BrowseScope, parentId: string | null): Promis
 
 let partialTokens = 0;
 
+/** `listing` marked as the first part of a larger whole, with a token of its own. */
+export function firstPart<T extends { items: readonly unknown[] }>(listing: T, of?: FirstPart['of']): T & { partial: FirstPart } {
+  return { ...listing, partial: { token: ++partialTokens, shown: listing.items.length, ...(of ? { of } : {}) } };
+}
+
 /**
  * docs/web-files.md "Opening a large folder": the folder's first FIRST_ITEMS + 1 items (a small
  * answer, opened at once), and when there are more, `rest`, which asks for the whole folder (the
@@ -143,7 +169,7 @@ export async function fetchFolderFirst(
   const first = await fetchFolderItems(scope, parentId, FIRST_ITEMS + 1, 'files:listing');
   if (first.items.length <= FIRST_ITEMS) return { first, rest: null };
   return {
-    first: { ...first, partial: { token: ++partialTokens, shown: first.items.length } },
+    first: firstPart(first),
     rest: (onProgress) => fetchFolderItems(scope, parentId, ALL_ITEMS, 'files:listing-whole', onProgress),
   };
 }

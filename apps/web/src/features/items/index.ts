@@ -12,12 +12,16 @@ export {
   deleteItems,
   fetchFolder,
   fetchSubtree,
+  firstPart,
   fetchTree,
   moveItem,
   moveItems,
   renameItem,
   type BatchIds,
+  type FirstPart,
   type FolderListing,
+  type OpeningProgress,
+  withOpeningProgress,
   type UserSummary,
 } from './api.ts';
 // The rules a name must meet are the ones every client shares (@sealbox/rules).
@@ -29,6 +33,7 @@ export {
   REFRESH_MS,
   filesKeys,
   folderQueryOptions,
+  replaceWhenWhole,
   treeQueryOptions,
   useFolder,
 } from './queries.ts';

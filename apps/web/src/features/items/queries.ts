@@ -3,10 +3,10 @@
  * for the whole tree (search), as `queryOptions` the routes' loaders and the components share.
  * Other features (uploads, live updates) invalidate through `filesKeys` (mutations.ts changes).
  */
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { type QueryClient, type QueryKey, keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import type { BrowseScope } from '../../model/browse-scope.ts';
-import { type FolderListing, fetchFolder, fetchFolderFirst, fetchTree } from './api.ts';
+import { type FirstPart, type FolderListing, type OpeningProgress, fetchFolder, fetchFolderFirst, fetchTree } from './api.ts';
 
 export const filesKeys = {
   all: ['files'] as const,
@@ -50,6 +50,32 @@ function afterPaint(): Promise<void> {
 }
 
 /**
+ * docs/web-files.md "Opening a large folder": `first` (marked `partial`) was the answer; once it is
+ * painted, `rest` asks for the whole, its progress goes into the first part's hint, and the whole
+ * replaces the first part in the cache unless a newer answer came meanwhile. If the whole fails,
+ * the first part stays, said to be all there is for now (a refresh asks again).
+ */
+export function replaceWhenWhole<T extends { partial?: FirstPart }>(
+  client: QueryClient,
+  queryKey: QueryKey,
+  first: T,
+  rest: (onProgress: OpeningProgress) => Promise<T>,
+): void {
+  const token = first.partial?.token;
+  const still = (old: T | undefined) => old?.partial?.token === token;
+  const mark = (patch: Partial<FirstPart>) =>
+    client.setQueryData<T>(queryKey, (old) =>
+      still(old) && old?.partial ? { ...old, partial: { ...old.partial, ...patch } } : old,
+    );
+  afterPaint()
+    .then(() => rest((opened, total) => mark({ opening: { opened, total } })))
+    .then(
+      (whole) => client.setQueryData<T>(queryKey, (old) => (still(old) ? whole : old)),
+      () => mark({ failed: true }),
+    );
+}
+
+/**
  * One folder's listing in `scope` (null: its top level), with the path above it. `firstItems`
  * (the folder on screen, and the routes' loaders for it): docs/web-files.md "Opening a large
  * folder": the first FIRST_ITEMS + 1 items of a folder not held yet are the answer at once
@@ -63,24 +89,7 @@ export function folderQueryOptions(scope: BrowseScope, parentId: string | null, 
       const held = client.getQueryData<FolderListing>(queryKey);
       if (!firstItems || (held && !held.partial)) return fetchFolder(scope, parentId);
       const { first, rest } = await fetchFolderFirst(scope, parentId);
-      const token = first.partial?.token;
-      if (rest) {
-        const still = (old: FolderListing | undefined) => old?.partial?.token === token;
-        const progress = (opened: number, total: number) =>
-          client.setQueryData<FolderListing>(queryKey, (old) =>
-            still(old) && old?.partial ? { ...old, partial: { ...old.partial, opening: { opened, total } } } : old,
-          );
-        afterPaint()
-          .then(() => rest(progress))
-          .then(
-            (listing) => client.setQueryData<FolderListing>(queryKey, (old) => (still(old) ? listing : old)),
-            // The first items stay, said to be all there is for now (a refresh asks again).
-            () =>
-              client.setQueryData<FolderListing>(queryKey, (old) =>
-                still(old) && old?.partial ? { ...old, partial: { ...old.partial, failed: true } } : old,
-              ),
-          );
-      }
+      if (rest) replaceWhenWhole(client, queryKey, first, rest);
       return first;
     },
     staleTime: REFRESH_MS,

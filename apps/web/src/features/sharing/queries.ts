@@ -6,7 +6,8 @@ import { queryOptions } from '@tanstack/react-query';
 import { HttpStatusError } from '../../lib/http-status-error.ts';
 import { listBlocks } from './blocks-api.ts';
 import { fetchLink } from './link-access/link-api.ts';
-import { fetchShared } from './shared-with-me/shared-api.ts';
+import { replaceWhenWhole } from '../items/index.ts';
+import { type SharedListing, fetchShared, fetchSharedFirst } from './shared-with-me/shared-api.ts';
 import { fetchSharedSubtrees } from './shared-with-me/shared-tree.ts';
 
 export const sharingKeys = {
@@ -34,11 +35,22 @@ export function linkQueryOptions(linkId: string) {
   });
 }
 
-/** What was shared with the signed-in user; live events keep it fresh (5 s while offline). */
-export function sharedQueryOptions() {
+/**
+ * What was shared with the signed-in user; live events keep it fresh (5 s while offline).
+ * `firstItems` (/shared's top, on screen): the first shares at once, and the whole list replaces
+ * them when it is open (docs/web-files.md "Opening a large folder"); a list already held whole
+ * is asked for whole, so a refresh never shows the first shares alone.
+ */
+export function sharedQueryOptions({ firstItems = false } = {}) {
   return queryOptions({
     queryKey: sharingKeys.shared,
-    queryFn: fetchShared,
+    queryFn: async ({ client, queryKey }): Promise<SharedListing> => {
+      const held = client.getQueryData<SharedListing>(queryKey);
+      if (!firstItems || (held && !held.partial)) return fetchShared();
+      const { first, rest } = await fetchSharedFirst();
+      if (rest) replaceWhenWhole(client, queryKey, first, rest);
+      return first;
+    },
     staleTime: 5_000,
     retry: (count, error) => !(error instanceof HttpStatusError && error.status >= 400 && error.status < 500) && count < 2,
   });

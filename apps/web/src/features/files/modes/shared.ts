@@ -56,11 +56,27 @@ export const sharedMode: BrowserMode = {
     const queryClient = useQueryClient();
     const offline = useLiveStatus() !== 'online';
     // The shares come first even inside a folder: their grants give the keys its listing opens with.
-    const shared = useQuery({ ...sharedQueryOptions(), refetchInterval: offline ? 5_000 : false });
-    const folder = useFolderListing(SHARED_SCOPE, parentId, { poll: offline, enabled: parentId !== null && shared.isSuccess });
+    // At the top, the first shares show while the rest are opened (docs/web-files.md "The first
+    // shares of /shared"); a folder waits for the whole list unless it is one of the shares open.
+    const shared = useQuery({
+      ...sharedQueryOptions({ firstItems: parentId === null }),
+      refetchInterval: offline ? 5_000 : false,
+    });
     const sharedData = shared.data;
+    const whole = sharedData !== undefined && sharedData.partial === undefined;
+    const grantOpen = whole || (sharedData?.items.some((item) => item.id === parentId) ?? false);
+    const folder = useFolderListing(SHARED_SCOPE, parentId, { poll: offline, enabled: parentId !== null && grantOpen });
     const top: FolderListing | undefined = useMemo(
-      () => (sharedData ? { folder: null, items: sharedData.items, ancestors: [], users: sharedData.users } : undefined),
+      () =>
+        sharedData
+          ? {
+              folder: null,
+              items: sharedData.items,
+              ancestors: [],
+              users: sharedData.users,
+              ...(sharedData.partial ? { partial: sharedData.partial } : {}),
+            }
+          : undefined,
       [sharedData],
     );
     const listing = parentId === null ? { ...shared, data: top } : folder;
@@ -73,9 +89,10 @@ export const sharedMode: BrowserMode = {
         treeSource({
           ...sharedTreeQueryOptions(folderIds),
           select: (subtrees: FolderListing[]) => mergeSharedTree(sharedData, subtrees),
-          enabled: sharedData !== undefined,
+          // Over the whole list only: the first shares would ask for subtrees twice.
+          enabled: whole,
         }),
-      [folderKey, sharedData],
+      [folderKey, sharedData, whole],
     );
     // docs/web-files.md "Search": opening /shared, and each change of what is shared, refreshes what
     // the search index holds of it (the shared items and their subtrees, for the ids the list just
@@ -84,11 +101,17 @@ export const sharedMode: BrowserMode = {
     const indexReady = useSearchIndex().phase === 'ready';
     const sharedNow = useRef(sharedData);
     sharedNow.current = sharedData;
-    const sharedKey = (sharedData?.items.map((item) => item.id) ?? []).sort().join(',');
-    // sharedKey stands for the shared items (a refetch of the same list asks nothing again).
+    const sharedKey = whole
+      ? sharedData.items
+          .map((item) => item.id)
+          .sort()
+          .join(',')
+      : undefined;
+    // sharedKey stands for the shared items (a refetch of the same list asks nothing again); the
+    // index takes the whole list only.
     useEffect(() => {
       const listed = sharedNow.current;
-      if (!listed || !indexReady) return;
+      if (!listed || listed.partial || !indexReady) return;
       let current = true;
       void fetchSharedSubtrees(folderIds)
         .then((subtrees) => {

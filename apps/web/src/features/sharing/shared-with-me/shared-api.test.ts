@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fetchShared } from './shared-api.ts';
+import { FIRST_SHARES, fetchShared, fetchSharedFirst } from './shared-api.ts';
 
 const shared = vi.hoisted(() => vi.fn());
 vi.mock('../../../lib/api.ts', async (importOriginal) => ({
@@ -43,5 +43,53 @@ describe('fetchShared', () => {
     call.mockImplementation(async (_method: string, body: ArrayBuffer) => JSON.parse(new TextDecoder().decode(body)));
     expect((await fetchShared()).items.map((item) => item.id)).toEqual(['a']);
     expect(shared).toHaveBeenCalledTimes(1);
+  });
+});
+
+/** The worker's stand-in: opens the body as JSON, and reports the page's grants as opened at once. */
+const opensAll = async (_method: string, body: ArrayBuffer, port?: MessagePort) => {
+  const parsed = JSON.parse(new TextDecoder().decode(body));
+  port?.postMessage({ opened: parsed.files.length, total: parsed.files.length });
+  // The report reaches the page before the answer (a worker posts it while still opening).
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  return parsed;
+};
+
+const ids = (from: number, count: number) => Array.from({ length: count }, (_, i) => `s${from + i}`);
+
+describe('fetchSharedFirst', () => {
+  it('a list the first page holds whole is the answer, with nothing more to ask', async () => {
+    shared.mockImplementation(async () => page(ids(0, 10), null));
+    call.mockImplementation(opensAll);
+    const { first, rest } = await fetchSharedFirst();
+    expect(shared.mock.calls).toEqual([[{ limit: FIRST_SHARES, offset: 0 }]]);
+    expect(first.items).toHaveLength(10);
+    expect(first.partial).toBeUndefined();
+    expect(rest).toBeNull();
+  });
+
+  it('when the server says more follow, the first shares are marked and the rest asks for the whole list', async () => {
+    shared.mockImplementationOnce(async () => page(ids(0, FIRST_SHARES), FIRST_SHARES));
+    call.mockImplementation(opensAll);
+    const { first, rest } = await fetchSharedFirst();
+    expect(first.items).toHaveLength(FIRST_SHARES);
+    expect(first.partial).toMatchObject({ shown: FIRST_SHARES, of: 'shares' });
+    const pages = [page(ids(0, 1000), 1000), page(ids(1000, 500), null)];
+    shared.mockImplementation(async () => pages.shift());
+    const reports: Array<[number, number]> = [];
+    const whole = await rest!((opened, total) => reports.push([opened, total]));
+    expect(shared.mock.calls.slice(1)).toEqual([[{ limit: 1000, offset: 0 }], [{ limit: 1000, offset: 1000 }]]);
+    expect(whole.items).toHaveLength(1500);
+    expect(whole.partial).toBeUndefined();
+    // Counted over the pages so far: the second page's grants come after the first's 1000.
+    expect(reports).toEqual([
+      [1000, 1000],
+      [1500, 1500],
+    ]);
+  });
+
+  it('a first page that is not a page of the list (the server refuses) is an error', async () => {
+    shared.mockImplementation(async () => new Response('', { status: 403 }));
+    await expect(fetchSharedFirst()).rejects.toMatchObject({ status: 403 });
   });
 });
