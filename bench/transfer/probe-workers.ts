@@ -81,3 +81,98 @@ self.addEventListener('fetch', (event) => {
       'content-disposition': 'attachment; filename="decrypt.bin"', 'content-length': String(SIZE), 'cache-control': 'no-store' } })
   })())
 })`;
+
+/**
+ * The upload's ceiling probe (issue 27 part 5), run in the page as a dedicated worker, as the
+ * app's crypto worker is: it streams the picked file (read straight into 256 KiB chunks),
+ * encrypts each chunk with AES-GCM in the app's format (3 in flight), gathers PART_BYTES of
+ * ciphertext and PUTs each part (3 in flight) through the same part protocol. Nothing of the app
+ * around it: no part fingerprints, no IndexedDB, no part files, no progress, no key wrapping.
+ * Answers the new item's id.
+ */
+export const UPLOAD_PROBE_SCRIPT = 'bench-upload-probe.js';
+/** The probe worker's script, added to the copy of the built app (the app's CSP allows only same-origin workers). */
+export const UPLOAD_PROBE_WORKER = `(${encryptingUploader.toString()})()`;
+export const ENCRYPT_UPLOAD = (partBytes: number, size: number, input = 'bench-plain') => `(async () => {
+  const file = document.getElementById('${input}').files[0]
+  const worker = new Worker('/${UPLOAD_PROBE_SCRIPT}')
+  const answer = await new Promise((resolve) => {
+    worker.onmessage = (event) => resolve(event.data)
+    worker.onerror = (event) => resolve({ error: 'probe worker: ' + event.message })
+    worker.postMessage({ file, origin: location.origin, partBytes: ${partBytes}, size: ${size}, chunk: ${CHUNK} })
+  })
+  worker.terminate()
+  if (answer.error) throw new Error(answer.error)
+  return answer.id
+})()`;
+
+/** The probe worker's code, written out as its script (never run in Bun). */
+function encryptingUploader() {
+  self.onmessage = async (event: MessageEvent) => {
+    const { file, origin, partBytes, size, chunk } = event.data as {
+      file: File;
+      origin: string;
+      partBytes: number;
+      size: number;
+      chunk: number;
+    };
+    try {
+      const b64 = (n: number) => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(n))));
+      const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt']);
+      const nonce = crypto.getRandomValues(new Uint8Array(12));
+      const id = crypto.randomUUID();
+      const form = new FormData();
+      const fields = { encryptedFileName: b64(40), nameNonce: b64(12), encryptedKey: b64(48), keyNonce: b64(12) };
+      const chunks = Math.max(1, Math.ceil(size / chunk));
+      const cipherSize = size + 16 * chunks;
+      // The item's recorded size is its ciphertext's (docs/protocol.md "Files and uploads").
+      const more = { encryptedMimeType: b64(40), mimeTypeNonce: b64(12), fileNonce: b64(12), size: cipherSize };
+      form.set('metadata', JSON.stringify({ id, parentId: null, isDirectory: false, ...fields, ...more }));
+      const created = await (await fetch(`${origin}/api/upload`, { method: 'POST', body: form })).json();
+      const reader = file.stream().getReader({ mode: 'byob' });
+      // read(view, { min }) is newer than this project's DOM types.
+      const read = reader.read.bind(reader) as unknown as (
+        view: Uint8Array<ArrayBuffer>,
+        options: { min: number },
+      ) => Promise<ReadableStreamReadResult<Uint8Array<ArrayBuffer>>>;
+      const sends = new Set<Promise<void>>();
+      const encrypting: Promise<ArrayBuffer>[] = [];
+      let n = 0;
+      let part = new Uint8Array(Math.min(partBytes, cipherSize));
+      let fill = 0;
+      const send = async (body: Uint8Array<ArrayBuffer>, index: number) => {
+        const r = await fetch(`${origin}/api/upload/${created.uploadId}/part/${index}`, { method: 'PUT', body });
+        if (!r.ok) throw new Error(`part ${index}: ${r.status} ${await r.text()}`);
+      };
+      const place = async (cipher: Uint8Array) => {
+        part.set(cipher, fill);
+        fill += cipher.length;
+        if (fill < part.length) return;
+        while (sends.size >= 3) await Promise.race(sends);
+        const p: Promise<void> = send(part, n++).finally(() => sends.delete(p));
+        sends.add(p);
+        fill = 0;
+        part = new Uint8Array(Math.max(0, Math.min(partBytes, cipherSize - n * partBytes)));
+      };
+      for (let i = 0; i < chunks; i++) {
+        let plain = new Uint8Array(Math.min(chunk, size - i * chunk));
+        if (plain.length > 0) plain = (await read(plain, { min: plain.length })).value!;
+        const iv = nonce.slice();
+        const view = new DataView(iv.buffer);
+        view.setUint32(8, view.getUint32(8) ^ i);
+        const aad = new Uint8Array(5);
+        new DataView(aad.buffer).setUint32(0, i);
+        aad[4] = i === chunks - 1 ? 1 : 0;
+        encrypting.push(crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad }, key, plain));
+        if (encrypting.length >= 3) await place(new Uint8Array(await encrypting.shift()!));
+      }
+      while (encrypting.length > 0) await place(new Uint8Array(await encrypting.shift()!));
+      await Promise.all(sends);
+      const done = await fetch(`${origin}/api/upload/${created.uploadId}/complete`, { method: 'POST' });
+      if (!done.ok) throw new Error(`complete: ${done.status}`);
+      self.postMessage({ id });
+    } catch (error) {
+      self.postMessage({ error: String(error) });
+    }
+  };
+}

@@ -4,8 +4,8 @@
  * bench runs and printed once it has cleaned up; any target missed fails the run.
  */
 import type { Measured, Memory } from './measure.ts';
-import type { ProbePair } from './runs.ts';
-import { MEMORY_LIMIT, MIB, PASSTHROUGH_TARGET, RATIO_TARGET, SIZE } from './settings.ts';
+import type { ProbePair, UploadPair } from './runs.ts';
+import { MEMORY_LIMIT, MIB, PASSTHROUGH_TARGET, RATIO_TARGET, SIZE, UPLOAD_PROBE_TARGET } from './settings.ts';
 
 export interface Report {
   lines: string[];
@@ -63,5 +63,25 @@ export function reportProbePairs(report: Report, pairs: ProbePair[]) {
   );
   report.lines.push(
     `download + save vs passthrough service worker (${pairs.length} pairs, alternated): median ratio ${median.toFixed(2)} (worst ${Math.min(...ratios).toFixed(2)}), app renderer growth <= ${mib(worstGrowth)}: ${met ? 'met' : 'NOT met'}`,
+  );
+}
+
+/** Each upload pair, then the median app/probe speed ratio, which has the target (issue 27 part 5). */
+export function reportUploadPairs(report: Report, pairs: UploadPair[]) {
+  const ratios = pairs.map((p) => p.probe.ms / p.app.ms);
+  const median = medianOf(ratios);
+  const met = median >= UPLOAD_PROBE_TARGET;
+  if (!met) report.failed = true;
+  for (const [i, p] of pairs.entries()) {
+    report.lines.push(
+      `vs upload probe  app ${(p.app.ms / 1000).toFixed(2).padStart(6)} s ${mbps(SIZE, p.app.ms).toFixed(0).padStart(4)} MiB/s` +
+        ` | probe ${(p.probe.ms / 1000).toFixed(2).padStart(6)} s ${mbps(SIZE, p.probe.ms).toFixed(0).padStart(4)} MiB/s` +
+        ` | ratio ${ratios[i]!.toFixed(2)} (target >= ${UPLOAD_PROBE_TARGET})` +
+        `\n${' '.repeat(17)}renderer growth: app ${memory(p.app.growth)}; probe ${memory(p.probe.growth)}` +
+        `\n${' '.repeat(17)}cpu seconds: app ${cpu(p.app.cpu)}; probe ${cpu(p.probe.cpu)}`,
+    );
+  }
+  report.lines.push(
+    `upload vs upload probe (${pairs.length} pairs, alternated): median ratio ${median.toFixed(2)} (worst ${Math.min(...ratios).toFixed(2)}): ${met ? 'met' : 'NOT met'}`,
   );
 }

@@ -22,10 +22,12 @@
  *   A third variant, alternated with the two: a service worker that streams the same file's
  *   ciphertext (encrypted here with the bench's own key) and only decrypts it (AES-GCM per 256 KiB
  *   chunk, the app's format): the ceiling once the unavoidable decrypt is paid.
+ * - upload vs upload probe (issue 27 part 5): the app's upload alternated --pairs times with a
+ *   probe that only streams the file, encrypts each chunk and sends the parts (probe-workers.ts).
  * Run: bun bench/transfer/run.ts [--mib=1024] [--no-build] [--skip-download] [--threads] [--pairs=3] [--short]   (SEALBOX_E2E_WEB_DIST: another build)
  * --skip-download measures the upload half only (the app's upload is then checked by the e2e tests, not here);
  * --threads adds the renderer's CPU seconds by thread (renderer:DedicatedWorker is the crypto worker).
- * --short: 8 MiB, one pair; a missed target is printed but does not fail the run (at that size the
+ * --short: 16 MiB, one pair; a missed target is printed but does not fail the run (at that size the
  * figures are mostly fixed costs), a wrong byte still does.
  */
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -38,10 +40,17 @@ import { buildWebForBench, SHORT } from '../support.ts';
 import { launchBare } from './cdp.ts';
 import { encryptFile, makeFile, sha256File } from './files.ts';
 import { login } from './page.ts';
-import { DECRYPT_SCRIPT, DECRYPT_SW, PASSTHROUGH_SCRIPT, PASSTHROUGH_SW } from './probe-workers.ts';
-import { type Report, reportComparison, reportProbePairs } from './report.ts';
-import { measureDownloads, measureProbePairs, measureUploads } from './runs.ts';
-import { MIB, SIZE, SKIP_DOWNLOAD } from './settings.ts';
+import {
+  DECRYPT_SCRIPT,
+  DECRYPT_SW,
+  PASSTHROUGH_SCRIPT,
+  PASSTHROUGH_SW,
+  UPLOAD_PROBE_SCRIPT,
+  UPLOAD_PROBE_WORKER,
+} from './probe-workers.ts';
+import { type Report, reportComparison, reportProbePairs, reportUploadPairs } from './report.ts';
+import { measureDownloads, measureProbePairs, measureUploadPairs, measureUploads } from './runs.ts';
+import { MIB, PAIRS, SIZE, SKIP_DOWNLOAD } from './settings.ts';
 
 async function main() {
   if (!process.env.SEALBOX_E2E_WEB_DIST) await buildWebForBench();
@@ -52,6 +61,7 @@ async function main() {
     recursive: true,
   });
   await writeFile(join(webDist, PASSTHROUGH_SCRIPT), PASSTHROUGH_SW);
+  await writeFile(join(webDist, UPLOAD_PROBE_SCRIPT), UPLOAD_PROBE_WORKER);
   const name = 'bench-transfer.bin';
   const path = join(dir, name);
   await makeFile(path, SIZE);
@@ -65,7 +75,7 @@ async function main() {
   const server = await startServer({
     env: {
       RATE_LIMITS: 'off',
-      DEFAULT_QUOTA_BYTES: String(8 * SIZE + 64 * MIB),
+      DEFAULT_QUOTA_BYTES: String((8 + 2 * PAIRS) * SIZE + 64 * MIB),
       WEB_DIST: webDist,
     },
   });
@@ -79,6 +89,7 @@ async function main() {
     );
     const up = await measureUploads(page, server.url, path);
     reportComparison(report, 'upload', up.app, up.plain);
+    reportUploadPairs(report, await measureUploadPairs(page, server.url, path, up.app));
     if (!SKIP_DOWNLOAD) {
       const down = await measureDownloads(page, server.url, up.plain.value, name, original);
       reportComparison(report, 'download + save', down.app, down.plain);

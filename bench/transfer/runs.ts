@@ -1,14 +1,14 @@
 /**
  * The measured transfers, each beside its baseline in the same run: the upload (plain, then the
- * app), the download and save (plain, then the app), and the app's download alternated with the
+ * app, then the app alternated with the upload probe), the download and save (plain, then the app), and the app's download alternated with the
  * ceiling probes' service workers (probe-workers.ts).
  */
-import { rm, stat } from 'node:fs/promises';
+import { link, rm, stat } from 'node:fs/promises';
 import type { BarePage } from './cdp.ts';
 import { sha256File } from './files.ts';
 import { type Measured, measured } from './measure.ts';
 import { byText, downloadFrom, pickFile, PLAIN_UPLOAD, registerWorker } from './page.ts';
-import { DECRYPT_SCOPE, DECRYPT_SCRIPT, PASSTHROUGH_SCOPE, PASSTHROUGH_SCRIPT } from './probe-workers.ts';
+import { DECRYPT_SCOPE, DECRYPT_SCRIPT, ENCRYPT_UPLOAD, PASSTHROUGH_SCOPE, PASSTHROUGH_SCRIPT } from './probe-workers.ts';
 import { cipherSize, PAIRS, PART_BYTES, SIZE } from './settings.ts';
 
 /** The app's download and save beside the two probes', one round of the alternation. */
@@ -18,14 +18,8 @@ export interface ProbePair {
   decrypt: Measured<string>;
 }
 
-/**
- * Upload: the plain one first (its value is the item's id), then the app's: picked in the Upload
- * dialog it starts at once, and ends with the transfers panel's summary (or a row's error).
- */
-export async function measureUploads(page: BarePage, origin: string, path: string) {
-  await pickFile(page, 'bench-plain', path);
-  const plain = await measured(() => page.eval<string>(PLAIN_UPLOAD(PART_BYTES, cipherSize(SIZE))));
-
+/** The app's upload of the file at `path`: picked in the Upload dialog it starts at once, and ends with the transfers panel's summary (or a row's error). */
+async function appUpload(page: BarePage, origin: string, path: string): Promise<Measured<void>> {
   await page.navigate(`${origin}/files`);
   await page.waitFor(byText('button', 'Upload File'));
   await page.eval(`${byText('button', 'Upload File')}.click()`);
@@ -41,7 +35,47 @@ export async function measureUploads(page: BarePage, origin: string, path: strin
   });
   const upError = await page.eval<string | null>(`${panel}?.querySelector('[role=alert]')?.textContent ?? null`);
   if (upError) throw new Error(`app upload failed: ${upError}`);
+  return app;
+}
+
+/** Upload: the plain one first (its value is the item's id), then the app's. */
+export async function measureUploads(page: BarePage, origin: string, path: string) {
+  await pickFile(page, 'bench-plain', path);
+  const plain = await measured(() => page.eval<string>(PLAIN_UPLOAD(PART_BYTES, cipherSize(SIZE))));
+  const app = await appUpload(page, origin, path);
   return { plain, app };
+}
+
+/** The app's upload beside the upload probe's, one round of the alternation. */
+export interface UploadPair {
+  app: Measured<void>;
+  probe: Measured<string>;
+}
+
+/**
+ * The upload probe (probe-workers.ts) alternated with the app's upload --pairs times; `firstApp`
+ * (the upload already measured) opens the first pair. Each later app upload picks a hard link of
+ * the same file under another name, so no upload meets a name already in the folder.
+ */
+export async function measureUploadPairs(page: BarePage, origin: string, path: string, firstApp: Measured<void>) {
+  const probe = async () => {
+    await page.navigate(`${origin}/files`);
+    await page.waitFor(byText('button', 'Upload File'));
+    await pickFile(page, 'bench-probe', path);
+    return measured(() => page.eval<string>(ENCRYPT_UPLOAD(PART_BYTES, SIZE, 'bench-probe')));
+  };
+  const pairs: UploadPair[] = [{ app: firstApp, probe: await probe() }];
+  while (pairs.length < PAIRS) {
+    const alias = path.replace(/(\.bin)?$/, `-${pairs.length + 1}.bin`);
+    await link(path, alias);
+    try {
+      const app = await appUpload(page, origin, alias);
+      pairs.push({ app, probe: await probe() });
+    } finally {
+      await rm(alias, { force: true });
+    }
+  }
+  return pairs;
 }
 
 /** The app's download and save of the file `name` from its row's menu, timed from the click. */
