@@ -85,10 +85,14 @@ self.addEventListener('fetch', (event) => {
 /**
  * The upload's ceiling probe (issue 27 part 5), run in the page as a dedicated worker, as the
  * app's crypto worker is: it streams the picked file (read straight into 256 KiB chunks),
- * encrypts each chunk with AES-GCM in the app's format (3 in flight), gathers PART_BYTES of
- * ciphertext and PUTs each part (3 in flight) through the same part protocol. Nothing of the app
- * around it: no part fingerprints, no IndexedDB, no part files, no progress, no key wrapping.
- * Answers the new item's id.
+ * encrypts each chunk with AES-GCM in the app's format (3 in flight), writes PART_BYTES of
+ * ciphertext to an origin-private file and PUTs that file (3 in flight) through the same part
+ * protocol. Nothing of the app around it: no part fingerprints, no IndexedDB records, no
+ * progress, no key wrapping, no retries. Parts go as OPFS files because that is the only way to
+ * send bytes made in a page that Chromium does not keep: an ArrayBuffer body stays in the
+ * renderer for the life of the process (docs/benchmarks.md "bench/transfer"); a first version of
+ * this probe sent ArrayBuffers, held 1.2 GiB per GiB sent, spent 12.5 renderer CPU-seconds on
+ * them, and later 1 GiB downloads in that renderer stalled. Answers the new item's id.
  */
 export const UPLOAD_PROBE_SCRIPT = 'bench-upload-probe.js';
 /** The probe worker's script, added to the copy of the built app (the app's CSP allows only same-origin workers). */
@@ -137,22 +141,41 @@ function encryptingUploader() {
       ) => Promise<ReadableStreamReadResult<Uint8Array<ArrayBuffer>>>;
       const sends = new Set<Promise<void>>();
       const encrypting: Promise<ArrayBuffer>[] = [];
+      // Four part files: three being sent and one being filled.
+      type Access = { write(b: Uint8Array, o: { at: number }): number; truncate(n: number): void; close(): void };
+      type SyncHandle = FileSystemFileHandle & { createSyncAccessHandle(): Promise<Access> };
+      const root = await navigator.storage.getDirectory();
+      const handles = (await Promise.all(
+        [0, 1, 2, 3].map((k) => root.getFileHandle(`bench-probe-${id}-${k}`, { create: true })),
+      )) as SyncHandle[];
+      const free = [0, 1, 2, 3];
       let n = 0;
-      let part = new Uint8Array(Math.min(partBytes, cipherSize));
+      let slot = free.pop()!;
+      let access = await handles[slot]!.createSyncAccessHandle();
       let fill = 0;
-      const send = async (body: Uint8Array<ArrayBuffer>, index: number) => {
+      const partLength = (index: number) => Math.min(partBytes, cipherSize - index * partBytes);
+      const send = async (body: Blob, index: number) => {
         const r = await fetch(`${origin}/api/upload/${created.uploadId}/part/${index}`, { method: 'PUT', body });
         if (!r.ok) throw new Error(`part ${index}: ${r.status} ${await r.text()}`);
       };
       const place = async (cipher: Uint8Array) => {
-        part.set(cipher, fill);
+        access.write(cipher, { at: fill });
         fill += cipher.length;
-        if (fill < part.length) return;
-        while (sends.size >= 3) await Promise.race(sends);
-        const p: Promise<void> = send(part, n++).finally(() => sends.delete(p));
+        if (fill < partLength(n)) return;
+        access.truncate(fill);
+        access.close();
+        const body = await handles[slot]!.getFile();
+        const sent = slot;
+        const p: Promise<void> = send(body, n++).finally(() => {
+          sends.delete(p);
+          free.push(sent);
+        });
         sends.add(p);
         fill = 0;
-        part = new Uint8Array(Math.max(0, Math.min(partBytes, cipherSize - n * partBytes)));
+        if (n * partBytes >= cipherSize) return;
+        while (free.length === 0) await Promise.race(sends);
+        slot = free.pop()!;
+        access = await handles[slot]!.createSyncAccessHandle();
       };
       for (let i = 0; i < chunks; i++) {
         let plain = new Uint8Array(Math.min(chunk, size - i * chunk));
@@ -168,6 +191,7 @@ function encryptingUploader() {
       }
       while (encrypting.length > 0) await place(new Uint8Array(await encrypting.shift()!));
       await Promise.all(sends);
+      await Promise.all(handles.map((h) => root.removeEntry(h.name)));
       const done = await fetch(`${origin}/api/upload/${created.uploadId}/complete`, { method: 'POST' });
       if (!done.ok) throw new Error(`complete: ${done.status}`);
       self.postMessage({ id });

@@ -3,7 +3,7 @@
  * globalThis.crypto and hash-wasm. Runs unchanged in Bun, browser workers and service workers.
  */
 export { CryptoError, isCryptoError, type CryptoErrorCode } from './errors.ts';
-export { type Bytes, toBase64, fromBase64, toBase64Url, fromBase64Url, toHex } from './bytes.ts';
+export { type Bytes, concat, toBase64, fromBase64, toBase64Url, fromBase64Url, toHex } from './bytes.ts';
 export {
   type KdfParams,
   type AccountKdf,

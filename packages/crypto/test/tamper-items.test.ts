@@ -5,7 +5,7 @@
  * and link keys: tamper-sharing.test.ts).
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { toBase64 } from '../src/bytes.ts';
+import { concat, toBase64 } from '../src/bytes.ts';
 import {
   decryptMime,
   decryptName,
@@ -127,15 +127,7 @@ describe.each(['pipe', 'body', 'bytes'] as const)(
     let cipher: Uint8Array;
     const chunk = (i: number) => cipher.subarray(i * CIPHER_CHUNK, Math.min(cipher.length, (i + 1) * CIPHER_CHUNK));
     const decrypt = (bytes: Uint8Array, k: Uint8Array = key, n: Uint8Array = nonce) => pipeBytes(bytes, decryptVia[via](k, n));
-    const join = (...parts: Uint8Array[]) => {
-      const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-      let o = 0;
-      for (const p of parts) {
-        out.set(p, o);
-        o += p.length;
-      }
-      return out;
-    };
+    const join = concat;
 
     beforeAll(async () => {
       cipher = await pipeBytes(plain, createEncryptStream(key, nonce));

@@ -13,7 +13,7 @@
  * It also serves preview streams of audio and video to media elements, with HTTP Range
  * (sw/preview.ts, /__preview/{token}). Every other request passes through untouched.
  */
-import { decryptBody } from '@sealbox/crypto';
+import { concat, decryptBody } from '@sealbox/crypto';
 import { byteCalls, sameOriginFetch } from '../lib/byte-calls.ts';
 import { type BrowseScope, checkedScope } from '../model/browse-scope.ts';
 import { contentDisposition } from '../model/transfer-plan.ts';
@@ -301,7 +301,7 @@ function generatorStream(generator: AsyncGenerator<Uint8Array>, finish: () => vo
           while (size < ZIP_PIECE) {
             const { done, value } = await generator.next();
             if (done) {
-              if (size > 0) controller.enqueue(joined(parts, size));
+              if (size > 0) controller.enqueue(joined(parts));
               finish();
               controller.close();
               return;
@@ -309,7 +309,7 @@ function generatorStream(generator: AsyncGenerator<Uint8Array>, finish: () => vo
             parts.push(value);
             size += value.length;
           }
-          controller.enqueue(joined(parts, size));
+          controller.enqueue(joined(parts));
         } catch (error) {
           finish();
           controller.error(error);
@@ -324,13 +324,7 @@ function generatorStream(generator: AsyncGenerator<Uint8Array>, finish: () => vo
   );
 }
 
-function joined(parts: Uint8Array[], size: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+/** One piece as it is; several copied into one. */
+function joined(parts: Uint8Array[]): Uint8Array {
+  return parts.length === 1 ? parts[0]! : concat(...parts);
 }

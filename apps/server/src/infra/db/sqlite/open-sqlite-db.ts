@@ -42,11 +42,43 @@ export async function openSqliteDb(options: {
   const kysely = new Kysely<Database>({
     dialect: withNormalisedErrors(new SqliteDialect({ database: asKyselySqliteDatabase(raw) })),
   });
-  return openMigratedDb({
+  const db = await openMigratedDb({
     kysely,
     dialect: 'sqlite',
     events: options.events,
     logger: options.logger,
     testPause: options.testPause,
   });
+  const stopOptimizing = keepStatistics(raw, options.logger);
+  return {
+    ...db,
+    async close() {
+      stopOptimizing();
+      await db.close();
+    },
+  };
+}
+
+const OPTIMIZE_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * SQLite plans with table statistics only once ANALYZE has run. Without them, a deep listing's
+ * children-of-many-folders query ran on an index matching every row of the owner: 10-17 s for
+ * a tree of 100,000 items, 1.4 s after one ANALYZE (docs/benchmarks.md "bench/search").
+ * `PRAGMA optimize` analyzes only tables that changed enough, each bounded by analysis_limit;
+ * at open and then hourly, as SQLite advises for long-lived connections.
+ */
+function keepStatistics(raw: BunDatabase, logger: Logger): () => void {
+  const optimize = () => {
+    try {
+      raw.exec('PRAGMA analysis_limit = 1000');
+      raw.exec('PRAGMA optimize = 0x10002');
+    } catch (error) {
+      logger.warn('sqlite optimize failed', { error: String(error) });
+    }
+  };
+  optimize();
+  const timer = setInterval(optimize, OPTIMIZE_EVERY_MS);
+  timer.unref?.();
+  return () => clearInterval(timer);
 }

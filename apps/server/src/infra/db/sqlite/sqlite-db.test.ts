@@ -37,6 +37,25 @@ describe('sqlite adapter', () => {
     }
   });
 
+  test('a reopened database has table statistics for its planner (PRAGMA optimize)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sealbox-sqlite-'));
+    const path = join(dir, 'x.db');
+    const events = createMemoryEventBus(silentLogger);
+    try {
+      const first = await openSqliteDb({ path, events, logger: silentLogger });
+      for (let i = 0; i < 50; i++) await first.kysely.insertInto('users').values(userRow()).execute();
+      await first.close();
+      const second = await openSqliteDb({ path, events, logger: silentLogger });
+      const stats = await sql<{ tbl: string; stat: string }>`select tbl, stat from sqlite_stat1`.execute(second.kysely);
+      const users = stats.rows.filter((r) => r.tbl === 'users');
+      expect(users.length).toBeGreaterThan(0);
+      expect(users.every((r) => r.stat.startsWith('50'))).toBe(true);
+      await second.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a reopened database keeps its data and does not re-run migrations', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sealbox-sqlite-'));
     const path = join(dir, 'x.db');
