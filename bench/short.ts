@@ -166,6 +166,8 @@ export const SHORT_BENCHES = {
         re(String.raw`^upload +app +# s +# MiB/s \| plain +# s +# MiB/s \| ratio #`, 'm'),
         re(String.raw`^download \+ save +app +# s +# MiB/s \| plain +# s +# MiB/s \| ratio #`, 'm'),
         re(String.raw`passthrough \+ decrypt sw +# s`),
+        re(String.raw`^vs upload probe +app +# s +# MiB/s \| probe +# s +# MiB/s \| ratio #`, 'm'),
+        re(String.raw`^upload vs upload probe \(# pairs, alternated\): median ratio #`, 'm'),
         re(String.raw`\(# pairs, alternated\): median ratio #`),
       ],
     },
