@@ -122,7 +122,7 @@ export interface ResumeRecordShape {
   /** Plaintext size and last modification time the upload started with. */
   size: number;
   lastModified: number;
-  /** SHA-256 (hex) of each part's plaintext, recorded when that part started. */
+  /** Each part's fingerprint (hex; workers/transfers/parts.ts), recorded when that part started. */
   partHashes: Record<number, string>;
 }
 
@@ -130,8 +130,8 @@ export type ResumeDecision = { resume: true } | { resume: false; reason: 'size' 
 
 /**
  * A resumed upload continues the same (K, fileNonce) stream, which is safe only over the same
- * plaintext: every part that ever started must hash the same in the re-picked file.
- * `pickedHashes` are the picked file's hashes for exactly the parts in `record.partHashes`.
+ * plaintext: every part that ever started must give the same fingerprint in the re-picked file.
+ * `pickedHashes` are the picked file's fingerprints for exactly the parts in `record.partHashes`.
  */
 export function decideResume(
   record: ResumeRecordShape,

@@ -27,7 +27,7 @@ export interface UploadRecord {
   size: number;
   lastModified: number;
   cipherSize: number;
-  /** SHA-256 hex of each part's plaintext, written before that part is sent. */
+  /** Each part's fingerprint (transfers/parts.ts: SHA-256 of its chunks' tags), written before that part is sent. */
   partHashes: Record<number, string>;
   /** Whose upload this is (the server only shows an upload to its uploader). */
   userId: string | null;
@@ -84,7 +84,7 @@ export async function clearRecords(): Promise<void> {
   await withStore('readwrite', (store) => store.clear());
 }
 
-/** Records one part's plaintext hash (read-modify-write in one transaction). */
+/** Records one part's fingerprint (read-modify-write in one transaction). */
 export async function recordPartHash(uploadId: string, part: number, hash: string): Promise<void> {
   await inTransaction(await openDb(), UPLOAD_STORE, 'readwrite', (store) => {
     const get = store.get(uploadId) as IDBRequest<UploadRecord | undefined>;
