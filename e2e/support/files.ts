@@ -195,6 +195,15 @@ export async function signInToFiles(page: Page, baseUrl: string, user: TestUser)
 /** A folder's link in the file browser's listing. */
 export const folderLink = (page: Page, name: string) => page.locator('.browser__body').getByRole('button', { name, exact: true });
 
+/**
+ * Opens a listed folder and waits until the breadcrumb shows it: what is picked or dropped next
+ * goes into the folder on screen, so a pick made before the navigation lands would go to the old one.
+ */
+export async function openFolder(page: Page, name: string): Promise<void> {
+  await folderLink(page, name).click();
+  await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText(name).first().waitFor();
+}
+
 /** Creates a folder in the open folder through the New Folder dialog and waits for it to be listed. */
 export async function createFolderViaUi(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name: 'New Folder' }).click();

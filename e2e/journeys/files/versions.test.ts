@@ -23,6 +23,7 @@ import {
   apiUploadFile,
   apiUserWithFolder,
   folderLink,
+  openFolder,
   ok,
   type ApiFolder,
   type ApiSession,
@@ -168,7 +169,7 @@ describe.skipIf(skipWithoutBrowser)('versions', () => {
     'replaced three times: four versions, each byte for byte; restore, delete; quota, share and link follow',
     async () => {
       const page = await suite.signedIn(alice, { expectHttpErrors: [] });
-      await folderLink(page, 'Docs').click();
+      await openFolder(page, 'Docs');
       await pickFiles(page, [fileOf(0)]);
       await uploaded(page);
       await expectQuotaExact();
@@ -320,7 +321,7 @@ describe.skipIf(skipWithoutBrowser)('versions', () => {
       await apiUploadFile(session, big, 'big.bin', CONTENTS[0]!);
       const content = pseudoRandom(20 * 1024 * 1024, 5);
       const page = await suite.signedIn(alice, { expectHttpErrors: [{ status: 503, path: /\/api\/upload\/[^/]+\/part\/1$/ }] });
-      await folderLink(page, 'Big').click();
+      await openFolder(page, 'Big');
 
       // Part 1 fails every time (a server error outlasts the worker's retries) until let through.
       let failing = true;

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { readFile } from 'node:fs/promises';
 import type { Download, Page } from 'playwright-core';
 import { createUser, type TestUser } from '../../support/accounts.ts';
-import { apiCreateFolder, apiLogin, apiUploadFile, folderLink, signInToFiles } from '../../support/files.ts';
+import { apiCreateFolder, apiLogin, apiUploadFile, openFolder, signInToFiles } from '../../support/files.ts';
 import { failFirstData, holdFirstDataMidway } from '../../support/held-downloads.ts';
 import { saveScreenshot } from '../../support/screenshots.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
@@ -59,11 +59,6 @@ async function retrySavesExactly(page: Page, name: string, downloads: Download[]
   expect(sameBytes(await savedBytes(downloads[nth]!), bytes)).toBe(true);
 }
 
-async function openFolder(page: Page): Promise<void> {
-  await folderLink(page, 'Downloads Folder').click();
-  await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Downloads Folder').first().waitFor();
-}
-
 describe.skipIf(skipWithoutBrowser)('transfers panel: downloads cancelled and retried', () => {
   beforeAll(async () => {
     user = await createUser(suite.server.url);
@@ -86,7 +81,7 @@ describe.skipIf(skipWithoutBrowser)('transfers panel: downloads cancelled and re
       const file = files.get(name)!;
       const page = await signInToFiles(await suite.newBrowser(), suite.server.url, user);
       await page.getByText('Login successful! Redirecting...').waitFor({ state: 'detached' });
-      await openFolder(page);
+      await openFolder(page, 'Downloads Folder');
       const downloads = watchDownloads(page);
       const held = await holdFirstDataMidway(page.context(), suite.server.url, file.id, MIB);
       const row = downloadRow(page, name);
@@ -131,7 +126,7 @@ describe.skipIf(skipWithoutBrowser)('transfers panel: downloads cancelled and re
       const name = 'flaky-download.bin';
       const file = files.get(name)!;
       const page = await signInToFiles(await suite.newBrowser(), suite.server.url, user);
-      await openFolder(page);
+      await openFolder(page, 'Downloads Folder');
       const downloads = watchDownloads(page);
       const seen = await failFirstData(page.context(), file.id);
 

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { createUser, loginViaUi, type TestUser } from '../../support/accounts.ts';
 import { checkA11y } from '../../support/axe.ts';
-import { apiCreateFolder, apiLogin, folderLink, signInToFiles } from '../../support/files.ts';
+import { apiCreateFolder, apiLogin, openFolder, signInToFiles } from '../../support/files.ts';
 import { saveScreenshot } from '../../support/screenshots.ts';
 import { apiShareWithUser, publicUser } from '../../support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
@@ -185,8 +185,7 @@ describe.skipIf(skipWithoutBrowser)('transfers panel', () => {
       expect(await transfersPanel(page).count()).toBe(0);
 
       await page.goto(`${suite.server.url}/shared`);
-      await folderLink(page, 'Viewed Folder').click();
-      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Viewed Folder').first().waitFor();
+      await openFolder(page, 'Viewed Folder');
       const sent: string[] = [];
       page.on('request', (r) => r.url().includes('/api/upload') && sent.push(r.url()));
       await dragFiles(page, [{ name: 'refused.txt', bytes: text('no') }], { drop: false });
