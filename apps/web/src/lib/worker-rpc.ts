@@ -83,9 +83,13 @@ export const RPC_READY = { ready: true } as const;
 
 /**
  * Worker side: answer requests for `methods` arriving on `endpoint`, after announcing RPC_READY.
- * Returns an unsubscribe.
+ * `around` runs each call (to count what is in flight). Returns an unsubscribe.
  */
-export function exposeRpc(methods: RpcMethods, endpoint: RpcEndpoint): () => void {
+export function exposeRpc(
+  methods: RpcMethods,
+  endpoint: RpcEndpoint,
+  around: (method: string, run: () => Promise<unknown>) => Promise<unknown> = (_, run) => run(),
+): () => void {
   const onMessage = async (event: MessageEvent) => {
     const { id, method, args } = event.data as RpcRequest;
     let response: RpcResponse;
@@ -93,7 +97,7 @@ export function exposeRpc(methods: RpcMethods, endpoint: RpcEndpoint): () => voi
     try {
       if (!Object.hasOwn(methods, method)) throw new RpcError(`Unknown method: ${method}`, 'UNKNOWN_METHOD');
       // The arguments arrive untyped from the other side; each method checks what it needs.
-      const value = await methods[method]!(...(args as never[]));
+      const value = await around(method, async () => methods[method]!(...(args as never[])));
       transfer = collectTransferables([value]);
       response = { id, ok: true, value };
     } catch (error) {

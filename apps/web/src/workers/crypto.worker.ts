@@ -39,6 +39,7 @@ import { forgetItems, openRoot } from './key-rings.ts';
 import { previewMethods } from './preview.ts';
 import { forgetSearchIndex, searchIndexMethods } from './search-index/methods.ts';
 import { sharingMethods } from './sharing.ts';
+import { countCall } from './foreground.ts';
 import { thumbnailMethods } from './thumbnails.ts';
 import { transferMethods } from './transfers/index.ts';
 import { clearRecords } from './upload-records.ts';
@@ -322,4 +323,5 @@ export const cryptoMethods = {
 
 export type CryptoMethods = typeof cryptoMethods;
 
-exposeRpc(cryptoMethods, self as unknown as RpcEndpoint);
+// Counted, so the search index's build gives way to what the page waits on (foreground.ts).
+exposeRpc(cryptoMethods, self as unknown as RpcEndpoint, countCall);

@@ -54,6 +54,8 @@ export async function openItems(
   scope: BrowseScope,
   items: ServerItem[],
   onProgress?: (opened: number, total: number) => void,
+  /** Awaited before each slice: background work (the search index's build) gives way here. */
+  beforeSlice?: () => Promise<void>,
 ): Promise<ItemView[]> {
   const ring = ringOf(scope);
   const own = scope.kind === 'own';
@@ -178,6 +180,7 @@ export async function openItems(
   for (const level of levels) {
     if (!level) continue;
     for (let i = 0; i < level.length; i += BATCH) {
+      await beforeSlice?.();
       const slice = level.slice(i, i + BATCH);
       const done = await Promise.all(
         slice.map(async (item) => {

@@ -123,24 +123,25 @@ export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends Qu
   const [query, setQuery] = useState('');
   const searching = query.trim() !== '';
   const allowed = source.enabled ?? true;
-  const { usable, found } = useIndexedSearch(query, indexed);
+  const { usable, pending, found } = useIndexedSearch(query, indexed);
+  const oldWay = !usable && !pending && searching;
   const fetched = useQuery({
     ...source,
-    enabled: typeof allowed === 'function' ? (q) => !usable && searching && allowed(q) : !usable && searching && allowed,
+    enabled: typeof allowed === 'function' ? (q) => oldWay && allowed(q) : oldWay && allowed,
   });
   const stable = useStableSort(sort);
   const indexData = found.data;
-  const tree: SearchTree = useMemo(
-    () =>
-      usable
-        ? {
-            data: indexData && { folder: null, items: [...indexData.results, ...indexData.folders], ancestors: [], users: {} },
-            isLoading: found.isLoading,
-            isFetching: found.isFetching,
-          }
-        : fetched,
-    [usable, indexData, found.isLoading, found.isFetching, fetched],
-  );
+  const tree: SearchTree = useMemo(() => {
+    if (usable)
+      return {
+        data: indexData && { folder: null, items: [...indexData.results, ...indexData.folders], ancestors: [], users: {} },
+        isLoading: found.isLoading,
+        isFetching: found.isFetching,
+      };
+    // The stored index is on its way: a search waits for it, loading.
+    if (pending) return { data: undefined, isLoading: searching, isFetching: searching };
+    return fetched;
+  }, [usable, pending, searching, indexData, found.isLoading, found.isFetching, fetched]);
   const results = useMemo(() => {
     if (!searching) return [];
     return sortItems(usable ? (indexData?.results ?? []) : searchItems(fetched.data?.items ?? [], query), stable);
@@ -156,7 +157,7 @@ export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends Qu
     /** How many names matched in all (the index brings back at most SEARCH_RESULTS_MAX). */
     total: usable ? (indexData?.total ?? 0) : results.length,
     refresh: () => {
-      if (searching && !usable) void fetched.refetch();
+      if (oldWay) void fetched.refetch();
     },
   };
 }

@@ -7,6 +7,7 @@ import { OWN_SCOPE } from '../../model/browse-scope.ts';
 import type { ItemView, ServerItem } from '../../model/items.ts';
 import { bytes } from '../api.ts';
 import { CodedError } from '../coded-error.ts';
+import { foregroundIdle } from '../foreground.ts';
 import { openItems } from '../items.ts';
 import { AnchoredPages } from './anchored.ts';
 
@@ -33,6 +34,8 @@ type Fetched = Page & { parseMs: number };
 
 /** A page, fetched and parsed apart (the parse runs on this thread; `parseMs` says how long it took). */
 async function fetchPage(after: string | null): Promise<Fetched> {
+  // The server is shared too: a page is asked for when nothing the page waits on is running.
+  await foregroundIdle();
   const response = await bytes.tree({ limit: TREE_PAGE, ...(after === null ? {} : { after }) });
   if (!response.ok) throw pageError(`HTTP_${response.status}`, `The tree failed (${response.status})`);
   const text = await response.text();
@@ -80,7 +83,8 @@ export async function walkOwnTree(
     next?.catch(() => undefined);
     const opening = performance.now();
     const batch = anchored.take(page.files);
-    const views = batch.length > 0 ? await openItems(OWN_SCOPE, batch) : [];
+    // Slice by slice, each after the calls the page is waiting on (foreground.ts).
+    const views = batch.length > 0 ? await openItems(OWN_SCOPE, batch, undefined, foregroundIdle) : [];
     openMs += performance.now() - opening;
     anchored.settle(views.filter((view) => view.decrypted).map((view) => view.id));
     out.push(...views);

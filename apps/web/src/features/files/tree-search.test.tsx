@@ -1,0 +1,84 @@
+/**
+ * A search typed while the stored search index is being read back (docs/web-files.md "The search
+ * index of My Files") waits for it, loading, instead of fetching the whole tree the old way; once
+ * the index is open the worker's matches answer and the tree is never fetched.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { itemView } from '../../test/item-view.ts';
+
+const { overriding } = await vi.hoisted(() => import('../../test/mock-module.ts'));
+const worker = vi.hoisted(() => ({
+  opened: (_state: unknown) => {},
+  calls: [] as string[],
+}));
+vi.mock(
+  '../../crypto/client.ts',
+  overriding({
+    cryptoWorker: {
+      call: (method: string, ...args: unknown[]) => {
+        worker.calls.push(method);
+        if (method === 'searchIndexOpen')
+          return new Promise((resolve) => {
+            worker.opened = resolve;
+          });
+        if (method === 'searchIndexFind')
+          return Promise.resolve({ results: [itemView({ name: `found ${String(args[0])}` })], folders: [], total: 1 });
+        return new Promise(() => {});
+      },
+    },
+  }),
+);
+vi.mock(
+  '../../lib/api.ts',
+  overriding({ api: { api: { file: { 'tree-version': { get: async () => ({ data: { treeVersion: 7 } }) } } } } }),
+);
+
+const { useTreeSearch } = await import('./browser-state.ts');
+const { resetSearchIndex, startSearchIndex } = await import('../search/index.ts');
+
+afterEach(() => {
+  cleanup();
+  resetSearchIndex();
+  worker.calls = [];
+});
+
+/** One query client per test, the same across renders. */
+function renderSearch(treeFetch: () => Promise<unknown>) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={client}>{children}</QueryClientProvider>
+  );
+  return renderHook(() => useTreeSearch(undefined, { queryKey: ['tree'], queryFn: treeFetch }, 'own'), { wrapper });
+}
+
+describe('a search while the index opens', () => {
+  it('waits for the index, loading, and never fetches the tree', async () => {
+    startSearchIndex();
+    const treeFetch = vi.fn(async () => ({ folder: null, items: [], ancestors: [], users: {} }));
+    const { result } = renderSearch(treeFetch);
+    act(() => result.current.setQuery('budget'));
+    expect(result.current.tree.isLoading).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(treeFetch).not.toHaveBeenCalled();
+
+    expect(worker.calls).toContain('searchIndexOpen');
+    await act(async () => worker.opened({ state: 'ready', treeVersion: 7, names: 1, shared: false }));
+    await waitFor(() => expect(result.current.results.map((item) => item.name)).toEqual(['found budget']));
+    expect(result.current.tree.isLoading).toBe(false);
+    expect(treeFetch).not.toHaveBeenCalled();
+  });
+
+  it('goes the old way when the index is unavailable', async () => {
+    startSearchIndex();
+    const treeFetch = vi.fn(async () => ({ folder: null, items: [itemView({ name: 'budget.txt' })], ancestors: [], users: {} }));
+    const { result } = renderSearch(treeFetch);
+    await waitFor(() => expect(worker.calls).toContain('searchIndexOpen'));
+    await act(async () => worker.opened({ state: 'unavailable' }));
+    act(() => result.current.setQuery('budget'));
+    await waitFor(() => expect(result.current.results.map((item) => item.name)).toEqual(['budget.txt']));
+    expect(treeFetch).toHaveBeenCalledTimes(1);
+  });
+});
