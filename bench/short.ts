@@ -126,6 +126,7 @@ export const SHORT_BENCHES = {
       figures: [
         re(String.raw`sign-in click → first page of /files +\| # ms / # ms +\| # ms / # ms +\| #x`),
         re(String.raw`search "budget" → first results +\| # ms / # ms +\| # ms / # ms +\| #x`),
+        re(String.raw`zip, JS heap growth \(peak - before it\) +\| # MiB / # MiB +\| # MiB / # MiB +\| #x`),
         re(String.raw`zip, peak JS heap \(page \+ workers\) +\| # MiB / # MiB +\| # MiB / # MiB +\| #x`),
         re('# goal[(]s[)] not met'),
       ],

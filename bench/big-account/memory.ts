@@ -16,12 +16,19 @@ export interface MemoryPeaks {
   /** The three heaps' peak sum (each sample's sum). */
   heapTotal: number;
   /**
+   * The peak sum above the first sample's: what the work sampled added to the tab (the search
+   * index held in the worker, the listing on screen, are there before it and stay after).
+   */
+  heapGrowth: number;
+  /**
    * The service worker's peak in the first and in the second half of the samples: memory that
    * grows as the bytes stream by shows as a second half above the first.
    */
   serviceWorkerHalves: [number, number];
   /** Peak sum of the renderer processes' proportional resident memory (PSS), bytes. */
   rendererPss: number;
+  /** That peak above the first sample's. */
+  rendererPssGrowth: number;
   samples: number;
 }
 
@@ -40,8 +47,10 @@ function peaksOf(samples: Sample[]): MemoryPeaks {
   return {
     heap: Object.fromEntries([...types].map((type) => [type, peakOf(samples, (s) => s.heap[type] ?? 0)])),
     heapTotal: peakOf(samples, (s) => s.total),
+    heapGrowth: peakOf(samples, (s) => s.total) - (samples[0]?.total ?? 0),
     serviceWorkerHalves: [peakOf(samples.slice(0, half), sw), peakOf(samples.slice(half), sw)],
     rendererPss: peakOf(samples, (s) => s.pss),
+    rendererPssGrowth: peakOf(samples, (s) => s.pss) - (samples[0]?.pss ?? 0),
     samples: samples.length,
   };
 }
