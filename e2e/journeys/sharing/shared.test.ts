@@ -23,7 +23,7 @@ import {
   type ApiSession,
 } from '../../support/files.ts';
 import { contentNeedles, keyNeedles, leaks, storedByServer, textNeedle } from '../../support/leaks.ts';
-import { saveScreenshots } from '../../support/screenshots.ts';
+import { saveScreenshot, saveScreenshots } from '../../support/screenshots.ts';
 import { apiRevokeUser, apiShareWithUser, apiSwitchUser, publicUser, type PublicUser } from '../../support/sharing.ts';
 import { browserSuite, skipWithoutBrowser } from '../../support/suite.ts';
 import { pickFiles, waitForSummary } from '../../support/transfers.ts';
@@ -357,7 +357,7 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
         const answer = (await response.json()) as { files: Array<{ id: string; grant: { editPermission: boolean } }> };
         for (const file of answer.files) if (altered.has(file.id)) file.grant.editPermission = true;
         // The whole list is held back a moment, so the first shares are seen on their own.
-        if (limit === '1000') await new Promise((resolve) => setTimeout(resolve, 1500));
+        if (limit === '1000') await new Promise((resolve) => setTimeout(resolve, 3000));
         await route.fulfill({ response, json: answer });
       });
       await openShared(page);
@@ -368,6 +368,7 @@ describe.skipIf(skipWithoutBrowser)('files shared with me', () => {
         .getByRole('img', { name: /Unverified share/ })
         .waitFor();
       expect(await page.locator('.listing__count').textContent()).toBe('20 items');
+      await saveScreenshot(page, 'shared-first-shares', { fullPage: false });
       await hint.waitFor({ state: 'detached', timeout: 30_000 });
       await page.getByRole('combobox', { name: 'Items per page' }).selectOption('0');
       await row('Bulk 29').waitFor();

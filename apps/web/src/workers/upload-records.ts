@@ -27,7 +27,10 @@ export interface UploadRecord {
   size: number;
   lastModified: number;
   cipherSize: number;
-  /** Each part's fingerprint (transfers/parts.ts: SHA-256 of its chunks' tags), written before that part is sent. */
+  /**
+   * Each part's fingerprint (transfers/parts.ts: SHA-256 of its chunks' tags), written before that
+   * part is sent. The field keeps its first name: records already stored in browsers use it.
+   */
   partHashes: Record<number, string>;
   /** Whose upload this is (the server only shows an upload to its uploader). */
   userId: string | null;
@@ -85,13 +88,13 @@ export async function clearRecords(): Promise<void> {
 }
 
 /** Records one part's fingerprint (read-modify-write in one transaction). */
-export async function recordPartHash(uploadId: string, part: number, hash: string): Promise<void> {
+export async function recordPartFingerprint(uploadId: string, part: number, fingerprint: string): Promise<void> {
   await inTransaction(await openDb(), UPLOAD_STORE, 'readwrite', (store) => {
     const get = store.get(uploadId) as IDBRequest<UploadRecord | undefined>;
     get.onsuccess = () => {
       const record = get.result;
       if (!record) return;
-      record.partHashes = { ...record.partHashes, [part]: hash };
+      record.partHashes = { ...record.partHashes, [part]: fingerprint };
       record.updatedAt = Date.now();
       store.put(record);
     };

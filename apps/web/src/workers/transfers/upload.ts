@@ -25,7 +25,7 @@ import { type BrowseScope, checkedScope, linkIdOf } from '../../model/browse-sco
 import type { UploadEvent, UploadRequest, UploadResult } from '../../model/transfers.ts';
 import { itemKey, wrappingKeyFor } from '../key-rings.ts';
 import { openPartFiles, type PartSlot } from '../part-files.ts';
-import { deleteRecord, putRecord, recordPartHash, recordScope, type UploadRecord } from '../upload-records.ts';
+import { deleteRecord, putRecord, recordPartFingerprint, recordScope, type UploadRecord } from '../upload-records.ts';
 import { TransferError } from './errors.ts';
 import { geometryOf, partFingerprints } from './parts.ts';
 import { currentUserId, forgetUpload, tryResume } from './resume.ts';
@@ -135,7 +135,7 @@ async function sendParts(
   if (toSend.size === 0) return 0;
 
   const fingerprints = partFingerprints(g, plan.startPart, toSend, (n, fingerprint) =>
-    recordPartHash(record.uploadId, n, fingerprint),
+    recordPartFingerprint(record.uploadId, n, fingerprint),
   );
   const source = (plan.startByte === 0 ? file : file.slice(plan.startByte)).stream();
   const reader = encryptBody(source, record.key, record.fileNonce, { startChunk: plan.startChunk }).getReader();
