@@ -6,10 +6,12 @@
  * (exit 4), a session ended elsewhere, and --json answers and errors.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdir, mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  CHUNK,
+  PART_CHUNKS,
   ciphertextSize,
   decryptName,
   fingerprint,
@@ -328,6 +330,61 @@ export function cliSuite(label: string, environment: () => Promise<{ env: Record
           expect(tampered.code).toBe(7);
           expect(tampered.stderr).toContain('integrity');
           expect(await stat(join(base, 'tampered.bin')).catch(() => 'absent')).toBe('absent');
+        } finally {
+          proxy.stop();
+        }
+      },
+      SLOW,
+    );
+
+    test(
+      'a file changed in place after a kill (same size and time) starts over: no part goes out twice under one key',
+      async () => {
+        const proxy = startProxy(server.url);
+        try {
+          const base = await mkdtemp(join(tmpdir(), 'sealbox-cli-changed-'));
+          const file = join(base, 'ledger.bin');
+          const content = random(2 * PART_CHUNKS * CHUNK + 1000);
+          await writeFile(file, content);
+          // A whole-millisecond time, so that setting it again gives the very same mtimeMs.
+          const when = new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678));
+          await utimes(file, when, when);
+          const viaProxy = await makeCli(user.password);
+          expect((await viaProxy.run(['login', proxy.url, user.username])).code).toBe(0);
+
+          // Part 2 is begun (its fingerprint journalled) but never reaches the server.
+          proxy.stallParts.add(2);
+          const child = spawnCli(viaProxy, user.password, ['put', file, '/']);
+          const parts = partCount(ciphertextSize(content.length));
+          expect(parts).toBe(3);
+          while (proxy.partsSeen.length < parts) await Bun.sleep(20);
+          await Bun.sleep(300);
+          child.kill('SIGKILL');
+          await child.exited;
+          const journal = Object.values(JSON.parse(await readFile(join(viaProxy.dir, 'uploads.json'), 'utf8'))) as Array<{
+            uploadId: string;
+            started: Record<string, string>;
+          }>;
+          expect(Object.keys(journal[0]!.started).sort()).toEqual(['0', '1', '2']);
+
+          // Changed inside part 2, size and time kept: only its fingerprint tells.
+          const changed = content.slice();
+          changed[2 * PART_CHUNKS * CHUNK + 10] = changed[2 * PART_CHUNKS * CHUNK + 10]! ^ 0xff;
+          await writeFile(file, changed);
+          await utimes(file, when, when);
+          proxy.stallParts.clear();
+          proxy.partsSeen = [];
+          const rerun = await viaProxy.run(['put', file, '/']);
+          expect(rerun.stderr).toBe('');
+          expect(rerun.code).toBe(0);
+          // A fresh upload: every part, under a new key and nonce; the old one is ended.
+          expect([...proxy.partsSeen].sort((a, b) => a - b)).toEqual([0, 1, 2]);
+          const held = await apiLogin(server.url, user);
+          const old = await fetch(`${server.url}/api/upload/${journal[0]!.uploadId}`, { headers: { cookie: held.cookie } });
+          expect(old.status).toBe(404);
+          const back = join(base, 'ledger-back.bin');
+          expect((await viaProxy.run(['get', '/ledger.bin', back])).code).toBe(0);
+          expect(new Uint8Array(await readFile(back))).toEqual(changed);
         } finally {
           proxy.stop();
         }

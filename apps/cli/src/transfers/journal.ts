@@ -22,6 +22,12 @@ export interface JournalEntry {
   /** The local file as it was when the upload began: a file changed since starts over. */
   size: number;
   mtimeMs: number;
+  /**
+   * Each part's fingerprint (@sealbox/crypto part-fingerprints.ts), written before the part is
+   * sent: a part begun but not received is encrypted again on a rerun, which must give the same
+   * ciphertext, or the server would see two under one (K, nonce_i).
+   */
+  started?: Record<string, string>;
 }
 
 type Journal = Record<string, JournalEntry>;
@@ -61,5 +67,14 @@ export async function forgetUpload(key: string): Promise<void> {
   const journal = await read();
   if (!(key in journal)) return;
   delete journal[key];
+  await write(journal);
+}
+
+/** Part `n` of the upload under `key` is about to be sent, with this fingerprint. */
+export async function notePartStarted(key: string, n: number, fingerprint: string): Promise<void> {
+  const journal = await read();
+  const entry = journal[key];
+  if (!entry) return;
+  entry.started = { ...entry.started, [n]: fingerprint };
   await write(journal);
 }

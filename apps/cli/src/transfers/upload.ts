@@ -13,6 +13,7 @@ import {
   PART_BYTES,
   PART_CHUNKS,
   ciphertextSize,
+  ciphertextTags,
   createEncryptStream,
   encryptMime,
   fromBase64,
@@ -20,7 +21,10 @@ import {
   newItemId,
   newItemKey,
   partCount,
+  partFingerprint,
+  partPlainRange,
   sealFileMetadata,
+  tagsFingerprint,
   toBase64,
   unwrapItemKey,
 } from '@sealbox/crypto';
@@ -28,7 +32,7 @@ import { bareMime } from '@sealbox/rules';
 import { CliError, EXIT } from '../cli-error.ts';
 import { type Connection, answer, postForm, refusal } from '../client.ts';
 import type { Folder, RemoteItem } from '../remote-tree.ts';
-import { type JournalEntry, findUpload, forgetUpload, journalKey, rememberUpload } from './journal.ts';
+import { type JournalEntry, findUpload, forgetUpload, journalKey, notePartStarted, rememberUpload } from './journal.ts';
 import type { Progress } from './progress.ts';
 
 /** Tries of one part (or the completion) before the put fails: network errors and 5xx only. */
@@ -138,6 +142,8 @@ async function sendParts(
   received: ReadonlySet<number>,
   progress: Progress,
   partsInFlight: number,
+  /** Awaited before a part is sent, with its fingerprint (the journal). */
+  started?: (n: number, fingerprint: string) => Promise<void>,
 ): Promise<void> {
   const cipherSize = ciphertextSize(entry.size);
   const total = partCount(cipherSize);
@@ -180,7 +186,10 @@ async function sendParts(
       fill += n;
       offset += n;
       if (fill < buffer.length) continue;
-      if (!received.has(part)) await send(part, buffer);
+      if (!received.has(part)) {
+        await started?.(part, await tagsFingerprint(ciphertextTags(buffer)));
+        await send(part, buffer);
+      }
       part++;
       fill = 0;
       if (part < total) buffer = new Uint8Array(Math.min(PART_BYTES, cipherSize - part * PART_BYTES));
@@ -200,9 +209,31 @@ async function resumable(conn: Connection, key: string, target: UploadTarget, si
     entry.size === size && entry.mtimeMs === mtimeMs && entry.versionOf === (target.existing?.key ? target.existing.id : null);
   if (status.status === 200 && same && status.data) return { entry, received: new Set(status.data.received) };
   // Changed, or gone on the server (expired, ended): start over, and free what it held.
-  if (status.status === 200) await conn.api.api.upload({ uploadId: entry.uploadId }).delete();
-  await forgetUpload(key);
+  await abandon(conn, key, entry.uploadId, status.status === 200);
   return undefined;
+}
+
+async function abandon(conn: Connection, key: string, uploadId: string, held = true): Promise<void> {
+  if (held) await conn.api.api.upload({ uploadId }).delete();
+  await forgetUpload(key);
+}
+
+/**
+ * Whether every part begun but not received encrypts again to what was begun (its fingerprint):
+ * a file changed in place, its size and modification time kept, must not be resumed, or those
+ * parts would go out as a second ciphertext under the same (K, nonce_i).
+ */
+async function startedPartsMatch(localPath: string, entry: JournalEntry, key: Uint8Array, received: ReadonlySet<number>) {
+  const nonce = fromBase64(entry.fileNonce, 'fileNonce');
+  for (const [n, recorded] of Object.entries(entry.started ?? {})) {
+    const part = Number(n);
+    if (received.has(part)) continue;
+    const { start, end } = partPlainRange(part, entry.size);
+    const plain = new Uint8Array(await Bun.file(localPath).slice(start, end).arrayBuffer());
+    if (plain.length !== end - start) return false;
+    if ((await partFingerprint(key, nonce, entry.size, part, plain)) !== recorded) return false;
+  }
+  return true;
 }
 
 /**
@@ -231,17 +262,22 @@ export async function uploadFile(
     name: target.name,
     localPath,
   });
+  const record = (n: number, fingerprint: string) => notePartStarted(key, n, fingerprint);
   const resumed = keep ? await resumable(conn, key, target, facts.size, facts.mtimeMs) : undefined;
   if (resumed) {
-    const { entry } = resumed;
+    const { entry, received } = resumed;
     const itemKey = entry.versionOf
       ? target.existing!.key!
       : await unwrapItemKey(target.parent.key, entry.itemId, entry.encryptedKey!, entry.keyNonce!);
-    await sendParts(conn, localPath, entry, itemKey, resumed.received, progress, partsInFlight);
-    await complete(conn, entry.uploadId);
-    await forgetUpload(key);
-    progress.done();
-    return { id: entry.itemId, key: itemKey, fileNonce: entry.fileNonce, size: facts.size };
+    if (await startedPartsMatch(localPath, entry, itemKey, received)) {
+      await sendParts(conn, localPath, entry, itemKey, received, progress, partsInFlight, record);
+      await complete(conn, entry.uploadId);
+      await forgetUpload(key);
+      progress.done();
+      return { id: entry.itemId, key: itemKey, fileNonce: entry.fileNonce, size: facts.size };
+    }
+    // Changed in place: a fresh upload, a new K (or nonce, for a version) below.
+    await abandon(conn, key, entry.uploadId);
   }
 
   const content = await newContent(target, cipherSize, mimeOf(localPath));
@@ -272,7 +308,7 @@ export async function uploadFile(
   };
   if (keep) await rememberUpload(key, entry);
   try {
-    await sendParts(conn, localPath, entry, content.key, new Set(), progress, partsInFlight);
+    await sendParts(conn, localPath, entry, content.key, new Set(), progress, partsInFlight, keep ? record : undefined);
     await complete(conn, entry.uploadId);
   } catch (error) {
     if (!keep) await conn.api.api.upload({ uploadId: entry.uploadId }).delete();

@@ -2,23 +2,27 @@
  * Part geometry of a file, and the part fingerprints that prove a re-picked file is the same
  * (resume.ts; docs/protocol.md "Part protocol").
  *
- * A part's fingerprint is the SHA-256 of the AES-GCM tags of its chunks. Each tag authenticates
- * its chunk's ciphertext under (K, nonce_i), so under the upload's own key and nonce the same
- * plaintext gives the same tags and any other plaintext, in practice, other ones. The tags come
- * out of the encryption the upload does anyway: no second pass over the file (a SHA-256 of the
- * plaintext cost about 1.5 CPU-seconds per GiB on the upload's critical path).
+ * A part's fingerprint is the SHA-256 of the AES-GCM tags of its chunks (@sealbox/crypto
+ * part-fingerprints.ts). The tags come out of the encryption the upload does anyway: no second
+ * pass over the file (a SHA-256 of the plaintext cost about 1.5 CPU-seconds per GiB on the
+ * upload's critical path).
  */
-import { CHUNK, PART_BYTES, PART_CHUNKS, TAG_BYTES, chunkCount, chunkTags, ciphertextSize, toHex } from '@sealbox/crypto';
+import {
+  CHUNK,
+  PART_BYTES,
+  PART_CHUNKS,
+  TAG_BYTES,
+  chunkCount,
+  ciphertextSize,
+  partFingerprint,
+  tagsFingerprint,
+} from '@sealbox/crypto';
 import { plainRangeOfPart, type PartGeometry } from '../../model/transfer-plan.ts';
 
 const PART_PLAIN_BYTES = PART_CHUNKS * CHUNK;
 
 export function geometryOf(plainSize: number): PartGeometry {
   return { plainSize, cipherSize: ciphertextSize(plainSize), partBytes: PART_BYTES, partPlainBytes: PART_PLAIN_BYTES };
-}
-
-async function fingerprintOf(tags: Uint8Array<ArrayBuffer>): Promise<string> {
-  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', tags)));
 }
 
 /** Chunks in part `n` of a file of `plainSize` bytes. */
@@ -44,7 +48,7 @@ export async function fingerprintParts(
     const { start, end } = plainRangeOfPart(g, n);
     if (start >= g.plainSize && n > 0) continue;
     const plain = new Uint8Array(await file.slice(start, end).arrayBuffer());
-    out[n] = await fingerprintOf(await chunkTags(key, fileNonce, g.plainSize, n * PART_CHUNKS, plain));
+    out[n] = await partFingerprint(key, fileNonce, g.plainSize, n, plain);
   }
   return out;
 }
@@ -73,7 +77,7 @@ export function partFingerprints(
       if (seen < chunksInPart(g.plainSize, part)) return;
       if (toSend.has(part)) {
         const n = part;
-        const done = fingerprintOf(tags.slice(0, seen * TAG_BYTES)).then((fingerprint) => record(n, fingerprint));
+        const done = tagsFingerprint(tags.slice(0, seen * TAG_BYTES)).then((fingerprint) => record(n, fingerprint));
         done.catch(() => {});
         recorded.set(n, done);
       }
