@@ -157,6 +157,8 @@ export const SHORT_BENCHES = {
         re('real streams at CHUNK=256 KiB, 2 workers: #'),
         re('^ *decrypt +network +1 +# +# +#', 'm'),
         re('raw chunk decrypt .*: #; target'),
+        re('^ *64 KiB +1 +# +# +# +# +#', 'm'),
+        re(String.raw`fed / raw \(worst\): #`),
       ],
     },
     {

@@ -93,17 +93,24 @@ async function main() {
   }
 
   // Streams against raw chunk calls: same chunk size, same calls in flight, same input bytes,
-  // alternated round by round so that load on the machine hits both alike.
+  // alternated round by round so that load on the machine hits both alike. The decrypt rows also
+  // run the probes in each round (docs/benchmarks.md "The streams read their source"): the stream
+  // with a no-op for AES-GCM (what the stream adds), the raw calls fed from the same source with the
+  // least reading work (what reading these pieces costs any stream), and the raw calls one at a
+  // time (what concurrency buys).
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const fix = (xs: Array<string | number>) => xs.map((x) => (typeof x === 'number' ? x.toFixed(2) : x));
   const versus: string[][] = [];
+  const probeRows: string[][] = [];
   let decryptRatio = Infinity;
+  let ceiling = Infinity;
   const feeds = [
-    { direction: 'decrypt' as const, pieceSize: 0, name: 'network' },
-    { direction: 'decrypt' as const, pieceSize: 65536, name: '64 KiB' },
+    { direction: 'decrypt' as const, pieceSize: 0, name: 'network', probe: true },
+    { direction: 'decrypt' as const, pieceSize: 65536, name: '64 KiB', probe: true },
     { direction: 'decrypt' as const, pieceSize: 0, name: 'blob', blobSource: true },
     { direction: 'encrypt' as const, pieceSize: 65536, name: '64 KiB' },
   ];
-  for (const { direction, pieceSize, name, blobSource } of feeds) {
+  for (const { direction, pieceSize, name, blobSource, probe } of feeds) {
     for (const workers of [1, 2]) {
       const base: MeasureRequest = {
         mode: 'chunks',
@@ -114,25 +121,49 @@ async function main() {
         pieceSize,
         ...(blobSource ? { blobSource } : {}),
       };
+      const probes: MeasureRequest[] = probe
+        ? [
+            { ...base, mode: 'stream', probe: 'plumbing' },
+            { ...base, mode: 'stream', probe: 'fed' },
+            { ...base, depth: 1 },
+          ]
+        : [];
       const raw: number[] = [];
       const stream: number[] = [];
       const ratios: number[] = [];
-      await browser(2, { ...base, bytes: WARM_UP });
-      await browser(2, { ...base, mode: 'stream', bytes: WARM_UP });
+      const probed = probes.map(() => [] as number[]);
+      for (const warm of [base, { ...base, mode: 'stream' as const }, ...probes]) await browser(2, { ...warm, bytes: WARM_UP });
       for (let r = 0; r < ROUNDS; r++) {
         const a = await browser(workers, base);
         const b = await browser(workers, { ...base, mode: 'stream' });
         raw.push(a);
         stream.push(b);
         ratios.push(b / a);
+        for (const [i, req] of probes.entries()) probed[i]!.push(await browser(workers, req));
       }
       const ratio = median(ratios);
       // The blob row also times the browser's reading of the Blob, which the raw loop does not.
       if (direction === 'decrypt' && !blobSource) decryptRatio = Math.min(decryptRatio, ratio);
       versus.push(
-        [direction, name, `${workers}`, median(raw), median(stream), ratio, Math.min(...ratios), Math.max(...ratios)].map((x) =>
-          typeof x === 'number' ? x.toFixed(2) : x,
-        ),
+        fix([direction, name, `${workers}`, median(raw), median(stream), ratio, Math.min(...ratios), Math.max(...ratios)]),
+      );
+      if (!probe) continue;
+      const [plumbing, fed, serial] = probed as [number[], number[], number[]];
+      // If the stream's own work cannot overlap the calls', its time is the raw time plus the
+      // plumbing's: stream/raw = plumbing / (raw + plumbing), in rates.
+      const bound = median(plumbing.map((p, r) => p / (raw[r]! + p)));
+      const floor = median(fed.map((f, r) => f / raw[r]!));
+      ceiling = Math.min(ceiling, floor);
+      probeRows.push(
+        fix([
+          name,
+          `${workers}`,
+          median(plumbing),
+          bound,
+          median(stream.map((s, r) => s / raw[r]!)),
+          floor,
+          median(serial.map((d, r) => d / raw[r]!)),
+        ]),
       );
     }
   }
@@ -162,6 +193,15 @@ async function main() {
   console.log(
     `decrypt stream / raw chunk decrypt (worst of both inputs, 1 and 2 workers): ${decryptRatio.toFixed(2)}; target >= ${STREAM_TARGET}: ${decryptRatio >= STREAM_TARGET ? 'met' : 'NOT met'}`,
   );
+  const pHead = ['stream input', 'workers', 'plumbing GB/s', 'bound', 'stream/raw', 'fed/raw', 'depth 1/raw'];
+  const pWidths = pHead.map((h, i) => Math.max(h.length, ...probeRows.map((r) => r[i]!.length)));
+  const pFmt = (r: string[]) => r.map((c, i) => c.padStart(pWidths[i]!)).join('  ');
+  console.log('\ndecrypt probes, same rounds, medians of per-round ratios to raw:');
+  console.log(' plumbing = the stream with a no-op for AES-GCM; bound = stream/raw if that work adds to the');
+  console.log(" raw calls' time; fed = raw calls fed from the same source, least reading work; depth 1 = one call at a time");
+  console.log(pFmt(pHead));
+  for (const r of probeRows) console.log(pFmt(r));
+  console.log(`fed / raw (worst): ${ceiling.toFixed(2)}, the ceiling of any stream reading these sources`);
 }
 
 await main();

@@ -22,7 +22,13 @@ export interface StreamOptions {
 /** AES-GCM calls kept in flight per stream: WebCrypto works off-thread, so one await per chunk idles it. */
 export const PIPELINE_DEPTH = 3;
 
-type ChunkCall = (key: CryptoKey, fileNonce: Uint8Array, index: number, last: boolean, piece: Uint8Array) => Promise<Bytes>;
+export type ChunkCall = (
+  key: CryptoKey,
+  fileNonce: Uint8Array,
+  index: number,
+  last: boolean,
+  piece: Uint8Array,
+) => Promise<Bytes>;
 
 /** Whole pieces of the input, in order; the last one flagged (and possibly short or empty). */
 type PieceSource = { next(): Promise<{ piece: Uint8Array; last: boolean }>; cancel(reason: unknown): Promise<void> };
@@ -137,8 +143,11 @@ function piecesOf(source: ReadableStream<Uint8Array>, pieceSize: number): PieceS
  * Up to PIPELINE_DEPTH calls run at once. Results leave strictly in order, each only after every
  * earlier one: once a call fails, the stream errors with that failure, nothing after the failing
  * chunk is ever handed on, no further call starts and the source is cancelled.
+ *
+ * Exported for bench/crypto's plumbing probe, which runs it with a stand-in for AES-GCM
+ * (docs/benchmarks.md "The streams read their source").
  */
-function chunkedReadable(
+export function chunkedReadable(
   source: ReadableStream<Uint8Array>,
   pieceSize: number,
   key: AesKey,
