@@ -10,6 +10,7 @@ import { serveWorkerPage } from '../../e2e/support/worker-page.ts';
 import { CHUNK } from '../../packages/crypto/src/index.ts';
 import { PIPELINE_DEPTH } from '../../packages/crypto/src/content-streams.ts';
 import { SHORT, sized } from '../support.ts';
+import { childrenCpuMs } from './cpu.ts';
 import { measure, type MeasureRequest, type MeasureResult } from './measure.ts';
 
 const MiB = 1024 * 1024;
@@ -53,8 +54,10 @@ async function main() {
   await page.goto(server.url);
   await page.waitForFunction(() => (window as unknown as { pageReady?: boolean }).pageReady === true);
 
-  async function browser(workers: number, req: MeasureRequest): Promise<number> {
+  /** GB/s, and the CPU milliseconds Chromium's processes spent per GB meanwhile. */
+  async function measured(workers: number, req: MeasureRequest): Promise<{ rate: number; cpu: number }> {
     const share = { ...req, bytes: Math.round(req.bytes / workers) };
+    const cpuBefore = childrenCpuMs();
     const r = await page.evaluate(
       async ({ n, m }) => {
         const call = (window as unknown as { callWorker: CallWorker }).callWorker;
@@ -64,8 +67,9 @@ async function main() {
       },
       { n: workers, m: share },
     );
-    return gbps(r);
+    return { rate: gbps(r), cpu: (childrenCpuMs() - cpuBefore) / (r.bytes / 1e9) };
   }
+  const browser = async (workers: number, req: MeasureRequest) => (await measured(workers, req)).rate;
 
   const rows: string[][] = [];
   let best2 = { ratio: 0, size: 0 };
@@ -102,6 +106,7 @@ async function main() {
   const fix = (xs: Array<string | number>) => xs.map((x) => (typeof x === 'number' ? x.toFixed(2) : x));
   const versus: string[][] = [];
   const probeRows: string[][] = [];
+  const cpuRows: string[][] = [];
   let decryptRatio = Infinity;
   let ceiling = Infinity;
   const feeds = [
@@ -132,14 +137,22 @@ async function main() {
       const stream: number[] = [];
       const ratios: number[] = [];
       const probed = probes.map(() => [] as number[]);
+      // CPU ms per GB of raw, stream and each probe, round by round.
+      const cpu = [base, base, ...probes].map(() => [] as number[]);
       for (const warm of [base, { ...base, mode: 'stream' as const }, ...probes]) await browser(2, { ...warm, bytes: WARM_UP });
       for (let r = 0; r < ROUNDS; r++) {
-        const a = await browser(workers, base);
-        const b = await browser(workers, { ...base, mode: 'stream' });
-        raw.push(a);
-        stream.push(b);
-        ratios.push(b / a);
-        for (const [i, req] of probes.entries()) probed[i]!.push(await browser(workers, req));
+        const a = await measured(workers, base);
+        const b = await measured(workers, { ...base, mode: 'stream' });
+        raw.push(a.rate);
+        stream.push(b.rate);
+        ratios.push(b.rate / a.rate);
+        cpu[0]!.push(a.cpu);
+        cpu[1]!.push(b.cpu);
+        for (const [i, req] of probes.entries()) {
+          const p = await measured(workers, req);
+          probed[i]!.push(p.rate);
+          cpu[i + 2]!.push(p.cpu);
+        }
       }
       const ratio = median(ratios);
       // The blob row also times the browser's reading of the Blob, which the raw loop does not.
@@ -165,6 +178,18 @@ async function main() {
           median(serial.map((d, r) => d / raw[r]!)),
         ]),
       );
+      const [rawCpu, streamCpu, plumbingCpu, fedCpu] = cpu.map(median) as [number, number, number, number];
+      const ms = (x: number) => x.toFixed(0);
+      cpuRows.push([
+        name,
+        `${workers}`,
+        ms(rawCpu),
+        ms(streamCpu),
+        ms(fedCpu),
+        ms(plumbingCpu),
+        // A short run's cells may end inside one clock tick (10 ms).
+        ...[streamCpu, fedCpu].map((c) => (c > 0 ? (rawCpu / c).toFixed(2) : 'n/a')),
+      ]);
     }
   }
   await context.close();
@@ -202,6 +227,12 @@ async function main() {
   console.log(pFmt(pHead));
   for (const r of probeRows) console.log(pFmt(r));
   console.log(`fed / raw (worst): ${ceiling.toFixed(2)}, the ceiling of any stream reading these sources`);
+  const cHead = ['stream input', 'workers', 'raw', 'stream', 'fed', 'plumbing', 'raw/stream', 'raw/fed'];
+  const cWidths = cHead.map((h, i) => Math.max(h.length, ...cpuRows.map((r) => r[i]!.length)));
+  const cFmt = (r: string[]) => r.map((c, i) => c.padStart(cWidths[i]!)).join('  ');
+  console.log("\nCPU ms per GB of Chromium's processes (all threads), medians; the ratios are what a CPU-bound run would show");
+  console.log(cFmt(cHead));
+  for (const r of cpuRows) console.log(cFmt(r));
 }
 
 await main();
