@@ -2,7 +2,8 @@
  * bench/crypto: encrypt and decrypt throughput of the chunked format in Chromium (1 and 2 Web
  * Workers) and in Bun, per chunk size, beside `openssl speed -evp aes-256-gcm` on one core,
  * measured in the same run; then the real streams against the raw chunk calls at CHUNK, interleaved
- * round by round (medians), the figure of issue 13.
+ * round by round (medians), the figure of issue 13, with the decrypt probes (probes.ts) and the CPU
+ * that Chromium spent per GB in each cell (cpu.ts).
  * Run: bun bench/crypto/run.ts [--bytes=MiB] [--rounds=5] [--streams-only] [--short]
  */
 import { launchBrowser } from '../../e2e/support/browser.ts';
