@@ -139,7 +139,7 @@ async function main() {
       const ratios: number[] = [];
       const probed = probes.map(() => [] as number[]);
       // CPU ms per GB of raw, stream and each probe, round by round.
-      const cpu = [base, base, ...probes].map(() => [] as number[]);
+      const cpu = Array.from({ length: 2 + probes.length }, () => [] as number[]);
       for (const warm of [base, { ...base, mode: 'stream' as const }, ...probes]) await browser(2, { ...warm, bytes: WARM_UP });
       for (let r = 0; r < ROUNDS; r++) {
         const a = await measured(workers, base);

@@ -22,13 +22,7 @@ export interface StreamOptions {
 /** AES-GCM calls kept in flight per stream: WebCrypto works off-thread, so one await per chunk idles it. */
 export const PIPELINE_DEPTH = 3;
 
-export type ChunkCall = (
-  key: CryptoKey,
-  fileNonce: Uint8Array,
-  index: number,
-  last: boolean,
-  piece: Uint8Array,
-) => Promise<Bytes>;
+type ChunkCall = (key: CryptoKey, fileNonce: Uint8Array, index: number, last: boolean, piece: Uint8Array) => Promise<Bytes>;
 
 /** Whole pieces of the input, in order; the last one flagged (and possibly short or empty). */
 type PieceSource = { next(): Promise<{ piece: Uint8Array; last: boolean }>; cancel(reason: unknown): Promise<void> };
