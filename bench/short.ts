@@ -158,6 +158,10 @@ export const SHORT_BENCHES = {
         re('real streams at CHUNK=256 KiB, 2 workers: #'),
         re('^ *decrypt +network +1 +# +# +#', 'm'),
         re('raw chunk decrypt .*: #; target'),
+        re('^ *64 KiB +1 +# +# +# +# +#$', 'm'),
+        re(String.raw`fed / raw \(worst\): #`),
+        // The CPU row: whole milliseconds per GB.
+        re(String.raw`^ *64 KiB +1 +\d+ +\d+ +\d+ +\d+ `, 'm'),
       ],
     },
     {

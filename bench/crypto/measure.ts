@@ -7,7 +7,8 @@
  * chunks.
  */
 import { chunkNonce } from '../../packages/crypto/src/content.ts';
-import { decryptBody, encryptBody, newFileNonce, newItemKey } from '../../packages/crypto/src/index.ts';
+import { fedCalls, plumbingOnly } from './probes.ts';
+import { chunkCount, decryptBody, encryptBody, newFileNonce, newItemKey } from '../../packages/crypto/src/index.ts';
 
 export interface MeasureRequest {
   mode: 'chunks' | 'stream';
@@ -26,6 +27,12 @@ export interface MeasureRequest {
    * stream's chunk buffers, as with a fetched body); pieceSize is then the browser's.
    */
   blobSource?: boolean;
+  /**
+   * 'stream', decrypt only, a probe instead of decryptBody (bench/crypto/probes.ts): 'plumbing'
+   * is the stream with a no-op for AES-GCM; 'fed' is the raw calls fed from the same source with
+   * the least reading work.
+   */
+  probe?: 'plumbing' | 'fed';
 }
 
 export interface MeasureResult {
@@ -142,14 +149,15 @@ async function drain(stream: ReadableStream<Uint8Array>): Promise<number> {
 
 async function streamLoop(req: MeasureRequest): Promise<MeasureResult> {
   const sourceBytes = Math.min(SOURCE_BYTES, req.bytes);
-  const { key, nonce, plain, blob } = await once(`stream ${req.direction} ${sourceBytes}`, async () => {
+  const { key, cryptoKey, nonce, plain, blob } = await once(`stream ${req.direction} ${sourceBytes}`, async () => {
     const key = newItemKey();
+    const cryptoKey = await crypto.subtle.importKey('raw', key, 'AES-GCM', false, ['decrypt']);
     const nonce = newFileNonce();
     const plain = randomSource(sourceBytes);
-    if (req.direction === 'encrypt') return { key, nonce, plain, blob: plain };
+    if (req.direction === 'encrypt') return { key, cryptoKey, nonce, plain, blob: plain };
     // The real blob of this plaintext, for decrypting.
     const encrypted = encryptBody(pieces(plain, 65536, 1), key, nonce);
-    return { key, nonce, plain, blob: new Uint8Array(await new Response(encrypted).arrayBuffer()) };
+    return { key, cryptoKey, nonce, plain, blob: new Uint8Array(await new Response(encrypted).arrayBuffer()) };
   });
   const rounds = Math.max(1, Math.round(req.bytes / plain.length));
   const piece = req.pieceSize ?? 65536;
@@ -166,7 +174,11 @@ async function streamLoop(req: MeasureRequest): Promise<MeasureResult> {
   const whole = new Blob([blob]);
   for (let r = 0; r < rounds; r++) {
     const source = req.blobSource ? whole.stream() : pieces(blob, piece, 1);
-    bytes += await drain(decryptBody(source, key, nonce));
+    if (req.probe === 'plumbing') {
+      await plumbingOnly(source, key, nonce);
+      bytes += plain.length;
+    } else if (req.probe === 'fed') bytes += await fedCalls(source, cryptoKey, nonce, chunkCount(plain.length));
+    else bytes += await drain(decryptBody(source, key, nonce));
   }
   return { bytes, ms: performance.now() - start };
 }

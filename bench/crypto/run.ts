@@ -2,7 +2,8 @@
  * bench/crypto: encrypt and decrypt throughput of the chunked format in Chromium (1 and 2 Web
  * Workers) and in Bun, per chunk size, beside `openssl speed -evp aes-256-gcm` on one core,
  * measured in the same run; then the real streams against the raw chunk calls at CHUNK, interleaved
- * round by round (medians), the figure of issue 13.
+ * round by round (medians), the figure of issue 13, with the decrypt probes (probes.ts) and the CPU
+ * that Chromium spent per GB in each cell (cpu.ts).
  * Run: bun bench/crypto/run.ts [--bytes=MiB] [--rounds=5] [--streams-only] [--short]
  */
 import { launchBrowser } from '../../e2e/support/browser.ts';
@@ -10,6 +11,7 @@ import { serveWorkerPage } from '../../e2e/support/worker-page.ts';
 import { CHUNK } from '../../packages/crypto/src/index.ts';
 import { PIPELINE_DEPTH } from '../../packages/crypto/src/content-streams.ts';
 import { SHORT, sized } from '../support.ts';
+import { childrenCpuMs } from './cpu.ts';
 import { measure, type MeasureRequest, type MeasureResult } from './measure.ts';
 
 const MiB = 1024 * 1024;
@@ -53,8 +55,10 @@ async function main() {
   await page.goto(server.url);
   await page.waitForFunction(() => (window as unknown as { pageReady?: boolean }).pageReady === true);
 
-  async function browser(workers: number, req: MeasureRequest): Promise<number> {
+  /** GB/s, and the CPU milliseconds Chromium's processes spent per GB meanwhile. */
+  async function measured(workers: number, req: MeasureRequest): Promise<{ rate: number; cpu: number }> {
     const share = { ...req, bytes: Math.round(req.bytes / workers) };
+    const cpuBefore = childrenCpuMs();
     const r = await page.evaluate(
       async ({ n, m }) => {
         const call = (window as unknown as { callWorker: CallWorker }).callWorker;
@@ -64,8 +68,9 @@ async function main() {
       },
       { n: workers, m: share },
     );
-    return gbps(r);
+    return { rate: gbps(r), cpu: (childrenCpuMs() - cpuBefore) / (r.bytes / 1e9) };
   }
+  const browser = async (workers: number, req: MeasureRequest) => (await measured(workers, req)).rate;
 
   const rows: string[][] = [];
   let best2 = { ratio: 0, size: 0 };
@@ -93,17 +98,25 @@ async function main() {
   }
 
   // Streams against raw chunk calls: same chunk size, same calls in flight, same input bytes,
-  // alternated round by round so that load on the machine hits both alike.
+  // alternated round by round so that load on the machine hits both alike. The decrypt rows also
+  // run the probes in each round (docs/benchmarks.md "The streams read their source"): the stream
+  // with a no-op for AES-GCM (what the stream adds), the raw calls fed from the same source with the
+  // least reading work (what reading these pieces costs any stream), and the raw calls one at a
+  // time (what concurrency buys).
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const fix = (xs: Array<string | number>) => xs.map((x) => (typeof x === 'number' ? x.toFixed(2) : x));
   const versus: string[][] = [];
+  const probeRows: string[][] = [];
+  const cpuRows: string[][] = [];
   let decryptRatio = Infinity;
+  let ceiling = Infinity;
   const feeds = [
-    { direction: 'decrypt' as const, pieceSize: 0, name: 'network' },
-    { direction: 'decrypt' as const, pieceSize: 65536, name: '64 KiB' },
+    { direction: 'decrypt' as const, pieceSize: 0, name: 'network', probe: true },
+    { direction: 'decrypt' as const, pieceSize: 65536, name: '64 KiB', probe: true },
     { direction: 'decrypt' as const, pieceSize: 0, name: 'blob', blobSource: true },
     { direction: 'encrypt' as const, pieceSize: 65536, name: '64 KiB' },
   ];
-  for (const { direction, pieceSize, name, blobSource } of feeds) {
+  for (const { direction, pieceSize, name, blobSource, probe } of feeds) {
     for (const workers of [1, 2]) {
       const base: MeasureRequest = {
         mode: 'chunks',
@@ -114,26 +127,70 @@ async function main() {
         pieceSize,
         ...(blobSource ? { blobSource } : {}),
       };
+      const probes: MeasureRequest[] = probe
+        ? [
+            { ...base, mode: 'stream', probe: 'plumbing' },
+            { ...base, mode: 'stream', probe: 'fed' },
+            { ...base, depth: 1 },
+          ]
+        : [];
       const raw: number[] = [];
       const stream: number[] = [];
       const ratios: number[] = [];
-      await browser(2, { ...base, bytes: WARM_UP });
-      await browser(2, { ...base, mode: 'stream', bytes: WARM_UP });
+      const probed = probes.map(() => [] as number[]);
+      // CPU ms per GB of raw, stream and each probe, round by round.
+      const cpu = Array.from({ length: 2 + probes.length }, () => [] as number[]);
+      for (const warm of [base, { ...base, mode: 'stream' as const }, ...probes]) await browser(2, { ...warm, bytes: WARM_UP });
       for (let r = 0; r < ROUNDS; r++) {
-        const a = await browser(workers, base);
-        const b = await browser(workers, { ...base, mode: 'stream' });
-        raw.push(a);
-        stream.push(b);
-        ratios.push(b / a);
+        const a = await measured(workers, base);
+        const b = await measured(workers, { ...base, mode: 'stream' });
+        raw.push(a.rate);
+        stream.push(b.rate);
+        ratios.push(b.rate / a.rate);
+        cpu[0]!.push(a.cpu);
+        cpu[1]!.push(b.cpu);
+        for (const [i, req] of probes.entries()) {
+          const p = await measured(workers, req);
+          probed[i]!.push(p.rate);
+          cpu[i + 2]!.push(p.cpu);
+        }
       }
       const ratio = median(ratios);
       // The blob row also times the browser's reading of the Blob, which the raw loop does not.
       if (direction === 'decrypt' && !blobSource) decryptRatio = Math.min(decryptRatio, ratio);
       versus.push(
-        [direction, name, `${workers}`, median(raw), median(stream), ratio, Math.min(...ratios), Math.max(...ratios)].map((x) =>
-          typeof x === 'number' ? x.toFixed(2) : x,
-        ),
+        fix([direction, name, `${workers}`, median(raw), median(stream), ratio, Math.min(...ratios), Math.max(...ratios)]),
       );
+      if (!probe) continue;
+      const [plumbing, fed, serial] = probed as [number[], number[], number[]];
+      // If the stream's own work cannot overlap the calls', its time is the raw time plus the
+      // plumbing's: stream/raw = plumbing / (raw + plumbing), in rates.
+      const bound = median(plumbing.map((p, r) => p / (raw[r]! + p)));
+      const floor = median(fed.map((f, r) => f / raw[r]!));
+      ceiling = Math.min(ceiling, floor);
+      probeRows.push(
+        fix([
+          name,
+          `${workers}`,
+          median(plumbing),
+          bound,
+          median(stream.map((s, r) => s / raw[r]!)),
+          floor,
+          median(serial.map((d, r) => d / raw[r]!)),
+        ]),
+      );
+      const [rawCpu, streamCpu, plumbingCpu, fedCpu] = cpu.map(median) as [number, number, number, number];
+      const ms = (x: number) => x.toFixed(0);
+      cpuRows.push([
+        name,
+        `${workers}`,
+        ms(rawCpu),
+        ms(streamCpu),
+        ms(fedCpu),
+        ms(plumbingCpu),
+        // A short run's cells may end inside one clock tick (10 ms).
+        ...[streamCpu, fedCpu].map((c) => (c > 0 ? (rawCpu / c).toFixed(2) : 'n/a')),
+      ]);
     }
   }
   await context.close();
@@ -162,6 +219,21 @@ async function main() {
   console.log(
     `decrypt stream / raw chunk decrypt (worst of both inputs, 1 and 2 workers): ${decryptRatio.toFixed(2)}; target >= ${STREAM_TARGET}: ${decryptRatio >= STREAM_TARGET ? 'met' : 'NOT met'}`,
   );
+  const pHead = ['stream input', 'workers', 'plumbing GB/s', 'bound', 'stream/raw', 'fed/raw', 'depth 1/raw'];
+  const pWidths = pHead.map((h, i) => Math.max(h.length, ...probeRows.map((r) => r[i]!.length)));
+  const pFmt = (r: string[]) => r.map((c, i) => c.padStart(pWidths[i]!)).join('  ');
+  console.log('\ndecrypt probes, same rounds, medians of per-round ratios to raw:');
+  console.log(' plumbing = the stream with a no-op for AES-GCM; bound = stream/raw if that work adds to the');
+  console.log(" raw calls' time; fed = raw calls fed from the same source, least reading work; depth 1 = one call at a time");
+  console.log(pFmt(pHead));
+  for (const r of probeRows) console.log(pFmt(r));
+  console.log(`fed / raw (worst): ${ceiling.toFixed(2)}, the ceiling of any stream reading these sources`);
+  const cHead = ['stream input', 'workers', 'raw', 'stream', 'fed', 'plumbing', 'raw/stream', 'raw/fed'];
+  const cWidths = cHead.map((h, i) => Math.max(h.length, ...cpuRows.map((r) => r[i]!.length)));
+  const cFmt = (r: string[]) => r.map((c, i) => c.padStart(cWidths[i]!)).join('  ');
+  console.log("\nCPU ms per GB of Chromium's processes (all threads), medians; the ratios are what a CPU-bound run would show");
+  console.log(cFmt(cHead));
+  for (const r of cpuRows) console.log(cFmt(r));
 }
 
 await main();

@@ -137,8 +137,11 @@ function piecesOf(source: ReadableStream<Uint8Array>, pieceSize: number): PieceS
  * Up to PIPELINE_DEPTH calls run at once. Results leave strictly in order, each only after every
  * earlier one: once a call fails, the stream errors with that failure, nothing after the failing
  * chunk is ever handed on, no further call starts and the source is cancelled.
+ *
+ * Exported for bench/crypto's plumbing probe, which runs it with a stand-in for AES-GCM
+ * (docs/benchmarks.md "The streams read their source").
  */
-function chunkedReadable(
+export function chunkedReadable(
   source: ReadableStream<Uint8Array>,
   pieceSize: number,
   key: AesKey,
