@@ -20,6 +20,8 @@ export interface MemoryPeaks {
    * index held in the worker, the listing on screen, are there before it and stay after).
    */
   heapGrowth: number;
+  /** Each target's peak above its first sample (page, worker, service_worker). */
+  growthBy: Record<string, number>;
   /**
    * The service worker's peak in the first and in the second half of the samples: memory that
    * grows as the bytes stream by shows as a second half above the first.
@@ -48,6 +50,9 @@ function peaksOf(samples: Sample[]): MemoryPeaks {
     heap: Object.fromEntries([...types].map((type) => [type, peakOf(samples, (s) => s.heap[type] ?? 0)])),
     heapTotal: peakOf(samples, (s) => s.total),
     heapGrowth: peakOf(samples, (s) => s.total) - (samples[0]?.total ?? 0),
+    growthBy: Object.fromEntries(
+      [...types].map((type) => [type, peakOf(samples, (s) => s.heap[type] ?? 0) - (samples[0]?.heap[type] ?? 0)]),
+    ),
     serviceWorkerHalves: [peakOf(samples.slice(0, half), sw), peakOf(samples.slice(half), sw)],
     rendererPss: peakOf(samples, (s) => s.pss),
     rendererPssGrowth: peakOf(samples, (s) => s.pss) - (samples[0]?.pss ?? 0),
@@ -75,18 +80,21 @@ async function attach(browser: CDPSession, targetId: string) {
     if (message.id !== undefined) waiting.get(message.id)?.(message.result ?? { usedSize: Number.NaN });
     if (message.id !== undefined) waiting.delete(message.id);
   });
-  return async () => {
+  const send = async (method: string, timeoutMs: number) => {
     const id = nextId++;
-    // A target that ends meanwhile never answers: it counts as nothing after a second.
+    // A target that ends meanwhile never answers: it counts as nothing after the timeout.
     const answer = new Promise<{ usedSize: number }>((resolve) => {
       waiting.set(id, resolve);
-      setTimeout(() => resolve({ usedSize: 0 }), 1000);
+      setTimeout(() => resolve({ usedSize: 0 }), timeoutMs);
     });
-    await browser.send('Target.sendMessageToTarget', {
-      sessionId,
-      message: JSON.stringify({ id, method: 'Runtime.getHeapUsage' }),
-    });
+    await browser.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) });
     return (await answer).usedSize;
+  };
+  return {
+    used: () => send('Runtime.getHeapUsage', 1000),
+    collect: async () => {
+      await send('HeapProfiler.collectGarbage', 10_000);
+    },
   };
 }
 
@@ -94,16 +102,19 @@ async function attach(browser: CDPSession, targetId: string) {
 export async function sampleMemory(context: BrowserContext): Promise<{ stop: () => Promise<MemoryPeaks> }> {
   const browser = await context.browser()!.newBrowserCDPSession();
   // Targets are looked up at each sample: a service worker stopped while idle comes back as a new one.
-  const probes = new Map<string, { type: string; used: () => Promise<number> }>();
+  const probes = new Map<string, { type: string; used: () => Promise<number>; collect: () => Promise<void> }>();
   const probesNow = async () => {
     const { targetInfos } = (await browser.send('Target.getTargets')) as {
       targetInfos: Array<{ targetId: string; type: string }>;
     };
     const live = targetInfos.filter((t) => ['page', 'worker', 'service_worker'].includes(t.type));
     for (const t of live)
-      if (!probes.has(t.targetId)) probes.set(t.targetId, { type: t.type, used: await attach(browser, t.targetId) });
+      if (!probes.has(t.targetId)) probes.set(t.targetId, { type: t.type, ...(await attach(browser, t.targetId)) });
     return live.map((t) => probes.get(t.targetId)!);
   };
+  // What the tab held before is left as garbage by earlier work (the index's build): collected
+  // first, so the first sample, the base of the growth figures, is what stays.
+  await Promise.all((await probesNow()).map((p) => p.collect()));
   const samples: Sample[] = [];
   const sample = async () => {
     const used = await Promise.all((await probesNow()).map(async (p) => ({ type: p.type, bytes: await p.used() })));

@@ -124,6 +124,7 @@ const NOT_MEASURED = {
     heap: {},
     heapTotal: Number.NaN,
     heapGrowth: Number.NaN,
+    growthBy: {},
     rendererPss: Number.NaN,
     rendererPssGrowth: Number.NaN,
     serviceWorkerHalves: [0, 0] as [number, number],
@@ -155,7 +156,7 @@ function describe(label: string, f: Figures): string {
   if (ONLY_SHARED) return signedIn + shared;
   return (
     `${signedIn}largest ${f.largest.toFixed(0)} ms (whole ${f.largestWhole.toFixed(0)} ms), search ${f.search.toFixed(0)} ms, ${shared}, ` +
-    `index built ${secs(f.indexMs)} after sign-in, zip ${secs(f.zip)} (heap growth ${mib(f.memory.heapGrowth)}, peak heap page ${mib(f.memory.heap.page ?? 0)}, crypto worker ${mib(f.memory.heap.worker ?? 0)}, ` +
+    `index built ${secs(f.indexMs)} after sign-in, zip ${secs(f.zip)} (heap growth ${mib(f.memory.heapGrowth)}: page ${mib(f.memory.growthBy.page ?? 0)}, crypto worker ${mib(f.memory.growthBy.worker ?? 0)}, service worker ${mib(f.memory.growthBy.service_worker ?? 0)}; peak heap page ${mib(f.memory.heap.page ?? 0)}, crypto worker ${mib(f.memory.heap.worker ?? 0)}, ` +
     `service worker ${mib(f.memory.heap.service_worker ?? 0)} (halves ${f.memory.serviceWorkerHalves.map(mib).join(', ')}); renderers' PSS ${mib(f.memory.rendererPss)}; ${f.memory.samples} samples)`
   );
 }

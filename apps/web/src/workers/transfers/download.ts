@@ -44,40 +44,44 @@ function fileEntry(scope: BrowseScope, item: ServerItem, path: string, opened: R
   };
 }
 
+/**
+ * A folder and everything under it, page by page as the server lists it (breadth first, so a
+ * folder comes before what it holds): each page is opened and turned into entries, then dropped,
+ * so a folder of 10,000 files holds one page of listing at a time, not the whole of it.
+ */
 async function gatherFolder(scope: BrowseScope, target: DownloadTarget, rootPath: string, out: DownloadEntry[]): Promise<void> {
-  const items: ServerItem[] = [];
-  let root: ServerItem | null = null;
-  for (let offset = 0; ; offset += FOLDER_PAGE) {
-    const page = await getListing(scope, target.id, FOLDER_DEPTH, FOLDER_PAGE, offset, transferError);
-    root ??= page.root;
-    items.push(...page.files);
-    if (page.files.length < FOLDER_PAGE) break;
-  }
-  if (!root || root.id !== target.id || !root.isDirectory) throw new TransferError('NOT_FOUND', 'Folder not found');
-  // Opens the folder itself and then names and keys under it (breadth first, so parents come
-  // first): a folder this listing does not open vouches for none of its descendants.
-  const views = await openItems(scope, [root, ...items]);
-  if (!views[0]?.decrypted) throw new TransferError(NOT_VERIFIED, 'The folder did not open in the current listing');
-  // Only items whose key opened under their parent are trusted (a planted one is left out).
-  const nameOf = new Map<string, string>();
-  for (const view of views.slice(1)) if (view.decrypted) nameOf.set(view.id, view.name ?? '');
-  const opened = new Set(nameOf.keys());
+  // Only folders opened in this gather have a path: a folder it does not open vouches for none
+  // of its descendants, whatever key this worker held for it before.
   const pathOf = new Map<string, string>([[target.id, rootPath]]);
   const taken = new Map<string, Set<string>>();
-  out.push({ kind: 'dir', path: rootPath });
-  for (const item of items) {
-    const parentPath = item.parentId ? pathOf.get(item.parentId) : undefined;
-    if (parentPath === undefined || !nameOf.has(item.id)) continue;
-    const siblings = taken.get(parentPath) ?? new Set<string>();
-    taken.set(parentPath, siblings);
-    const base = safeSegment(displayName({ name: nameOf.get(item.id) ?? null, isDirectory: item.isDirectory }));
-    const path = `${parentPath}/${uniqueName(base, siblings)}`;
-    if (item.isDirectory) {
-      pathOf.set(item.id, path);
-      out.push({ kind: 'dir', path });
-    } else {
-      out.push(fileEntry(scope, item, path, opened));
+  for (let offset = 0; ; offset += FOLDER_PAGE) {
+    const page = await getListing(scope, target.id, FOLDER_DEPTH, FOLDER_PAGE, offset, transferError);
+    const { root } = page;
+    if (offset === 0 && (!root || root.id !== target.id || !root.isDirectory))
+      throw new TransferError('NOT_FOUND', 'Folder not found');
+    // The folder itself is opened with the first page, each key under its parent's.
+    const views = await openItems(scope, offset === 0 ? [root!, ...page.files] : page.files);
+    if (offset === 0) {
+      if (!views.shift()?.decrypted) throw new TransferError(NOT_VERIFIED, 'The folder did not open in the current listing');
+      out.push({ kind: 'dir', path: rootPath });
     }
+    // Only items whose key opened under their parent are trusted (a planted one is left out).
+    const opened = new Set(views.filter((view) => view.decrypted).map((view) => view.id));
+    page.files.forEach((item, i) => {
+      const parentPath = item.parentId ? pathOf.get(item.parentId) : undefined;
+      if (parentPath === undefined || !opened.has(item.id)) return;
+      const siblings = taken.get(parentPath) ?? new Set<string>();
+      taken.set(parentPath, siblings);
+      const base = safeSegment(displayName({ name: views[i]!.name, isDirectory: item.isDirectory }));
+      const path = `${parentPath}/${uniqueName(base, siblings)}`;
+      if (item.isDirectory) {
+        pathOf.set(item.id, path);
+        out.push({ kind: 'dir', path });
+      } else {
+        out.push(fileEntry(scope, item, path, opened));
+      }
+    });
+    if (page.files.length < FOLDER_PAGE) break;
   }
 }
 
