@@ -42,6 +42,18 @@ function plainSize(item: ServerItem): number {
   }
 }
 
+export interface OpenOptions {
+  /** Hears how many items are opened, of how many, after each slice. */
+  onProgress?: ((opened: number, total: number) => void) | undefined;
+  /** Awaited before each slice: background work (the search index's build) gives way here. */
+  beforeSlice?: () => Promise<void>;
+  /**
+   * Texts opened once and not shown again (the search index's build, a zip's gather): not kept
+   * in the memo that spares an unchanged listing its decrypts (100,000 names would stay there).
+   */
+  once?: boolean;
+}
+
 /**
  * Opens server items in `scope`'s ring (any order; parents may come in the same batch or be known
  * already): unwraps each K with its parent's K from the same ring, or with the account root key
@@ -53,9 +65,7 @@ function plainSize(item: ServerItem): number {
 export async function openItems(
   scope: BrowseScope,
   items: ServerItem[],
-  onProgress?: (opened: number, total: number) => void,
-  /** Awaited before each slice: background work (the search index's build) gives way here. */
-  beforeSlice?: () => Promise<void>,
+  { onProgress, beforeSlice, once = false }: OpenOptions = {},
 ): Promise<ItemView[]> {
   const ring = ringOf(scope);
   const own = scope.kind === 'own';
@@ -142,9 +152,9 @@ export async function openItems(
     const entry = keyOk.has(item.id) ? ring.get(item.id) : undefined;
     if (entry) {
       try {
-        name = await openText('name', entry, item.id, item.encryptedFileName, item.nameNonce);
+        name = await openText('name', entry, item.id, item.encryptedFileName, item.nameNonce, !once);
         if (!item.isDirectory && item.encryptedMimeType && item.mimeTypeNonce) {
-          mimeType = await openText('mime', entry, item.id, item.encryptedMimeType, item.mimeTypeNonce);
+          mimeType = await openText('mime', entry, item.id, item.encryptedMimeType, item.mimeTypeNonce, !once);
         }
         decrypted = true;
       } catch {
@@ -283,7 +293,7 @@ export async function parseAndOpen(
   // The hint counts the folder's items: the ancestors and the folder itself are not among them.
   const extra = ancestors.length + (root ? 1 : 0);
   const progress = onProgress && ((opened: number, total: number) => onProgress(Math.max(0, opened - extra), total - extra));
-  const views = await openItems(scope, [...ancestors, ...(root ? [root] : []), ...files], progress);
+  const views = await openItems(scope, [...ancestors, ...(root ? [root] : []), ...files], { onProgress: progress });
   return {
     ancestors: views.slice(0, ancestors.length),
     root: root ? views[ancestors.length]! : null,

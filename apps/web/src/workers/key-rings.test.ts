@@ -236,6 +236,40 @@ describe('key rings', () => {
     expect(inShared).toMatchObject({ decrypted: false, name: null });
   });
 
+  it('texts opened once (an index build, a zip) stay out of the memo; a shown listing is remembered', async () => {
+    const top = await folder(me, null, me.keys.rootKey, 'Top');
+    const children = await Promise.all(Array.from({ length: 5 }, (_, i) => folder(me, top.item.id, top.key, `child ${i}`)));
+    const listed = [top.item, ...children.map((c) => c.item)];
+    const once = await items.openItems(OWN_SCOPE, listed, { once: true });
+    expect(once.map((view) => view.name)).toEqual(['Top', 'child 0', 'child 1', 'child 2', 'child 3', 'child 4']);
+    expect(rings.memoSize()).toBe(0);
+    await items.openItems(OWN_SCOPE, listed);
+    expect(rings.memoSize()).toBe(6);
+  });
+
+  it('the memo keeps at most MEMO_TEXTS texts, the oldest going first', async () => {
+    const top = await folder(me, null, me.keys.rootKey, 'Many');
+    const [entry] = await items.openItems(OWN_SCOPE, [top.item]);
+    expect(entry?.decrypted).toBe(true);
+    const held = rings.ringOf(OWN_SCOPE).get(top.item.id)!;
+    // One key, many ids: each text is its own memo entry (the id is in the AAD and the memo key).
+    const ids = Array.from({ length: rings.MEMO_TEXTS + 10 }, () => newItemId());
+    const sealed = await Promise.all(ids.map((id) => encryptName(top.key, id, 'n')));
+    const first = sealed[0]!;
+    for (let i = 0; i < ids.length; i++)
+      await rings.openText('name', held, ids[i]!, sealed[i]!.encryptedFileName, sealed[i]!.nameNonce);
+    expect(rings.memoSize()).toBe(rings.MEMO_TEXTS);
+    // A text found again moves to the end; the next new one pushes out the oldest, not it.
+    await rings.openText('name', held, ids[10]!, sealed[10]!.encryptedFileName, sealed[10]!.nameNonce);
+    const extra = newItemId();
+    const sealedExtra = await encryptName(top.key, extra, 'x');
+    expect(await rings.openText('name', held, extra, sealedExtra.encryptedFileName, sealedExtra.nameNonce)).toBe('x');
+    expect(rings.memoSize()).toBe(rings.MEMO_TEXTS);
+    expect(rings.memoHas('name', held, ids[10]!, sealed[10]!.encryptedFileName, sealed[10]!.nameNonce)).toBe(true);
+    expect(rings.memoHas('name', held, ids[11]!, sealed[11]!.encryptedFileName, sealed[11]!.nameNonce)).toBe(false);
+    expect(rings.memoHas('name', held, ids[0]!, first.encryptedFileName, first.nameNonce)).toBe(false);
+  }, 60_000);
+
   it('outside the own tree a top-level item never opens with the account root key', async () => {
     const own = await folder(me, null, me.keys.rootKey, 'Holiday');
     const [inLink] = await items.openItems(linkScope('L'), [own.item]);

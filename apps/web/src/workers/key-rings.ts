@@ -130,23 +130,45 @@ export async function currentAccount(): Promise<{ userId: string; keys: AccountK
   return account;
 }
 
+/**
+ * The most texts the memo keeps: a folder of 10,000 items shown and refreshed is 20,000 (names and
+ * mime types). Past it the oldest go first; one found again moves to the end.
+ */
+export const MEMO_TEXTS = 50_000;
+
+/** Opens a name or mime type under `entry`'s K; `remember` keeps it in the memo (and finds it there). */
 export async function openText(
   kind: 'name' | 'mime',
   entry: HeldKey,
   id: string,
   ciphertext: string,
   nonce: string,
+  remember = true,
 ): Promise<string> {
   // AES-GCM does not commit to its key: one ciphertext can open under two keys to two texts, so
   // the memo names the key it was opened with.
-  const memo = `${kind}:${entry.serial}:${id}:${nonce}:${ciphertext}`;
+  const memo = memoKey(kind, entry, id, ciphertext, nonce);
   const known = texts.get(memo);
-  if (known !== undefined) return known;
+  if (known !== undefined) {
+    texts.delete(memo);
+    texts.set(memo, known);
+    return known;
+  }
   const key = await entry.crypto;
   const text = kind === 'name' ? await decryptName(key, id, ciphertext, nonce) : await decryptMime(key, id, ciphertext, nonce);
+  if (!remember) return text;
   texts.set(memo, text);
+  if (texts.size > MEMO_TEXTS) texts.delete(texts.keys().next().value!);
   return text;
 }
+
+function memoKey(kind: 'name' | 'mime', entry: HeldKey, id: string, ciphertext: string, nonce: string): string {
+  return `${kind}:${entry.serial}:${id}:${nonce}:${ciphertext}`;
+}
+
+/** How many texts the memo holds, and whether it holds one (tests). */
+export const memoSize = () => texts.size;
+export const memoHas = (...text: Parameters<typeof memoKey>) => texts.has(memoKey(...text));
 
 /** K of an item opened in `scope`'s ring (throws NO_KEY when that ring does not hold it). */
 export function itemKey(scope: BrowseScope, id: string): Uint8Array {

@@ -84,7 +84,7 @@ export async function walkOwnTree(
     const opening = performance.now();
     const batch = anchored.take(page.files);
     // Slice by slice, each after the calls the page is waiting on (foreground.ts).
-    const views = batch.length > 0 ? await openItems(OWN_SCOPE, batch, undefined, foregroundIdle) : [];
+    const views = batch.length > 0 ? await openItems(OWN_SCOPE, batch, { beforeSlice: foregroundIdle, once: true }) : [];
     openMs += performance.now() - opening;
     anchored.settle(views.filter((view) => view.decrypted).map((view) => view.id));
     out.push(...views);

@@ -60,7 +60,7 @@ async function gatherFolder(scope: BrowseScope, target: DownloadTarget, rootPath
     if (offset === 0 && (!root || root.id !== target.id || !root.isDirectory))
       throw new TransferError('NOT_FOUND', 'Folder not found');
     // The folder itself is opened with the first page, each key under its parent's.
-    const views = await openItems(scope, offset === 0 ? [root!, ...page.files] : page.files);
+    const views = await openItems(scope, offset === 0 ? [root!, ...page.files] : page.files, { once: true });
     if (offset === 0) {
       if (!views.shift()?.decrypted) throw new TransferError(NOT_VERIFIED, 'The folder did not open in the current listing');
       out.push({ kind: 'dir', path: rootPath });
