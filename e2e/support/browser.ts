@@ -40,6 +40,8 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<BrowserCo
     console.warn(`${message}: skipping browser tests`);
     return undefined;
   }
+  const shared = process.env[SHARED_CHROMIUM_ENV];
+  if (shared && extraArgs.length === 0) return contextIn(shared);
   const profileDir = await mkdtemp(join(tmpdir(), 'sealbox-chromium-'));
   let context: BrowserContext;
   try {
@@ -58,6 +60,33 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<BrowserCo
       await close(options);
     } finally {
       await rm(profileDir, { recursive: true, force: true });
+    }
+  };
+  return context;
+}
+
+/**
+ * The DevTools address (http://127.0.0.1:PORT) of a Chromium started by a parent process: set, a
+ * launch without extra flags is a fresh context in it instead of a Chromium of its own. npm test
+ * sets it for the benches' short runs (bench/short.ts), each of which would otherwise pay a
+ * Chromium start per context; a bench run by hand never has it.
+ */
+export const SHARED_CHROMIUM_ENV = 'SEALBOX_SHARED_CHROMIUM';
+
+/**
+ * A fresh context (no cookies, storage or service workers of another) in the Chromium at
+ * `endpoint`. Over CDP, not playwright's own protocol, under which downloads are not local files.
+ */
+async function contextIn(endpoint: string): Promise<BrowserContext> {
+  const browser = await chromium.connectOverCDP(endpoint);
+  const context = await browser.newContext();
+  const close = context.close.bind(context);
+  context.close = async (options) => {
+    try {
+      await close(options);
+    } finally {
+      // Only this connection: the Chromium belongs to the process that started it.
+      await browser.close();
     }
   };
   return context;
