@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { type Browser, chromium, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -90,4 +90,28 @@ async function contextIn(endpoint: string): Promise<BrowserContext> {
     }
   };
   return context;
+}
+
+/** The Chromium of freshContext, started on first use. */
+let kept: Browser | undefined;
+
+/**
+ * A fresh context (cookies, storage and service workers of its own, as a fresh profile has) in
+ * one Chromium this process keeps: the journeys open one per page, and a Chromium start for each
+ * took longer than many a test. A Chromium that
+ * went away (crashed) is started again. Undefined without Chromium, as launchBrowser.
+ */
+export async function freshContext(): Promise<BrowserContext | undefined> {
+  if (!kept?.isConnected()) {
+    if (!existsSync(CHROMIUM_PATH)) return launchBrowser();
+    kept = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  }
+  return kept.newContext();
+}
+
+/** Closes freshContext's Chromium, if it started one. */
+export async function closeKeptChromium(): Promise<void> {
+  const browser = kept;
+  kept = undefined;
+  await browser?.close();
 }
