@@ -3,10 +3,15 @@
  * bench/<entry> --short` in a process of its own, which must exit 0 and print each of its figure
  * lines with a number in it (no NaN, no Infinity), so a bench that rots fails npm test. The figures
  * themselves are not judged: at these sizes they are mostly fixed costs. The bench/short-*.test.ts
- * files split the benches into groups that npm test's two lanes run side by side.
+ * files split the benches into groups that npm test's two lanes run side by side. A group's benches
+ * share one Chromium, started here: each browser they open is a fresh context in it
+ * (e2e/support/browser.ts SHARED_CHROMIUM_ENV), not a Chromium start of its own.
  */
-import { describe, expect, test } from 'bun:test';
+import { afterAll, describe, expect, test } from 'bun:test';
+import { chromium } from 'playwright-core';
 import { postgresAvailability, reportUnavailable } from '../apps/server/test/support/services.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, SHARED_CHROMIUM_ENV } from '../e2e/support/browser.ts';
+import { freePort } from '../e2e/support/ports.ts';
 import { skipWithoutBrowser } from '../e2e/support/suite.ts';
 
 type Need = 'chromium' | 'postgres' | { tool: string };
@@ -217,12 +222,12 @@ async function missing(needs: Need[]): Promise<string[]> {
  * leads a process group of its own (setsid), so that a hung one is stopped with the servers and
  * Chromium it started, not only itself, and nothing it started outlives it.
  */
-export async function runShort(entry: string): Promise<{ code: number; output: string }> {
+export async function runShort(entry: string, env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
   const child = Bun.spawn(['setsid', process.execPath, `bench/${entry}`, '--short'], {
     cwd: ROOT,
     stdout: 'pipe',
     stderr: 'pipe',
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, ...env, NO_COLOR: '1' },
   });
   const limitMs = TIMEOUT_MS - 10_000;
   let hung = false;
@@ -250,18 +255,30 @@ const tail = (output: string) => output.trimEnd().split('\n').slice(-40).join('\
 
 /** Declares one test per bench of `group`, or the skip (or failure, where required) of those that lack something. */
 export async function shortBenchSuite(group: keyof typeof SHORT_BENCHES): Promise<void> {
+  const runnable: ShortBench[] = [];
   for (const bench of SHORT_BENCHES[group] as ShortBench[]) {
-    const name = `bench/${bench.entry} --short`;
     const lacks = await missing(bench.needs ?? []);
-    if (lacks.length > 0) {
-      reportUnavailable(name, `missing ${lacks.join('; ')}`);
-      continue;
-    }
-    describe(name, () => {
+    if (lacks.length > 0) reportUnavailable(`bench/${bench.entry} --short`, `missing ${lacks.join('; ')}`);
+    else runnable.push(bench);
+  }
+  // Started once the group is known to need it; the benches reach it through the environment.
+  const env: Record<string, string> = {};
+  if (runnable.some((bench) => bench.needs?.includes('chromium'))) {
+    const port = freePort();
+    const shared = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`],
+    });
+    env[SHARED_CHROMIUM_ENV] = `http://127.0.0.1:${port}`;
+    afterAll(() => shared.close());
+  }
+  for (const bench of runnable) {
+    describe(`bench/${bench.entry} --short`, () => {
       test(
         'completes and prints its figures',
         async () => {
-          const { code, output } = await runShort(bench.entry);
+          const { code, output } = await runShort(bench.entry, env);
           expect(code, `exit code ${code}:\n${tail(output)}`).toBe(0);
           for (const figure of bench.figures) expect(output, `no line matches ${figure}`).toMatch(figure);
           expect(output, 'a figure is not a number').not.toMatch(/\bNaN\b|\bInfinity\b/);

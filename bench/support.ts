@@ -25,6 +25,15 @@ export function sized<T>(full: T, short: T): T {
 }
 
 /**
+ * A pause for things to settle before a reading (a server's memory after sockets open, sockets
+ * after they connect, a gap between rounds): `ms` in a full run, a tenth of it under `--short`,
+ * whose figures mean nothing and whose time is npm test's.
+ */
+export function settle(ms: number): Promise<void> {
+  return Bun.sleep(SHORT ? ms / 10 : ms);
+}
+
+/**
  * The web app as the bench serves it. A full run builds it anew (unless `--no-build`), so the
  * figures are of the sources as they are; `--short` builds only when apps/web/dist is missing or
  * older than its sources (the e2e suites' check), so npm test's benches never rebuild a fresh app.

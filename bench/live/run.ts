@@ -22,6 +22,7 @@ import {
   openListener,
   percentile,
   rowSeen,
+  settle,
   sized,
   waitUntil,
 } from '../support.ts';
@@ -130,14 +131,14 @@ async function fanOut(server: RunningServer, user: TestUser, pid: number) {
   );
   console.log(`  setup: ${cookies.length} sessions in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-  await Bun.sleep(1000);
+  await settle(1000);
   const before = rssKiB(pid);
   started = performance.now();
   const listeners: Listener[] = [];
   for (let i = 0; i < cookies.length; i += 50)
     listeners.push(...(await Promise.all(cookies.slice(i, i + 50).map((c) => openListener(server, c)))));
   console.log(`  ${listeners.length} sockets open in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  await Bun.sleep(2000);
+  await settle(2000);
   const after = rssKiB(pid);
   console.log(
     `  server RSS: ${(before / 1024).toFixed(1)} MiB before, ${(after / 1024).toFixed(1)} MiB with ${listeners.length} idle sockets: ${((after - before) / listeners.length).toFixed(1)} KiB per socket`,
@@ -149,7 +150,7 @@ async function fanOut(server: RunningServer, user: TestUser, pid: number) {
     const t0 = await createPrepared(session, metadata);
     await waitUntil(() => listeners.every((l) => l.arrivals.has(metadata.id)), 10_000, 'every socket');
     for (const l of listeners) delays.push(l.arrivals.get(metadata.id)! - t0);
-    await Bun.sleep(100);
+    await settle(100);
   }
   console.log(
     `  one change → ${listeners.length} sockets, ${ROUNDS} rounds: ${summary(delays)}  target p95 ≤ 250 ms: ${verdict(percentile(delays, 95), 250)}`,

@@ -17,7 +17,7 @@ import { createUser } from '../../e2e/support/accounts.ts';
 import { startCluster } from '../../e2e/support/cluster.ts';
 import { apiLogin, folderMetadata } from '../../e2e/support/files.ts';
 import type { RunningServer } from '../../e2e/support/server.ts';
-import { now, numberArg, percentile, sized } from '../support.ts';
+import { now, numberArg, percentile, settle, sized } from '../support.ts';
 
 const SOCKETS = numberArg('sockets', sized(10_000, 64));
 const ROUNDS = numberArg('rounds', sized(5, 1));
@@ -112,7 +112,12 @@ async function closeTabs(tabs: Tab[]) {
       : new Promise<void>((r) => t.socket.addEventListener('close', () => r())),
   );
   for (const t of tabs) t.socket.close();
-  await Promise.race([Promise.all(closed), Bun.sleep(10_000)]);
+  // At most 10 s, and no longer than the closes take: a pending sleep would hold the process
+  // open for its whole 10 s after the last figure.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, 10_000)));
+  await Promise.race([Promise.all(closed), limit]);
+  clearTimeout(timer);
 }
 
 /** Bun.serve alone, as many idle sockets: the floor of what an idle socket costs in Bun. */
@@ -125,10 +130,10 @@ async function bareFloor(count: number): Promise<number> {
     const reader = child.stdout.getReader();
     await reader.read();
     reader.releaseLock();
-    await Bun.sleep(1000);
+    await settle(1000);
     const before = rssKiB(child.pid);
     const tabs = await openTabs(count, () => ({ url: `ws://127.0.0.1:${port}/` }));
-    await Bun.sleep(2000);
+    await settle(2000);
     const after = rssKiB(child.pid);
     const perSocket = (after - before) / tabs.length;
     console.log(
@@ -148,7 +153,7 @@ async function bareFloor(count: number): Promise<number> {
         await Bun.sleep(2);
       }
       delays.push(Math.max(...tabs.map((t) => t.arrived - t0)));
-      await Bun.sleep(300);
+      await settle(300);
     }
     watched.id = '';
     console.log(
@@ -204,14 +209,14 @@ async function main() {
     const cookies = await signIn(a, user.username, user.password, Math.ceil(SOCKETS / PER_SESSION));
     console.log(`  setup: ${cookies.length} sessions in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-    await Bun.sleep(1000);
+    await settle(1000);
     const before = [rssKiB(a.pid), rssKiB(b.pid)];
     started = performance.now();
     const wsUrl = [a, b].map((s) => `${s.url.replace('http', 'ws')}/api/ws`);
     // Socket i: instance i % 2, session ⌊i / 32⌋ (16 tabs of a session on each instance).
     const tabs = await openTabs(SOCKETS, (i) => ({ url: wsUrl[i % 2]!, cookie: cookies[Math.floor(i / PER_SESSION)]! }));
     console.log(`  ${tabs.length} sockets open in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    await Bun.sleep(3000);
+    await settle(3000);
     const after = [rssKiB(a.pid), rssKiB(b.pid)];
     const perSocket = after.map((kib, i) => (kib - before[i]!) / (tabs.length / 2));
     for (const [i, name] of ['A', 'B'].entries()) {
@@ -251,7 +256,7 @@ async function main() {
       console.log(
         `  round ${round + 1}: p50 ${ms(percentile(delays, 50))}  p95 ${ms(percentile(delays, 95))}  last ${ms(Math.max(...delays))}  (answered ${answered.toFixed(0)} ms; on A first-last ${span(onA)} ms, on B ${span(onB)} ms; CPU ms A ${cpu[0]}, B ${cpu[1]}, clients ${cpu[2]})`,
       );
-      await Bun.sleep(500);
+      await settle(500);
     }
     const medianP95 = percentile(roundP95, 50);
     console.log(

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { PART_BYTES, ciphertextSize, createEncryptStream } from '@sealbox/crypto';
 import type { Page, Request } from 'playwright-core';
 import { fileMetadata, ok, postUpload, type ApiFolder, type ApiSession } from '../../e2e/support/files.ts';
-import { numberArg, SHORT, sized } from '../support.ts';
+import { numberArg, SHORT, settle, sized } from '../support.ts';
 import { withOpenFolder } from './open-bench.ts';
 
 const MIB = 1024 * 1024;
@@ -184,7 +184,7 @@ async function measureOpen(page: Page, fetched: { bytes: number }): Promise<Open
       }),
   );
   await page.evaluate(() => document.querySelector<HTMLVideoElement>('dialog.preview video')!.pause());
-  await Bun.sleep(300);
+  await settle(300);
 
   // Seek to 50 % and play from there.
   fetched.bytes = 0;

@@ -11,7 +11,7 @@
 import { createAccount, deriveLoginPassword, signGrant, wrapKeyForUser } from '@sealbox/crypto';
 import { apiLogin, folderMetadata, type ApiSession } from '../../e2e/support/files.ts';
 import { startServer, type RunningServer } from '../../e2e/support/server.ts';
-import { now, numberArg, openListener, percentile, sized, waitUntil, type Listener } from '../support.ts';
+import { now, numberArg, openListener, percentile, settle, sized, waitUntil, type Listener } from '../support.ts';
 
 const USERS = numberArg('users', sized(200, 5));
 const ROUNDS = numberArg('rounds', sized(20, 2));
@@ -100,7 +100,7 @@ try {
   const listeners: Listener[] = [];
   for (let i = 0; i < users.length; i += 50)
     listeners.push(...(await Promise.all(users.slice(i, i + 50).map((u) => openListener(server, u.cookie)))));
-  await Bun.sleep(1000);
+  await settle(1000);
 
   const delays: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -111,7 +111,7 @@ try {
     await ok(await fetch(`${server.url}/api/upload`, { method: 'POST', headers: { cookie: owner.cookie }, body }), 'change');
     await waitUntil(() => listeners.every((l) => l.arrivals.has(metadata.id)), 10_000, 'every recipient');
     for (const l of listeners) delays.push(l.arrivals.get(metadata.id)! - t0);
-    await Bun.sleep(100);
+    await settle(100);
   }
   const p95 = percentile(delays, 95);
   console.log(

@@ -29,7 +29,7 @@ import { startServer } from '../../e2e/support/server.ts';
 import { apiRevokeUser, publicUser } from '../../e2e/support/sharing.ts';
 import { buildWebForBench, now, numberArg, percentile, rowSeen, sized } from '../support.ts';
 
-const ITERATIONS = numberArg('iterations', sized(20, 2));
+const ITERATIONS = numberArg('iterations', sized(20, 1));
 const TARGET_MS = 300;
 
 const ms = (v: number) => `${v.toFixed(1).padStart(7)} ms`;

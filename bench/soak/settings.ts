@@ -10,8 +10,9 @@ function arg(name: string, fallback: number): number {
   return value;
 }
 
-export const MINUTES = arg('minutes', sized(10, 0.1));
+// Short: 3 s of mixing, with think times a quarter as long, so it still draws from the whole mix.
+export const MINUTES = arg('minutes', sized(10, 0.05));
 export const USERS = arg('users', sized(50, 4));
-export const THINK_MS = arg('think-ms', 800);
+export const THINK_MS = arg('think-ms', sized(800, 200));
 export const LARGE_PER_USER = 2;
 export const SMALL_PER_USER = 60;

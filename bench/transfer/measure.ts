@@ -5,6 +5,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { THREADS } from './settings.ts';
+import { settle } from '../support.ts';
 
 /** This process's descendants (the server, Chromium and all its processes). */
 async function ourProcesses(): Promise<Array<{ pid: number; args: string }>> {
@@ -105,7 +106,7 @@ export interface Measured<T> {
 
 /** Runs `work` while sampling renderer memory; returns its duration and each kind's peak growth. */
 export async function measured<T>(work: () => Promise<T>): Promise<Measured<T>> {
-  await Bun.sleep(500);
+  await settle(500);
   const base = await rendererMemory();
   const cpuBase = await cpuByKind();
   const peak = { ...base };

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { type Browser, chromium, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -40,6 +40,8 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<BrowserCo
     console.warn(`${message}: skipping browser tests`);
     return undefined;
   }
+  const shared = process.env[SHARED_CHROMIUM_ENV];
+  if (shared && extraArgs.length === 0) return contextIn(shared);
   const profileDir = await mkdtemp(join(tmpdir(), 'sealbox-chromium-'));
   let context: BrowserContext;
   try {
@@ -61,4 +63,55 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<BrowserCo
     }
   };
   return context;
+}
+
+/**
+ * The DevTools address (http://127.0.0.1:PORT) of a Chromium started by a parent process: set, a
+ * launch without extra flags is a fresh context in it instead of a Chromium of its own. npm test
+ * sets it for the benches' short runs (bench/short.ts), each of which would otherwise pay a
+ * Chromium start per context; a bench run by hand never has it.
+ */
+export const SHARED_CHROMIUM_ENV = 'SEALBOX_SHARED_CHROMIUM';
+
+/**
+ * A fresh context (no cookies, storage or service workers of another) in the Chromium at
+ * `endpoint`. Over CDP, not playwright's own protocol, under which downloads are not local files.
+ */
+async function contextIn(endpoint: string): Promise<BrowserContext> {
+  const browser = await chromium.connectOverCDP(endpoint);
+  const context = await browser.newContext();
+  const close = context.close.bind(context);
+  context.close = async (options) => {
+    try {
+      await close(options);
+    } finally {
+      // Only this connection: the Chromium belongs to the process that started it.
+      await browser.close();
+    }
+  };
+  return context;
+}
+
+/** The Chromium of freshContext, started on first use. */
+let kept: Browser | undefined;
+
+/**
+ * A fresh context (cookies, storage and service workers of its own, as a fresh profile has) in
+ * one Chromium this process keeps: the journeys open one per page, and a Chromium start for each
+ * took longer than many a test. A Chromium that
+ * went away (crashed) is started again. Undefined without Chromium, as launchBrowser.
+ */
+export async function freshContext(): Promise<BrowserContext | undefined> {
+  if (!kept?.isConnected()) {
+    if (!existsSync(CHROMIUM_PATH)) return launchBrowser();
+    kept = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  }
+  return kept.newContext();
+}
+
+/** Closes freshContext's Chromium, if it started one. */
+export async function closeKeptChromium(): Promise<void> {
+  const browser = kept;
+  kept = undefined;
+  await browser?.close();
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Subprocess } from 'bun';
 import { ensureWebBuilt } from '../../scripts/build-web.ts';
+import { freePort } from './ports.ts';
 
 await ensureWebBuilt();
 
@@ -34,14 +35,6 @@ export interface RunningServer {
   output(): string;
   /** SIGTERM, wait for exit (SIGKILL after 10 s), then delete the data directory. */
   stop(): Promise<void>;
-}
-
-function freePort(): number {
-  const probe = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response() });
-  const port = probe.port;
-  void probe.stop(true);
-  if (port === undefined) throw new Error('could not find a free port');
-  return port;
 }
 
 async function collect(stream: ReadableStream<Uint8Array>, into: string[]) {

@@ -1,13 +1,16 @@
 /**
  * The frame of a browser journey suite: the real server for the whole file, and a fresh browser
- * profile per page so cookies and IndexedDB never leak between tests. After each test every
- * page opened is checked for console errors and CSP violations, and its profile is closed.
+ * context per page so cookies, IndexedDB and service workers never leak between tests. The
+ * contexts live in one Chromium per file (browser.ts freshContext), as starting a Chromium for
+ * each page took longer than many tests; a page that needs flags of its own (`args`) still gets
+ * a Chromium of its own. After each test every page opened is checked for console errors and CSP
+ * violations, and its context is closed.
  */
 import { afterAll, afterEach, beforeAll, expect } from 'bun:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
 import type { TestUser } from './accounts.ts';
-import { CHROMIUM_PATH, browserRequired, launchBrowser } from './browser.ts';
+import { CHROMIUM_PATH, browserRequired, closeKeptChromium, freshContext, launchBrowser } from './browser.ts';
 import { signInToFiles } from './files.ts';
 import { watchPageProblems, type ExpectedHttpError } from './page-problems.ts';
 import { startServer, type RunningServer, type StartServerOptions } from './server.ts';
@@ -47,6 +50,7 @@ export function browserSuite(options: { timeoutMs: number; server?: StartServerO
   }, options.timeoutMs);
 
   afterAll(async () => {
+    await closeKeptChromium();
     await server?.stop();
   }, options.timeoutMs);
 
@@ -65,7 +69,7 @@ export function browserSuite(options: { timeoutMs: number; server?: StartServerO
       return server;
     },
     async newBrowser(browser = {}) {
-      const context = (await launchBrowser(browser.args))!;
+      const context = (browser.args?.length ? await launchBrowser(browser.args) : await freshContext())!;
       const page = context.pages()[0] ?? (await context.newPage());
       await page.setViewportSize({ width: browser.width ?? 1280, height: browser.height ?? 800 });
       await page.emulateMedia({ colorScheme: browser.colorScheme ?? 'light', reducedMotion: 'reduce' });
