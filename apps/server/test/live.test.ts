@@ -88,10 +88,12 @@ describe('live updates over /api/ws', () => {
       // Bob's own change arrives at his socket, and nothing of Alice's came before it.
       const his = await createFolder(bob);
       await b.event('item.created', his.id);
-      // His own tree.changed first (docs/protocol.md "Tree version and search index"), then the item.
+      await b.event('tree.changed');
+      // The item first, then his own tree.changed (docs/protocol.md "Tree version and search
+      // index"), which his tabs' search index alone needs.
       expect(b.events().map((e) => [e.kind, e.itemId])).toEqual([
-        ['tree.changed', undefined],
         ['item.created', his.id],
+        ['tree.changed', undefined],
       ]);
       expect(a.events().some((e) => e.itemId === his.id)).toBe(false);
       expect(a.events().filter((e) => e.kind === 'tree.changed').length).toBe(1);

@@ -37,13 +37,14 @@ export function createKyselyDb(options: {
     dialect,
     async transaction<T>(fn: (tx: DbTransaction) => Promise<T>): Promise<T> {
       const jobs: AfterCommitJob[] = [];
+      const lastJobs: AfterCommitJob[] = [];
       const kinds: string[] = [];
       let open = true;
       let paused = false;
-      const queue = (job: AfterCommitJob) => {
+      const queue = (job: AfterCommitJob, last = false) => {
         // A job queued after the transaction ended would silently never run.
         if (!open) throw new Error('Transaction already finished');
-        jobs.push(job);
+        (last ? lastJobs : jobs).push(job);
       };
       let result: T;
       try {
@@ -51,10 +52,13 @@ export function createKyselyDb(options: {
           const value = await fn({
             kysely: trx,
             publish: (event) => {
-              queue(() => events.publish(event));
+              // The owner's tree.changed (bumped when the transaction's first write began) goes
+              // after the events tabs refresh on: every one of the owner's sockets gets both, and
+              // the item's event should not wait behind a whole fan-out of the other.
+              queue(() => events.publish(event), event.kind === 'tree.changed');
               kinds.push(event.kind);
             },
-            afterCommit: queue,
+            afterCommit: (job) => queue(job),
           });
           paused = pauser.chosen(kinds);
           if (paused) await pauser.at('before-commit');
@@ -65,7 +69,7 @@ export function createKyselyDb(options: {
       }
       if (paused) await pauser.at('after-commit');
       // The commit has happened: a failing job must not make the caller think it did not.
-      for (const job of jobs) {
+      for (const job of [...jobs, ...lastJobs]) {
         try {
           await job();
         } catch (error) {
