@@ -88,12 +88,10 @@ describe('live updates over /api/ws', () => {
       // Bob's own change arrives at his socket, and nothing of Alice's came before it.
       const his = await createFolder(bob);
       await b.event('item.created', his.id);
-      await b.event('tree.changed');
-      // The item first, then his own tree.changed (docs/protocol.md "Tree version and search
-      // index"), which his tabs' search index alone needs.
+      // His own tree.changed first (docs/protocol.md "Tree version and search index"), then the item.
       expect(b.events().map((e) => [e.kind, e.itemId])).toEqual([
-        ['item.created', his.id],
         ['tree.changed', undefined],
+        ['item.created', his.id],
       ]);
       expect(a.events().some((e) => e.itemId === his.id)).toBe(false);
       expect(a.events().filter((e) => e.kind === 'tree.changed').length).toBe(1);

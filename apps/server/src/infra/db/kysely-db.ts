@@ -37,14 +37,13 @@ export function createKyselyDb(options: {
     dialect,
     async transaction<T>(fn: (tx: DbTransaction) => Promise<T>): Promise<T> {
       const jobs: AfterCommitJob[] = [];
-      const lastJobs: AfterCommitJob[] = [];
       const kinds: string[] = [];
       let open = true;
       let paused = false;
-      const queue = (job: AfterCommitJob, last = false) => {
+      const queue = (job: AfterCommitJob) => {
         // A job queued after the transaction ended would silently never run.
         if (!open) throw new Error('Transaction already finished');
-        (last ? lastJobs : jobs).push(job);
+        jobs.push(job);
       };
       let result: T;
       try {
@@ -52,13 +51,10 @@ export function createKyselyDb(options: {
           const value = await fn({
             kysely: trx,
             publish: (event) => {
-              // The owner's tree.changed (bumped when the transaction's first write began) goes
-              // after the events tabs refresh on: every one of the owner's sockets gets both, and
-              // the item's event should not wait behind a whole fan-out of the other.
-              queue(() => events.publish(event), event.kind === 'tree.changed');
+              queue(() => events.publish(event));
               kinds.push(event.kind);
             },
-            afterCommit: (job) => queue(job),
+            afterCommit: queue,
           });
           paused = pauser.chosen(kinds);
           if (paused) await pauser.at('before-commit');
@@ -69,7 +65,7 @@ export function createKyselyDb(options: {
       }
       if (paused) await pauser.at('after-commit');
       // The commit has happened: a failing job must not make the caller think it did not.
-      for (const job of [...jobs, ...lastJobs]) {
+      for (const job of jobs) {
         try {
           await job();
         } catch (error) {
