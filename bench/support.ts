@@ -122,6 +122,27 @@ export async function withAppInChromium(
 }
 
 /**
+ * The detail of the page's newest `search:index-built` mark (the search index's build, from the
+ * app's features/search), once there is one; fails after `timeoutMs`.
+ */
+export function indexBuiltMark<T>(page: Page, timeoutMs = 180_000): Promise<T> {
+  return page.evaluate(
+    (timeout) =>
+      new Promise<T>((resolve, reject) => {
+        const until = performance.now() + timeout;
+        const check = () => {
+          const mark = performance.getEntriesByName('search:index-built').at(-1) as PerformanceMark | undefined;
+          if (mark) resolve(mark.detail as T);
+          else if (performance.now() > until) reject(new Error('the search index was not built in time'));
+          else setTimeout(check, 50);
+        };
+        check();
+      }),
+    timeoutMs,
+  );
+}
+
+/**
  * Another user going about their work while a bench loads the server: a folder of 100 items of
  * their own, listed whole one call at a time. Answers the call, timed from request to the last
  * byte (warmed up already), for the bystander's p50/p95 idle and during.

@@ -183,24 +183,3 @@ async function zipSummary(path: string): Promise<{ bytes: number; entries: numbe
     await file.close();
   }
 }
-
-/**
- * Waits for the search index's build that sign-in started (the page's `search:index-built` mark),
- * so the zip's memory is measured on a settled tab, apart from the index's; answers the build's ms.
- */
-export async function indexBuilt(page: Page, timeoutMs = 180_000): Promise<number> {
-  return page.evaluate(
-    (timeout) =>
-      new Promise<number>((resolve, reject) => {
-        const until = performance.now() + timeout;
-        const check = () => {
-          const mark = performance.getEntriesByName('search:index-built').at(-1) as PerformanceMark | undefined;
-          if (mark) resolve((mark.detail as { ms: number }).ms);
-          else if (performance.now() > until) reject(new Error('the search index was not built in time'));
-          else setTimeout(check, 50);
-        };
-        check();
-      }),
-    timeoutMs,
-  );
-}

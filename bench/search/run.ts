@@ -18,7 +18,7 @@ import { createUser, loginViaUi, type TestUser } from '../../e2e/support/account
 import { apiCreateFolder, apiCreateFolders, apiLogin, type ApiFolder, type ApiSession } from '../../e2e/support/files.ts';
 import { TREE_PAGE } from '../../apps/web/src/workers/search-index/tree-walk.ts';
 import type { RunningServer } from '../../e2e/support/server.ts';
-import { numberArg, percentile, sized, withAppInChromium } from '../support.ts';
+import { indexBuiltMark, numberArg, percentile, sized, withAppInChromium } from '../support.ts';
 
 const SMALL = numberArg('small', sized(1000, 300));
 const LARGE = numberArg('large', sized(100_000, 1500));
@@ -113,21 +113,7 @@ async function serverSide(session: ApiSession, items: number): Promise<void> {
 async function signInAndIndex(page: Page, baseUrl: string, user: TestUser): Promise<Built> {
   await loginViaUi(page, baseUrl, user);
   await page.getByRole('heading', { name: 'My Files' }).waitFor();
-  return builtMark(page);
-}
-
-function builtMark(page: Page): Promise<Built> {
-  return page.evaluate(
-    () =>
-      new Promise<Built>((resolve) => {
-        const check = () => {
-          const mark = performance.getEntriesByName('search:index-built').at(-1) as PerformanceMark | undefined;
-          if (mark) resolve(mark.detail as Built);
-          else setTimeout(check, 50);
-        };
-        check();
-      }),
-  );
+  return indexBuiltMark<Built>(page);
 }
 
 /** Types `query` and answers the page's time from the input event to `expected` shown in the results. */
@@ -161,7 +147,7 @@ async function rebuild(page: Page): Promise<Built> {
   });
   await page.reload();
   await page.getByRole('heading', { name: 'My Files' }).waitFor();
-  return builtMark(page);
+  return indexBuiltMark<Built>(page);
 }
 
 const loadText = () =>

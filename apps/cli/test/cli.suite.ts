@@ -365,7 +365,10 @@ export function cliSuite(label: string, environment: () => Promise<{ env: Record
             uploadId: string;
             started: Record<string, string>;
           }>;
-          expect(Object.keys(journal[0]!.started).sort()).toEqual(['0', '1', '2']);
+          // Part 2's fingerprint is journalled; parts the server confirmed before it began have left.
+          const journalled = Object.keys(journal[0]!.started).sort();
+          expect(journalled).toContain('2');
+          for (const n of journalled) expect(['0', '1', '2']).toContain(n);
 
           // Changed inside part 2, size and time kept: only its fingerprint tells.
           const changed = content.slice();

@@ -23,11 +23,11 @@ export interface JournalEntry {
   size: number;
   mtimeMs: number;
   /**
-   * Each part's fingerprint (@sealbox/crypto part-fingerprints.ts), written before the part is
-   * sent: a part begun but not received is encrypted again on a rerun, which must give the same
+   * The fingerprints (@sealbox/crypto part-fingerprints.ts) of the parts begun and not yet
+   * confirmed (partLog): such a part is encrypted again on a rerun, which must give the same
    * ciphertext, or the server would see two under one (K, nonce_i).
    */
-  started?: Record<string, string>;
+  started?: StartedParts;
 }
 
 type Journal = Record<string, JournalEntry>;
@@ -70,11 +70,31 @@ export async function forgetUpload(key: string): Promise<void> {
   await write(journal);
 }
 
-/** Part `n` of the upload under `key` is about to be sent, with this fingerprint. */
-export async function notePartStarted(key: string, n: number, fingerprint: string): Promise<void> {
-  const journal = await read();
-  const entry = journal[key];
-  if (!entry) return;
-  entry.started = { ...entry.started, [n]: fingerprint };
-  await write(journal);
+/** Parts begun and not yet confirmed by the server, by number, with their fingerprints. */
+export type StartedParts = Record<string, string>;
+
+/**
+ * The journal's record of the parts of the upload under `key` that were begun and not yet
+ * confirmed: written before each part is sent, so a rerun checks those parts against the file.
+ * A confirmed part leaves it (written with the next one), so it holds about the parts in flight
+ * and each write stays small however many parts the file has. It starts from what an earlier
+ * run left unconfirmed, which the server may still have seen.
+ */
+export function partLog(key: string, unconfirmed: StartedParts = {}) {
+  const open: StartedParts = { ...unconfirmed };
+  return {
+    async begin(n: number, fingerprint: string): Promise<void> {
+      open[n] = fingerprint;
+      const journal = await read();
+      const entry = journal[key];
+      if (!entry) return;
+      entry.started = { ...open };
+      await write(journal);
+    },
+    confirmed(n: number): void {
+      delete open[n];
+    },
+  };
 }
+
+export type PartLog = ReturnType<typeof partLog>;

@@ -9,7 +9,6 @@
  */
 import { stat } from 'node:fs/promises';
 import {
-  CHUNK,
   PART_BYTES,
   PART_CHUNKS,
   ciphertextSize,
@@ -32,7 +31,7 @@ import { bareMime } from '@sealbox/rules';
 import { CliError, EXIT } from '../cli-error.ts';
 import { type Connection, answer, postForm, refusal } from '../client.ts';
 import type { Folder, RemoteItem } from '../remote-tree.ts';
-import { type JournalEntry, findUpload, forgetUpload, journalKey, notePartStarted, rememberUpload } from './journal.ts';
+import { type JournalEntry, type PartLog, findUpload, forgetUpload, journalKey, partLog, rememberUpload } from './journal.ts';
 import type { Progress } from './progress.ts';
 
 /** Tries of one part (or the completion) before the put fails: network errors and 5xx only. */
@@ -142,8 +141,8 @@ async function sendParts(
   received: ReadonlySet<number>,
   progress: Progress,
   partsInFlight: number,
-  /** Awaited before a part is sent, with its fingerprint (the journal). */
-  started?: (n: number, fingerprint: string) => Promise<void>,
+  /** Told of each part before it is sent, with its fingerprint, and once the server has it. */
+  log?: PartLog,
 ): Promise<void> {
   const cipherSize = ciphertextSize(entry.size);
   const total = partCount(cipherSize);
@@ -151,8 +150,7 @@ async function sendParts(
   while (first < total && received.has(first)) first++;
   for (const n of received) if (n < total) progress.add(Math.min(PART_BYTES, cipherSize - n * PART_BYTES));
   if (first === total) return;
-  const plainStart = first * PART_CHUNKS * CHUNK;
-  const input = Bun.file(localPath).slice(plainStart, entry.size).stream();
+  const input = Bun.file(localPath).slice(partPlainRange(first, entry.size).start, entry.size).stream();
   const reader = input
     .pipeThrough(createEncryptStream(key, fromBase64(entry.fileNonce, 'fileNonce'), { startChunk: first * PART_CHUNKS }))
     .getReader();
@@ -163,7 +161,10 @@ async function sendParts(
   const send = async (n: number, bytes: Uint8Array) => {
     if (failed) throw failed;
     const sending = putPart(conn, entry.uploadId, n, bytes).then(
-      () => progress.add(bytes.length),
+      () => {
+        log?.confirmed(n);
+        progress.add(bytes.length);
+      },
       (error: unknown) => {
         failed ??= error;
       },
@@ -187,7 +188,7 @@ async function sendParts(
       offset += n;
       if (fill < buffer.length) continue;
       if (!received.has(part)) {
-        await started?.(part, await tagsFingerprint(ciphertextTags(buffer)));
+        await log?.begin(part, await tagsFingerprint(ciphertextTags(buffer)));
         await send(part, buffer);
       }
       part++;
@@ -262,7 +263,6 @@ export async function uploadFile(
     name: target.name,
     localPath,
   });
-  const record = (n: number, fingerprint: string) => notePartStarted(key, n, fingerprint);
   const resumed = keep ? await resumable(conn, key, target, facts.size, facts.mtimeMs) : undefined;
   if (resumed) {
     const { entry, received } = resumed;
@@ -270,7 +270,8 @@ export async function uploadFile(
       ? target.existing!.key!
       : await unwrapItemKey(target.parent.key, entry.itemId, entry.encryptedKey!, entry.keyNonce!);
     if (await startedPartsMatch(localPath, entry, itemKey, received)) {
-      await sendParts(conn, localPath, entry, itemKey, received, progress, partsInFlight, record);
+      const unconfirmed = Object.fromEntries(Object.entries(entry.started ?? {}).filter(([n]) => !received.has(Number(n))));
+      await sendParts(conn, localPath, entry, itemKey, received, progress, partsInFlight, partLog(key, unconfirmed));
       await complete(conn, entry.uploadId);
       await forgetUpload(key);
       progress.done();
@@ -308,7 +309,7 @@ export async function uploadFile(
   };
   if (keep) await rememberUpload(key, entry);
   try {
-    await sendParts(conn, localPath, entry, content.key, new Set(), progress, partsInFlight, keep ? record : undefined);
+    await sendParts(conn, localPath, entry, content.key, new Set(), progress, partsInFlight, keep ? partLog(key) : undefined);
     await complete(conn, entry.uploadId);
   } catch (error) {
     if (!keep) await conn.api.api.upload({ uploadId: entry.uploadId }).delete();
