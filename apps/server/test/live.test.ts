@@ -88,12 +88,14 @@ describe('live updates over /api/ws', () => {
       // Bob's own change arrives at his socket, and nothing of Alice's came before it.
       const his = await createFolder(bob);
       await b.event('item.created', his.id);
-      // His own tree.changed first (docs/protocol.md "Tree version and search index"), then the item.
+      // The item first; his own tree.changed after it (held behind it: http/live/tree-hold.ts).
+      await b.event('tree.changed');
       expect(b.events().map((e) => [e.kind, e.itemId])).toEqual([
-        ['tree.changed', undefined],
         ['item.created', his.id],
+        ['tree.changed', undefined],
       ]);
       expect(a.events().some((e) => e.itemId === his.id)).toBe(false);
+      await a.event('tree.changed');
       expect(a.events().filter((e) => e.kind === 'tree.changed').length).toBe(1);
       for (const message of [...a.messages, ...b.messages]) {
         expect(JSON.stringify(message)).not.toContain('userIds');

@@ -12,6 +12,8 @@ export interface LiveMessage {
     itemIds?: string[];
     parentIds?: Array<string | null>;
     sessionId?: string;
+    treeVersion?: number;
+    treeSince?: number;
   };
   [field: string]: unknown;
 }
@@ -97,6 +99,28 @@ export class LiveClient {
 
   events(): NonNullable<LiveMessage['event']>[] {
     return this.messages.flatMap((m) => (m.type === 'event' && m.event ? [m.event] : []));
+  }
+
+  /**
+   * The tree.changed frames from message `after` on (the hub holds them behind their changes'
+   * other events and folds those that follow on: http/live/tree-hold.ts), checked to chain, each
+   * from the last one's version: the versions they span and how many frames.
+   */
+  treeSpan(after = 0): { since: number; version: number; frames: number } | undefined {
+    const trees = this.messages
+      .slice(after)
+      .flatMap((m) => (m.type === 'event' && m.event?.kind === 'tree.changed' ? [m.event] : []));
+    if (trees.length === 0) return undefined;
+    for (let i = 1; i < trees.length; i++) {
+      if (trees[i]!.treeSince !== trees[i - 1]!.treeVersion)
+        throw new Error(`tree.changed frames do not chain: ${JSON.stringify(trees)}`);
+    }
+    return { since: trees[0]!.treeSince!, version: trees.at(-1)!.treeVersion!, frames: trees.length };
+  }
+
+  /** Waits until the tree.changed frames from message `after` on reach `version`. */
+  untilTree(version: number, after = 0): Promise<LiveMessage> {
+    return this.next(() => (this.treeSpan(after)?.version ?? -1) >= version);
   }
 
   send(data: string | Uint8Array): void {

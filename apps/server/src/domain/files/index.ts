@@ -29,6 +29,7 @@ export {
 } from './listing.ts';
 export { sweep, SHARED_SWEEP_GRACE_MS, type SweepReport } from './sweep.ts';
 export { treeVersionOf } from './tree-version.ts';
+export { chainTreeEvent, treeEventCopy } from './tree-events.ts';
 export { ownTreePage, TREE_PAGE_DEFAULT, TREE_PAGE_MAX, type TreePage, type TreePageOptions } from './tree-pages.ts';
 export { finishAccountDeletes } from './account-deletion.ts';
 export { abortUpload, completeUpload, partNumber, receivePart, uploadStatus, type UploadStatus } from './uploads.ts';

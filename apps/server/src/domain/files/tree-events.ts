@@ -19,6 +19,23 @@ export function addTreeParents(event: SealboxEvent, parentIds: ReadonlyArray<str
 }
 
 /**
+ * Folds `next` into `kept` when it follows on (its treeSince is kept's treeVersion), so one event
+ * says what both did; false, and `kept` untouched, when there is a gap between them: a range
+ * across a gap would let the client bridge a change it never refetched.
+ */
+export function chainTreeEvent(kept: SealboxEvent, next: SealboxEvent): boolean {
+  if (next.treeSince !== kept.treeVersion) return false;
+  kept.treeVersion = next.treeVersion;
+  addTreeParents(kept, next.parentIds);
+  return true;
+}
+
+/** A copy of a tree.changed that folding may change, the original left as it was. */
+export function treeEventCopy(event: SealboxEvent): SealboxEvent {
+  return { ...event, userIds: [...event.userIds], ...(event.parentIds ? { parentIds: [...event.parentIds] } : {}) };
+}
+
+/**
  * One event per owner from a call's tree.changed events: from the lowest version before to the
  * highest after. Another call's change between them makes a range the client cannot bridge
  * (it then rebuilds), never one it bridges wrongly.
@@ -29,11 +46,7 @@ export function foldTreeEvents(events: readonly SealboxEvent[]): SealboxEvent[] 
     const owner = event.userIds[0] ?? '';
     const kept = byOwner.get(owner);
     if (!kept) {
-      byOwner.set(owner, {
-        ...event,
-        userIds: [...event.userIds],
-        ...(event.parentIds ? { parentIds: [...event.parentIds] } : {}),
-      });
+      byOwner.set(owner, treeEventCopy(event));
       continue;
     }
     kept.treeVersion = Math.max(kept.treeVersion ?? 0, event.treeVersion ?? 0);

@@ -25,7 +25,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-function setup(sessions: Map<string, number | null>, options: { revalidateEveryMs?: number } = {}) {
+function setup(sessions: Map<string, number | null>, options: { revalidateEveryMs?: number; treeHoldMs?: number } = {}) {
   const events = createMemoryEventBus(silentLogger);
   const now = { value: 1_000 };
   const hub = createLiveHub({
@@ -133,5 +133,79 @@ describe('live hub', () => {
     await Bun.sleep(50);
     expect(expired.closedWith?.code).toBe(4401);
     expect(slid.closedWith).toBeUndefined();
+  });
+
+  describe('tree.changed waits behind its change (tree-hold.ts)', () => {
+    const tree = (since: number, parentIds?: Array<string | null>) => ({
+      kind: 'tree.changed' as const,
+      userIds: ['u1'],
+      treeSince: since,
+      treeVersion: since + 1,
+      ...(parentIds ? { parentIds } : {}),
+    });
+    const owner = () => {
+      const { events, hub } = setup(new Map([['s1', 90_000]]), { treeHoldMs: 40 });
+      const socket = new FakeSocket();
+      hub.attach(socket, { kind: 'user', userId: 'u1', sessionId: 's1', sessionExpiresAt: 10_000 });
+      const kinds = () =>
+        socket.sent.filter((m) => m.type !== 'hello').map((m) => (m.event as { kind?: string } | undefined)?.kind ?? m.type);
+      return { events, hub, socket, kinds };
+    };
+    const treeFrames = (socket: FakeSocket) =>
+      socket.sent.filter((m) => (m.event as { kind?: string } | undefined)?.kind === 'tree.changed').map((m) => m.event);
+
+    test('the item event goes first, then one tree.changed for changes that follow on', async () => {
+      const { events, socket, kinds } = owner();
+      await events.publish(tree(3, ['p1']));
+      await events.publish({ kind: 'item.created', itemId: 'i1', parentId: 'p1', userIds: ['u1'] });
+      await events.publish(tree(4, ['p2', 'p1']));
+      await events.publish({ kind: 'item.created', itemId: 'i2', parentId: 'p2', userIds: ['u1'] });
+      expect(kinds()).toEqual(['item.created', 'item.created']);
+      await Bun.sleep(80);
+      expect(kinds()).toEqual(['item.created', 'item.created', 'tree.changed']);
+      expect(treeFrames(socket)).toEqual([{ kind: 'tree.changed', treeSince: 3, treeVersion: 5, parentIds: ['p1', 'p2'] }]);
+    });
+
+    test('a gap is never folded over: the held one goes, the next is held', async () => {
+      const { events, socket } = owner();
+      await events.publish(tree(3, ['p1']));
+      await events.publish(tree(7, ['p2']));
+      expect(treeFrames(socket)).toEqual([{ kind: 'tree.changed', treeSince: 3, treeVersion: 4, parentIds: ['p1'] }]);
+      await Bun.sleep(80);
+      expect(treeFrames(socket).at(-1)).toEqual({ kind: 'tree.changed', treeSince: 7, treeVersion: 8, parentIds: ['p2'] });
+    });
+
+    test('folding keeps "refetch it all" and is not held longer than the hold by a stream of changes', async () => {
+      const { events, socket } = owner();
+      await events.publish(tree(1, ['p1']));
+      await events.publish(tree(2));
+      // A change every 5 ms, 2 s of them: a hold pushed back by each would send nothing until the end.
+      let v = 3;
+      for (; treeFrames(socket).length === 0 && v < 400; v++) {
+        await events.publish(tree(v, ['p3']));
+        await Bun.sleep(5);
+      }
+      expect(v).toBeLessThan(400);
+      expect(treeFrames(socket)[0]).toMatchObject({ treeSince: 1 });
+      expect(treeFrames(socket)[0]).not.toHaveProperty('parentIds');
+    });
+
+    test('a resync sends what is held first; a user with no socket here has nothing held', async () => {
+      const { events, kinds } = owner();
+      await events.publish(tree(3, ['p1']));
+      await events.publish({ ...tree(9, ['p9']), userIds: ['nobody-here'] });
+      await events.publish({ kind: RESYNC_EVENT_KIND, userIds: [] });
+      expect(kinds()).toEqual(['tree.changed', 'resync']);
+      await Bun.sleep(80);
+      expect(kinds()).toEqual(['tree.changed', 'resync']);
+    });
+
+    test('the event on the bus is left as it was (other subscribers see it unfolded)', async () => {
+      const { events } = owner();
+      const first = tree(3, ['p1']);
+      await events.publish(first);
+      await events.publish(tree(4, ['p2']));
+      expect(first).toEqual(tree(3, ['p1']));
+    });
   });
 });

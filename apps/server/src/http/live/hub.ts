@@ -11,6 +11,7 @@ import {
   MAX_SOCKETS_PER_SESSION,
   toClientEvent,
 } from './protocol.ts';
+import { createTreeHold } from './tree-hold.ts';
 
 /** What the hub needs of a socket (Bun's ServerWebSocket has both). */
 export interface LiveSocket {
@@ -34,6 +35,8 @@ export interface LiveHubDeps {
   clock?: () => number;
   /** How often sessions past their known expiry are looked up again; defaults to one minute. */
   revalidateEveryMs?: number;
+  /** How long a tree.changed waits behind its change's other events (tree-hold.ts); defaults to TREE_HOLD_MS. */
+  treeHoldMs?: number;
 }
 
 interface Entry {
@@ -177,12 +180,23 @@ export function createLiveHub(deps: LiveHubDeps) {
   }
 
   function deliver(event: SealboxEvent): void {
+    if (event.kind === 'tree.changed' && event.userIds.length === 1) {
+      // Only the owner's sockets hear it; with none here there is nothing to hold.
+      if (byAudience.has(`user:${event.userIds[0]}`)) treeHold.hold(event);
+      return;
+    }
     if (event.kind === RESYNC_EVENT_KIND) {
+      treeHold.flushAll();
       const text = encode({ type: 'resync' });
       for (const entry of [...entries.values()]) send(entry, text);
       void revalidate(true);
       return;
     }
+    sendEvent(event);
+  }
+
+  /** An event to the sockets of its audience, then what it ends. */
+  function sendEvent(event: SealboxEvent): void {
     const recipients = new Set<Entry>();
     for (const userId of event.userIds) for (const entry of byAudience.get(`user:${userId}`) ?? []) recipients.add(entry);
     for (const linkId of event.linkIds ?? []) for (const entry of byAudience.get(`link:${linkId}`) ?? []) recipients.add(entry);
@@ -219,6 +233,7 @@ export function createLiveHub(deps: LiveHubDeps) {
     judge(entry, state);
   }
 
+  const treeHold = createTreeHold(sendEvent, deps.treeHoldMs);
   let closed = false;
   const unsubscribe = deps.events.subscribe(deliver);
   const timer = setInterval(() => void revalidate(false), deps.revalidateEveryMs ?? 60_000);
@@ -269,6 +284,7 @@ export function createLiveHub(deps: LiveHubDeps) {
     close(): void {
       closed = true;
       clearInterval(timer);
+      treeHold.clear();
       unsubscribe();
       for (const entry of [...entries.values()]) close(entry, CLOSE.goingAway);
     },
