@@ -64,6 +64,25 @@ describe('lazyWorker start', () => {
     expect(isWorkerFailure(await outcome)).toBe(true);
   });
 
+  it('start() spawns the worker ahead of its first call, which then uses it; a failed spawn is left to that call', async () => {
+    const workers: SilentWorker[] = [];
+    const client = lazyWorker<{ warm: () => number }>(start(workers), 'failed');
+    client.start();
+    client.start();
+    expect(workers).toHaveLength(1);
+    const call = client.call('warm');
+    expect(workers).toHaveLength(1);
+    workers[0]!.say(RPC_READY);
+    workers[0]!.say({ id: workers[0]!.requests[0]!.id, ok: true, value: 7 });
+    expect(await call).toBe(7);
+
+    const refused = lazyWorker<{ warm: () => void }>(() => {
+      throw new Error('refused by the CSP');
+    }, 'failed');
+    expect(() => refused.start()).not.toThrow();
+    await expect(refused.call('warm')).rejects.toThrow('refused by the CSP');
+  });
+
   it('tells worker failures from other rejections', () => {
     expect(isWorkerFailure(new RpcError('x', 'DECRYPT_FAILED'))).toBe(false);
     expect(isWorkerFailure(new Error('x'))).toBe(false);

@@ -23,7 +23,7 @@ export function lazyWorker<M extends RpcMethods>(
   start: () => Worker,
   failure: string,
   startMs = WORKER_START_MS,
-): Pick<RpcClient<M>, 'call'> {
+): Pick<RpcClient<M>, 'call'> & { start(): void } {
   let client: RpcClient<M> | undefined;
   const spawn = (): RpcClient<M> => {
     const worker = start();
@@ -45,6 +45,17 @@ export function lazyWorker<M extends RpcMethods>(
     return rpc;
   };
   return {
+    /**
+     * Starts the worker now, ahead of its first call, so its script loads and boots while the
+     * page renders. A worker that cannot start is left to fail at that call, where it is shown.
+     */
+    start() {
+      try {
+        client ??= spawn();
+      } catch {
+        // The first call tries again and reports it.
+      }
+    },
     call(method, ...args) {
       try {
         client ??= spawn();

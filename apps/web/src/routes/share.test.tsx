@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { RpcError } from '../lib/worker-rpc.ts';
 import { renderApp } from '../test/render-app.tsx';
 
 const call = vi.hoisted(() => vi.fn());
+const start = vi.hoisted(() => vi.fn());
 vi.mock('../crypto/client.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../crypto/client.ts')>()),
-  cryptoWorker: { call },
+  cryptoWorker: { call, start },
 }));
 
 const link = vi.hoisted(() => ({ fetchLink: vi.fn(), unlockLink: vi.fn() }));
@@ -53,6 +54,16 @@ describe('/share', () => {
     expect(screen.getByRole('list', { name: 'About this link' }).textContent).toBe('View onlyNever expires');
     expect(screen.getAllByRole('link', { name: /^sign in$/i }).map((a) => a.textContent)).toEqual(['Sign in']);
     expect(screen.queryByRole('button', { name: /New Folder/ })).toBeNull();
+  });
+
+  it("asks for the link's info and starts the worker while the key is still being opened", async () => {
+    call.mockReturnValue(new Promise(() => {}));
+    link.fetchLink.mockResolvedValue({ status: 'open', info: INFO });
+    renderApp('/share?linkId=x#good');
+    await waitFor(() => expect(link.fetchLink).toHaveBeenCalledWith('x'));
+    expect(start).toHaveBeenCalled();
+    // The key is not in yet, so nothing of the link is open.
+    expect(screen.queryByRole('heading', { name: /^alice shared “/ })).toBeNull();
   });
 
   it('asks for the password of a password link: submit disabled while blank, Invalid password! on a wrong one', async () => {

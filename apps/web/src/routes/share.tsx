@@ -1,10 +1,17 @@
 import { useMemo, type ReactNode } from 'react';
 import { createRoute, useLocation } from '@tanstack/react-router';
 import { Card, Spinner } from '@sealbox/ui';
-import type { KeyHandle } from '../crypto/client.ts';
+import { cryptoWorker, type KeyHandle } from '../crypto/client.ts';
 import { NeedsSecureContext } from '../features/auth/index.ts';
 import { FileBrowser, linkMode, nextBrowserSearch, validateShareBrowserSearch } from '../features/files/index.ts';
-import { LINK_ERROR_TEXT, LinkPasswordPrompt, useLinkAccess, useLinkKey, type LinkInfo } from '../features/sharing/index.ts';
+import {
+  LINK_ERROR_TEXT,
+  LinkPasswordPrompt,
+  linkQueryOptions,
+  useLinkAccess,
+  useLinkKey,
+  type LinkInfo,
+} from '../features/sharing/index.ts';
 import { rootRoute } from './root.tsx';
 
 export const INVALID_LINK_MESSAGE = 'This link is invalid or incomplete.';
@@ -110,5 +117,13 @@ export const shareRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/share',
   validateSearch: validateShareBrowserSearch,
+  loaderDeps: ({ search }) => ({ linkId: search.linkId }),
+  // Before the page renders, and not waited for: the worker starts loading (the link key goes
+  // into it first) while the link's info is asked, where each used to wait for the one before
+  // (docs/web-files.md "Opening a link").
+  loader: ({ context, deps }) => {
+    cryptoWorker.start();
+    if (deps.linkId) void context.queryClient.prefetchQuery(linkQueryOptions(deps.linkId));
+  },
   component: SharePage,
 });

@@ -264,4 +264,15 @@ describe('invalidations', () => {
     expect(staleKeys(client)).not.toContain('files/folder/fresh/own');
     expect(staleKeys(client)).toContain('files/folder/root/own');
   });
+
+  test("catching up leaves a link's info to the link's own socket", () => {
+    vi.setSystemTime(1_000);
+    const client = seeded();
+    client.setQueryData(sharingKeys.link('L1'), { status: 'open', info: {} });
+    client.setQueryData(sharingKeys.links('a'), []);
+    createInvalidator(client).catchUp(1_500);
+    expect(staleKeys(client)).not.toContain('sharing/link/L1');
+    // An item's list of links (the owner's view) is the user's socket's, as before.
+    expect(staleKeys(client)).toContain('sharing/links/a');
+  });
 });

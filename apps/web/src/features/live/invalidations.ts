@@ -193,10 +193,18 @@ export function createInvalidator(queryClient: QueryClient, now: () => number = 
       newestEvent = now();
       if (timer === undefined) timer = setTimeout(flush, Math.max(0, lastFlush + COALESCE_MS - now()));
     },
-    /** After a reconnect: what was fetched before `since` may have missed changes. */
+    /**
+     * After a reconnect: what was fetched before `since` may have missed changes. A link's info
+     * is left to the link's own socket (features/files modes/link.ts asks it again when that
+     * socket closes): the user's socket carries nothing of it, and asking it again here made the
+     * link page ask it twice (its route asks it before the user's socket is up).
+     */
     catchUp(since: number): void {
       void queryClient.invalidateQueries({
-        predicate: (query) => query.state.dataUpdatedAt > 0 && query.state.dataUpdatedAt < since,
+        predicate: (query) =>
+          query.state.dataUpdatedAt > 0 &&
+          query.state.dataUpdatedAt < since &&
+          !matchQuery({ queryKey: sharingKeys.anyLink }, query),
       });
     },
     dispose(): void {

@@ -12,6 +12,8 @@ import { fetchSharedSubtrees } from './shared-with-me/shared-tree.ts';
 
 export const sharingKeys = {
   all: ['sharing'] as const,
+  /** Every link's info (GET /api/shared/{linkId}). */
+  anyLink: ['sharing', 'link'] as const,
   link: (linkId: string) => ['sharing', 'link', linkId] as const,
   /** GET /api/shared: what was shared with the signed-in user. */
   shared: ['sharing', 'shared'] as const,
