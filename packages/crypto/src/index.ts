@@ -73,7 +73,7 @@ export {
   decryptChunkAt,
   chunkTags,
 } from './content.ts';
-export { TAG_BYTES } from './aead.ts';
+export { KEY_BYTES, NONCE_BYTES, TAG_BYTES } from './aead.ts';
 export { ciphertextTags, partFingerprint, partPlainRange, tagsFingerprint } from './part-fingerprints.ts';
 export { createEncryptStream, createDecryptStream, decryptBody, encryptBody, type StreamOptions } from './content-streams.ts';
 export { deriveSearchIndexKey, SEARCH_INDEX_INFO } from './search-index.ts';

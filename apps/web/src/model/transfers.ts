@@ -1,6 +1,7 @@
 /** Shapes shared by the page, the crypto worker's transfer methods and the download service worker. */
 import { streamType } from '@sealbox/rules';
 import type { BrowseScope } from './browse-scope.ts';
+import type { ZipColumns } from './zip-columns.ts';
 
 export interface UploadRequest {
   file: File;
@@ -81,14 +82,13 @@ export type DownloadEntry =
       size: number;
     };
 
-export interface DownloadJob {
-  kind: 'file' | 'zip';
+/** A file's download, or a zip's: its entries as columns (model/zip-columns.ts). */
+export type DownloadJob = {
   /** File name offered to the user. */
   name: string;
-  entries: DownloadEntry[];
   /** Where the items are reached: a link's data calls carry its id. */
   scope: BrowseScope;
-}
+} & ({ kind: 'file'; entries: DownloadEntry[] } | { kind: 'zip'; columns: ZipColumns });
 
 /** URL prefix the service worker answers (never reaches the server while the SW is active). */
 export const DOWNLOAD_PATH = '/__download/';

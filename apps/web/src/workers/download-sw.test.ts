@@ -5,6 +5,7 @@
  * the server has not answered yet aborts that fetch and saves nothing (the page already shows
  * the row cancelled, so no error goes to it either).
  */
+import { unzipSync } from 'fflate';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OWN_SCOPE } from '../model/browse-scope.ts';
 import {
@@ -15,6 +16,7 @@ import {
   SW_PROGRESS_MESSAGE,
   type DownloadJob,
 } from '../model/transfers.ts';
+import { ZipColumnsBuilder } from '../model/zip-columns.ts';
 import { sealedSample } from '../test/sealed-sample.ts';
 import type { ExtendableMessageEvent, FetchEvent } from './sw/scope.ts';
 
@@ -58,7 +60,7 @@ beforeEach(() => {
 });
 
 /** The page's side: a job for `token` handed over through a port, as the crypto worker does. */
-async function register(token: string, entry: { fileNonce?: Uint8Array } = {}): Promise<void> {
+async function register(token: string, entry: { fileNonce?: Uint8Array } = {}, given?: DownloadJob): Promise<void> {
   const channel = new MessageChannel();
   const waits: Promise<unknown>[] = [];
   listeners.get('message')!({
@@ -69,13 +71,17 @@ async function register(token: string, entry: { fileNonce?: Uint8Array } = {}): 
   const answer = new Promise<string>((resolve) => {
     channel.port1.onmessage = (message) => resolve((message.data as { type: string }).type);
   });
-  const job: DownloadJob = {
-    kind: 'file',
-    name: 'report.bin',
-    entries: [{ kind: 'file', path: 'report.bin', id: 'item-1', key: new Uint8Array(key), fileNonce, size: SIZE, ...entry }],
-    scope: OWN_SCOPE,
-  } as DownloadJob;
-  channel.port1.postMessage({ type: 'job', job });
+  const job: DownloadJob =
+    given ??
+    ({
+      kind: 'file',
+      name: 'report.bin',
+      entries: [{ kind: 'file', path: 'report.bin', id: 'item-1', key: new Uint8Array(key), fileNonce, size: SIZE, ...entry }],
+      scope: OWN_SCOPE,
+    } as DownloadJob);
+  // A zip's columns are transferred, as the crypto worker sends them.
+  const moved = job.kind === 'zip' ? [job.columns.sizes.buffer, job.columns.secrets.buffer] : [];
+  channel.port1.postMessage({ type: 'job', job }, moved as Transferable[]);
   expect(await answer).toBe('ready');
   await Promise.all(waits);
   channel.port1.close();
@@ -154,5 +160,41 @@ describe('a file download', () => {
     expect(response.status).toBe(204);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(told.filter((m) => m.type === SW_ERROR_MESSAGE)).toEqual([]);
+  });
+});
+
+describe('a zip download', () => {
+  it('streams its entries from their columns, each file decrypted with its own key and nonce', async () => {
+    const token = '5b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
+    const columns = new ZipColumnsBuilder();
+    columns.addDir('Docs');
+    columns.addFile('Docs/one.bin', 'item-1', key, fileNonce, SIZE);
+    columns.addDir('Docs/Empty');
+    columns.addFile('Docs/two.bin', 'item-1', key, fileNonce, SIZE);
+    const built = columns.finish();
+    await register(token, {}, { kind: 'zip', name: 'Docs.zip', columns: built, scope: OWN_SCOPE });
+    // Transferred: the sender keeps nothing of the keys.
+    expect(built.secrets.length).toBe(0);
+    const response = await open(token);
+    expect(response.status).toBe(200);
+    const zip = new Uint8Array(await response.arrayBuffer());
+    expect(zip.length).toBe(Number(response.headers.get('content-length')));
+    const files = unzipSync(zip);
+    expect(Object.keys(files).sort()).toEqual(['Docs/', 'Docs/Empty/', 'Docs/one.bin', 'Docs/two.bin']);
+    expect(files['Docs/one.bin']).toEqual(plain);
+    expect(files['Docs/two.bin']).toEqual(plain);
+  });
+
+  it('a file whose key is wrong fails the zip and tells the pages', async () => {
+    const token = '6b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
+    const columns = new ZipColumnsBuilder();
+    columns.addFile('one.bin', 'item-1', key, fileNonce, SIZE);
+    const wrong = new Uint8Array(key);
+    wrong[0]! ^= 1;
+    columns.addFile('two.bin', 'item-1', wrong, fileNonce, SIZE);
+    await register(token, {}, { kind: 'zip', name: 'two.zip', columns: columns.finish(), scope: OWN_SCOPE });
+    const response = await open(token);
+    await expect(response.arrayBuffer()).rejects.toThrow();
+    await vi.waitFor(() => expect(told).toContainEqual(expect.objectContaining({ type: SW_ERROR_MESSAGE, token })));
   });
 });

@@ -31,7 +31,8 @@ import { previewFetch, previewMessage } from './sw/preview.ts';
 import { exactLength } from './transfers/exact-length.ts';
 import { awaitJob, sw, TOKEN } from './sw/scope.ts';
 import { fetchingAhead } from './fetch-ahead.ts';
-import { planZip, zipStream, type ZipEntry } from './zip.ts';
+import { planZip, zipStream } from './zip.ts';
+import { columnFile, type ZipColumns } from '../model/zip-columns.ts';
 
 const bytes = byteCalls(sameOriginFetch);
 
@@ -45,7 +46,8 @@ const streaming = new Map<string, () => void>();
 const PROGRESS_MS = 400;
 
 function wipe(job: DownloadJob): void {
-  for (const entry of job.entries) if (entry.kind === 'file') entry.key.fill(0);
+  if (job.kind === 'zip') job.columns.secrets.fill(0);
+  else for (const entry of job.entries) if (entry.kind === 'file') entry.key.fill(0);
 }
 
 sw.addEventListener('install', () => {
@@ -157,7 +159,7 @@ async function fetchCipher(
 }
 
 function decrypted(
-  entry: Extract<DownloadEntry, { kind: 'file' }>,
+  entry: { key: Uint8Array; fileNonce: Uint8Array },
   cipher: ReadableStream<Uint8Array>,
 ): ReadableStream<Uint8Array> {
   const stream = decryptBody(cipher, entry.key, entry.fileNonce);
@@ -264,24 +266,32 @@ function wipeLater(key: Uint8Array): void {
  * A folder as a zip (workers/zip.ts), produced on demand: files are decrypted only as the download
  * reads on, and fetched a few ahead (fetch-ahead.ts).
  */
-function zipOf(job: DownloadJob): { stream: ReadableStream<Uint8Array>; length: number } {
-  const entries: ZipEntry[] = job.entries.map((entry) =>
-    entry.kind === 'dir' ? entry : { kind: 'file', path: entry.path, size: entry.size },
-  );
+function zipOf(job: DownloadJob & { kind: 'zip' }): { stream: ReadableStream<Uint8Array>; length: number } {
+  const { columns } = job;
+  const plan = planZip(zipSource(columns));
   // Cancelling the download also aborts a fetch still waiting for the server.
   const stop = new AbortController();
-  const fileAt = (index: number) => job.entries[index] as Extract<DownloadEntry, { kind: 'file' }>;
-  const cipherOf = fetchingAhead(
-    job.entries.map((entry) => (entry.kind === 'file' ? entry.size : null)),
-    (index) => fetchCipher(job.scope, fileAt(index), stop.signal),
+  const cipherOf = fetchingAhead(columns.sizes.subarray(0, columns.count), (index) =>
+    fetchCipher(job.scope, columnFile(columns, index), stop.signal),
   );
-  const open = async (index: number) => decrypted(fileAt(index), await cipherOf(index));
+  const open = async (index: number) => decrypted(columnFile(columns, index), await cipherOf(index));
   const finish = () => {
     wipe(job);
     stop.abort();
   };
-  const plan = planZip(entries);
   return { stream: generatorStream(zipStream(plan, open), finish), length: plan.length };
+}
+
+/** The zip's entries as the plan reads them: a size of -1 is a folder. */
+function zipSource(columns: ZipColumns) {
+  return {
+    count: columns.count,
+    path: (index: number) => columns.paths[index]!,
+    size: (index: number) => {
+      const size = columns.sizes[index]!;
+      return size < 0 ? null : size;
+    },
+  };
 }
 
 /**

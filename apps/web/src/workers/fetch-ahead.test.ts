@@ -6,6 +6,13 @@ describe('a zip fetches its files a few ahead', () => {
     const sizes = [10, null, 10, 10, null, 10, 10, 10, 10];
     expect(aheadOf(sizes, 0)).toEqual([0, 2, 3, 5, 6].slice(0, AHEAD_FILES + 1));
     expect(aheadOf(sizes, 7)).toEqual([7, 8]);
+    // A zip's columns mark a folder -1.
+    expect(
+      aheadOf(
+        Float64Array.from(sizes, (size) => size ?? -1),
+        0,
+      ),
+    ).toEqual([0, 2, 3, 5, 6].slice(0, AHEAD_FILES + 1));
   });
 
   test('large files: no more than AHEAD_BYTES beyond the wanted one, however large it is', () => {

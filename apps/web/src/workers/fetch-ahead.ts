@@ -9,15 +9,15 @@ export const AHEAD_BYTES = 8 * 1024 * 1024;
 
 /**
  * The entries to have in flight when entry `index` is wanted: it, then the files after it while
- * at most AHEAD_FILES more and AHEAD_BYTES more bytes. `sizes` is null for an entry that is
- * not fetched (a folder).
+ * at most AHEAD_FILES more and AHEAD_BYTES more bytes. `sizes` is null or negative for an entry
+ * that is not fetched (a folder: a zip's columns say -1, model/zip-columns.ts).
  */
-export function aheadOf(sizes: ReadonlyArray<number | null>, index: number): number[] {
+export function aheadOf(sizes: ArrayLike<number | null>, index: number): number[] {
   const out = [index];
   let bytes = 0;
   for (let i = index + 1; i < sizes.length && out.length <= AHEAD_FILES; i++) {
     const size = sizes[i];
-    if (size === null || size === undefined) continue;
+    if (size === null || size === undefined || size < 0) continue;
     if (bytes + size > AHEAD_BYTES) break;
     bytes += size;
     out.push(i);
@@ -29,7 +29,7 @@ export function aheadOf(sizes: ReadonlyArray<number | null>, index: number): num
  * `start(i)` for each entry, as `aheadOf` says, each once; `take(i)` hands over entry i's
  * answer (started now if it was not yet). A failure of one fetched ahead surfaces when it is taken.
  */
-export function fetchingAhead<T>(sizes: ReadonlyArray<number | null>, start: (index: number) => Promise<T>) {
+export function fetchingAhead<T>(sizes: ArrayLike<number | null>, start: (index: number) => Promise<T>) {
   const waiting = new Map<number, Promise<T>>();
   const begun = new Set<number>();
   return (index: number): Promise<T> => {

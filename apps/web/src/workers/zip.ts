@@ -11,6 +11,29 @@
 
 export type ZipEntry = { kind: 'dir'; path: string } | { kind: 'file'; path: string; size: number };
 
+/**
+ * The archive's entries as the plan reads them, by index: a download's job holds them as columns
+ * (model/zip-columns.ts), not an object per entry, so 10,000 files cost a few hundred bytes each.
+ */
+export interface ZipSource {
+  count: number;
+  path(index: number): string;
+  /** The file's size; null for a folder. */
+  size(index: number): number | null;
+}
+
+/** A source over entry objects (tests, small archives). */
+export function entriesSource(entries: readonly ZipEntry[]): ZipSource {
+  return {
+    count: entries.length,
+    path: (i) => entries[i]!.path,
+    size: (i) => {
+      const entry = entries[i]!;
+      return entry.kind === 'file' ? entry.size : null;
+    },
+  };
+}
+
 /** Where values stop fitting their fields. Tests lower them to reach the zip64 paths cheaply. */
 export interface ZipLimits {
   /** Largest value a 32-bit size or offset field can hold (0xFFFFFFFF itself means "see zip64"). */
@@ -34,70 +57,86 @@ const FILE_ATTRIBUTES = (0o100644 << 16) >>> 0;
 
 const encoder = new TextEncoder();
 
-interface Planned {
-  entry: ZipEntry;
-  name: Uint8Array;
-  size: number;
-  /** Sizes need zip64 fields (local extra, 8-byte descriptor, central extra). */
-  big: boolean;
-  offset: number;
-  crc: number;
+/** An entry's name in the archive: a folder's ends in '/'. */
+const nameOf = (source: ZipSource, i: number) => (source.size(i) === null ? `${source.path(i)}/` : source.path(i));
+
+/** One reused buffer to measure names in UTF-8, so planning allocates nothing per entry. */
+let scratch = new Uint8Array(1024);
+function utf8Length(text: string): number {
+  // encodeInto writes at most 3 bytes per UTF-16 unit.
+  if (scratch.length < text.length * 3) scratch = new Uint8Array(text.length * 3);
+  return encoder.encodeInto(text, scratch).written;
 }
 
-function place(entries: readonly ZipEntry[], limits: ZipLimits): Planned[] {
-  let offset = 0;
-  return entries.map((entry) => {
-    const name = encoder.encode(entry.kind === 'dir' ? `${entry.path}/` : entry.path);
-    if (name.length > 0xffff) throw new Error(`${entry.path.slice(0, 80)}…: path longer than a zip can hold`);
-    const size = entry.kind === 'file' ? entry.size : 0;
-    const big = size >= limits.u32;
-    const planned = { entry, name, size, big, offset, crc: 0 };
-    offset += localLength(planned);
-    return planned;
-  });
+/** Where every entry goes, and the archive's exact length. Streams once (it collects the CRCs). */
+export interface ZipPlan {
+  source: ZipSource;
+  limits: ZipLimits;
+  /** Per entry: its name's length in UTF-8, its local header's offset, its CRC-32 once written. */
+  nameLengths: Uint32Array;
+  offsets: Float64Array;
+  crcs: Uint32Array;
+  centralStart: number;
+  centralSize: number;
+  length: number;
 }
 
-function localLength(p: Planned): number {
-  const header = LOCAL_HEADER + p.name.length + (p.big ? 20 : 0);
-  if (p.entry.kind === 'dir') return header;
-  return header + p.size + (p.big ? 24 : 16);
+/** Sizes need zip64 fields (local extra, 8-byte descriptor, central extra). */
+const isBig = (size: number, limits: ZipLimits) => size >= limits.u32;
+const sizeOf = (source: ZipSource, i: number) => source.size(i) ?? 0;
+
+function localLength(plan: ZipPlan, i: number): number {
+  const size = sizeOf(plan.source, i);
+  const big = isBig(size, plan.limits);
+  const header = LOCAL_HEADER + plan.nameLengths[i]! + (big ? 20 : 0);
+  if (plan.source.size(i) === null) return header;
+  return header + size + (big ? 24 : 16);
 }
 
 /** The zip64 extra of a central header: only the values whose own fields overflow, in APPNOTE order. */
-function centralExtra(p: Planned, limits: ZipLimits): number[] {
+function centralExtra(plan: ZipPlan, i: number): number[] {
   const values: number[] = [];
-  if (p.big) values.push(p.size, p.size);
-  if (p.offset >= limits.u32) values.push(p.offset);
+  const size = sizeOf(plan.source, i);
+  if (isBig(size, plan.limits)) values.push(size, size);
+  if (plan.offsets[i]! >= plan.limits.u32) values.push(plan.offsets[i]!);
   return values;
 }
 
-function centralLength(planned: readonly Planned[], limits: ZipLimits): number {
-  let length = 0;
-  for (const p of planned) {
-    const extra = centralExtra(p, limits);
-    length += CENTRAL_HEADER + p.name.length + (extra.length > 0 ? 4 + 8 * extra.length : 0);
-  }
-  return length;
-}
+const centralEntryLength = (plan: ZipPlan, i: number) => {
+  const extra = centralExtra(plan, i).length;
+  return CENTRAL_HEADER + plan.nameLengths[i]! + (extra > 0 ? 4 + 8 * extra : 0);
+};
 
 function needsZip64End(count: number, centralStart: number, centralSize: number, limits: ZipLimits): boolean {
   return count >= limits.u16 || centralStart >= limits.u32 || centralSize >= limits.u32;
 }
 
-/** Where every entry goes, and the archive's exact length. Streams once (it collects the CRCs). */
-export interface ZipPlan {
-  planned: Planned[];
-  limits: ZipLimits;
-  centralStart: number;
-  length: number;
-}
-
-export function planZip(entries: readonly ZipEntry[], limits: ZipLimits = LIMITS): ZipPlan {
-  const planned = place(entries, limits);
-  const centralStart = planned.reduce((sum, p) => sum + localLength(p), 0);
-  const centralSize = centralLength(planned, limits);
-  const zip64 = needsZip64End(planned.length, centralStart, centralSize, limits);
-  return { planned, limits, centralStart, length: centralStart + centralSize + (zip64 ? ZIP64_END + ZIP64_LOCATOR : 0) + END };
+export function planZip(entries: readonly ZipEntry[] | ZipSource, limits: ZipLimits = LIMITS): ZipPlan {
+  const source = 'count' in entries ? entries : entriesSource(entries as readonly ZipEntry[]);
+  const { count } = source;
+  const plan: ZipPlan = {
+    source,
+    limits,
+    nameLengths: new Uint32Array(count),
+    offsets: new Float64Array(count),
+    crcs: new Uint32Array(count),
+    centralStart: 0,
+    centralSize: 0,
+    length: 0,
+  };
+  let offset = 0;
+  for (let i = 0; i < count; i++) {
+    const length = utf8Length(nameOf(source, i));
+    if (length > 0xffff) throw new Error(`${source.path(i).slice(0, 80)}…: path longer than a zip can hold`);
+    plan.nameLengths[i] = length;
+    plan.offsets[i] = offset;
+    offset += localLength(plan, i);
+  }
+  plan.centralStart = offset;
+  for (let i = 0; i < count; i++) plan.centralSize += centralEntryLength(plan, i);
+  const zip64 = needsZip64End(count, plan.centralStart, plan.centralSize, limits);
+  plan.length = plan.centralStart + plan.centralSize + (zip64 ? ZIP64_END + ZIP64_LOCATOR : 0) + END;
+  return plan;
 }
 
 /** Little-endian writer over a fresh buffer of known length. */
@@ -124,9 +163,10 @@ class Out {
     this.at += 8;
     return this;
   }
-  raw(value: Uint8Array): this {
-    this.bytes.set(value, this.at);
-    this.at += value.length;
+  /** `value` in UTF-8, which must take `length` bytes (measured by planZip). */
+  text(value: string, length: number): this {
+    encoder.encodeInto(value, this.bytes.subarray(this.at, this.at + length));
+    this.at += length;
     return this;
   }
 }
@@ -142,57 +182,65 @@ function dosDateTime(at: Date): { time: number; date: number } {
 
 const clamp = (value: number, limits: ZipLimits) => (value >= limits.u32 ? 0xffffffff : value);
 
-function localHeader(p: Planned, stamp: { time: number; date: number }): Uint8Array {
-  const file = p.entry.kind === 'file';
-  const out = new Out(LOCAL_HEADER + p.name.length + (p.big ? 20 : 0))
+function localHeader(plan: ZipPlan, i: number, stamp: { time: number; date: number }): Uint8Array {
+  const file = plan.source.size(i) !== null;
+  const big = isBig(sizeOf(plan.source, i), plan.limits);
+  const nameLength = plan.nameLengths[i]!;
+  const out = new Out(LOCAL_HEADER + nameLength + (big ? 20 : 0))
     .u32(0x04034b50)
-    .u16(p.big ? 45 : 20)
+    .u16(big ? 45 : 20)
     .u16(FLAG_UTF8 | (file ? FLAG_DESCRIPTOR : 0))
     .u16(0) // stored
     .u16(stamp.time)
     .u16(stamp.date)
     .u32(0) // CRC-32: in the descriptor
-    .u32(p.big ? 0xffffffff : 0)
-    .u32(p.big ? 0xffffffff : 0)
-    .u16(p.name.length)
-    .u16(p.big ? 20 : 0)
-    .raw(p.name);
+    .u32(big ? 0xffffffff : 0)
+    .u32(big ? 0xffffffff : 0)
+    .u16(nameLength)
+    .u16(big ? 20 : 0)
+    .text(nameOf(plan.source, i), nameLength);
   // The local zip64 extra carries both sizes; with a descriptor to follow they are zero here.
-  if (p.big) out.u16(ZIP64_EXTRA_ID).u16(16).u64(0).u64(0);
+  if (big) out.u16(ZIP64_EXTRA_ID).u16(16).u64(0).u64(0);
   return out.bytes;
 }
 
-function descriptor(p: Planned): Uint8Array {
-  const out = new Out(p.big ? 24 : 16).u32(0x08074b50).u32(p.crc);
-  return (p.big ? out.u64(p.size).u64(p.size) : out.u32(p.size).u32(p.size)).bytes;
+function descriptor(plan: ZipPlan, i: number): Uint8Array {
+  const size = sizeOf(plan.source, i);
+  const big = isBig(size, plan.limits);
+  const out = new Out(big ? 24 : 16).u32(0x08074b50).u32(plan.crcs[i]!);
+  return (big ? out.u64(size).u64(size) : out.u32(size).u32(size)).bytes;
 }
 
-function centralDirectory(planned: readonly Planned[], stamp: { time: number; date: number }, limits: ZipLimits): Uint8Array {
-  const out = new Out(centralLength(planned, limits));
-  for (const p of planned) {
-    const extra = centralExtra(p, limits);
+function centralDirectory(plan: ZipPlan, stamp: { time: number; date: number }): Uint8Array {
+  const { source, limits } = plan;
+  const out = new Out(plan.centralSize);
+  for (let i = 0; i < source.count; i++) {
+    const extra = centralExtra(plan, i);
     const zip64 = extra.length > 0;
+    const size = sizeOf(source, i);
+    const big = isBig(size, limits);
+    const file = source.size(i) !== null;
     out
       .u32(0x02014b50)
       // Made by Unix, APPNOTE 4.5: modes in the external attributes. (Made by MS-DOS, Info-ZIP's
       // unzip reads a UTF-8 name differently in the local and central headers of zip64 entries.)
       .u16(0x032d)
       .u16(zip64 ? 45 : 20)
-      .u16(FLAG_UTF8 | (p.entry.kind === 'file' ? FLAG_DESCRIPTOR : 0))
+      .u16(FLAG_UTF8 | (file ? FLAG_DESCRIPTOR : 0))
       .u16(0)
       .u16(stamp.time)
       .u16(stamp.date)
-      .u32(p.crc)
-      .u32(p.big ? 0xffffffff : p.size)
-      .u32(p.big ? 0xffffffff : p.size)
-      .u16(p.name.length)
+      .u32(plan.crcs[i]!)
+      .u32(big ? 0xffffffff : size)
+      .u32(big ? 0xffffffff : size)
+      .u16(plan.nameLengths[i]!)
       .u16(zip64 ? 4 + 8 * extra.length : 0)
       .u16(0) // comment
       .u16(0) // disk
       .u16(0) // internal attributes
-      .u32(p.entry.kind === 'dir' ? DIR_ATTRIBUTES : FILE_ATTRIBUTES)
-      .u32(clamp(p.offset, limits))
-      .raw(p.name);
+      .u32(file ? FILE_ATTRIBUTES : DIR_ATTRIBUTES)
+      .u32(clamp(plan.offsets[i]!, limits))
+      .text(nameOf(source, i), plan.nameLengths[i]!);
     if (zip64) {
       out.u16(ZIP64_EXTRA_ID).u16(8 * extra.length);
       for (const value of extra) out.u64(value);
@@ -244,11 +292,12 @@ export async function* zipStream(
   open: (index: number) => Promise<ReadableStream<Uint8Array>>,
   options: { now?: Date } = {},
 ): AsyncGenerator<Uint8Array> {
-  const { planned, limits } = zip;
+  const { source } = zip;
   const stamp = dosDateTime(options.now ?? new Date());
-  for (const [index, p] of planned.entries()) {
-    yield localHeader(p, stamp);
-    if (p.entry.kind !== 'file') continue;
+  for (let index = 0; index < source.count; index++) {
+    yield localHeader(zip, index, stamp);
+    const size = source.size(index);
+    if (size === null) continue;
     let crc = CRC_START;
     let seen = 0;
     let ended = false;
@@ -259,7 +308,7 @@ export async function* zipStream(
         ended = done;
         if (done) break;
         seen += value.length;
-        if (seen > p.size) throw new Error(`${p.entry.path}: more bytes than its size`);
+        if (seen > size) throw new Error(`${source.path(index)}: more bytes than its size`);
         crc = crc32Update(crc, value);
         yield value;
       }
@@ -268,13 +317,13 @@ export async function* zipStream(
       // after its last byte: the stream may still be checking what follows.
       if (!ended) await reader.cancel().catch(() => {});
     }
-    if (seen !== p.size) throw new Error(`${p.entry.path}: ${seen} bytes, expected ${p.size}`);
-    p.crc = crc32Final(crc);
-    yield descriptor(p);
+    if (seen !== size) throw new Error(`${source.path(index)}: ${seen} bytes, expected ${size}`);
+    zip.crcs[index] = crc32Final(crc);
+    yield descriptor(zip, index);
   }
-  const central = centralDirectory(planned, stamp, limits);
+  const central = centralDirectory(zip, stamp);
   yield central;
-  yield end(planned.length, zip.centralStart, central.length, limits);
+  yield end(source.count, zip.centralStart, central.length, zip.limits);
 }
 
 /* CRC-32 (ISO-HDLC, the zip one), eight table lookups per step ("slicing by 8"). */

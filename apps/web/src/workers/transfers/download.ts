@@ -10,6 +10,7 @@ import type { ServerItem } from '../../model/items.ts';
 import { displayName } from '../../model/item-names.ts';
 import { downloadName, safeSegment, uniqueName } from '../../model/transfer-plan.ts';
 import type { DownloadEntry, DownloadJob, DownloadTarget } from '../../model/transfers.ts';
+import { ZipColumnsBuilder } from '../../model/zip-columns.ts';
 import { openItems } from '../items.ts';
 import { itemKey } from '../key-rings.ts';
 import { getListing } from '../listing-fetch.ts';
@@ -44,12 +45,19 @@ function fileEntry(scope: BrowseScope, item: ServerItem, path: string, opened: R
   };
 }
 
+/** A file entry into the zip's columns; its own key copy is wiped. */
+function addFile(out: ZipColumnsBuilder, entry: DownloadEntry): void {
+  if (entry.kind !== 'file') return;
+  out.addFile(entry.path, entry.id, entry.key, entry.fileNonce, entry.size);
+  entry.key.fill(0);
+}
+
 /**
  * A folder and everything under it, page by page as the server lists it (breadth first, so a
  * folder comes before what it holds): each page is opened and turned into entries, then dropped,
  * so a folder of 10,000 files holds one page of listing at a time, not the whole of it.
  */
-async function gatherFolder(scope: BrowseScope, target: DownloadTarget, rootPath: string, out: DownloadEntry[]): Promise<void> {
+async function gatherFolder(scope: BrowseScope, target: DownloadTarget, rootPath: string, out: ZipColumnsBuilder): Promise<void> {
   // Only folders opened in this gather have a path: a folder it does not open vouches for none
   // of its descendants, whatever key this worker held for it before.
   const pathOf = new Map<string, string>([[target.id, rootPath]]);
@@ -63,7 +71,7 @@ async function gatherFolder(scope: BrowseScope, target: DownloadTarget, rootPath
     const views = await openItems(scope, offset === 0 ? [root!, ...page.files] : page.files, { once: true });
     if (offset === 0) {
       if (!views.shift()?.decrypted) throw new TransferError(NOT_VERIFIED, 'The folder did not open in the current listing');
-      out.push({ kind: 'dir', path: rootPath });
+      out.addDir(rootPath);
     }
     // Only items whose key opened under their parent are trusted (a planted one is left out).
     const opened = new Set(views.filter((view) => view.decrypted).map((view) => view.id));
@@ -76,9 +84,9 @@ async function gatherFolder(scope: BrowseScope, target: DownloadTarget, rootPath
       const path = `${parentPath}/${uniqueName(base, siblings)}`;
       if (item.isDirectory) {
         pathOf.set(item.id, path);
-        out.push({ kind: 'dir', path });
+        out.addDir(path);
       } else {
-        out.push(fileEntry(scope, item, path, opened));
+        addFile(out, fileEntry(scope, item, path, opened));
       }
     });
     if (page.files.length < FOLDER_PAGE) break;
@@ -121,21 +129,27 @@ async function buildJob(targets: DownloadTarget[], scope: BrowseScope): Promise<
     const entry = versionId ? await openedVersion(scope, { ...target, versionId }, path) : await openedFile(scope, target, path);
     return { kind: 'file', name: entry.path, entries: [entry], scope };
   }
-  const entries: DownloadEntry[] = [];
-  const top = new Set<string>();
-  for (const target of targets) {
-    const name = uniqueName(safeSegment(displayName(target)), top);
-    if (target.isDirectory) await gatherFolder(scope, target, name, entries);
-    else entries.push(await openedFile(scope, target, name));
+  const columns = new ZipColumnsBuilder();
+  try {
+    const top = new Set<string>();
+    for (const target of targets) {
+      const name = uniqueName(safeSegment(displayName(target)), top);
+      if (target.isDirectory) await gatherFolder(scope, target, name, columns);
+      else addFile(columns, await openedFile(scope, target, name));
+    }
+  } catch (error) {
+    columns.finish().secrets.fill(0);
+    throw error;
   }
-  return { kind: 'zip', name: downloadName(targets), entries, scope };
+  return { kind: 'zip', name: downloadName(targets), columns: columns.finish(), scope };
 }
 
 /**
  * Hands the service worker what it needs to stream `targets` to disk: posts the job on `port`
  * (the page gave the other end to the service worker) and resolves once the service worker has
- * it. The keys are copies; the ones posted are wiped here afterwards. The items are reached in
- * `scope`: their keys come from its ring, and a link's listing and data calls carry its id.
+ * it. The keys are copies; a file's is wiped here afterwards, and a zip's columns are transferred,
+ * not copied, so none is left here. The items are reached in `scope`: their keys come from its
+ * ring, and a link's listing and data calls carry its id.
  */
 export async function prepareDownload(
   scope: BrowseScope,
@@ -154,11 +168,16 @@ export async function prepareDownload(
         }
       };
     });
-    port.postMessage({ type: 'job', job });
+    const moved = job.kind === 'zip' ? [job.columns.sizes.buffer, job.columns.secrets.buffer] : [];
+    port.postMessage({ type: 'job', job }, moved);
     await ready;
     return { name: job.name, kind: job.kind };
   } finally {
-    for (const entry of job?.entries ?? []) if (entry.kind === 'file') entry.key.fill(0);
+    // After a transfer the zip's secrets are detached here (filling one throws); before one, wiped.
+    if (job?.kind === 'zip') {
+      if (job.columns.secrets.byteLength > 0) job.columns.secrets.fill(0);
+    }
+    else for (const entry of job?.entries ?? []) if (entry.kind === 'file') entry.key.fill(0);
     port.close();
   }
 }

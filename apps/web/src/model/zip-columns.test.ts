@@ -1,0 +1,41 @@
+import { describe, expect, test } from 'vitest';
+import { columnFile, SECRET_BYTES, ZipColumnsBuilder } from './zip-columns.ts';
+
+const bytes = (length: number, seed: number) => Uint8Array.from({ length }, (_, i) => (i * 7 + seed) & 0xff);
+
+describe('zip columns', () => {
+  test('entries keep their paths, ids, sizes, keys and nonces as the arrays grow past their first size', () => {
+    const builder = new ZipColumnsBuilder();
+    for (let i = 0; i < 200; i++) {
+      if (i % 10 === 0) builder.addDir(`dir ${i}`);
+      else builder.addFile(`file ${i}`, `id-${i}`, bytes(32, i), bytes(12, 100 + i), i * 1000);
+    }
+    const columns = builder.finish();
+    expect(columns.count).toBe(200);
+    expect(columns.sizes.length).toBeGreaterThanOrEqual(200);
+    expect(columns.secrets.length).toBeGreaterThanOrEqual(200 * SECRET_BYTES);
+    for (const i of [0, 1, 63, 64, 65, 127, 128, 199]) {
+      expect(columns.paths[i]).toBe(i % 10 === 0 ? `dir ${i}` : `file ${i}`);
+      const file = columnFile(columns, i);
+      if (i % 10 === 0) {
+        expect([file.id, file.size]).toEqual(['', -1]);
+        expect(file.key.every((b) => b === 0)).toBe(true);
+      } else {
+        expect([file.id, file.size]).toEqual([`id-${i}`, i * 1000]);
+        expect(file.key).toEqual(bytes(32, i));
+        expect(file.fileNonce).toEqual(bytes(12, 100 + i));
+      }
+    }
+  });
+
+  test("a file's key is a view of its column: wiping it wipes the column, and only that entry", () => {
+    const builder = new ZipColumnsBuilder();
+    builder.addFile('a', 'id-a', bytes(32, 1), bytes(12, 2), 5);
+    builder.addFile('b', 'id-b', bytes(32, 3), bytes(12, 4), 6);
+    const columns = builder.finish();
+    columnFile(columns, 0).key.fill(0);
+    expect(columns.secrets.subarray(0, 32).every((b) => b === 0)).toBe(true);
+    expect(columnFile(columns, 0).fileNonce).toEqual(bytes(12, 2));
+    expect(columnFile(columns, 1).key).toEqual(bytes(32, 3));
+  });
+});
