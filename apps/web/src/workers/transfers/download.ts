@@ -174,10 +174,8 @@ export async function prepareDownload(
     return { name: job.name, kind: job.kind };
   } finally {
     // After a transfer the zip's secrets are detached here (filling one throws); before one, wiped.
-    if (job?.kind === 'zip') {
-      if (job.columns.secrets.byteLength > 0) job.columns.secrets.fill(0);
-    }
-    else for (const entry of job?.entries ?? []) if (entry.kind === 'file') entry.key.fill(0);
+    if (job?.kind === 'zip' && job.columns.secrets.byteLength > 0) job.columns.secrets.fill(0);
+    else if (job?.kind === 'file') for (const entry of job.entries) if (entry.kind === 'file') entry.key.fill(0);
     port.close();
   }
 }
