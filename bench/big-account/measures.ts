@@ -167,8 +167,12 @@ export async function downloadZip(page: Page, name: string) {
   return { ms, ...zip };
 }
 
-/** The archive's length and the entry count of its end record (zip64's when the plain one says 0xffff). */
-async function zipSummary(path: string): Promise<{ bytes: number; entries: number }> {
+/**
+ * The archive's length, the entry count of its end record (zip64's when the plain one says 0xffff)
+ * and its central directory's size: the part of a zip that must be held until its end, whatever
+ * writes it (APPNOTE puts every entry's name, CRC and offset after the last file).
+ */
+async function zipSummary(path: string): Promise<{ bytes: number; entries: number; centralBytes: number }> {
   const file = await open(path);
   try {
     const { size } = await file.stat();
@@ -177,8 +181,10 @@ async function zipSummary(path: string): Promise<{ bytes: number; entries: numbe
     const end = tail.length - 22;
     if (tail.readUInt32LE(end) !== 0x06054b50) throw new Error('the download is not a zip (no end record)');
     let entries = tail.readUInt16LE(end + 10);
+    let centralBytes = tail.readUInt32LE(end + 12);
     if (entries === 0xffff) entries = Number(tail.readBigUInt64LE(end - 20 - 56 + 32));
-    return { bytes: size, entries };
+    if (centralBytes === 0xffffffff) centralBytes = Number(tail.readBigUInt64LE(end - 20 - 56 + 40));
+    return { bytes: size, entries, centralBytes };
   } finally {
     await file.close();
   }

@@ -2,12 +2,16 @@
  * Memory of the app's tab while something runs: the JS heap in use of the page, of its crypto
  * worker and of the download service worker (CDP Runtime.getHeapUsage on each target, through
  * the browser's DevTools session), and the resident memory (PSS) of every Chromium renderer
- * process (where those three run), sampled every SAMPLE_MS; answers the peaks.
+ * process (where those three run), sampled every SAMPLE_MS; answers the peaks. Every LIVE_MS a
+ * sample is taken right after a garbage collection in each target: what is live then, without
+ * what the collector would free when it next runs (a peak of the heap in use is mostly that: the
+ * pages of a listing already written out, kept until V8 decides to collect).
  */
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, CDPSession } from 'playwright-core';
 
 const SAMPLE_MS = 200;
+const LIVE_MS = 2000;
 const MIB = 1024 * 1024;
 
 export interface MemoryPeaks {
@@ -31,6 +35,12 @@ export interface MemoryPeaks {
   rendererPss: number;
   /** That peak above the first sample's. */
   rendererPssGrowth: number;
+  /** The peak of the samples taken right after a collection, above the first (itself after one). */
+  liveGrowth: number;
+  /** Each target's live peak above its first sample. */
+  liveGrowthBy: Record<string, number>;
+  /** Live after the work ended (collected once more), above the first sample: what it left held. */
+  liveAfter: number;
   samples: number;
 }
 
@@ -38,12 +48,15 @@ interface Sample {
   heap: Record<string, number>;
   total: number;
   pss: number;
+  /** Taken right after a collection in every target. */
+  live: boolean;
 }
 
 const peakOf = (samples: Sample[], pick: (s: Sample) => number) => samples.reduce((max, s) => Math.max(max, pick(s)), 0);
 
-function peaksOf(samples: Sample[]): MemoryPeaks {
+function peaksOf(samples: Sample[], after: Sample): MemoryPeaks {
   const types = new Set(samples.flatMap((s) => Object.keys(s.heap)));
+  const live = samples.filter((s) => s.live);
   const half = Math.ceil(samples.length / 2);
   const sw = (s: Sample) => s.heap.service_worker ?? 0;
   return {
@@ -56,6 +69,11 @@ function peaksOf(samples: Sample[]): MemoryPeaks {
     serviceWorkerHalves: [peakOf(samples.slice(0, half), sw), peakOf(samples.slice(half), sw)],
     rendererPss: peakOf(samples, (s) => s.pss),
     rendererPssGrowth: peakOf(samples, (s) => s.pss) - (samples[0]?.pss ?? 0),
+    liveGrowth: peakOf(live, (s) => s.total) - (samples[0]?.total ?? 0),
+    liveGrowthBy: Object.fromEntries(
+      [...types].map((type) => [type, peakOf(live, (s) => s.heap[type] ?? 0) - (samples[0]?.heap[type] ?? 0)]),
+    ),
+    liveAfter: after.total - (samples[0]?.total ?? 0),
     samples: samples.length,
   };
 }
@@ -116,20 +134,27 @@ export async function sampleMemory(context: BrowserContext): Promise<{ stop: () 
   // first, so the first sample, the base of the growth figures, is what stays.
   await Promise.all((await probesNow()).map((p) => p.collect()));
   const samples: Sample[] = [];
-  const sample = async () => {
-    const used = await Promise.all((await probesNow()).map(async (p) => ({ type: p.type, bytes: await p.used() })));
+  const sample = async (live: boolean) => {
+    const probes = await probesNow();
+    if (live) await Promise.all(probes.map((p) => p.collect()));
+    const used = await Promise.all(probes.map(async (p) => ({ type: p.type, bytes: await p.used() })));
     const heap: Record<string, number> = {};
     for (const { type, bytes } of used) heap[type] = (heap[type] ?? 0) + bytes;
     const { processInfo } = (await browser.send('SystemInfo.getProcessInfo')) as {
       processInfo: Array<{ type: string; id: number }>;
     };
     const pss = processInfo.filter((p) => p.type === 'renderer').reduce((sum, p) => sum + pssOf(p.id), 0);
-    samples.push({ heap, total: used.reduce((sum, u) => sum + u.bytes, 0), pss });
+    const taken = { heap, total: used.reduce((sum, u) => sum + u.bytes, 0), pss, live };
+    samples.push(taken);
+    return taken;
   };
   let running = true;
   const loop = (async () => {
+    let collected = performance.now();
     while (running) {
-      await sample();
+      const live = samples.length === 0 || performance.now() - collected >= LIVE_MS;
+      if (live) collected = performance.now();
+      await sample(live);
       await Bun.sleep(SAMPLE_MS);
     }
   })();
@@ -137,9 +162,9 @@ export async function sampleMemory(context: BrowserContext): Promise<{ stop: () 
     stop: async () => {
       running = false;
       await loop;
-      await sample();
+      const after = await sample(true);
       await browser.detach();
-      return peaksOf(samples);
+      return peaksOf(samples.slice(0, -1), after);
     },
   };
 }

@@ -19,7 +19,7 @@ import { startServer } from '../../e2e/support/server.ts';
 import { meterProblem } from './meter.ts';
 import { type MemoryPeaks, mib, sampleMemory } from './memory.ts';
 import { downloadZip, openFolder, openShared, search, signIn } from './measures.ts';
-import { buildWebForBench, indexBuiltMark } from '../support.ts';
+import { buildWebForBench, indexBuiltMark, percentile } from '../support.ts';
 import { printTable, type Row } from './report.ts';
 import { GOALS, NEEDLE, NEEDLES, ONLY_SHARED, RUNS, SHORT, SIZES, type AccountSize } from './settings.ts';
 import { shareWith } from './shares.ts';
@@ -46,6 +46,8 @@ interface Figures {
   sharedCalls: string[];
   zip: number;
   zipPerFile: number;
+  /** The zip's central directory, bytes: held by any zip writer until the archive's end. */
+  zipCentral: number;
   memory: MemoryPeaks;
   signInCalls: string[];
   /** The search index's build after sign-in (the page's mark), waited for before the zip. */
@@ -105,6 +107,7 @@ async function measureOnce(baseUrl: string, account: Account, problems: string[]
       ...(await sharedFigures(page, size, wrong)),
       zip: zip.ms,
       zipPerFile: zip.ms / size.zipFiles,
+      zipCentral: zip.centralBytes,
       memory,
       indexMs,
     };
@@ -120,6 +123,7 @@ const NOT_MEASURED = {
   search: Number.NaN,
   zip: Number.NaN,
   zipPerFile: Number.NaN,
+  zipCentral: Number.NaN,
   indexMs: Number.NaN,
   memory: {
     heap: {},
@@ -129,6 +133,9 @@ const NOT_MEASURED = {
     rendererPss: Number.NaN,
     rendererPssGrowth: Number.NaN,
     serviceWorkerHalves: [0, 0] as [number, number],
+    liveGrowth: Number.NaN,
+    liveGrowthBy: {},
+    liveAfter: Number.NaN,
     samples: 0,
   },
 } satisfies Partial<Figures>;
@@ -158,7 +165,8 @@ function describe(label: string, f: Figures): string {
   return (
     `${signedIn}largest ${f.largest.toFixed(0)} ms (whole ${f.largestWhole.toFixed(0)} ms), search ${f.search.toFixed(0)} ms, ${shared}, ` +
     `index built ${secs(f.indexMs)} after sign-in, zip ${secs(f.zip)} (heap growth ${mib(f.memory.heapGrowth)}: page ${mib(f.memory.growthBy.page ?? 0)}, crypto worker ${mib(f.memory.growthBy.worker ?? 0)}, service worker ${mib(f.memory.growthBy.service_worker ?? 0)}; peak heap page ${mib(f.memory.heap.page ?? 0)}, crypto worker ${mib(f.memory.heap.worker ?? 0)}, ` +
-    `service worker ${mib(f.memory.heap.service_worker ?? 0)} (halves ${f.memory.serviceWorkerHalves.map(mib).join(', ')}); renderers' PSS ${mib(f.memory.rendererPss)}; ${f.memory.samples} samples)`
+    `service worker ${mib(f.memory.heap.service_worker ?? 0)} (halves ${f.memory.serviceWorkerHalves.map(mib).join(', ')}); renderers' PSS ${mib(f.memory.rendererPss)}; ${f.memory.samples} samples; ` +
+    `live growth ${mib(f.memory.liveGrowth)}: page ${mib(f.memory.liveGrowthBy.page ?? 0)}, crypto worker ${mib(f.memory.liveGrowthBy.worker ?? 0)}, service worker ${mib(f.memory.liveGrowthBy.service_worker ?? 0)}; held after ${mib(f.memory.liveAfter)})`
   );
 }
 
@@ -221,6 +229,9 @@ async function main() {
       row(`zip of ${small.size.zipFiles} / ${big.size.zipFiles} files, whole`, (f) => f.zip, GOALS.zip),
       row('zip, time per file', (f) => f.zipPerFile, GOALS.zipPerFile),
       row('zip, JS heap growth (peak - before it)', (f) => f.memory.heapGrowth, GOALS.zipMemory, 'bytes'),
+      row('zip, live JS heap growth (collected first)', (f) => f.memory.liveGrowth, GOALS.zipMemory, 'bytes'),
+      row('zip, live JS heap held after it', (f) => f.memory.liveAfter, GOALS.zipHeld, 'bytes'),
+      row("zip, its central directory (any writer's floor)", (f) => f.zipCentral, GOALS.zipHeld, 'bytes'),
       row('zip, peak JS heap (page + workers)', (f) => f.memory.heapTotal, GOALS.zipHeld, 'bytes'),
       row("zip, renderers' PSS growth", (f) => f.memory.rendererPssGrowth, GOALS.zipMemory, 'bytes'),
       row("zip, peak renderers' PSS", (f) => f.memory.rendererPss, GOALS.zipHeld, 'bytes'),
@@ -230,6 +241,16 @@ async function main() {
       rows.filter((r) => !r.big.some(Number.isNaN)),
       RUNS,
     );
+    // The live growth no zip writer can go under: the small zip's, plus the central directory the
+    // big one must hold more (the small one's is in its figure already).
+    const median = (xs: number[]) => percentile(xs, 50);
+    const smallLive = median(figures.small.map((f) => f.memory.liveGrowth));
+    const floor = smallLive + median(figures.big.map((f) => f.zipCentral)) - median(figures.small.map((f) => f.zipCentral));
+    if (Number.isFinite(floor))
+      console.log(
+        `zip, live growth floor: ${mib(floor)} (the small zip's ${mib(smallLive)} plus the larger central directory), ` +
+          `${(floor / smallLive).toFixed(2)}x the small one's; measured ${(median(figures.big.map((f) => f.memory.liveGrowth)) / smallLive).toFixed(2)}x`,
+      );
     console.log(
       `machine load (1-min average, 2 cores): ${loadBefore.toFixed(2)} before the timed runs, ${loadAfter.toFixed(2)} after`,
     );

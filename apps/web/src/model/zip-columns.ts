@@ -17,9 +17,9 @@ export interface ZipColumns {
   paths: string[];
   /** The file's id; '' for a folder. */
   ids: string[];
-  /** The file's plaintext size; -1 for a folder. At least `count` long. */
+  /** The file's plaintext size; -1 for a folder. */
   sizes: Float64Array;
-  /** SECRET_BYTES per entry (zeros for a folder). At least `count` entries long. */
+  /** SECRET_BYTES per entry (zeros for a folder). */
   secrets: Uint8Array;
 }
 
@@ -59,8 +59,14 @@ export class ZipColumnsBuilder {
     return this.columns.count;
   }
 
-  /** The columns as filled so far (the builder's own, not a copy). */
+  /** The columns as filled so far, their arrays cut to the entries (the spare room wiped and let go). */
   finish(): ZipColumns {
+    const c = this.columns;
+    if (c.sizes.length > c.count) {
+      const secrets = c.secrets.slice(0, c.count * SECRET_BYTES);
+      c.secrets.fill(0);
+      this.columns = { ...c, sizes: c.sizes.slice(0, c.count), secrets };
+    }
     return this.columns;
   }
 
