@@ -19,7 +19,7 @@ import { startServer } from '../../e2e/support/server.ts';
 import { meterProblem } from './meter.ts';
 import { type MemoryPeaks, mib, sampleMemory } from './memory.ts';
 import { downloadZip, openFolder, openShared, search, signIn } from './measures.ts';
-import { buildWebForBench, indexBuiltMark, percentile } from '../support.ts';
+import { buildWebForBench, indexBuiltMark } from '../support.ts';
 import { printTable, type Row } from './report.ts';
 import { GOALS, NEEDLE, NEEDLES, ONLY_SHARED, RUNS, SHORT, SIZES, type AccountSize } from './settings.ts';
 import { shareWith } from './shares.ts';
@@ -241,16 +241,6 @@ async function main() {
       rows.filter((r) => !r.big.some(Number.isNaN)),
       RUNS,
     );
-    // The live growth no zip writer can go under: the small zip's, plus the central directory the
-    // big one must hold more (the small one's is in its figure already).
-    const median = (xs: number[]) => percentile(xs, 50);
-    const smallLive = median(figures.small.map((f) => f.memory.liveGrowth));
-    const floor = smallLive + median(figures.big.map((f) => f.zipCentral)) - median(figures.small.map((f) => f.zipCentral));
-    if (Number.isFinite(floor))
-      console.log(
-        `zip, live growth floor: ${mib(floor)} (the small zip's ${mib(smallLive)} plus the larger central directory), ` +
-          `${(floor / smallLive).toFixed(2)}x the small one's; measured ${(median(figures.big.map((f) => f.memory.liveGrowth)) / smallLive).toFixed(2)}x`,
-      );
     console.log(
       `machine load (1-min average, 2 cores): ${loadBefore.toFixed(2)} before the timed runs, ${loadAfter.toFixed(2)} after`,
     );
