@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { columnFile, SECRET_BYTES, ZipColumnsBuilder } from './zip-columns.ts';
+import { columnFile, columnsFit, SECRET_BYTES, ZipColumnsBuilder } from './zip-columns.ts';
 
 const bytes = (length: number, seed: number) => Uint8Array.from({ length }, (_, i) => (i * 7 + seed) & 0xff);
 
@@ -38,5 +38,17 @@ describe('zip columns', () => {
     expect(columns.secrets.subarray(0, 32).every((b) => b === 0)).toBe(true);
     expect(columnFile(columns, 0).fileNonce).toEqual(bytes(12, 2));
     expect(columnFile(columns, 1).key).toEqual(bytes(32, 3));
+  });
+
+  test('a job whose columns do not fit their count is told apart', () => {
+    const builder = new ZipColumnsBuilder();
+    builder.addDir('a');
+    builder.addFile('a/b', 'id-b', bytes(32, 1), bytes(12, 2), 5);
+    const columns = builder.finish();
+    expect(columnsFit(columns)).toBe(true);
+    expect(columnsFit({ ...columns, count: 3 })).toBe(false);
+    expect(columnsFit({ ...columns, paths: ['a'] })).toBe(false);
+    expect(columnsFit({ ...columns, secrets: columns.secrets.subarray(0, SECRET_BYTES) })).toBe(false);
+    expect(columnsFit({ ...columns, sizes: [5, -1] as unknown as Float64Array })).toBe(false);
   });
 });

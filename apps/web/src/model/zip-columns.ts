@@ -23,6 +23,23 @@ export interface ZipColumns {
   secrets: Uint8Array;
 }
 
+/** Whether `columns` came whole: every array as long as its entries (the service worker refuses a job that is not). */
+export function columnsFit(columns: ZipColumns): boolean {
+  const { count, paths, ids, sizes, secrets } = columns;
+  return (
+    Number.isSafeInteger(count) &&
+    count >= 0 &&
+    Array.isArray(paths) &&
+    Array.isArray(ids) &&
+    paths.length === count &&
+    ids.length === count &&
+    sizes instanceof Float64Array &&
+    sizes.length === count &&
+    secrets instanceof Uint8Array &&
+    secrets.length === count * SECRET_BYTES
+  );
+}
+
 /** Entry `index` of `columns` as a file: its id, size, and views of its key and nonce (not copies: wiping them wipes the column). */
 export function columnFile(columns: ZipColumns, index: number) {
   const at = index * SECRET_BYTES;

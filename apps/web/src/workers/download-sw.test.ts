@@ -60,7 +60,12 @@ beforeEach(() => {
 });
 
 /** The page's side: a job for `token` handed over through a port, as the crypto worker does. */
-async function register(token: string, entry: { fileNonce?: Uint8Array } = {}, given?: DownloadJob): Promise<void> {
+async function register(
+  token: string,
+  entry: { fileNonce?: Uint8Array } = {},
+  given?: DownloadJob,
+  answered = 'ready',
+): Promise<void> {
   const channel = new MessageChannel();
   const waits: Promise<unknown>[] = [];
   listeners.get('message')!({
@@ -82,7 +87,7 @@ async function register(token: string, entry: { fileNonce?: Uint8Array } = {}, g
   // A zip's columns are transferred, as the crypto worker sends them.
   const moved = job.kind === 'zip' ? [job.columns.sizes.buffer, job.columns.secrets.buffer] : [];
   channel.port1.postMessage({ type: 'job', job }, moved as Transferable[]);
-  expect(await answer).toBe('ready');
+  expect(await answer).toBe(answered);
   await Promise.all(waits);
   channel.port1.close();
 }
@@ -196,5 +201,17 @@ describe('a zip download', () => {
     const response = await open(token);
     await expect(response.arrayBuffer()).rejects.toThrow();
     await vi.waitFor(() => expect(told).toContainEqual(expect.objectContaining({ type: SW_ERROR_MESSAGE, token })));
+  });
+
+  it('a zip job whose columns do not fit their count is refused, and its token answers nothing', async () => {
+    const token = '7b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b';
+    const columns = new ZipColumnsBuilder();
+    columns.addFile('one.bin', 'item-1', key, fileNonce, SIZE);
+    const job: DownloadJob = { kind: 'zip', name: 'x.zip', columns: { ...columns.finish(), count: 2 }, scope: OWN_SCOPE };
+    await register(token, {}, job, 'refused');
+    expect((await open(token)).status).toBe(204);
+    await vi.waitFor(() =>
+      expect(told).toContainEqual(expect.objectContaining({ type: SW_ERROR_MESSAGE, token, code: 'EXPIRED' })),
+    );
   });
 });

@@ -32,7 +32,7 @@ import { exactLength } from './transfers/exact-length.ts';
 import { awaitJob, sw, TOKEN } from './sw/scope.ts';
 import { fetchingAhead } from './fetch-ahead.ts';
 import { planZip, zipStream } from './zip.ts';
-import { columnFile, type ZipColumns } from '../model/zip-columns.ts';
+import { columnFile, columnsFit, type ZipColumns } from '../model/zip-columns.ts';
 
 const bytes = byteCalls(sameOriginFetch);
 
@@ -72,6 +72,7 @@ sw.addEventListener('message', (event) => {
   const token = data.token;
   // Stay alive until the crypto worker's job arrives (or the wait runs out).
   awaitJob<DownloadJob>(event, port, (job) => {
+    if (job.kind === 'zip' && !columnsFit(job.columns)) return false;
     const timer = setTimeout(() => {
       const stale = jobs.get(token);
       jobs.delete(token);
