@@ -40,6 +40,8 @@ interface Figures {
   largest: number;
   largestWhole: number;
   search: number;
+  /** The stored index's opening on the search's page: ms in all and by phase (the app's mark). */
+  searchOpened?: Record<string, number>;
   shared: number;
   sharedWhole: number;
   /** /shared's API calls from the click on, "path start+duration" in ms. */
@@ -55,6 +57,14 @@ interface Figures {
 }
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The stored index's opening, by phase, as the search's page marked it. */
+const opened = (f: Figures) => {
+  const o = f.searchOpened;
+  if (!o) return '';
+  const ms = (key: string) => `${(o[key] ?? Number.NaN).toFixed(0)}`;
+  return ` (index of ${o.names} names opened in ${ms('ms')} ms: read ${ms('read')}, open ${ms('open')}, hold ${ms('hold')}, shared ${ms('shared')})`;
+};
 
 async function makeAccount(baseUrl: string, size: AccountSize): Promise<Account> {
   const user = await createUser(baseUrl, { username: `${size.label}${Date.now() % 1e6}` });
@@ -104,6 +114,7 @@ async function measureOnce(baseUrl: string, account: Account, problems: string[]
       largest: largest.firstPage,
       largestWhole: largest.whole,
       search: found.first,
+      ...(found.opened ? { searchOpened: found.opened } : {}),
       ...(await sharedFigures(page, size, wrong)),
       zip: zip.ms,
       zipPerFile: zip.ms / size.zipFiles,
@@ -163,7 +174,7 @@ function describe(label: string, f: Figures): string {
   const shared = `/shared ${f.shared.toFixed(0)} ms (every share open ${f.sharedWhole.toFixed(0)} ms)`;
   if (ONLY_SHARED) return signedIn + shared;
   return (
-    `${signedIn}largest ${f.largest.toFixed(0)} ms (whole ${f.largestWhole.toFixed(0)} ms), search ${f.search.toFixed(0)} ms, ${shared}, ` +
+    `${signedIn}largest ${f.largest.toFixed(0)} ms (whole ${f.largestWhole.toFixed(0)} ms), search ${f.search.toFixed(0)} ms${opened(f)}, ${shared}, ` +
     `index built ${secs(f.indexMs)} after sign-in, zip ${secs(f.zip)} (heap growth ${mib(f.memory.heapGrowth)}: page ${mib(f.memory.growthBy.page ?? 0)}, crypto worker ${mib(f.memory.growthBy.worker ?? 0)}, service worker ${mib(f.memory.growthBy.service_worker ?? 0)}; peak heap page ${mib(f.memory.heap.page ?? 0)}, crypto worker ${mib(f.memory.heap.worker ?? 0)}, ` +
     `service worker ${mib(f.memory.heap.service_worker ?? 0)} (halves ${f.memory.serviceWorkerHalves.map(mib).join(', ')}); renderers' PSS ${mib(f.memory.rendererPss)}; ${f.memory.samples} samples; ` +
     `live growth ${mib(f.memory.liveGrowth)}: page ${mib(f.memory.liveGrowthBy.page ?? 0)}, crypto worker ${mib(f.memory.liveGrowthBy.worker ?? 0)}, service worker ${mib(f.memory.liveGrowthBy.service_worker ?? 0)}; held after ${mib(f.memory.liveAfter)})`

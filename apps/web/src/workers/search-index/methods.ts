@@ -25,7 +25,15 @@ const PERSIST_DELAY_MS = 300;
 export type IndexState =
   | { state: 'unavailable' }
   | { state: 'none' }
-  | { state: 'ready'; treeVersion: number; names: number; shared: boolean; phases?: BuildPhases };
+  | { state: 'ready'; treeVersion: number; names: number; shared: boolean; phases?: BuildPhases; opened?: OpenPhases };
+
+/** Where the opening of a stored index went, in ms (for the benches): read, decrypted and parsed, held, the shared section. */
+export interface OpenPhases {
+  read: number;
+  open: number;
+  hold: number;
+  shared: number;
+}
 
 /** Where a build's time went, in ms (for bench/search): the tree's walk, then sealing and writing. */
 export interface BuildPhases extends WalkTimes {
@@ -70,19 +78,29 @@ async function searchIndexOpen(): Promise<IndexState> {
   if (live?.userId === me.userId) return stateOf(live);
   live = undefined;
   const started = epoch;
+  const t0 = performance.now();
   const stored = await readIndex(me.userId, 'own').catch(() => undefined);
   if (!stored) return { state: 'none' };
+  const opened: OpenPhases = { read: performance.now() - t0, open: 0, hold: 0, shared: 0 };
   try {
+    let at = performance.now();
     const entries = await openIndex(me.key, me.userId, 'own', stored.meta, stored.chunks);
+    opened.open = performance.now() - at;
+    at = performance.now();
+    const memory = new MemoryIndex(me.userId, entries);
+    opened.hold = performance.now() - at;
+    at = performance.now();
     const shared = await openShared(me);
+    opened.shared = performance.now() - at;
     if (epoch !== started) return { state: 'none' };
-    live = { ...me, treeVersion: stored.meta.treeVersion, memory: new MemoryIndex(me.userId, entries), shared };
+    live = { ...me, treeVersion: stored.meta.treeVersion, memory, shared };
   } catch (error) {
     // Tampered with, cut short or not this account's: built again from the server.
     if (!(error instanceof IndexOpenError)) throw error;
     return { state: 'none' };
   }
-  return stateOf(live);
+  const state = stateOf(live);
+  return state.state === 'ready' ? { ...state, opened } : state;
 }
 
 /** The stored section of what is shared with the user; undefined when there is none that opens (/shared builds it again). */

@@ -81,18 +81,16 @@ export async function openIndex(
   chunks: readonly SealedChunk[],
 ): Promise<IndexEntry[]> {
   if (chunks.length !== meta.chunks) throw new IndexOpenError('The index lacks chunks');
-  // Every chunk's decryption asked at once, each parsed as it is in: WebCrypto works off this
-  // thread, so the chunks after the first open while the first is parsed (a fresh page's first
-  // search waits for all of it).
-  const opening = chunks.map((chunk, n) =>
-    crypto.subtle.decrypt({ name: 'AES-GCM', iv: chunk.nonce, additionalData: aad(userId, section, meta, n) }, key, chunk.sealed),
-  );
-  for (const pending of opening) pending.catch(() => undefined);
   const out: IndexEntry[] = [];
   for (let n = 0; n < chunks.length; n++) {
+    const chunk = chunks[n]!;
     let plain: ArrayBuffer;
     try {
-      plain = await opening[n]!;
+      plain = await crypto.subtle.decrypt(
+        { name: 'AES-GCM', iv: chunk.nonce, additionalData: aad(userId, section, meta, n) },
+        key,
+        chunk.sealed,
+      );
     } catch {
       throw new IndexOpenError(`Chunk ${n} of the index does not open`);
     }
