@@ -193,3 +193,23 @@ async function zipSummary(path: string): Promise<{ bytes: number; entries: numbe
     await file.close();
   }
 }
+
+/**
+ * The part of a zip's memory no gather can avoid: its folder's listing, as the zip asks for it
+ * (SPEC: depth 20, 1,000 items a request), fetched and parsed in the crypto worker, each page
+ * dropped at once and nothing else done. Answers the pages read. Run under sampleMemory, its
+ * growth is the garbage those pages alone leave for the collector.
+ */
+export async function listingPagesProbe(page: Page, folderId: string): Promise<number> {
+  const worker = page.workers().find((w) => w.url().includes('crypto.worker'));
+  if (!worker) throw new Error('no crypto worker to run the probe in');
+  return worker.evaluate(async (id: string) => {
+    let pages = 0;
+    for (let offset = 0; ; offset += 1000) {
+      const response = await fetch(`/api/file?id=${id}&depth=20&limit=1000&offset=${offset}`);
+      const body = (await response.json()) as { files?: unknown[] };
+      pages++;
+      if (!Array.isArray(body.files) || body.files.length < 1000) return pages;
+    }
+  }, folderId);
+}

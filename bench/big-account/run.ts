@@ -18,7 +18,7 @@ import { apiLogin, ok, type ApiSession } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
 import { meterProblem } from './meter.ts';
 import { type MemoryPeaks, mib, sampleMemory } from './memory.ts';
-import { downloadZip, openFolder, openShared, search, signIn } from './measures.ts';
+import { downloadZip, listingPagesProbe, openFolder, openShared, search, signIn } from './measures.ts';
 import { buildWebForBench, indexBuiltMark } from '../support.ts';
 import { printTable, type Row } from './report.ts';
 import { GOALS, NEEDLE, NEEDLES, ONLY_SHARED, RUNS, SHORT, SIZES, type AccountSize } from './settings.ts';
@@ -51,6 +51,9 @@ interface Figures {
   /** The zip's central directory, bytes: held by any zip writer until the archive's end. */
   zipCentral: number;
   memory: MemoryPeaks;
+  /** The zip folder's listing pages alone, fetched and parsed in the crypto worker (listingPagesProbe). */
+  probe: MemoryPeaks;
+  probePages: number;
   signInCalls: string[];
   /** The search index's build after sign-in (the page's mark), waited for before the zip. */
   indexMs: number;
@@ -104,6 +107,10 @@ async function measureOnce(baseUrl: string, account: Account, problems: string[]
     const memory = await sampling.stop();
     if (zip.entries !== size.zipFiles + 1) wrong(`zip has ${zip.entries} entries, expected ${size.zipFiles + 1}`);
     if (zip.bytes < made.zipBytes) wrong(`zip is ${zip.bytes} bytes, less than its files' ${made.zipBytes}`);
+    // The same folder's listing pages alone, in the same worker: the floor of the zip's garbage.
+    const probeSampling = await sampleMemory(context);
+    const probePages = await listingPagesProbe(page, made.zip.id);
+    const probe = await probeSampling.stop();
 
     const largest = await openFolder(page, 'Largest', 'entry ');
     await page.goto(`${baseUrl}/files`);
@@ -120,12 +127,28 @@ async function measureOnce(baseUrl: string, account: Account, problems: string[]
       zipPerFile: zip.ms / size.zipFiles,
       zipCentral: zip.centralBytes,
       memory,
+      probe,
+      probePages,
       indexMs,
     };
   } finally {
     await context.close();
   }
 }
+
+const NO_MEMORY: MemoryPeaks = {
+  heap: {},
+  heapTotal: Number.NaN,
+  heapGrowth: Number.NaN,
+  growthBy: {},
+  rendererPss: Number.NaN,
+  rendererPssGrowth: Number.NaN,
+  serviceWorkerHalves: [0, 0],
+  liveGrowth: Number.NaN,
+  liveGrowthBy: {},
+  liveAfter: Number.NaN,
+  samples: 0,
+};
 
 /** What `--only=shared` does not measure (left out of its table). */
 const NOT_MEASURED = {
@@ -136,19 +159,9 @@ const NOT_MEASURED = {
   zipPerFile: Number.NaN,
   zipCentral: Number.NaN,
   indexMs: Number.NaN,
-  memory: {
-    heap: {},
-    heapTotal: Number.NaN,
-    heapGrowth: Number.NaN,
-    growthBy: {},
-    rendererPss: Number.NaN,
-    rendererPssGrowth: Number.NaN,
-    serviceWorkerHalves: [0, 0] as [number, number],
-    liveGrowth: Number.NaN,
-    liveGrowthBy: {},
-    liveAfter: Number.NaN,
-    samples: 0,
-  },
+  memory: NO_MEMORY,
+  probe: NO_MEMORY,
+  probePages: 0,
 } satisfies Partial<Figures>;
 
 /** /shared's first page and its whole list, checked for the count of shares it says once whole. */
@@ -177,7 +190,8 @@ function describe(label: string, f: Figures): string {
     `${signedIn}largest ${f.largest.toFixed(0)} ms (whole ${f.largestWhole.toFixed(0)} ms), search ${f.search.toFixed(0)} ms${opened(f)}, ${shared}, ` +
     `index built ${secs(f.indexMs)} after sign-in, zip ${secs(f.zip)} (heap growth ${mib(f.memory.heapGrowth)}: page ${mib(f.memory.growthBy.page ?? 0)}, crypto worker ${mib(f.memory.growthBy.worker ?? 0)}, service worker ${mib(f.memory.growthBy.service_worker ?? 0)}; peak heap page ${mib(f.memory.heap.page ?? 0)}, crypto worker ${mib(f.memory.heap.worker ?? 0)}, ` +
     `service worker ${mib(f.memory.heap.service_worker ?? 0)} (halves ${f.memory.serviceWorkerHalves.map(mib).join(', ')}); renderers' PSS ${mib(f.memory.rendererPss)}; ${f.memory.samples} samples; ` +
-    `live growth ${mib(f.memory.liveGrowth)}: page ${mib(f.memory.liveGrowthBy.page ?? 0)}, crypto worker ${mib(f.memory.liveGrowthBy.worker ?? 0)}, service worker ${mib(f.memory.liveGrowthBy.service_worker ?? 0)}; held after ${mib(f.memory.liveAfter)})`
+    `live growth ${mib(f.memory.liveGrowth)}: page ${mib(f.memory.liveGrowthBy.page ?? 0)}, crypto worker ${mib(f.memory.liveGrowthBy.worker ?? 0)}, service worker ${mib(f.memory.liveGrowthBy.service_worker ?? 0)}; held after ${mib(f.memory.liveAfter)}); ` +
+    `probe: ${f.probePages} listing pages alone, crypto worker heap growth ${mib(f.probe.growthBy.worker ?? 0)}`
   );
 }
 
@@ -240,6 +254,8 @@ async function main() {
       row(`zip of ${small.size.zipFiles} / ${big.size.zipFiles} files, whole`, (f) => f.zip, GOALS.zip),
       row('zip, time per file', (f) => f.zipPerFile, GOALS.zipPerFile),
       row('zip, JS heap growth (peak - before it)', (f) => f.memory.heapGrowth, GOALS.zipMemory, 'bytes'),
+      row('zip, crypto worker heap growth (peak)', (f) => f.memory.growthBy.worker ?? Number.NaN, GOALS.zipHeld, 'bytes'),
+      row("probe: the zip's listing pages alone, same", (f) => f.probe.growthBy.worker ?? Number.NaN, GOALS.zipHeld, 'bytes'),
       row('zip, live JS heap growth (collected first)', (f) => f.memory.liveGrowth, GOALS.zipMemory, 'bytes'),
       row('zip, live JS heap held after it', (f) => f.memory.liveAfter, GOALS.zipHeld, 'bytes'),
       row("zip, its central directory (any writer's floor)", (f) => f.zipCentral, GOALS.zipHeld, 'bytes'),
