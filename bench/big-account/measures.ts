@@ -127,7 +127,12 @@ export async function search(page: Page, query: string, expected: number) {
     Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, ${JSON.stringify(query)});
     input.dispatchEvent(new Event('input', { bubbles: true }));
   }`;
-  const times = await timed(page, type, { first: `${results}.length >= 1`, all: `${results}.length >= ${expected}` });
+  const timing = timed(page, type, { first: `${results}.length >= 1`, all: `${results}.length >= ${expected}` });
+  if (process.env.SEARCH_SHOT) {
+    await page.waitForSelector('[aria-label="Search results"] li');
+    await page.screenshot({ path: `${process.env.SEARCH_SHOT}-${Date.now()}.png` });
+  }
+  const times = await timing;
   const found = await page.locator('[aria-label="Search results"] li').count();
   await box.fill('');
   // How the stored index opened on this page (the app's mark), which a first search waits for.

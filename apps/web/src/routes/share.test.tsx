@@ -21,6 +21,7 @@ const INFO = { linkId: 'x', itemId: 'i1', isDirectory: true, editPermission: fal
 afterEach(() => {
   cleanup();
   call.mockReset();
+  start.mockReset();
   link.fetchLink.mockReset();
   link.unlockLink.mockReset();
 });
@@ -31,6 +32,9 @@ describe('/share', () => {
     renderApp('/share?linkId=x#short');
     expect(await screen.findByText('This link is invalid or incomplete.')).toBeTruthy();
     expect(call).toHaveBeenCalledWith('openLinkKey', 'short');
+    // Not shaped like a key: nothing was asked of the server, and the worker was not started early.
+    expect(link.fetchLink).not.toHaveBeenCalled();
+    expect(start).not.toHaveBeenCalled();
   });
 
   it('shows the invalid-link message without asking the worker when there is no fragment', async () => {
@@ -59,7 +63,7 @@ describe('/share', () => {
   it("asks for the link's info and starts the worker while the key is still being opened", async () => {
     call.mockReturnValue(new Promise(() => {}));
     link.fetchLink.mockResolvedValue({ status: 'open', info: INFO });
-    renderApp('/share?linkId=x#good');
+    renderApp(`/share?linkId=x#${'k'.repeat(43)}`);
     await waitFor(() => expect(link.fetchLink).toHaveBeenCalledWith('x'));
     expect(start).toHaveBeenCalled();
     // The key is not in yet, so nothing of the link is open.

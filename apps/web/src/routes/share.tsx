@@ -2,6 +2,7 @@ import { useMemo, type ReactNode } from 'react';
 import { createRoute, useLocation } from '@tanstack/react-router';
 import { Card, Spinner } from '@sealbox/ui';
 import { cryptoWorker, type KeyHandle } from '../crypto/client.ts';
+import { lacksSecureContext } from '../crypto/secure-context.ts';
 import { NeedsSecureContext } from '../features/auth/index.ts';
 import { FileBrowser, linkMode, nextBrowserSearch, validateShareBrowserSearch } from '../features/files/index.ts';
 import {
@@ -13,6 +14,9 @@ import {
   type LinkInfo,
 } from '../features/sharing/index.ts';
 import { rootRoute } from './root.tsx';
+
+/** 32 bytes as unpadded base64url: what a link's fragment holds (docs/protocol.md "Share links"). */
+const LINK_KEY_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export const INVALID_LINK_MESSAGE = 'This link is invalid or incomplete.';
 export const LINK_KEY_REFUSED_TEXT = 'This link could not be verified.';
@@ -120,10 +124,12 @@ export const shareRoute = createRoute({
   loaderDeps: ({ search }) => ({ linkId: search.linkId }),
   // Before the page renders, and not waited for: the worker starts loading (the link key goes
   // into it first) while the link's info is asked, where each used to wait for the one before
-  // (docs/web-files.md "Opening a link").
-  loader: ({ context, deps }) => {
+  // (docs/web-files.md "Opening a link"). Only for a page that will open the link: a secure
+  // context, and a fragment shaped like a key (the worker still decides whether it is one).
+  loader: ({ context, deps, location }) => {
+    if (lacksSecureContext() || !deps.linkId || !LINK_KEY_SHAPE.test(location.hash.replace(/^#/, ''))) return;
     cryptoWorker.start();
-    if (deps.linkId) void context.queryClient.prefetchQuery(linkQueryOptions(deps.linkId));
+    void context.queryClient.prefetchQuery(linkQueryOptions(deps.linkId));
   },
   component: SharePage,
 });
