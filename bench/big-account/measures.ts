@@ -128,6 +128,7 @@ export async function search(page: Page, query: string, expected: number) {
     input.dispatchEvent(new Event('input', { bubbles: true }));
   }`;
   const timing = timed(page, type, { first: `${results}.length >= 1`, all: `${results}.length >= ${expected}` });
+  // Untimed: the screen as the first results show (run.ts: SEARCH_SHOT).
   if (process.env.SEARCH_SHOT) {
     await page.waitForSelector('[aria-label="Search results"] li');
     await page.screenshot({ path: `${process.env.SEARCH_SHOT}-${Date.now()}.png` });

@@ -9,6 +9,8 @@
  * printed as the ratio big/small in the same run, then absolute, against its goal.
  * Run: bun bench/big-account/run.ts [--short] [--runs=5] [--items=100000] [--concurrency=24] [--no-build]
  *   [--only=shared] (the sign-in and /shared only, on small trees with the full shares)
+ * SEARCH_SHOT=/path/prefix: a screenshot as the search's first results show (to look at them while
+ * the stored index is still opening), one file per search.
  */
 import { loadavg } from 'node:os';
 import type { Page } from 'playwright-core';
