@@ -120,7 +120,7 @@ export function FileBrowser({ mode, search, onSearchChange }: FileBrowserProps) 
                 onSearchChange={onSearchChange}
               />
             </BrowserToolbar>
-            {mode.indexedSearch && <SearchIndexHint searching={finder.searching} section={mode.indexedSearch} />}
+            {mode.indexedSearch && <SearchIndexHint />}
             {place.warning && (
               <p className="browser__warning" role="alert">
                 {place.warning}

@@ -123,7 +123,7 @@ export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends Qu
   const [query, setQuery] = useState('');
   const searching = query.trim() !== '';
   const allowed = source.enabled ?? true;
-  const { usable, pending, partial, found } = useIndexedSearch(query, indexed);
+  const { usable, pending, found } = useIndexedSearch(query, indexed);
   const oldWay = !usable && !pending && searching;
   const fetched = useQuery({
     ...source,
@@ -136,13 +136,12 @@ export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends Qu
       return {
         data: indexData && { folder: null, items: [...indexData.results, ...indexData.folders], ancestors: [], users: {} },
         isLoading: found.isLoading,
-        // Still opening: what is shown is what is open so far.
-        isFetching: found.isFetching || partial,
+        isFetching: found.isFetching,
       };
     // The stored index is on its way: a search waits for it, loading.
     if (pending) return { data: undefined, isLoading: searching, isFetching: searching };
     return fetched;
-  }, [usable, pending, partial, searching, indexData, found.isLoading, found.isFetching, fetched]);
+  }, [usable, pending, searching, indexData, found.isLoading, found.isFetching, fetched]);
   const results = useMemo(() => {
     if (!searching) return [];
     return sortItems(usable ? (indexData?.results ?? []) : searchItems(fetched.data?.items ?? [], query), stable);

@@ -12,10 +12,6 @@ import { itemView } from '../../test/item-view.ts';
 const { overriding } = await vi.hoisted(() => import('../../test/mock-module.ts'));
 const worker = vi.hoisted(() => ({
   opened: (_state: unknown) => {},
-  /** The port searchIndexOpen was given: the test says from it how far the opening is. */
-  progress: undefined as MessagePort | undefined,
-  /** What searchIndexFind answers (each call counted in `calls`). */
-  names: ['found'] as string[],
   calls: [] as string[],
 }));
 vi.mock(
@@ -24,18 +20,12 @@ vi.mock(
     cryptoWorker: {
       call: (method: string, ...args: unknown[]) => {
         worker.calls.push(method);
-        if (method === 'searchIndexOpen') {
-          worker.progress = args[0] as MessagePort | undefined;
+        if (method === 'searchIndexOpen')
           return new Promise((resolve) => {
             worker.opened = resolve;
           });
-        }
         if (method === 'searchIndexFind')
-          return Promise.resolve({
-            results: worker.names.map((name) => itemView({ name: `${name} ${String(args[0])}` })),
-            folders: [],
-            total: worker.names.length,
-          });
+          return Promise.resolve({ results: [itemView({ name: `found ${String(args[0])}` })], folders: [], total: 1 });
         return new Promise(() => {});
       },
     },
@@ -53,7 +43,6 @@ afterEach(() => {
   cleanup();
   resetSearchIndex();
   worker.calls = [];
-  worker.names = ['found'];
 });
 
 /** One query client per test, the same across renders. */
@@ -91,28 +80,5 @@ describe('a search while the index opens', () => {
     act(() => result.current.setQuery('budget'));
     await waitFor(() => expect(result.current.results.map((item) => item.name)).toEqual(['budget.txt']));
     expect(treeFetch).toHaveBeenCalledTimes(1);
-  });
-
-  it('looks through the chunks open so far, and again as more open, still busy until the whole index is', async () => {
-    startSearchIndex();
-    const treeFetch = vi.fn(async () => ({ folder: null, items: [], ancestors: [], users: {} }));
-    const { result } = renderSearch(treeFetch);
-    act(() => result.current.setQuery('budget'));
-    await waitFor(() => expect(worker.progress).toBeDefined());
-    expect(worker.calls).not.toContain('searchIndexFind');
-
-    worker.names = ['first'];
-    act(() => worker.progress!.postMessage({ opened: 5000, total: 100_000 }));
-    await waitFor(() => expect(result.current.results.map((item) => item.name)).toEqual(['first budget']));
-    expect(result.current.tree.isFetching).toBe(true);
-
-    worker.names = ['first', 'second'];
-    act(() => worker.progress!.postMessage({ opened: 10_000, total: 100_000 }));
-    await waitFor(() => expect(result.current.results).toHaveLength(2));
-
-    await act(async () => worker.opened({ state: 'ready', treeVersion: 7, names: 100_000, shared: false }));
-    await waitFor(() => expect(result.current.tree.isFetching).toBe(false));
-    expect(result.current.results.map((item) => item.name).sort()).toEqual(['first budget', 'second budget']);
-    expect(treeFetch).not.toHaveBeenCalled();
   });
 });

@@ -12,7 +12,7 @@ export type IndexPhase = 'off' | 'opening' | 'building' | 'ready' | 'unavailable
 
 export interface IndexSnapshot {
   phase: IndexPhase;
-  /** While building or opening the stored index: names opened so far, of how many. */
+  /** While building: names opened so far, of how many. */
   progress?: { opened: number; total: number } | undefined;
   /** Ready, but being rebuilt in the background (it did not match the server's version). */
   updating: boolean;
@@ -96,16 +96,10 @@ async function build(): Promise<void> {
  */
 export function startSearchIndex(): void {
   if (snapshot.phase !== 'off') return;
-  set({ phase: 'opening', progress: undefined });
-  const mine = session;
+  set({ phase: 'opening' });
   void enqueue(async () => {
     const started = performance.now();
-    // Each chunk opened: searches look through what is open so far, and run again.
-    const channel = new MessageChannel();
-    channel.port1.onmessage = (event: MessageEvent<{ opened: number; total: number }>) => {
-      if (mine === session && snapshot.phase === 'opening') set({ progress: event.data, generation: snapshot.generation + 1 });
-    };
-    const state = await cryptoWorker.call('searchIndexOpen', channel.port2).finally(() => channel.port1.close());
+    const state = await cryptoWorker.call('searchIndexOpen');
     // For the benches: how long the stored index took to open, and where it went.
     if (state.state === 'ready' && state.opened)
       performance.mark('search:index-opened', {
@@ -113,7 +107,7 @@ export function startSearchIndex(): void {
       });
     if (state.state === 'unavailable') return set({ phase: 'unavailable' });
     if (state.state === 'none') return build();
-    set({ phase: 'ready', progress: undefined, generation: snapshot.generation + 1, shared: state.shared });
+    set({ phase: 'ready', generation: snapshot.generation + 1, shared: state.shared });
     if ((await serverVersion()) !== state.treeVersion) await build();
   }).then(() => {
     if (snapshot.phase === 'opening') set({ phase: 'failed' });

@@ -16,16 +16,14 @@ export function useSearchIndex(): IndexSnapshot {
 
 /**
  * The index's matches for `query` in `section`, when the index is ready and holds it (`usable`).
- * While the stored index is being read back (`pending`, until its first chunk is open) the caller waits for it:
+ * While the stored index is being read back (`pending`, about a second) the caller waits for it:
  * searching the old way meanwhile would fetch and open the whole tree (seconds at 100,000 items)
  * that the index answers without. Else (and with no section) the caller searches the old way.
  */
 export function useIndexedSearch(query: string, section: SearchSection | undefined) {
-  const { phase, generation, shared, progress } = useSearchIndex();
-  // The stored index opens chunk by chunk: the own tree's chunks open so far are searched (`partial`).
-  const partial = phase === 'opening' && section === 'own' && (progress?.opened ?? 0) > 0;
-  const usable = partial || (phase === 'ready' && (section === 'own' || (section === 'shared' && shared)));
-  const pending = phase === 'opening' && section !== undefined && !partial;
+  const { phase, generation, shared } = useSearchIndex();
+  const usable = phase === 'ready' && (section === 'own' || (section === 'shared' && shared));
+  const pending = phase === 'opening' && section !== undefined;
   const q = query.trim();
   const found = useQuery({
     queryKey: ['files', 'search-index', section, generation, q] as const,
@@ -35,5 +33,5 @@ export function useIndexedSearch(query: string, section: SearchSection | undefin
     placeholderData: keepPreviousData,
     staleTime: Number.POSITIVE_INFINITY,
   });
-  return { usable, pending, partial, found };
+  return { usable, pending, found };
 }

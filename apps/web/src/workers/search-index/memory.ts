@@ -34,11 +34,6 @@ export class MemoryIndex {
     entries: readonly IndexEntry[] = [],
     readonly shared = false,
   ) {
-    this.addEntries(entries);
-  }
-
-  /** Entries as a sealed index holds them (a stored index opened chunk by chunk). */
-  addEntries(entries: readonly IndexEntry[]): void {
     for (const entry of entries) this.put(entry);
   }
 

@@ -27,10 +27,7 @@ export type IndexState =
   | { state: 'none' }
   | { state: 'ready'; treeVersion: number; names: number; shared: boolean; phases?: BuildPhases; opened?: OpenPhases };
 
-/**
- * Where the opening of a stored index went, in ms (for the benches): to its first chunk read,
- * then decrypting and parsing the chunks, holding their entries, the shared section.
- */
+/** Where the opening of a stored index went, in ms (for the benches): read, decrypted and parsed, held, the shared section. */
 export interface OpenPhases {
   read: number;
   open: number;
@@ -54,8 +51,6 @@ interface Live {
 }
 
 let live: Live | undefined;
-/** The own section while a stored index opens, chunk by chunk: searched until `live` is set. */
-let opening: { userId: string; memory: MemoryIndex } | undefined;
 let building: Promise<IndexState> | undefined;
 /** Bumped at logout: a build or read under way for the session that ended keeps nothing. */
 let epoch = 0;
@@ -76,12 +71,8 @@ function stateOf(index: Live | undefined): IndexState {
     : { state: 'none' };
 }
 
-/**
- * The index in memory for the current account, else read from IndexedDB; 'none' when there is
- * none that opens. While it opens, chunk by chunk, a search looks through what is open so far
- * (`opening`), and `progress` hears `{ opened, total }` names after each chunk.
- */
-async function searchIndexOpen(progress?: MessagePort): Promise<IndexState> {
+/** The index in memory for the current account, else read from IndexedDB; 'none' when there is none that opens. */
+async function searchIndexOpen(): Promise<IndexState> {
   const me = await owner();
   if (!me) return { state: 'unavailable' };
   if (live?.userId === me.userId) return stateOf(live);
@@ -90,19 +81,15 @@ async function searchIndexOpen(progress?: MessagePort): Promise<IndexState> {
   const t0 = performance.now();
   const stored = await readIndex(me.userId, 'own').catch(() => undefined);
   if (!stored) return { state: 'none' };
-  const opened: OpenPhases = { read: 0, open: 0, hold: 0, shared: 0 };
-  const memory = new MemoryIndex(me.userId);
-  opening = { userId: me.userId, memory };
+  const opened: OpenPhases = { read: performance.now() - t0, open: 0, hold: 0, shared: 0 };
   try {
-    await openIndex(me.key, me.userId, 'own', stored.meta, stored.chunks, (entries) => {
-      if (opened.read === 0) opened.read = performance.now() - t0;
-      const at = performance.now();
-      memory.addEntries(entries);
-      opened.hold += performance.now() - at;
-      progress?.postMessage({ opened: memory.size, total: stored.meta.names });
-    });
-    opened.open = performance.now() - t0 - opened.read - opened.hold;
-    const at = performance.now();
+    let at = performance.now();
+    const entries = await openIndex(me.key, me.userId, 'own', stored.meta, stored.chunks);
+    opened.open = performance.now() - at;
+    at = performance.now();
+    const memory = new MemoryIndex(me.userId, entries);
+    opened.hold = performance.now() - at;
+    at = performance.now();
     const shared = await openShared(me);
     opened.shared = performance.now() - at;
     if (epoch !== started) return { state: 'none' };
@@ -111,8 +98,6 @@ async function searchIndexOpen(progress?: MessagePort): Promise<IndexState> {
     // Tampered with, cut short or not this account's: built again from the server.
     if (!(error instanceof IndexOpenError)) throw error;
     return { state: 'none' };
-  } finally {
-    if (opening?.memory === memory) opening = undefined;
   }
   const state = stateOf(live);
   return state.state === 'ready' ? { ...state, opened } : state;
@@ -263,8 +248,7 @@ async function searchIndexSetShared(items: ItemView[]): Promise<void> {
 
 /** The first `max` matches in the own tree or in what is shared, how many there are, and the folders above them. */
 function searchIndexFind(query: string, max: number, section: IndexSection = 'own'): Found {
-  // While the stored index opens, its chunks open so far (the page says it is still opening).
-  const memory = section === 'own' ? (live?.memory ?? opening?.memory) : live?.shared;
+  const memory = section === 'own' ? live?.memory : live?.shared;
   if (!memory) throw indexError('NO_INDEX', 'The search index is not open');
   return memory.find(query, max);
 }
@@ -282,9 +266,8 @@ async function searchIndexOpenKey(section: IndexSection, itemId: string): Promis
 export async function forgetSearchIndex(): Promise<void> {
   clearTimeout(persistTimer);
   epoch++;
-  const userId = live?.userId ?? opening?.userId;
+  const userId = live?.userId;
   live = undefined;
-  opening = undefined;
   const names = new Set<string>(userId ? [userId] : []);
   const listed = (await indexedDB.databases?.().catch(() => [])) ?? [];
   for (const db of listed) if (db.name?.startsWith('sealbox-search-')) names.add(db.name.slice('sealbox-search-'.length));

@@ -49,24 +49,6 @@ describe('sealed search index', () => {
     for (const attempt of attempts) await expect(attempt()).rejects.toBeInstanceOf(IndexOpenError);
   });
 
-  test('chunks still arriving open in turn, each handed over as it opens; a missing one fails the whole', async () => {
-    const key = await keyOf(1);
-    const { meta, chunks } = await sealIndex(key, 'user-a', 'own', 12, entries);
-    const handed: number[] = [];
-    const arriving = chunks.map(
-      (chunk, n) => new Promise<typeof chunk>((resolve) => setTimeout(() => resolve(chunk), 5 * (3 - n))),
-    );
-    expect(await openIndex(key, 'user-a', 'own', meta, arriving, (got) => handed.push(got.length))).toEqual(entries);
-    expect(handed).toEqual([CHUNK_ENTRIES, CHUNK_ENTRIES, entries.length - 2 * CHUNK_ENTRIES]);
-    const missing = [Promise.resolve(chunks[0]), Promise.resolve(undefined), Promise.resolve(chunks[2])];
-    const early: number[] = [];
-    await expect(openIndex(key, 'user-a', 'own', meta, missing, (got) => early.push(got.length))).rejects.toBeInstanceOf(
-      IndexOpenError,
-    );
-    // What opened before it was handed over; the caller drops it with the failure.
-    expect(early).toEqual([CHUNK_ENTRIES]);
-  });
-
   test("a chunk of another build does not open in this one's place", async () => {
     const key = await keyOf(1);
     const older = await sealIndex(key, 'user-a', 'own', 11, entries);

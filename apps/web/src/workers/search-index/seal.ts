@@ -72,25 +72,18 @@ export async function sealIndex(
   return { meta, chunks };
 }
 
-/**
- * The entries, or IndexOpenError when anything about the sealed index is not as it was sealed.
- * `chunks` may still be arriving (store.ts reads them in turn): each is opened once it is in, and
- * its entries go to `onChunk` at once, so a search can look through what is open so far; each
- * chunk is authenticated on its own, so what it hands over is this account's, as sealed.
- */
+/** The entries, or IndexOpenError when anything about the sealed index is not as it was sealed. */
 export async function openIndex(
   key: CryptoKey,
   userId: string,
   section: IndexSection,
   meta: IndexMeta,
-  chunks: ReadonlyArray<SealedChunk | Promise<SealedChunk | undefined>>,
-  onChunk?: (entries: IndexEntry[]) => void,
+  chunks: readonly SealedChunk[],
 ): Promise<IndexEntry[]> {
   if (chunks.length !== meta.chunks) throw new IndexOpenError('The index lacks chunks');
   const out: IndexEntry[] = [];
   for (let n = 0; n < chunks.length; n++) {
-    const chunk = await Promise.resolve(chunks[n]).catch(() => undefined);
-    if (!chunk) throw new IndexOpenError(`Chunk ${n} of the index is missing`);
+    const chunk = chunks[n]!;
     let plain: ArrayBuffer;
     try {
       plain = await crypto.subtle.decrypt(
@@ -104,7 +97,6 @@ export async function openIndex(
     const parsed: unknown = JSON.parse(new TextDecoder().decode(plain));
     if (!Array.isArray(parsed)) throw new IndexOpenError(`Chunk ${n} is not a list`);
     for (const entry of parsed) out.push(entry as IndexEntry);
-    onChunk?.(parsed as IndexEntry[]);
   }
   if (out.length !== meta.names) throw new IndexOpenError('The index holds another number of names than it says');
   return out;
