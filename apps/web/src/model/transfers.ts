@@ -90,6 +90,19 @@ export type DownloadJob = {
   scope: BrowseScope;
 } & ({ kind: 'file'; entries: DownloadEntry[] } | { kind: 'zip'; columns: ZipColumns });
 
+/** What posting `job` moves rather than copies: a zip's typed columns (its keys leave the sender). */
+export const jobTransfers = (job: DownloadJob): ArrayBuffer[] =>
+  job.kind === 'zip' ? [job.columns.sizes.buffer as ArrayBuffer, job.columns.secrets.buffer as ArrayBuffer] : [];
+
+/** Zeroes the job's keys; a zip's columns already transferred away are empty (filling a detached array throws). */
+export function wipeJob(job: DownloadJob): void {
+  if (job.kind === 'zip') {
+    if (job.columns.secrets.byteLength > 0) job.columns.secrets.fill(0);
+    return;
+  }
+  for (const entry of job.entries) if (entry.kind === 'file') entry.key.fill(0);
+}
+
 /** URL prefix the service worker answers (never reaches the server while the SW is active). */
 export const DOWNLOAD_PATH = '/__download/';
 export const SW_URL = '/sw.js';

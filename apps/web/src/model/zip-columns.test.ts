@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { OWN_SCOPE } from './browse-scope.ts';
+import { type DownloadJob, jobTransfers, wipeJob } from './transfers.ts';
 import { columnFile, columnsFit, SECRET_BYTES, ZipColumnsBuilder } from './zip-columns.ts';
 
 const bytes = (length: number, seed: number) => Uint8Array.from({ length }, (_, i) => (i * 7 + seed) & 0xff);
@@ -50,5 +52,27 @@ describe('zip columns', () => {
     expect(columnsFit({ ...columns, paths: ['a'] })).toBe(false);
     expect(columnsFit({ ...columns, secrets: columns.secrets.subarray(0, SECRET_BYTES) })).toBe(false);
     expect(columnsFit({ ...columns, sizes: [5, -1] as unknown as Float64Array })).toBe(false);
+  });
+
+  test("a job's keys are wiped, a file's or a zip's, also once the zip's columns were transferred away", () => {
+    const key = bytes(32, 5);
+    const file: DownloadJob = {
+      kind: 'file',
+      name: 'a',
+      scope: OWN_SCOPE,
+      entries: [{ kind: 'file', path: 'a', id: 'id-a', key, fileNonce: bytes(12, 1), size: 1 }],
+    };
+    expect(jobTransfers(file)).toEqual([]);
+    wipeJob(file);
+    expect(key.every((b) => b === 0)).toBe(true);
+
+    const builder = new ZipColumnsBuilder();
+    builder.addFile('a', 'id-a', bytes(32, 1), bytes(12, 2), 5);
+    const zip: DownloadJob = { kind: 'zip', name: 'a.zip', scope: OWN_SCOPE, columns: builder.finish() };
+    wipeJob(zip);
+    expect(zip.columns.secrets.every((b) => b === 0)).toBe(true);
+    structuredClone(zip, { transfer: jobTransfers(zip) });
+    expect(zip.columns.secrets.byteLength).toBe(0);
+    expect(() => wipeJob(zip)).not.toThrow();
   });
 });

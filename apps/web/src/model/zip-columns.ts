@@ -51,6 +51,18 @@ export function columnFile(columns: ZipColumns, index: number) {
   };
 }
 
+/** The columns as a zip's plan reads them (workers/zip.ts ZipSource): a size of -1 is a folder. */
+export function columnsSource(columns: ZipColumns) {
+  return {
+    count: columns.count,
+    path: (index: number) => columns.paths[index]!,
+    size: (index: number) => {
+      const size = columns.sizes[index]!;
+      return size < 0 ? null : size;
+    },
+  };
+}
+
 /** Columns filled an entry at a time, their arrays doubled as they fill. */
 export class ZipColumnsBuilder {
   private columns: ZipColumns = {

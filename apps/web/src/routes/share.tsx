@@ -127,7 +127,7 @@ export const shareRoute = createRoute({
   // (docs/web-files.md "Opening a link"). Only for a page that will open the link: a secure
   // context, and a fragment shaped like a key (the worker still decides whether it is one).
   loader: ({ context, deps, location }) => {
-    if (lacksSecureContext() || !deps.linkId || !LINK_KEY_SHAPE.test(location.hash.replace(/^#/, ''))) return;
+    if (lacksSecureContext() || !deps.linkId || !LINK_KEY_SHAPE.test(location.hash)) return;
     cryptoWorker.start();
     void context.queryClient.prefetchQuery(linkQueryOptions(deps.linkId));
   },

@@ -15,6 +15,7 @@ import {
   SW_MESSAGE,
   SW_PROGRESS_MESSAGE,
   type DownloadJob,
+  jobTransfers,
 } from '../model/transfers.ts';
 import { ZipColumnsBuilder } from '../model/zip-columns.ts';
 import { sealedSample } from '../test/sealed-sample.ts';
@@ -85,8 +86,7 @@ async function register(
       scope: OWN_SCOPE,
     } as DownloadJob);
   // A zip's columns are transferred, as the crypto worker sends them.
-  const moved = job.kind === 'zip' ? [job.columns.sizes.buffer, job.columns.secrets.buffer] : [];
-  channel.port1.postMessage({ type: 'job', job }, moved as Transferable[]);
+  channel.port1.postMessage({ type: 'job', job }, jobTransfers(job));
   expect(await answer).toBe(answered);
   await Promise.all(waits);
   channel.port1.close();

@@ -26,13 +26,14 @@ import {
   SW_PROGRESS_MESSAGE,
   type DownloadEntry,
   type DownloadJob,
+  wipeJob,
 } from '../model/transfers.ts';
 import { previewFetch, previewMessage } from './sw/preview.ts';
 import { exactLength } from './transfers/exact-length.ts';
 import { awaitJob, sw, TOKEN } from './sw/scope.ts';
 import { fetchingAhead } from './fetch-ahead.ts';
 import { planZip, zipStream } from './zip.ts';
-import { columnFile, columnsFit, type ZipColumns } from '../model/zip-columns.ts';
+import { columnFile, columnsFit, columnsSource } from '../model/zip-columns.ts';
 
 const bytes = byteCalls(sameOriginFetch);
 
@@ -44,11 +45,6 @@ const jobs = new Map<string, { job: DownloadJob; timer: ReturnType<typeof setTim
 const streaming = new Map<string, () => void>();
 /** How often a download's progress is reported to the pages (its transfers panel row). */
 const PROGRESS_MS = 400;
-
-function wipe(job: DownloadJob): void {
-  if (job.kind === 'zip') job.columns.secrets.fill(0);
-  else for (const entry of job.entries) if (entry.kind === 'file') entry.key.fill(0);
-}
 
 sw.addEventListener('install', () => {
   void sw.skipWaiting();
@@ -76,7 +72,7 @@ sw.addEventListener('message', (event) => {
     const timer = setTimeout(() => {
       const stale = jobs.get(token);
       jobs.delete(token);
-      if (stale) wipe(stale.job);
+      if (stale) wipeJob(stale.job);
     }, JOB_TTL_MS);
     jobs.set(token, { job, timer });
     return true;
@@ -136,7 +132,7 @@ function cancelDownload(token: string): void {
   if (waiting) {
     jobs.delete(token);
     clearTimeout(waiting.timer);
-    wipe(waiting.job);
+    wipeJob(waiting.job);
   }
   streaming.get(token)?.();
 }
@@ -235,7 +231,7 @@ async function serve(token: string, job: DownloadJob): Promise<Response> {
       const entry = job.entries[0];
       if (entry?.kind !== 'file') throw Object.assign(new Error('empty job'), { code: 'BAD_JOB' });
       key = new Uint8Array(entry.key);
-      wipe(job);
+      wipeJob(job);
       cipher = await fetchCipher(job.scope, entry, stop.signal);
       // The decrypted length must be the recorded size (a zip checks each entry in zip.ts).
       const body = decryptBody(cipher, key, entry.fileNonce).pipeThrough(exactLength(entry.size));
@@ -248,7 +244,7 @@ async function serve(token: string, job: DownloadJob): Promise<Response> {
       headers: attachmentHeaders(job.name, zip.length),
     });
   } catch (error) {
-    wipe(job);
+    wipeJob(job);
     key?.fill(0);
     if (cipher && !cipher.locked) void cipher.cancel().catch(() => {});
     if (!streaming.delete(token)) return nothing(); // cancelled meanwhile: the page knows
@@ -269,7 +265,7 @@ function wipeLater(key: Uint8Array): void {
  */
 function zipOf(job: DownloadJob & { kind: 'zip' }): { stream: ReadableStream<Uint8Array>; length: number } {
   const { columns } = job;
-  const plan = planZip(zipSource(columns));
+  const plan = planZip(columnsSource(columns));
   // Cancelling the download also aborts a fetch still waiting for the server.
   const stop = new AbortController();
   const cipherOf = fetchingAhead(columns.sizes.subarray(0, columns.count), (index) => {
@@ -280,22 +276,10 @@ function zipOf(job: DownloadJob & { kind: 'zip' }): { stream: ReadableStream<Uin
   });
   const open = async (index: number) => decrypted(columnFile(columns, index), await cipherOf(index));
   const finish = () => {
-    wipe(job);
+    wipeJob(job);
     stop.abort();
   };
   return { stream: generatorStream(zipStream(plan, open), finish), length: plan.length };
-}
-
-/** The zip's entries as the plan reads them: a size of -1 is a folder. */
-function zipSource(columns: ZipColumns) {
-  return {
-    count: columns.count,
-    path: (index: number) => columns.paths[index]!,
-    size: (index: number) => {
-      const size = columns.sizes[index]!;
-      return size < 0 ? null : size;
-    },
-  };
 }
 
 /**

@@ -9,7 +9,7 @@ import type { BrowseScope } from '../../model/browse-scope.ts';
 import type { ServerItem } from '../../model/items.ts';
 import { displayName } from '../../model/item-names.ts';
 import { downloadName, safeSegment, uniqueName } from '../../model/transfer-plan.ts';
-import type { DownloadEntry, DownloadJob, DownloadTarget } from '../../model/transfers.ts';
+import { type DownloadEntry, type DownloadJob, type DownloadTarget, jobTransfers, wipeJob } from '../../model/transfers.ts';
 import { ZipColumnsBuilder } from '../../model/zip-columns.ts';
 import { openItems } from '../items.ts';
 import { itemKey } from '../key-rings.ts';
@@ -168,14 +168,11 @@ export async function prepareDownload(
         }
       };
     });
-    const moved = job.kind === 'zip' ? [job.columns.sizes.buffer, job.columns.secrets.buffer] : [];
-    port.postMessage({ type: 'job', job }, moved);
+    port.postMessage({ type: 'job', job }, jobTransfers(job));
     await ready;
     return { name: job.name, kind: job.kind };
   } finally {
-    // After a transfer the zip's secrets are detached here (filling one throws); before one, wiped.
-    if (job?.kind === 'zip' && job.columns.secrets.byteLength > 0) job.columns.secrets.fill(0);
-    else if (job?.kind === 'file') for (const entry of job.entries) if (entry.kind === 'file') entry.key.fill(0);
+    if (job) wipeJob(job);
     port.close();
   }
 }
