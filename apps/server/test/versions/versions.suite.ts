@@ -155,6 +155,14 @@ export function versionsSuite(name: string, makeEnv: MakeFilesEnv) {
       expect(h.delivered.map((e) => e.kind)).toContain('item.versions');
       expect(await newest(alice.browser, first)).toEqual(first.plain);
       const afterRestore = await versions(alice, first.id);
+      // The list names the current content it was read with: the restored one.
+      const { current } = (await alice.browser.get(`/api/file/${first.id}/versions`)).body;
+      expect(current).toEqual({
+        size: first.cipher.byteLength,
+        fileNonce: toBase64(first.fileNonce),
+        uploaderId: alice.id,
+        modifiedAt: restored.body.modifiedAt,
+      });
       expect(afterRestore.map((v) => v.fileNonce).sort()).toEqual(
         [fourth, third, second].map((c) => toBase64(c.fileNonce)).sort(),
       );

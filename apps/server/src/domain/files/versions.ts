@@ -26,7 +26,14 @@ export const VERSION_SWEEP_BATCH = 100;
 /** A version as GET /api/file/{id}/versions shows it: what the browser needs to fetch and open it. */
 export type VersionView = Omit<VersionRecord, 'itemId'>;
 
+/**
+ * The file's current content as the list saw it, so a client shows the current entry and the
+ * earlier ones from one snapshot (a restore changes both at once).
+ */
+export type CurrentContent = Pick<ItemRecord, 'size' | 'fileNonce' | 'uploaderId' | 'modifiedAt'>;
+
 export interface VersionList {
+  current: CurrentContent;
   /** Newest content first. */
   versions: VersionView[];
 }
@@ -71,7 +78,8 @@ export async function checkFreshNonce(reader: FilesReader, item: ItemRecord, fil
 export async function listVersions(deps: FilesDeps, principal: Principal, id: string): Promise<VersionList> {
   uuid(id, 'id');
   const { item } = await writableFile(deps.store, principal, id);
-  return { versions: (await deps.store.versions(item.id)).map(toVersionView) };
+  const current = { size: item.size, fileNonce: item.fileNonce, uploaderId: item.uploaderId, modifiedAt: item.modifiedAt };
+  return { current, versions: (await deps.store.versions(item.id)).map(toVersionView) };
 }
 
 /** GET /api/file/{id}/versions/{versionId}/data: like a file's data, whole or one range. */

@@ -104,7 +104,7 @@ export function VersionsSection({
     void started.catch(() => toast(DOWNLOAD_FAILED, 'error'));
   };
   const canDelete = deletesVersions(item, myUserId);
-  const entries = versionEntries(item, versions.data ?? []);
+  const entries = versions.data ? versionEntries(versions.data) : [];
   const fetchedNames = useUploaderNames(
     entries.map((entry) => entry.uploaderId),
     knows,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deletesVersions, showsVersions, versionEntries } from './version-list.ts';
 
-const file = { modifiedAt: 400, size: 40, uploaderId: 'me' };
+const current = { modifiedAt: 400, size: 40, uploaderId: 'me' };
 const version = (id: string, createdAt: number, replacedAt: number) => ({
   id,
   size: createdAt / 10,
@@ -11,8 +11,11 @@ const version = (id: string, createdAt: number, replacedAt: number) => ({
 });
 
 describe('version list', () => {
-  it('lists the current content first, then earlier versions newest first, whatever order they came in', () => {
-    const entries = versionEntries(file, [version('v1', 100, 200), version('v3', 300, 400), version('v2', 200, 300)]);
+  it('lists the current content (as the answer saw it) first, then earlier versions newest first, whatever order they came in', () => {
+    const entries = versionEntries({
+      current,
+      versions: [version('v1', 100, 200), version('v3', 300, 400), version('v2', 200, 300)],
+    });
     expect(entries.map((e) => [e.versionId, e.at, e.size, e.uploaderId])).toEqual([
       [null, 400, 40, 'me'],
       ['v3', 300, 30, 'bob'],
@@ -22,7 +25,7 @@ describe('version list', () => {
   });
 
   it('a file without versions lists only its current content', () => {
-    expect(versionEntries(file, [])).toEqual([{ versionId: null, at: 400, size: 40, uploaderId: 'me' }]);
+    expect(versionEntries({ current, versions: [] })).toEqual([{ versionId: null, at: 400, size: 40, uploaderId: 'me' }]);
   });
 
   it('shows versions to whoever may edit a decrypted file outside the trash; deletes for the owner only', () => {

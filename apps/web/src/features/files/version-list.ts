@@ -1,9 +1,9 @@
 /**
  * What Info's Versions section lists (docs/web-files.md "Versions"): the file's current content
- * first, as "Current", then its earlier versions as the server lists them (newest first), and
+ * first, as "Current", then its earlier versions (newest first), both from the one list answer, and
  * which of their actions this user has.
  */
-import type { FileVersion } from '../items/index.ts';
+import type { FileVersions } from '../items/index.ts';
 import type { ItemView } from '../../model/items.ts';
 
 export interface VersionEntry {
@@ -16,11 +16,8 @@ export interface VersionEntry {
   uploaderId: string | null;
 }
 
-export function versionEntries(
-  item: Pick<ItemView, 'modifiedAt' | 'size' | 'uploaderId'>,
-  versions: readonly FileVersion[],
-): VersionEntry[] {
-  const current: VersionEntry = { versionId: null, at: item.modifiedAt, size: item.size, uploaderId: item.uploaderId };
+export function versionEntries({ current: now, versions }: FileVersions): VersionEntry[] {
+  const current: VersionEntry = { versionId: null, at: now.modifiedAt, size: now.size, uploaderId: now.uploaderId };
   const earlier = [...versions]
     .sort((a, b) => b.replacedAt - a.replacedAt)
     .map((v) => ({ versionId: v.id, at: v.createdAt, size: v.size, uploaderId: v.uploaderId }));

@@ -46,4 +46,5 @@ export {
   versionsKeys,
   versionsQueryOptions,
   type FileVersion,
+  type FileVersions,
 } from './versions.ts';

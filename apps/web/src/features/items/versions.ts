@@ -21,6 +21,21 @@ export interface FileVersion {
   replacedAt: number;
 }
 
+/** The file's current content when the list was read: the list's "Current" entry. */
+export interface CurrentContent {
+  /** Plaintext bytes. */
+  size: number;
+  uploaderId: string | null;
+  /** When it became current. */
+  modifiedAt: number;
+}
+
+/** The current content and the earlier versions, from one answer so they never disagree. */
+export interface FileVersions {
+  current: CurrentContent;
+  versions: FileVersion[];
+}
+
 export const versionsKeys = {
   /** Every scope's list of the file `id`'s versions (what a live `item.versions` makes stale). */
   of: (id: string) => ['versions', id] as const,
@@ -29,17 +44,25 @@ export const versionsKeys = {
 
 const scoped = (scope: BrowseScope) => (scope.kind === 'link' ? { query: scopeQuery(scope) } : {});
 
-/** GET /api/file/{id}/versions: newest first (the current content is the item itself, not listed). */
-export async function fetchVersions(scope: BrowseScope, id: string): Promise<FileVersion[]> {
+/**
+ * GET /api/file/{id}/versions: the current content, then the earlier versions newest first. Info
+ * shows both from this answer rather than the current from the listing, which a restore updates
+ * at another moment.
+ */
+export async function fetchVersions(scope: BrowseScope, id: string): Promise<FileVersions> {
   const { data, error, status } = await api.api.file({ id }).versions.get(scoped(scope));
   if (error) throw new HttpStatusError(status, 'Error fetching versions.');
-  return data.versions.map((v) => ({
-    id: v.id,
-    size: plaintextSize(v.size),
-    uploaderId: v.uploaderId,
-    createdAt: v.createdAt,
-    replacedAt: v.replacedAt,
-  }));
+  const { current } = data;
+  return {
+    current: { size: plaintextSize(current.size), uploaderId: current.uploaderId, modifiedAt: current.modifiedAt },
+    versions: data.versions.map((v) => ({
+      id: v.id,
+      size: plaintextSize(v.size),
+      uploaderId: v.uploaderId,
+      createdAt: v.createdAt,
+      replacedAt: v.replacedAt,
+    })),
+  };
 }
 
 export function versionsQueryOptions(scope: BrowseScope, id: string) {
