@@ -23,31 +23,40 @@ const indexDatabases = (page: Page) =>
     (await indexedDB.databases()).map((db) => db.name ?? '').filter((n) => n.startsWith('sealbox-search-')),
   );
 
-/** Everything the index database holds, as text: the clear meta record and the sealed chunks' bytes. */
+/**
+ * Everything the index database holds, as text: the clear meta record, the sealed chunks' and
+ * names records' bytes, and how many of each.
+ */
 const indexContents = (page: Page, name: string) =>
   page.evaluate(
     (dbName) =>
-      new Promise<{ meta: { treeVersion?: number } | undefined; text: string; chunks: number }>((resolve, reject) => {
-        const open = indexedDB.open(dbName);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const all = db.transaction('index', 'readonly').objectStore('index').getAll();
-          all.onsuccess = () => {
-            db.close();
-            const records = all.result as Array<{ sealed?: ArrayBuffer }>;
-            const chunks = records.filter((r) => r.sealed instanceof ArrayBuffer);
-            const text = chunks.map((c) => new TextDecoder('latin1').decode(c.sealed)).join('');
-            // The own tree's meta record (keys sort by section: 'own' before 'shared').
-            resolve({
-              meta: records.find((r) => !(r.sealed instanceof ArrayBuffer)) as { treeVersion?: number },
-              text,
-              chunks: chunks.length,
-            });
+      new Promise<{ meta: { treeVersion?: number } | undefined; text: string; chunks: number; names: number }>(
+        (resolve, reject) => {
+          const open = indexedDB.open(dbName);
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const db = open.result;
+            const store = db.transaction('index', 'readonly').objectStore('index');
+            const all = store.getAll();
+            const keys = store.getAllKeys();
+            keys.onsuccess = () => {
+              db.close();
+              const records = all.result as Array<{ sealed?: ArrayBuffer }>;
+              const kinds = (keys.result as Array<[string, number | string]>).map((key) => key[1]);
+              const sealed = records.filter((r) => r.sealed instanceof ArrayBuffer);
+              const text = sealed.map((c) => new TextDecoder('latin1').decode(c.sealed)).join('');
+              // The own tree's meta record (keys sort by section: 'own' before 'shared').
+              resolve({
+                meta: records.find((r) => !(r.sealed instanceof ArrayBuffer)) as { treeVersion?: number },
+                text,
+                chunks: kinds.filter((kind) => typeof kind === 'number').length,
+                names: kinds.filter((kind) => kind === 'names').length,
+              });
+            };
+            keys.onerror = () => reject(keys.error);
           };
-          all.onerror = () => reject(all.error);
-        };
-      }),
+        },
+      ),
     name,
   );
 
@@ -108,6 +117,7 @@ describe.skipIf(skipWithoutBrowser)('search index', () => {
       const stored = await indexContents(page, databases[0]!);
       expect(stored.meta).toMatchObject({ names: FOLDERS + 5, chunks: 1 });
       expect(stored.chunks).toBe(1);
+      expect(stored.names).toBe(1);
       for (const name of ['Quarterly', 'Work', 'Item 1', 'Bulk']) expect(stored.text).not.toContain(name);
 
       // Searched from the index: no tree fetched.
@@ -144,6 +154,8 @@ describe.skipIf(skipWithoutBrowser)('search index', () => {
       await page.reload();
       await box.fill('annual');
       await results.getByText('Annual summary', { exact: true }).waitFor();
+      // Its names record opened first, so a search could answer before the rest was parsed.
+      expect(await page.evaluate(() => performance.getEntriesByName('search:names-opened').length)).toBe(1);
       // A file found opens in the previewer, though this tab never listed its folder (its key is opened first).
       await box.fill('budget');
       await results.getByRole('button', { name: 'budget-q3.txt' }).click();
@@ -181,6 +193,8 @@ describe.skipIf(skipWithoutBrowser)('search index', () => {
       while ((await indexContents(page, db)).chunks < 2 && Date.now() < until) await page.waitForTimeout(100);
       const stored = await indexContents(page, db);
       expect(stored.chunks).toBe(2);
+      // What is shared has no names record: a search of it waits for the whole index.
+      expect(stored.names).toBe(1);
       for (const name of ['ledger', 'Archive', 'Inner']) expect(stored.text).not.toContain(name);
 
       // Reloaded with the subtrees held back: the search answers from the index all the same.

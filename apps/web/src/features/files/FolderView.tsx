@@ -116,7 +116,8 @@ export function FolderView({
             total={finder.total}
             locationOf={locationOf}
             onJump={onJump}
-            onOpen={onOpenResult}
+            // A partial answer's files have no mime type or size yet: they open once it is whole.
+            onOpen={finder.partial ? undefined : onOpenResult}
           />
         ) : (
           <FolderContents

@@ -14,7 +14,7 @@ import { withReason } from '../../model/failure.ts';
 import type { ItemView } from '../../model/items.ts';
 import { PROFILE_QUERY_KEY, sessionAtom, useProfile } from '../auth/index.ts';
 import type { Crumb } from './breadcrumbs.ts';
-import type { BrowserSearch, ViewMode } from './browser-search.ts';
+import type { BrowserSearch, SortKey, ViewMode } from './browser-search.ts';
 import { ENCRYPTED_DIRECTORY, displayName } from '../../model/item-names.ts';
 import { type FolderListing, useFolder } from '../items/index.ts';
 import { type SearchSection, useIndexedSearch } from '../search/index.ts';
@@ -102,6 +102,9 @@ export function treeSource<TQueryFnData, TQueryKey extends QueryKey>(options: Tr
   return options as unknown as TreeSource;
 }
 
+/** The sorts a partial answer of the search index can be shown under (docs/web-files.md "Search"). */
+const PARTIAL_SORTS: ReadonlySet<SortKey> = new Set(['name', 'extension', 'owner']);
+
 /** What the search looked through: the tree (or, with the index, its matches and the folders above them). */
 export interface SearchTree {
   data: FolderListing | undefined;
@@ -130,18 +133,22 @@ export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends Qu
     enabled: typeof allowed === 'function' ? (q) => oldWay && allowed(q) : oldWay && allowed,
   });
   const stable = useStableSort(sort);
-  const indexData = found.data;
+  const answer = found.data;
+  // The names record's answer lacks sizes, dates and uploaders: under a sort by one, wait for the whole index.
+  const partial = usable && answer?.partial === true;
+  const held = partial && stable !== undefined && !PARTIAL_SORTS.has(stable.sortBy);
+  const indexData = held ? undefined : answer;
   const tree: SearchTree = useMemo(() => {
     if (usable)
       return {
         data: indexData && { folder: null, items: [...indexData.results, ...indexData.folders], ancestors: [], users: {} },
-        isLoading: found.isLoading,
+        isLoading: found.isLoading || held,
         isFetching: found.isFetching,
       };
     // The stored index is on its way: a search waits for it, loading.
     if (pending) return { data: undefined, isLoading: searching, isFetching: searching };
     return fetched;
-  }, [usable, pending, searching, indexData, found.isLoading, found.isFetching, fetched]);
+  }, [usable, pending, searching, indexData, held, found.isLoading, found.isFetching, fetched]);
   const results = useMemo(() => {
     if (!searching) return [];
     return sortItems(usable ? (indexData?.results ?? []) : searchItems(fetched.data?.items ?? [], query), stable);
@@ -154,6 +161,8 @@ export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends Qu
     searching,
     tree,
     results,
+    /** Results of the names record alone (not yet to be opened: they have no mime type or size). */
+    partial: indexData?.partial === true,
     /** How many names matched in all (the index brings back at most SEARCH_RESULTS_MAX). */
     total: usable ? (indexData?.total ?? 0) : results.length,
     refresh: () => {

@@ -8,10 +8,14 @@ import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { itemView } from '../../test/item-view.ts';
+import type { Sort } from './sorting.ts';
 
 const { overriding } = await vi.hoisted(() => import('../../test/mock-module.ts'));
 const worker = vi.hoisted(() => ({
   opened: (_state: unknown) => {},
+  openedWhole: (_state: unknown) => {},
+  /** Whether the worker's answers are whole yet (else from the names record: partial). */
+  whole: true,
   calls: [] as string[],
 }));
 vi.mock(
@@ -24,8 +28,20 @@ vi.mock(
           return new Promise((resolve) => {
             worker.opened = resolve;
           });
+        if (method === 'searchIndexOpenWhole')
+          return new Promise((resolve) => {
+            worker.openedWhole = (state) => {
+              worker.whole = true;
+              resolve(state);
+            };
+          });
         if (method === 'searchIndexFind')
-          return Promise.resolve({ results: [itemView({ name: `found ${String(args[0])}` })], folders: [], total: 1 });
+          return Promise.resolve({
+            results: [itemView({ name: `found ${String(args[0])}`, size: worker.whole ? 1234 : 0 })],
+            folders: [],
+            total: 1,
+            ...(worker.whole ? {} : { partial: true }),
+          });
         return new Promise(() => {});
       },
     },
@@ -43,15 +59,16 @@ afterEach(() => {
   cleanup();
   resetSearchIndex();
   worker.calls = [];
+  worker.whole = true;
 });
 
 /** One query client per test, the same across renders. */
-function renderSearch(treeFetch: () => Promise<unknown>) {
+function renderSearch(treeFetch: () => Promise<unknown>, sort?: Sort) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={client}>{children}</QueryClientProvider>
   );
-  return renderHook(() => useTreeSearch(undefined, { queryKey: ['tree'], queryFn: treeFetch }, 'own'), { wrapper });
+  return renderHook(() => useTreeSearch(sort, { queryKey: ['tree'], queryFn: treeFetch }, 'own'), { wrapper });
 }
 
 describe('a search while the index opens', () => {
@@ -69,6 +86,40 @@ describe('a search while the index opens', () => {
     await waitFor(() => expect(result.current.results.map((item) => item.name)).toEqual(['found budget']));
     expect(result.current.tree.isLoading).toBe(false);
     expect(treeFetch).not.toHaveBeenCalled();
+  });
+
+  it('answers from the names record first (partial: not opened), whole once the rest is open', async () => {
+    worker.whole = false;
+    startSearchIndex();
+    const treeFetch = vi.fn(async () => ({ folder: null, items: [], ancestors: [], users: {} }));
+    const { result } = renderSearch(treeFetch);
+    act(() => result.current.setQuery('budget'));
+    await waitFor(() => expect(worker.calls).toContain('searchIndexOpen'));
+    await act(async () => worker.opened({ state: 'ready', treeVersion: 7, names: 1, shared: false, early: true }));
+    await waitFor(() => expect(result.current.results.map((item) => item.size)).toEqual([0]));
+    expect(result.current.partial).toBe(true);
+    expect(worker.calls).toContain('searchIndexOpenWhole');
+    await act(async () => worker.openedWhole({ state: 'ready', treeVersion: 7, names: 1, shared: false }));
+    await waitFor(() => expect(result.current.results.map((item) => item.size)).toEqual([1234]));
+    expect(result.current.partial).toBe(false);
+    expect(treeFetch).not.toHaveBeenCalled();
+  });
+
+  it('under a sort by what the names record lacks, waits for the whole answer', async () => {
+    worker.whole = false;
+    startSearchIndex();
+    const treeFetch = vi.fn(async () => ({ folder: null, items: [], ancestors: [], users: {} }));
+    const { result } = renderSearch(treeFetch, { sortBy: 'size', sortOrder: 'desc' });
+    act(() => result.current.setQuery('budget'));
+    await waitFor(() => expect(worker.calls).toContain('searchIndexOpen'));
+    await act(async () => worker.opened({ state: 'ready', treeVersion: 7, names: 1, shared: false, early: true }));
+    await waitFor(() => expect(worker.calls).toContain('searchIndexFind'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(result.current.results).toEqual([]);
+    expect(result.current.tree.isLoading).toBe(true);
+    await act(async () => worker.openedWhole({ state: 'ready', treeVersion: 7, names: 1, shared: false }));
+    await waitFor(() => expect(result.current.results.map((item) => item.size)).toEqual([1234]));
+    expect(result.current.tree.isLoading).toBe(false);
   });
 
   it('goes the old way when the index is unavailable', async () => {

@@ -99,14 +99,24 @@ export function startSearchIndex(): void {
   set({ phase: 'opening' });
   void enqueue(async () => {
     const started = performance.now();
-    const state = await cryptoWorker.call('searchIndexOpen');
+    const first = await cryptoWorker.call('searchIndexOpen');
+    if (first.state === 'ready' && first.early) {
+      // Searchable from the names record; its answers are partial until the rest is open.
+      performance.mark('search:names-opened', { detail: { ms: performance.now() - started, names: first.names } });
+      set({ phase: 'ready', generation: snapshot.generation + 1 });
+    }
+    const state = first.state === 'ready' && first.early ? await cryptoWorker.call('searchIndexOpenWhole') : first;
     // For the benches: how long the stored index took to open, and where it went.
     if (state.state === 'ready' && state.opened)
       performance.mark('search:index-opened', {
         detail: { ms: performance.now() - started, names: state.names, ...state.opened },
       });
     if (state.state === 'unavailable') return set({ phase: 'unavailable' });
-    if (state.state === 'none') return build();
+    if (state.state === 'none') {
+      // The names opened but the rest did not: nothing is searchable until it is built again.
+      set({ phase: 'opening' });
+      return build();
+    }
     set({ phase: 'ready', generation: snapshot.generation + 1, shared: state.shared });
     if ((await serverVersion()) !== state.treeVersion) await build();
   }).then(() => {

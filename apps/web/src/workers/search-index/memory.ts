@@ -18,6 +18,11 @@ export interface Found {
   total: number;
   /** The folders above the results, for their "My Files / a / b". */
   folders: ItemView[];
+  /**
+   * Found in the names record alone (names.ts): each item has its id, name, folder and kind, but
+   * no size, dates, mime type or uploader yet.
+   */
+  partial?: true;
 }
 
 export class MemoryIndex {

@@ -14,8 +14,9 @@ import { parseAndOpen } from '../items.ts';
 import { keyOnDemand } from '../key-on-demand.ts';
 import { currentAccount } from '../key-rings.ts';
 import { type Found, MemoryIndex } from './memory.ts';
-import { type IndexSection, IndexOpenError, openIndex, sealIndex } from './seal.ts';
-import { deleteIndex, readIndex, writeIndex } from './store.ts';
+import { NamesIndex } from './names.ts';
+import { type IndexSection, IndexOpenError, openIndex, openNames, sealIndex, sealNames } from './seal.ts';
+import { deleteIndex, readIndex, readNames, writeIndex } from './store.ts';
 import { type WalkTimes, walkOwnTree } from './tree-walk.ts';
 import { bridge, type TreeChange } from './versions.ts';
 
@@ -25,10 +26,23 @@ const PERSIST_DELAY_MS = 300;
 export type IndexState =
   | { state: 'unavailable' }
   | { state: 'none' }
-  | { state: 'ready'; treeVersion: number; names: number; shared: boolean; phases?: BuildPhases; opened?: OpenPhases };
+  | {
+      state: 'ready';
+      treeVersion: number;
+      names: number;
+      shared: boolean;
+      /** Only the names record is open yet: searches answer `partial` until `searchIndexOpenWhole`. */
+      early?: true;
+      phases?: BuildPhases;
+      opened?: OpenPhases;
+    };
 
-/** Where the opening of a stored index went, in ms (for the benches): read, decrypted and parsed, held, the shared section. */
+/**
+ * Where the opening of a stored index went, in ms (for the benches): the names record (read and
+ * opened), then the chunks read, decrypted and parsed, held, the shared section.
+ */
 export interface OpenPhases {
+  early: number;
   read: number;
   open: number;
   hold: number;
@@ -51,6 +65,12 @@ interface Live {
 }
 
 let live: Live | undefined;
+/** The own section's names record, searchable while `whole` opens the rest. */
+let early: { userId: string; names: NamesIndex } | undefined;
+/** The stored index being opened whole; every change and full search waits for it. */
+let whole: Promise<IndexState> | undefined;
+/** `searchIndexOpen`'s answer under way (the names record's, or the whole index's when it has none). */
+let answering: Promise<IndexState> | undefined;
 let building: Promise<IndexState> | undefined;
 /** Bumped at logout: a build or read under way for the session that ended keeps nothing. */
 let epoch = 0;
@@ -71,19 +91,75 @@ function stateOf(index: Live | undefined): IndexState {
     : { state: 'none' };
 }
 
-/** The index in memory for the current account, else read from IndexedDB; 'none' when there is none that opens. */
+/**
+ * The index in memory for the current account, else read from IndexedDB; 'none' when there is
+ * none that opens. When the stored index has a names record, answers `early` once that is open
+ * (a first search need not wait for 100,000 entries to parse) and opens the rest meanwhile.
+ */
 async function searchIndexOpen(): Promise<IndexState> {
   const me = await owner();
   if (!me) return { state: 'unavailable' };
   if (live?.userId === me.userId) return stateOf(live);
+  if (whole) return whole;
+  answering ??= openStored(me).finally(() => {
+    answering = undefined;
+  });
+  return answering;
+}
+
+/** The names record first when there is one (its state `early`), the whole index after it (`whole`). */
+async function openStored(me: { userId: string; key: CryptoKey }): Promise<IndexState> {
   live = undefined;
   const started = epoch;
   const t0 = performance.now();
+  const names = await openNamesRecord(me);
+  if (epoch !== started) return { state: 'none' };
+  const opening = openWhole(me, started, names ? performance.now() - t0 : 0);
+  whole = opening;
+  void opening
+    .finally(() => {
+      if (whole !== opening) return;
+      whole = undefined;
+      early = undefined;
+    })
+    .catch(() => undefined);
+  if (!names) return opening;
+  early = { userId: me.userId, names: names.index };
+  return { state: 'ready', treeVersion: names.treeVersion, names: early.names.size, shared: false, early: true };
+}
+
+/** The own section's names record, opened; undefined when there is none that opens (the chunks still may). */
+async function openNamesRecord(me: { userId: string; key: CryptoKey }) {
+  const stored = await readNames(me.userId, 'own').catch(() => undefined);
+  if (!stored?.names) return undefined;
+  try {
+    const columns = await openNames(me.key, me.userId, 'own', stored.meta, stored.names);
+    return { treeVersion: stored.meta.treeVersion, index: new NamesIndex(me.userId, columns) };
+  } catch (error) {
+    if (error instanceof IndexOpenError) return undefined;
+    throw error;
+  }
+}
+
+/** `searchIndexOpen` once the whole index is open (the names record alone is not enough to change it). */
+async function searchIndexOpenWhole(): Promise<IndexState> {
+  return whole ?? searchIndexOpen();
+}
+
+/** Waits for an opening under way, so what changes the index changes the whole of it. */
+async function opened(): Promise<void> {
+  await answering?.catch(() => undefined);
+  await whole?.catch(() => undefined);
+}
+
+/** The stored index whole: the own section's chunks, then what is shared with the user. */
+async function openWhole(me: { userId: string; key: CryptoKey }, started: number, namesMs: number): Promise<IndexState> {
+  let at = performance.now();
   const stored = await readIndex(me.userId, 'own').catch(() => undefined);
   if (!stored) return { state: 'none' };
-  const opened: OpenPhases = { read: performance.now() - t0, open: 0, hold: 0, shared: 0 };
+  const opened: OpenPhases = { early: namesMs, read: performance.now() - at, open: 0, hold: 0, shared: 0 };
   try {
-    let at = performance.now();
+    at = performance.now();
     const entries = await openIndex(me.key, me.userId, 'own', stored.meta, stored.chunks);
     opened.open = performance.now() - at;
     at = performance.now();
@@ -132,6 +208,7 @@ async function listOwn(id: string | null, depth: number) {
 function searchIndexBuild(progress?: MessagePort): Promise<IndexState> {
   building ??= (async () => {
     try {
+      await opened();
       const started = epoch;
       const me = await owner();
       if (!me) return { state: 'unavailable' } as const;
@@ -165,11 +242,13 @@ async function persist(later = false, phases?: Partial<BuildPhases>): Promise<vo
   if (!index) return;
   const started = performance.now();
   index.memory.prune();
-  const { meta, chunks } = await sealIndex(index.key, index.userId, 'own', index.treeVersion, index.memory.entries());
+  const entries = index.memory.entries();
+  const { meta, chunks } = await sealIndex(index.key, index.userId, 'own', index.treeVersion, entries);
+  const names = await sealNames(index.key, index.userId, 'own', meta, entries);
   // Signed out (or another account) meanwhile: nothing is written for a session that ended.
   if (live !== index) return;
   const sealed = performance.now();
-  await writeIndex(index.userId, 'own', meta, chunks);
+  await writeIndex(index.userId, 'own', meta, chunks, names);
   if (phases) Object.assign(phases, { seal: sealed - started, write: performance.now() - sealed });
 }
 
@@ -207,6 +286,7 @@ async function refreshFolders(index: Live, parentIds: ReadonlyArray<string | nul
  * refetched). False when the index cannot be brought to it: the caller rebuilds.
  */
 async function searchIndexApply(event: TreeChange): Promise<boolean> {
+  await opened();
   const index = live;
   if (!index) return false;
   const verdict = bridge(index.treeVersion, event);
@@ -225,6 +305,7 @@ async function searchIndexApply(event: TreeChange): Promise<boolean> {
  * Answers whether the index changed (an unchanged folder, the 5 s poll's, writes nothing).
  */
 async function searchIndexNoteListing(parentId: string | null, items: ItemView[]): Promise<boolean> {
+  await opened();
   const index = live;
   if (!index || !(await takeChildren(index, parentId, items))) return false;
   await persist(true);
@@ -236,6 +317,7 @@ async function searchIndexNoteListing(parentId: string | null, items: ItemView[]
  * shared folder's subtree, opened with their grants), sealed as its own section.
  */
 async function searchIndexSetShared(items: ItemView[]): Promise<void> {
+  await opened();
   const index = live;
   if (!index) return;
   const shared = new MemoryIndex(index.userId, [], true);
@@ -243,11 +325,16 @@ async function searchIndexSetShared(items: ItemView[]): Promise<void> {
   index.shared = shared;
   const { meta, chunks } = await sealIndex(index.key, index.userId, 'shared', 0, shared.entries());
   if (live !== index || index.shared !== shared) return;
-  await writeIndex(index.userId, 'shared', meta, chunks);
+  await writeIndex(index.userId, 'shared', meta, chunks, undefined);
 }
 
-/** The first `max` matches in the own tree or in what is shared, how many there are, and the folders above them. */
-function searchIndexFind(query: string, max: number, section: IndexSection = 'own'): Found {
+/**
+ * The first `max` matches in the own tree or in what is shared, how many there are, and the
+ * folders above them; `partial` from the names record while the whole index is still opening.
+ */
+async function searchIndexFind(query: string, max: number, section: IndexSection = 'own'): Promise<Found> {
+  if (section === 'own' && !live && early) return early.names.find(query, max);
+  await opened();
   const memory = section === 'own' ? live?.memory : live?.shared;
   if (!memory) throw indexError('NO_INDEX', 'The search index is not open');
   return memory.find(query, max);
@@ -268,6 +355,7 @@ export async function forgetSearchIndex(): Promise<void> {
   epoch++;
   const userId = live?.userId;
   live = undefined;
+  early = undefined;
   const names = new Set<string>(userId ? [userId] : []);
   const listed = (await indexedDB.databases?.().catch(() => [])) ?? [];
   for (const db of listed) if (db.name?.startsWith('sealbox-search-')) names.add(db.name.slice('sealbox-search-'.length));
@@ -276,6 +364,7 @@ export async function forgetSearchIndex(): Promise<void> {
 
 export const searchIndexMethods = {
   searchIndexOpen,
+  searchIndexOpenWhole,
   searchIndexBuild,
   searchIndexApply,
   searchIndexNoteListing,

@@ -1,8 +1,8 @@
 /**
  * The sealed search index in IndexedDB (docs/protocol.md "Tree version and search index"): one
  * database per user, `sealbox-search-{userId}`, store `index`; per section a meta record
- * (`[section, "meta"]`) and its chunks (`[section, n]`). A section is written whole in one
- * transaction, so a reader never sees half a build.
+ * (`[section, "meta"]`), its chunks (`[section, n]`) and its names record (`[section, "names"]`,
+ * seal.ts). A section is written whole in one transaction, so a reader never sees half a build.
  */
 import { inTransaction, openDatabase } from '../../lib/idb.ts';
 import type { IndexMeta, IndexSection, SealedChunk } from './seal.ts';
@@ -36,17 +36,40 @@ export async function readIndex(
   }
 }
 
+/** The section's meta and names record alone (a first search reads them before the chunks). */
+export async function readNames(
+  userId: string,
+  section: IndexSection,
+): Promise<{ meta: IndexMeta; names: SealedChunk | undefined } | undefined> {
+  const db = await open(userId);
+  try {
+    const requests = await inTransaction(db, STORE, 'readonly', (store) => ({
+      meta: store.get([section, 'meta']) as IDBRequest<IndexMeta | undefined>,
+      names: store.get([section, 'names']) as IDBRequest<SealedChunk | undefined>,
+    }));
+    const meta = requests.meta.result;
+    return meta ? { meta, names: requests.names.result } : undefined;
+  } finally {
+    db.close();
+  }
+}
+
+/** The section whole: its meta, chunks and names record (none when the build cannot have one). */
 export async function writeIndex(
   userId: string,
   section: IndexSection,
   meta: IndexMeta,
   chunks: readonly SealedChunk[],
+  names: SealedChunk | undefined,
 ): Promise<void> {
   const db = await open(userId);
   try {
     await inTransaction(db, STORE, 'readwrite', (store) => {
       store.delete(chunkRange(section));
       for (const [n, chunk] of chunks.entries()) store.put(chunk, [section, n]);
+      // Never a names record of an older build beside these chunks.
+      if (names) store.put(names, [section, 'names']);
+      else store.delete([section, 'names']);
       store.put(meta, [section, 'meta']);
     });
   } finally {
