@@ -20,12 +20,12 @@ import { apiLogin, ok, type ApiSession } from '../../e2e/support/files.ts';
 import { startServer } from '../../e2e/support/server.ts';
 import { meterProblem } from './meter.ts';
 import { type MemoryPeaks, mib, sampleMemory } from './memory.ts';
-import { downloadZip, listingPagesProbe, openFolder, openShared, search, signIn } from './measures.ts';
+import { downloadZip, fetchProbe, gatherProbe, openFolder, openShared, search, signIn } from './measures.ts';
 import { buildWebForBench, indexBuiltMark } from '../support.ts';
 import { printTable, type Row } from './report.ts';
 import { GOALS, NEEDLE, NEEDLES, ONLY_SHARED, RUNS, SHORT, SIZES, type AccountSize } from './settings.ts';
 import { shareWith } from './shares.ts';
-import { makeTree, TOP_ITEMS, type MadeAccount } from './tree.ts';
+import { fewZipFiles, makeTree, TOP_ITEMS, type MadeAccount } from './tree.ts';
 
 interface Account {
   size: AccountSize;
@@ -53,8 +53,12 @@ interface Figures {
   /** The zip's central directory, bytes: held by any zip writer until the archive's end. */
   zipCentral: number;
   memory: MemoryPeaks;
-  /** The zip folder's listing pages alone, fetched and parsed in the crypto worker (listingPagesProbe). */
+  /** The zip of a tenth as many files ("Zip few"), just before it in the same tab. */
+  fewMemory: MemoryPeaks;
+  /** What every zip of the zip folder must do, alone: its gather in the crypto worker (gatherProbe), then each file fetched in the service worker (fetchProbe). */
   probe: MemoryPeaks;
+  /** The same for "Zip few". */
+  probeFew: MemoryPeaks;
   probePages: number;
   signInCalls: string[];
   /** The search index's build after sign-in (the page's mark), waited for before the zip. */
@@ -68,7 +72,7 @@ const opened = (f: Figures) => {
   const o = f.searchOpened;
   if (!o) return '';
   const ms = (key: string) => `${(o[key] ?? Number.NaN).toFixed(0)}`;
-  return ` (index of ${o.names} names opened in ${ms('ms')} ms: read ${ms('read')}, open ${ms('open')}, hold ${ms('hold')}, shared ${ms('shared')})`;
+  return ` (index of ${o.names} names: names record ${ms('early')} ms, whole in ${ms('ms')} ms: read ${ms('read')}, open ${ms('open')}, hold ${ms('hold')}, shared ${ms('shared')})`;
 };
 
 async function makeAccount(baseUrl: string, size: AccountSize): Promise<Account> {
@@ -104,14 +108,27 @@ async function measureOnce(baseUrl: string, account: Account, problems: string[]
     if (context.serviceWorkers().length === 0) await context.waitForEvent('serviceworker', { timeout: 30_000 });
     // The sign-in's index build, waited for so its own memory is not the zip's.
     const indexMs = (await indexBuiltMark<{ ms: number }>(page)).ms;
+    // A tenth of the files first, in the same tab: how the zip's memory grows with its files
+    // alone, the tab and its search index the same (across accounts the crypto worker holds
+    // indexes of 2,000 and 100,000 names, and V8 lets garbage grow with what a heap holds).
+    const fewSampling = await sampleMemory(context);
+    const few = await downloadZip(page, 'Zip few');
+    const fewMemory = await fewSampling.stop();
+    if (few.entries !== fewZipFiles(size) + 1)
+      wrong(`the few files' zip has ${few.entries} entries, expected ${fewZipFiles(size) + 1}`);
     const sampling = await sampleMemory(context);
     const zip = await downloadZip(page, 'Zip me');
     const memory = await sampling.stop();
     if (zip.entries !== size.zipFiles + 1) wrong(`zip has ${zip.entries} entries, expected ${size.zipFiles + 1}`);
     if (zip.bytes < made.zipBytes) wrong(`zip is ${zip.bytes} bytes, less than its files' ${made.zipBytes}`);
-    // The same folder's listing pages alone, in the same worker: the floor of the zip's garbage.
+    // What every gather must do, alone, for each folder in the same worker: the floor of the zips' garbage.
+    const probeFewSampling = await sampleMemory(context);
+    await gatherProbe(page, made.zipFew.id);
+    await fetchProbe(page, made.zipFew.id);
+    const probeFew = await probeFewSampling.stop();
     const probeSampling = await sampleMemory(context);
-    const probePages = await listingPagesProbe(page, made.zip.id);
+    const probePages = await gatherProbe(page, made.zip.id);
+    if ((await fetchProbe(page, made.zip.id)) !== size.zipFiles) wrong('the fetch probe read another number of files');
     const probe = await probeSampling.stop();
 
     const largest = await openFolder(page, 'Largest', 'entry ');
@@ -129,7 +146,9 @@ async function measureOnce(baseUrl: string, account: Account, problems: string[]
       zipPerFile: zip.ms / size.zipFiles,
       zipCentral: zip.centralBytes,
       memory,
+      fewMemory,
       probe,
+      probeFew,
       probePages,
       indexMs,
     };
@@ -162,7 +181,9 @@ const NOT_MEASURED = {
   zipCentral: Number.NaN,
   indexMs: Number.NaN,
   memory: NO_MEMORY,
+  fewMemory: NO_MEMORY,
   probe: NO_MEMORY,
+  probeFew: NO_MEMORY,
   probePages: 0,
 } satisfies Partial<Figures>;
 
@@ -190,10 +211,10 @@ function describe(label: string, f: Figures): string {
   if (ONLY_SHARED) return signedIn + shared;
   return (
     `${signedIn}largest ${f.largest.toFixed(0)} ms (whole ${f.largestWhole.toFixed(0)} ms), search ${f.search.toFixed(0)} ms${opened(f)}, ${shared}, ` +
-    `index built ${secs(f.indexMs)} after sign-in, zip ${secs(f.zip)} (heap growth ${mib(f.memory.heapGrowth)}: page ${mib(f.memory.growthBy.page ?? 0)}, crypto worker ${mib(f.memory.growthBy.worker ?? 0)}, service worker ${mib(f.memory.growthBy.service_worker ?? 0)}; peak heap page ${mib(f.memory.heap.page ?? 0)}, crypto worker ${mib(f.memory.heap.worker ?? 0)}, ` +
+    `index built ${secs(f.indexMs)} after sign-in, zip of the few (heap growth ${mib(f.fewMemory.heapGrowth)}, crypto worker ${mib(f.fewMemory.growthBy.worker ?? 0)}, PSS growth ${mib(f.fewMemory.rendererPssGrowth)}), zip ${secs(f.zip)} (heap growth ${mib(f.memory.heapGrowth)}: page ${mib(f.memory.growthBy.page ?? 0)}, crypto worker ${mib(f.memory.growthBy.worker ?? 0)}, service worker ${mib(f.memory.growthBy.service_worker ?? 0)}; peak heap page ${mib(f.memory.heap.page ?? 0)}, crypto worker ${mib(f.memory.heap.worker ?? 0)}, ` +
     `service worker ${mib(f.memory.heap.service_worker ?? 0)} (halves ${f.memory.serviceWorkerHalves.map(mib).join(', ')}); renderers' PSS ${mib(f.memory.rendererPss)}; ${f.memory.samples} samples; ` +
     `live growth ${mib(f.memory.liveGrowth)}: page ${mib(f.memory.liveGrowthBy.page ?? 0)}, crypto worker ${mib(f.memory.liveGrowthBy.worker ?? 0)}, service worker ${mib(f.memory.liveGrowthBy.service_worker ?? 0)}; held after ${mib(f.memory.liveAfter)}); ` +
-    `probe: ${f.probePages} listing pages alone, crypto worker heap growth ${mib(f.probe.growthBy.worker ?? 0)}`
+    `probe: ${f.probePages} listing pages and their items' crypto, then each file fetched, alone: heap growth ${mib(f.probe.heapGrowth)} (crypto worker ${mib(f.probe.growthBy.worker ?? 0)}), PSS growth ${mib(f.probe.rendererPssGrowth)}; the few ${mib(f.probeFew.heapGrowth)}, PSS ${mib(f.probeFew.rendererPssGrowth)}`
   );
 }
 
@@ -246,6 +267,14 @@ async function main() {
       goal,
       unit,
     });
+    /** A row of the big account alone: what its few files' zip did as "small", its whole zip's as "big". */
+    const sameTab = (label: string, few: (f: Figures) => number, all: (f: Figures) => number, goal = GOALS.zipMemory): Row => ({
+      label,
+      small: figures.big.map(few),
+      big: figures.big.map(all),
+      goal,
+      unit: 'bytes',
+    });
     const rows = [
       row('sign-in click → first page of /files', (f) => f.signIn, GOALS.signIn),
       row('sign-in answered → storage meter', (f) => f.meter, GOALS.meter),
@@ -255,14 +284,49 @@ async function main() {
       row('/shared → every share open', (f) => f.sharedWhole, GOALS.sharedWhole),
       row(`zip of ${small.size.zipFiles} / ${big.size.zipFiles} files, whole`, (f) => f.zip, GOALS.zip),
       row('zip, time per file', (f) => f.zipPerFile, GOALS.zipPerFile),
-      row('zip, JS heap growth (peak - before it)', (f) => f.memory.heapGrowth, GOALS.zipMemory, 'bytes'),
+      // The zip's memory against its files: both zips in the big account's tab (see fewSampling).
+      sameTab(
+        `zip in one tab, ${fewZipFiles(big.size)} / ${big.size.zipFiles} files: JS heap growth`,
+        (f) => f.fewMemory.heapGrowth,
+        (f) => f.memory.heapGrowth,
+      ),
+      sameTab(
+        `zip in one tab, ${fewZipFiles(big.size)} / ${big.size.zipFiles} files: renderers' PSS growth`,
+        (f) => f.fewMemory.rendererPssGrowth,
+        (f) => f.memory.rendererPssGrowth,
+      ),
+      sameTab(
+        `zip in one tab, ${fewZipFiles(big.size)} / ${big.size.zipFiles} files: live JS heap growth`,
+        (f) => f.fewMemory.liveGrowth,
+        (f) => f.memory.liveGrowth,
+        GOALS.zipHeld,
+      ),
+      sameTab(
+        `probe in one tab, ${fewZipFiles(big.size)} / ${big.size.zipFiles} files: JS heap growth`,
+        (f) => f.probeFew.heapGrowth,
+        (f) => f.probe.heapGrowth,
+        GOALS.zipHeld,
+      ),
+      sameTab(
+        `probe in one tab, ${fewZipFiles(big.size)} / ${big.size.zipFiles} files: renderers' PSS growth`,
+        (f) => f.probeFew.rendererPssGrowth,
+        (f) => f.probe.rendererPssGrowth,
+        GOALS.zipHeld,
+      ),
+      row(
+        "crypto worker's live heap before the zip",
+        (f) => (f.memory.heap.worker ?? 0) - (f.memory.growthBy.worker ?? 0),
+        GOALS.zipHeld,
+        'bytes',
+      ),
+      row('zip, JS heap growth (peak - before it)', (f) => f.memory.heapGrowth, GOALS.zipHeld, 'bytes'),
       row('zip, crypto worker heap growth (peak)', (f) => f.memory.growthBy.worker ?? Number.NaN, GOALS.zipHeld, 'bytes'),
-      row("probe: the zip's listing pages alone, same", (f) => f.probe.growthBy.worker ?? Number.NaN, GOALS.zipHeld, 'bytes'),
+      row("probe: the zip's gather alone, crypto worker", (f) => f.probe.growthBy.worker ?? Number.NaN, GOALS.zipHeld, 'bytes'),
       row('zip, live JS heap growth (collected first)', (f) => f.memory.liveGrowth, GOALS.zipMemory, 'bytes'),
       row('zip, live JS heap held after it', (f) => f.memory.liveAfter, GOALS.zipHeld, 'bytes'),
       row("zip, its central directory (any writer's floor)", (f) => f.zipCentral, GOALS.zipHeld, 'bytes'),
       row('zip, peak JS heap (page + workers)', (f) => f.memory.heapTotal, GOALS.zipHeld, 'bytes'),
-      row("zip, renderers' PSS growth", (f) => f.memory.rendererPssGrowth, GOALS.zipMemory, 'bytes'),
+      row("zip, renderers' PSS growth", (f) => f.memory.rendererPssGrowth, GOALS.zipHeld, 'bytes'),
       row("zip, peak renderers' PSS", (f) => f.memory.rendererPss, GOALS.zipHeld, 'bytes'),
     ];
     const missed = printTable(

@@ -4,6 +4,8 @@
  * "bench/big-account"):
  *   Largest/   `largest` items (four fifths empty folders, one fifth small files)
  *   Zip me/    `zipFiles` small files (100 B - 2 KiB), downloaded as one zip
+ *   Zip few/   a tenth as many, zipped in the same tab first: what the zip's memory does with
+ *              ten times the files, the tab and its search index the same
  *   Projects/Project NN/{docs,media,notes,archive}/   the rest, half small files, half folders,
  *              about 2,000 items a project; NEEDLES of the files are named "budget …"
  *   five small files at the top.
@@ -22,6 +24,7 @@ interface Job {
 export interface MadeAccount {
   largest: ApiFolder;
   zip: ApiFolder;
+  zipFew: ApiFolder;
   /** Items made in the tree, all told. */
   items: number;
   /** Bytes the account's files take on the server (their ciphertext): what the storage meter shows. */
@@ -32,10 +35,13 @@ export interface MadeAccount {
 
 const SUBFOLDERS = ['docs', 'media', 'notes', 'archive'];
 const TOP_FILES = 5;
-/** What the top of the account lists: Largest, Zip me, Projects and the five files. */
-export const TOP_ITEMS = 3 + TOP_FILES;
+/** What the top of the account lists: Largest, Zip me, Zip few, Projects and the five files. */
+export const TOP_ITEMS = 4 + TOP_FILES;
 const PER_PROJECT = 2000;
 const pad = (i: number, width = 5) => String(i).padStart(width, '0');
+
+/** Files in "Zip few": a tenth of the zip folder's. */
+export const fewZipFiles = (size: AccountSize) => Math.max(1, Math.round(size.zipFiles / 10));
 
 /** A small file's size, 100 B to 2 KiB, varied but the same every run. */
 export const smallSize = (i: number) => 100 + ((i * 337) % 1949);
@@ -67,8 +73,13 @@ const split = (total: number, parts: number) =>
 /** Makes the account's tree; answers what the measures need. */
 export async function makeTree(session: ApiSession, size: AccountSize): Promise<MadeAccount> {
   const top = async (name: string) => apiCreateFolder(session, null, name);
-  const [largest, zip, projects] = [await top('Largest'), await top('Zip me'), await top('Projects')];
-  const rest = size.items - TOP_ITEMS - size.largest - size.zipFiles;
+  const [largest, zip, zipFew, projects] = [
+    await top('Largest'),
+    await top('Zip me'),
+    await top('Zip few'),
+    await top('Projects'),
+  ];
+  const rest = size.items - TOP_ITEMS - size.largest - size.zipFiles - fewZipFiles(size);
   const projectCount = Math.max(1, Math.round(rest / PER_PROJECT));
   const leafItems = rest - projectCount * (1 + SUBFOLDERS.length);
   if (leafItems < NEEDLES) throw new Error(`${size.items} items are too few for this shape`);
@@ -91,6 +102,7 @@ export async function makeTree(session: ApiSession, size: AccountSize): Promise<
     );
   }
   for (let i = 0; i < size.zipFiles; i++) jobs.push(fileJob(() => zip, `file ${pad(i)}.txt`, i));
+  for (let i = 0; i < fewZipFiles(size); i++) jobs.push(fileJob(() => zipFew, `file ${pad(i)}.txt`, i));
   const perLeaf = split(leafItems, leaves.length);
   // The needles spread over the projects (several to a folder when folders are fewer), so a search
   // walks the whole tree; each takes the place of a file (even positions are files).
@@ -126,6 +138,6 @@ export async function makeTree(session: ApiSession, size: AccountSize): Promise<
     usedBytes += ciphertextSize(job.size);
     if (parent === zip) zipBytes += job.size;
   });
-  const items = 3 + projectCount * (1 + SUBFOLDERS.length) + jobs.length;
-  return { largest, zip, items, usedBytes, zipBytes };
+  const items = 4 + projectCount * (1 + SUBFOLDERS.length) + jobs.length;
+  return { largest, zip, zipFew, items, usedBytes, zipBytes };
 }
