@@ -28,7 +28,8 @@ export type VersionView = Omit<VersionRecord, 'itemId'>;
 
 /**
  * The file's current content as the list saw it, so a client shows the current entry and the
- * earlier ones from one snapshot (a restore changes both at once).
+ * earlier ones from one answer (a restore changes both at once). They are two reads, not one
+ * snapshot: a restore landing between them publishes `item.versions`, and the client asks again.
  */
 export type CurrentContent = Pick<ItemRecord, 'size' | 'fileNonce' | 'uploaderId' | 'modifiedAt'>;
 

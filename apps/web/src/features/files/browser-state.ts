@@ -162,7 +162,7 @@ export function useTreeSearch<TQueryFnData = FolderListing, TQueryKey extends Qu
     tree,
     results,
     /** Results of the names record alone (not yet to be opened: they have no mime type or size). */
-    partial: indexData?.partial === true,
+    partial,
     /** How many names matched in all (the index brings back at most SEARCH_RESULTS_MAX). */
     total: usable ? (indexData?.total ?? 0) : results.length,
     refresh: () => {

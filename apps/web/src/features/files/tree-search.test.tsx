@@ -14,6 +14,7 @@ const { overriding } = await vi.hoisted(() => import('../../test/mock-module.ts'
 const worker = vi.hoisted(() => ({
   opened: (_state: unknown) => {},
   openedWhole: (_state: unknown) => {},
+  failWhole: (_error: Error) => {},
   /** Whether the worker's answers are whole yet (else from the names record: partial). */
   whole: true,
   calls: [] as string[],
@@ -29,11 +30,12 @@ vi.mock(
             worker.opened = resolve;
           });
         if (method === 'searchIndexOpenWhole')
-          return new Promise((resolve) => {
+          return new Promise((resolve, reject) => {
             worker.openedWhole = (state) => {
               worker.whole = true;
               resolve(state);
             };
+            worker.failWhole = reject;
           });
         if (method === 'searchIndexFind')
           return Promise.resolve({
@@ -120,6 +122,22 @@ describe('a search while the index opens', () => {
     await act(async () => worker.openedWhole({ state: 'ready', treeVersion: 7, names: 1, shared: false }));
     await waitFor(() => expect(result.current.results.map((item) => item.size)).toEqual([1234]));
     expect(result.current.tree.isLoading).toBe(false);
+  });
+
+  it('when the rest fails to open after the names did, builds the index instead of staying ready on nothing', async () => {
+    worker.whole = false;
+    startSearchIndex();
+    const treeFetch = vi.fn(async () => ({ folder: null, items: [], ancestors: [], users: {} }));
+    const { result } = renderSearch(treeFetch);
+    await waitFor(() => expect(worker.calls).toContain('searchIndexOpen'));
+    await act(async () => worker.opened({ state: 'ready', treeVersion: 7, names: 1, shared: false, early: true }));
+    await waitFor(() => expect(worker.calls).toContain('searchIndexOpenWhole'));
+    await act(async () => worker.failWhole(new Error('the worker went away')));
+    await waitFor(() => expect(worker.calls).toContain('searchIndexBuild'));
+    // Building: a search goes the old way meanwhile, and its results open (they are not partial).
+    act(() => result.current.setQuery('budget'));
+    await waitFor(() => expect(treeFetch).toHaveBeenCalled());
+    expect(result.current.partial).toBe(false);
   });
 
   it('goes the old way when the index is unavailable', async () => {

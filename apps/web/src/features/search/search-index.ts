@@ -97,15 +97,24 @@ async function build(): Promise<void> {
 export function startSearchIndex(): void {
   if (snapshot.phase !== 'off') return;
   set({ phase: 'opening' });
+  const mine = session;
   void enqueue(async () => {
     const started = performance.now();
     const first = await cryptoWorker.call('searchIndexOpen');
-    if (first.state === 'ready' && first.early) {
+    if (mine !== session) return;
+    const early = first.state === 'ready' && first.early === true;
+    if (early) {
       // Searchable from the names record; its answers are partial until the rest is open.
       performance.mark('search:names-opened', { detail: { ms: performance.now() - started, names: first.names } });
       set({ phase: 'ready', generation: snapshot.generation + 1 });
     }
-    const state = first.state === 'ready' && first.early ? await cryptoWorker.call('searchIndexOpenWhole') : first;
+    let state = first;
+    try {
+      if (early) state = await cryptoWorker.call('searchIndexOpenWhole');
+    } catch {
+      state = { state: 'none' };
+    }
+    if (mine !== session) return;
     // For the benches: how long the stored index took to open, and where it went.
     if (state.state === 'ready' && state.opened)
       performance.mark('search:index-opened', {
@@ -118,9 +127,10 @@ export function startSearchIndex(): void {
       return build();
     }
     set({ phase: 'ready', generation: snapshot.generation + 1, shared: state.shared });
-    if ((await serverVersion()) !== state.treeVersion) await build();
+    const version = await serverVersion();
+    if (mine === session && version !== state.treeVersion) await build();
   }).then(() => {
-    if (snapshot.phase === 'opening') set({ phase: 'failed' });
+    if (mine === session && snapshot.phase === 'opening') set({ phase: 'failed' });
   });
 }
 

@@ -67,7 +67,7 @@ interface Live {
 let live: Live | undefined;
 /** The own section's names record, searchable while `whole` opens the rest. */
 let early: { userId: string; names: NamesIndex } | undefined;
-/** The stored index being opened whole; every change and full search waits for it. */
+/** The stored index's whole opening this session (settled or not); every change and full search waits for it. */
 let whole: Promise<IndexState> | undefined;
 /** `searchIndexOpen`'s answer under way (the names record's, or the whole index's when it has none). */
 let answering: Promise<IndexState> | undefined;
@@ -115,12 +115,12 @@ async function openStored(me: { userId: string; key: CryptoKey }): Promise<Index
   const names = await openNamesRecord(me);
   if (epoch !== started) return { state: 'none' };
   const opening = openWhole(me, started, names ? performance.now() - t0 : 0);
+  // Kept once settled (until logout), so `searchIndexOpenWhole` answers this opening however late
+  // it asks, and a failed one reads 'none' (built again) rather than being opened once more.
   whole = opening;
   void opening
     .finally(() => {
-      if (whole !== opening) return;
-      whole = undefined;
-      early = undefined;
+      if (whole === opening) early = undefined;
     })
     .catch(() => undefined);
   if (!names) return opening;
@@ -141,9 +141,10 @@ async function openNamesRecord(me: { userId: string; key: CryptoKey }) {
   }
 }
 
-/** `searchIndexOpen` once the whole index is open (the names record alone is not enough to change it). */
+/** What the whole opening came to (the names record alone is not enough to change the index). */
 async function searchIndexOpenWhole(): Promise<IndexState> {
-  return whole ?? searchIndexOpen();
+  await answering?.catch(() => undefined);
+  return whole ?? stateOf(live);
 }
 
 /** Waits for an opening under way, so what changes the index changes the whole of it. */
@@ -356,6 +357,7 @@ export async function forgetSearchIndex(): Promise<void> {
   const userId = live?.userId;
   live = undefined;
   early = undefined;
+  whole = undefined;
   const names = new Set<string>(userId ? [userId] : []);
   const listed = (await indexedDB.databases?.().catch(() => [])) ?? [];
   for (const db of listed) if (db.name?.startsWith('sealbox-search-')) names.add(db.name.slice('sealbox-search-'.length));

@@ -90,6 +90,12 @@ describe('names record', () => {
     expect(names.find('txt\nentry', 10).total).toBe(0);
   });
 
+  test('a first name that starts with U+FEFF keeps it (no byte order mark is dropped)', () => {
+    const names = namesOf([entry(1, null, '\uFEFFbom name'), entry(2, null, 'other')]);
+    expect(names.find('bom', 5).results.map((r) => r.name)).toEqual(['\uFEFFbom name']);
+    expect(names.find('other', 5).results.map((r) => r.id)).toEqual([uuid(2)]);
+  });
+
   test('at most `max` results, but every match counted; nothing for an empty query or index', () => {
     const names = namesOf(tree());
     const found = names.find('entry', 5);

@@ -172,7 +172,8 @@ export function decodeNames(bytes: ArrayBuffer, names: number): NamesColumns {
     parents,
     directories: new Uint8Array(bytes, 4 + names * 4, names),
     ids: new Uint8Array(bytes, 4 + names * 5, names * 16),
-    text: new TextDecoder().decode(new Uint8Array(bytes, fixed)),
+    // A first name may start with U+FEFF: it is a character of the name, not a byte order mark.
+    text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(new Uint8Array(bytes, fixed)),
   };
 }
 
