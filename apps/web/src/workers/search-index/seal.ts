@@ -6,6 +6,7 @@
  * entry's id, folder, kind and name in columns, sealed the same way, which a first search reads
  * before the chunks (names.ts). Pure: no IndexedDB here.
  */
+import { toHex } from '@sealbox/crypto';
 
 /**
  * One name of the index: [id, parentId, name, isDirectory, mimeType, size, cipherSize, createdAt,
@@ -120,15 +121,13 @@ export interface NamesColumns {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const HEX = Array.from({ length: 256 }, (_, n) => n.toString(16).padStart(2, '0'));
 /** A lower-case hex digit's value by its char code (the ids are checked against UUID first). */
 const NIBBLE = new Uint8Array(128);
 for (let n = 0; n < 16; n++) NIBBLE[n.toString(16).charCodeAt(0)] = n;
 
 /** The id's UUID as text again (lower-case, as the server gives ids). */
 export function idAt(ids: Uint8Array, n: number): string {
-  let hex = '';
-  for (let i = n * 16; i < n * 16 + 16; i++) hex += HEX[ids[i]!];
+  const hex = toHex(ids.subarray(n * 16, n * 16 + 16));
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 

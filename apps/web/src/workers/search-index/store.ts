@@ -19,21 +19,31 @@ async function open(userId: string): Promise<IDBDatabase> {
 /** A section's chunks, in order (numbers sort before the string "meta" in a key). */
 const chunkRange = (section: IndexSection) => IDBKeyRange.bound([section, 0], [section, Number.MAX_SAFE_INTEGER]);
 
-export async function readIndex(
+/** The section's meta and, in the same transaction, `what`; undefined when the section has no meta. */
+async function readWithMeta<T>(
   userId: string,
   section: IndexSection,
-): Promise<{ meta: IndexMeta; chunks: SealedChunk[] } | undefined> {
+  what: (store: IDBObjectStore) => IDBRequest<T>,
+): Promise<{ meta: IndexMeta; value: T } | undefined> {
   const db = await open(userId);
   try {
     const requests = await inTransaction(db, STORE, 'readonly', (store) => ({
       meta: store.get([section, 'meta']) as IDBRequest<IndexMeta | undefined>,
-      chunks: store.getAll(chunkRange(section)) as IDBRequest<SealedChunk[]>,
+      value: what(store),
     }));
     const meta = requests.meta.result;
-    return meta ? { meta, chunks: requests.chunks.result } : undefined;
+    return meta ? { meta, value: requests.value.result } : undefined;
   } finally {
     db.close();
   }
+}
+
+export async function readIndex(
+  userId: string,
+  section: IndexSection,
+): Promise<{ meta: IndexMeta; chunks: SealedChunk[] } | undefined> {
+  const read = await readWithMeta(userId, section, (store) => store.getAll(chunkRange(section)) as IDBRequest<SealedChunk[]>);
+  return read && { meta: read.meta, chunks: read.value };
 }
 
 /** The section's meta and names record alone (a first search reads them before the chunks). */
@@ -41,17 +51,12 @@ export async function readNames(
   userId: string,
   section: IndexSection,
 ): Promise<{ meta: IndexMeta; names: SealedChunk | undefined } | undefined> {
-  const db = await open(userId);
-  try {
-    const requests = await inTransaction(db, STORE, 'readonly', (store) => ({
-      meta: store.get([section, 'meta']) as IDBRequest<IndexMeta | undefined>,
-      names: store.get([section, 'names']) as IDBRequest<SealedChunk | undefined>,
-    }));
-    const meta = requests.meta.result;
-    return meta ? { meta, names: requests.names.result } : undefined;
-  } finally {
-    db.close();
-  }
+  const read = await readWithMeta(
+    userId,
+    section,
+    (store) => store.get([section, 'names']) as IDBRequest<SealedChunk | undefined>,
+  );
+  return read && { meta: read.meta, names: read.value };
 }
 
 /** The section whole: its meta, chunks and names record (none when the build cannot have one). */
