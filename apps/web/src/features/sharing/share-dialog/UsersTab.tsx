@@ -4,7 +4,7 @@
  * has access. Every grant is made in the crypto worker against the pinned keys; changed keys need
  * the owner's "Keys changed" confirmation first.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Button, Spinner, toast } from '@sealbox/ui';
 import { RpcError, cryptoWorker, hasCryptoCode } from '../../../crypto/client.ts';
@@ -43,7 +43,13 @@ export function UsersTab({ item, myUserId }: { item: ItemView; myUserId: string 
   const [busy, setBusy] = useState<string | null>(null);
   const [trust, setTrust] = useState<PendingTrust | null>(null);
   const term = searchTerm(useDebounced(typed, SEARCH_DEBOUNCE_MS));
-  const search = useQuery({ ...searchQueryOptions(term ?? ''), enabled: term !== undefined });
+  // The last answer stays while a changed term is searched, so its rows (and a Verify left open
+  // in them) do not vanish and come back.
+  const search = useQuery({
+    ...searchQueryOptions(term ?? ''),
+    enabled: term !== undefined,
+    placeholderData: keepPreviousData,
+  });
   const access = useQuery(accessQueryOptions(item.id));
 
   useEffect(() => {

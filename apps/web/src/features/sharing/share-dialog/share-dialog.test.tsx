@@ -121,6 +121,29 @@ describe('ShareDialog', () => {
     expect(screen.getByRole('button', { name: 'Add bobby as viewer' })).toBeTruthy();
   });
 
+  it('keeps the results, and a Verify left open, while a changed term is searched', async () => {
+    apiMock.fetchAccess.mockResolvedValue({ access: [], users: [] });
+    let answer: (users: unknown[]) => void = () => undefined;
+    apiMock.searchUsers
+      .mockResolvedValueOnce([BOB])
+      .mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    call.mockResolvedValue({ fingerprint: '0123 4567', pinned: null, status: 'first-use' });
+    renderDialog();
+    const field = await screen.findByLabelText('Add people');
+    fireEvent.change(field, { target: { value: 'bobb' } });
+    await screen.findByText('New: pinned when you share');
+    fireEvent.click(screen.getByRole('button', { name: "Verify bobby's keys" }));
+    await screen.findByText((_, node) => node?.tagName === 'CODE' && node.textContent === '0123 4567');
+
+    fireEvent.change(field, { target: { value: 'bob' } });
+    await vi.waitFor(() => expect(apiMock.searchUsers).toHaveBeenCalledWith('bob'));
+    // Still in flight: the row and its open fingerprint stay, no spinner in their place.
+    expect(screen.queryByRole('status', { name: 'Searching' })).toBeNull();
+    expect(document.querySelector('code.share-fp')?.textContent).toBe('0123 4567');
+    await act(async () => answer([BOB]));
+    expect(screen.getByRole('button', { name: "Verify bobby's keys" }).getAttribute('aria-expanded')).toBe('true');
+  });
+
   it('lists the links, with Never expires, and disables the amount for never', async () => {
     apiMock.fetchAccess.mockResolvedValue({ access: [], users: [] });
     apiMock.fetchLinks.mockResolvedValue([
