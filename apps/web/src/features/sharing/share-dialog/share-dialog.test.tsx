@@ -124,9 +124,7 @@ describe('ShareDialog', () => {
   it('keeps the results, and a Verify left open, while a changed term is searched', async () => {
     apiMock.fetchAccess.mockResolvedValue({ access: [], users: [] });
     let answer: (users: unknown[]) => void = () => undefined;
-    apiMock.searchUsers
-      .mockResolvedValueOnce([BOB])
-      .mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    apiMock.searchUsers.mockResolvedValueOnce([BOB]).mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
     call.mockResolvedValue({ fingerprint: '0123 4567', pinned: null, status: 'first-use' });
     renderDialog();
     const field = await screen.findByLabelText('Add people');
