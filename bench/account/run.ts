@@ -10,7 +10,7 @@
  * Goal (issue 24): the change and the recovery, less its sign-in, at most 1 s here.
  * Run: bun bench/account/run.ts [--runs=5] [--no-build] [--short]
  */
-import { deriveLoginPassword, type KdfParams, makeRecovery } from '@sealbox/crypto';
+import { KDF_V1, deriveLoginPassword, type KdfParams, makeRecovery } from '@sealbox/crypto';
 import type { Page } from 'playwright-core';
 import { createUser, loginViaUi, type TestUser } from '../../e2e/support/accounts.ts';
 import { apiLogin } from '../../e2e/support/files.ts';
@@ -91,7 +91,7 @@ async function phraseFor(baseUrl: string, user: TestUser): Promise<string> {
 
 async function main() {
   await withAppInChromium(async (page, server) => {
-    const user = await createUser(server.url, { username: 'benchsafety' });
+    const user = await createUser(server.url, { username: 'benchsafety', kdf: KDF_V1 });
     const phrase = await phraseFor(server.url, user);
     // One uncounted sign-in moves the account to version 2, as every account is after its first.
     await signInMs(page, server.url, user);

@@ -12,6 +12,7 @@
  * SEARCH_SHOT=/path/prefix: a screenshot as the search's first results show (to look at them while
  * the stored index is still opening), one file per search.
  */
+import { KDF_V1 } from '@sealbox/crypto';
 import { loadavg } from 'node:os';
 import type { Page } from 'playwright-core';
 import { createUser, type TestUser } from '../../e2e/support/accounts.ts';
@@ -76,7 +77,7 @@ const opened = (f: Figures) => {
 };
 
 async function makeAccount(baseUrl: string, size: AccountSize): Promise<Account> {
-  const user = await createUser(baseUrl, { username: `${size.label}${Date.now() % 1e6}` });
+  const user = await createUser(baseUrl, { username: `${size.label}${Date.now() % 1e6}`, kdf: KDF_V1 });
   const session = await apiLogin(baseUrl, user);
   const started = performance.now();
   const made = await makeTree(session, size);

@@ -10,6 +10,7 @@
  * sign-in of a version-1 account, which also upgrades it (a fresh account per run).
  * Run: bun bench/login/run.ts [--runs=10] [--upgrade-runs=5] [--no-build] [--short]
  */
+import { KDF_V1 } from '@sealbox/crypto';
 import type { Page } from 'playwright-core';
 import { numberArg, sized, withAppInChromium } from '../support.ts';
 import { createUser, submitLogin, type TestUser } from '../../e2e/support/accounts.ts';
@@ -78,9 +79,9 @@ const row = (i: number, run: Run) =>
 
 async function main() {
   await withAppInChromium(async (page, server) => {
-    // Version 2: an account made as the test support makes it (version 1), upgraded by one
+    // Version 2: an account made on version 1, upgraded by one
     // uncounted sign-in, then timed.
-    const user = await createUser(server.url, { username: 'benchuser' });
+    const user = await createUser(server.url, { username: 'benchuser', kdf: KDF_V1 });
     await signInOnce(page, server.url, user);
     if ((await kdfVersion(server.url, user.username)) !== 2) throw new Error('the account was not upgraded to version 2');
     console.log(
@@ -103,7 +104,7 @@ async function main() {
     console.log('run   total   lookup  argon2id  server  unlock');
     const upgrades: Run[] = [];
     for (let i = 0; i < UPGRADE_RUNS; i++) {
-      const fresh = await createUser(server.url);
+      const fresh = await createUser(server.url, { kdf: KDF_V1 });
       upgrades.push(await signInOnce(page, server.url, fresh));
       if ((await kdfVersion(server.url, fresh.username)) !== 2) throw new Error('the account was not upgraded to version 2');
       console.log(row(i, upgrades[i]!));

@@ -42,9 +42,9 @@ async function loginStatus(username: string, password: string): Promise<number> 
   return response.status;
 }
 
-/** A v1 account (as the test support makes it) holding a folder and a file inside it. */
+/** A v1 account holding a folder and a file inside it. */
 async function v1UserWithFiles(): Promise<TestUser> {
-  const user = await createUser(suite.server.url);
+  const user = await createUser(suite.server.url, { kdf: KDF_V1 });
   expect((await lookup(user.username)).kdf).toEqual(KDF_V1);
   const session = await apiLogin(suite.server.url, user);
   const folder = await apiCreateFolder(session, null, 'Reports ü 2026');
@@ -113,7 +113,7 @@ describe.skipIf(skipWithoutBrowser)('password keys by version', () => {
   test(
     'a hostile server: version 1 claimed for a version-2 account opens nothing; absurd parameters are refused at once',
     async () => {
-      const user = await createUser(suite.server.url);
+      const user = await createUser(suite.server.url, { kdf: KDF_V1 });
       // Upgrade it through the page first; this sign-in (it derives version 1, then version 2) is
       // the baseline a refusal before deriving anything must beat, whatever the machine's load.
       const first = await newBrowser();

@@ -14,8 +14,8 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { unzipSync } from 'fflate';
-import { newItemKey, toBase64Url } from '@sealbox/crypto';
-import { loginViaUi, submitLogin, type TestUser } from '../../support/accounts.ts';
+import { KDF_V2, newItemKey, toBase64Url } from '@sealbox/crypto';
+import { createUser, loginViaUi, submitLogin, type TestUser } from '../../support/accounts.ts';
 import {
   apiCreateFolder,
   apiUploadFile,
@@ -311,15 +311,16 @@ describe.skipIf(skipWithoutBrowser)('a hostile server', () => {
   test(
     'KDF parameters below the minimum, or absurdly above it, in the login lookup are refused before anything is derived or sent',
     async () => {
-      // The baseline, in this test: a real sign-in, which derives the real parameters (and moves
-      // a version-1 account to version 2). A refusal before anything is derived takes less (a
-      // wall-clock limit fails on a busy machine); deriving 1 GiB first would take many times more.
+      // The baseline, in this test: a real sign-in of an account on the app's default parameters.
+      // A refusal before anything is derived takes less (a wall-clock limit fails on a busy
+      // machine); deriving 1 GiB first would take many times more.
+      const user = await createUser(suite.server.url, { kdf: KDF_V2 });
       const honest = await suite.newBrowser();
       await honest.goto(`${suite.server.url}/login`);
       const signInStarted = Date.now();
-      await loginViaUi(honest, suite.server.url, owner);
+      await loginViaUi(honest, suite.server.url, user);
       const signInMs = Date.now() - signInStarted;
-      const lookup = await fetch(`${suite.server.url}/api/users/search/${owner.username}?limit=1`);
+      const lookup = await fetch(`${suite.server.url}/api/users/search/${user.username}?limit=1`);
       const real = ((await lookup.json()) as Array<{ kdf: { argon2id: Record<string, number> } }>)[0]!.kdf;
       const cases: Array<[number, string]> = [
         [1024, 'Login failed. The server asked for weaker password protection than this app accepts.'],
@@ -340,7 +341,7 @@ describe.skipIf(skipWithoutBrowser)('a hostile server', () => {
         });
         await page.goto(`${suite.server.url}/login`);
         const started = Date.now();
-        await submitLogin(page, owner);
+        await submitLogin(page, user);
         await toast(page, message).waitFor({ timeout: 60_000 });
         expect(Date.now() - started).toBeLessThan(2 * signInMs);
         expect(logins).toBe(0);
