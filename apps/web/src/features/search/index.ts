@@ -10,6 +10,7 @@ export {
   recheckSearchIndex,
   resetSearchIndex,
   startSearchIndex,
+  warmSearchIndex,
   type IndexSnapshot,
   type SearchSection,
   type TreeChangedEvent,

@@ -90,6 +90,20 @@ async function build(): Promise<void> {
   }
 }
 
+/** The session whose stored index the worker was asked to open before the files screen showed. */
+let warmed = -1;
+
+/**
+ * Before the files screen's first paint (its route's loader): the worker starts opening the stored
+ * index, so that after a reload the names record is open by the time the search box shows. Only
+ * the opening: with no stored index (as after a sign-in) the build waits for the screen.
+ */
+export function warmSearchIndex(): void {
+  if (snapshot.phase !== 'off' || warmed === session) return;
+  warmed = session;
+  void cryptoWorker.call('searchIndexOpen').catch(() => undefined);
+}
+
 /**
  * Once per session (the files screen is up): the stored index opened and searchable at once;
  * built in the background when there is none, rebuilt when its version is not the server's.

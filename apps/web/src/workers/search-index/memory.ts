@@ -39,6 +39,11 @@ export class MemoryIndex {
     entries: readonly IndexEntry[] = [],
     readonly shared = false,
   ) {
+    this.take(entries);
+  }
+
+  /** Adds or replaces these entries, as stored. */
+  take(entries: readonly IndexEntry[]): void {
     for (const entry of entries) this.put(entry);
   }
 

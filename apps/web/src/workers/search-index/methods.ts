@@ -13,9 +13,10 @@ import { CodedError } from '../coded-error.ts';
 import { parseAndOpen } from '../items.ts';
 import { keyOnDemand } from '../key-on-demand.ts';
 import { currentAccount } from '../key-rings.ts';
+import { nextTask } from '../next-task.ts';
 import { type Found, MemoryIndex } from './memory.ts';
 import { NamesIndex } from './names.ts';
-import { type IndexSection, IndexOpenError, openIndex, openNames, sealIndex, sealNames } from './seal.ts';
+import { CHUNK_ENTRIES, type IndexSection, IndexOpenError, openIndex, openNames, sealIndex, sealNames } from './seal.ts';
 import { deleteIndex, readIndex, readNames, writeIndex } from './store.ts';
 import { type WalkTimes, walkOwnTree } from './tree-walk.ts';
 import { bridge, type TreeChange } from './versions.ts';
@@ -62,11 +63,13 @@ interface Live {
   memory: MemoryIndex;
   /** What is shared with the user, as /shared last listed it (undefined: never yet). */
   shared?: MemoryIndex | undefined;
+  /** How it was read back from IndexedDB, when it was (not built): asked for after the opening too. */
+  opened?: OpenPhases;
 }
 
 let live: Live | undefined;
 /** The own section's names record, searchable while `whole` opens the rest. */
-let early: { userId: string; names: NamesIndex } | undefined;
+let early: { userId: string; names: NamesIndex; state: IndexState } | undefined;
 /** The stored index's whole opening this session (settled or not); every change and full search waits for it. */
 let whole: Promise<IndexState> | undefined;
 /** `searchIndexOpen`'s answer under way (the names record's, or the whole index's when it has none). */
@@ -86,9 +89,9 @@ async function owner(): Promise<{ userId: string; key: CryptoKey } | undefined> 
 }
 
 function stateOf(index: Live | undefined): IndexState {
-  return index
-    ? { state: 'ready', treeVersion: index.treeVersion, names: index.memory.size, shared: index.shared !== undefined }
-    : { state: 'none' };
+  if (!index) return { state: 'none' };
+  const state = { treeVersion: index.treeVersion, names: index.memory.size, shared: index.shared !== undefined };
+  return { state: 'ready', ...state, ...(index.opened ? { opened: index.opened } : {}) };
 }
 
 /**
@@ -100,7 +103,8 @@ async function searchIndexOpen(): Promise<IndexState> {
   const me = await owner();
   if (!me) return { state: 'unavailable' };
   if (live?.userId === me.userId) return stateOf(live);
-  if (whole) return whole;
+  // Asked again while the rest opens (the page warmed it before its first paint): the names answer.
+  if (whole) return early?.userId === me.userId ? early.state : whole;
   answering ??= openStored(me).finally(() => {
     answering = undefined;
   });
@@ -124,8 +128,15 @@ async function openStored(me: { userId: string; key: CryptoKey }): Promise<Index
     })
     .catch(() => undefined);
   if (!names) return opening;
-  early = { userId: me.userId, names: names.index };
-  return { state: 'ready', treeVersion: names.treeVersion, names: early.names.size, shared: false, early: true };
+  const state: IndexState = {
+    state: 'ready',
+    treeVersion: names.treeVersion,
+    names: names.index.size,
+    shared: false,
+    early: true,
+  };
+  early = { userId: me.userId, names: names.index, state };
+  return state;
 }
 
 /** The own section's names record, opened; undefined when there is none that opens (the chunks still may). */
@@ -164,20 +175,24 @@ async function openWhole(me: { userId: string; key: CryptoKey }, started: number
     const entries = await openIndex(me.key, me.userId, 'own', stored.meta, stored.chunks);
     opened.open = performance.now() - at;
     at = performance.now();
-    const memory = new MemoryIndex(me.userId, entries);
+    // A slice at a time, so that a search typed meanwhile is answered from the names between them.
+    const memory = new MemoryIndex(me.userId);
+    for (let from = 0; from < entries.length; from += CHUNK_ENTRIES) {
+      memory.take(entries.slice(from, from + CHUNK_ENTRIES));
+      await nextTask();
+    }
     opened.hold = performance.now() - at;
     at = performance.now();
     const shared = await openShared(me);
     opened.shared = performance.now() - at;
     if (epoch !== started) return { state: 'none' };
-    live = { ...me, treeVersion: stored.meta.treeVersion, memory, shared };
+    live = { ...me, treeVersion: stored.meta.treeVersion, memory, shared, opened };
   } catch (error) {
     // Tampered with, cut short or not this account's: built again from the server.
     if (!(error instanceof IndexOpenError)) throw error;
     return { state: 'none' };
   }
-  const state = stateOf(live);
-  return state.state === 'ready' ? { ...state, opened } : state;
+  return stateOf(live);
 }
 
 /** The stored section of what is shared with the user; undefined when there is none that opens (/shared builds it again). */
