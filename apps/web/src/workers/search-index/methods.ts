@@ -14,6 +14,7 @@ import { parseAndOpen } from '../items.ts';
 import { keyOnDemand } from '../key-on-demand.ts';
 import { currentAccount } from '../key-rings.ts';
 import { nextTask } from '../next-task.ts';
+import { AfterPause } from './after-pause.ts';
 import { type Found, MemoryIndex } from './memory.ts';
 import { NamesIndex } from './names.ts';
 import { CHUNK_ENTRIES, type IndexSection, IndexOpenError, openIndex, openNames, sealIndex, sealNames } from './seal.ts';
@@ -69,7 +70,7 @@ interface Live {
 
 let live: Live | undefined;
 /** The own section's names record, searchable while `whole` opens the rest. */
-let early: { userId: string; names: NamesIndex; state: IndexState } | undefined;
+let early: { userId: string; names: NamesIndex; state: IndexState; rest: AfterPause } | undefined;
 /** The stored index's whole opening this session (settled or not); every change and full search waits for it. */
 let whole: Promise<IndexState> | undefined;
 /** `searchIndexOpen`'s answer under way (the names record's, or the whole index's when it has none). */
@@ -95,9 +96,17 @@ function stateOf(index: Live | undefined): IndexState {
 }
 
 /**
+ * After the names record answered, the chunks wait for a pause in the searches (the page asks for
+ * them at once): parsing 100,000 entries, and collecting their garbage, would hold up the first
+ * searches typed. Any change to the index starts them at once.
+ */
+const REST_QUIET_MS = 300;
+const REST_AT_MOST_MS = 2000;
+
+/**
  * The index in memory for the current account, else read from IndexedDB; 'none' when there is
  * none that opens. When the stored index has a names record, answers `early` once that is open
- * (a first search need not wait for 100,000 entries to parse) and opens the rest meanwhile.
+ * (a first search need not wait for 100,000 entries to parse) and opens the rest after it.
  */
 async function searchIndexOpen(): Promise<IndexState> {
   const me = await owner();
@@ -118,7 +127,12 @@ async function openStored(me: { userId: string; key: CryptoKey }): Promise<Index
   const t0 = performance.now();
   const names = await openNamesRecord(me);
   if (epoch !== started) return { state: 'none' };
-  const opening = openWhole(me, started, names ? performance.now() - t0 : 0);
+  const namesMs = names ? performance.now() - t0 : 0;
+  const rest = new AfterPause(REST_QUIET_MS, REST_AT_MOST_MS);
+  if (!names) rest.now();
+  const opening = rest.done.then(() =>
+    epoch === started ? openWhole(me, started, namesMs) : ({ state: 'none' } satisfies IndexState),
+  );
   // Kept once settled (until logout), so `searchIndexOpenWhole` answers this opening however late
   // it asks, and a failed one reads 'none' (built again) rather than being opened once more.
   whole = opening;
@@ -135,7 +149,7 @@ async function openStored(me: { userId: string; key: CryptoKey }): Promise<Index
     shared: false,
     early: true,
   };
-  early = { userId: me.userId, names: names.index, state };
+  early = { userId: me.userId, names: names.index, state, rest };
   return state;
 }
 
@@ -155,12 +169,14 @@ async function openNamesRecord(me: { userId: string; key: CryptoKey }) {
 /** What the whole opening came to (the names record alone is not enough to change the index). */
 async function searchIndexOpenWhole(): Promise<IndexState> {
   await answering?.catch(() => undefined);
+  early?.rest.touch();
   return whole ?? stateOf(live);
 }
 
 /** Waits for an opening under way, so what changes the index changes the whole of it. */
 async function opened(): Promise<void> {
   await answering?.catch(() => undefined);
+  early?.rest.now();
   await whole?.catch(() => undefined);
 }
 
@@ -349,7 +365,10 @@ async function searchIndexSetShared(items: ItemView[]): Promise<void> {
  * folders above them; `partial` from the names record while the whole index is still opening.
  */
 async function searchIndexFind(query: string, max: number, section: IndexSection = 'own'): Promise<Found> {
-  if (section === 'own' && !live && early) return early.names.find(query, max);
+  if (section === 'own' && !live && early) {
+    early.rest.touch();
+    return early.names.find(query, max);
+  }
   await opened();
   const memory = section === 'own' ? live?.memory : live?.shared;
   if (!memory) throw indexError('NO_INDEX', 'The search index is not open');
@@ -369,6 +388,8 @@ async function searchIndexOpenKey(section: IndexSection, itemId: string): Promis
 export async function forgetSearchIndex(): Promise<void> {
   clearTimeout(persistTimer);
   epoch++;
+  // An opening waiting for a pause settles ('none'), so nothing waits on it for ever.
+  early?.rest.now();
   const userId = live?.userId;
   live = undefined;
   early = undefined;
