@@ -102,6 +102,8 @@ function stateOf(index: Live | undefined): IndexState {
  */
 const REST_QUIET_MS = 300;
 const REST_AT_MOST_MS = 2000;
+/** Below this many names the chunks open in a few ms: at once, so results can be opened at once. */
+const REST_PAUSE_FROM = 10_000;
 
 /**
  * The index in memory for the current account, else read from IndexedDB; 'none' when there is
@@ -129,7 +131,7 @@ async function openStored(me: { userId: string; key: CryptoKey }): Promise<Index
   if (epoch !== started) return { state: 'none' };
   const namesMs = names ? performance.now() - t0 : 0;
   const rest = new AfterPause(REST_QUIET_MS, REST_AT_MOST_MS);
-  if (!names) rest.now();
+  if (!names || names.index.size < REST_PAUSE_FROM) rest.now();
   const opening = rest.done.then(() =>
     epoch === started ? openWhole(me, started, namesMs) : ({ state: 'none' } satisfies IndexState),
   );
