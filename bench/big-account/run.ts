@@ -73,7 +73,7 @@ const opened = (f: Figures) => {
   const o = f.searchOpened;
   if (!o) return '';
   const ms = (key: string) => `${(o[key] ?? Number.NaN).toFixed(0)}`;
-  return ` (index of ${o.names} names: names record ${ms('early')} ms, whole in ${ms('ms')} ms: read ${ms('read')}, open ${ms('open')}, hold ${ms('hold')}, shared ${ms('shared')})`;
+  return ` (index of ${o.names} names: names record ${ms('early')} ms, then a pause of ${ms('pause')} ms, whole ${ms('ms')} ms after the screen asked: read ${ms('read')}, open ${ms('open')}, hold ${ms('hold')}, shared ${ms('shared')})`;
 };
 
 async function makeAccount(baseUrl: string, size: AccountSize): Promise<Account> {

@@ -154,8 +154,9 @@ describe.skipIf(skipWithoutBrowser)('search index', () => {
       await page.reload();
       await box.fill('annual');
       await results.getByText('Annual summary', { exact: true }).waitFor();
-      // Its names record opened first, so a search could answer before the rest was parsed (the
-      // opening starts before the first paint: this small index may be whole by the time it is asked).
+      // Its names record was read first. The opening starts before the first paint, and an index
+      // this small opens whole at once (the answers from the names alone, and the pause before the
+      // chunks of a big one: workers/search-index/opening.test.ts).
       const mark = await page.waitForFunction(
         () => (performance.getEntriesByName('search:index-opened').at(-1) as PerformanceMark | undefined)?.detail,
       );

@@ -17,7 +17,7 @@ import { nextTask } from '../next-task.ts';
 import { AfterPause } from './after-pause.ts';
 import { type Found, MemoryIndex } from './memory.ts';
 import { NamesIndex } from './names.ts';
-import { CHUNK_ENTRIES, type IndexSection, IndexOpenError, openIndex, openNames, sealIndex, sealNames } from './seal.ts';
+import { type IndexSection, IndexOpenError, openIndex, openNames, sealIndex, sealNames } from './seal.ts';
 import { deleteIndex, readIndex, readNames, writeIndex } from './store.ts';
 import { type WalkTimes, walkOwnTree } from './tree-walk.ts';
 import { bridge, type TreeChange } from './versions.ts';
@@ -41,10 +41,12 @@ export type IndexState =
 
 /**
  * Where the opening of a stored index went, in ms (for the benches): the names record (read and
- * opened), then the chunks read, decrypted and parsed, held, the shared section.
+ * opened), the pause in the searches before the chunks, then the chunks read, decrypted and
+ * parsed, held (the slices' own time), the shared section.
  */
 export interface OpenPhases {
   early: number;
+  pause: number;
   read: number;
   open: number;
   hold: number;
@@ -96,14 +98,18 @@ function stateOf(index: Live | undefined): IndexState {
 }
 
 /**
- * After the names record answered, the chunks wait for a pause in the searches (the page asks for
- * them at once): parsing 100,000 entries, and collecting their garbage, would hold up the first
- * searches typed. Any change to the index starts them at once.
+ * After the names record answered, the chunks wait for a pause in the searches, counted from the
+ * page's ask for them (`searchIndexOpenWhole`): parsing 100,000 entries, and collecting their
+ * garbage, would hold up the first searches typed. Whatever in the worker needs the whole index
+ * (`opened`) starts them at once, and so does a logout; the page's own changes wait in its queue
+ * behind its ask, so in practice the pause, or its limit, starts them.
  */
 const REST_QUIET_MS = 300;
 const REST_AT_MOST_MS = 2000;
 /** Below this many names the chunks open in a few ms: at once, so results can be opened at once. */
 const REST_PAUSE_FROM = 10_000;
+/** Entries held between two yields to the worker's other messages (a few ms of work). */
+const HOLD_SLICE = 5000;
 
 /**
  * The index in memory for the current account, else read from IndexedDB; 'none' when there is
@@ -129,12 +135,14 @@ async function openStored(me: { userId: string; key: CryptoKey }): Promise<Index
   const t0 = performance.now();
   const names = await openNamesRecord(me);
   if (epoch !== started) return { state: 'none' };
-  const namesMs = names ? performance.now() - t0 : 0;
+  const namesAt = performance.now();
   const rest = new AfterPause(REST_QUIET_MS, REST_AT_MOST_MS);
   if (!names || names.index.size < REST_PAUSE_FROM) rest.now();
-  const opening = rest.done.then(() =>
-    epoch === started ? openWhole(me, started, namesMs) : ({ state: 'none' } satisfies IndexState),
-  );
+  const opening = rest.done.then(() => {
+    if (epoch !== started) return { state: 'none' } satisfies IndexState;
+    const waited = { early: names ? namesAt - t0 : 0, pause: performance.now() - namesAt };
+    return openWhole(me, started, waited);
+  });
   // Kept once settled (until logout), so `searchIndexOpenWhole` answers this opening however late
   // it asks, and a failed one reads 'none' (built again) rather than being opened once more.
   whole = opening;
@@ -183,23 +191,28 @@ async function opened(): Promise<void> {
 }
 
 /** The stored index whole: the own section's chunks, then what is shared with the user. */
-async function openWhole(me: { userId: string; key: CryptoKey }, started: number, namesMs: number): Promise<IndexState> {
+async function openWhole(
+  me: { userId: string; key: CryptoKey },
+  started: number,
+  waited: Pick<OpenPhases, 'early' | 'pause'>,
+): Promise<IndexState> {
   let at = performance.now();
   const stored = await readIndex(me.userId, 'own').catch(() => undefined);
   if (!stored) return { state: 'none' };
-  const opened: OpenPhases = { early: namesMs, read: performance.now() - at, open: 0, hold: 0, shared: 0 };
+  const opened: OpenPhases = { ...waited, read: performance.now() - at, open: 0, hold: 0, shared: 0 };
   try {
     at = performance.now();
     const entries = await openIndex(me.key, me.userId, 'own', stored.meta, stored.chunks);
     opened.open = performance.now() - at;
-    at = performance.now();
     // A slice at a time, so that a search typed meanwhile is answered from the names between them.
     const memory = new MemoryIndex(me.userId);
-    for (let from = 0; from < entries.length; from += CHUNK_ENTRIES) {
-      memory.take(entries.slice(from, from + CHUNK_ENTRIES));
+    for (let from = 0; from < entries.length; from += HOLD_SLICE) {
+      at = performance.now();
+      memory.take(entries.slice(from, from + HOLD_SLICE));
+      opened.hold += performance.now() - at;
       await nextTask();
+      if (epoch !== started) return { state: 'none' };
     }
-    opened.hold = performance.now() - at;
     at = performance.now();
     const shared = await openShared(me);
     opened.shared = performance.now() - at;

@@ -107,7 +107,7 @@ export async function openIndex(
 
 /**
  * The names record in the clear: what a search needs to find and show its matches, in the entries'
- * order, read without parsing JSON (a tenth of the chunks' bytes at 100,000 names).
+ * order, read without parsing JSON (about a fifth of the chunks' bytes at 100,000 names).
  */
 export interface NamesColumns {
   /** Each entry's folder as its place in these columns; -1 at the top level (or not held). */

@@ -4,8 +4,8 @@
  * has access. Every grant is made in the crypto worker against the pinned keys; changed keys need
  * the owner's "Keys changed" confirmation first.
  */
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Button, Spinner, toast } from '@sealbox/ui';
 import { RpcError, cryptoWorker, hasCryptoCode } from '../../../crypto/client.ts';
 import type { ItemView } from '../../../model/items.ts';
@@ -43,13 +43,19 @@ export function UsersTab({ item, myUserId }: { item: ItemView; myUserId: string 
   const [busy, setBusy] = useState<string | null>(null);
   const [trust, setTrust] = useState<PendingTrust | null>(null);
   const term = searchTerm(useDebounced(typed, SEARCH_DEBOUNCE_MS));
-  // The last answer stays while a changed term is searched, so its rows (and a Verify left open
-  // in them) do not vanish and come back.
+  // The rows on screen stay while a changed term is searched, so they (and a Verify left open in
+  // them) do not vanish and come back; once the field held no term, there are none to keep.
+  const shownTerm = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    shownTerm.current = term;
+  });
+  const keepRows = shownTerm.current !== undefined;
   const search = useQuery({
     ...searchQueryOptions(term ?? ''),
     enabled: term !== undefined,
-    placeholderData: keepPreviousData,
+    placeholderData: (previous) => (keepRows ? previous : undefined),
   });
+  const answered = search.data !== undefined && !search.isPlaceholderData;
   const access = useQuery(accessQueryOptions(item.id));
 
   useEffect(() => {
@@ -197,9 +203,9 @@ export function UsersTab({ item, myUserId }: { item: ItemView; myUserId: string 
       <div className="share-results" aria-live="polite">
         {tooShort ? (
           <p className="share-note">Type at least {SEARCH_MIN_CHARS} characters to search.</p>
-        ) : term && search.isFetching && !search.data ? (
+        ) : term && search.isFetching && !answered && results.length === 0 ? (
           <Spinner size={18} label="Searching" />
-        ) : term && search.data && results.length === 0 ? (
+        ) : term && answered && results.length === 0 ? (
           <p className="share-note">No users found</p>
         ) : null}
         {results.length > 0 && (

@@ -136,10 +136,47 @@ describe('ShareDialog', () => {
     fireEvent.change(field, { target: { value: 'bob' } });
     await vi.waitFor(() => expect(apiMock.searchUsers).toHaveBeenCalledWith('bob'));
     // Still in flight: the row and its open fingerprint stay, no spinner in their place.
-    expect(screen.queryByRole('status', { name: 'Searching' })).toBeNull();
+    expect(screen.queryByText('Searching')).toBeNull();
     expect(document.querySelector('code.share-fp')?.textContent).toBe('0123 4567');
     await act(async () => answer([BOB]));
     expect(screen.getByRole('button', { name: "Verify bobby's keys" }).getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('after the field was cleared, a new term shows Searching, not the old rows or an old "No users found"', async () => {
+    apiMock.fetchAccess.mockResolvedValue({ access: [], users: [] });
+    const pending: Array<(users: unknown[]) => void> = [];
+    apiMock.searchUsers
+      .mockResolvedValueOnce([BOB])
+      .mockResolvedValueOnce([])
+      .mockImplementation(() => new Promise((resolve) => pending.push(resolve)));
+    call.mockResolvedValue({ fingerprint: '0123 4567', pinned: null, status: 'first-use' });
+    renderDialog();
+    const field = await screen.findByLabelText('Add people');
+    fireEvent.change(field, { target: { value: 'bobb' } });
+    await screen.findByText('bobby');
+    fireEvent.change(field, { target: { value: '' } });
+    await vi.waitFor(() => expect(screen.queryByText('bobby')).toBeNull());
+    await act(() => new Promise((resolve) => setTimeout(resolve, 400)));
+    fireEvent.change(field, { target: { value: 'bob' } });
+    await vi.waitFor(() => expect(apiMock.searchUsers).toHaveBeenCalledWith('bob'));
+    await screen.findByText('No users found');
+
+    // An empty answer, then another term in flight: Searching, not the last term's answer.
+    fireEvent.change(field, { target: { value: 'bobby' } });
+    await vi.waitFor(() => expect(pending).toHaveLength(1));
+    expect(screen.getByText('Searching')).toBeTruthy();
+    expect(screen.queryByText('No users found')).toBeNull();
+    await act(async () => pending[0]!([BOB]));
+    expect(await screen.findByText('bobby')).toBeTruthy();
+
+    // Cleared again, then a term: the old row does not come back while it is searched.
+    fireEvent.change(field, { target: { value: '' } });
+    await vi.waitFor(() => expect(screen.queryByText('bobby')).toBeNull());
+    await act(() => new Promise((resolve) => setTimeout(resolve, 400)));
+    fireEvent.change(field, { target: { value: 'bobx' } });
+    await vi.waitFor(() => expect(pending).toHaveLength(2));
+    expect(screen.queryByText('bobby')).toBeNull();
+    expect(screen.getByText('Searching')).toBeTruthy();
   });
 
   it('lists the links, with Never expires, and disables the amount for never', async () => {
