@@ -135,6 +135,11 @@ async function openStored(me: { userId: string; key: CryptoKey }): Promise<Index
   const t0 = performance.now();
   const names = await openNamesRecord(me);
   if (epoch !== started) return { state: 'none' };
+  if (names === null) {
+    // Nothing stored (as after a sign-in): the chunks are not read to find that out again.
+    whole = Promise.resolve({ state: 'none' });
+    return whole;
+  }
   const namesAt = performance.now();
   const rest = new AfterPause(REST_QUIET_MS, REST_AT_MOST_MS);
   if (!names || names.index.size < REST_PAUSE_FROM) rest.now();
@@ -163,10 +168,14 @@ async function openStored(me: { userId: string; key: CryptoKey }): Promise<Index
   return state;
 }
 
-/** The own section's names record, opened; undefined when there is none that opens (the chunks still may). */
+/**
+ * The own section's names record, opened; undefined when there is none that opens (the chunks
+ * still may), null when nothing is stored for the account (no meta: no chunks either).
+ */
 async function openNamesRecord(me: { userId: string; key: CryptoKey }) {
-  const stored = await readNames(me.userId, 'own').catch(() => undefined);
-  if (!stored?.names) return undefined;
+  const stored = await readNames(me.userId, 'own').catch(() => 'unreadable' as const);
+  if (stored === undefined) return null;
+  if (stored === 'unreadable' || !stored.names) return undefined;
   try {
     const columns = await openNames(me.key, me.userId, 'own', stored.meta, stored.names);
     return { treeVersion: stored.meta.treeVersion, index: new NamesIndex(me.userId, columns) };

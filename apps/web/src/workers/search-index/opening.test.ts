@@ -9,17 +9,17 @@ import type { IndexEntry } from './seal.ts';
 
 const { overriding } = await vi.hoisted(() => import('../../test/mock-module.ts'));
 const USER = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
-const store = vi.hoisted(() => ({ entries: [] as IndexEntry[] }));
+const store = vi.hoisted(() => ({ entries: [] as IndexEntry[], stored: true }));
 const openIndex = vi.hoisted(() => vi.fn());
+const readIndex = vi.hoisted(() => vi.fn());
 
 vi.mock('../key-rings.ts', overriding({ currentAccount: async () => ({ userId: USER, keys: { searchIndexKey: {} } }) }));
 vi.mock(
   './store.ts',
   overriding({
-    readNames: async () => ({ meta: { treeVersion: 7, chunks: 1, names: store.entries.length }, names: {} }),
-    // The own section only: nothing is shared with this user.
-    readIndex: async (_user: string, section: string) =>
-      section === 'own' ? { meta: { treeVersion: 7, chunks: 1, names: store.entries.length }, chunks: [] } : undefined,
+    readNames: async () =>
+      store.stored ? { meta: { treeVersion: 7, chunks: 1, names: store.entries.length }, names: {} } : undefined,
+    readIndex,
     deleteIndex: async () => undefined,
   }),
 );
@@ -64,6 +64,11 @@ beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
   vi.stubGlobal('indexedDB', { databases: async () => [] });
   openIndex.mockImplementation(async () => store.entries);
+  // The own section only: nothing is shared with this user.
+  readIndex.mockImplementation(async (_user: string, section: string) =>
+    section === 'own' ? { meta: { treeVersion: 7, chunks: 1, names: store.entries.length }, chunks: [] } : undefined,
+  );
+  store.stored = true;
 });
 
 afterEach(async () => {
@@ -71,6 +76,7 @@ afterEach(async () => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
   openIndex.mockReset();
+  readIndex.mockReset();
 });
 
 describe('opening a big stored index', () => {
@@ -157,5 +163,15 @@ describe('opening a small stored index', () => {
     expect(await searchIndexOpen()).toMatchObject({ state: 'ready', early: true, names: 500 });
     expect(await chunksOpening()).toBe(true);
     expect(await searchIndexOpenWhole()).toMatchObject({ state: 'ready', names: 500, opened: { pause: 0 } });
+  });
+});
+
+describe('no stored index (as after a sign-in)', () => {
+  it("answers none from the names record's read alone, and again when asked again", async () => {
+    store.stored = false;
+    expect(await searchIndexOpen()).toEqual({ state: 'none' });
+    expect(await searchIndexOpen()).toEqual({ state: 'none' });
+    expect(await searchIndexOpenWhole()).toEqual({ state: 'none' });
+    expect(readIndex).not.toHaveBeenCalled();
   });
 });
