@@ -323,6 +323,27 @@ describe.skipIf(skipWithoutBrowser)('accounts', () => {
   );
 
   test(
+    "signing in as another account over a session still open: the old one's end does not sign the new one out",
+    async () => {
+      const [alice, bob] = [await createUser(suite.server.url), await createUser(suite.server.url)];
+      const page = await newBrowser();
+      await loginViaUi(page, suite.server.url, alice);
+      await page.getByRole('heading', { name: 'My Files' }).waitFor();
+      // The server ends alice's session with bob's sign-in, and her socket closes with 4401.
+      await page.goto(at('/login'));
+      await loginViaUi(page, suite.server.url, bob);
+      await page.getByRole('heading', { name: 'My Files' }).waitFor();
+      // Long enough for that close, and the profile check of the new path, to have landed.
+      await page.waitForTimeout(1500);
+      expect(pathOf(page)).toBe('/files');
+      await page.getByRole('heading', { name: 'My Files' }).waitFor({ timeout: 1000 });
+      const profile = await page.evaluate(async () => (await fetch('/api/profile')).json());
+      expect(profile.username).toBe(bob.username);
+    },
+    SLOW,
+  );
+
+  test(
     'logout ends the session and deletes the keys; missing keys log out',
     async () => {
       const user = await createUser(suite.server.url);

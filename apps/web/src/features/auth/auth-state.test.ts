@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { applyProfile, logout, syncProfile } from './auth-state.ts';
-import { SESSION_MARKER_KEY, clearSession, isSignedIn, setSession } from './session.ts';
+import { SESSION_MARKER_KEY, clearSession, isSignedIn, setSession, startSession } from './session.ts';
 
 const { overriding } = await vi.hoisted(() => import('../../test/mock-module.ts'));
 const api = vi.hoisted(() => ({ getProfile: vi.fn(), postLogout: vi.fn() }));
@@ -63,6 +63,23 @@ describe('auth state', () => {
     expect(api.getProfile).not.toHaveBeenCalled();
     expect(api.postLogout).toHaveBeenCalledOnce();
     expect(isSignedIn()).toBe(false);
+  });
+
+  it('a check sent before a sign-in in this tab, answered after it, leaves the new session alone', async () => {
+    // Another account's session was here (its cookie, its marker); this tab signs in as bob
+    // while the check for alice is still on its way.
+    setSession({ userId: 'u1', username: 'alice' });
+    let answer: (value: unknown) => void = () => undefined;
+    api.getProfile.mockImplementation(() => new Promise((resolve) => (answer = resolve)));
+    call.mockImplementation(async (method: string, id?: string) => (method === 'hasKeys' ? id === 'u2' : undefined));
+    const queryClient = new QueryClient();
+    const check = syncProfile(queryClient);
+    startSession(queryClient, { id: 'u2', username: 'bob' } as Parameters<typeof startSession>[1]);
+    answer({ ok: true, status: 200, data: PROFILE });
+    expect(await check).toBe('unknown');
+    expect(api.postLogout).not.toHaveBeenCalled();
+    expect(call).not.toHaveBeenCalledWith('forgetKeys');
+    expect(isSignedIn()).toBe(true);
   });
 
   it('leaves everything alone when the server cannot be asked', async () => {

@@ -15,7 +15,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { cryptoWorker } from '../../crypto/client.ts';
 import { postLogout, type Profile } from './account-api.ts';
 import { PROFILE_QUERY_KEY, profileQuery } from './queries.ts';
-import { clearSession, isSignedIn, readSessionMarker, setSession, type AuthContext } from './session.ts';
+import { clearSession, isSignedIn, readSessionMarker, sessionsStartedHere, setSession, type AuthContext } from './session.ts';
 
 export type SyncResult =
   /** The server confirmed the session and this browser holds the keys. */
@@ -125,12 +125,17 @@ export function syncProfile(queryClient: QueryClient, { reuseWithinMs = 0 } = {}
     return Promise.resolve(last.result);
   }
   inFlight ??= (async () => {
+    const started = sessionsStartedHere();
     let profile: Profile | null;
     try {
       profile = await queryClient.fetchQuery({ ...profileQuery, staleTime: 0 });
     } catch {
       return 'unknown' as const;
     }
+    // Asked for under the session before a sign-in this tab made meanwhile (another account's,
+    // whose cookie the sign-in replaced): it says nothing of the new one, whose keys are not that
+    // account's, so it must not log the new one out.
+    if (sessionsStartedHere() !== started) return 'unknown' as const;
     const result = await applyProfile(profile, queryClient);
     last = { at: Date.now(), result };
     return result;

@@ -57,7 +57,16 @@ export { KeepActions } from './KeepActions.tsx';
 export { RecoverScreen } from './RecoverScreen.tsx';
 export { RecoveryPhraseSteps, type RecoverySetupData } from './RecoveryPhraseSteps.tsx';
 export { RegisterScreen } from './RegisterScreen.tsx';
-export { auth, clearSession, sessionAtom, setSession, signedInAtom, type AuthContext } from './session.ts';
+export {
+  auth,
+  clearSession,
+  sessionAtom,
+  sessionStartsAtom,
+  sessionsStartedHere,
+  setSession,
+  signedInAtom,
+  type AuthContext,
+} from './session.ts';
 export { CODE_KIND_TEXT, CodeKindToggle, TotpCodeInput } from './TotpCodeInput.tsx';
 export { reportSessionEnded, useAuthSync } from './useAuthSync.ts';
 export { useAvailability, type Availability } from './useAvailability.ts';

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { isLoggingOut } from './auth-state.ts';
 import { KDF_DOWNGRADE_MESSAGE, LOGIN_MESSAGES, signIn } from './login-flow.ts';
 
 const { overriding } = await vi.hoisted(() => import('../../test/mock-module.ts'));
@@ -112,5 +113,21 @@ describe('sign-in and password keys by version (docs/protocol.md "Account")', ()
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+});
+
+describe('a sign-in over the session this browser held', () => {
+  it('ends that session on purpose: its socket closing, or a late 401, is no news while it runs', async () => {
+    api.lookupLogin.mockResolvedValue({ ok: true, status: 200, data: [{ passwordSalt: 'c2FsdA', kdf: V2 }] });
+    call.mockImplementation(async (method: string) => (method === 'deriveLoginPassword' ? 'hash' : undefined));
+    let answer: (value: unknown) => void = () => undefined;
+    api.postLogin.mockImplementation(() => new Promise((resolve) => (answer = resolve)));
+    expect(isLoggingOut()).toBe(false);
+    const outcome = signIn({ username: 'carol', password: 'pw' });
+    await vi.waitFor(() => expect(api.postLogin).toHaveBeenCalled());
+    expect(isLoggingOut()).toBe(true);
+    answer({ ok: false, status: 401, message: 'nope' });
+    expect((await outcome).kind).toBe('failed');
+    expect(isLoggingOut()).toBe(false);
   });
 });

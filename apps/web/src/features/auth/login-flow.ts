@@ -23,6 +23,7 @@ import {
   type SealedAccountInput,
 } from '../../crypto/client.ts';
 import { lookupLogin, postLogin, postLogout, putAccountKdf, type LoginSuccess, type Profile } from './account-api.ts';
+import { endingSessionOnPurpose } from './auth-state.ts';
 
 type KdfParams = LoginLookup['kdf'];
 
@@ -249,8 +250,16 @@ export interface LoginInput {
 const wrongCodeMessage = (code: string) =>
   !/^\d{6}$/.test(code) && isRecoveryCodeShape(code) ? LOGIN_MESSAGES.invalidRecoveryCode : LOGIN_MESSAGES.invalidCode;
 
-/** Runs the flow; never throws (every failure is a LoginOutcome). */
-export async function signIn(input: LoginInput): Promise<LoginOutcome> {
+/**
+ * Runs the flow; never throws (every failure is a LoginOutcome). A sign-in ends the session this
+ * browser held before (the server replaces it): its socket closing meanwhile, or a 401 of a call
+ * still on its way, is not "your session has ended".
+ */
+export function signIn(input: LoginInput): Promise<LoginOutcome> {
+  return endingSessionOnPurpose(() => signInNow(input));
+}
+
+async function signInNow(input: LoginInput): Promise<LoginOutcome> {
   const { username, password, totpCode, onStage } = input;
   const inTotpStep = totpCode !== undefined;
   try {

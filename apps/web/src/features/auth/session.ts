@@ -50,8 +50,19 @@ export function setSession(session: Session): void {
   store.set(sessionAtom, session);
 }
 
+/**
+ * How many sign-ins this tab made. An answer asked for, or a socket opened, before the last one
+ * is about the session that sign-in replaced (the server ends it: docs/protocol.md), not this one.
+ */
+export const sessionStartsAtom = atom(0);
+
+export function sessionsStartedHere(): number {
+  return store.get(sessionStartsAtom);
+}
+
 /** A sign-in that succeeded (the login page, or right after registering): the session marked, the profile kept. */
 export function startSession(queryClient: QueryClient, profile: Profile): void {
+  store.set(sessionStartsAtom, (starts) => starts + 1);
   setSession({ userId: profile.id, username: profile.username });
   queryClient.setQueryData(PROFILE_QUERY_KEY, profile);
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { reportSessionEnded, signedInAtom } from '../auth/index.ts';
+import { reportSessionEnded, sessionStartsAtom, sessionsStartedHere, signedInAtom } from '../auth/index.ts';
 import { changeKeys, filesKeys } from '../items/index.ts';
 import { applyTreeChange, recheckSearchIndex } from '../search/index.ts';
 import { startLiveConnection, type LiveStatus } from './connection.ts';
@@ -18,6 +18,9 @@ const BULK_CHANGES = [changeKeys.moveMany, changeKeys.deleteMany];
 /** Mounted once in the root layout: while signed in, keeps the live socket and applies its events. */
 export function useLiveUpdates(): void {
   const signedIn = useAtomValue(signedInAtom);
+  // A sign-in in this tab starts a socket of its own: the one before belongs to the session the
+  // sign-in replaced, whose end (4401) is no news about the new one.
+  const starts = useAtomValue(sessionStartsAtom);
   const queryClient = useQueryClient();
   const setStatus = useSetAtom(liveStatusAtom);
 
@@ -40,7 +43,9 @@ export function useLiveUpdates(): void {
         recheckSearchIndex();
         invalidator.catchUp(since);
       },
-      onSessionEnded: reportSessionEnded,
+      onSessionEnded: () => {
+        if (sessionsStartedHere() === starts) reportSessionEnded();
+      },
       onStatus: setStatus,
     });
     return () => {
@@ -48,7 +53,7 @@ export function useLiveUpdates(): void {
       invalidator.dispose();
       setStatus('connecting');
     };
-  }, [signedIn, queryClient, setStatus]);
+  }, [signedIn, starts, queryClient, setStatus]);
 }
 
 /**
